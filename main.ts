@@ -1,0 +1,51 @@
+/**
+ * Folio's entry point, the only module with side effects: read config, open the store, seed the
+ * demo publisher, serve, register background work, and shut down gracefully on SIGINT/SIGTERM.
+ */
+import { ConfigError, loadConfig } from "./server/config.ts";
+import { PortInUseError, startFolio } from "./server/runtime.ts";
+import { StoreError } from "./store/db.ts";
+import { DEMO_DOMAIN } from "./store/seed/demo.ts";
+
+async function main(): Promise<number> {
+  let folio;
+  try {
+    folio = await startFolio(loadConfig(Deno.env.toObject(), Deno.args));
+  } catch (err) {
+    if (err instanceof ConfigError || err instanceof StoreError || err instanceof PortInUseError) {
+      console.error(`folio: ${err.message}`);
+      return 1;
+    }
+    throw err;
+  }
+  const { config } = folio;
+  const lines = [
+    `Folio is serving on ${folio.url} (store: ${config.dbUrl.replace(/\?.*$/, "")})`,
+    `  Home:          ${config.baseUrl}/`,
+    `  Catalog:       ${config.baseUrl}/api/marketplace/catalog`,
+    `  Health:        ${config.baseUrl}/api/health`,
+  ];
+  const demoHost = `http://${DEMO_DOMAIN}:${config.port}`;
+  lines.push(
+    `  Demo REST:     ${demoHost}/api/v1/articles/search?q=energy`,
+    `  Demo MCP:      ${config.baseUrl}/api/mcp/pub_demo`,
+  );
+  if (folio.seeded) {
+    lines.push(
+      `Seeded the demo publisher "The Demo Ledger" with ${folio.seeded.articleIds.length} articles.`,
+      `  Its publisher API key (shown once): ${folio.seeded.apiKey}`,
+    );
+  }
+  console.log(lines.join("\n"));
+
+  const stop = () => {
+    console.log("folio: shutting down (finishing in-flight requests)");
+    folio.shutdown().then(() => Deno.exit(0));
+  };
+  Deno.addSignalListener("SIGINT", stop);
+  Deno.addSignalListener("SIGTERM", stop);
+  return -1;
+}
+
+const code = await main();
+if (code >= 0) Deno.exit(code);

@@ -1,0 +1,41 @@
+/**
+ * `deno task compile`: one executable at dist/folio with the migrations embedded (the demo
+ * catalog is imported, so it is embedded anyway). `deno compile` downloads its base runtime the
+ * first time; where the internet is unreachable this says so instead of a raw stack.
+ */
+const args = [
+  "compile",
+  "--allow-net",
+  "--allow-read",
+  "--allow-write",
+  "--allow-env",
+  "--allow-ffi",
+  "--allow-sys",
+  "--include",
+  "store/migrations",
+  "--output",
+  "dist/folio",
+  "main.ts",
+];
+const root = new URL("..", import.meta.url).pathname;
+const out = await new Deno.Command(Deno.execPath(), {
+  args,
+  cwd: root,
+  stdout: "inherit",
+  stderr: "piped",
+}).output();
+const stderr = new TextDecoder().decode(out.stderr);
+if (out.code === 0) {
+  console.log("Built dist/folio. Run it with the same environment variables as `task start`.");
+  Deno.exit(0);
+}
+if (/denort|download|dns error|failed to fetch|connect/i.test(stderr)) {
+  console.error(
+    "compile: deno compile could not download its base runtime (denort), which it fetches from the " +
+      "internet the first time. Run this task on a machine with internet access (or with DENORT_BIN " +
+      "pointing at a denort 2.9.6 binary).",
+  );
+} else {
+  console.error(stderr.trim());
+}
+Deno.exit(1);

@@ -1,0 +1,65 @@
+/** The full-text leg: FTS5 bm25 over title, summary, tags and body, scoped to one publisher. */
+import type { Client } from "@libsql/client";
+import { ELIGIBLE_SQL } from "./eligible.ts";
+import { isStopWord, words } from "./text.ts";
+
+/** bm25 column weights (pub, title, summary, tags, body); tuned on the Cranfield training queries. */
+export const FTS_WEIGHTS = [0, 4, 2, 2, 1];
+const MAX_QUERY_TERMS = 32;
+
+/** The token that scopes FTS rows to a publisher; the 0002 triggers write the same shape. */
+export function publisherToken(publisherId: string): string {
+  const hex = [...new TextEncoder().encode(publisherId)]
+    .map((b) => b.toString(16).padStart(2, "0")).join("");
+  return `p${hex}x`;
+}
+
+/**
+ * A safe FTS5 MATCH expression for user text, or null when it has no words. Only letter and digit
+ * runs survive and each is quoted, so FTS operators (NEAR, AND, *, -, ^, :, quotes, parentheses)
+ * in the text are plain words or gone; terms are ORed so bm25 ranks partial matches too.
+ */
+export function ftsQuery(publisherId: string, text: string): string | null {
+  const all = [...new Set(words(text.slice(0, 2000)))];
+  const content = all.filter((w) => !isStopWord(w));
+  const chosen = (content.length > 0 ? content : all).slice(0, MAX_QUERY_TERMS);
+  if (chosen.length === 0) return null;
+  const terms = chosen.map((w) => `"${w.replaceAll('"', '""')}"`).join(" OR ");
+  return `pub : "${publisherToken(publisherId)}" AND {title summary tags body} : (${terms})`;
+}
+
+/** Ranked eligible articles matching `text` (best first); score is bm25 negated (higher is better). */
+export async function ftsSearch(
+  db: Client,
+  publisherId: string,
+  text: string,
+  options: { limit: number },
+): Promise<{ articleId: string; score: number }[]> {
+  const match = ftsQuery(publisherId, text);
+  if (!match) return [];
+  // Rank inside FTS first (cheap, bounded), then join for eligibility; fetch more if some were
+  // filtered out so ineligible articles never crowd out the page.
+  let fetch = options.limit * 2 + 20;
+  for (;;) {
+    const rs = await db.execute({
+      sql: `SELECT d.article_id AS id, f.score AS score FROM (
+              SELECT rowid, bm25(articles_fts, ${FTS_WEIGHTS.join(", ")}) AS score
+              FROM articles_fts WHERE articles_fts MATCH ? ORDER BY score LIMIT ?
+            ) f
+            JOIN search_docs d ON d.doc = f.rowid
+            JOIN articles a ON a.id = d.article_id
+            LEFT JOIN books b ON b.id = a.book_id
+            WHERE a.publisher_id = ? AND ${ELIGIBLE_SQL}
+            ORDER BY f.score LIMIT ?`,
+      args: [match, fetch, publisherId, options.limit],
+    });
+    const hits = rs.rows.map((r) => ({ articleId: String(r.id), score: -Number(r.score) }));
+    if (hits.length >= options.limit || fetch >= 5000) return hits;
+    const total = await db.execute({
+      sql: "SELECT COUNT(*) AS n FROM articles_fts WHERE articles_fts MATCH ?",
+      args: [match],
+    });
+    if (Number(total.rows[0].n) <= fetch) return hits;
+    fetch *= 4;
+  }
+}

@@ -1,0 +1,123 @@
+/** Keeping derived state current: re-chunking changed articles and embedding pending chunks. */
+import type { Client, InStatement } from "@libsql/client";
+import {
+  chunksOfArticles,
+  markEmbedFailed,
+  pending,
+  replaceChunksStatements,
+  setEmbeddings,
+} from "../store/chunks.ts";
+import { chunkArticle } from "./chunker.ts";
+import type { Embedder } from "./embedder.ts";
+
+/** Chunks embedded per provider call. */
+export const EMBED_BATCH = 128;
+
+/** The text a chunk is embedded as: its title and section give the passage its context. */
+export function embedText(c: { title: string; section: string; text: string }): string {
+  return c.section && c.section !== c.title
+    ? `${c.title}\n${c.section}\n${c.text}`
+    : `${c.title}\n${c.text}`;
+}
+
+/**
+ * Re-chunks articles (or drops chunks of deleted ones); unchanged passages keep their vectors.
+ * Returns the ids whose chunks changed.
+ */
+export async function rechunk(
+  db: Client,
+  publisherId: string,
+  articleIds: string[],
+): Promise<string[]> {
+  if (articleIds.length === 0) return [];
+  const marks = articleIds.map(() => "?").join(",");
+  const rs = await db.execute({
+    sql:
+      `SELECT id, title, summary, body FROM articles WHERE publisher_id = ? AND id IN (${marks})`,
+    args: [publisherId, ...articleIds],
+  });
+  const existing = new Map<string, string>();
+  for (const c of await chunksOfArticles(db, publisherId, articleIds)) {
+    existing.set(
+      c.articleId,
+      `${existing.get(c.articleId) ?? ""}${c.n}\u0000${c.section}\u0000${c.text}\u0001`,
+    );
+  }
+  const statements: InStatement[] = [];
+  const changed: string[] = [];
+  const found = new Set<string>();
+  for (const r of rs.rows) {
+    const id = String(r.id);
+    found.add(id);
+    // A body-less article (a stub or a summary-only import) is still findable by its summary.
+    const text = String(r.body).trim() || String(r.summary).trim() || String(r.title);
+    const chunks = chunkArticle(id, text);
+    const key = chunks.map((c) => `${c.n}\u0000${c.section}\u0000${c.text}\u0001`).join("");
+    if (key === (existing.get(id) ?? "")) {
+      statements.push({
+        sql: "UPDATE search_docs SET dirty = 0 WHERE publisher_id = ? AND article_id = ?",
+        args: [publisherId, id],
+      });
+    } else {
+      statements.push(...replaceChunksStatements(publisherId, id, chunks));
+      changed.push(id);
+    }
+  }
+  for (const id of articleIds) {
+    if (found.has(id)) continue;
+    // Deleted: chunks went with the article (ON DELETE CASCADE); clear any leftovers and the flag.
+    statements.push(...replaceChunksStatements(publisherId, id, []));
+    changed.push(id);
+  }
+  await db.batch(statements, "write");
+  return changed;
+}
+
+/** Ids of articles whose chunks are out of date (inserted or edited since last chunked). */
+export async function dirtyArticles(
+  db: Client,
+  publisherId: string,
+  limit: number,
+): Promise<string[]> {
+  const rs = await db.execute({
+    sql: "SELECT article_id FROM search_docs WHERE publisher_id = ? AND dirty = 1 LIMIT ?",
+    args: [publisherId, limit],
+  });
+  return rs.rows.map((r) => String(r.article_id));
+}
+
+/** Publishers with work to do: dirty articles or chunks without vectors. */
+export async function publishersWithWork(db: Client): Promise<string[]> {
+  const rs = await db.execute(
+    `SELECT publisher_id FROM search_docs WHERE dirty = 1
+     UNION SELECT publisher_id FROM chunks WHERE embedding IS NULL AND embed_attempts < 5`,
+  );
+  return rs.rows.map((r) => String(r.publisher_id));
+}
+
+/** Embeds up to `max` pending chunks of a publisher with `embedder`; returns how many. */
+export async function embedBatch(
+  db: Client,
+  publisherId: string,
+  options: { embedder: Embedder; max: number },
+): Promise<number> {
+  let done = 0;
+  while (done < options.max) {
+    const rows = await pending(db, publisherId, Math.min(EMBED_BATCH, options.max - done));
+    if (rows.length === 0) break;
+    let vectors: Float32Array[];
+    try {
+      vectors = await options.embedder.embed(rows.map(embedText));
+    } catch (err) {
+      await markEmbedFailed(db, publisherId, rows.map((r) => r.id));
+      throw err;
+    }
+    await setEmbeddings(db, publisherId, rows.map((r, i) => ({ id: r.id, vector: vectors[i] })), {
+      embedder: options.embedder.id,
+    });
+    done += rows.length;
+    // Yield between batches: embedding is CPU work on the same thread that answers queries.
+    await new Promise((resolve) => setTimeout(resolve, 0));
+  }
+  return done;
+}

@@ -1,0 +1,296 @@
+/** The search service: hybrid retrieval over one publisher's articles, and the upkeep behind it. */
+import type { Client } from "@libsql/client";
+import {
+  chunksById,
+  chunksOfArticles,
+  coverage as storeCoverage,
+  invalidateEmbeddings,
+} from "../store/chunks.ts";
+import { chunkArticle } from "./chunker.ts";
+import { eligibleIds } from "./eligible.ts";
+import type { Embedder } from "./embedder.ts";
+import { ftsSearch } from "./fts.ts";
+import { DEFAULT_FUSION, fuse, type FusionOptions, modeOf } from "./fusion.ts";
+import { IndexCache } from "./index_cache.ts";
+import { dirtyArticles, embedBatch, publishersWithWork, rechunk } from "./indexer.ts";
+import type { LsaOptions } from "./lsa.ts";
+import {
+  currentModelId,
+  type LoadedModel,
+  loadModel,
+  needsTraining,
+  trainModel,
+} from "./models.ts";
+import { snippet } from "./snippet.ts";
+import { words } from "./text.ts";
+import type { Passage, SearchHit, SearchResult, SearchService } from "./mod.ts";
+
+/** Options of `createSearchService`; `lsa`, `fusion`, `minSemanticScore` exist for evaluation. */
+export interface SearchServiceOptions {
+  db: Client;
+  /** Where vector snapshots live; null keeps nothing on disk (tests). */
+  dataDir: string | null;
+  /** "local" (default): a per-publisher LSA model; or any embedder, e.g. an OpenAI-compatible one. */
+  embedder?: "local" | Embedder;
+  now?: () => Date;
+  lsa?: LsaOptions;
+  fusion?: FusionOptions;
+  /** Semantic hits below this similarity are dropped (LSA default 0.2; 0 for other embedders). */
+  minSemanticScore?: number;
+  /** Candidates each leg contributes to the fusion. */
+  legDepth?: number;
+}
+
+const LOOP_IDLE_MS = 1000;
+const LOOP_BATCH = 512;
+
+/** Creates the search service over a store. */
+export function createSearchService(options: SearchServiceOptions): SearchService {
+  const { db } = options;
+  const now = options.now ?? (() => new Date());
+  const fusion = options.fusion ?? DEFAULT_FUSION;
+  const external = typeof options.embedder === "object" ? options.embedder : null;
+  const minScore = options.minSemanticScore ?? (external ? 0 : 0.2);
+  const cache = new IndexCache(db, options.dataDir, () => now().getTime());
+  const models = new Map<string, { loaded: LoadedModel | null; checkedAt: number }>();
+  const invalidated = new Set<string>();
+  let loop: Promise<void> | null = null;
+  let stopping = false;
+  let wake: (() => void) | null = null;
+
+  /** The embedder for a publisher's vectors; null while no LSA model is trained yet. */
+  async function embedderFor(publisherId: string): Promise<Embedder | null> {
+    if (external) return external;
+    const cached = models.get(publisherId);
+    const t = now().getTime();
+    if (cached && t - cached.checkedAt < 1000) return cached.loaded?.embedder ?? null;
+    const id = await currentModelId(db, publisherId);
+    if (cached && (cached.loaded?.embedder.id ?? null) === id) {
+      cached.checkedAt = t;
+      return cached.loaded?.embedder ?? null;
+    }
+    const loaded = id ? await loadModel(db, publisherId) : null;
+    models.set(publisherId, { loaded, checkedAt: t });
+    return loaded?.embedder ?? null;
+  }
+
+  /** The embedder to write vectors with, training (or retraining) the LSA model when due. */
+  async function writerFor(publisherId: string): Promise<Embedder | null> {
+    if (external) {
+      if (!invalidated.has(publisherId)) {
+        invalidated.add(publisherId); // vectors of another provider or model are redone once
+        await invalidateEmbeddings(db, publisherId, { keep: external.id });
+      }
+      return external;
+    }
+    if (await needsTraining(db, publisherId)) {
+      const loaded = await trainModel(db, publisherId, { now: now(), lsa: options.lsa });
+      models.set(publisherId, { loaded, checkedAt: now().getTime() });
+      return loaded?.embedder ?? null;
+    }
+    return await embedderFor(publisherId);
+  }
+
+  async function semanticLeg(publisherId: string, query: string, depth: number) {
+    const embedder = await embedderFor(publisherId);
+    if (!embedder) return { hits: [], vector: null, index: null };
+    const index = await cache.get(publisherId, embedder);
+    if (index.size === 0) return { hits: [], vector: null, index };
+    let vector: Float32Array;
+    try {
+      [vector] = await embedder.embed([query]);
+    } catch {
+      return { hits: [], vector: null, index }; // the provider is down: full text still answers
+    }
+    if (!vector || !vector.some((x) => x !== 0)) return { hits: [], vector: null, index };
+    const raw = index.search(vector, { candidates: Math.max(depth * 2, 100), minScore });
+    const ok = await eligibleIds(db, publisherId, raw.map((h) => h.articleId));
+    return { hits: raw.filter((h) => ok.has(h.articleId)).slice(0, depth), vector, index };
+  }
+
+  async function search(publisherId: string, query: string, limit: number) {
+    const n = Math.max(1, Math.min(Math.floor(limit) || 10, 100));
+    const depth = Math.max(n, options.legDepth ?? 50);
+    if (words(query).length === 0) {
+      return { result: { mode: "none" as const, hits: [] }, sem: null };
+    }
+    const [fts, sem] = await Promise.all([
+      ftsSearch(db, publisherId, query, { limit: depth }),
+      semanticLeg(publisherId, query, depth),
+    ]);
+    const fused = fuse(fts.map((h) => h.articleId), sem.hits.map((h) => h.articleId), fusion).slice(
+      0,
+      n,
+    );
+    const best = new Map(sem.hits.map((h) => [h.articleId, h.n]));
+    const chunkIds = fused.filter((h) => h.semantic).map((h) =>
+      `${h.articleId}#${best.get(h.articleId)}`
+    );
+    const chunks = new Map((await chunksById(db, publisherId, chunkIds)).map((c) => [c.id, c]));
+    const hits: SearchHit[] = fused.map((h) => {
+      const hit: SearchHit = { articleId: h.articleId, score: h.score };
+      const chunk = h.semantic ? chunks.get(`${h.articleId}#${best.get(h.articleId)}`) : undefined;
+      if (chunk) {
+        hit.match = {
+          chunkId: chunk.id,
+          section: chunk.section,
+          snippet: snippet(chunk.text, query),
+        };
+      }
+      return hit;
+    });
+    return { result: { mode: modeOf(fts.length, sem.hits.length), hits }, sem };
+  }
+
+  async function passages(publisherId: string, query: string, limit: number): Promise<Passage[]> {
+    const { result, sem } = await search(publisherId, query, limit);
+    const ids = result.hits.map((h) => h.articleId);
+    const byArticle = new Map<string, { id: string; n: number; section: string; text: string }[]>();
+    for (const c of await chunksOfArticles(db, publisherId, ids)) {
+      byArticle.set(c.articleId, [...byArticle.get(c.articleId) ?? [], c]);
+    }
+    const missing = ids.filter((id) => !byArticle.has(id));
+    if (missing.length > 0) {
+      // Not chunked yet (just ingested): chunk on the fly so the passage still exists.
+      const rs = await db.execute({
+        sql: `SELECT id, body, summary, title FROM articles WHERE publisher_id = ? AND id IN (${
+          missing.map(() => "?").join(",")
+        })`,
+        args: [publisherId, ...missing],
+      });
+      for (const r of rs.rows) {
+        const text = String(r.body).trim() || String(r.summary).trim() || String(r.title);
+        byArticle.set(String(r.id), chunkArticle(String(r.id), text));
+      }
+    }
+    const wanted = new Set(words(query));
+    const out: Passage[] = [];
+    for (const hit of result.hits) {
+      const chunks = byArticle.get(hit.articleId) ?? [];
+      if (chunks.length === 0) continue;
+      const semantic = sem?.vector && sem.index
+        ? sem.index.chunkScores(hit.articleId, sem.vector)
+        : [];
+      const best = semantic.length > 0
+        ? chunks.find((c) => c.n === semantic[0].n)
+        : maxBy(chunks, (c) => words(c.text).filter((w) => wanted.has(w)).length);
+      const c = best ?? chunks[0];
+      out.push({
+        chunkId: c.id,
+        articleId: hit.articleId,
+        section: c.section,
+        text: c.text,
+        score: hit.score,
+      });
+    }
+    return out;
+  }
+
+  async function embedPending(opts: { publisherId?: string; max?: number } = {}): Promise<number> {
+    const max = opts.max ?? LOOP_BATCH;
+    const publishers = opts.publisherId ? [opts.publisherId] : await publishersWithWork(db);
+    let done = 0;
+    for (const publisherId of publishers) {
+      if (done >= max) break;
+      for (;;) {
+        const dirty = await dirtyArticles(db, publisherId, 200);
+        if (dirty.length === 0) break;
+        await rechunk(db, publisherId, dirty);
+      }
+      const embedder = await writerFor(publisherId);
+      if (!embedder) continue;
+      done += await embedBatch(db, publisherId, { embedder, max: max - done });
+      cache.touch(publisherId);
+    }
+    return done;
+  }
+
+  async function runLoop(): Promise<void> {
+    let lastSave = now().getTime();
+    while (!stopping) {
+      let n = 0;
+      try {
+        n = await embedPending({ max: LOOP_BATCH });
+        if (now().getTime() - lastSave > 30_000) {
+          lastSave = now().getTime();
+          await cache.save();
+        }
+      } catch (err) {
+        console.error(`Search indexing failed: ${err instanceof Error ? err.message : err}`);
+      }
+      if (n === 0 && !stopping) {
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, LOOP_IDLE_MS);
+          wake = () => (clearTimeout(timer), resolve());
+        });
+        wake = null;
+      }
+    }
+  }
+
+  return {
+    async search(publisherId, query, opts): Promise<SearchResult> {
+      return (await search(publisherId, query, opts.limit)).result;
+    },
+    passages: (publisherId, query, opts) => passages(publisherId, query, opts.limit),
+    async articleChanged(publisherId, articleId) {
+      await rechunk(db, publisherId, [articleId]);
+      cache.touch(publisherId);
+      wake?.();
+    },
+    embedPending,
+    async coverage(publisherId) {
+      const embedder = await embedderFor(publisherId);
+      return await storeCoverage(db, publisherId, { embedder: embedder?.id ?? null });
+    },
+    async rebuild(publisherId) {
+      await db.batch([
+        { sql: "DELETE FROM chunks WHERE publisher_id = ?", args: [publisherId] },
+        { sql: "DELETE FROM search_models WHERE publisher_id = ?", args: [publisherId] },
+        {
+          sql: "UPDATE search_docs SET dirty = 1 WHERE publisher_id = ? AND deleted = 0",
+          args: [publisherId],
+        },
+        {
+          sql:
+            "DELETE FROM articles_fts WHERE rowid IN (SELECT doc FROM search_docs WHERE publisher_id = ?)",
+          args: [publisherId],
+        },
+        {
+          sql: `INSERT INTO articles_fts (rowid, pub, title, summary, tags, body)
+                SELECT d.doc, 'p' || lower(hex(a.publisher_id)) || 'x', a.title, a.summary, a.tags, a.body
+                FROM search_docs d JOIN articles a ON a.id = d.article_id WHERE d.publisher_id = ?`,
+          args: [publisherId],
+        },
+      ], "write");
+      models.delete(publisherId);
+      invalidated.delete(publisherId);
+      await cache.drop(publisherId);
+      while (
+        await embedPending({ publisherId, max: 5000 }) > 0
+      ) { /* until every chunk has a vector */ }
+    },
+    start() {
+      if (loop) return;
+      stopping = false;
+      loop = runLoop();
+    },
+    async close() {
+      stopping = true;
+      wake?.();
+      await loop;
+      loop = null;
+      await cache.save();
+    },
+  };
+}
+
+function maxBy<T>(items: T[], score: (item: T) => number): T | undefined {
+  let best: T | undefined;
+  let top = -Infinity;
+  for (const item of items) {
+    const s = score(item);
+    if (s > top) [best, top] = [item, s];
+  }
+  return best;
+}

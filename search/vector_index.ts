@@ -1,0 +1,267 @@
+/**
+ * The semantic leg's in-memory index for one publisher. Each article keeps its chunk vectors as
+ * int8 (a quarter of Float32's memory) plus a Float32 article vector (the normalised mean of its
+ * chunks). A query scans article vectors (cost: articles × dims), then rescores only the best
+ * candidates' chunks, so the chunk count per article does not drive latency.
+ */
+
+/** One article's chunk vectors, quantised. */
+interface Entry {
+  ns: Int32Array;
+  scales: Float32Array;
+  q: Int8Array;
+}
+
+/** A semantic hit: the article, its fused similarity and its best chunk. */
+export interface VectorHit {
+  articleId: string;
+  score: number;
+  n: number;
+}
+
+const FORMAT = "folio-vectors/1";
+
+/** Chunk vectors of one publisher made by one embedder. */
+export class VectorIndex {
+  /** The store change sequence this index reflects (see 0002_search.sql). */
+  vseq = 0;
+  #ids: string[] = [];
+  #slots = new Map<string, number>();
+  #free: number[] = [];
+  #entries: (Entry | undefined)[] = [];
+  #art = new Float32Array(0);
+
+  constructor(readonly embedder: string, readonly dims: number) {}
+
+  /** Articles with vectors. */
+  get size(): number {
+    return this.#slots.size;
+  }
+
+  /** Replaces an article's vectors; none removes it. */
+  set(articleId: string, chunks: { n: number; vector: Float32Array }[]): void {
+    const usable = chunks.filter((c) => c.vector.length === this.dims);
+    if (usable.length === 0) return this.remove(articleId);
+    const d = this.dims;
+    const entry: Entry = {
+      ns: Int32Array.from(usable, (c) => c.n),
+      scales: new Float32Array(usable.length),
+      q: new Int8Array(usable.length * d),
+    };
+    usable.forEach((c, i) => {
+      let max = 0;
+      for (let j = 0; j < d; j++) max = Math.max(max, Math.abs(c.vector[j]));
+      const scale = max / 127 || 1;
+      entry.scales[i] = scale;
+      for (let j = 0; j < d; j++) entry.q[i * d + j] = Math.round(c.vector[j] / scale);
+    });
+    this.#put(articleId, entry);
+  }
+
+  /** Drops an article. */
+  remove(articleId: string): void {
+    const slot = this.#slots.get(articleId);
+    if (slot === undefined) return;
+    this.#slots.delete(articleId);
+    this.#entries[slot] = undefined;
+    this.#art.fill(0, slot * this.dims, (slot + 1) * this.dims);
+    this.#free.push(slot);
+  }
+
+  /** True when the article has vectors here. */
+  has(articleId: string): boolean {
+    return this.#slots.has(articleId);
+  }
+
+  /** Best articles for a normalised query vector, scored 0.5 × article + 0.5 × best chunk cosine. */
+  search(query: Float32Array, options: { candidates: number; minScore: number }): VectorHit[] {
+    const d = this.dims;
+    if (query.length !== d || this.size === 0) return [];
+    const art = this.#art;
+    const top = new TopK(options.candidates);
+    const slots = this.#entries.length;
+    for (let s = 0; s < slots; s++) {
+      const base = s * d;
+      let a0 = 0, a1 = 0, a2 = 0, a3 = 0;
+      let j = 0;
+      for (; j + 3 < d; j += 4) {
+        a0 += art[base + j] * query[j];
+        a1 += art[base + j + 1] * query[j + 1];
+        a2 += art[base + j + 2] * query[j + 2];
+        a3 += art[base + j + 3] * query[j + 3];
+      }
+      for (; j < d; j++) a0 += art[base + j] * query[j];
+      top.push(a0 + a1 + a2 + a3, s);
+    }
+    const hits: VectorHit[] = [];
+    for (const [artScore, slot] of top.sorted()) {
+      const entry = this.#entries[slot];
+      if (!entry) continue;
+      const best = this.#bestChunk(entry, query);
+      const score = 0.5 * artScore + 0.5 * best.score;
+      if (score >= options.minScore) hits.push({ articleId: this.#ids[slot], score, n: best.n });
+    }
+    return hits.sort((x, y) => y.score - x.score);
+  }
+
+  /** Cosine of each of an article's chunks with the query, best first. */
+  chunkScores(articleId: string, query: Float32Array): { n: number; score: number }[] {
+    const slot = this.#slots.get(articleId);
+    const entry = slot === undefined ? undefined : this.#entries[slot];
+    if (!entry || query.length !== this.dims) return [];
+    return [...entry.ns].map((n, i) => ({ n, score: this.#chunkDot(entry, i, query) }))
+      .sort((a, b) => b.score - a.score);
+  }
+
+  /** A snapshot of the index for the data directory. */
+  serialize(): Uint8Array {
+    const ids = [...this.#slots.keys()];
+    const entries = ids.map((id) => this.#entries[this.#slots.get(id)!]!);
+    const counts = entries.map((e) => e.ns.length);
+    const chunks = counts.reduce((a, b) => a + b, 0);
+    const header = new TextEncoder().encode(
+      JSON.stringify({
+        format: FORMAT,
+        embedder: this.embedder,
+        dims: this.dims,
+        vseq: this.vseq,
+        ids,
+        counts,
+      }),
+    );
+    const start = Math.ceil((4 + header.length) / 4) * 4;
+    const out = new Uint8Array(start + chunks * (8 + this.dims));
+    new DataView(out.buffer).setUint32(0, header.length, true);
+    out.set(header, 4);
+    const ns = new Int32Array(out.buffer, start, chunks);
+    const scales = new Float32Array(out.buffer, start + 4 * chunks, chunks);
+    const q = new Int8Array(out.buffer, start + 8 * chunks, chunks * this.dims);
+    let at = 0;
+    for (const e of entries) {
+      ns.set(e.ns, at);
+      scales.set(e.scales, at);
+      q.set(e.q, at * this.dims);
+      at += e.ns.length;
+    }
+    return out;
+  }
+
+  /** An index from `serialize()` bytes; throws on a foreign or truncated snapshot. */
+  static deserialize(bytes: Uint8Array): VectorIndex {
+    const copy = bytes.byteOffset % 4 === 0 ? bytes : bytes.slice();
+    const len = new DataView(copy.buffer, copy.byteOffset).getUint32(0, true);
+    const h = JSON.parse(new TextDecoder().decode(copy.subarray(4, 4 + len)));
+    if (h.format !== FORMAT) throw new Error(`Cannot read vector snapshot: format ${h.format}`);
+    const chunks = (h.counts as number[]).reduce((a, b) => a + b, 0);
+    const start = copy.byteOffset + Math.ceil((4 + len) / 4) * 4;
+    if (copy.byteLength < start - copy.byteOffset + chunks * (8 + h.dims)) {
+      throw new Error("Cannot read vector snapshot: truncated");
+    }
+    const ns = new Int32Array(copy.buffer, start, chunks);
+    const scales = new Float32Array(copy.buffer, start + 4 * chunks, chunks);
+    const q = new Int8Array(copy.buffer, start + 8 * chunks, chunks * h.dims);
+    const index = new VectorIndex(h.embedder, h.dims);
+    index.vseq = h.vseq;
+    let at = 0;
+    (h.ids as string[]).forEach((id, i) => {
+      const c = h.counts[i];
+      index.#put(id, {
+        ns: ns.slice(at, at + c),
+        scales: scales.slice(at, at + c),
+        q: q.slice(at * h.dims, (at + c) * h.dims),
+      });
+      at += c;
+    });
+    return index;
+  }
+
+  #put(articleId: string, entry: Entry): void {
+    let slot = this.#slots.get(articleId);
+    if (slot === undefined) {
+      slot = this.#free.pop() ?? this.#entries.length;
+      this.#slots.set(articleId, slot);
+      this.#ids[slot] = articleId;
+    }
+    this.#entries[slot] = entry;
+    const d = this.dims;
+    if (this.#art.length < (slot + 1) * d) {
+      const grown = new Float32Array(Math.max((slot + 1) * d, this.#art.length * 2, 64 * d));
+      grown.set(this.#art);
+      this.#art = grown;
+    }
+    // The article vector: normalised mean of the dequantised chunk vectors.
+    const mean = new Float64Array(d);
+    for (let i = 0; i < entry.ns.length; i++) {
+      const s = entry.scales[i];
+      for (let j = 0; j < d; j++) mean[j] += entry.q[i * d + j] * s;
+    }
+    let norm = 0;
+    for (let j = 0; j < d; j++) norm += mean[j] * mean[j];
+    norm = Math.sqrt(norm) || 1;
+    for (let j = 0; j < d; j++) this.#art[slot * d + j] = mean[j] / norm;
+  }
+
+  #bestChunk(entry: Entry, query: Float32Array): { n: number; score: number } {
+    let best = -Infinity;
+    let n = entry.ns[0];
+    for (let i = 0; i < entry.ns.length; i++) {
+      const s = this.#chunkDot(entry, i, query);
+      if (s > best) [best, n] = [s, entry.ns[i]];
+    }
+    return { n, score: best };
+  }
+
+  #chunkDot(entry: Entry, i: number, query: Float32Array): number {
+    const d = this.dims;
+    const base = i * d;
+    let sum = 0;
+    for (let j = 0; j < d; j++) sum += entry.q[base + j] * query[j];
+    return sum * entry.scales[i];
+  }
+}
+
+/** The k largest (score, id) pairs seen, by a min-heap. */
+class TopK {
+  #scores: Float64Array;
+  #ids: Int32Array;
+  #n = 0;
+  constructor(readonly k: number) {
+    this.#scores = new Float64Array(k);
+    this.#ids = new Int32Array(k);
+  }
+  push(score: number, id: number): void {
+    const s = this.#scores;
+    const ids = this.#ids;
+    if (this.#n < this.k) {
+      let i = this.#n++;
+      while (i > 0) {
+        const p = (i - 1) >> 1;
+        if (s[p] <= score) break;
+        s[i] = s[p];
+        ids[i] = ids[p];
+        i = p;
+      }
+      s[i] = score;
+      ids[i] = id;
+      return;
+    }
+    if (this.k === 0 || score <= s[0]) return;
+    let i = 0;
+    for (;;) {
+      const l = 2 * i + 1;
+      if (l >= this.k) break;
+      const c = l + 1 < this.k && s[l + 1] < s[l] ? l + 1 : l;
+      if (s[c] >= score) break;
+      s[i] = s[c];
+      ids[i] = ids[c];
+      i = c;
+    }
+    s[i] = score;
+    ids[i] = id;
+  }
+  sorted(): [number, number][] {
+    const out: [number, number][] = [];
+    for (let i = 0; i < this.#n; i++) out.push([this.#scores[i], this.#ids[i]]);
+    return out.sort((a, b) => b[0] - a[0]);
+  }
+}

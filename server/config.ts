@@ -1,0 +1,152 @@
+/** Configuration: the one module that reads the environment and command-line flags. */
+import { fileUrl } from "../store/db.ts";
+
+export type LogLevel = "debug" | "info" | "warn" | "error";
+
+/** Everything the service is configured by; see README "Configuration". */
+export interface Config {
+  port: number;
+  host: string;
+  /** Public origin of the platform, no trailing slash. */
+  baseUrl: string;
+  /** True when FOLIO_BASE_URL was not given and follows the real listening port. */
+  baseUrlDerived: boolean;
+  dataDir: string;
+  dbUrl: string;
+  dbAuthToken?: string;
+  seed: boolean;
+  logLevel: LogLevel;
+  /** Name of the trusted proxy header carrying the requester's ISO country code. */
+  countryHeader: string | null;
+  fetchAllowLoopback: boolean;
+  embeddings: { baseUrl: string; apiKey?: string; model: string } | null;
+  stripe: { secretKey: string; webhookSecret: string; apiBase: string } | null;
+}
+
+/** Raised for invalid configuration; the message names the variable and the problem. */
+export class ConfigError extends Error {
+  override name = "ConfigError";
+}
+
+/** Reads configuration from an environment map and `--flag=value` arguments (flags win). */
+export function loadConfig(
+  env: Record<string, string | undefined>,
+  args: string[] = [],
+): Config {
+  const vars = { ...env, ...flagsToEnv(args) };
+  const port = integer(vars, "PORT", 8080, 0, 65535);
+  const host = vars.FOLIO_HOST?.trim() || "0.0.0.0";
+  const baseUrlRaw = vars.FOLIO_BASE_URL?.trim();
+  const baseUrl = baseUrlRaw ? origin("FOLIO_BASE_URL", baseUrlRaw) : `http://localhost:${port}`;
+  const dataDir = vars.FOLIO_DATA_DIR?.trim() || "./data";
+  const dbUrl = vars.FOLIO_DB_URL?.trim() || fileUrl(dataDir);
+  if (!/^(file:|libsql:\/\/|https?:\/\/|wss?:\/\/)/.test(dbUrl)) {
+    throw new ConfigError(
+      `FOLIO_DB_URL must start with file:, libsql://, http:// or https://, got "${dbUrl}"`,
+    );
+  }
+  const logLevel = (vars.FOLIO_LOG_LEVEL?.trim().toLowerCase() || "info") as LogLevel;
+  if (!["debug", "info", "warn", "error"].includes(logLevel)) {
+    throw new ConfigError(
+      `FOLIO_LOG_LEVEL must be one of debug, info, warn, error, got "${vars.FOLIO_LOG_LEVEL}"`,
+    );
+  }
+  const countryHeader = vars.FOLIO_COUNTRY_HEADER?.trim().toLowerCase() || null;
+  if (countryHeader && !/^[a-z0-9-]+$/.test(countryHeader)) {
+    throw new ConfigError(
+      `FOLIO_COUNTRY_HEADER must be an HTTP header name, got "${countryHeader}"`,
+    );
+  }
+  return {
+    port,
+    host,
+    baseUrl,
+    baseUrlDerived: !baseUrlRaw,
+    dataDir,
+    dbUrl,
+    dbAuthToken: vars.FOLIO_DB_AUTH_TOKEN || undefined,
+    seed: boolean(vars, "FOLIO_SEED", true),
+    logLevel,
+    countryHeader,
+    fetchAllowLoopback: boolean(vars, "FOLIO_FETCH_ALLOW_LOOPBACK", false),
+    embeddings: vars.FOLIO_EMBEDDINGS_URL
+      ? {
+        baseUrl: origin("FOLIO_EMBEDDINGS_URL", vars.FOLIO_EMBEDDINGS_URL),
+        apiKey: vars.FOLIO_EMBEDDINGS_API_KEY || undefined,
+        model: vars.FOLIO_EMBEDDINGS_MODEL || "text-embedding-3-small",
+      }
+      : null,
+    stripe: stripe(vars),
+  };
+}
+
+/** The same config with the port the server really bound (PORT=0 picks a free one). */
+export function withListeningPort(config: Config, port: number): Config {
+  if (!config.baseUrlDerived) return { ...config, port };
+  return { ...config, port, baseUrl: `http://localhost:${port}` };
+}
+
+function stripe(vars: Record<string, string | undefined>): Config["stripe"] {
+  const secretKey = vars.STRIPE_SECRET_KEY?.trim();
+  const webhookSecret = vars.STRIPE_WEBHOOK_SECRET?.trim();
+  if (!secretKey && !webhookSecret) return null;
+  if (!secretKey || !webhookSecret) {
+    throw new ConfigError(
+      "STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET must be set together (checkout needs both)",
+    );
+  }
+  const apiBase = vars.STRIPE_API_BASE
+    ? origin("STRIPE_API_BASE", vars.STRIPE_API_BASE)
+    : "https://api.stripe.com";
+  return { secretKey, webhookSecret, apiBase };
+}
+
+function flagsToEnv(args: string[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const arg of args) {
+    const m = /^--([a-z][a-z0-9-]*)=(.*)$/.exec(arg);
+    if (!m) throw new ConfigError(`Unknown argument "${arg}": flags look like --port=8080`);
+    const name = m[1].toUpperCase().replaceAll("-", "_");
+    out[name === "PORT" ? "PORT" : name.startsWith("FOLIO_") ? name : `FOLIO_${name}`] = m[2];
+  }
+  return out;
+}
+
+function integer(
+  vars: Record<string, string | undefined>,
+  name: string,
+  fallback: number,
+  min: number,
+  max: number,
+): number {
+  const raw = vars[name]?.trim();
+  if (!raw) return fallback;
+  if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) {
+    throw new ConfigError(`${name} must be a whole number from ${min} to ${max}, got "${raw}"`);
+  }
+  return Number(raw);
+}
+
+function boolean(vars: Record<string, string | undefined>, name: string, fallback: boolean) {
+  const raw = vars[name]?.trim().toLowerCase();
+  if (!raw) return fallback;
+  if (["1", "true", "yes", "on"].includes(raw)) return true;
+  if (["0", "false", "no", "off"].includes(raw)) return false;
+  throw new ConfigError(`${name} must be 1 or 0 (or true/false), got "${vars[name]}"`);
+}
+
+function origin(name: string, raw: string): string {
+  let url: URL;
+  try {
+    url = new URL(raw.trim());
+  } catch {
+    throw new ConfigError(`${name} must be an absolute http(s) URL, got "${raw}"`);
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") {
+    throw new ConfigError(`${name} must use http or https, got "${raw}"`);
+  }
+  if (url.search || url.hash || url.username) {
+    throw new ConfigError(`${name} must not carry a query, fragment or credentials, got "${raw}"`);
+  }
+  return url.href.replace(/\/+$/, "");
+}

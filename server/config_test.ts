@@ -1,0 +1,60 @@
+import assert from "node:assert/strict";
+import { ConfigError, loadConfig, withListeningPort } from "./config.ts";
+
+Deno.test("loadConfig() applies the documented defaults", () => {
+  const c = loadConfig({});
+  assert.equal(c.port, 8080);
+  assert.equal(c.host, "0.0.0.0");
+  assert.equal(c.baseUrl, "http://localhost:8080");
+  assert.equal(c.dataDir, "./data");
+  assert.match(c.dbUrl, /^file:\/.*\/data\/folio\.db$/);
+  assert.equal(c.seed, true);
+  assert.equal(c.logLevel, "info");
+  assert.equal(c.countryHeader, null);
+  assert.equal(c.fetchAllowLoopback, false);
+  assert.equal(c.stripe, null);
+});
+
+Deno.test("loadConfig() lets FOLIO_DB_URL override the data dir file", () => {
+  const c = loadConfig({ FOLIO_DATA_DIR: "/tmp/x", FOLIO_DB_URL: "libsql://db.example.com" });
+  assert.equal(c.dbUrl, "libsql://db.example.com");
+  assert.equal(loadConfig({ FOLIO_DATA_DIR: "/tmp/x/" }).dbUrl, "file:/tmp/x/folio.db");
+});
+
+Deno.test("loadConfig() derives the base URL from the real port when PORT=0", () => {
+  const c = loadConfig({ PORT: "0" });
+  assert.equal(withListeningPort(c, 43123).baseUrl, "http://localhost:43123");
+  const fixed = loadConfig({ PORT: "0", FOLIO_BASE_URL: "https://folio.example.com/" });
+  assert.equal(fixed.baseUrl, "https://folio.example.com");
+  assert.equal(withListeningPort(fixed, 43123).baseUrl, "https://folio.example.com");
+});
+
+Deno.test("loadConfig() reads flags, which win over the environment", () => {
+  const c = loadConfig({ PORT: "9000" }, ["--port=9001", "--seed=0", "--log-level=debug"]);
+  assert.equal(c.port, 9001);
+  assert.equal(c.seed, false);
+  assert.equal(c.logLevel, "debug");
+});
+
+Deno.test("loadConfig() fails fast with a sentence naming the variable and the problem", () => {
+  const cases: [Record<string, string>, string[], RegExp][] = [
+    [{ PORT: "80a" }, [], /^PORT must be a whole number from 0 to 65535, got "80a"$/],
+    [{ PORT: "70000" }, [], /^PORT must be/],
+    [{ FOLIO_BASE_URL: "not a url" }, [], /^FOLIO_BASE_URL must be an absolute http\(s\) URL/],
+    [{ FOLIO_BASE_URL: "ftp://x" }, [], /^FOLIO_BASE_URL must use http or https/],
+    [{ FOLIO_BASE_URL: "http://x/?a=1" }, [], /^FOLIO_BASE_URL must not carry a query/],
+    [{ FOLIO_DB_URL: "postgres://x" }, [], /^FOLIO_DB_URL must start with file:/],
+    [{ FOLIO_SEED: "maybe" }, [], /^FOLIO_SEED must be 1 or 0/],
+    [{ FOLIO_LOG_LEVEL: "loud" }, [], /^FOLIO_LOG_LEVEL must be one of debug, info, warn, error/],
+    [{ FOLIO_COUNTRY_HEADER: "cf ipcountry" }, [], /^FOLIO_COUNTRY_HEADER must be an HTTP header/],
+    [{ STRIPE_SECRET_KEY: "sk_test" }, [], /^STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET/],
+    [{}, ["--port"], /^Unknown argument "--port"/],
+  ];
+  for (const [env, args, message] of cases) {
+    assert.throws(() => loadConfig(env, args), (err: unknown) => {
+      assert.ok(err instanceof ConfigError);
+      assert.match(err.message, message);
+      return true;
+    });
+  }
+});

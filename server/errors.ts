@@ -1,0 +1,37 @@
+/**
+ * One error model (DESIGN.md section 6): platform endpoints answer
+ * `{ "error": { "code": "snake_case_code", "message": "Sentence case" } }`.
+ * Surfaces with their own wire format (publisher REST, OAuth, JSON-RPC) translate at their edge.
+ */
+import type { ContentfulStatusCode } from "hono/utils/http-status";
+
+/** A domain or validation error that is safe to show to the caller. */
+export class AppError extends Error {
+  override name = "AppError";
+  constructor(
+    readonly status: ContentfulStatusCode,
+    readonly code: string,
+    message: string,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+  }
+}
+
+/** The JSON body of a platform error. */
+export function errorBody(
+  code: string,
+  message: string,
+): { error: { code: string; message: string } } {
+  return { error: { code, message } };
+}
+
+/** 400 for an input that fails validation; `field` names what was wrong. */
+export function invalid(field: string, problem: string): AppError {
+  return new AppError(400, "invalid_request", `${field}: ${problem}`);
+}
+
+/** 404 for something that does not exist (or that the caller may not know exists). */
+export function notFound(what: string): AppError {
+  return new AppError(404, "not_found", `${what} was not found`);
+}

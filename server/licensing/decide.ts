@@ -1,0 +1,184 @@
+/**
+ * The one access decision (DESIGN.md §5): every read or search on every surface asks `decide()`,
+ * and surfaces only translate its outcome into their protocol. Pure: no I/O, `now` is an input.
+ *
+ * @module
+ */
+
+import { METERED_CAP_MICROS, microsToCents, withPlatformFee } from "../money.ts";
+import { matchRules, type RuleMatch } from "./rules.ts";
+import type {
+  ArticleFacts,
+  Charge,
+  Decision,
+  DecisionInput,
+  Deliver,
+  Outcome,
+  PublisherTerms,
+  Rights,
+  UseCase,
+  UsePrices,
+} from "./types.ts";
+
+const USE_CASES: readonly UseCase[] = ["summarization", "display", "rag", "fine_tuning"];
+const FREE: UsePrices = { summarization: 0, display: 0, rag: 0 };
+const REQUEST_LICENSE = "use the request_license MCP tool to ask the publisher for access " +
+  "(the publisher approves or declines each request)";
+
+/** Publisher rights ∩ the book's author-contract ceiling: what the license block advertises. */
+export function effectiveRights(publisher: PublisherTerms, article: ArticleFacts): Rights {
+  const ceiling = article.bookCeiling;
+  const rights = {} as Rights;
+  for (const use of USE_CASES) rights[use] = publisher.rights[use] && (ceiling?.[use] ?? true);
+  return rights;
+}
+
+/** Decide what one requester may receive of one article for one use, and what it costs. */
+export function decide(input: DecisionInput): Decision {
+  const { publisher, article, requester, use, usage, now } = input;
+  const rules = matchRules(input.rules, { article, requester, now });
+  const policy = rules.policy ?? article.policy;
+  const rights = effectiveRights(publisher, article);
+  // SPEC.md "Article": price applies when policy is PAYWALL; OBSERVE articles are free.
+  const prices = policy === "PAYWALL" ? paywallPrices(publisher, article, rules) : FREE;
+  const base = {
+    policy,
+    rights,
+    pricingUsdCents: {
+      summarization: microsToCents(prices.summarization),
+      display: microsToCents(prices.display),
+      rag: microsToCents(prices.rag),
+    },
+    charge: null,
+    quote: null,
+    countsAgainstMeter: false,
+    capped: false,
+    matchedRuleIds: rules.matchedRuleIds,
+  };
+  const result = (outcome: Outcome, reason: string, extra?: Partial<Decision>): Decision => ({
+    ...base,
+    outcome,
+    deliver: deliverFor(outcome, use),
+    reason,
+    ...extra,
+  });
+  const cite = `cite ${article.url}`;
+
+  // a. Territory denials stack: any matching deny rule wins over every allow rule.
+  if (rules.denied) {
+    return result("territory_blocked", "The publisher's content rules exclude your region.");
+  }
+  // b. BLOCKED is the publisher's "no AI agents" switch; REST still answers 200 (SPEC.md "Errors").
+  if (policy === "BLOCKED") {
+    return result("blocked", `${publisher.name} blocks this article for AI agents.`);
+  }
+  // c/d. Rights come before licenses and money: nothing can buy past them.
+  if (!isGranted(use, rights, input)) {
+    // SPEC.md "Content license": unchecking Full display makes agents receive summaries only.
+    if (use === "display" && rights.summarization) {
+      return result(
+        "license_limited",
+        `The license grants summarization only; the summary is returned, ${cite}.`,
+      );
+    }
+    return result(
+      "license_denied",
+      `${publisher.name} does not license ${use} of this article; ${REQUEST_LICENSE}.`,
+    );
+  }
+  // e. fine_tuning is never priced per use: it is granted only by an approved license (step c).
+  const price = use === "fine_tuning" ? 0 : prices[use];
+  // f. A license covering the use suppresses per-use charges (SPEC.md "States": License active).
+  if (requester.licensedUses.includes(use)) {
+    return result("full", `Served under your ${use} license with ${publisher.name}; ${cite}.`);
+  }
+  if (price === 0) return result("full", `Served free under ${publisher.name}'s terms; ${cite}.`);
+
+  // g. Buyers pay per use up to the monthly cap, then fall back to held rights (SPEC.md "Limits").
+  if (requester.buyerId !== null) {
+    const landing = requester.surface === "landing";
+    const { total, fee } = landing ? withPlatformFee(price) : { total: price, fee: 0 };
+    // The cap counts what the buyer is billed, so the landing fee counts too.
+    if (usage.spentThisMonthMicros + total <= METERED_CAP_MICROS) {
+      const charge: Charge = {
+        micros: total,
+        use,
+        kind: landing ? "landing" : "metered",
+        feeMicros: fee,
+      };
+      return result("full", `Served and charged ${cents(total)} cents per use; ${cite}.`, {
+        charge,
+      });
+    }
+    const cap = `Your metered spend with ${publisher.name} reached the 1,000 USD monthly cap`;
+    if ((use === "display" || use === "summarization") && rights.summarization) {
+      return result("license_limited", `${cap}; the summary is returned, ${cite}.`, {
+        capped: true,
+      });
+    }
+    return result("license_denied", `${cap}; a subscription lifts it, or ${REQUEST_LICENSE}.`, {
+      capped: true,
+    });
+  }
+
+  // h. Non-buyers: the landing path quotes price + platform fee (HTTP 402, SPEC.md "Agent
+  // payments"); elsewhere the paywall meter lets a few reads through, then upsells.
+  if (requester.surface === "landing") {
+    const { total, fee } = withPlatformFee(price);
+    return result(
+      "payment_required",
+      `This article costs ${cents(total)} cents (${cents(price)} plus a 4.7% platform fee); ` +
+        "pay to read it.",
+      { quote: { micros: total, feeMicros: fee } },
+    );
+  }
+  if (usage.meterCount < publisher.paywallMeterLimit) {
+    return result("full", `Served as a free metered read of a paywalled article; ${cite}.`, {
+      countsAgainstMeter: true,
+    });
+  }
+  return result(
+    "paywall_upsell",
+    `You have used your free reads of ${publisher.name}'s paywalled articles this month; ` +
+      `sign up as a buyer for metered access at ${
+        cents(price)
+      } cents per use, or ${REQUEST_LICENSE}.`,
+  );
+}
+
+/**
+ * Per-use prices on a PAYWALL article. Only display takes the rule's (windowed) price or the
+ * article override: SPEC.md "Article" ties the per-article price to reading the article, and
+ * summaries/passages keep the publisher's per-use prices.
+ */
+function paywallPrices(
+  publisher: PublisherTerms,
+  article: ArticleFacts,
+  rules: RuleMatch,
+): UsePrices {
+  const display = rules.priceMicros ?? article.priceMicros ?? publisher.pricesMicros.display;
+  return { ...publisher.pricesMicros, display };
+}
+
+/**
+ * A requester's license never grants a use the rights deny, except fine_tuning, which only an
+ * approved license request grants and the book ceiling still caps (SPEC.md "Content license").
+ */
+function isGranted(use: UseCase, rights: Rights, input: DecisionInput): boolean {
+  if (use !== "fine_tuning") return rights[use];
+  const ceiling = input.article.bookCeiling;
+  return input.requester.licensedUses.includes("fine_tuning") && (ceiling?.fine_tuning ?? true);
+}
+
+function deliverFor(outcome: Outcome, use: UseCase): Deliver {
+  if (outcome === "license_limited") return "summary";
+  if (outcome !== "full") return "none";
+  if (use === "summarization") return "summary";
+  if (use === "rag") return "passages";
+  // display, and fine_tuning under an approved license, receive the full body.
+  return "body";
+}
+
+function cents(micros: number): string {
+  return String(microsToCents(micros));
+}

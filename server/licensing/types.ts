@@ -1,0 +1,156 @@
+/**
+ * Types of the one access decision (DESIGN.md §5). All money is integer micros (µUSD) except the
+ * advertised `pricingUsdCents`, which is the license block's wire form (SPEC.md "License block").
+ *
+ * @module
+ */
+
+/** What is asked for: full body = display, summary = summarization, passages/search = rag. */
+export type UseCase = "summarization" | "display" | "rag" | "fine_tuning";
+
+/** Article policy; BLOCKED is ours: the publisher blocks the article for AI agents (DESIGN.md §4). */
+export type Policy = "OBSERVE" | "PAYWALL" | "BLOCKED";
+
+/** A granted/denied flag per use case (SPEC.md "Content license"). */
+export type Rights = Record<UseCase, boolean>;
+
+/** Per-use prices in micros for the use cases that can be metered. */
+export interface UsePrices {
+  summarization: number;
+  display: number;
+  rag: number;
+}
+
+/** The publisher's settings that the decision reads. */
+export interface PublisherTerms {
+  id: string;
+  name: string;
+  rights: Rights;
+  /** Per-use prices, charged only on PAYWALL articles. */
+  pricesMicros: UsePrices;
+  /** Free PAYWALL reads per non-buyer identity per UTC month. */
+  paywallMeterLimit: number;
+}
+
+/** The article's facts that the decision reads. */
+export interface ArticleFacts {
+  id: string;
+  url: string;
+  /** ISO 8601 timestamp; embargo rules measure age from it. */
+  publishedAt: string;
+  policy: Policy;
+  /** Per-article price override; applies to display when PAYWALL. */
+  priceMicros: number | null;
+  /** Author-contract rights ceiling for book chapters; null for ordinary articles. */
+  bookCeiling: Rights | null;
+}
+
+/** A publisher content rule (SPEC.md "Content rules"). */
+export interface ContentRule {
+  id: string;
+  /** Lower evaluates first; ties are broken by id. */
+  priority: number;
+  /** Fields AND together; an empty match matches everything. */
+  match: {
+    /** Prefix ("/premium/") or `*` glob ("/20*\/opinion/*") on the URL pathname. */
+    path?: string;
+    /** Matches articles younger than this many hours (embargo). */
+    publishedWithinHours?: number;
+    /** ISO 3166 alpha-2 codes of the requester, case-insensitive. */
+    territories?: string[];
+  };
+  action: {
+    policy?: Policy;
+    priceMicros?: number;
+    /** Bounds the rule's price in time: [start, end), ISO 8601. */
+    window?: { start: string; end: string };
+    /** Territory denial; denials stack regardless of priority. */
+    deny?: boolean;
+  };
+}
+
+/** The surface a request arrived on. */
+export type Surface = "rest" | "mcp" | "a2a" | "landing" | "nlweb" | "dashboard";
+
+/** Who is asking (DESIGN.md §4 "Identity of a request"). */
+export interface Requester {
+  /** Meter key: "buyer:<id>" | "oauth:<clientId>" | "sess:<id>" | "crawler:<family>" | "anon". */
+  identity: string;
+  buyerId: string | null;
+  /** Use cases covered by ACTIVE licenses for this publisher (fine_tuning: approved request). */
+  licensedUses: UseCase[];
+  /** ISO 3166 alpha-2; null (unknown) matches no territory rule. */
+  territory: string | null;
+  surface: Surface;
+}
+
+/** This month's counters for the requester and publisher (UTC month). */
+export interface UsageState {
+  /** Buyer's metered spend with this publisher this UTC month. */
+  spentThisMonthMicros: number;
+  /** Non-buyer PAYWALL reads counted this month for this identity. */
+  meterCount: number;
+}
+
+/** Everything the decision needs; gathered by the caller so that `decide()` stays pure. */
+export interface DecisionInput {
+  publisher: PublisherTerms;
+  article: ArticleFacts;
+  rules: ContentRule[];
+  requester: Requester;
+  use: UseCase;
+  usage: UsageState;
+  now: Date;
+}
+
+/** Named outcomes; their REST form is in SPEC.md "Errors" and DESIGN.md §5. */
+export type Outcome =
+  | "full"
+  | "license_limited"
+  | "blocked"
+  | "license_denied"
+  | "territory_blocked"
+  | "paywall_upsell"
+  | "payment_required";
+
+/** What the surface should send back. */
+export type Deliver = "body" | "summary" | "passages" | "none";
+
+/** A charge to record in the same transaction that checks the cap (DESIGN.md §5). */
+export interface Charge {
+  /** Amount billed to the buyer: the price, plus the platform fee on the landing path. */
+  micros: number;
+  use: UseCase;
+  kind: "metered" | "landing";
+  /** Platform fee inside `micros`; 0 for metered charges. */
+  feeMicros: number;
+}
+
+/** A price quoted to a non-buyer on the landing path (HTTP 402); nothing is charged. */
+export interface Quote {
+  /** Publisher price plus the 4.7% platform fee. */
+  micros: number;
+  feeMicros: number;
+}
+
+/** The one access decision. */
+export interface Decision {
+  outcome: Outcome;
+  deliver: Deliver;
+  /** Effective policy after content rules. */
+  policy: Policy;
+  /** Rights block for the license block: publisher rights ∩ book ceiling. */
+  rights: Rights;
+  /** Advertised per-use prices in cents (fractional allowed); all 0 unless the policy is PAYWALL. */
+  pricingUsdCents: UsePrices;
+  charge: Charge | null;
+  quote: Quote | null;
+  /** True when this read uses one of the non-buyer's free PAYWALL reads. */
+  countsAgainstMeter: boolean;
+  /** True when the buyer hit the monthly cap and fell back to held rights. */
+  capped: boolean;
+  /** Rules that took effect: the first matching policy/price rule and every matching denial. */
+  matchedRuleIds: string[];
+  /** A sentence an agent can act on. */
+  reason: string;
+}

@@ -1,0 +1,46 @@
+/** Buyer accounts and keys: shared by the marketplace API and the admin CLI. */
+import { insertBuyer, replaceBuyerKey } from "../../store/buyers.ts";
+import type { Client } from "../../store/db.ts";
+import { newId } from "../../store/ids.ts";
+import { invalid } from "../errors.ts";
+import { hashSecret, hint, newSecret } from "../secrets.ts";
+import { hasControlChars, isEmail } from "../validate.ts";
+
+/** Creates a buyer with its `mk_` key (returned once) and its virtual client `buyer:<id>`. */
+export async function createBuyer(
+  db: Client,
+  input: { name: string; email: string },
+  options: { now: Date },
+): Promise<{ buyerId: string; apiKey: string }> {
+  const name = input.name.trim();
+  if (name.length < 1 || name.length > 120 || hasControlChars(name)) {
+    throw invalid("name", "must be 1 to 120 characters without control characters");
+  }
+  const email = input.email.trim();
+  if (!isEmail(email)) throw invalid("email", "is not an email address");
+  const buyerId = newId("buy");
+  const apiKey = newSecret("mk");
+  await insertBuyer(db, { id: buyerId, name, email }, {
+    id: newId("bkey"),
+    hash: await hashSecret(apiKey),
+    hint: hint(apiKey),
+    now: options.now,
+  });
+  return { buyerId, apiKey };
+}
+
+/** Revokes the buyer's key and returns a new one; the old key fails on the very next request. */
+export async function rotateBuyerKey(
+  db: Client,
+  buyerId: string,
+  options: { now: Date },
+): Promise<string> {
+  const apiKey = newSecret("mk");
+  await replaceBuyerKey(db, buyerId, {
+    id: newId("bkey"),
+    hash: await hashSecret(apiKey),
+    hint: hint(apiKey),
+    now: options.now,
+  });
+  return apiKey;
+}

@@ -1,0 +1,122 @@
+/**
+ * Money: the only module that does price arithmetic (STYLE.md "In Folio").
+ *
+ * Inside Folio money is integer micro-dollars (µUSD, 1 USD = 1_000_000). API fields named
+ * `...Cents` are US cents: per-use prices may be fractional (0.5), totals are whole cents rounded
+ * half-up (DESIGN.md §4 "Money").
+ *
+ * @module
+ */
+
+/** Micro-dollars in one US cent. */
+export const MICROS_PER_CENT = 10_000;
+
+/** Micro-dollars in one US dollar. */
+export const MICROS_PER_USD = 1_000_000;
+
+/** Platform fee on the landing/WAF agent-payment path, in basis points (SPEC.md "Limits": 4.7%). */
+export const PLATFORM_FEE_BPS = 470;
+
+/** Metered spend cap per buyer per publisher per UTC month: 1,000 USD (SPEC.md "Limits"). */
+export const METERED_CAP_MICROS = 1_000_000_000;
+
+/** Monthly subscription rate card per publisher, in micros (SPEC.md "Rate card"). */
+export const RATE_CARD = {
+  base: 50 * MICROS_PER_USD,
+  summarization: 10 * MICROS_PER_USD,
+  display: 50 * MICROS_PER_USD,
+  rag: 25 * MICROS_PER_USD,
+} as const;
+
+/** A use case that can be bought on the rate card (fine_tuning goes through request_license). */
+export type RateCardUseCase = "summarization" | "display" | "rag";
+
+/** The fee and the total an agent pays on the landing path. */
+export interface PriceWithFee {
+  /** Publisher price plus the platform fee, in micros. */
+  total: number;
+  /** Platform fee alone, in micros. */
+  fee: number;
+}
+
+/** Convert US cents (fractional allowed, e.g. 0.5) to integer micros. */
+export function centsToMicros(cents: number): number {
+  return scaleToMicros(cents, MICROS_PER_CENT, "cents");
+}
+
+/** Convert US dollars to integer micros. */
+export function usdToMicros(usd: number): number {
+  return scaleToMicros(usd, MICROS_PER_USD, "USD");
+}
+
+/** Convert micros to cents exactly (may be fractional): for advertised per-use prices. */
+export function microsToCents(micros: number): number {
+  assertMicros(micros);
+  return micros / MICROS_PER_CENT;
+}
+
+/** Convert micros to whole cents rounded half-up: for totals and statements. */
+export function microsToWholeCents(micros: number): number {
+  assertMicros(micros);
+  return Number(divideHalfUp(BigInt(micros), BigInt(MICROS_PER_CENT)));
+}
+
+/** Add the 4.7% platform fee (rounded half-up to whole micros) to a publisher price. */
+export function withPlatformFee(micros: number): PriceWithFee {
+  assertMicros(micros);
+  if (micros < 0) {
+    throw new RangeError(`Cannot add a platform fee to a price: ${micros} is negative`);
+  }
+  const fee = Number(divideHalfUp(BigInt(micros) * BigInt(PLATFORM_FEE_BPS), 10_000n));
+  return { total: micros + fee, fee };
+}
+
+/** Monthly subscription price in micros: base access plus each chosen use case (SPEC.md "Rate card"). */
+export function priceSubscription(useCases: readonly string[]): number {
+  let total: number = RATE_CARD.base;
+  // A Set so that ["rag", "rag"] is not billed twice.
+  for (const useCase of new Set(useCases)) {
+    if (useCase === "fine_tuning") {
+      // SPEC.md "License": fine_tuning is never part of the standard bundle.
+      throw new RangeError(
+        'Cannot price use case "fine_tuning": it is requested per publisher through request_license',
+      );
+    }
+    if (!isRateCardUseCase(useCase)) {
+      throw new RangeError(`Cannot price use case "${useCase}": it is not on the rate card`);
+    }
+    total += RATE_CARD[useCase];
+  }
+  return total;
+}
+
+function isRateCardUseCase(value: string): value is RateCardUseCase {
+  return value === "summarization" || value === "display" || value === "rag";
+}
+
+function scaleToMicros(amount: number, factor: number, unit: string): number {
+  if (!Number.isFinite(amount) || amount < 0) {
+    throw new RangeError(`Cannot convert ${unit} to micros: ${amount} is not a finite amount >= 0`);
+  }
+  // toPrecision(15) drops binary noise (4.35 * 10_000 = 43499.999…) before rounding.
+  const micros = Math.round(Number((amount * factor).toPrecision(15)));
+  if (!Number.isSafeInteger(micros)) {
+    throw new RangeError(`Cannot convert ${unit} to micros: ${amount} is too large`);
+  }
+  return micros;
+}
+
+function assertMicros(micros: number): void {
+  if (!Number.isSafeInteger(micros)) {
+    throw new RangeError(`Invalid micros: ${micros} is not a safe integer`);
+  }
+}
+
+/** Integer division rounding half-up (towards +∞ on ties), exact for any size. */
+function divideHalfUp(numerator: bigint, denominator: bigint): bigint {
+  const doubled = numerator * 2n + denominator;
+  const divisor = denominator * 2n;
+  // BigInt division truncates towards zero; floor it for negative numerators.
+  const quotient = doubled / divisor;
+  return doubled % divisor < 0n ? quotient - 1n : quotient;
+}

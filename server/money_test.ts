@@ -1,0 +1,98 @@
+import assert from "node:assert/strict";
+import {
+  centsToMicros,
+  METERED_CAP_MICROS,
+  microsToCents,
+  microsToWholeCents,
+  PLATFORM_FEE_BPS,
+  priceSubscription,
+  RATE_CARD,
+  usdToMicros,
+  withPlatformFee,
+} from "./money.ts";
+
+Deno.test("centsToMicros() converts whole and fractional cents to integer micros", () => {
+  const cases: [number, number][] = [
+    [0, 0],
+    [0.5, 5_000],
+    [1, 10_000],
+    [5, 50_000],
+    [4.35, 43_500],
+    [0.00004, 0],
+    [0.00005, 1],
+    [100_000, 1_000_000_000],
+  ];
+  for (const [cents, micros] of cases) assert.equal(centsToMicros(cents), micros, `${cents} cents`);
+});
+
+Deno.test("centsToMicros() rejects negative, NaN and infinite amounts with a RangeError", () => {
+  for (const bad of [-1, -0.5, NaN, Infinity, -Infinity]) {
+    assert.throws(() => centsToMicros(bad), RangeError, `${bad}`);
+  }
+});
+
+Deno.test("usdToMicros() converts dollars and rejects bad amounts", () => {
+  assert.equal(usdToMicros(1), 1_000_000);
+  assert.equal(usdToMicros(0.015), 15_000);
+  assert.equal(usdToMicros(1_000), METERED_CAP_MICROS);
+  assert.throws(() => usdToMicros(-1), RangeError);
+  assert.throws(() => usdToMicros(NaN), RangeError);
+});
+
+Deno.test("microsToCents() is exact and may be fractional", () => {
+  assert.equal(microsToCents(5_000), 0.5);
+  assert.equal(microsToCents(50_000), 5);
+  assert.equal(microsToCents(1), 0.0001);
+  assert.equal(microsToCents(centsToMicros(4.35)), 4.35);
+  assert.throws(() => microsToCents(0.5), RangeError);
+});
+
+Deno.test("microsToWholeCents() rounds half-up to integer cents", () => {
+  const cases: [number, number][] = [
+    [0, 0],
+    [4_999, 0],
+    [5_000, 1],
+    [14_999, 1],
+    [15_000, 2],
+    [52_350, 5],
+    [55_000, 6],
+    [1_000_000_000, 100_000],
+  ];
+  for (const [micros, cents] of cases) assert.equal(microsToWholeCents(micros), cents, `${micros}`);
+  assert.throws(() => microsToWholeCents(NaN), RangeError);
+});
+
+Deno.test("withPlatformFee() adds 4.7% rounded half-up to whole micros", () => {
+  assert.equal(PLATFORM_FEE_BPS, 470);
+  // 0.5 cents: 5_000 micros, fee exactly 235.
+  assert.deepEqual(withPlatformFee(5_000), { total: 5_235, fee: 235 });
+  // 5 cents: 50_000 micros, fee 2_350.
+  assert.deepEqual(withPlatformFee(50_000), { total: 52_350, fee: 2_350 });
+  // 10 micros × 4.7% = 0.47 → 0; 11 → 0.517 → 1; 50 → 2.35 → 2; 150 → 7.05 → 7.
+  assert.deepEqual(withPlatformFee(10), { total: 10, fee: 0 });
+  assert.deepEqual(withPlatformFee(11), { total: 12, fee: 1 });
+  assert.deepEqual(withPlatformFee(150), { total: 157, fee: 7 });
+  assert.deepEqual(withPlatformFee(1_000), { total: 1_047, fee: 47 });
+  assert.deepEqual(withPlatformFee(0), { total: 0, fee: 0 });
+  assert.throws(() => withPlatformFee(-1), RangeError);
+  assert.throws(() => withPlatformFee(1.5), RangeError);
+});
+
+Deno.test("withPlatformFee() rounds an exact half micro up", () => {
+  // 12_500 × 4.7% = 587.5 → 588.
+  assert.deepEqual(withPlatformFee(12_500), { total: 13_088, fee: 588 });
+});
+
+Deno.test("priceSubscription() adds chosen components to the base access price", () => {
+  assert.equal(RATE_CARD.base, 50_000_000);
+  assert.equal(priceSubscription([]), 50_000_000);
+  assert.equal(priceSubscription(["summarization"]), 60_000_000);
+  assert.equal(priceSubscription(["display", "rag"]), 125_000_000);
+  assert.equal(priceSubscription(["summarization", "display", "rag"]), 135_000_000);
+  assert.equal(priceSubscription(["rag", "rag"]), 75_000_000);
+});
+
+Deno.test("priceSubscription() refuses fine_tuning and unknown use cases", () => {
+  assert.throws(() => priceSubscription(["fine_tuning"]), /request_license/);
+  assert.throws(() => priceSubscription(["display", "training"]), /"training"/);
+});

@@ -1,0 +1,40 @@
+/** The license block returned with an article on every surface (SPEC.md "License block"). */
+import type { Publisher } from "../../store/publishers.ts";
+import type { Config } from "../config.ts";
+import type { Decision, UsePrices } from "../licensing/mod.ts";
+import { publisherUrls } from "../urls.ts";
+
+/** SPEC.md "License block". */
+export interface LicenseBlock {
+  licensor: string;
+  rights: Record<"summarization" | "display" | "rag" | "fine_tuning", "granted" | "denied">;
+  pricingUsdCents: UsePrices;
+  termsUrl: string;
+  requestVia: string;
+}
+
+/** The text naming the request_license tool and the approval workflow. */
+export const REQUEST_VIA =
+  "Call the request_license MCP tool on this publisher's MCP server (use_case, message, contact) to ask for a license; the publisher approves or denies it in its approval workflow.";
+
+/** The license block for a decision about one of `publisher`'s articles. */
+export function licenseBlock(
+  config: Pick<Config, "baseUrl">,
+  publisher: Publisher,
+  decision: Decision,
+): LicenseBlock {
+  const r = decision.rights;
+  const flag = (b: boolean) => (b ? "granted" : "denied") as "granted" | "denied";
+  return {
+    licensor: publisher.name,
+    rights: {
+      summarization: flag(r.summarization),
+      display: flag(r.display),
+      rag: flag(r.rag),
+      fine_tuning: flag(r.fine_tuning),
+    },
+    pricingUsdCents: decision.pricingUsdCents,
+    termsUrl: publisherUrls(config, publisher).terms,
+    requestVia: REQUEST_VIA,
+  };
+}

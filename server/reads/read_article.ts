@@ -1,0 +1,142 @@
+/**
+ * Reading one article on any surface: gather the facts, take the one access decision, then record
+ * it (reader intent, charge or meter) so every surface bills and counts the same way.
+ */
+import { type Article, findArticle } from "../../store/articles.ts";
+import { bookCeiling } from "../../store/books.ts";
+import type { Client } from "../../store/db.ts";
+import type { Publisher } from "../../store/publishers.ts";
+import { insertIntent } from "../../store/intents.ts";
+import { listRules } from "../../store/rules.ts";
+import { meterCount, spendThisMonth, takeMeteredRead } from "../../store/usage.ts";
+import { chargeRead } from "../billing/metering.ts";
+import { type Clock, monthOf } from "../clock.ts";
+import { decide, type Decision, type DecisionInput, type UseCase } from "../licensing/mod.ts";
+import { METERED_CAP_MICROS } from "../money.ts";
+import { type Caller, requesterFor } from "./requester.ts";
+
+/** What a surface asks for. */
+export interface ReadRequest {
+  publisher: Publisher;
+  idOrUrl: string;
+  caller: Caller;
+  /** display = full body; summarization = summary; fine_tuning = body for training. */
+  use: UseCase;
+  /** Verbatim text of the end user's latest prompt, for reader-intent analytics. */
+  lastUserPrompt?: string | null;
+  idempotencyKey?: string | null;
+}
+
+/** The article and the decision about it; `article` is null when it does not exist. */
+export interface ReadResult {
+  article: Article | null;
+  decision: Decision | null;
+  /** The ledger entry this read created or matched (retries with the same key match). */
+  charge: { chargeId: string; micros: number; duplicate: boolean } | null;
+}
+
+/** Decides and records one read. */
+export async function readArticle(
+  deps: { db: Client; clock: Clock },
+  req: ReadRequest,
+): Promise<ReadResult> {
+  const { db } = deps;
+  const now = deps.clock.now();
+  const article = await findArticle(db, req.publisher.id, req.idOrUrl);
+  if (!article) return { article: null, decision: null, charge: null };
+  const input = await decisionInput(db, req, article, now);
+  let decision = decide(input);
+  let charge: ReadResult["charge"] = null;
+
+  if (decision.charge && req.caller.buyerId) {
+    const result = await chargeRead(db, {
+      buyerId: req.caller.buyerId,
+      publisherId: req.publisher.id,
+      articleId: article.id,
+      charge: decision.charge,
+      identity: req.caller.identity,
+      surface: req.caller.surface,
+      idempotencyKey: req.idempotencyKey,
+      now,
+    });
+    if (result.status === "capped") {
+      // Another read won the last of the cap between our look and our write: fall back.
+      decision = decide({
+        ...input,
+        usage: { ...input.usage, spentThisMonthMicros: METERED_CAP_MICROS },
+      });
+    } else {
+      charge = {
+        chargeId: result.chargeId,
+        micros: decision.charge.micros,
+        duplicate: result.status === "duplicate",
+      };
+    }
+  }
+  if (decision.countsAgainstMeter) {
+    const took = await takeMeteredRead(db, req.publisher.id, {
+      identity: req.caller.identity,
+      month: monthOf(now),
+      limit: req.publisher.paywallMeterLimit,
+    });
+    if (!took) {
+      decision = decide({
+        ...input,
+        usage: { ...input.usage, meterCount: req.publisher.paywallMeterLimit },
+      });
+    }
+  }
+  if (req.lastUserPrompt) {
+    await insertIntent(db, req.publisher.id, {
+      articleId: article.id,
+      prompt: req.lastUserPrompt,
+      identity: req.caller.identity,
+      surface: req.caller.surface,
+      now,
+    });
+  }
+  return { article, decision, charge };
+}
+
+/** Gathers every input of the decision for this article and caller. */
+export async function decisionInput(
+  db: Client,
+  req: Pick<ReadRequest, "publisher" | "caller" | "use">,
+  article: Article,
+  now: Date,
+): Promise<DecisionInput> {
+  const month = monthOf(now);
+  const [rules, requester, ceiling, spent, metered] = await Promise.all([
+    listRules(db, req.publisher.id),
+    requesterFor(db, req.publisher.id, req.caller),
+    article.bookId ? bookCeiling(db, req.publisher.id, article.bookId) : null,
+    req.caller.buyerId
+      ? spendThisMonth(db, req.caller.buyerId, { publisherId: req.publisher.id, month })
+      : 0,
+    req.caller.buyerId
+      ? 0
+      : meterCount(db, req.publisher.id, { identity: req.caller.identity, month }),
+  ]);
+  return {
+    publisher: {
+      id: req.publisher.id,
+      name: req.publisher.name,
+      rights: req.publisher.rights,
+      pricesMicros: req.publisher.pricesMicros,
+      paywallMeterLimit: req.publisher.paywallMeterLimit,
+    },
+    article: {
+      id: article.id,
+      url: article.url,
+      publishedAt: article.publishedAt ?? new Date(0).toISOString(),
+      policy: article.policy,
+      priceMicros: article.priceMicros,
+      bookCeiling: ceiling,
+    },
+    rules,
+    requester,
+    use: req.use,
+    usage: { spentThisMonthMicros: spent, meterCount: metered },
+    now,
+  };
+}

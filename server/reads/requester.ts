@@ -1,0 +1,26 @@
+/** Gathers what the access decision needs about the requester, from the store. */
+import type { Client } from "../../store/db.ts";
+import { heldUseCases } from "../../store/licenses.ts";
+import type { Requester, Surface, UseCase } from "../licensing/mod.ts";
+
+/** How a surface identified its caller before the decision. */
+export interface Caller {
+  /** Meter key: `buyer:<id>`, `oauth:<clientId>`, `sess:<id>`, `crawler:<family>`, `ip:<addr>`. */
+  identity: string;
+  /** The buyer billed for this caller (a buyer key, or an OAuth client the buyer registered). */
+  buyerId: string | null;
+  territory: string | null;
+  surface: Surface;
+}
+
+/** The decision's view of the caller for one publisher: adds the licenses held. */
+export async function requesterFor(
+  db: Client,
+  publisherId: string,
+  caller: Caller,
+): Promise<Requester> {
+  const licensedUses: UseCase[] = caller.buyerId
+    ? await heldUseCases(db, caller.buyerId, publisherId)
+    : [];
+  return { ...caller, licensedUses };
+}

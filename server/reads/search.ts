@@ -1,0 +1,109 @@
+/**
+ * Searching a publisher's catalog on any surface. Search results are metadata for `rag`
+ * (SPEC.md "Publisher REST API": articles whose license denies rag are excluded entirely); content
+ * rules still apply per article, so territory-denied and rule-BLOCKED articles are left out too.
+ * Passages are content: each article's passages are a rag read, decided, charged or metered once.
+ */
+import { type Article, getArticles } from "../../store/articles.ts";
+import type { Client } from "../../store/db.ts";
+import type { Publisher } from "../../store/publishers.ts";
+import type { SearchService } from "../../search/mod.ts";
+import type { Clock } from "../clock.ts";
+import { decide, type Decision } from "../licensing/mod.ts";
+import { decisionInput, readArticle } from "./read_article.ts";
+import type { Caller } from "./requester.ts";
+
+/** Dependencies of search. */
+export interface SearchDeps {
+  db: Client;
+  clock: Clock;
+  search: SearchService;
+}
+
+/** One search result: the article and, on semantic hits, the passage that matched. */
+export interface ArticleHit {
+  article: Article;
+  decision: Decision;
+  match?: { chunkId: string; section: string; snippet: string };
+}
+
+const HIDDEN = new Set(["territory_blocked", "blocked", "license_denied"]);
+
+/** Ranked articles for `query`, with the legs that contributed (`mode`). */
+export async function searchArticles(
+  deps: SearchDeps,
+  req: { publisher: Publisher; query: string; limit: number; caller: Caller },
+): Promise<{ mode: "hybrid" | "fts" | "semantic" | "none"; hits: ArticleHit[] }> {
+  if (!req.publisher.rights.rag) return { mode: "none", hits: [] };
+  // Over-fetch so that per-article rule filtering still fills the page.
+  const found = await deps.search.search(req.publisher.id, req.query, {
+    limit: req.limit * 2 + 10,
+  });
+  const articles = await getArticles(deps.db, req.publisher.id, found.hits.map((h) => h.articleId));
+  const byId = new Map(articles.map((a) => [a.id, a]));
+  const now = deps.clock.now();
+  const hits: ArticleHit[] = [];
+  for (const h of found.hits) {
+    const article = byId.get(h.articleId);
+    if (!article) continue;
+    const decision = decide(await decisionInput(deps.db, { ...req, use: "rag" }, article, now));
+    if (HIDDEN.has(decision.outcome)) continue;
+    hits.push({ article, decision, match: h.match });
+    if (hits.length >= req.limit) break;
+  }
+  return { mode: hits.length ? found.mode : "none", hits };
+}
+
+/** One retrieved passage with its article and the decision that released it. */
+export interface PassageHit {
+  chunkId: string;
+  section: string;
+  text: string;
+  score: number;
+  article: Article;
+  decision: Decision;
+}
+
+/** The best passages for `query` whose articles this caller may use for rag. */
+export async function retrievePassages(
+  deps: SearchDeps,
+  req: {
+    publisher: Publisher;
+    query: string;
+    limit: number;
+    caller: Caller;
+    lastUserPrompt?: string | null;
+  },
+): Promise<PassageHit[]> {
+  if (!req.publisher.rights.rag) return [];
+  const passages = await deps.search.passages(req.publisher.id, req.query, {
+    limit: req.limit * 2 + 10,
+  });
+  const released = new Map<string, Awaited<ReturnType<typeof readArticle>>>();
+  const out: PassageHit[] = [];
+  for (const p of passages) {
+    let read = released.get(p.articleId);
+    if (!read) {
+      // One rag read per article per request: charged or metered once however many passages.
+      read = await readArticle(deps, {
+        publisher: req.publisher,
+        idOrUrl: p.articleId,
+        caller: req.caller,
+        use: "rag",
+        lastUserPrompt: req.lastUserPrompt,
+      });
+      released.set(p.articleId, read);
+    }
+    if (!read.article || read.decision?.outcome !== "full") continue;
+    out.push({
+      chunkId: p.chunkId,
+      section: p.section,
+      text: p.text,
+      score: p.score,
+      article: read.article,
+      decision: read.decision,
+    });
+    if (out.length >= req.limit) break;
+  }
+  return out;
+}

@@ -1,0 +1,69 @@
+/** Non-full outcomes of the access decision in their REST form (SPEC.md "Errors"). */
+import type { Context } from "hono";
+import type { Article } from "../../store/articles.ts";
+import type { Publisher } from "../../store/publishers.ts";
+import type { AppDeps, AppEnv } from "../deps.ts";
+import type { Decision } from "../licensing/mod.ts";
+import { microsToCents } from "../money.ts";
+import { licenseBlock, REQUEST_VIA } from "../reads/license_block.ts";
+import { publisherUrls } from "../urls.ts";
+import { articleSummary } from "./present.ts";
+
+/** The REST response for a decision that does not serve the full body. */
+export function outcomeResponse(
+  c: Context<AppEnv>,
+  ctx: { deps: AppDeps; publisher: Publisher; article: Article; decision: Decision },
+): Response {
+  const { deps, publisher, article, decision } = ctx;
+  const license = licenseBlock(deps.config, publisher, decision);
+  const cite = article.canonicalUrl ?? article.url;
+  switch (decision.outcome) {
+    case "license_limited":
+      return c.json({
+        status: "license_limited",
+        message: decision.capped
+          ? `Your metered spend with ${publisher.name} reached the 1,000 USD monthly cap; you hold summary rights only. Cite ${cite}.`
+          : `The license grants summarization only: here is the summary. Cite ${cite}.`,
+        article: { ...articleSummary(article), policy: decision.policy },
+        license,
+      });
+    case "blocked":
+      return c.json({
+        status: "blocked",
+        message: `${publisher.name} blocks this article for AI agents.`,
+        article: { id: article.id, url: cite, title: article.title },
+      });
+    case "license_denied":
+      return c.json({
+        status: "license_denied",
+        message: `No AI use of this article is licensed to you. ${REQUEST_VIA}`,
+        article: { id: article.id, url: cite, title: article.title },
+        license,
+      }, 403);
+    case "territory_blocked":
+      return c.json({
+        status: "territory_blocked",
+        message: `${publisher.name}'s content rules exclude your region for this article.`,
+      }, 451);
+    default: {
+      // paywall_upsell (and payment_required, which is the landing path's): a priced read that
+      // this anonymous caller has no free reads left for.
+      const urls = publisherUrls(deps.config, publisher);
+      return c.json({
+        status: "payment_required",
+        message:
+          `This is a paid article and your free reads this month are used. Sign up as a buyer to read it at ${decision.pricingUsdCents.display}¢, or subscribe to ${publisher.name}.`,
+        article: { ...articleSummary(article), policy: decision.policy },
+        price: {
+          usdCents: decision.pricingUsdCents.display,
+          quoteUsdCents: decision.quote ? microsToCents(decision.quote.micros) : null,
+        },
+        signup: `${deps.config.baseUrl}/api/marketplace/signup`,
+        subscribe: `${deps.config.baseUrl}/api/marketplace/licenses`,
+        requestLicense: REQUEST_VIA,
+        termsUrl: urls.terms,
+        license,
+      }, 402);
+    }
+  }
+}

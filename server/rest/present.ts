@@ -1,0 +1,26 @@
+/** How articles look on the publisher REST API. */
+import type { Article } from "../../store/articles.ts";
+
+/** Search result fields (SPEC.md "Publisher REST API"). */
+export function articleSummary(a: Article) {
+  return {
+    id: a.id,
+    url: a.canonicalUrl ?? a.url,
+    title: a.title,
+    author: a.author,
+    publishedAt: a.publishedAt,
+    summary: a.summary,
+    tags: a.tags,
+  };
+}
+
+/** The full article, body included. */
+export function articleFull(a: Article, policy: string) {
+  return {
+    ...articleSummary(a),
+    body: a.body,
+    policy,
+    kind: a.kind,
+    ...(a.bookId ? { bookId: a.bookId, chapter: a.chapterNo } : {}),
+  };
+}

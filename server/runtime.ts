@@ -1,0 +1,130 @@
+/**
+ * Assembles a running Folio: store, seed, call log, background work and the HTTP server.
+ * main.ts calls it for real; tests call it with a temporary data dir and port 0.
+ */
+import { createOpenAiEmbedder, createSearchService, type SearchService } from "../search/mod.ts";
+import { openStore, type Store } from "../store/db.ts";
+import { seedDemo, type SeedResult } from "../store/seed/demo.ts";
+import { createApp } from "./app.ts";
+import { type CallLog, createCallLog } from "./call_log.ts";
+import { type Clock, systemClock } from "./clock.ts";
+import { type Config, withListeningPort } from "./config.ts";
+import { createFetcher, type GuardedFetcher } from "./catalog/fetcher.ts";
+import type { AppDeps } from "./deps.ts";
+import { createLogger, type Logger } from "./log.ts";
+
+/** A started service. */
+export interface Folio {
+  config: Config;
+  deps: AppDeps;
+  store: Store;
+  /** Set when this start seeded the demo publisher (its key is shown once). */
+  seeded: SeedResult | null;
+  /** The origin the server listens on, e.g. http://localhost:8080. */
+  url: string;
+  /** Stops accepting connections, finishes in-flight requests, flushes logs, closes the store. */
+  shutdown(): Promise<void>;
+}
+
+/** Raised when the listening port is taken; the message is one line for the operator. */
+export class PortInUseError extends Error {
+  override name = "PortInUseError";
+}
+
+/** Opens the store, seeds it if asked, and serves the app on `config.host:config.port`. */
+export async function startFolio(
+  config: Config,
+  options: { clock?: Clock; log?: Logger; background?: boolean } = {},
+): Promise<Folio> {
+  const clock = options.clock ?? systemClock;
+  const log = options.log ?? createLogger(config.logLevel);
+  if (config.dbUrl.startsWith("file:")) await Deno.mkdir(config.dataDir, { recursive: true });
+  const store = await openStore(config.dbUrl, { authToken: config.dbAuthToken });
+  let callLog: CallLog | undefined;
+  let search: SearchService | undefined;
+  try {
+    const fetcher = createFetcher({
+      userAgent: USER_AGENT,
+      allowLoopback: config.fetchAllowLoopback,
+    });
+    search = createSearchService({
+      db: store.db,
+      dataDir: config.dbUrl.startsWith("file:") ? `${config.dataDir}/search` : null,
+      embedder: embedderFor(config, fetcher),
+      now: () => clock.now(),
+    });
+    const searchService = search;
+    const seeded = config.seed
+      ? await seedDemo(store.db, {
+        now: clock.now(),
+        onArticle: (publisherId, articleId) => searchService.articleChanged(publisherId, articleId),
+      })
+      : null;
+    callLog = createCallLog(store.db, { log });
+    const deps: AppDeps = { store, config, clock, log, callLog, search, fetcher };
+    // The handler is bound after listening so that PORT=0 can put the real port in the base URL.
+    let handler: Deno.ServeHandler = () => new Response("Starting", { status: 503 });
+    const server = serve(config, (req, info) => handler(req, info));
+    const port = server.addr.port;
+    deps.config = withListeningPort(config, port);
+    handler = createApp(deps).fetch;
+    if (options.background !== false) search.start();
+    let stopping: Promise<void> | null = null;
+    const shutdown = () =>
+      stopping ??= (async () => {
+        await server.shutdown();
+        await callLog!.close();
+        await searchService.close();
+        store.close();
+      })();
+    return {
+      config: deps.config,
+      deps,
+      store,
+      seeded,
+      url: `http://localhost:${port}`,
+      shutdown,
+    };
+  } catch (err) {
+    await callLog?.close();
+    await search?.close();
+    store.close();
+    throw err;
+  }
+}
+
+/** The honest User-Agent of every server-side request. */
+export const USER_AGENT =
+  "FolioBot/0.1 (+content licensing for AI; fetches only what publishers list)";
+
+function embedderFor(config: Config, fetcher: GuardedFetcher) {
+  if (!config.embeddings) return "local" as const;
+  return createOpenAiEmbedder({
+    baseUrl: config.embeddings.baseUrl,
+    apiKey: config.embeddings.apiKey,
+    model: config.embeddings.model,
+    fetch: async (url, init) => {
+      const res = await fetcher.fetch(url, {
+        method: "POST",
+        body: init.body,
+        headers: init.headers,
+        allowAuthorization: true,
+        accept: ["application/json"],
+      });
+      return { status: res.status, text: () => res.text() };
+    },
+  });
+}
+
+function serve(config: Config, handler: Deno.ServeHandler) {
+  try {
+    return Deno.serve({ port: config.port, hostname: config.host, onListen: () => {} }, handler);
+  } catch (err) {
+    if (err instanceof Deno.errors.AddrInUse) {
+      throw new PortInUseError(
+        `Port ${config.port} on ${config.host} is already in use: stop the other server or set PORT (0 picks a free port)`,
+      );
+    }
+    throw err;
+  }
+}

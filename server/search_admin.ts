@@ -1,0 +1,26 @@
+/** Operator chore: rebuild the derived search state of one or every publisher from the store. */
+import { createSearchService } from "../search/mod.ts";
+import type { Store } from "../store/db.ts";
+import { listPublishers } from "../store/publishers.ts";
+
+/** Rebuilds chunks, models and vectors; returns how many publishers were rebuilt. */
+export async function rebuildIndexes(
+  store: Store,
+  options: { dataDir: string | null; publisherId?: string },
+): Promise<number> {
+  const search = createSearchService({ db: store.db, dataDir: options.dataDir });
+  try {
+    const ids = options.publisherId
+      ? [options.publisherId]
+      : (await listPublishers(store.db)).map((p) => p.id);
+    for (const id of ids) {
+      await search.rebuild(id);
+      while (await search.embedPending({ publisherId: id, max: 500 }) > 0) {
+        // embed until coverage is complete, in bounded batches
+      }
+    }
+    return ids.length;
+  } finally {
+    await search.close();
+  }
+}

@@ -1,0 +1,45 @@
+/** GET /license/:publisherId: the public license terms page every license block links to. */
+import { Hono } from "hono";
+import { getPublisher } from "../store/publishers.ts";
+import { renderPage } from "../ui/layout.tsx";
+import { TermsPage } from "../ui/terms.tsx";
+import type { AppDeps, AppEnv } from "./deps.ts";
+import { notFound } from "./errors.ts";
+import { microsToCents, RATE_CARD } from "./money.ts";
+import { REQUEST_VIA } from "./reads/license_block.ts";
+import { publisherUrls } from "./urls.ts";
+
+/** The terms page route. */
+export function termsRoutes(deps: AppDeps): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+  app.get("/license/:publisherId", async (c) => {
+    const p = await getPublisher(deps.store.db, c.req.param("publisherId"));
+    if (!p) throw notFound("Publisher");
+    const e = p.enterpriseTerms;
+    const html = renderPage(TermsPage({
+      publisher: p,
+      pricesCents: {
+        summarization: microsToCents(p.pricesMicros.summarization),
+        display: microsToCents(p.pricesMicros.display),
+        rag: microsToCents(p.pricesMicros.rag),
+      },
+      rateCard: {
+        base: microsToCents(RATE_CARD.base),
+        summarization: microsToCents(RATE_CARD.summarization),
+        display: microsToCents(RATE_CARD.display),
+        rag: microsToCents(RATE_CARD.rag),
+      },
+      enterprise: e
+        ? {
+          useCases: e.useCases,
+          monthlyUsdCents: microsToCents(e.monthlyPriceMicros),
+          conditions: e.conditions,
+        }
+        : null,
+      mcpUrl: publisherUrls(deps.config, p).mcp,
+      requestVia: REQUEST_VIA,
+    }));
+    return c.html(html);
+  });
+  return app;
+}

@@ -1,0 +1,25 @@
+/** Small validators shared by every surface's input schemas. */
+
+/** A plausible email address (one @, a dot in the domain, no spaces), at most 254 characters. */
+export function isEmail(s: string): boolean {
+  return s.length <= 254 &&
+    /^[^\s@<>()[\]\\,;:"]+@[^\s@<>()[\]\\,;:"]+\.[^\s@<>()[\]\\,;:"]{2,}$/.test(s);
+}
+
+/** A URL-safe slug: lower-case letters, digits and inner hyphens, 2 to 40 characters. */
+export function isSlug(s: string): boolean {
+  return /^[a-z0-9](?:[a-z0-9-]{0,38}[a-z0-9])$/.test(s);
+}
+
+/** A host name fit for a custom domain: labels of letters, digits and hyphens. */
+export function isHostname(s: string): boolean {
+  return s.length <= 253 &&
+    /^(?=.{1,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/i
+      .test(s);
+}
+
+/** True when the text has control characters other than tab, newline and carriage return. */
+export function hasControlChars(s: string): boolean {
+  // deno-lint-ignore no-control-regex
+  return /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/.test(s);
+}

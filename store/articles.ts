@@ -1,0 +1,252 @@
+/** Persistence of articles (the catalog) and their tags. Every query takes publisherId first. */
+import type { Client } from "./db.ts";
+import { articleIdFor, sha256Hex } from "./ids.ts";
+
+export type Policy = "OBSERVE" | "PAYWALL" | "BLOCKED";
+
+/** An article as stored. Times are ISO 8601 UTC strings at this boundary. */
+export interface Article {
+  id: string;
+  publisherId: string;
+  url: string;
+  canonicalUrl: string | null;
+  title: string;
+  author: string;
+  publishedAt: string | null;
+  summary: string;
+  tags: string[];
+  body: string;
+  policy: Policy;
+  priceMicros: number | null;
+  kind: "article" | "chapter";
+  bookId: string | null;
+  chapterNo: number | null;
+  contentHash: string;
+  updatedAt: string;
+}
+
+/** What a writer supplies; id and hash are derived. */
+export interface ArticleInput {
+  url: string;
+  canonicalUrl?: string | null;
+  title: string;
+  author?: string;
+  publishedAt?: string | null;
+  summary?: string;
+  tags?: string[];
+  body: string;
+  policy?: Policy;
+  priceMicros?: number | null;
+  kind?: "article" | "chapter";
+  bookId?: string | null;
+  chapterNo?: number | null;
+}
+
+const COLUMNS =
+  "id, publisher_id, url, canonical_url, title, author, published_at, summary, tags, body, policy, price_micros, kind, book_id, chapter_no, content_hash, updated_at";
+
+/** Inserts or updates the article at `input.url`; returns its id and whether its content changed. */
+export async function upsertArticle(
+  db: Client,
+  publisherId: string,
+  input: ArticleInput,
+  options: { now: Date },
+): Promise<{ id: string; changed: boolean }> {
+  const id = await articleIdFor(publisherId, input.url);
+  const tags = normaliseTags(input.tags ?? []);
+  const hash = await contentHash(input, tags);
+  const now = options.now.getTime();
+  const publishedAt = input.publishedAt ? Date.parse(input.publishedAt) : null;
+  const before = await db.execute({
+    sql: "SELECT content_hash FROM articles WHERE id = ?",
+    args: [id],
+  });
+  if (before.rows[0]?.content_hash === hash) return { id, changed: false };
+  // Policy and price are the publisher's settings: a re-ingest keeps them unless given.
+  await db.batch([
+    {
+      sql: `INSERT INTO articles (${COLUMNS}, created_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            ON CONFLICT (id) DO UPDATE SET canonical_url = excluded.canonical_url,
+              title = excluded.title, author = excluded.author, published_at = excluded.published_at,
+              summary = excluded.summary, tags = excluded.tags, body = excluded.body,
+              policy = CASE WHEN ? THEN excluded.policy ELSE articles.policy END,
+              price_micros = CASE WHEN ? THEN excluded.price_micros ELSE articles.price_micros END,
+              content_hash = excluded.content_hash, updated_at = excluded.updated_at`,
+      args: [
+        id,
+        publisherId,
+        input.url,
+        input.canonicalUrl ?? null,
+        input.title,
+        input.author ?? "",
+        Number.isFinite(publishedAt) ? publishedAt : null,
+        input.summary ?? "",
+        JSON.stringify(tags),
+        input.body,
+        input.policy ?? "OBSERVE",
+        input.priceMicros ?? null,
+        input.kind ?? "article",
+        input.bookId ?? null,
+        input.chapterNo ?? null,
+        hash,
+        now,
+        now,
+        input.policy !== undefined,
+        input.priceMicros !== undefined,
+      ],
+    },
+    { sql: "DELETE FROM article_tags WHERE article_id = ?", args: [id] },
+    ...tags.map((tag) => ({
+      sql: "INSERT INTO article_tags (publisher_id, tag, article_id) VALUES (?, ?, ?)",
+      args: [publisherId, tag, id],
+    })),
+  ], "write");
+  return { id, changed: true };
+}
+
+/** One article by id, or by URL (exact or canonical), within a publisher. */
+export async function findArticle(
+  db: Client,
+  publisherId: string,
+  idOrUrl: string,
+): Promise<Article | null> {
+  const rs = await db.execute({
+    sql: `SELECT ${COLUMNS} FROM articles WHERE publisher_id = ?
+          AND (id = ? OR url = ? OR canonical_url = ?) LIMIT 1`,
+    args: [publisherId, idOrUrl, idOrUrl, idOrUrl],
+  });
+  return rs.rows[0] ? toArticle(rs.rows[0]) : null;
+}
+
+/** Articles by id, in the order asked, skipping unknown ids. */
+export async function getArticles(
+  db: Client,
+  publisherId: string,
+  ids: string[],
+): Promise<Article[]> {
+  if (ids.length === 0) return [];
+  const rs = await db.execute({
+    sql: `SELECT ${COLUMNS} FROM articles WHERE publisher_id = ? AND id IN (${
+      ids.map(() => "?").join(",")
+    })`,
+    args: [publisherId, ...ids],
+  });
+  const byId = new Map(rs.rows.map((r) => [String(r.id), toArticle(r)]));
+  return ids.flatMap((id) => byId.get(id) ?? []);
+}
+
+/** Most recent articles first, optionally only those published at or after `since`. */
+export async function listRecent(
+  db: Client,
+  publisherId: string,
+  options: { limit: number; since?: string; tag?: string; offset?: number },
+): Promise<Article[]> {
+  const where = ["a.publisher_id = ?"];
+  const args: (string | number)[] = [publisherId];
+  if (options.since) {
+    where.push("a.published_at >= ?");
+    args.push(Date.parse(options.since));
+  }
+  const join = options.tag
+    ? "JOIN article_tags t ON t.article_id = a.id AND t.publisher_id = a.publisher_id AND t.tag = ?"
+    : "";
+  if (options.tag) args.unshift(options.tag);
+  const rs = await db.execute({
+    sql: `SELECT ${COLUMNS.replace(/(\w+)/g, "a.$1")} FROM articles a ${join}
+          WHERE ${where.join(" AND ")}
+          ORDER BY a.published_at DESC, a.id LIMIT ? OFFSET ?`,
+    args: [...args, options.limit, options.offset ?? 0],
+  });
+  return rs.rows.map(toArticle);
+}
+
+/** Number of articles a publisher has. */
+export async function countArticles(db: Client, publisherId: string): Promise<number> {
+  const rs = await db.execute({
+    sql: "SELECT COUNT(*) AS n FROM articles WHERE publisher_id = ?",
+    args: [publisherId],
+  });
+  return Number(rs.rows[0].n);
+}
+
+/** Changes an article's policy and/or per-article price override. */
+export async function setArticlePolicy(
+  db: Client,
+  publisherId: string,
+  id: string,
+  patch: { policy?: Policy; priceMicros?: number | null; now: Date },
+): Promise<boolean> {
+  const rs = await db.execute({
+    sql: `UPDATE articles SET policy = COALESCE(?, policy),
+            price_micros = CASE WHEN ? THEN ? ELSE price_micros END, updated_at = ?
+          WHERE publisher_id = ? AND id = ?`,
+    args: [
+      patch.policy ?? null,
+      patch.priceMicros !== undefined,
+      patch.priceMicros ?? null,
+      patch.now.getTime(),
+      publisherId,
+      id,
+    ],
+  });
+  return rs.rowsAffected > 0;
+}
+
+function normaliseTags(tags: string[]): string[] {
+  return [...new Set(tags.map((t) => t.trim().toLowerCase()).filter((t) => t.length > 0))];
+}
+
+function contentHash(input: ArticleInput, tags: string[]): Promise<string> {
+  return sha256Hex(JSON.stringify([
+    input.title,
+    input.author ?? "",
+    input.publishedAt ?? "",
+    input.summary ?? "",
+    tags,
+    input.body,
+    input.canonicalUrl ?? "",
+    input.policy ?? null,
+    input.priceMicros ?? null,
+  ]));
+}
+
+// deno-lint-ignore no-explicit-any
+function toArticle(r: any): Article {
+  return {
+    id: String(r.id),
+    publisherId: String(r.publisher_id),
+    url: String(r.url),
+    canonicalUrl: r.canonical_url === null ? null : String(r.canonical_url),
+    title: String(r.title),
+    author: String(r.author),
+    publishedAt: r.published_at === null ? null : new Date(Number(r.published_at)).toISOString(),
+    summary: String(r.summary),
+    tags: JSON.parse(String(r.tags)),
+    body: String(r.body),
+    policy: String(r.policy) as Policy,
+    priceMicros: r.price_micros === null ? null : Number(r.price_micros),
+    kind: String(r.kind) as "article" | "chapter",
+    bookId: r.book_id === null ? null : String(r.book_id),
+    chapterNo: r.chapter_no === null ? null : Number(r.chapter_no),
+    contentHash: String(r.content_hash),
+    updatedAt: new Date(Number(r.updated_at)).toISOString(),
+  };
+}
+
+/** Article counts (articles and book chapters) of every publisher that has any. */
+export async function countsByPublisher(
+  db: Client,
+): Promise<Map<string, { articles: number; chapters: number }>> {
+  const rs = await db.execute(
+    "SELECT publisher_id, kind, COUNT(*) AS n FROM articles GROUP BY publisher_id, kind",
+  );
+  const out = new Map<string, { articles: number; chapters: number }>();
+  for (const r of rs.rows) {
+    const entry = out.get(String(r.publisher_id)) ?? { articles: 0, chapters: 0 };
+    if (r.kind === "chapter") entry.chapters = Number(r.n);
+    else entry.articles = Number(r.n);
+    out.set(String(r.publisher_id), entry);
+  }
+  return out;
+}

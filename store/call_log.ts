@@ -1,0 +1,67 @@
+/** Persistence of the per-publisher call log (SPEC.md "Events"). */
+import type { Client } from "./db.ts";
+
+export type Surface = "mcp" | "rest" | "a2a" | "landing" | "nlweb" | "dashboard" | "oauth";
+export type CallStatus = "ok" | "error" | "trace";
+
+/** One logged call. `tool` is a tool name or `_method:`, `_rest:`, `_dash:`, `_nlweb:` name. */
+export interface CallEntry {
+  publisherId: string | null;
+  at: Date;
+  surface: Surface;
+  tool: string;
+  userAgent: string;
+  latencyMs: number;
+  status: CallStatus;
+  httpStatus?: number | null;
+  identity?: string | null;
+  requestId?: string | null;
+}
+
+/** Writes a batch of entries in one transaction. */
+export async function insertCalls(db: Client, entries: CallEntry[]): Promise<void> {
+  if (entries.length === 0) return;
+  await db.batch(
+    entries.map((e) => ({
+      sql: `INSERT INTO call_log (publisher_id, at, surface, tool, user_agent, latency_ms, status,
+              http_status, identity, request_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      args: [
+        e.publisherId,
+        e.at.getTime(),
+        e.surface,
+        e.tool,
+        e.userAgent.slice(0, 512),
+        Math.round(e.latencyMs * 100) / 100,
+        e.status,
+        e.httpStatus ?? null,
+        e.identity ?? null,
+        e.requestId ?? null,
+      ],
+    })),
+    "write",
+  );
+}
+
+/** The publisher's most recent calls, newest first (the dashboard shows the last 100). */
+export async function recentCalls(
+  db: Client,
+  publisherId: string,
+  options: { limit: number },
+): Promise<CallEntry[]> {
+  const rs = await db.execute({
+    sql: `SELECT * FROM call_log WHERE publisher_id = ? ORDER BY id DESC LIMIT ?`,
+    args: [publisherId, options.limit],
+  });
+  return rs.rows.map((r) => ({
+    publisherId: String(r.publisher_id),
+    at: new Date(Number(r.at)),
+    surface: String(r.surface) as Surface,
+    tool: String(r.tool),
+    userAgent: String(r.user_agent),
+    latencyMs: Number(r.latency_ms),
+    status: String(r.status) as CallStatus,
+    httpStatus: r.http_status === null ? null : Number(r.http_status),
+    identity: r.identity === null ? null : String(r.identity),
+    requestId: r.request_id === null ? null : String(r.request_id),
+  }));
+}

@@ -1,0 +1,120 @@
+/**
+ * The store: one libSQL database, embedded (`file:`) by default or remote (`libsql://`, `http(s)://`).
+ * Opening it applies the forward-only migrations in `store/migrations/` inside one transaction.
+ */
+import { type Client, createClient, LibsqlError } from "@libsql/client";
+
+export type { Client } from "@libsql/client";
+
+/** An open store. */
+export interface Store {
+  db: Client;
+  url: string;
+  /** Schema version after migrations. */
+  version: number;
+  close(): void;
+}
+
+/** A store that cannot be opened or used; its message is one sentence for the operator. */
+export class StoreError extends Error {
+  override name = "StoreError";
+}
+
+interface Migration {
+  version: number;
+  name: string;
+  sql: string;
+}
+
+/** Opens the store at `url` and brings its schema up to date. */
+export async function openStore(url: string, options: { authToken?: string } = {}): Promise<Store> {
+  const local = url.startsWith("file:");
+  let db: Client;
+  try {
+    // timeout is SQLite's busy timeout: writers from other processes wait instead of failing.
+    db = createClient({ url, authToken: options.authToken, timeout: 5000, concurrency: 8 });
+  } catch (err) {
+    throw new StoreError(`Cannot open the store at ${redact(url)}: ${describe(err)}`);
+  }
+  try {
+    if (local) {
+      // WAL lets readers run beside the one writer and survives crashes without losing commits.
+      await db.execute("PRAGMA journal_mode=WAL");
+      await db.execute("PRAGMA synchronous=NORMAL");
+    }
+    const version = await migrate(db, await loadMigrations());
+    return { db, url, version, close: () => db.close() };
+  } catch (err) {
+    db.close();
+    if (err instanceof StoreError) throw err;
+    throw new StoreError(`Cannot open the store at ${redact(url)}: ${describe(err)}`);
+  }
+}
+
+/** Reads the numbered SQL files beside this module, in order. */
+export async function loadMigrations(): Promise<Migration[]> {
+  const dir = new URL("./migrations/", import.meta.url);
+  const out: Migration[] = [];
+  for await (const entry of Deno.readDir(dir)) {
+    const m = /^(\d{4})_([a-z0-9_]+)\.sql$/.exec(entry.name);
+    if (!m) continue;
+    out.push({
+      version: Number(m[1]),
+      name: m[2],
+      sql: await Deno.readTextFile(new URL(entry.name, dir)),
+    });
+  }
+  return out.sort((a, b) => a.version - b.version);
+}
+
+/** Applies pending migrations in one write transaction; refuses a schema newer than this build. */
+export async function migrate(db: Client, migrations: Migration[]): Promise<number> {
+  const latest = migrations.at(-1)?.version ?? 0;
+  const tx = await db.transaction("write");
+  try {
+    await tx.execute(
+      "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)",
+    );
+    const rs = await tx.execute("SELECT COALESCE(MAX(version), 0) AS v FROM schema_migrations");
+    const current = Number(rs.rows[0].v);
+    if (current > latest) {
+      throw new StoreError(
+        `Refusing to use the store: its schema is version ${current}, newer than this build's ${latest}; upgrade Folio first`,
+      );
+    }
+    for (const m of migrations) {
+      if (m.version <= current) continue;
+      await tx.executeMultiple(m.sql);
+      await tx.execute({
+        sql: "INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)",
+        args: [m.version, m.name, Date.now()],
+      });
+    }
+    await tx.commit();
+    return Math.max(current, latest);
+  } catch (err) {
+    tx.close();
+    throw err;
+  } finally {
+    tx.close();
+  }
+}
+
+/** The store URL for a data directory when FOLIO_DB_URL is not set. */
+export function fileUrl(dataDir: string): string {
+  const abs = dataDir.startsWith("/") ? dataDir : `${Deno.cwd()}/${dataDir}`;
+  return `file:${abs.replace(/\/+$/, "")}/folio.db`;
+}
+
+function describe(err: unknown): string {
+  if (err instanceof LibsqlError) {
+    if (err.code === "SQLITE_NOTADB") return "the file is not a database (corrupt or foreign file)";
+    return err.message.replace(/^SQLITE_\w+: /, "");
+  }
+  return err instanceof Error ? err.message : String(err);
+}
+
+// Never print a remote store's credentials embedded in its URL.
+function redact(url: string): string {
+  return url.replace(/(authToken=)[^&]+/i, "$1***").replace(/\/\/[^@/]*@/, "//***@");
+}

@@ -1,0 +1,89 @@
+/**
+ * The demo publisher, seeded on first start with an empty store (FOLIO_SEED=0 turns it off):
+ * "The Demo Ledger" at demo.localhost, public REST and A2A on, auth not required.
+ */
+import { upsertArticle } from "../articles.ts";
+import type { Client } from "../db.ts";
+import { findPublisherBySlug, insertPublisher } from "../publishers.ts";
+import catalog from "./demo_catalog.json" with { type: "json" };
+import { centsToMicros } from "../../server/money.ts";
+import { issuePublisherKey } from "../../server/manage/accounts.ts";
+
+export const DEMO_PUBLISHER_ID = "pub_demo";
+export const DEMO_DOMAIN = "demo.localhost";
+
+interface DemoArticle {
+  slug: string;
+  url: string;
+  title: string;
+  author: string;
+  publishedAt: string;
+  summary: string;
+  tags: string[];
+  policy: "OBSERVE" | "PAYWALL";
+  priceUsdCents: number | null;
+  body: string;
+}
+
+/** What seeding did: the publisher key is returned once, for the start banner. */
+export interface SeedResult {
+  publisherId: string;
+  articleIds: string[];
+  apiKey: string;
+}
+
+/** Seeds the demo publisher unless a publisher with its slug exists; returns null if it did. */
+export async function seedDemo(
+  db: Client,
+  options: { now: Date; onArticle?: (publisherId: string, articleId: string) => Promise<void> },
+): Promise<SeedResult | null> {
+  if (await findPublisherBySlug(db, "demo")) return null;
+  await insertPublisher(db, {
+    id: DEMO_PUBLISHER_ID,
+    slug: "demo",
+    name: "The Demo Ledger",
+    description:
+      "A general-interest magazine of explanatory journalism on science, cities, energy and culture.",
+    email: "editors@demo.localhost",
+    customDomain: DEMO_DOMAIN,
+    branding: { logoUrl: null, primaryColor: "#0f766e", font: "Georgia, serif" },
+    toggles: {
+      publicRest: true,
+      a2a: true,
+      mcpApps: true,
+      requireAuth: false,
+      consentScreen: false,
+      subscriptionLinking: false,
+    },
+    pricesMicros: {
+      summarization: centsToMicros(0.1),
+      display: centsToMicros(2),
+      rag: centsToMicros(0.5),
+    },
+    paywallMeterLimit: 3,
+    robotsOrigin: null,
+    enterpriseTerms: {
+      useCases: ["summarization", "display", "rag", "fine_tuning"],
+      monthlyPriceMicros: centsToMicros(250_000),
+      conditions: "Training use limited to one model family; attribution in model cards.",
+    },
+  }, { now: options.now });
+  const apiKey = await issuePublisherKey(db, DEMO_PUBLISHER_ID, options);
+  const articleIds: string[] = [];
+  for (const a of catalog as DemoArticle[]) {
+    const { id } = await upsertArticle(db, DEMO_PUBLISHER_ID, {
+      url: a.url,
+      title: a.title,
+      author: a.author,
+      publishedAt: a.publishedAt,
+      summary: a.summary,
+      tags: a.tags,
+      body: a.body,
+      policy: a.policy,
+      priceMicros: a.priceUsdCents === null ? null : centsToMicros(a.priceUsdCents),
+    }, { now: options.now });
+    articleIds.push(id);
+    await options.onArticle?.(DEMO_PUBLISHER_ID, id);
+  }
+  return { publisherId: DEMO_PUBLISHER_ID, articleIds, apiKey };
+}

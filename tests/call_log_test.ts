@@ -1,0 +1,74 @@
+import assert from "node:assert/strict";
+import { createCallLog } from "../server/call_log.ts";
+import { memoryLogger } from "../server/log.ts";
+import { openStore } from "../store/db.ts";
+import { recentCalls } from "../store/call_log.ts";
+import { findPublisherByDomain, normaliseHost } from "../store/publishers.ts";
+import { startTestFolio } from "./helpers.ts";
+
+Deno.test("the call log batches writes and loses nothing on close", async () => {
+  const dir = await Deno.makeTempDir();
+  const store = await openStore(`file:${dir}/folio.db`);
+  try {
+    const log = createCallLog(store.db, { log: memoryLogger(), intervalMs: 10_000, maxBatch: 400 });
+    for (let i = 0; i < 1000; i++) {
+      log.record({
+        publisherId: "pub_demo",
+        at: new Date(Date.UTC(2026, 10, 1, 0, 0, i)),
+        surface: "rest",
+        tool: `_rest:search_articles`,
+        userAgent: "test-agent/1.0",
+        latencyMs: i / 10,
+        status: "ok",
+      });
+    }
+    // record() never waits for the store: with a long interval, only full batches were written.
+    await log.close();
+    const rs = await store.db.execute("SELECT COUNT(*) AS n FROM call_log");
+    assert.equal(Number(rs.rows[0].n), 1000);
+    const recent = await recentCalls(store.db, "pub_demo", { limit: 100 });
+    assert.equal(recent.length, 100);
+    assert.equal(recent[0].latencyMs, 99.9);
+    assert.equal(recent[0].tool, "_rest:search_articles");
+  } finally {
+    store.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("a graceful shutdown writes the calls still buffered", async () => {
+  const dataDir = await Deno.makeTempDir();
+  try {
+    {
+      await using folio = await startTestFolio({ dataDir });
+      folio.deps.callLog.record({
+        publisherId: "pub_demo",
+        at: folio.clock.now(),
+        surface: "mcp",
+        tool: "_method:initialize",
+        userAgent: "ua",
+        latencyMs: 1,
+        status: "trace",
+      });
+    }
+    const store = await openStore(`file:${dataDir}/folio.db`);
+    const calls = await recentCalls(store.db, "pub_demo", { limit: 10 });
+    store.close();
+    assert.equal(calls.length, 1);
+    assert.equal(calls[0].status, "trace");
+  } finally {
+    await Deno.remove(dataDir, { recursive: true });
+  }
+});
+
+Deno.test("publisher hosts resolve case-insensitively, ignoring port and trailing dot", async () => {
+  await using folio = await startTestFolio();
+  for (
+    const host of ["demo.localhost", "DEMO.LocalHost:8080", "demo.localhost.", "demo.localhost.:80"]
+  ) {
+    const p = await findPublisherByDomain(folio.store.db, host);
+    assert.equal(p?.id, "pub_demo", host);
+  }
+  assert.equal(await findPublisherByDomain(folio.store.db, "other.localhost"), null);
+  assert.equal(normaliseHost("[::1]:8080"), "[::1]");
+});

@@ -1,0 +1,62 @@
+/** The platform's front page: what is running here and where each surface lives. */
+import type { PublisherUrls } from "../server/urls.ts";
+import { Page } from "./layout.tsx";
+
+/** One publisher as listed on the home page. */
+export interface HomePublisher {
+  name: string;
+  slug: string;
+  articles: number;
+  urls: PublisherUrls;
+}
+
+/** The home page. */
+export function HomePage(props: { baseUrl: string; publishers: HomePublisher[] }) {
+  return (
+    <Page title="Folio">
+      <h1>Folio</h1>
+      <p>
+        A content licensing marketplace for AI: publishers' catalogs, read under license through
+        MCP, REST and A2A, settled on one monthly statement.
+      </p>
+      <ul>
+        <li>
+          Marketplace catalog: <a href="/api/marketplace/catalog">/api/marketplace/catalog</a>
+        </li>
+        <li>
+          Health: <a href="/api/health">/api/health</a>
+        </li>
+      </ul>
+      <h2>Publishers</h2>
+      {props.publishers.length === 0 ? <p>No publishers yet.</p> : (
+        <table>
+          <thead>
+            <tr>
+              <th>Publisher</th>
+              <th>Articles</th>
+              <th>Surfaces</th>
+            </tr>
+          </thead>
+          <tbody>
+            {props.publishers.map((p) => (
+              <tr key={p.slug}>
+                <td>{p.name}</td>
+                <td>{p.articles}</td>
+                <td>
+                  MCP <code>{p.urls.mcp}</code>
+                  {p.urls.rest && (
+                    <>
+                      <br />REST{" "}
+                      <a href={`${p.urls.rest}/articles/search?q=energy`}>{p.urls.rest}</a>
+                    </>
+                  )}
+                  <br />Terms <a href={p.urls.terms}>{p.urls.terms}</a>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </Page>
+  );
+}

@@ -1,0 +1,73 @@
+/** The public license terms page of a publisher (SPEC.md "License block": termsUrl). */
+import type { Publisher } from "../store/publishers.ts";
+import { Page } from "./layout.tsx";
+
+/** Everything the terms page shows, already converted for display. */
+export interface TermsView {
+  publisher: Publisher;
+  pricesCents: { summarization: number; display: number; rag: number };
+  rateCard: { base: number; summarization: number; display: number; rag: number };
+  enterprise: { useCases: string[]; monthlyUsdCents: number; conditions: string } | null;
+  mcpUrl: string;
+  requestVia: string;
+}
+
+const USE_LABELS: Record<string, string> = {
+  summarization: "Summarization (summaries and citations)",
+  display: "Full display (the full article text)",
+  rag: "RAG retrieval (search and passages)",
+  fine_tuning: "Fine-tuning (model training)",
+};
+
+/** The terms page. */
+export function TermsPage(props: TermsView) {
+  const p = props.publisher;
+  return (
+    <Page title={`License terms: ${p.name}`} accent={p.branding.primaryColor ?? undefined}>
+      <h1>License terms: {p.name}</h1>
+      <p>{p.description}</p>
+      <h2>Rights granted to AI agents</h2>
+      <table>
+        <tbody>
+          {Object.entries(USE_LABELS).map(([use, label]) => (
+            <tr key={use}>
+              <td>{label}</td>
+              <td>{p.rights[use as keyof typeof p.rights] ? "granted" : "denied"}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <p>Book chapters may carry a narrower author-contract ceiling that no license can exceed.</p>
+      <h2>Per-use prices (paywalled articles)</h2>
+      <p>
+        Summary {props.pricesCents.summarization}¢ · full display {props.pricesCents.display}¢ · RAG
+        {" "}
+        {props.pricesCents.rag}¢ per read, billed on the buyer's monthly statement, capped at 1,000
+        USD per publisher per month. Agents paying on the publisher's pages pay the price plus a
+        4.7% platform fee.
+      </p>
+      <h2>Monthly subscription</h2>
+      <p>
+        Base access {props.rateCard.base / 100} USD, plus summarization{" "}
+        {props.rateCard.summarization / 100} USD, display {props.rateCard.display / 100} USD, RAG
+        {" "}
+        {props.rateCard.rag / 100}{" "}
+        USD. A subscription suppresses per-use charges for the use cases it covers.
+      </p>
+      {props.enterprise && (
+        <>
+          <h2>Enterprise license</h2>
+          <p>
+            Use cases: {props.enterprise.useCases.join(", ")};{" "}
+            {props.enterprise.monthlyUsdCents / 100} USD per month. {props.enterprise.conditions}
+          </p>
+        </>
+      )}
+      <h2>How to ask for more</h2>
+      <p>{props.requestVia}</p>
+      <p>
+        MCP server: <code>{props.mcpUrl}</code>
+      </p>
+    </Page>
+  );
+}
