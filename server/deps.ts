@@ -1,6 +1,7 @@
 /** What the application is built from: everything with I/O is injected, so tests build it too. */
 import type { SearchService } from "../search/mod.ts";
 import type { Store } from "../store/db.ts";
+import type { Buyer } from "../store/buyers.ts";
 import type { Publisher } from "../store/publishers.ts";
 import type { CallLog } from "./call_log.ts";
 import type { Clock } from "./clock.ts";
@@ -24,5 +25,7 @@ export interface AppEnv {
   Variables: {
     requestId: string;
     publisher: Publisher | null;
+    /** Set by the marketplace's buyer authentication. */
+    buyer: Buyer | null;
   };
 }
