@@ -28,7 +28,10 @@ export async function startTestFolio(
   const clock = options.clock ?? manualClock();
   const log = memoryLogger();
   const folio = await startFolio(config, { clock, log });
-  const port = new URL(folio.url).port;
+  const port = Number(new URL(folio.url).port);
+  // Deno's fetch sets Host from the URL, so named hosts go through a client that connects to
+  // 127.0.0.1 while keeping the URL's host (as a browser resolving *.localhost would).
+  let client: Deno.HttpClient | null = null;
   return {
     ...folio,
     clock,
@@ -36,11 +39,14 @@ export async function startTestFolio(
     logLines: log.lines,
     request(path, init = {}) {
       const { host, ...rest } = init;
-      const headers = new Headers(rest.headers);
-      if (host) headers.set("host", `${host}:${port}`);
-      return fetch(`http://127.0.0.1:${port}${path}`, { ...rest, headers });
+      if (!host) return fetch(`http://127.0.0.1:${port}${path}`, rest);
+      client ??= Deno.createHttpClient({
+        proxy: { transport: "tcp", hostname: "127.0.0.1", port },
+      });
+      return fetch(`http://${host}:${port}${path}`, { ...rest, client });
     },
     async [Symbol.asyncDispose]() {
+      client?.close();
       await folio.shutdown();
       if (!options.dataDir) await Deno.remove(dataDir, { recursive: true }).catch(() => {});
     },
