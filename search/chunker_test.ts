@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { CHUNK_MAX_WORDS, chunkArticle } from "./chunker.ts";
 
-const para = (word: string, n: number) => Array.from({ length: n }, (_, i) => `${word}${i}`).join(" ") + ".";
+const para = (word: string, n: number) =>
+  Array.from({ length: n }, (_, i) => `${word}${i}`).join(" ") + ".";
 
 Deno.test("chunkArticle() keeps the section heading each passage falls under", () => {
   const body = [

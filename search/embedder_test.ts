@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { createOpenAiEmbedder, type EmbedFetch, EmbedderError } from "./embedder.ts";
+import { createOpenAiEmbedder, EmbedderError, type EmbedFetch } from "./embedder.ts";
 
 const plainFetch: EmbedFetch = async (url, init) => {
   const res = await fetch(url, init);
@@ -8,15 +8,22 @@ const plainFetch: EmbedFetch = async (url, init) => {
 };
 
 Deno.test("createOpenAiEmbedder() posts to /v1/embeddings and returns unit vectors", async () => {
-  const seen: { path: string; auth: string | null; body: { model: string; input: string[] } }[] = [];
-  await using server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, async (req) => {
-    const body = await req.json();
-    seen.push({ path: new URL(req.url).pathname, auth: req.headers.get("authorization"), body });
-    // Out of order on purpose: clients must place vectors by index.
-    const data = body.input.map((t: string, i: number) => ({ index: i, embedding: [t.length, 0, 0, 0] }))
-      .reverse();
-    return Response.json({ data, model: body.model });
-  });
+  const seen: { path: string; auth: string | null; body: { model: string; input: string[] } }[] =
+    [];
+  await using server = Deno.serve(
+    { hostname: "127.0.0.1", port: 0, onListen() {} },
+    async (req) => {
+      const body = await req.json();
+      seen.push({ path: new URL(req.url).pathname, auth: req.headers.get("authorization"), body });
+      // Out of order on purpose: clients must place vectors by index.
+      const data = body.input.map((t: string, i: number) => ({
+        index: i,
+        embedding: [t.length, 0, 0, 0],
+      }))
+        .reverse();
+      return Response.json({ data, model: body.model });
+    },
+  );
   const embedder = createOpenAiEmbedder({
     baseUrl: `http://127.0.0.1:${server.addr.port}`,
     apiKey: "sk-test",

@@ -33,8 +33,9 @@ export async function ftsSearch(
   db: Client,
   publisherId: string,
   text: string,
-  options: { limit: number },
+  options: { limit: number; weights?: number[] },
 ): Promise<{ articleId: string; score: number }[]> {
+  const weights = (options.weights ?? FTS_WEIGHTS).map((w) => Number(w) || 0).join(", ");
   const match = ftsQuery(publisherId, text);
   if (!match) return [];
   // Rank inside FTS first (cheap, bounded), then join for eligibility; fetch more if some were
@@ -43,7 +44,7 @@ export async function ftsSearch(
   for (;;) {
     const rs = await db.execute({
       sql: `SELECT d.article_id AS id, f.score AS score FROM (
-              SELECT rowid, bm25(articles_fts, ${FTS_WEIGHTS.join(", ")}) AS score
+              SELECT rowid, bm25(articles_fts, ${weights}) AS score
               FROM articles_fts WHERE articles_fts MATCH ? ORDER BY score LIMIT ?
             ) f
             JOIN search_docs d ON d.doc = f.rowid

@@ -8,8 +8,21 @@ Deno.test("ftsQuery() quotes every word and drops FTS operators", () => {
   assert.equal(
     q,
     `pub : "${publisherToken("p1")}" AND {title summary tags body} : (` +
-      ['"wing"', '"lift"', '"drag"', '"near"', '"flow"', '"body"', '"mach"', '"heat"', '"col"', '"umn"', '"start"']
-        .join(" OR ") + ")",
+      [
+        '"wing"',
+        '"lift"',
+        '"drag"',
+        '"near"',
+        '"flow"',
+        '"body"',
+        '"mach"',
+        '"heat"',
+        '"col"',
+        '"umn"',
+        '"start"',
+      ]
+        .join(" OR ") +
+      ")",
   );
   assert.equal(ftsQuery("p1", `"()*-:^ ,.!?`), null);
   assert.equal(ftsQuery("p1", "the and of")?.includes('"the"'), true); // only stop words: keep them
@@ -18,8 +31,14 @@ Deno.test("ftsQuery() quotes every word and drops FTS operators", () => {
 Deno.test("ftsSearch() survives hostile query text and matches across diacritics", async () => {
   await using store = await tempStore();
   await addPublisher(store, "p1");
-  const naive = await addArticle(store, "p1", "n", { title: "A naive cafe", body: "Coffee at the naïve café." });
-  await addArticle(store, "p1", "t", { title: "Tokyo", body: "東京 is a city. Rockets 🚀 launch." });
+  const naive = await addArticle(store, "p1", "n", {
+    title: "A naive cafe",
+    body: "Coffee at the naïve café.",
+  });
+  await addArticle(store, "p1", "t", {
+    title: "Tokyo",
+    body: "東京 is a city. Rockets 🚀 launch.",
+  });
   const hostile = [
     '"',
     '""',
@@ -43,8 +62,14 @@ Deno.test("ftsSearch() survives hostile query text and matches across diacritics
     "a".repeat(5000),
   ];
   for (const q of hostile) await ftsSearch(store.db, "p1", q, { limit: 5 });
-  assert.deepEqual((await ftsSearch(store.db, "p1", "NAÏVE Cafe", { limit: 5 })).map((h) => h.articleId), [naive]);
-  assert.deepEqual((await ftsSearch(store.db, "p1", "title:naive", { limit: 5 })).map((h) => h.articleId), [naive]);
+  assert.deepEqual(
+    (await ftsSearch(store.db, "p1", "NAÏVE Cafe", { limit: 5 })).map((h) => h.articleId),
+    [naive],
+  );
+  assert.deepEqual(
+    (await ftsSearch(store.db, "p1", "title:naive", { limit: 5 })).map((h) => h.articleId),
+    [naive],
+  );
   assert.equal((await ftsSearch(store.db, "p1", "東京", { limit: 5 })).length, 1);
 });
 
@@ -62,8 +87,14 @@ Deno.test("search() answers mode none for a query of only punctuation", async ()
 Deno.test("ftsSearch() weights a title match above a body match", async () => {
   await using store = await tempStore();
   await addPublisher(store, "p1");
-  const inBody = await addArticle(store, "p1", "b", { title: "Notes", body: "Something about turbulence here." });
-  const inTitle = await addArticle(store, "p1", "t", { title: "Turbulence", body: "Something else here too." });
+  const inBody = await addArticle(store, "p1", "b", {
+    title: "Notes",
+    body: "Something about turbulence here.",
+  });
+  const inTitle = await addArticle(store, "p1", "t", {
+    title: "Turbulence",
+    body: "Something else here too.",
+  });
   const hits = await ftsSearch(store.db, "p1", "turbulence", { limit: 5 });
   assert.deepEqual(hits.map((h) => h.articleId), [inTitle, inBody]);
 });

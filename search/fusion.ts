@@ -11,7 +11,7 @@ export interface FusionOptions {
 }
 
 /** Defaults from scripts/eval_cranfield.ts (TRAIN queries). */
-export const DEFAULT_FUSION: FusionOptions = { k: 20, ftsWeight: 1, semanticWeight: 1 };
+export const DEFAULT_FUSION: FusionOptions = { k: 40, ftsWeight: 1, semanticWeight: 1.5 };
 
 /** A fused hit: score = Σ weight / (k + rank), ranks from 1; `semantic` marks semantic-leg hits. */
 export interface FusedHit {

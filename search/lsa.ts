@@ -67,7 +67,7 @@ export function trainLsa(texts: string[], options: LsaOptions = {}): LsaModel {
   // Truncation is what generalises: keep at most one dimension per 8 documents, so a small
   // corpus still folds words that co-occur into shared directions instead of copying terms.
   const { v, sigma, k } = truncatedSvd(csr, {
-    k: Math.min(options.dims ?? 192, Math.max(2, Math.floor(docs.length / 8))),
+    k: Math.min(options.dims ?? 128, Math.max(2, Math.floor(docs.length / 8))),
     powerIterations: options.powerIterations ?? 2,
   });
   const power = options.sigmaPower ?? 1;

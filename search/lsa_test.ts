@@ -1,43 +1,7 @@
 import assert from "node:assert/strict";
 import { deserializeLsa, embedLsa, serializeLsa, trainLsa } from "./lsa.ts";
 import { terms } from "./text.ts";
-
-/** Three topics; the vehicle docs tie "car" and "driver" to "automobile", "motor" and "fuel". */
-export const TOPICS = {
-  vehicles: [
-    "The car driver checked the engine and the automobile fuel gauge before the road trip.",
-    "A driver parks the car; the automobile motor cools while the wheels rest on the road.",
-    "Car makers build automobile engines; every driver wants a motor that saves fuel.",
-    "The driver steered the car along the road, the automobile wheels humming on asphalt.",
-    "Fuel prices worry every car driver; an efficient automobile motor burns less fuel.",
-    "The mechanic fixed the car engine, and the driver drove the automobile home by road.",
-    "An automobile needs wheels, an engine and fuel; the car driver needs a licence.",
-    "Electric car motors replace the automobile engine; the driver charges instead of buying fuel.",
-  ],
-  cooking: [
-    "The baker mixed flour, sugar and butter, then put the bread in the hot oven.",
-    "A kitchen recipe for bread: flour, water, yeast; bake it in the oven for an hour.",
-    "Butter and sugar make the cake sweet; the recipe says bake at a moderate oven heat.",
-    "The kitchen smelled of fresh bread as the baker took the loaf from the oven.",
-    "Sift the flour, cream the butter and sugar, and follow the recipe in the kitchen.",
-    "Bake cookies with flour, butter, sugar and chocolate; cool them outside the oven.",
-    "The recipe book lists bread, cake and cookie recipes for a home kitchen oven.",
-    "Knead the dough of flour and water, let it rise, then bake the bread in the oven.",
-  ],
-  astronomy: [
-    "The astronomer pointed the telescope at a distant star and its orbiting planet.",
-    "A comet crossed the planet's orbit; the telescope tracked it across the galaxy.",
-    "Stars in our galaxy host planets; the astronomer measured each orbit with a telescope.",
-    "The moon orbits the planet while the planet orbits the star at the galaxy's edge.",
-    "A new telescope lets every astronomer see faint stars, comets and planets.",
-    "The galaxy holds billions of stars; astronomers count them with a telescope.",
-    "The planet's moon and a passing comet were seen by the astronomer's telescope.",
-    "Orbit calculations tell the astronomer where the planet and star will appear.",
-  ],
-};
-
-/** A passage about vehicles that shares no word with the query "car driver". */
-export const PARAPHRASE = "An automobile motor burns fuel while its wheels grip the road.";
+import { PARAPHRASE, TOPICS } from "./_test_utils.ts";
 
 Deno.test("trainLsa() finds a paraphrase that shares no words with the query", () => {
   const corpus = [...TOPICS.vehicles, ...TOPICS.cooking, ...TOPICS.astronomy, PARAPHRASE];

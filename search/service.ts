@@ -39,6 +39,10 @@ export interface SearchServiceOptions {
   minSemanticScore?: number;
   /** Candidates each leg contributes to the fusion. */
   legDepth?: number;
+  /** bm25 column weights (pub, title, summary, tags, body); evaluation only. */
+  ftsWeights?: number[];
+  /** Which legs run (default both); one leg alone is for evaluations and benchmarks. */
+  legs?: "both" | "fts" | "semantic";
 }
 
 const LOOP_IDLE_MS = 1000;
@@ -114,9 +118,10 @@ export function createSearchService(options: SearchServiceOptions): SearchServic
     if (words(query).length === 0) {
       return { result: { mode: "none" as const, hits: [] }, sem: null };
     }
+    const legs = options.legs ?? "both";
     const [fts, sem] = await Promise.all([
-      ftsSearch(db, publisherId, query, { limit: depth }),
-      semanticLeg(publisherId, query, depth),
+      legs === "semantic" ? [] : ftsSearch(db, publisherId, query, { limit: depth, weights: options.ftsWeights }),
+      legs === "fts" ? { hits: [], vector: null, index: null } : semanticLeg(publisherId, query, depth),
     ]);
     const fused = fuse(fts.map((h) => h.articleId), sem.hits.map((h) => h.articleId), fusion).slice(
       0,

@@ -15,7 +15,7 @@ const STOP = new Set(
 );
 
 const WORD = /[\p{L}\p{N}]+/gu;
-const NON_ASCII = /[^\x00-\x7f]/;
+const NON_ASCII = /[^ -~\t\n\r]/;
 
 /** True when `word` (lowercase) is a stop word. */
 export function isStopWord(word: string): boolean {

@@ -99,7 +99,7 @@ export class VectorIndex {
       if (!entry) continue;
       const best = this.#bestChunk(entry, query);
       const score = 0.5 * artScore + 0.5 * best.score;
-      if (score >= options.minScore) hits.push({ articleId: this.#ids[slot], score, n: best.n });
+      if (score > options.minScore) hits.push({ articleId: this.#ids[slot], score, n: best.n });
     }
     return hits.sort((x, y) => y.score - x.score);
   }

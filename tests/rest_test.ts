@@ -404,7 +404,15 @@ Deno.test("passages come with their article, section and license", async () => {
   while (await folio.deps.search.embedPending({ publisherId: "pub_demo" }) > 0) { /* embed all */ }
   const res = await get(folio, "/api/v1/passages/search?q=coral%20reef%20restoration&limit=3");
   assert.equal(res.status, 200);
-  const body = await json<{ count: number; results: Record<string, any>[] }>(res);
+  const body = await json<{
+    count: number;
+    results: {
+      chunkId: string;
+      text: string;
+      article: { id: string; url: string };
+      license: { licensor: string };
+    }[];
+  }>(res);
   assert.ok(body.count > 0 && body.count <= 3);
   for (const p of body.results) {
     assert.match(p.chunkId, /^[a-z0-9]+#\d+$/);
