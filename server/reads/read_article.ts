@@ -11,7 +11,16 @@ import { listRules } from "../../store/rules.ts";
 import { meterCount, spendThisMonth, takeMeteredRead } from "../../store/usage.ts";
 import { chargeRead } from "../billing/metering.ts";
 import { type Clock, monthOf } from "../clock.ts";
-import { decide, type Decision, type DecisionInput, type UseCase } from "../licensing/mod.ts";
+import {
+  type ContentRule,
+  decide,
+  type Decision,
+  type DecisionInput,
+  type Requester,
+  type Rights,
+  type UsageState,
+  type UseCase,
+} from "../licensing/mod.ts";
 import { METERED_CAP_MICROS } from "../money.ts";
 import { type Caller, requesterFor } from "./requester.ts";
 
@@ -44,7 +53,9 @@ export async function readArticle(
   const now = deps.clock.now();
   const article = await findArticle(db, req.publisher.id, req.idOrUrl);
   if (!article) return { article: null, decision: null, charge: null };
-  const input = await decisionInput(db, req, article, now);
+  const ctx = await readContext(db, req, now);
+  const ceiling = article.bookId ? await bookCeiling(db, req.publisher.id, article.bookId) : null;
+  const input = inputFor(ctx, article, { use: req.use, ceiling, now });
   let decision = decide(input);
   let charge: ReadResult["charge"] = null;
 
@@ -98,45 +109,62 @@ export async function readArticle(
   return { article, decision, charge };
 }
 
-/** Gathers every input of the decision for this article and caller. */
-export async function decisionInput(
+/** Everything the decision needs that does not depend on the article: gathered once. */
+export interface ReadContext {
+  publisher: Pick<Publisher, "id" | "name" | "rights" | "pricesMicros" | "paywallMeterLimit">;
+  rules: ContentRule[];
+  requester: Requester;
+  usage: UsageState;
+}
+
+/** Gathers the publisher's rules and the caller's licenses and month counters. */
+export async function readContext(
   db: Client,
-  req: Pick<ReadRequest, "publisher" | "caller" | "use">,
-  article: Article,
+  req: Pick<ReadRequest, "publisher" | "caller">,
   now: Date,
-): Promise<DecisionInput> {
+): Promise<ReadContext> {
   const month = monthOf(now);
-  const [rules, requester, ceiling, spent, metered] = await Promise.all([
-    listRules(db, req.publisher.id),
-    requesterFor(db, req.publisher.id, req.caller),
-    article.bookId ? bookCeiling(db, req.publisher.id, article.bookId) : null,
-    req.caller.buyerId
-      ? spendThisMonth(db, req.caller.buyerId, { publisherId: req.publisher.id, month })
-      : 0,
-    req.caller.buyerId
-      ? 0
-      : meterCount(db, req.publisher.id, { identity: req.caller.identity, month }),
+  const { publisher, caller } = req;
+  const [rules, requester, spent, metered] = await Promise.all([
+    listRules(db, publisher.id),
+    requesterFor(db, publisher.id, caller),
+    caller.buyerId ? spendThisMonth(db, caller.buyerId, { publisherId: publisher.id, month }) : 0,
+    caller.buyerId ? 0 : meterCount(db, publisher.id, { identity: caller.identity, month }),
   ]);
   return {
     publisher: {
-      id: req.publisher.id,
-      name: req.publisher.name,
-      rights: req.publisher.rights,
-      pricesMicros: req.publisher.pricesMicros,
-      paywallMeterLimit: req.publisher.paywallMeterLimit,
+      id: publisher.id,
+      name: publisher.name,
+      rights: publisher.rights,
+      pricesMicros: publisher.pricesMicros,
+      paywallMeterLimit: publisher.paywallMeterLimit,
     },
+    rules,
+    requester,
+    usage: { spentThisMonthMicros: spent, meterCount: metered },
+  };
+}
+
+/** The decision input for one article within a gathered context. */
+export function inputFor(
+  ctx: ReadContext,
+  article: Article,
+  options: { use: UseCase; ceiling: Rights | null; now: Date },
+): DecisionInput {
+  return {
+    publisher: ctx.publisher,
     article: {
       id: article.id,
       url: article.url,
       publishedAt: article.publishedAt ?? new Date(0).toISOString(),
       policy: article.policy,
       priceMicros: article.priceMicros,
-      bookCeiling: ceiling,
+      bookCeiling: options.ceiling,
     },
-    rules,
-    requester,
-    use: req.use,
-    usage: { spentThisMonthMicros: spent, meterCount: metered },
-    now,
+    rules: ctx.rules,
+    requester: ctx.requester,
+    use: options.use,
+    usage: ctx.usage,
+    now: options.now,
   };
 }

@@ -10,7 +10,8 @@ import type { Publisher } from "../../store/publishers.ts";
 import type { SearchService } from "../../search/mod.ts";
 import type { Clock } from "../clock.ts";
 import { decide, type Decision } from "../licensing/mod.ts";
-import { decisionInput, readArticle } from "./read_article.ts";
+import { inputFor, readArticle, readContext } from "./read_article.ts";
+import { bookCeilings } from "../../store/books.ts";
 import type { Caller } from "./requester.ts";
 
 /** Dependencies of search. */
@@ -42,11 +43,14 @@ export async function searchArticles(
   const articles = await getArticles(deps.db, req.publisher.id, found.hits.map((h) => h.articleId));
   const byId = new Map(articles.map((a) => [a.id, a]));
   const now = deps.clock.now();
+  const ctx = await readContext(deps.db, req, now);
+  const ceilings = await bookCeilings(deps.db, req.publisher.id, articles);
   const hits: ArticleHit[] = [];
   for (const h of found.hits) {
     const article = byId.get(h.articleId);
     if (!article) continue;
-    const decision = decide(await decisionInput(deps.db, { ...req, use: "rag" }, article, now));
+    const ceiling = article.bookId ? ceilings.get(article.bookId) ?? null : null;
+    const decision = decide(inputFor(ctx, article, { use: "rag", ceiling, now }));
     if (HIDDEN.has(decision.outcome)) continue;
     hits.push({ article, decision, match: h.match });
     if (hits.length >= req.limit) break;

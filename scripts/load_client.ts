@@ -1,0 +1,49 @@
+/**
+ * A load generator meant to run as a separate process: fires `concurrency` request loops at the
+ * given URLs for `seconds`, then prints one JSON line {requests, errors, rps, p50, p95, p99}.
+ * Usage: deno run --allow-net scripts/load_client.ts <seconds> <concurrency> <host> <url>...
+ */
+const [secondsArg, concurrencyArg, host, ...urls] = Deno.args;
+const seconds = Number(secondsArg);
+const concurrency = Number(concurrencyArg);
+const target = new URL(urls[0]);
+// Connect to the target's address while sending the publisher host name (see tests/helpers.ts).
+const client = Deno.createHttpClient({
+  proxy: { transport: "tcp", hostname: target.hostname, port: Number(target.port) },
+});
+const latencies: number[] = [];
+let errors = 0;
+const deadline = performance.now() + seconds * 1000;
+
+async function loop(offset: number) {
+  let i = offset;
+  while (performance.now() < deadline) {
+    const url = new URL(urls[i++ % urls.length]);
+    url.hostname = host;
+    const t0 = performance.now();
+    try {
+      const res = await fetch(url, { client });
+      await res.arrayBuffer();
+      if (res.status >= 400) errors++;
+    } catch {
+      errors++;
+    }
+    latencies.push(performance.now() - t0);
+  }
+}
+
+const started = performance.now();
+await Promise.all(Array.from({ length: concurrency }, (_, i) => loop(i)));
+const elapsed = (performance.now() - started) / 1000;
+client.close();
+latencies.sort((a, b) => a - b);
+const pct = (p: number) =>
+  latencies[Math.min(latencies.length - 1, Math.ceil(p * latencies.length) - 1)];
+console.log(JSON.stringify({
+  requests: latencies.length,
+  errors,
+  rps: Math.round(latencies.length / elapsed),
+  p50: +pct(0.5).toFixed(2),
+  p95: +pct(0.95).toFixed(2),
+  p99: +pct(0.99).toFixed(2),
+}));
