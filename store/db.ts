@@ -3,6 +3,7 @@
  * Opening it applies the forward-only migrations in `store/migrations/` inside one transaction.
  */
 import { type Client, createClient, LibsqlError } from "@libsql/client";
+import { withWriteLock } from "./write_lock.ts";
 
 export type { Client } from "@libsql/client";
 
@@ -32,7 +33,9 @@ export async function openStore(url: string, options: { authToken?: string } = {
   let db: Client;
   try {
     // timeout is SQLite's busy timeout: writers from other processes wait instead of failing.
-    db = createClient({ url, authToken: options.authToken, timeout: 5000, concurrency: 8 });
+    db = withWriteLock(
+      createClient({ url, authToken: options.authToken, timeout: 5000, concurrency: 8 }),
+    );
   } catch (err) {
     throw new StoreError(`Cannot open the store at ${redact(url)}: ${describe(err)}`);
   }

@@ -11,7 +11,7 @@ import type { SearchService } from "../../search/mod.ts";
 import type { Clock } from "../clock.ts";
 import { decide, type Decision } from "../licensing/mod.ts";
 import { inputFor, readArticle, readContext } from "./read_article.ts";
-import { bookCeilings } from "../../store/books.ts";
+import { bookCeilings } from "../../store/book_ceilings.ts";
 import type { Caller } from "./requester.ts";
 
 /** Dependencies of search. */

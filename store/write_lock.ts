@@ -1,0 +1,105 @@
+/**
+ * One writer at a time inside this process. The embedded libSQL driver is synchronous: when one
+ * pooled connection holds a write transaction across an `await` and another connection starts a
+ * write, the second blocks the event loop in SQLite's busy wait, so the first can never commit
+ * (a deadlock that ends in SQLITE_BUSY after the busy timeout). Queueing writes and write
+ * transactions behind an async lock removes that; reads still run beside a writer (WAL).
+ * Other processes are serialised by SQLite itself, since their event loops are their own.
+ */
+import type { Client, InStatement, Transaction, TransactionMode } from "@libsql/client";
+
+/** The client with its writes serialised. */
+export function withWriteLock(client: Client): Client {
+  let tail: Promise<void> = Promise.resolve();
+  const lock = async (): Promise<() => void> => {
+    let release!: () => void;
+    const previous = tail;
+    tail = new Promise<void>((resolve) => (release = resolve));
+    await previous;
+    return release;
+  };
+  const locked = async <T>(fn: () => Promise<T>): Promise<T> => {
+    const release = await lock();
+    try {
+      return await fn();
+    } finally {
+      release();
+    }
+  };
+
+  return new Proxy(client, {
+    get(target, prop) {
+      switch (prop) {
+        case "execute":
+          return (stmt: InStatement | string, args?: unknown) => {
+            const run = () =>
+              // deno-lint-ignore no-explicit-any
+              (target.execute as any)(stmt, args) as ReturnType<Client["execute"]>;
+            return isWrite(stmt) ? locked(run) : run();
+          };
+        case "batch":
+          return (stmts: InStatement[], mode?: TransactionMode) =>
+            mode === "read" ? target.batch(stmts, mode) : locked(() => target.batch(stmts, mode));
+        case "executeMultiple":
+          return (sql: string) => locked(() => target.executeMultiple(sql));
+        case "migrate":
+          return (stmts: InStatement[]) => locked(() => target.migrate(stmts));
+        case "transaction":
+          return async (mode?: TransactionMode) => {
+            if (mode === "read") return target.transaction(mode);
+            const release = await lock();
+            try {
+              return releasing(await target.transaction(mode), release);
+            } catch (err) {
+              release();
+              throw err;
+            }
+          };
+      }
+      const value = Reflect.get(target, prop, target);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+}
+
+// Releases the lock once, whichever of commit, rollback or close ends the transaction.
+function releasing(tx: Transaction, release: () => void): Transaction {
+  let released = false;
+  const done = () => {
+    if (!released) {
+      released = true;
+      release();
+    }
+  };
+  return new Proxy(tx, {
+    get(target, prop) {
+      const value = Reflect.get(target, prop, target);
+      if (prop === "commit" || prop === "rollback") {
+        return async () => {
+          try {
+            return await value.call(target);
+          } finally {
+            done();
+          }
+        };
+      }
+      if (prop === "close") {
+        return () => {
+          try {
+            value.call(target);
+          } finally {
+            done();
+          }
+        };
+      }
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+}
+
+const READ_ONLY = /^\s*(?:--[^\n]*\n\s*)*(SELECT|EXPLAIN|VALUES)\b/i;
+
+function isWrite(stmt: InStatement | string): boolean {
+  const sql = typeof stmt === "string" ? stmt : stmt.sql;
+  return !READ_ONLY.test(sql);
+}
