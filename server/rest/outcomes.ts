@@ -7,7 +7,7 @@ import type { Decision } from "../licensing/mod.ts";
 import { microsToCents } from "../money.ts";
 import { licenseBlock, REQUEST_VIA } from "../reads/license_block.ts";
 import { publisherUrls } from "../urls.ts";
-import { articleSummary } from "./present.ts";
+import { articleSummary } from "../reads/present.ts";
 
 /** The REST response for a decision that does not serve the full body. */
 export function outcomeResponse(

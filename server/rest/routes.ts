@@ -17,7 +17,7 @@ import type { Caller } from "../reads/requester.ts";
 import { retrievePassages, searchArticles } from "../reads/search.ts";
 import { restCaller } from "./caller.ts";
 import { parseIdOrUrl, parseLimit, parsePrompt, parseQuery, RestError } from "./params.ts";
-import { articleFull, articleSummary } from "./present.ts";
+import { articleFull, articleSummary } from "../reads/present.ts";
 import { outcomeResponse } from "./outcomes.ts";
 
 type Handler = (c: Context<AppEnv>, p: Publisher, caller: Caller) => Promise<Response>;

@@ -1,4 +1,4 @@
-/** How articles look on the publisher REST API. */
+/** How articles look on the wire (REST, A2A, MCP): the fields SPEC.md "Article" lists. */
 import type { Article } from "../../store/articles.ts";
 
 /** Search result fields (SPEC.md "Publisher REST API"). */

@@ -1,0 +1,131 @@
+/**
+ * A publisher's Agent Card (A2A v1.0 §4.4; SPEC.md "A2A server"). Built as the SDK's AgentCard and
+ * serialised with its own ProtoJSON writer, so v1.0 clients parse exactly what the SDK expects; the
+ * v0.3 top-level fields (`url`, `preferredTransport`, `protocolVersion`) are added for older
+ * clients. Only public facts go in: no keys, no emails, no enterprise terms.
+ */
+import { AgentCard, type SecurityRequirement } from "@a2a-js/sdk";
+import type { Publisher } from "../../store/publishers.ts";
+import type { Config } from "../config.ts";
+import { publisherUrls } from "../urls.ts";
+
+const MODES = ["text/plain", "application/json"];
+
+/** The card as JSON for `publisher`, whose JSON-RPC endpoint is `endpoint`. */
+export function agentCardJson(
+  config: Pick<Config, "baseUrl">,
+  publisher: Publisher,
+): Record<string, unknown> {
+  const card = agentCard(config, publisher);
+  const endpoint = card.supportedInterfaces[0].url;
+  return {
+    ...AgentCard.toJSON(card) as Record<string, unknown>,
+    // v0.3 clients read these (A2A v0.3 §5.5); v1.0 clients use supportedInterfaces.
+    protocolVersion: "0.3.0",
+    url: endpoint,
+    preferredTransport: "JSONRPC",
+  };
+}
+
+/** The SDK AgentCard for `publisher`. */
+export function agentCard(config: Pick<Config, "baseUrl">, publisher: Publisher): AgentCard {
+  const urls = publisherUrls(config, publisher);
+  const requireAuth = publisher.toggles.requireAuth;
+  const buyerKey = { schemes: { buyerKey: { list: [] } } };
+  const oauth = { schemes: { oauth: { list: [] } } };
+  // Alternatives (OR): without Require auth an empty requirement makes credentials optional.
+  const requirements: SecurityRequirement[] = requireAuth
+    ? [buyerKey, oauth]
+    : [{ schemes: {} }, buyerKey];
+  return {
+    name: publisher.name,
+    description: publisher.description ||
+      `Licensed articles from ${publisher.name} through Folio: search the catalog and read articles under the publisher's license.`,
+    supportedInterfaces: [
+      { url: urls.a2a, protocolBinding: "JSONRPC", protocolVersion: "1.0", tenant: "" },
+      { url: urls.a2a, protocolBinding: "JSONRPC", protocolVersion: "0.3", tenant: "" },
+    ],
+    provider: { organization: "Folio", url: config.baseUrl },
+    version: "1.0.0",
+    documentationUrl: urls.terms,
+    capabilities: {
+      streaming: false,
+      pushNotifications: false,
+      extensions: [],
+      extendedAgentCard: false,
+    },
+    securitySchemes: {
+      buyerKey: {
+        scheme: {
+          $case: "httpAuthSecurityScheme",
+          value: {
+            scheme: "Bearer",
+            bearerFormat: "mk_ buyer API key",
+            description:
+              `A Folio buyer key (POST ${config.baseUrl}/api/marketplace/signup): reads are licensed and metered to the buyer's monthly statement.`,
+          },
+        },
+      },
+      ...(requireAuth
+        ? {
+          oauth: {
+            scheme: {
+              $case: "oauth2SecurityScheme" as const,
+              value: {
+                description:
+                  "An OAuth 2.1 access token issued for this publisher's MCP server (RFC 8707); the same publisher's A2A server accepts it.",
+                oauth2MetadataUrl: `${config.baseUrl}/.well-known/oauth-authorization-server`,
+                flows: {
+                  flow: {
+                    $case: "authorizationCode" as const,
+                    value: {
+                      authorizationUrl: `${config.baseUrl}/api/oauth/authorize`,
+                      tokenUrl: `${config.baseUrl}/api/oauth/token`,
+                      refreshUrl: `${config.baseUrl}/api/oauth/token`,
+                      scopes: {},
+                      pkceRequired: true,
+                    },
+                  },
+                },
+              },
+            },
+          },
+        }
+        : {}),
+    },
+    securityRequirements: requirements,
+    defaultInputModes: MODES,
+    defaultOutputModes: MODES,
+    skills: [
+      {
+        id: "search_articles",
+        name: "Search articles",
+        description:
+          `Searches ${publisher.name}'s catalog (hybrid full-text and semantic). Send a text message, or a data part {"skill":"search_articles","query":"...","limit":10} (query 1 to 200 characters, limit 1 to 50). The artifact lists id, url, title, author, publishedAt, summary, tags.`,
+        tags: ["search", "articles", publisher.slug],
+        examples: [
+          "renewable energy policy",
+          '{"skill":"search_articles","query":"renewable energy policy","limit":5}',
+        ],
+        inputModes: MODES,
+        outputModes: MODES,
+        securityRequirements: [],
+      },
+      {
+        id: "get_article",
+        name: "Get article",
+        description:
+          `Reads one article by id or URL under ${publisher.name}'s license: the full body with its license block, the summary only (license_limited: cite the URL), or a rejected/auth-required task saying why. Send a data part {"skill":"get_article","url_or_id":"...","last_user_prompt":"..."}; last_user_prompt is the end user's latest prompt, verbatim (up to 8000 characters).`,
+        tags: ["article", "license", publisher.slug],
+        examples: [
+          '{"skill":"get_article","url_or_id":"<article id or URL from search_articles>","last_user_prompt":"What changed in the new policy?"}',
+        ],
+        inputModes: MODES,
+        outputModes: MODES,
+        securityRequirements: [],
+      },
+    ],
+    signatures: [],
+    iconUrl: publisher.branding.logoUrl ?? undefined,
+  };
+}

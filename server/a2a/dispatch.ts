@@ -1,0 +1,164 @@
+/**
+ * Dispatches one checked JSON-RPC call to the SDK's transport handlers: v1.0 names (SendMessage,
+ * GetTask, CancelTask) to JsonRpcTransportHandler, v0.3 names (message/send, tasks/get,
+ * tasks/cancel) to LegacyJsonRpcTransportHandler, both over one DefaultRequestHandler built for
+ * this request with the store-backed TaskStore. Methods the card does not offer (streaming, push
+ * notifications, task listing, extended card) get the A2A error that says so.
+ */
+import type { AgentCard, CancelTaskRequest, Task } from "@a2a-js/sdk";
+import { TaskNotCancelableError } from "@a2a-js/sdk/errors";
+import {
+  type AgentExecutor,
+  DefaultRequestHandler,
+  JsonRpcTransportHandler,
+  ServerCallContext,
+  type TaskStore,
+} from "@a2a-js/sdk/server";
+import { LegacyJsonRpcTransportHandler } from "@a2a-js/sdk/compat/v0_3/server";
+import type { Publisher } from "../../store/publishers.ts";
+import type { AppDeps } from "../deps.ts";
+import type { Caller } from "../reads/requester.ts";
+import { agentCard } from "./card.ts";
+import { skillExecutor } from "./executor.ts";
+import { CODES, rpcError, type RpcId } from "./jsonrpc.ts";
+import { ParamsError, parseSkillCall } from "./skills.ts";
+import { stateName, TERMINAL } from "./states.ts";
+import { storeTaskStore } from "./task_store.ts";
+
+const V1 = new Set(["SendMessage", "GetTask", "CancelTask"]);
+const V03 = new Set(["message/send", "tasks/get", "tasks/cancel"]);
+const SENDS = new Set(["SendMessage", "message/send"]);
+const NOT_OFFERED: Record<string, [number, string]> = {
+  SendStreamingMessage: [
+    CODES.unsupportedOperation,
+    "Streaming is not offered (capabilities.streaming is false)",
+  ],
+  SubscribeToTask: [
+    CODES.unsupportedOperation,
+    "Streaming is not offered (capabilities.streaming is false)",
+  ],
+  "message/stream": [
+    CODES.unsupportedOperation,
+    "Streaming is not offered (capabilities.streaming is false)",
+  ],
+  "tasks/resubscribe": [
+    CODES.unsupportedOperation,
+    "Streaming is not offered (capabilities.streaming is false)",
+  ],
+  ListTasks: [
+    CODES.unsupportedOperation,
+    "Listing tasks is not offered; keep the task ids you receive",
+  ],
+  GetExtendedAgentCard: [CODES.extendedCardNotConfigured, "There is no extended agent card"],
+  "agent/getAuthenticatedExtendedCard": [
+    CODES.extendedCardNotConfigured,
+    "There is no extended agent card",
+  ],
+};
+const PUSH =
+  /^(tasks\/pushNotificationConfig\/(set|get|list|delete)|(Create|Get|Delete)TaskPushNotificationConfig|ListTaskPushNotificationConfigs)$/;
+
+/** The response to one call, and what the call log should say about it. */
+export interface Dispatched {
+  response: Record<string, unknown>;
+  /** Call-log tool: the skill name for sends, `_method:<method>` for protocol calls. */
+  tool: string;
+  ok: boolean;
+}
+
+/** Runs one JSON-RPC call for `caller` at `publisher`. */
+export async function dispatch(
+  deps: AppDeps,
+  call: {
+    id: RpcId;
+    method: string;
+    params: Record<string, unknown>;
+    publisher: Publisher;
+    caller: Caller;
+  },
+): Promise<Dispatched> {
+  const { id, method, publisher, caller } = call;
+  const protocolTool = `_method:${method.slice(0, 64)}`;
+  const fail = (code: number, message: string, tool = protocolTool): Dispatched => ({
+    response: rpcError(id, code, message) as unknown as Record<string, unknown>,
+    tool,
+    ok: false,
+  });
+  if (!V1.has(method) && !V03.has(method)) {
+    const known = NOT_OFFERED[method];
+    if (known) return fail(known[0], known[1]);
+    if (PUSH.test(method)) {
+      return fail(CODES.pushNotSupported, "Push notifications are not offered");
+    }
+    return fail(CODES.methodNotFound, `Method not found: ${method.slice(0, 64)}`);
+  }
+  let params = call.params;
+  let executor: AgentExecutor = idleExecutor;
+  let tool = protocolTool;
+  if (SENDS.has(method)) {
+    let skillCall;
+    try {
+      skillCall = parseSkillCall(params);
+    } catch (err) {
+      if (err instanceof ParamsError) return fail(err.code, `Invalid params: ${err.message}`);
+      throw err;
+    }
+    tool = skillCall.skill;
+    params = blocking(params);
+    const messageId = String((params.message as Record<string, unknown>).messageId);
+    executor = skillExecutor(deps, { publisher, caller, call: skillCall, messageId });
+  }
+  const tasks = storeTaskStore({ db: deps.store.db, clock: deps.clock }, {
+    publisherId: publisher.id,
+    identity: caller.identity,
+  });
+  const handler = new FolioRequestHandler(agentCard(deps.config, publisher), tasks, executor);
+  const transport = V1.has(method)
+    ? new JsonRpcTransportHandler(handler)
+    : new LegacyJsonRpcTransportHandler(handler);
+  const out = await transport.handle(
+    { jsonrpc: "2.0", id, method, params },
+    new ServerCallContext({ requestedVersion: V1.has(method) ? "1.0" : "0.3" }),
+  );
+  if (Symbol.asyncIterator in out) throw new Error(`Unexpected stream for ${method}`);
+  const response = { ...(out as Record<string, unknown>), id };
+  return { response, tool, ok: !("error" in out && out.error) };
+}
+
+/**
+ * Folio's skills finish within the request, so every send waits for the final state: the answer
+ * to a send is always the finished (or interrupted) task. `returnImmediately` (v1.0) and
+ * `blocking: false` (v0.3) are accepted and overridden.
+ */
+function blocking(params: Record<string, unknown>): Record<string, unknown> {
+  const config = typeof params.configuration === "object" && params.configuration !== null
+    ? params.configuration as Record<string, unknown>
+    : {};
+  return { ...params, configuration: { ...config, returnImmediately: false, blocking: true } };
+}
+
+/** Cancels follow A2A v1.0 §3.1.5: a task in any terminal state, canceled too, is not cancelable. */
+class FolioRequestHandler extends DefaultRequestHandler {
+  #tasks: TaskStore;
+  constructor(card: AgentCard, tasks: TaskStore, executor: AgentExecutor) {
+    super(card, tasks, executor, undefined, undefined, undefined, undefined, undefined, {
+      keepBusAliveStates: [],
+    });
+    this.#tasks = tasks;
+  }
+
+  override async cancelTask(params: CancelTaskRequest, context: ServerCallContext): Promise<Task> {
+    const task = params.id ? await this.#tasks.load(params.id, context) : undefined;
+    const state = stateName(task?.status?.state);
+    if (task && state && TERMINAL.has(state)) {
+      throw new TaskNotCancelableError(`Task ${task.id} is ${state} and cannot be canceled`);
+    }
+    return super.cancelTask(params, context);
+  }
+}
+
+/** Tasks/get and tasks/cancel never execute anything. */
+const idleExecutor: AgentExecutor = {
+  execute: () => Promise.reject(new Error("No skill to execute")),
+  cancelTask: () => Promise.resolve(),
+};
