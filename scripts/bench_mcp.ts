@@ -1,0 +1,172 @@
+/**
+ * MCP benchmark: tools/call throughput and latency (p50/p95) for search_articles and get_article
+ * against Folio (real store, decision, call log), next to the same two tools on a minimal SDK
+ * server over in-memory data (same transport, same process, same run). Prints one JSON line per
+ * measurement and the Folio/baseline ratios; timings are compared, never asserted.
+ *
+ *   deno run -A scripts/bench_mcp.ts [--calls=400] [--concurrency=8]
+ */
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
+import { z } from "zod";
+import { loadConfig } from "../server/config.ts";
+import { createLogger } from "../server/log.ts";
+import { startFolio } from "../server/runtime.ts";
+import catalog from "../store/seed/demo_catalog.json" with { type: "json" };
+
+const args = Object.fromEntries(
+  Deno.args.map((a) => a.replace(/^--/, "").split("=")).map(([k, v]) => [k, Number(v)]),
+);
+const CALLS = args.calls || 400;
+const CONCURRENCY = args.concurrency || 8;
+const QUERIES = ["energy", "city transport", "climate science", "music", "water", "housing"];
+
+interface DemoArticle {
+  url: string;
+  title: string;
+  author: string;
+  summary: string;
+  tags: string[];
+  body: string;
+}
+
+/** A minimal MCP server: the two tools over the bundled catalog held in memory. */
+function baselineServer(): McpServer {
+  const articles = (catalog as DemoArticle[]).map((a, i) => ({ id: `a${i}`, ...a }));
+  const server = new McpServer({ name: "baseline", version: "1.0.0" });
+  server.registerTool("search_articles", {
+    inputSchema: {
+      query: z.string().min(1).max(200),
+      limit: z.number().int().min(1).max(50).optional(),
+    },
+  }, ({ query, limit }: { query: string; limit?: number }) => {
+    const words: string[] = query.toLowerCase().split(/\s+/);
+    const hits = articles.map((a) => ({
+      a,
+      score: words.filter((w) =>
+        `${a.title} ${a.summary} ${a.body}`.toLowerCase().includes(w)
+      ).length,
+    })).filter((h) => h.score > 0).sort((x, y) => y.score - x.score).slice(0, limit ?? 10);
+    const results = hits.map(({ a }) => ({
+      id: a.id,
+      url: a.url,
+      title: a.title,
+      summary: a.summary,
+    }));
+    return {
+      content: [{ type: "text", text: JSON.stringify(results) }],
+      structuredContent: { results },
+    };
+  });
+  server.registerTool("get_article", {
+    inputSchema: { url_or_id: z.string().min(1).max(2048) },
+  }, ({ url_or_id }: { url_or_id: string }) => {
+    const a = articles.find((x) => x.id === url_or_id || x.url === url_or_id);
+    if (!a) return { content: [{ type: "text", text: "not found" }], isError: true };
+    return { content: [{ type: "text", text: `# ${a.title}\n\n${a.body}` }] };
+  });
+  return server;
+}
+
+function serveBaseline(): { url: URL; close(): Promise<void> } {
+  const httpServer = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, async (req) => {
+    const server = baselineServer();
+    const transport = new WebStandardStreamableHTTPServerTransport({ enableJsonResponse: true });
+    await server.connect(transport);
+    try {
+      return await transport.handleRequest(req);
+    } finally {
+      await server.close();
+    }
+  });
+  return {
+    url: new URL(`http://127.0.0.1:${httpServer.addr.port}/mcp`),
+    close: () => httpServer.shutdown(),
+  };
+}
+
+async function measure(
+  url: URL,
+  tool: string,
+  argsFor: (i: number) => Record<string, unknown>,
+): Promise<{ callsPerSec: number; p50Ms: number; p95Ms: number; errors: number }> {
+  const clients: Client[] = await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
+    const c = new Client({ name: "bench", version: "1" });
+    await c.connect(new StreamableHTTPClientTransport(url));
+    return c;
+  }));
+  const latencies: number[] = [];
+  let errors = 0;
+  let next = 0;
+  const started = performance.now();
+  await Promise.all(clients.map(async (c) => {
+    while (next < CALLS) {
+      const i = next++;
+      const t0 = performance.now();
+      const r = await c.callTool({ name: tool, arguments: argsFor(i) });
+      latencies.push(performance.now() - t0);
+      if (r.isError) errors++;
+    }
+  }));
+  const seconds = (performance.now() - started) / 1000;
+  await Promise.all(clients.map((c) => c.close()));
+  latencies.sort((a, b) => a - b);
+  const pct = (p: number) =>
+    Math.round(latencies[Math.floor((latencies.length - 1) * p)] * 100) / 100;
+  return { callsPerSec: Math.round(CALLS / seconds), p50Ms: pct(0.5), p95Ms: pct(0.95), errors };
+}
+
+const dataDir = await Deno.makeTempDir({ prefix: "folio-bench-mcp-" });
+const folio = await startFolio(
+  loadConfig({ PORT: "0", FOLIO_HOST: "127.0.0.1", FOLIO_DATA_DIR: dataDir }),
+  { log: createLogger("error") },
+);
+const baseline = serveBaseline();
+try {
+  const folioUrl = new URL(`http://127.0.0.1:${new URL(folio.url).port}/api/mcp/pub_demo`);
+  const rs = await folio.store.db.execute(
+    "SELECT id FROM articles WHERE publisher_id = 'pub_demo' AND policy = 'OBSERVE' ORDER BY id",
+  );
+  const folioIds = rs.rows.map((r) => String(r.id));
+  const baseIds = (catalog as DemoArticle[]).map((_, i) => `a${i}`);
+  const cases = [
+    {
+      tool: "search_articles",
+      folio: (i: number) => ({ query: QUERIES[i % QUERIES.length], limit: 10 }),
+      base: (i: number) => ({ query: QUERIES[i % QUERIES.length], limit: 10 }),
+    },
+    {
+      tool: "get_article",
+      folio: (i: number) => ({ url_or_id: folioIds[i % folioIds.length] }),
+      base: (i: number) => ({ url_or_id: baseIds[i % baseIds.length] }),
+    },
+  ];
+  for (const c of cases) {
+    // Warm both sides (JIT, search index, connection pools) before measuring.
+    await measure(folioUrl, c.tool, c.folio);
+    await measure(baseline.url, c.tool, c.base);
+    const f = await measure(folioUrl, c.tool, c.folio);
+    const b = await measure(baseline.url, c.tool, c.base);
+    const common = {
+      bench: "mcp_tools_call",
+      tool: c.tool,
+      calls: CALLS,
+      concurrency: CONCURRENCY,
+    };
+    console.log(JSON.stringify({ ...common, server: "folio", ...f }));
+    console.log(JSON.stringify({ ...common, server: "baseline", ...b }));
+    console.log(JSON.stringify({
+      ...common,
+      ratio: {
+        throughputFolioOverBaseline: Math.round((f.callsPerSec / b.callsPerSec) * 100) / 100,
+        p95FolioOverBaseline: Math.round((f.p95Ms / b.p95Ms) * 100) / 100,
+      },
+    }));
+  }
+} finally {
+  await baseline.close();
+  await folio.shutdown();
+  await Deno.remove(dataDir, { recursive: true }).catch(() => {});
+}

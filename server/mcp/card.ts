@@ -1,0 +1,62 @@
+/**
+ * The publisher card (SPEC.md "MCP server" discovery): served at GET /api/publishers/<id>/card,
+ * GET /.well-known/mcp.json?slug=<slug> and by the server/discover JSON-RPC method. Public facts
+ * only: no keys, no counts, no settings beyond what an agent needs to connect and license.
+ */
+import type { Publisher } from "../../store/publishers.ts";
+import type { Config } from "../config.ts";
+import { microsToCents } from "../money.ts";
+import { REQUEST_VIA } from "../reads/license_block.ts";
+import { mcpResourceUri, protectedResourceMetadataUrl } from "../oauth/metadata.ts";
+import { publisherUrls } from "../urls.ts";
+import { enabledSponsorTools } from "./sponsor_tools.ts";
+import { CORE_TOOLS } from "./tools.ts";
+
+/** The protocol versions this server speaks (the SDK's list). */
+export { SUPPORTED_PROTOCOL_VERSIONS } from "@modelcontextprotocol/sdk/types.js";
+import { SUPPORTED_PROTOCOL_VERSIONS } from "@modelcontextprotocol/sdk/types.js";
+
+/** The card of one publisher. */
+export function publisherCard(config: Pick<Config, "baseUrl">, p: Publisher) {
+  const urls = publisherUrls(config, p);
+  const tools = [...CORE_TOOLS, ...enabledSponsorTools(p.sponsorTools)];
+  return {
+    id: p.id,
+    slug: p.slug,
+    name: p.name,
+    description: p.description,
+    mcp: {
+      endpoint: urls.mcp,
+      transport: "streamable-http",
+      protocolVersions: SUPPORTED_PROTOCOL_VERSIONS,
+      mcpApps: p.toggles.mcpApps,
+    },
+    tools: tools.map((t) => ({ name: t.name, title: t.title, description: t.description })),
+    auth: p.toggles.requireAuth
+      ? {
+        required: true,
+        type: "oauth2",
+        resource: mcpResourceUri(config.baseUrl, p.id),
+        resourceMetadata: protectedResourceMetadataUrl(config.baseUrl, p.id),
+        authorizationServer: `${config.baseUrl}/.well-known/oauth-authorization-server`,
+        alsoAccepted: "A buyer key (mk_...) as Authorization: Bearer",
+      }
+      : {
+        required: false,
+        optional: "OAuth 2.1 (see resourceMetadata) or a buyer key as Bearer: bills reads to you",
+        resourceMetadata: protectedResourceMetadataUrl(config.baseUrl, p.id),
+      },
+    license: {
+      termsUrl: urls.terms,
+      rights: p.rights,
+      pricingUsdCents: {
+        summarization: microsToCents(p.pricesMicros.summarization),
+        display: microsToCents(p.pricesMicros.display),
+        rag: microsToCents(p.pricesMicros.rag),
+      },
+      paywallMeterLimit: p.paywallMeterLimit,
+      requestVia: REQUEST_VIA,
+    },
+    links: { agentCard: p.toggles.a2a ? urls.agentCard : null, rest: urls.rest },
+  };
+}

@@ -1,0 +1,187 @@
+/**
+ * The MCP endpoint's gate, checked before any JSON-RPC handling: Host (DNS-rebinding protection,
+ * TEST-PLAN 2.9b), Origin (MCP transport spec "Security Warning"; TEST-PLAN 2.9) and the caller's
+ * credential (SPEC.md "Authentication"; RFC 6750 §3 for the 401 challenge, RFC 9728 §5.1 for
+ * `resource_metadata`).
+ */
+import type { Publisher } from "../../store/publishers.ts";
+import { normaliseHost } from "../../store/publishers.ts";
+import type { AppDeps } from "../deps.ts";
+import { AppError } from "../errors.ts";
+import { buyerForKey } from "../identity.ts";
+import { mcpResourceUri, protectedResourceMetadataUrl } from "../oauth/metadata.ts";
+import { verifyAccessToken } from "../oauth/tokens.ts";
+
+/** An HTTP-level refusal, answered as a JSON-RPC error object with `id: null`. */
+export class McpHttpError extends Error {
+  constructor(
+    readonly status: 400 | 401 | 403 | 404 | 405 | 413,
+    readonly code: number,
+    message: string,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+  }
+}
+
+/** The JSON-RPC error response for a refusal. */
+export function errorResponse(err: McpHttpError): Response {
+  return Response.json(
+    { jsonrpc: "2.0", error: { code: err.code, message: err.message }, id: null },
+    { status: err.status, headers: err.headers },
+  );
+}
+
+const LOOPBACK = new Set(["localhost", "127.0.0.1", "[::1]"]);
+
+/**
+ * Refuses a Host that is neither the platform's, the publisher's domain, nor a loopback literal:
+ * a rebound DNS name pointing at a local install carries the attacker's host name.
+ */
+export function checkHost(
+  headers: Headers,
+  ctx: { baseUrl: string; publisher: Publisher },
+): void {
+  const raw = headers.get("host");
+  if (raw === null) return; // HTTP/1.0 without Host cannot come from a browser.
+  const host = normaliseHost(raw);
+  const allowed = host === new URL(ctx.baseUrl).hostname || LOOPBACK.has(host) ||
+    (ctx.publisher.customDomain !== null && host === ctx.publisher.customDomain);
+  if (!allowed) throw new McpHttpError(403, -32000, `Forbidden: Host "${raw}" is not served here`);
+}
+
+/**
+ * Browsers send Origin; server-to-server clients do not (absent = processed). Allowed: the
+ * platform's origin, the publisher's own domain, and this request's own origin (its Host passed
+ * `checkHost`, so it is not a rebound name). `null` (sandboxed frames, file:) is refused.
+ */
+export function checkOrigin(
+  headers: Headers,
+  ctx: { baseUrl: string; publisher: Publisher; scheme: string },
+): void {
+  const origin = headers.get("origin");
+  if (origin === null) return;
+  const refuse = () => new McpHttpError(403, -32000, "Forbidden: Origin is not allowed");
+  let url: URL;
+  try {
+    url = new URL(origin);
+  } catch {
+    throw refuse();
+  }
+  if (origin === "null" || (url.protocol !== "https:" && url.protocol !== "http:")) throw refuse();
+  const base = new URL(ctx.baseUrl);
+  const host = headers.get("host");
+  const ok = url.origin === base.origin ||
+    (ctx.publisher.customDomain !== null && url.hostname === ctx.publisher.customDomain) ||
+    (host !== null && url.origin === `${ctx.scheme}//${host.toLowerCase()}`);
+  if (!ok) throw refuse();
+}
+
+/** Who is calling, as far as credentials go. */
+export interface Credential {
+  /** What a session is bound to: the OAuth client id, or `buyer:<id>` for a buyer key. */
+  principal: string | null;
+  /** Meter identity when a credential is present (`oauth:<clientId>` or `buyer:<id>`). */
+  identity: string | null;
+  buyerId: string | null;
+  email: string | null;
+  /** Granted OAuth scopes (space-separated); null for buyer keys and anonymous callers. */
+  scope: string | null;
+}
+
+/** Anonymous: no credential (allowed unless the publisher requires auth). */
+export const ANONYMOUS: Credential = {
+  principal: null,
+  identity: null,
+  buyerId: null,
+  email: null,
+  scope: null,
+};
+
+/** The one scope the MCP tools need (server/oauth/scope.ts). */
+export const MCP_SCOPE = "mcp";
+
+/** RFC 6750 §3.1: a token without the `mcp` scope gets 403 insufficient_scope. */
+export function checkScope(credential: Credential, ctx: { baseUrl: string; publisherId: string }) {
+  if (credential.scope === null || credential.scope.split(" ").includes(MCP_SCOPE)) return;
+  const metadata = protectedResourceMetadataUrl(ctx.baseUrl, ctx.publisherId);
+  throw new McpHttpError(403, -32001, `Forbidden: the token lacks the "${MCP_SCOPE}" scope`, {
+    "WWW-Authenticate":
+      `Bearer error="insufficient_scope", scope="${MCP_SCOPE}", resource_metadata="${metadata}"`,
+  });
+}
+
+/** The 401 challenge for this publisher's MCP resource. */
+export function unauthorized(
+  baseUrl: string,
+  publisherId: string,
+  problem?: { error: "invalid_token" | "invalid_request"; description: string },
+): McpHttpError {
+  const metadata = protectedResourceMetadataUrl(baseUrl, publisherId);
+  let challenge = `Bearer resource_metadata="${metadata}"`;
+  if (problem) {
+    challenge += `, error="${problem.error}", error_description="${problem.description}"`;
+  }
+  return new McpHttpError(
+    401,
+    -32001,
+    problem ? `Unauthorized: ${problem.description}` : "Unauthorized: this server requires a token",
+    { "WWW-Authenticate": challenge },
+  );
+}
+
+/**
+ * The caller's credential. Accepted: an OAuth access token bound (RFC 8707) to this publisher's
+ * MCP resource, or a buyer key `mk_` (a buyer is billed, never metered; the key is never sent
+ * anywhere). Every bad credential gets the same invalid_token 401, whether or not auth is
+ * required: a wrong token is never silently downgraded to anonymous access.
+ */
+export async function authenticate(
+  req: Request,
+  deps: Pick<AppDeps, "store" | "clock" | "config">,
+  publisher: Publisher,
+): Promise<Credential> {
+  const base = deps.config.baseUrl;
+  const params = new URL(req.url).searchParams;
+  if (params.has("access_token") || params.has("api_key")) {
+    // MCP authorization spec: tokens MUST NOT travel in the query string (logs, caches, Referer).
+    throw unauthorized(base, publisher.id, {
+      error: "invalid_request",
+      description: "Send the token in the Authorization header, never in the URL",
+    });
+  }
+  const header = req.headers.get("authorization");
+  if (header === null) {
+    if (publisher.toggles.requireAuth) throw unauthorized(base, publisher.id);
+    return ANONYMOUS;
+  }
+  const bad = unauthorized(base, publisher.id, {
+    error: "invalid_token",
+    description: "The access token is missing, malformed, expired, revoked or for another server",
+  });
+  const m = /^Bearer +([\x21-\x7E]+) *$/i.exec(header);
+  if (!m) throw bad;
+  const token = m[1];
+  if (token.startsWith("mk_")) {
+    try {
+      const buyer = await buyerForKey(deps.store.db, token);
+      const principal = `buyer:${buyer.id}`;
+      return { principal, identity: principal, buyerId: buyer.id, email: buyer.email, scope: null };
+    } catch (err) {
+      if (err instanceof AppError) throw bad;
+      throw err;
+    }
+  }
+  const grant = await verifyAccessToken(deps.store.db, token, {
+    resource: mcpResourceUri(base, publisher.id),
+    now: deps.clock.now(),
+  });
+  if (!grant || grant.publisherId !== publisher.id) throw bad;
+  return {
+    principal: grant.clientId,
+    identity: `oauth:${grant.clientId}`,
+    buyerId: grant.buyerId,
+    email: grant.email,
+    scope: grant.scope,
+  };
+}

@@ -1,0 +1,71 @@
+/**
+ * Browsing a catalog (list_recent, list_by_topic, resources/list). Listings are metadata for
+ * agent use, so they obey the same visibility as search (server/reads/search.ts): articles whose
+ * rights deny rag, BLOCKED articles and territory-denied articles are left out, decided per
+ * article by the one access decision.
+ */
+import { type Article, listRecent } from "../../store/articles.ts";
+import { bookCeiling } from "../../store/books.ts";
+import type { Client } from "../../store/db.ts";
+import type { Publisher } from "../../store/publishers.ts";
+import type { Clock } from "../clock.ts";
+import { decide, type Decision, type Rights } from "../licensing/mod.ts";
+import { inputFor, type ReadContext, readContext } from "../reads/read_article.ts";
+import type { Caller } from "../reads/requester.ts";
+
+const HIDDEN = new Set(["territory_blocked", "blocked", "license_denied"]);
+
+/** One listed article with the rag decision that let it through. */
+export interface ListedArticle {
+  article: Article;
+  decision: Decision;
+}
+
+/** The most recent visible articles, optionally since an instant or with a tag. */
+export async function listVisible(
+  deps: { db: Client; clock: Clock },
+  req: {
+    publisher: Publisher;
+    caller: Caller;
+    limit: number;
+    since?: string;
+    tag?: string;
+    offset?: number;
+  },
+): Promise<{ items: ListedArticle[]; nextOffset: number | null }> {
+  if (!req.publisher.rights.rag) return { items: [], nextOffset: null };
+  const now = deps.clock.now();
+  const page = req.limit * 2 + 10;
+  const items: ListedArticle[] = [];
+  let offset = req.offset ?? 0;
+  // Facts about the caller are the same for every article: gather them once.
+  const ctx: ReadContext = await readContext(deps.db, req, now);
+  const ceilings = new Map<string, Rights | null>();
+  while (items.length < req.limit) {
+    const batch = await listRecent(deps.db, req.publisher.id, {
+      limit: page,
+      offset,
+      since: req.since,
+      tag: req.tag,
+    });
+    for (const article of batch) {
+      offset++;
+      let ceiling: Rights | null = null;
+      if (article.bookId) {
+        if (!ceilings.has(article.bookId)) {
+          ceilings.set(
+            article.bookId,
+            await bookCeiling(deps.db, req.publisher.id, article.bookId),
+          );
+        }
+        ceiling = ceilings.get(article.bookId) ?? null;
+      }
+      const decision = decide(inputFor(ctx, article, { use: "rag", ceiling, now }));
+      if (HIDDEN.has(decision.outcome)) continue;
+      items.push({ article, decision });
+      if (items.length >= req.limit) return { items, nextOffset: offset };
+    }
+    if (batch.length < page) return { items, nextOffset: null };
+  }
+  return { items, nextOffset: offset };
+}

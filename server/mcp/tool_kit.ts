@@ -1,0 +1,70 @@
+/** What every MCP tool is made of: a strict zod input schema and a handler over one context. */
+import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
+import { z } from "zod";
+import type { Publisher } from "../../store/publishers.ts";
+import type { AppDeps } from "../deps.ts";
+import type { Caller } from "../reads/requester.ts";
+import { monthOf } from "../clock.ts";
+import { hasControlChars } from "../validate.ts";
+
+/** Everything a tool call may use: the publisher, the caller and the session. */
+export interface ToolContext {
+  deps: AppDeps;
+  publisher: Publisher;
+  caller: Caller;
+  /** Stable, non-secret key of the session (for idempotency keys). */
+  sessionKey: string;
+}
+
+/** One tool. Input is parsed with `schema` before `run` sees it (unknown fields refused). */
+export interface ToolDef {
+  name: string;
+  title: string;
+  description: string;
+  schema: z.ZodObject;
+  annotations?: Tool["annotations"];
+  /** Advertise the article UI (MCP Apps) on this tool when the publisher has it on. */
+  articleUi?: boolean;
+  run(ctx: ToolContext, args: Record<string, unknown>): Promise<CallToolResult>;
+}
+
+/** Defines a tool with typed arguments. */
+export function defineTool<S extends z.ZodObject>(
+  def: Omit<ToolDef, "schema" | "run"> & {
+    schema: S;
+    run(ctx: ToolContext, args: z.output<S>): Promise<CallToolResult>;
+  },
+): ToolDef {
+  return def as unknown as ToolDef;
+}
+
+/** Text of 1..max characters (code points), trimmed, without control characters. */
+export function text(max: number, what: string) {
+  return z.string().trim().min(1, `${what} must not be empty`).refine(
+    (s) => [...s].length <= max,
+    `${what} must be at most ${max} characters`,
+  ).refine((s) => !hasControlChars(s), `${what} must not contain control characters`)
+    // JSON Schema's maxLength counts code points too (the refinement above is what enforces it).
+    .meta({ maxLength: max });
+}
+
+/** SPEC.md "Limits": query 1 to 200 characters. */
+export const query = () => text(200, "query").describe("What to look for (1 to 200 characters)");
+
+/** SPEC.md "Limits": limit 1 to 50, default 10. */
+export const limit = () =>
+  z.number().int().min(1).max(50).default(10).describe("How many results (1 to 50, default 10)");
+
+/** The JSON Schema of a tool's input, as tools/list advertises it. */
+export function inputJsonSchema(schema: z.ZodObject): Tool["inputSchema"] {
+  const { $schema: _, ...json } = z.toJSONSchema(schema, { io: "input" }) as Record<
+    string,
+    unknown
+  >;
+  return json as Tool["inputSchema"];
+}
+
+/** One charge per article reference, use, session and month: a host re-reading is not billed twice. */
+export function readKey(ctx: ToolContext, use: string, ref: string): string {
+  return `mcp:${ctx.sessionKey}:${monthOf(ctx.deps.clock.now())}:${use}:${ref}`;
+}

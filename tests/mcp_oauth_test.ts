@@ -1,0 +1,137 @@
+/**
+ * The whole OAuth flow as a real MCP client runs it (SPEC.md "Authentication" 4): the SDK's own
+ * OAuth support discovers the protected resource and authorization server metadata, registers a
+ * client (RFC 7591), authorizes with PKCE S256 and exchanges the code, then calls tools with the
+ * Bearer token. The provider below follows the authorization redirect headlessly.
+ */
+import assert from "node:assert/strict";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import type { OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
+import { UnauthorizedError } from "@modelcontextprotocol/sdk/client/auth.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type {
+  OAuthClientInformationMixed,
+  OAuthClientMetadata,
+  OAuthTokens,
+} from "@modelcontextprotocol/sdk/shared/auth.js";
+import { getPublisher, insertPublisher, updatePublisher } from "../store/publishers.ts";
+import { startTestFolio, type TestFolio } from "./helpers.ts";
+
+const REDIRECT = "http://127.0.0.1:9/callback";
+
+/** An OAuthClientProvider that follows the authorization redirect itself and keeps the code. */
+class HeadlessProvider implements OAuthClientProvider {
+  info?: OAuthClientInformationMixed;
+  saved?: OAuthTokens;
+  verifier = "";
+  code: string | null = null;
+  authorizeStatus = 0;
+
+  get redirectUrl() {
+    return REDIRECT;
+  }
+  get clientMetadata(): OAuthClientMetadata {
+    return {
+      client_name: "Headless test client",
+      redirect_uris: [REDIRECT],
+      grant_types: ["authorization_code", "refresh_token"],
+      response_types: ["code"],
+      token_endpoint_auth_method: "none",
+    };
+  }
+  clientInformation() {
+    return this.info;
+  }
+  saveClientInformation(info: OAuthClientInformationMixed) {
+    this.info = info;
+  }
+  tokens() {
+    return this.saved;
+  }
+  saveTokens(tokens: OAuthTokens) {
+    this.saved = tokens;
+  }
+  saveCodeVerifier(v: string) {
+    this.verifier = v;
+  }
+  codeVerifier() {
+    return this.verifier;
+  }
+  async redirectToAuthorization(url: URL) {
+    // No consent screen by default (SPEC.md "Authentication" 3): the server redirects at once.
+    const res = await fetch(url, { redirect: "manual" });
+    await res.body?.cancel();
+    this.authorizeStatus = res.status;
+    const location = new URL(res.headers.get("location") ?? "", REDIRECT);
+    this.code = location.searchParams.get("code");
+  }
+}
+
+/** A Folio whose base URL is its loopback address, so resource URIs match what the client uses. */
+async function startLoopbackFolio(): Promise<TestFolio> {
+  const probe = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const port = (probe.addr as Deno.NetAddr).port;
+  probe.close();
+  return await startTestFolio({
+    env: { PORT: String(port), FOLIO_BASE_URL: `http://127.0.0.1:${port}` },
+  });
+}
+
+Deno.test("the SDK client's OAuth flow obtains a token and calls tools on a requireAuth publisher", async () => {
+  await using folio = await startLoopbackFolio();
+  const db = folio.deps.store.db;
+  const p = (await getPublisher(db, "pub_demo"))!;
+  await updatePublisher(db, { ...p, toggles: { ...p.toggles, requireAuth: true } }, {
+    now: folio.clock.now(),
+  });
+  const url = new URL(`${folio.config.baseUrl}/api/mcp/pub_demo`);
+  const provider = new HeadlessProvider();
+
+  const first = new StreamableHTTPClientTransport(url, { authProvider: provider });
+  const client = new Client({ name: "oauth-test", version: "1.0.0" });
+  await assert.rejects(client.connect(first), UnauthorizedError);
+  await client.close();
+  assert.equal(provider.authorizeStatus, 302);
+  assert.ok(provider.code, "the authorization redirect carried a code");
+  await first.finishAuth(provider.code!);
+  assert.ok(provider.saved?.access_token);
+  assert.equal(provider.saved?.token_type.toLowerCase(), "bearer");
+
+  const transport = new StreamableHTTPClientTransport(url, { authProvider: provider });
+  const authed = new Client({ name: "oauth-test", version: "1.0.0" });
+  await authed.connect(transport);
+  try {
+    const { tools } = await authed.listTools();
+    assert.ok(tools.some((t: { name: string }) => t.name === "get_article"));
+    // deno-lint-ignore no-explicit-any
+    const r = await authed.callTool({ name: "list_recent", arguments: { limit: 2 } }) as any;
+    assert.equal(r.structuredContent.count, 2);
+  } finally {
+    await authed.close();
+  }
+  const clientId = String((provider.info as { client_id: string }).client_id);
+  await folio.deps.callLog.flush();
+  const rows = await db.execute({
+    sql:
+      "SELECT DISTINCT identity FROM call_log WHERE publisher_id = 'pub_demo' AND tool = 'list_recent'",
+    args: [],
+  });
+  assert.deepEqual(rows.rows.map((r) => r.identity), [`oauth:${clientId}`]);
+
+  // The token is bound to pub_demo's resource (RFC 8707): another publisher's endpoint refuses it.
+  await insertPublisher(db, { id: "pub_other", slug: "other", name: "Other" }, {
+    now: folio.clock.now(),
+  });
+  const other = await fetch(`${folio.config.baseUrl}/api/mcp/pub_other`, {
+    method: "POST",
+    headers: {
+      authorization: `Bearer ${provider.saved!.access_token}`,
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+    },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
+  });
+  assert.equal(other.status, 401);
+  assert.match(other.headers.get("www-authenticate") ?? "", /invalid_token/);
+  await other.body?.cancel();
+});
