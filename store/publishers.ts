@@ -1,4 +1,5 @@
 /** Persistence of publishers, their settings and their API keys. */
+import type { InStatement } from "@libsql/client";
 import type { Client } from "./db.ts";
 
 export type UseCase = "summarization" | "display" | "rag" | "fine_tuning";
@@ -74,16 +75,28 @@ export async function insertPublisher(
   p: NewPublisher,
   options: { now: Date },
 ): Promise<Publisher> {
-  const full = withDefaults(p);
+  const { publisher, statement } = publisherInsert(p, options);
+  await db.execute(statement);
+  return publisher;
+}
+
+/** The statement inserting a publisher (with defaults filled in), for use inside a batch. */
+export function publisherInsert(
+  p: NewPublisher,
+  options: { now: Date },
+): { publisher: Publisher; statement: InStatement } {
+  const publisher = withDefaults(p);
   const now = options.now.getTime();
-  await db.execute({
-    sql: `INSERT INTO publishers (id, slug, name, description, email, custom_domain, branding,
+  return {
+    publisher,
+    statement: {
+      sql: `INSERT INTO publishers (id, slug, name, description, email, custom_domain, branding,
             toggles, rights, prices, paywall_meter_limit, robots_origin, enterprise_terms,
             sponsor_tools, created_at, updated_at)
           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    args: [...toRow(full), now, now],
-  });
-  return full;
+      args: [...toRow(publisher), now, now],
+    },
+  };
 }
 
 /** Replaces a publisher's settings with `p` (callers merge patches before calling). */
@@ -129,11 +142,19 @@ export async function addPublisherKey(
   publisherId: string,
   key: { id: string; hash: string; hint: string; now: Date },
 ): Promise<void> {
-  await db.execute({
+  await db.execute(publisherKeyInsert(publisherId, key));
+}
+
+/** The statement storing the hash of a new publisher key, for use inside a batch. */
+export function publisherKeyInsert(
+  publisherId: string,
+  key: { id: string; hash: string; hint: string; now: Date },
+): InStatement {
+  return {
     sql: `INSERT INTO publisher_keys (id, publisher_id, key_hash, hint, created_at)
           VALUES (?, ?, ?, ?, ?)`,
     args: [key.id, publisherId, key.hash, key.hint, key.now.getTime()],
-  });
+  };
 }
 
 /** The publisher owning an unrevoked key with this hash. */

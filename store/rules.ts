@@ -64,3 +64,33 @@ export async function deleteRule(db: Client, publisherId: string, id: string): P
   });
   return rs.rowsAffected > 0;
 }
+
+/** One of the publisher's rules, or null (also when the id is another publisher's). */
+export async function getRule(
+  db: Client,
+  publisherId: string,
+  id: string,
+): Promise<ContentRule | null> {
+  const rs = await db.execute({
+    sql: "SELECT * FROM content_rules WHERE publisher_id = ? AND id = ?",
+    args: [publisherId, id],
+  });
+  const r = rs.rows[0];
+  return r
+    ? {
+      id: String(r.id),
+      priority: Number(r.priority),
+      match: JSON.parse(String(r.match)),
+      action: JSON.parse(String(r.action)),
+    }
+    : null;
+}
+
+/** How many rules the publisher has. */
+export async function countRules(db: Client, publisherId: string): Promise<number> {
+  const rs = await db.execute({
+    sql: "SELECT COUNT(*) AS n FROM content_rules WHERE publisher_id = ?",
+    args: [publisherId],
+  });
+  return Number(rs.rows[0].n);
+}

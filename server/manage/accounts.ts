@@ -1,13 +1,16 @@
 /** Creating publishers and their API keys: shared by signup, the admin CLI and the seed. */
+import type { InStatement } from "@libsql/client";
 import type { Client } from "../../store/db.ts";
 import { newId } from "../../store/ids.ts";
 import {
   addPublisherKey,
   findPublisherByDomain,
   findPublisherBySlug,
-  insertPublisher,
   type Publisher,
+  publisherInsert,
+  publisherKeyInsert,
 } from "../../store/publishers.ts";
+import { findUserByEmail, userInsert } from "../../store/users.ts";
 import { AppError, invalid } from "../errors.ts";
 import { hashSecret, hint, newSecret } from "../secrets.ts";
 import { hasControlChars, isEmail, isHostname, isSlug } from "../validate.ts";
@@ -18,9 +21,14 @@ export interface NewPublisherAccount {
   slug: string;
   email?: string | null;
   customDomain?: string | null;
+  /** The first dashboard user; its password arrives already hashed (server/manage/passwords.ts). */
+  owner?: { email: string; passwordHash: string } | null;
 }
 
-/** Creates a publisher and its first `pk_` key, returned once (only its hash is stored). */
+/**
+ * Creates a publisher, its first `pk_` key (returned once; only its hash is stored) and, when
+ * given, its first dashboard user, all in one write so that a failure leaves nothing behind.
+ */
 export async function createPublisherAccount(
   db: Client,
   input: NewPublisherAccount,
@@ -34,23 +42,43 @@ export async function createPublisherAccount(
   if (!isSlug(slug)) {
     throw invalid("slug", "must be 2 to 40 lower-case letters, digits or inner hyphens");
   }
-  if (input.email && !isEmail(input.email)) throw invalid("email", "is not an email address");
+  const email = input.email?.trim().toLowerCase() || null;
+  if (email && !isEmail(email)) throw invalid("email", "is not an email address");
   const domain = input.customDomain?.trim().toLowerCase() || null;
   if (domain && !isHostname(domain)) throw invalid("customDomain", "is not a host name");
-  if (await findPublisherBySlug(db, slug)) {
-    throw new AppError(409, "slug_taken", `slug: "${slug}" is already taken`);
-  }
-  if (domain && await findPublisherByDomain(db, domain)) {
-    throw new AppError(409, "domain_taken", `customDomain: "${domain}" is already in use`);
-  }
-  const publisher = await insertPublisher(db, {
+  if (await findPublisherBySlug(db, slug)) throw slugTaken(slug);
+  if (domain && await findPublisherByDomain(db, domain)) throw domainTaken(domain);
+  if (input.owner && await findUserByEmail(db, input.owner.email)) throw emailTaken();
+  const { publisher, statement } = publisherInsert({
     id: newId("pub"),
     slug,
     name,
-    email: input.email ?? null,
+    email,
     customDomain: domain,
   }, options);
-  const apiKey = await issuePublisherKey(db, publisher.id, options);
+  const apiKey = newSecret("pk");
+  const statements: InStatement[] = [
+    statement,
+    publisherKeyInsert(publisher.id, await keyRecord(apiKey, options.now)),
+  ];
+  if (input.owner) {
+    statements.push(userInsert({
+      id: newId("usr"),
+      publisherId: publisher.id,
+      email: input.owner.email,
+      passwordHash: input.owner.passwordHash,
+    }, options));
+  }
+  try {
+    await db.batch(statements, "write");
+  } catch (err) {
+    // Two sign-ups racing for the same slug, domain or email: the store's UNIQUE decides.
+    const text = String(err);
+    if (text.includes("publishers.slug")) throw slugTaken(slug);
+    if (text.includes("publishers.custom_domain")) throw domainTaken(domain ?? "");
+    if (text.includes("publisher_users.email")) throw emailTaken();
+    throw err;
+  }
   return { publisher, apiKey };
 }
 
@@ -61,11 +89,23 @@ export async function issuePublisherKey(
   options: { now: Date },
 ): Promise<string> {
   const apiKey = newSecret("pk");
-  await addPublisherKey(db, publisherId, {
-    id: newId("pkey"),
-    hash: await hashSecret(apiKey),
-    hint: hint(apiKey),
-    now: options.now,
-  });
+  await addPublisherKey(db, publisherId, await keyRecord(apiKey, options.now));
   return apiKey;
+}
+
+/** 409 for a custom domain another publisher serves. */
+export function domainTaken(domain: string): AppError {
+  return new AppError(409, "domain_taken", `customDomain: "${domain}" is already in use`);
+}
+
+async function keyRecord(apiKey: string, now: Date) {
+  return { id: newId("pkey"), hash: await hashSecret(apiKey), hint: hint(apiKey), now };
+}
+
+function slugTaken(slug: string): AppError {
+  return new AppError(409, "slug_taken", `slug: "${slug}" is already taken`);
+}
+
+function emailTaken(): AppError {
+  return new AppError(409, "email_taken", "email: an account with this email already exists");
 }

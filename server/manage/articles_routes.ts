@@ -1,0 +1,65 @@
+/**
+ * The catalog and analytics views of the management API: articles (list, per-article policy and
+ * price), the call log, reader intents and embedding coverage (DESIGN.md §6).
+ */
+import { Hono } from "hono";
+import { recentCalls } from "../../store/call_log.ts";
+import { recentIntents } from "../../store/intents.ts";
+import type { AppDeps, AppEnv } from "../deps.ts";
+import { current } from "./context.ts";
+import { listManagedArticles, patchManagedArticle } from "./articles.ts";
+import { requirePublisher } from "./auth.ts";
+import { articlePatchSchema, articleQuerySchema } from "./schemas.ts";
+import { parseInput, readJson } from "./validation.ts";
+
+/** SPEC.md "Events": the call log shows the last 100 calls; reader intents likewise. */
+const RECENT = 100;
+
+/** The article, call-log, intent and coverage routes. */
+export function articlesRoutes(deps: AppDeps): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+  const auth = requirePublisher(deps);
+  const db = deps.store.db;
+
+  app.get("/api/publisher/articles", auth, async (c) => {
+    const query = parseInput(
+      articleQuerySchema,
+      Object.fromEntries(new URL(c.req.url).searchParams),
+    );
+    return c.json(await listManagedArticles(db, current(c).id, query));
+  });
+
+  app.patch("/api/publisher/articles/:id", auth, async (c) => {
+    const patch = parseInput(articlePatchSchema, await readJson(c));
+    const article = await patchManagedArticle(deps, current(c).id, {
+      id: c.req.param("id"),
+      ...patch,
+    });
+    return c.json({ article });
+  });
+
+  app.get("/api/publisher/calls", auth, async (c) => {
+    const calls = await recentCalls(db, current(c).id, { limit: RECENT });
+    // The columns of SPEC.md "Events"; caller identities (addresses of anonymous callers) stay out.
+    return c.json({
+      calls: calls.map((e) => ({
+        at: e.at.toISOString(),
+        surface: e.surface,
+        tool: e.tool,
+        userAgent: e.userAgent,
+        latencyMs: e.latencyMs,
+        status: e.status,
+        httpStatus: e.httpStatus ?? null,
+      })),
+    });
+  });
+
+  app.get("/api/publisher/intents", auth, async (c) => {
+    return c.json({ intents: await recentIntents(db, current(c).id, { limit: RECENT }) });
+  });
+
+  app.get("/api/publisher/coverage", auth, async (c) => {
+    return c.json(await deps.search.coverage(current(c).id));
+  });
+  return app;
+}

@@ -1,0 +1,99 @@
+/**
+ * Dashboard sign-in: password check, sessions and the per-IP attempt throttle. Session tokens are
+ * 190-bit secrets stored only as SHA-256 hashes (store/sessions.ts); every failure to sign in is
+ * the same 401, whether the email is unknown or the password wrong.
+ */
+import type { Context } from "hono";
+import { deleteSession, insertSession } from "../../store/sessions.ts";
+import { findUserByEmail, hitThrottle } from "../../store/users.ts";
+import type { Client } from "../../store/db.ts";
+import type { AppDeps } from "../deps.ts";
+import { AppError } from "../errors.ts";
+import { sha256Hex } from "../../store/ids.ts";
+import { hashSecret, newSecret, randomBase62 } from "../secrets.ts";
+import { burnPasswordCheck, verifyPassword } from "./passwords.ts";
+
+/** How long a dashboard session lasts (absolute, not sliding). */
+export const SESSION_TTL_MS = 7 * 24 * 3_600_000;
+
+/** Attempts allowed per window (TEST-PLAN 5.10: per-IP limits on unauthenticated endpoints). */
+export const LIMITS = {
+  signupPerIp: { limit: 10, windowMs: 3_600_000 },
+  loginPerIp: { limit: 30, windowMs: 15 * 60_000 },
+  /** Per email as well, so guessing one account's password from many addresses is slow too. */
+  loginPerEmail: { limit: 10, windowMs: 15 * 60_000 },
+} as const;
+
+/** A new session: the cookie token (shown once) and the CSRF token the dashboard echoes back. */
+export interface NewSession {
+  publisherId: string;
+  token: string;
+  csrfToken: string;
+  expiresAt: number;
+}
+
+/** The one 401 for a failed sign-in. */
+export function invalidCredentials(): AppError {
+  return new AppError(401, "invalid_credentials", "The email or password is incorrect");
+}
+
+/** Checks an email and password and opens a session, or throws the one 401. */
+export async function logIn(
+  db: Client,
+  input: { email: string; password: string },
+  options: { now: Date },
+): Promise<NewSession> {
+  const user = await findUserByEmail(db, input.email.trim());
+  const ok = user
+    ? await verifyPassword(input.password, user.passwordHash)
+    : await burnPasswordCheck(input.password);
+  if (!user || !ok) throw invalidCredentials();
+  const token = newSecret("fs");
+  const csrfToken = randomBase62(32);
+  const expiresAt = options.now.getTime() + SESSION_TTL_MS;
+  await insertSession(db, await hashSecret(token), {
+    publisherId: user.publisherId,
+    userId: user.id,
+    csrfToken,
+    expiresAt,
+    now: options.now,
+  });
+  return { publisherId: user.publisherId, token, csrfToken, expiresAt };
+}
+
+/** Ends the session with this cookie token, if there is one. */
+export async function logOut(db: Client, token: string): Promise<void> {
+  await deleteSession(db, await hashSecret(token));
+}
+
+/** Counts an attempt under `key`; past the limit, a 429 with Retry-After in whole seconds. */
+export async function throttle(
+  deps: Pick<AppDeps, "store" | "clock">,
+  key: string,
+  rule: { limit: number; windowMs: number },
+): Promise<void> {
+  const now = deps.clock.now();
+  const { count, resetAt } = await hitThrottle(deps.store.db, key, {
+    now,
+    windowMs: rule.windowMs,
+  });
+  if (count <= rule.limit) return;
+  const seconds = Math.max(1, Math.ceil((resetAt - now.getTime()) / 1000));
+  throw new AppError(429, "rate_limited", `Too many attempts: try again in ${seconds} seconds`, {
+    "Retry-After": String(seconds),
+  });
+}
+
+/** The throttle key of an email: hashed, so addresses typed at the login form are not stored. */
+export async function emailKey(email: string): Promise<string> {
+  return `login:email:${await sha256Hex(email.trim().toLowerCase())}`;
+}
+
+/**
+ * The peer address of the connection. Folio trusts no forwarding header for this: behind a proxy
+ * every client shares the proxy's budget, which fails safe (stricter), never open.
+ */
+export function clientAddress(c: Context): string {
+  const info = c.env as Deno.ServeHandlerInfo<Deno.NetAddr> | undefined;
+  return info?.remoteAddr?.hostname ?? "unknown";
+}

@@ -1,0 +1,297 @@
+/**
+ * GET /api/openapi.json: an OpenAPI 3.1 document of the whole management API (DESIGN.md §6),
+ * generated from the zod schemas the routes parse with (`z.toJSONSchema`, JSON Schema 2020-12,
+ * which is OpenAPI 3.1's schema dialect), so the document and the validation cannot disagree.
+ */
+import { z } from "zod";
+import type { Config } from "../config.ts";
+import * as io from "./openapi_schemas.ts";
+import {
+  articlePatchSchema,
+  loginSchema,
+  managedArticleSchema,
+  POLICIES,
+  ruleInputSchema,
+  rulePatchSchema,
+  ruleSchema,
+  settingsPatchSchema,
+  settingsSchema,
+  signupSchema,
+} from "./schemas.ts";
+
+type Json = Record<string, unknown>;
+
+interface Operation {
+  summary: string;
+  description?: string;
+  auth?: boolean;
+  body?: z.ZodType | Json;
+  params?: Json[];
+  ok: [number, z.ZodType | null, string?];
+  errors?: number[];
+}
+
+const ERRORS: Record<number, string> = {
+  400: "Invalid input; the message names the field and the problem",
+  401: "Missing or invalid publisher key or session",
+  403: "Cookie-authenticated change without a matching X-CSRF-Token",
+  404: "Not found (or another publisher's)",
+  409: "Conflicts with existing data",
+  413: "Body too large",
+  429: "Too many attempts from this address; see Retry-After",
+};
+
+let cached: { baseUrl: string; doc: Json } | null = null;
+
+/** The document, built once per base URL. */
+export function openApiDocument(config: Pick<Config, "baseUrl">): Json {
+  if (cached?.baseUrl !== config.baseUrl) {
+    cached = { baseUrl: config.baseUrl, doc: build(config.baseUrl) };
+  }
+  return cached.doc;
+}
+
+function build(baseUrl: string): Json {
+  const id = { name: "id", in: "path", required: true, schema: { type: "string" } };
+  const authed = (o: Omit<Operation, "auth">): Operation => ({ ...o, auth: true });
+  const paths: Record<string, Record<string, Operation>> = {
+    "/api/publishers/signup": {
+      post: {
+        summary: "Create a publisher account",
+        description: "Returns the publisher key (pk_) once; only its hash is stored. " +
+          "Rate-limited per client address.",
+        body: signupSchema,
+        ok: [201, io.signupResponseSchema, "Created"],
+        errors: [400, 409, 413, 429],
+      },
+    },
+    "/api/publishers/login": {
+      post: {
+        summary: "Sign in to the dashboard",
+        description: "Sets the folio_session cookie (HttpOnly, SameSite=Lax, Secure on https). " +
+          "Send csrfToken as X-CSRF-Token on every cookie-authenticated change.",
+        body: loginSchema,
+        ok: [200, io.loginResponseSchema],
+        errors: [400, 401, 429],
+      },
+    },
+    "/api/publishers/logout": {
+      post: { summary: "End the dashboard session", ok: [204, null, "Signed out"] },
+    },
+    "/api/publisher/settings": {
+      get: authed({ summary: "Read the publisher's settings", ok: [200, settingsSchema] }),
+      patch: authed({
+        summary: "Change settings",
+        description:
+          'Merges: {"toggles": {"publicRest": true}} changes one toggle and nothing else.',
+        body: settingsPatchSchema,
+        ok: [200, settingsSchema],
+        errors: [400, 409, 413],
+      }),
+    },
+    "/api/publisher/rules": {
+      get: authed({
+        summary: "List content rules in evaluation order",
+        ok: [200, io.ruleListSchema],
+      }),
+      post: authed({
+        summary: "Add a content rule",
+        description: "Lower priority first; the first match sets policy/price; denials stack. " +
+          "deny needs match.territories; window needs priceUsdCents.",
+        body: ruleInputSchema,
+        ok: [201, z.object({ rule: ruleSchema }), "Created"],
+        errors: [400, 409],
+      }),
+    },
+    "/api/publisher/rules/{id}": {
+      patch: authed({
+        summary: "Change a content rule",
+        description: "Each part given (priority, match, action) replaces that part.",
+        params: [id],
+        body: rulePatchSchema,
+        ok: [200, z.object({ rule: ruleSchema })],
+        errors: [400, 404],
+      }),
+      delete: authed({
+        summary: "Delete a content rule",
+        params: [id],
+        ok: [204, null, "Deleted"],
+      }),
+    },
+    "/api/publisher/articles": {
+      get: authed({
+        summary: "List articles, most recently published first",
+        params: [
+          query("limit", { type: "integer", minimum: 1, maximum: 200, default: 50 }),
+          query("offset", { type: "integer", minimum: 0, default: 0 }),
+          query("policy", { type: "string", enum: [...POLICIES] }),
+          query("kind", { type: "string", enum: ["article", "chapter"] }),
+        ],
+        ok: [200, io.articlePageSchema],
+      }),
+    },
+    "/api/publisher/articles/{id}": {
+      patch: authed({
+        summary: "Set an article's policy and/or price override",
+        description: "priceUsdCents: null removes the override (the publisher price applies).",
+        params: [id],
+        body: articlePatchSchema,
+        ok: [200, z.object({ article: managedArticleSchema })],
+        errors: [400, 404],
+      }),
+    },
+    "/api/publisher/calls": {
+      get: authed({
+        summary: "The last 100 calls to this publisher",
+        ok: [200, io.callListSchema],
+      }),
+    },
+    "/api/publisher/intents": {
+      get: authed({ summary: "Recent reader intents", ok: [200, io.intentListSchema] }),
+    },
+    "/api/publisher/coverage": {
+      get: authed({ summary: "Embedding coverage", ok: [200, io.coverageSchema] }),
+    },
+    "/api/publisher/sources": {
+      post: authed({
+        summary: "Upload a CSV of article URLs (optional title column, at most 20 MB)",
+        body: {
+          "text/csv": { schema: { type: "string" } },
+          "multipart/form-data": {
+            schema: {
+              type: "object",
+              properties: { file: { type: "string", contentMediaType: "text/csv" } },
+              required: ["file"],
+            },
+          },
+        },
+        ok: [201, io.sourceResponseSchema, "Accepted URLs queued for ingestion"],
+        errors: [400, 413],
+      }),
+    },
+    "/api/publisher/jobs": {
+      post: authed({
+        summary: "Start an ingestion job",
+        body: io.jobInputSchema,
+        ok: [202, z.object({ jobId: z.string() }), "Queued"],
+        errors: [400],
+      }),
+    },
+    "/api/publisher/jobs/{id}": {
+      get: authed({ summary: "An ingestion job", params: [id], ok: [200, io.jobSchema] }),
+    },
+    "/api/publisher/books": {
+      post: authed({
+        summary: "Upload a book; each chapter becomes an article",
+        body: { "multipart/form-data": { schema: schemaOf(io.bookUploadSchema, "input") } },
+        ok: [201, io.bookResponseSchema, "Created"],
+        errors: [400, 413],
+      }),
+    },
+    "/api/publisher/license-requests": {
+      get: authed({
+        summary: "License requests from agents",
+        ok: [200, io.licenseRequestListSchema],
+      }),
+    },
+    "/api/publisher/license-requests/{id}/approve": {
+      post: authed({
+        summary: "Approve a license request",
+        params: [id],
+        ok: [200, io.licenseRequestSchema],
+        errors: [404, 409],
+      }),
+    },
+    "/api/publisher/license-requests/{id}/deny": {
+      post: authed({
+        summary: "Deny a license request",
+        params: [id],
+        ok: [200, io.licenseRequestSchema],
+        errors: [404, 409],
+      }),
+    },
+    "/api/publisher/earnings": {
+      get: authed({
+        summary: "Earnings from metered reads and licenses",
+        ok: [200, io.earningsSchema],
+      }),
+    },
+    "/api/openapi.json": {
+      get: { summary: "This document", ok: [200, null, "OpenAPI 3.1 document"] },
+    },
+  };
+  return {
+    openapi: "3.1.0",
+    info: {
+      title: "Folio publisher management API",
+      version: "1.0.0",
+      description: "The dashboard's own API (DESIGN.md section 6). Errors are " +
+        '{"error": {"code", "message"}}. Unknown fields are refused.',
+    },
+    servers: [{ url: baseUrl }],
+    components: {
+      schemas: { Error: schemaOf(io.errorSchema, "output") },
+      securitySchemes: {
+        publisherKey: { type: "http", scheme: "bearer", description: "Publisher key, pk_..." },
+        session: { type: "apiKey", in: "cookie", name: "folio_session" },
+        csrf: {
+          type: "apiKey",
+          in: "header",
+          name: "X-CSRF-Token",
+          description: "Required with the session cookie on POST, PATCH and DELETE",
+        },
+      },
+    },
+    paths: Object.fromEntries(
+      Object.entries(paths).map(([path, ops]) => [
+        path,
+        Object.fromEntries(Object.entries(ops).map(([method, op]) => [method, operation(op)])),
+      ]),
+    ),
+  };
+}
+
+function operation(op: Operation): Json {
+  const [status, schema, description] = op.ok;
+  const responses: Json = {
+    [status]: {
+      description: description ?? "OK",
+      ...(schema
+        ? { content: { "application/json": { schema: schemaOf(schema, "output") } } }
+        : {}),
+    },
+  };
+  const errors = new Set([...(op.auth ? [401, 403] : []), ...(op.errors ?? [])]);
+  for (const code of [...errors].sort()) {
+    responses[code] = {
+      description: ERRORS[code],
+      content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } },
+    };
+  }
+  return {
+    summary: op.summary,
+    ...(op.description ? { description: op.description } : {}),
+    ...(op.auth ? { security: [{ publisherKey: [] }, { session: [], csrf: [] }] } : {}),
+    ...(op.params ? { parameters: op.params } : {}),
+    ...(op.body
+      ? {
+        requestBody: {
+          required: true,
+          content: op.body instanceof z.ZodType
+            ? { "application/json": { schema: schemaOf(op.body, "input") } }
+            : op.body,
+        },
+      }
+      : {}),
+    responses,
+  };
+}
+
+function query(name: string, schema: Json): Json {
+  return { name, in: "query", required: false, schema };
+}
+
+function schemaOf(schema: z.ZodType, mode: "input" | "output"): Json {
+  const { $schema: _, ...rest } = z.toJSONSchema(schema, { io: mode, unrepresentable: "any" });
+  return rest;
+}

@@ -1,0 +1,118 @@
+/**
+ * Response and input shapes of the management API that have no parser of their own here: the
+ * answers of signup/login/lists, and the ingestion and license-request routes whose shapes
+ * DESIGN.md §6 gives (their routes live in ingest_routes.ts and license_request_routes.ts).
+ */
+import { z } from "zod";
+import { managedArticleSchema, POLICIES, ruleSchema, USE_CASES } from "./schemas.ts";
+
+/** Platform error body (DESIGN.md §6 "Errors"). */
+export const errorSchema = z.object({
+  error: z.object({ code: z.string(), message: z.string() }),
+});
+
+/** 201 of POST /api/publishers/signup; `apiKey` is shown this once. */
+export const signupResponseSchema = z.object({
+  publisherId: z.string(),
+  slug: z.string(),
+  apiKey: z.string().regex(/^pk_[0-9A-Za-z]{38}$/),
+});
+
+/** 200 of POST /api/publishers/login (the session itself travels in the folio_session cookie). */
+export const loginResponseSchema = z.object({
+  publisherId: z.string(),
+  csrfToken: z.string(),
+  expiresAt: z.iso.datetime(),
+});
+
+/** GET /api/publisher/articles. */
+export const articlePageSchema = z.object({
+  articles: z.array(managedArticleSchema),
+  total: z.int(),
+  limit: z.int(),
+  offset: z.int(),
+  nextOffset: z.int().nullable(),
+});
+
+/** GET /api/publisher/rules. */
+export const ruleListSchema = z.object({ rules: z.array(ruleSchema) });
+
+/** GET /api/publisher/calls: the last 100 calls, newest first (SPEC.md "Events"). */
+export const callListSchema = z.object({
+  calls: z.array(z.object({
+    at: z.iso.datetime(),
+    surface: z.string(),
+    tool: z.string(),
+    userAgent: z.string(),
+    latencyMs: z.number(),
+    status: z.enum(["ok", "error", "trace"]),
+    httpStatus: z.int().nullable(),
+  })),
+});
+
+/** GET /api/publisher/intents: the end users' prompts behind reads, newest first. */
+export const intentListSchema = z.object({
+  intents: z.array(z.object({
+    articleId: z.string(),
+    prompt: z.string(),
+    surface: z.string(),
+    at: z.iso.datetime(),
+  })),
+});
+
+/** GET /api/publisher/coverage (SPEC.md "Embedding coverage"). */
+export const coverageSchema = z.object({ embedded: z.int(), total: z.int() });
+
+/** POST /api/publisher/sources answer. */
+export const sourceResponseSchema = z.object({
+  sourceId: z.string(),
+  accepted: z.int(),
+  rejected: z.array(z.looseObject({ reason: z.string() })),
+});
+
+/** POST /api/publisher/jobs body. */
+export const jobInputSchema = z.strictObject({ kind: z.enum(["drain", "sync"]) });
+
+/** An ingestion job (SPEC.md "Other records"). */
+export const jobSchema = z.object({
+  id: z.string(),
+  kind: z.enum(["drain", "sync"]),
+  state: z.enum(["queued", "running", "finished"]),
+  outcome: z.enum(["SUCCEEDED", "FAILED"]).nullable(),
+  discovered: z.int(),
+  ingested: z.int(),
+  failed: z.int(),
+  reason: z.string().nullable(),
+});
+
+/** POST /api/publisher/books: a file, its metadata and the author-contract rights ceiling. */
+export const bookUploadSchema = z.object({
+  file: z.string().meta({ format: "binary", description: "PDF, Markdown or plain text" }),
+  title: z.string(),
+  author: z.string(),
+  rights: z.string().meta({
+    description: `JSON object of booleans keyed by ${USE_CASES.join(", ")}: the rights ceiling`,
+  }),
+});
+
+/** POST /api/publisher/books answer. */
+export const bookResponseSchema = z.object({ bookId: z.string(), chapters: z.int() });
+
+/** A license request from an agent (request_license MCP tool). */
+export const licenseRequestSchema = z.looseObject({
+  id: z.string(),
+  useCase: z.enum(USE_CASES),
+  state: z.enum(["pending", "approved", "denied"]),
+  message: z.string(),
+});
+
+/** GET /api/publisher/license-requests. */
+export const licenseRequestListSchema = z.looseObject({
+  licenseRequests: z.array(licenseRequestSchema),
+});
+
+/** GET /api/publisher/earnings: the publisher's revenue by month (shape owned by billing). */
+export const earningsSchema = z.looseObject({});
+
+/** Policies, re-exported for the document's query parameters. */
+export { POLICIES };

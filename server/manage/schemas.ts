@@ -1,0 +1,254 @@
+/**
+ * The management API's input and output schemas (DESIGN.md §6). Routes parse with them and
+ * GET /api/openapi.json is generated from them, so the document cannot drift from the code.
+ */
+import { z } from "zod";
+import { hasControlChars, isEmail, isHostname, isSlug } from "../validate.ts";
+import { SPONSOR_TOOLS } from "../mcp/sponsor_tools.ts";
+import { PASSWORD_MAX, PASSWORD_MIN } from "./passwords.ts";
+import { isCountryCode } from "./territories.ts";
+
+/** Use cases of the license rights (SPEC.md "License block"). */
+export const USE_CASES = ["summarization", "display", "rag", "fine_tuning"] as const;
+
+/** Article policies; BLOCKED is ours (DESIGN.md §4). */
+export const POLICIES = ["OBSERVE", "PAYWALL", "BLOCKED"] as const;
+
+/**
+ * Sponsor tools a publisher may switch on (SPEC.md "MCP server"): the ids of the MCP surface's
+ * catalog, read from it so that a tool added there is accepted here without a second list.
+ */
+export const SPONSOR_TOOL_IDS = [...SPONSOR_TOOLS.keys()] as [string, ...string[]];
+
+/** Highest per-use price accepted, in cents (1,000 USD, the monthly metered cap per publisher). */
+export const MAX_PRICE_CENTS = 100_000;
+
+const text = (max: number) =>
+  z.string().trim().min(1).max(max).refine((s) => !hasControlChars(s), {
+    error: "must not contain control characters",
+  });
+
+const cents = z.number().min(0).max(MAX_PRICE_CENTS);
+
+const httpsUrl = z.string().max(2048).refine(isHttpsUrl, { error: "must be an https:// URL" });
+
+const unique = <T>(items: T[]) => new Set(items).size === items.length;
+
+/** `branding` of the settings. */
+export const brandingSchema = z.strictObject({
+  logoUrl: httpsUrl.nullable(),
+  primaryColor: z.string().regex(/^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/, {
+    error: "must be a hex color such as #0f766e",
+  }).nullable(),
+  // Only characters a CSS font-family list needs, so the value is inert wherever it is placed.
+  font: z.string().max(100).regex(/^[A-Za-z0-9 ,'"-]+$/, {
+    error: "may contain only letters, digits, spaces, commas, hyphens and quotes",
+  }).nullable(),
+});
+
+/** `toggles` of the settings. */
+export const togglesSchema = z.strictObject({
+  publicRest: z.boolean(),
+  a2a: z.boolean(),
+  mcpApps: z.boolean(),
+  requireAuth: z.boolean(),
+  consentScreen: z.boolean(),
+  subscriptionLinking: z.boolean(),
+});
+
+/** `rights` of the settings (SPEC.md "Content license"). */
+export const rightsSchema = z.strictObject({
+  summarization: z.boolean(),
+  display: z.boolean(),
+  rag: z.boolean(),
+  fine_tuning: z.boolean(),
+});
+
+/** Per-use prices in US cents; fractional cents allowed (DESIGN.md §4 "Money"). */
+export const pricingSchema = z.strictObject({
+  summarization: cents,
+  display: cents,
+  rag: cents,
+});
+
+/** Enterprise license terms offered through the request_license workflow. */
+export const enterpriseTermsSchema = z.strictObject({
+  useCases: z.array(z.enum(USE_CASES)).min(1).refine(unique, {
+    error: "must not repeat a use case",
+  }),
+  monthlyPriceUsdCents: z.int().min(0).max(100_000_000),
+  conditions: z.string().max(4000).refine((s) => !hasControlChars(s), {
+    error: "must not contain control characters",
+  }),
+});
+
+/** A publisher's settings as GET /api/publisher/settings answers them. */
+export const settingsSchema = z.strictObject({
+  publisherId: z.string(),
+  slug: z.string(),
+  name: text(120),
+  customDomain: z.string().max(253).refine((s) => isHostname(s) && !isIpLiteral(s), {
+    error: "must be a host name such as news.example.com",
+  }).nullable(),
+  branding: brandingSchema,
+  toggles: togglesSchema,
+  rights: rightsSchema,
+  pricingUsdCents: pricingSchema,
+  paywallMeterLimit: z.int().min(0).max(1000),
+  robotsOrigin: z.string().max(2048).refine(isOrigin, {
+    error: "must be an http(s) origin such as https://news.example.com",
+  }).nullable(),
+  sponsorTools: z.array(z.enum(SPONSOR_TOOL_IDS)).refine(unique, {
+    error: "must not repeat a tool",
+  }),
+  enterpriseTerms: enterpriseTermsSchema.nullable(),
+});
+
+/** PATCH /api/publisher/settings: every field optional; nested objects merge key by key. */
+export const settingsPatchSchema = settingsSchema.omit({ publisherId: true, slug: true }).extend({
+  branding: brandingSchema.partial(),
+  toggles: togglesSchema.partial(),
+  rights: rightsSchema.partial(),
+  pricingUsdCents: pricingSchema.partial(),
+}).partial();
+
+/** Input type of a settings patch. */
+export type SettingsPatch = z.output<typeof settingsPatchSchema>;
+
+/** POST /api/publishers/signup. */
+export const signupSchema = z.strictObject({
+  name: text(120),
+  email: z.string().trim().max(254).refine(isEmail, { error: "is not an email address" }),
+  password: z.string().min(PASSWORD_MIN).max(PASSWORD_MAX),
+  slug: z.string().trim().refine(isSlug, {
+    error: "must be 2 to 40 lower-case letters, digits or inner hyphens",
+  }),
+});
+
+/** POST /api/publishers/login; only types are checked, so a bad email gets the same 401. */
+export const loginSchema = z.strictObject({
+  email: z.string().max(254),
+  password: z.string().max(1000),
+});
+
+const isoInstant = z.iso.datetime({ offset: true });
+
+/** `match` of a content rule: fields combine with AND; an empty match matches every read. */
+export const ruleMatchSchema = z.strictObject({
+  path: z.string().max(500).regex(/^\/[^\s?#]*$/, {
+    error: 'must start with "/" and contain no spaces, "?" or "#"',
+  }).optional(),
+  publishedWithinHours: z.number().gt(0).max(87_600).optional(),
+  territories: z.array(
+    z.string().regex(/^[A-Za-z]{2}$/, { error: "must be a two-letter country code" })
+      .refine(isCountryCode, { error: "is not an ISO 3166-1 alpha-2 country code" }),
+  ).min(1).max(250).optional(),
+});
+
+/** `action` of a content rule. */
+export const ruleActionSchema = z.strictObject({
+  policy: z.enum(POLICIES).optional(),
+  priceUsdCents: cents.optional(),
+  window: z.strictObject({ start: isoInstant, end: isoInstant }).optional(),
+  deny: z.boolean().optional(),
+});
+
+/** A content rule as POSTed, and as a PATCH leaves it once merged (DESIGN.md §6). */
+export const ruleInputSchema = z.strictObject({
+  priority: z.int().min(0).max(1_000_000),
+  match: ruleMatchSchema.default({}),
+  action: ruleActionSchema,
+}).superRefine((rule, ctx) => {
+  const { action, match } = rule;
+  const issue = (path: string[], message: string) =>
+    ctx.addIssue({ code: "custom", path, message, input: rule });
+  if (action.deny) {
+    if (!match.territories) issue(["action", "deny"], "a denial needs match.territories");
+    if (action.policy !== undefined || action.priceUsdCents !== undefined || action.window) {
+      issue(["action", "deny"], "cannot be combined with policy, priceUsdCents or window");
+    }
+  } else if (action.policy === undefined && action.priceUsdCents === undefined) {
+    issue(["action"], "must set policy, priceUsdCents or deny: true");
+  }
+  if (action.window) {
+    if (action.priceUsdCents === undefined) {
+      issue(["action", "window"], "bounds a price: set action.priceUsdCents too");
+    }
+    if (Date.parse(action.window.start) >= Date.parse(action.window.end)) {
+      issue(["action", "window", "end"], "must be after action.window.start");
+    }
+  }
+});
+
+/** Input type of a content rule. */
+export type RuleInput = z.output<typeof ruleInputSchema>;
+
+/** PATCH /api/publisher/rules/:id: each part given replaces that part of the rule. */
+export const rulePatchSchema = z.strictObject({
+  priority: z.int().min(0).max(1_000_000),
+  match: ruleMatchSchema,
+  action: ruleActionSchema,
+}).partial();
+
+/** A stored content rule as the API shows it. */
+export const ruleSchema = z.object({
+  id: z.string(),
+  priority: z.int(),
+  match: ruleMatchSchema,
+  action: ruleActionSchema,
+});
+
+/** PATCH /api/publisher/articles/:id. */
+export const articlePatchSchema = z.strictObject({
+  policy: z.enum(POLICIES).optional(),
+  priceUsdCents: cents.nullable().optional(),
+}).refine((p) => p.policy !== undefined || p.priceUsdCents !== undefined, {
+  error: "must set policy or priceUsdCents",
+});
+
+/** GET /api/publisher/articles query parameters. */
+export const articleQuerySchema = z.strictObject({
+  limit: z.coerce.number().int().min(1).max(200).default(50),
+  offset: z.coerce.number().int().min(0).max(10_000_000).default(0),
+  policy: z.enum(POLICIES).optional(),
+  kind: z.enum(["article", "chapter"]).optional(),
+});
+
+/** An article as the management API lists it (no body). */
+export const managedArticleSchema = z.object({
+  id: z.string(),
+  url: z.string(),
+  title: z.string(),
+  author: z.string(),
+  publishedAt: z.string().nullable(),
+  tags: z.array(z.string()),
+  policy: z.enum(POLICIES),
+  priceUsdCents: z.number().nullable(),
+  kind: z.enum(["article", "chapter"]),
+  bookId: z.string().nullable(),
+  chapterNo: z.int().nullable(),
+  updatedAt: z.string(),
+});
+
+function isHttpsUrl(s: string): boolean {
+  try {
+    const url = new URL(s);
+    return url.protocol === "https:" && !url.username && !url.password;
+  } catch {
+    return false;
+  }
+}
+
+function isOrigin(s: string): boolean {
+  try {
+    const url = new URL(s);
+    return (url.protocol === "https:" || url.protocol === "http:") && !url.username &&
+      !url.password && url.pathname === "/" && !url.search && !url.hash;
+  } catch {
+    return false;
+  }
+}
+
+function isIpLiteral(s: string): boolean {
+  return /^\d+(\.\d+){3}$/.test(s);
+}

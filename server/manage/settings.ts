@@ -1,0 +1,103 @@
+/** Publisher settings: their API form (US cents) and applying a merge patch to the stored form. */
+import {
+  findPublisherByDomain,
+  normaliseHost,
+  type Publisher,
+  updatePublisher,
+} from "../../store/publishers.ts";
+import type { AppDeps } from "../deps.ts";
+import { invalid } from "../errors.ts";
+import { centsToMicros, microsToCents } from "../money.ts";
+import { domainTaken } from "./accounts.ts";
+import type { SettingsPatch } from "./schemas.ts";
+
+/** The settings document of GET /api/publisher/settings. */
+export function presentSettings(p: Publisher) {
+  return {
+    publisherId: p.id,
+    slug: p.slug,
+    name: p.name,
+    customDomain: p.customDomain,
+    branding: p.branding,
+    toggles: p.toggles,
+    rights: p.rights,
+    pricingUsdCents: {
+      summarization: microsToCents(p.pricesMicros.summarization),
+      display: microsToCents(p.pricesMicros.display),
+      rag: microsToCents(p.pricesMicros.rag),
+    },
+    paywallMeterLimit: p.paywallMeterLimit,
+    robotsOrigin: p.robotsOrigin,
+    sponsorTools: p.sponsorTools,
+    enterpriseTerms: p.enterpriseTerms
+      ? {
+        useCases: p.enterpriseTerms.useCases,
+        monthlyPriceUsdCents: microsToCents(p.enterpriseTerms.monthlyPriceMicros),
+        conditions: p.enterpriseTerms.conditions,
+      }
+      : null,
+  };
+}
+
+/**
+ * Merges a validated patch into the publisher's settings and stores the result: top-level fields
+ * replace, the objects branding/toggles/rights/pricingUsdCents merge key by key. Checks that need
+ * the store or the config (custom domain taken, or the platform's own host) run before any write.
+ */
+export async function applySettingsPatch(
+  deps: Pick<AppDeps, "store" | "config" | "clock">,
+  publisher: Publisher,
+  patch: SettingsPatch,
+): Promise<Publisher> {
+  const next: Publisher = {
+    ...publisher,
+    branding: { ...publisher.branding, ...patch.branding },
+    toggles: { ...publisher.toggles, ...patch.toggles },
+    rights: { ...publisher.rights, ...patch.rights },
+    pricesMicros: { ...publisher.pricesMicros },
+  };
+  if (patch.name !== undefined) next.name = patch.name;
+  for (const [use, cents] of Object.entries(patch.pricingUsdCents ?? {})) {
+    next.pricesMicros[use as keyof Publisher["pricesMicros"]] = centsToMicros(cents);
+  }
+  if (patch.paywallMeterLimit !== undefined) next.paywallMeterLimit = patch.paywallMeterLimit;
+  if (patch.robotsOrigin !== undefined) {
+    next.robotsOrigin = patch.robotsOrigin === null ? null : new URL(patch.robotsOrigin).origin;
+  }
+  if (patch.sponsorTools !== undefined) next.sponsorTools = patch.sponsorTools;
+  if (patch.enterpriseTerms !== undefined) {
+    next.enterpriseTerms = patch.enterpriseTerms === null ? null : {
+      useCases: patch.enterpriseTerms.useCases,
+      monthlyPriceMicros: centsToMicros(patch.enterpriseTerms.monthlyPriceUsdCents),
+      conditions: patch.enterpriseTerms.conditions,
+    };
+  }
+  if (patch.customDomain !== undefined) {
+    next.customDomain = await checkedDomain(deps, publisher, patch.customDomain);
+  }
+  try {
+    await updatePublisher(deps.store.db, next, { now: deps.clock.now() });
+  } catch (err) {
+    // Another publisher claimed the domain between our check and this write.
+    if (String(err).includes("publishers.custom_domain")) throw domainTaken(next.customDomain!);
+    throw err;
+  }
+  return next;
+}
+
+async function checkedDomain(
+  deps: Pick<AppDeps, "store" | "config">,
+  publisher: Publisher,
+  domain: string | null,
+): Promise<string | null> {
+  if (domain === null) return null;
+  const host = normaliseHost(domain);
+  // The platform's host serves the marketplace, OAuth and every publisher's MCP endpoint: a
+  // publisher resolved from it would shadow them (DESIGN.md §6 "Publisher host").
+  if (host === normaliseHost(new URL(deps.config.baseUrl).host)) {
+    throw invalid("customDomain", "is the platform's own host name");
+  }
+  const owner = await findPublisherByDomain(deps.store.db, host);
+  if (owner && owner.id !== publisher.id) throw domainTaken(host);
+  return host;
+}

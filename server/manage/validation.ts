@@ -1,0 +1,144 @@
+/**
+ * Edge validation for the management API: one zod schema per input, and one error shape,
+ * `400 {error: {code: "invalid_request", message: "<field>: <why>"}}` naming the first bad field.
+ */
+import type { Context } from "hono";
+import type { z } from "zod";
+import { AppError, invalid } from "../errors.ts";
+
+/** Largest JSON body the management API reads (settings, rules, articles are small documents). */
+export const MAX_JSON_BYTES = 64 * 1024;
+
+/** Parses `data` with `schema`, or throws a 400 naming the first field that failed and why. */
+export function parseInput<T extends z.ZodType>(schema: T, data: unknown): z.output<T> {
+  const result = schema.safeParse(data, { error: describeIssue });
+  if (result.success) return result.data;
+  const issue = result.error.issues[0];
+  if (issue.code === "unrecognized_keys") {
+    throw invalid(fieldName([...issue.path, issue.keys[0]]), "is not a known field");
+  }
+  throw invalid(fieldName(issue.path), issue.message);
+}
+
+/**
+ * Reads a JSON request body of at most MAX_JSON_BYTES, refusing anything that is not an object.
+ * The Content-Type must be JSON: an HTML form cannot send that, and a cross-origin script must
+ * pass a CORS preflight that these routes never grant, so no other site can post here (login
+ * CSRF included).
+ */
+export async function readJson(c: Context): Promise<unknown> {
+  const type = (c.req.header("content-type") ?? "").split(";")[0].trim().toLowerCase();
+  if (type !== "application/json") {
+    throw new AppError(
+      415,
+      "unsupported_media_type",
+      "Content-Type: must be application/json",
+    );
+  }
+  const declared = Number(c.req.header("content-length") ?? "0");
+  if (declared > MAX_JSON_BYTES) throw tooLarge();
+  const reader = c.req.raw.body?.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  if (reader) {
+    while (true) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      size += value.byteLength;
+      if (size > MAX_JSON_BYTES) {
+        await reader.cancel();
+        throw tooLarge();
+      }
+      chunks.push(value);
+    }
+  }
+  const text = new TextDecoder().decode(concat(chunks, size));
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch {
+    throw invalid("body", "is not valid JSON");
+  }
+  if (data === null || typeof data !== "object" || Array.isArray(data)) {
+    throw invalid("body", "must be a JSON object");
+  }
+  return data;
+}
+
+/** `["branding", "logoUrl"]` → `branding.logoUrl`; `["territories", 0]` → `territories[0]`. */
+export function fieldName(path: readonly PropertyKey[]): string {
+  if (path.length === 0) return "body";
+  return path.map((p, i) =>
+    typeof p === "number" ? `[${p}]` : i === 0 ? String(p) : `.${String(p)}`
+  )
+    .join("");
+}
+
+const ARTICLE: Record<string, string> = {
+  boolean: "a boolean",
+  number: "a number",
+  int: "an integer",
+  string: "a string",
+  object: "an object",
+  array: "an array",
+};
+
+/** zod's per-parse error map: a short reason for issues whose schema gave no message. */
+function describeIssue(issue: z.core.$ZodRawIssue): string | undefined {
+  switch (issue.code) {
+    case "invalid_type":
+      if (issue.input === undefined) return "is required";
+      return `expected ${ARTICLE[issue.expected] ?? issue.expected}`;
+    case "too_small":
+      return bound(issue.origin, issue.minimum, issue.inclusive, "least", "more than");
+    case "too_big":
+      return bound(issue.origin, issue.maximum, issue.inclusive, "most", "less than");
+    case "invalid_value":
+      return `must be one of ${issue.values.map((v) => JSON.stringify(v)).join(", ")}`;
+    case "invalid_format":
+      return issue.format === "datetime"
+        ? "must be an ISO 8601 instant with a time zone, e.g. 2026-01-01T00:00:00Z"
+        : `is not a valid ${issue.format}`;
+    case "invalid_union":
+      return "has the wrong shape";
+    default:
+      return undefined;
+  }
+}
+
+function bound(
+  origin: string,
+  limit: number | bigint,
+  inclusive: boolean | undefined,
+  word: string,
+  strict: string,
+): string {
+  const plural = Number(limit) === 1 ? "" : "s";
+  const unit = origin === "string"
+    ? ` character${plural}`
+    : origin === "array" || origin === "set"
+    ? ` item${plural}`
+    : "";
+  const have = origin === "array" || origin === "string" ? "have" : "be";
+  return inclusive === false
+    ? `must ${have} ${strict} ${limit}${unit}`
+    : `must ${have} at ${word} ${limit}${unit}`;
+}
+
+function tooLarge(): AppError {
+  return new AppError(
+    413,
+    "payload_too_large",
+    `body: must be at most ${MAX_JSON_BYTES} bytes of JSON`,
+  );
+}
+
+function concat(chunks: Uint8Array[], size: number): Uint8Array {
+  const out = new Uint8Array(size);
+  let at = 0;
+  for (const chunk of chunks) {
+    out.set(chunk, at);
+    at += chunk.byteLength;
+  }
+  return out;
+}
