@@ -1,6 +1,7 @@
 /** The full-text leg: FTS5 bm25 over title, summary, tags and body, scoped to one publisher. */
 import type { Client } from "@libsql/client";
 import { ELIGIBLE_SQL } from "./eligible.ts";
+import { porterStem } from "./porter.ts";
 import { isStopWord, words } from "./text.ts";
 
 /** bm25 column weights (pub, title, summary, tags, body); tuned on the Cranfield training queries. */
@@ -19,13 +20,47 @@ export function publisherToken(publisherId: string): string {
  * runs survive and each is quoted, so FTS operators (NEAR, AND, *, -, ^, :, quotes, parentheses)
  * in the text are plain words or gone; terms are ORed so bm25 ranks partial matches too.
  */
-export function ftsQuery(publisherId: string, text: string): string | null {
-  const all = [...new Set(words(text.slice(0, 2000)))];
-  const content = all.filter((w) => !isStopWord(w));
-  const chosen = (content.length > 0 ? content : all).slice(0, MAX_QUERY_TERMS);
+export function ftsQuery(
+  publisherId: string,
+  text: string,
+  options: { skip?: Set<string> } = {},
+): string | null {
+  const chosen = queryWords(text);
+  const kept = chosen.filter((w) => !options.skip?.has(w));
+  if (kept.length > 0) chosen.splice(0, chosen.length, ...kept);
   if (chosen.length === 0) return null;
   const terms = chosen.map((w) => `"${w.replaceAll('"', '""')}"`).join(" OR ");
   return `pub : "${publisherToken(publisherId)}" AND {title summary tags body} : (${terms})`;
+}
+
+/** The words of a query that go to FTS: stop words dropped unless nothing else is left. */
+export function queryWords(text: string): string[] {
+  const all = [...new Set(words(text.slice(0, 2000)))];
+  const content = all.filter((w) => !isStopWord(w));
+  return (content.length > 0 ? content : all).slice(0, MAX_QUERY_TERMS);
+}
+
+/** A term in more than this share of documents is skipped (bm25 idf near 0, postings huge). */
+export const COMMON_TERM_SHARE = 0.3;
+
+/** Query words whose stem occurs in more than COMMON_TERM_SHARE of all indexed documents. */
+export async function commonWords(
+  db: Client,
+  text: string,
+  options: { docs: number },
+): Promise<Set<string>> {
+  const list = queryWords(text);
+  if (list.length < 2 || options.docs < 1000) return new Set();
+  const stems = new Map(list.map((w) => [porterStem(w), w]));
+  const rs = await db.execute({
+    sql: `SELECT term, doc FROM articles_fts_vocab WHERE term IN (${
+      [...stems.keys()].map(() => "?").join(",")
+    })`,
+    args: [...stems.keys()],
+  });
+  const common = rs.rows.filter((r) => Number(r.doc) > COMMON_TERM_SHARE * options.docs)
+    .map((r) => stems.get(String(r.term))!);
+  return new Set(common);
 }
 
 /** Ranked eligible articles matching `text` (best first); score is bm25 negated (higher is better). */
@@ -33,13 +68,14 @@ export async function ftsSearch(
   db: Client,
   publisherId: string,
   text: string,
-  options: { limit: number; weights?: number[] },
+  options: { limit: number; weights?: number[]; skip?: Set<string> },
 ): Promise<{ articleId: string; score: number }[]> {
   const weights = (options.weights ?? FTS_WEIGHTS).map((w) => Number(w) || 0).join(", ");
-  const match = ftsQuery(publisherId, text);
+  const match = ftsQuery(publisherId, text, { skip: options.skip });
   if (!match) return [];
   // Rank inside FTS first (cheap, bounded), then join for eligibility; fetch more if some were
-  // filtered out so ineligible articles never crowd out the page.
+  // filtered out so ineligible articles never crowd out the page. CROSS JOIN and the unary +
+  // pin the plan: left alone, SQLite may scan every article of the publisher instead.
   let fetch = options.limit * 2 + 20;
   for (;;) {
     const rs = await db.execute({
@@ -47,10 +83,10 @@ export async function ftsSearch(
               SELECT rowid, bm25(articles_fts, ${weights}) AS score
               FROM articles_fts WHERE articles_fts MATCH ? ORDER BY score LIMIT ?
             ) f
-            JOIN search_docs d ON d.doc = f.rowid
-            JOIN articles a ON a.id = d.article_id
+            CROSS JOIN search_docs d ON d.doc = f.rowid
+            CROSS JOIN articles a ON a.id = d.article_id
             LEFT JOIN books b ON b.id = a.book_id
-            WHERE a.publisher_id = ? AND ${ELIGIBLE_SQL}
+            WHERE +a.publisher_id = ? AND ${ELIGIBLE_SQL}
             ORDER BY f.score LIMIT ?`,
       args: [match, fetch, publisherId, options.limit],
     });

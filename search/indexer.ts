@@ -33,7 +33,7 @@ export async function rechunk(
   const marks = articleIds.map(() => "?").join(",");
   const rs = await db.execute({
     sql:
-      `SELECT id, title, summary, body FROM articles WHERE publisher_id = ? AND id IN (${marks})`,
+      `SELECT id, title, summary, body FROM articles WHERE +publisher_id = ? AND id IN (${marks})`,
     args: [publisherId, ...articleIds],
   });
   const existing = new Map<string, string>();
@@ -55,7 +55,7 @@ export async function rechunk(
     const key = chunks.map((c) => `${c.n}\u0000${c.section}\u0000${c.text}\u0001`).join("");
     if (key === (existing.get(id) ?? "")) {
       statements.push({
-        sql: "UPDATE search_docs SET dirty = 0 WHERE publisher_id = ? AND article_id = ?",
+        sql: "UPDATE search_docs SET dirty = 0 WHERE +publisher_id = ? AND article_id = ?",
         args: [publisherId, id],
       });
     } else {

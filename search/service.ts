@@ -9,7 +9,7 @@ import {
 import { chunkArticle } from "./chunker.ts";
 import { eligibleIds } from "./eligible.ts";
 import type { Embedder } from "./embedder.ts";
-import { ftsSearch } from "./fts.ts";
+import { commonWords, ftsSearch } from "./fts.ts";
 import { DEFAULT_FUSION, fuse, type FusionOptions, modeOf } from "./fusion.ts";
 import { IndexCache } from "./index_cache.ts";
 import { dirtyArticles, embedBatch, publishersWithWork, rechunk } from "./indexer.ts";
@@ -58,6 +58,7 @@ export function createSearchService(options: SearchServiceOptions): SearchServic
   const cache = new IndexCache(db, options.dataDir, () => now().getTime());
   const models = new Map<string, { loaded: LoadedModel | null; checkedAt: number }>();
   const invalidated = new Set<string>();
+  let indexed = { docs: 0, at: -Infinity };
   let loop: Promise<void> | null = null;
   let stopping = false;
   let wake: (() => void) | null = null;
@@ -112,6 +113,20 @@ export function createSearchService(options: SearchServiceOptions): SearchServic
     return { hits: raw.filter((h) => ok.has(h.articleId)).slice(0, depth), vector, index };
   }
 
+  /** Full text with corpus-common words skipped; the document count is refreshed each minute. */
+  async function ftsLeg(publisherId: string, query: string, depth: number) {
+    if (now().getTime() - indexed.at > 60_000) {
+      const rs = await db.execute("SELECT COUNT(*) AS n FROM search_docs WHERE deleted = 0");
+      indexed = { docs: Number(rs.rows[0].n), at: now().getTime() };
+    }
+    const skip = await commonWords(db, query, { docs: indexed.docs });
+    return await ftsSearch(db, publisherId, query, {
+      limit: depth,
+      weights: options.ftsWeights,
+      skip,
+    });
+  }
+
   async function search(publisherId: string, query: string, limit: number) {
     const n = Math.max(1, Math.min(Math.floor(limit) || 10, 100));
     const depth = Math.max(n, options.legDepth ?? 50);
@@ -120,8 +135,10 @@ export function createSearchService(options: SearchServiceOptions): SearchServic
     }
     const legs = options.legs ?? "both";
     const [fts, sem] = await Promise.all([
-      legs === "semantic" ? [] : ftsSearch(db, publisherId, query, { limit: depth, weights: options.ftsWeights }),
-      legs === "fts" ? { hits: [], vector: null, index: null } : semanticLeg(publisherId, query, depth),
+      legs === "semantic" ? [] : ftsLeg(publisherId, query, depth),
+      legs === "fts"
+        ? { hits: [], vector: null, index: null }
+        : semanticLeg(publisherId, query, depth),
     ]);
     const fused = fuse(fts.map((h) => h.articleId), sem.hits.map((h) => h.articleId), fusion).slice(
       0,
@@ -158,7 +175,7 @@ export function createSearchService(options: SearchServiceOptions): SearchServic
     if (missing.length > 0) {
       // Not chunked yet (just ingested): chunk on the fly so the passage still exists.
       const rs = await db.execute({
-        sql: `SELECT id, body, summary, title FROM articles WHERE publisher_id = ? AND id IN (${
+        sql: `SELECT id, body, summary, title FROM articles WHERE +publisher_id = ? AND id IN (${
           missing.map(() => "?").join(",")
         })`,
         args: [publisherId, ...missing],

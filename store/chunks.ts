@@ -49,7 +49,7 @@ export function replaceChunksStatements(
     })),
     {
       sql: `UPDATE search_docs SET dirty = 0, vseq = ${NEXT_VSEQ}
-            WHERE publisher_id = ? AND article_id = ?`,
+            WHERE +publisher_id = ? AND article_id = ?`,
       args: [publisherId, articleId],
     },
   ];
@@ -81,12 +81,12 @@ export async function setEmbeddings(
   const articles = [...new Set(items.map((i) => i.id.slice(0, i.id.lastIndexOf("#"))))];
   await db.batch([
     ...items.map((i) => ({
-      sql: "UPDATE chunks SET embedding = ?, embedder = ? WHERE publisher_id = ? AND id = ?",
+      sql: "UPDATE chunks SET embedding = ?, embedder = ? WHERE +publisher_id = ? AND id = ?",
       args: [toBlob(i.vector), options.embedder, publisherId, i.id],
     })),
     {
       sql: `UPDATE search_docs SET vseq = ${NEXT_VSEQ}
-            WHERE publisher_id = ? AND article_id IN (${articles.map(() => "?").join(",")})`,
+            WHERE +publisher_id = ? AND article_id IN (${articles.map(() => "?").join(",")})`,
       args: [publisherId, ...articles],
     },
   ], "write");
@@ -101,7 +101,7 @@ export async function markEmbedFailed(
   if (ids.length === 0) return;
   await db.execute({
     sql: `UPDATE chunks SET embed_attempts = embed_attempts + 1
-          WHERE publisher_id = ? AND id IN (${ids.map(() => "?").join(",")})`,
+          WHERE +publisher_id = ? AND id IN (${ids.map(() => "?").join(",")})`,
     args: [publisherId, ...ids],
   });
 }
@@ -148,7 +148,7 @@ export async function chunksById(
   if (ids.length === 0) return [];
   const rs = await db.execute({
     sql: `SELECT id, article_id, n, section, text FROM chunks
-          WHERE publisher_id = ? AND id IN (${ids.map(() => "?").join(",")})`,
+          WHERE +publisher_id = ? AND id IN (${ids.map(() => "?").join(",")})`,
     args: [publisherId, ...ids],
   });
   return rs.rows.map(toChunk);

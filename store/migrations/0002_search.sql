@@ -67,4 +67,6 @@ CREATE TABLE search_models (
   created_at INTEGER NOT NULL
 );
 
-CREATE INDEX chunks_by_embedder ON chunks (publisher_id, embedder);
+-- Document frequency per indexed term: lets the query builder skip terms so common that bm25
+-- gives them almost no weight but scanning their postings would dominate query time.
+CREATE VIRTUAL TABLE articles_fts_vocab USING fts5vocab(articles_fts, 'row');

@@ -1,0 +1,287 @@
+import assert from "node:assert/strict";
+import { upsertArticle } from "../store/articles.ts";
+import type { Embedder } from "./embedder.ts";
+import { createSearchService } from "./service.ts";
+import {
+  addArticle,
+  addBook,
+  addPublisher,
+  NOW,
+  PARAPHRASE,
+  tempStore,
+  TOPICS,
+} from "./_test_utils.ts";
+
+type Store = Awaited<ReturnType<typeof tempStore>>;
+
+async function seedTopics(store: Store, publisherId: string): Promise<Record<string, string>> {
+  const ids: Record<string, string> = {};
+  for (const [topic, texts] of Object.entries(TOPICS)) {
+    for (const [i, body] of texts.entries()) {
+      ids[`${topic}${i}`] = await addArticle(store, publisherId, `${topic}-${i}`, {
+        title: `${topic} ${i}`,
+        body,
+      });
+    }
+  }
+  ids.paraphrase = await addArticle(store, publisherId, "para", {
+    title: "Highway notes",
+    body: PARAPHRASE,
+  });
+  return ids;
+}
+
+/** A fake embedder: "alpha"/"zeta" texts point one way, "beta" another, anything else nowhere. */
+const fake: Embedder = {
+  id: "fake:1",
+  dims: 2,
+  embed: (texts) =>
+    Promise.resolve(texts.map((t) => {
+      if (/alpha|zeta/i.test(t)) return Float32Array.of(1, 0);
+      if (/beta/i.test(t)) return Float32Array.of(0, 1);
+      return Float32Array.of(0, 0);
+    })),
+};
+
+Deno.test("search() finds a paraphrase through the semantic leg and shows its passage", async () => {
+  await using store = await tempStore();
+  await addPublisher(store, "p1");
+  const ids = await seedTopics(store, "p1");
+  const search = createSearchService({ db: store.db, dataDir: null });
+  assert.ok(await search.embedPending({ publisherId: "p1" }) >= 25);
+  const result = await search.search("p1", "car driver", { limit: 10 });
+  assert.equal(result.mode, "hybrid");
+  const hit = result.hits.find((h) => h.articleId === ids.paraphrase);
+  assert.ok(hit, "the paraphrase is found");
+  assert.deepEqual(hit.match, { chunkId: `${ids.paraphrase}#0`, section: "", snippet: PARAPHRASE });
+  const cooking = result.hits.findIndex((h) => h.articleId.startsWith("cooking"));
+  assert.equal(cooking, -1);
+  const passages = await search.passages("p1", "car driver", { limit: 3 });
+  assert.equal(passages.length, 3);
+  assert.ok(passages.every((p) => p.chunkId.startsWith(p.articleId + "#") && p.text.length > 0));
+  await search.close();
+});
+
+Deno.test("search() never returns BLOCKED articles or chapters whose book denies rag", async () => {
+  await using store = await tempStore();
+  await addPublisher(store, "p1");
+  await addBook(store, "p1", "open", true);
+  await addBook(store, "p1", "closed", false);
+  const body = "The telescope observed a comet near the planet orbit.";
+  const ok = await addArticle(store, "p1", "ok", { title: "Comet report", body });
+  await addArticle(store, "p1", "blocked", { title: "Comet blocked", body, policy: "BLOCKED" });
+  const denied = await addArticle(store, "p1", "ch1", {
+    title: "Comet chapter",
+    body,
+    kind: "chapter",
+    bookId: "closed",
+    chapterNo: 1,
+  });
+  const allowed = await addArticle(store, "p1", "ch2", {
+    title: "Comet chapter",
+    body,
+    kind: "chapter",
+    bookId: "open",
+    chapterNo: 1,
+  });
+  const search = createSearchService({ db: store.db, dataDir: null, embedder: fake });
+  await search.embedPending();
+  const got = (await search.search("p1", "comet telescope", { limit: 10 })).hits.map((h) =>
+    h.articleId
+  );
+  assert.deepEqual(got.toSorted(), [ok, allowed].toSorted());
+  const passages = (await search.passages("p1", "comet", { limit: 10 })).map((p) => p.articleId);
+  assert.deepEqual(passages.toSorted(), [ok, allowed].toSorted());
+  assert.ok(!got.includes(denied));
+  await search.close();
+});
+
+Deno.test("search() does not return another publisher's article", async () => {
+  await using store = await tempStore();
+  await addPublisher(store, "p1");
+  await addPublisher(store, "p10"); // a publisher id that extends the other one
+  const body = "Supersonic alpha flutter of a swept wing.";
+  const mine = await addArticle(store, "p1", "w", { title: "Wing flutter", body });
+  const theirs = await addArticle(store, "p10", "w", { title: "Wing flutter", body });
+  const search = createSearchService({ db: store.db, dataDir: null, embedder: fake });
+  await search.embedPending();
+  assert.deepEqual(
+    (await search.search("p1", "wing flutter", { limit: 10 })).hits.map((h) => h.articleId),
+    [mine],
+  );
+  assert.deepEqual(
+    (await search.search("p10", "zeta", { limit: 10 })).hits.map((h) => h.articleId),
+    [theirs],
+  );
+  await search.close();
+});
+
+Deno.test("search() mode says which legs contributed", async () => {
+  await using store = await tempStore();
+  await addPublisher(store, "p1");
+  const a = await addArticle(store, "p1", "a", {
+    title: "Alpha rays",
+    body: "Alpha particles are helium nuclei.",
+  });
+  await addArticle(store, "p1", "g", { title: "Gamma rays", body: "Gamma rays are photons." });
+  const search = createSearchService({ db: store.db, dataDir: null, embedder: fake });
+  await search.embedPending();
+  const hybrid = await search.search("p1", "alpha", { limit: 5 });
+  assert.equal(hybrid.mode, "hybrid");
+  assert.equal(hybrid.hits[0].articleId, a);
+  assert.equal(hybrid.hits[0].match?.chunkId, `${a}#0`);
+  const semantic = await search.search("p1", "zeta", { limit: 5 });
+  assert.deepEqual([semantic.mode, semantic.hits.map((h) => h.articleId)], ["semantic", [a]]);
+  const fts = await search.search("p1", "photons", { limit: 5 });
+  assert.equal(fts.mode, "fts");
+  assert.equal(fts.hits[0].match, undefined);
+  assert.equal((await search.search("p1", "nothing matches this", { limit: 5 })).mode, "none");
+  await search.close();
+});
+
+Deno.test("articleChanged() reflects an edited article and coverage() counts articles", async () => {
+  await using store = await tempStore();
+  await addPublisher(store, "p1");
+  const ids = await seedTopics(store, "p1");
+  const search = createSearchService({ db: store.db, dataDir: null });
+  assert.deepEqual(await search.coverage("p1"), { embedded: 0, total: 25 });
+  await search.embedPending({ publisherId: "p1", max: 10_000 });
+  assert.deepEqual(await search.coverage("p1"), { embedded: 25, total: 25 });
+  const id = ids.cooking0;
+  const edited =
+    "The astronomer aimed a telescope at the comet and the galaxy beyond the planet orbit.";
+  await upsertArticle(store.db, "p1", {
+    url: "https://example.test/cooking-0",
+    title: "Night sky",
+    body: edited,
+  }, {
+    now: NOW,
+  });
+  await search.articleChanged("p1", id);
+  assert.deepEqual(await search.coverage("p1"), { embedded: 24, total: 25 });
+  assert.equal(await search.embedPending({ publisherId: "p1" }), 1);
+  assert.deepEqual(await search.coverage("p1"), { embedded: 25, total: 25 });
+  const flour = await search.search("p1", "flour sugar butter", { limit: 25 });
+  assert.ok(!flour.hits.some((h) => h.articleId === id && h.match?.snippet.includes("flour")));
+  const sky = await search.search("p1", "telescope galaxy comet", { limit: 3 });
+  const hit = sky.hits.find((h) => h.articleId === id);
+  assert.equal(hit?.match?.snippet, edited);
+  await store.db.execute({ sql: "DELETE FROM articles WHERE id = ?", args: [id] });
+  await search.articleChanged("p1", id);
+  assert.deepEqual(await search.coverage("p1"), { embedded: 24, total: 24 });
+  assert.ok(
+    !(await search.search("p1", "telescope galaxy comet", { limit: 25 })).hits.some((h) =>
+      h.articleId === id
+    ),
+  );
+  await search.close();
+});
+
+Deno.test("the vector snapshot is rebuilt when missing and refreshed when stale", async () => {
+  await using store = await tempStore();
+  await addPublisher(store, "p1");
+  const dataDir = `${store.dir}/data`;
+  const file = `${dataDir}/search/p1.vectors`;
+  await seedTopics(store, "p1");
+  const first = createSearchService({ db: store.db, dataDir });
+  await first.embedPending({ publisherId: "p1", max: 10_000 });
+  assert.equal((await first.search("p1", "telescope", { limit: 5 })).mode, "hybrid");
+  await first.close();
+  const size = (await Deno.stat(file)).size;
+  await Deno.remove(file);
+  const second = createSearchService({ db: store.db, dataDir });
+  assert.equal((await second.search("p1", "telescope", { limit: 5 })).mode, "hybrid");
+  assert.equal((await Deno.stat(file)).size, size);
+  await second.close();
+  // Another node adds an article while no service here runs: the snapshot is now stale.
+  const other = createSearchService({ db: store.db, dataDir: null });
+  const fresh = await addArticle(store, "p1", "fresh", {
+    title: "Comet",
+    body: "A comet and a telescope.",
+  });
+  await other.embedPending({ publisherId: "p1" });
+  await other.close();
+  const third = createSearchService({ db: store.db, dataDir });
+  const hit = (await third.search("p1", "comet telescope", { limit: 30 })).hits.find((h) =>
+    h.articleId === fresh
+  );
+  assert.ok(hit?.match, "the stale snapshot was refreshed from the store");
+  await third.close();
+  assert.ok((await Deno.stat(file)).size > size);
+});
+
+Deno.test("search() notices changes another node made, within a second", async () => {
+  await using store = await tempStore();
+  await addPublisher(store, "p1");
+  await addArticle(store, "p1", "a", { title: "Alpha", body: "alpha one" });
+  let t = NOW.getTime();
+  const node1 = createSearchService({
+    db: store.db,
+    dataDir: null,
+    embedder: fake,
+    now: () => new Date(t),
+  });
+  const node2 = createSearchService({ db: store.db, dataDir: null, embedder: fake });
+  await node1.embedPending();
+  assert.equal((await node1.search("p1", "zeta", { limit: 5 })).hits.length, 1);
+  const b = await addArticle(store, "p1", "b", { title: "Another", body: "alpha two" });
+  await node2.embedPending();
+  t += 1500;
+  const hits = (await node1.search("p1", "zeta", { limit: 5 })).hits.map((h) => h.articleId);
+  assert.ok(hits.includes(b));
+  await node1.close();
+  await node2.close();
+});
+
+Deno.test("rebuild() recreates chunks, model and vectors from the articles", async () => {
+  await using store = await tempStore();
+  await addPublisher(store, "p1");
+  const ids = await seedTopics(store, "p1");
+  const search = createSearchService({ db: store.db, dataDir: null });
+  await search.embedPending({ publisherId: "p1", max: 10_000 });
+  await store.db.execute("DELETE FROM chunks");
+  await search.rebuild("p1");
+  assert.deepEqual(await search.coverage("p1"), { embedded: 25, total: 25 });
+  const result = await search.search("p1", "car driver", { limit: 10 });
+  assert.ok(result.hits.some((h) => h.articleId === ids.paraphrase && h.match));
+  await search.close();
+});
+
+Deno.test("start() embeds in the background and close() waits for it", async () => {
+  await using store = await tempStore();
+  await addPublisher(store, "p1");
+  await seedTopics(store, "p1");
+  const search = createSearchService({ db: store.db, dataDir: null });
+  search.start();
+  search.start();
+  for (let i = 0; i < 100 && (await search.coverage("p1")).embedded < 25; i++) {
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  assert.deepEqual(await search.coverage("p1"), { embedded: 25, total: 25 });
+  await search.close();
+});
+
+Deno.test("the LSA model is retrained when the corpus doubles and old vectors are redone", async () => {
+  await using store = await tempStore();
+  await addPublisher(store, "p1");
+  for (const [i, body] of TOPICS.vehicles.entries()) {
+    await addArticle(store, "p1", `v${i}`, { title: `v${i}`, body });
+  }
+  const search = createSearchService({ db: store.db, dataDir: null });
+  await search.embedPending({ publisherId: "p1" });
+  const embedders = async () =>
+    (await store.db.execute("SELECT DISTINCT embedder FROM chunks")).rows.map((r) =>
+      String(r.embedder)
+    );
+  const [v1] = await embedders();
+  assert.match(v1, /^lsa:1:/);
+  for (const [i, body] of TOPICS.cooking.entries()) {
+    await addArticle(store, "p1", `c${i}`, { title: `c${i}`, body });
+  }
+  await search.embedPending({ publisherId: "p1" });
+  const after = await embedders();
+  assert.equal(after.length, 1);
+  assert.match(after[0], /^lsa:2:/);
+  assert.deepEqual(await search.coverage("p1"), { embedded: 16, total: 16 });
+  await search.close();
+});
