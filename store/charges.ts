@@ -1,34 +1,143 @@
-/** Persistence of the ledger (charges). */
+/** Persistence of the ledger (charges). Amounts are integer micro-dollars. */
 import type { Client } from "./db.ts";
+import type { Executor } from "./license_requests.ts";
+import { openStatementMonth } from "./statements.ts";
 
-/** A ledger total for one publisher and kind of charge within a buyer's month. */
+/** Kinds of ledger row. */
+export type ChargeKind = "metered" | "landing" | "subscription" | "adjustment";
+
+/** A ledger total for one publisher and kind of charge on a buyer's statement. */
 export interface LedgerGroup {
   publisherId: string;
   publisherName: string;
-  kind: "metered" | "landing" | "subscription" | "adjustment";
+  kind: ChargeKind;
+  /** The month the usage happened in; differs from the statement month for late usage. */
+  usageMonth: string;
+  /** True when the processor collected these at checkout (card), false when invoiced. */
+  prepaid: boolean;
   count: number;
   priceMicros: number;
   feeMicros: number;
 }
 
-/** The buyer's ledger for a month, grouped by publisher and kind of charge. */
+/** The rows on the buyer's statement for `month`, grouped by publisher, kind and usage month. */
 export async function ledgerForMonth(
-  db: Client,
+  db: Executor,
   buyerId: string,
   month: string,
 ): Promise<LedgerGroup[]> {
   const rs = await db.execute({
-    sql: `SELECT c.publisher_id, p.name AS publisher_name, c.kind, COUNT(*) AS n,
+    sql: `SELECT c.publisher_id, p.name AS publisher_name, c.kind, c.month AS usage_month,
+            (c.paid_via IS NOT NULL) AS prepaid, COUNT(*) AS n,
             SUM(c.price_micros) AS price, SUM(c.fee_micros) AS fee
           FROM charges c JOIN publishers p ON p.id = c.publisher_id
-          WHERE c.buyer_id = ? AND c.month = ?
-          GROUP BY c.publisher_id, c.kind ORDER BY p.name, c.kind`,
+          WHERE c.buyer_id = ? AND c.statement_month = ?
+          GROUP BY c.publisher_id, c.kind, c.month, prepaid
+          ORDER BY c.month, p.name, c.publisher_id, c.kind, prepaid`,
     args: [buyerId, month],
   });
   return rs.rows.map((r) => ({
     publisherId: String(r.publisher_id),
     publisherName: String(r.publisher_name),
-    kind: String(r.kind) as LedgerGroup["kind"],
+    kind: String(r.kind) as ChargeKind,
+    usageMonth: String(r.usage_month),
+    prepaid: Number(r.prepaid) === 1,
+    count: Number(r.n),
+    priceMicros: Number(r.price),
+    feeMicros: Number(r.fee),
+  }));
+}
+
+/** Sum of every ledger row on the buyer's statement for `month` (price + fee), in micros. */
+export async function ledgerTotal(db: Client, buyerId: string, month: string): Promise<number> {
+  const rs = await db.execute({
+    sql: `SELECT COALESCE(SUM(price_micros + fee_micros), 0) AS t FROM charges
+          WHERE buyer_id = ? AND statement_month = ?`,
+    args: [buyerId, month],
+  });
+  return Number(rs.rows[0].t);
+}
+
+/** Adds a license's monthly fee for `month` once (keyed `sub:<licenseId>:<month>`). */
+export async function insertSubscriptionCharge(
+  db: Executor,
+  buyerId: string,
+  c: {
+    id: string;
+    licenseId: string;
+    publisherId: string;
+    feeMicros: number;
+    month: string;
+    prepaid: boolean;
+    now: Date;
+  },
+): Promise<boolean> {
+  const statementMonth = await openStatementMonth(db, buyerId, c.month);
+  const rs = await db.execute({
+    sql: `INSERT INTO charges (id, buyer_id, publisher_id, license_id, kind, price_micros,
+            fee_micros, month, statement_month, idempotency_key, identity, surface, paid_via,
+            created_at) VALUES (?, ?, ?, ?, 'subscription', ?, 0, ?, ?, ?, ?, 'marketplace', ?, ?)
+          ON CONFLICT (buyer_id, idempotency_key) DO NOTHING`,
+    args: [
+      c.id,
+      buyerId,
+      c.publisherId,
+      c.licenseId,
+      c.feeMicros,
+      c.month,
+      statementMonth,
+      `sub:${c.licenseId}:${c.month}`,
+      `buyer:${buyerId}`,
+      c.prepaid ? "card" : null,
+      c.now.getTime(),
+    ],
+  });
+  return rs.rowsAffected === 1;
+}
+
+/** The buyer's metered and landing spend per publisher since `since` (ms), for usage reports. */
+export async function spendByPublisher(
+  db: Client,
+  buyerId: string,
+  options: { since: number },
+): Promise<
+  { publisherId: string; publisherName: string; reads: number; spendMicros: number }[]
+> {
+  const rs = await db.execute({
+    sql: `SELECT c.publisher_id, p.name, COUNT(*) AS n, SUM(c.price_micros + c.fee_micros) AS s
+          FROM charges c JOIN publishers p ON p.id = c.publisher_id
+          WHERE c.buyer_id = ? AND c.kind IN ('metered', 'landing') AND c.created_at >= ?
+          GROUP BY c.publisher_id ORDER BY p.name, c.publisher_id`,
+    args: [buyerId, options.since],
+  });
+  return rs.rows.map((r) => ({
+    publisherId: String(r.publisher_id),
+    publisherName: String(r.name),
+    reads: Number(r.n),
+    spendMicros: Number(r.s),
+  }));
+}
+
+/** What the publisher earned per statement month: its own prices; platform fees are not its. */
+export async function earningsByMonth(
+  db: Client,
+  publisherId: string,
+  options: { limit: number },
+): Promise<
+  { month: string; kind: ChargeKind; count: number; priceMicros: number; feeMicros: number }[]
+> {
+  const rs = await db.execute({
+    sql: `SELECT statement_month AS m, kind, COUNT(*) AS n, SUM(price_micros) AS price,
+            SUM(fee_micros) AS fee FROM charges
+          WHERE publisher_id = ? AND statement_month IN (
+            SELECT DISTINCT statement_month FROM charges WHERE publisher_id = ?
+            ORDER BY statement_month DESC LIMIT ?)
+          GROUP BY statement_month, kind ORDER BY statement_month DESC, kind`,
+    args: [publisherId, publisherId, options.limit],
+  });
+  return rs.rows.map((r) => ({
+    month: String(r.m),
+    kind: String(r.kind) as ChargeKind,
     count: Number(r.n),
     priceMicros: Number(r.price),
     feeMicros: Number(r.fee),

@@ -1,10 +1,28 @@
 /** Persistence of licenses: what a buyer holds for a publisher. */
 import type { UseCase } from "../server/licensing/mod.ts";
 import type { Client } from "./db.ts";
+import type { Executor } from "./license_requests.ts";
+
+/** A license row. */
+export interface License {
+  id: string;
+  buyerId: string;
+  publisherId: string;
+  kind: "subscription" | "enterprise" | "request";
+  useCases: UseCase[];
+  monthlyFeeMicros: number;
+  state: "pending" | "active" | "canceled";
+  checkoutSessionId: string | null;
+  checkoutUrl: string | null;
+  terms: string | null;
+  createdAt: number;
+  activatedAt: number | null;
+  canceledAt: number | null;
+}
 
 /** The use cases covered by the buyer's active licenses for a publisher. */
 export async function heldUseCases(
-  db: Client,
+  db: Executor,
   buyerId: string,
   publisherId: string,
 ): Promise<UseCase[]> {
@@ -16,4 +34,156 @@ export async function heldUseCases(
   const uses = new Set<UseCase>();
   for (const r of rs.rows) for (const u of JSON.parse(String(r.use_cases))) uses.add(u);
   return [...uses];
+}
+
+/** Inserts a license; `useCases` are stored sorted so equal bundles compare equal. */
+export async function insertLicense(
+  db: Executor,
+  buyerId: string,
+  l: Pick<License, "id" | "publisherId" | "kind" | "useCases" | "monthlyFeeMicros" | "state"> & {
+    terms?: string | null;
+    now: Date;
+  },
+): Promise<void> {
+  const now = l.now.getTime();
+  await db.execute({
+    sql: `INSERT INTO licenses (id, buyer_id, publisher_id, kind, use_cases, monthly_fee_micros,
+            state, terms, created_at, activated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    args: [
+      l.id,
+      buyerId,
+      l.publisherId,
+      l.kind,
+      bundleKey(l.useCases),
+      l.monthlyFeeMicros,
+      l.state,
+      l.terms ?? null,
+      now,
+      l.state === "active" ? now : null,
+    ],
+  });
+}
+
+/** The canonical stored form of a set of use cases. */
+export function bundleKey(useCases: readonly string[]): string {
+  return JSON.stringify([...new Set(useCases)].sort());
+}
+
+/** The buyer's licenses, newest first. */
+export async function listLicenses(db: Client, buyerId: string): Promise<License[]> {
+  const rs = await db.execute({
+    sql: "SELECT * FROM licenses WHERE buyer_id = ? ORDER BY created_at DESC, id DESC",
+    args: [buyerId],
+  });
+  return rs.rows.map(toLicense);
+}
+
+/** One license by id. */
+export async function getLicense(db: Executor, id: string): Promise<License | null> {
+  const rs = await db.execute({ sql: "SELECT * FROM licenses WHERE id = ?", args: [id] });
+  return rs.rows[0] ? toLicense(rs.rows[0]) : null;
+}
+
+/** The buyer's pending checkout for this publisher and bundle, if any. */
+export async function findPendingLicense(
+  db: Executor,
+  buyerId: string,
+  options: { publisherId: string; useCases: readonly string[] },
+): Promise<License | null> {
+  const rs = await db.execute({
+    sql: `SELECT * FROM licenses WHERE buyer_id = ? AND publisher_id = ? AND use_cases = ?
+            AND state = 'pending'`,
+    args: [buyerId, options.publisherId, bundleKey(options.useCases)],
+  });
+  return rs.rows[0] ? toLicense(rs.rows[0]) : null;
+}
+
+/** Records the processor's checkout session on a pending license. */
+export async function setCheckout(
+  db: Executor,
+  licenseId: string,
+  checkout: { sessionId: string; url: string },
+): Promise<void> {
+  await db.execute({
+    sql: `UPDATE licenses SET checkout_session_id = ?, checkout_url = ?
+          WHERE id = ? AND state = 'pending'`,
+    args: [checkout.sessionId, checkout.url, licenseId],
+  });
+}
+
+/** Activates the pending license of a checkout session; null when none was pending (done once). */
+export async function activateByCheckout(
+  db: Executor,
+  sessionId: string,
+  options: { subscriptionId: string | null; now: Date },
+): Promise<License | null> {
+  const rs = await db.execute({
+    sql: `UPDATE licenses SET state = 'active', activated_at = ?,
+            processor_subscription_id = COALESCE(?, processor_subscription_id)
+          WHERE checkout_session_id = ? AND state = 'pending' RETURNING *`,
+    args: [options.now.getTime(), options.subscriptionId, sessionId],
+  });
+  return rs.rows[0] ? toLicense(rs.rows[0]) : null;
+}
+
+/**
+ * Cancels a license by id or processor subscription (pending or active), or the still-pending
+ * license of an expired checkout; false when nothing changed.
+ */
+export async function cancelLicense(
+  db: Executor,
+  where: { id?: string; processorSubscriptionId?: string; pendingCheckoutSessionId?: string },
+  options: { now: Date },
+): Promise<boolean> {
+  const rs = await db.execute({
+    sql: `UPDATE licenses SET state = 'canceled', canceled_at = ?
+          WHERE state != 'canceled' AND (id = ? OR processor_subscription_id = ?
+            OR (checkout_session_id = ? AND state = 'pending'))`,
+    args: [
+      options.now.getTime(),
+      where.id ?? null,
+      where.processorSubscriptionId ?? null,
+      where.pendingCheckoutSessionId ?? null,
+    ],
+  });
+  return rs.rowsAffected > 0;
+}
+
+/** The license of a checkout session. */
+export async function licenseOfCheckout(db: Executor, sessionId: string): Promise<License | null> {
+  const rs = await db.execute({
+    sql: "SELECT * FROM licenses WHERE checkout_session_id = ?",
+    args: [sessionId],
+  });
+  return rs.rows[0] ? toLicense(rs.rows[0]) : null;
+}
+
+/** Active licenses that carry a monthly fee, activated before `before`: what a month roll bills. */
+export async function billableLicenses(db: Client, before: Date): Promise<License[]> {
+  const rs = await db.execute({
+    sql: `SELECT * FROM licenses WHERE state = 'active' AND monthly_fee_micros > 0
+            AND activated_at < ? ORDER BY id`,
+    args: [before.getTime()],
+  });
+  return rs.rows.map(toLicense);
+}
+
+// deno-lint-ignore no-explicit-any
+function toLicense(r: any): License {
+  const n = (v: unknown) => (v === null ? null : Number(v));
+  return {
+    id: String(r.id),
+    buyerId: String(r.buyer_id),
+    publisherId: String(r.publisher_id),
+    kind: String(r.kind) as License["kind"],
+    useCases: JSON.parse(String(r.use_cases)),
+    monthlyFeeMicros: Number(r.monthly_fee_micros),
+    state: String(r.state) as License["state"],
+    checkoutSessionId: r.checkout_session_id === null ? null : String(r.checkout_session_id),
+    checkoutUrl: r.checkout_url === null ? null : String(r.checkout_url),
+    terms: r.terms === null ? null : String(r.terms),
+    createdAt: Number(r.created_at),
+    activatedAt: n(r.activated_at),
+    canceledAt: n(r.canceled_at),
+  };
 }

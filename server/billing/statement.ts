@@ -1,10 +1,15 @@
 /**
  * A buyer's consolidated monthly statement (SPEC.md "Buyer marketplace API"), built from the
- * ledger so that its total always equals the sum of its lines and of the ledger rows.
+ * ledger so that its total always equals the sum of its lines and of the ledger rows on it. Once
+ * closed (server/billing/close.ts) the stored document is returned verbatim and never changes;
+ * usage that arrives for a closed month sits on the next statement as an adjustment line.
  */
 import { ledgerForMonth } from "../../store/charges.ts";
 import type { Client } from "../../store/db.ts";
+import type { Executor } from "../../store/license_requests.ts";
+import { getClosedStatement } from "../../store/statements.ts";
 import { microsToCents, microsToWholeCents } from "../money.ts";
+import { isMonth } from "./months.ts";
 
 /** One line of a statement. Amounts are in micro-dollars; `...Cents` fields are for display. */
 export interface StatementLine {
@@ -13,6 +18,14 @@ export interface StatementLine {
   publisherName: string;
   description: string;
   quantity: number;
+  /** The month the usage happened in (differs from the statement's for adjustments). */
+  usageMonth: string;
+  /** Collected by card at checkout; shown for completeness, not due again. */
+  prepaid: boolean;
+  /** The publisher's own prices. */
+  priceMicros: number;
+  /** The platform fee (4.7% on landing-path charges, else 0). */
+  feeMicros: number;
   amountMicros: number;
   amountUsdCents: number;
 }
@@ -21,13 +34,21 @@ export interface StatementLine {
 export interface Statement {
   buyerId: string;
   month: string;
+  state: "open" | "closed";
+  closedAt: string | null;
   currency: "usd";
   lines: StatementLine[];
   subscriptionFeesUsdCents: number;
   meteredUsdCents: number;
   landingUsdCents: number;
+  adjustmentsUsdCents: number;
+  platformFeesUsdCents: number;
   totalMicros: number;
   totalUsdCents: number;
+  prepaidUsdCents: number;
+  /** What the invoice asks for: the total less what the processor already collected. */
+  amountDueUsdCents: number;
+  settlement: "invoice";
 }
 
 const DESCRIPTIONS: Record<StatementLine["kind"], string> = {
@@ -37,38 +58,66 @@ const DESCRIPTIONS: Record<StatementLine["kind"], string> = {
   adjustment: "Adjustment",
 };
 
-/** Builds the statement of `buyerId` for `month` from the ledger. */
+/** The statement of `buyerId` for `month`: the closed document, or the open one from the ledger. */
 export async function buildStatement(
   db: Client,
   buyerId: string,
   month: string,
 ): Promise<Statement> {
-  if (!/^\d{4}-(0[1-9]|1[0-2])$/.test(month)) throw new RangeError(`Bad month "${month}"`);
+  if (!isMonth(month)) throw new RangeError(`Bad month "${month}"`);
+  const closed = await getClosedStatement(db, buyerId, month);
+  if (closed) return JSON.parse(closed.document) as Statement;
+  return await statementFromLedger(db, buyerId, month);
+}
+
+/** The statement as the ledger has it now (what closing freezes). */
+export async function statementFromLedger(
+  db: Executor,
+  buyerId: string,
+  month: string,
+): Promise<Statement> {
   const lines: StatementLine[] = (await ledgerForMonth(db, buyerId, month)).map((g) => {
+    const late = g.usageMonth !== month;
     const amountMicros = g.priceMicros + g.feeMicros;
     return {
-      kind: g.kind,
+      kind: late ? "adjustment" : g.kind,
       publisherId: g.publisherId,
       publisherName: g.publisherName,
-      description: DESCRIPTIONS[g.kind],
+      description: late
+        ? `Late ${DESCRIPTIONS[g.kind].toLowerCase()} from ${g.usageMonth}`
+        : DESCRIPTIONS[g.kind],
       quantity: g.count,
+      usageMonth: g.usageMonth,
+      prepaid: g.prepaid,
+      priceMicros: g.priceMicros,
+      feeMicros: g.feeMicros,
       amountMicros,
       amountUsdCents: microsToCents(amountMicros),
     };
   });
-  const sum = (kind?: StatementLine["kind"]) =>
-    lines.filter((l) => !kind || l.kind === kind).reduce((t, l) => t + l.amountMicros, 0);
-  const totalMicros = sum();
+  const sum = (pick: (l: StatementLine) => number, keep = (_l: StatementLine) => true) =>
+    lines.filter(keep).reduce((t, l) => t + pick(l), 0);
+  const amount = (l: StatementLine) => l.amountMicros;
+  const ofKind = (k: StatementLine["kind"]) => (l: StatementLine) => l.kind === k;
+  const totalMicros = sum(amount);
+  const prepaid = sum(amount, (l) => l.prepaid);
   return {
     buyerId,
     month,
+    state: "open",
+    closedAt: null,
     currency: "usd",
     lines,
-    subscriptionFeesUsdCents: microsToWholeCents(sum("subscription")),
-    meteredUsdCents: microsToWholeCents(sum("metered")),
-    landingUsdCents: microsToWholeCents(sum("landing")),
+    subscriptionFeesUsdCents: microsToWholeCents(sum(amount, ofKind("subscription"))),
+    meteredUsdCents: microsToWholeCents(sum(amount, ofKind("metered"))),
+    landingUsdCents: microsToWholeCents(sum(amount, ofKind("landing"))),
+    adjustmentsUsdCents: microsToWholeCents(sum(amount, ofKind("adjustment"))),
+    platformFeesUsdCents: microsToWholeCents(sum((l) => l.feeMicros)),
     totalMicros,
     totalUsdCents: microsToWholeCents(totalMicros),
+    prepaidUsdCents: microsToWholeCents(prepaid),
+    amountDueUsdCents: microsToWholeCents(totalMicros - prepaid),
+    settlement: "invoice",
   };
 }
 

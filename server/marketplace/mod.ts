@@ -1,11 +1,36 @@
-/** The buyer marketplace API (SPEC.md "Buyer marketplace API"). */
+/**
+ * The buyer marketplace API (SPEC.md "Buyer marketplace API"). CORS: the API is callable from
+ * browsers with `Access-Control-Allow-Origin: *` and never with credentials: it authenticates by
+ * the Authorization header only and reads no cookies (TEST-PLAN 5.12-5.13).
+ */
 import { Hono } from "hono";
 import type { AppDeps, AppEnv } from "../deps.ts";
+import { accountRoutes } from "./account_routes.ts";
 import { catalogRoutes } from "./catalog.ts";
+import { licenseRoutes } from "./license_routes.ts";
+import { statementRoutes } from "./statement_routes.ts";
+
+const NO_CORS = ["/api/marketplace/webhooks/", "/api/marketplace/checkout/"];
 
 /** Marketplace routes under /api/marketplace. */
 export function marketplaceRoutes(deps: AppDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
+  app.use("/api/marketplace/*", async (c, next) => {
+    const open = !NO_CORS.some((p) => c.req.path.startsWith(p));
+    if (open && c.req.method === "OPTIONS") {
+      return c.body(null, 204, {
+        "Access-Control-Allow-Origin": "*",
+        "Access-Control-Allow-Methods": "GET, POST, OPTIONS",
+        "Access-Control-Allow-Headers": "Authorization, Content-Type, Idempotency-Key",
+        "Access-Control-Max-Age": "600",
+      });
+    }
+    await next();
+    if (open) c.header("Access-Control-Allow-Origin", "*");
+  });
   app.route("/", catalogRoutes(deps));
+  app.route("/", accountRoutes(deps));
+  app.route("/", licenseRoutes(deps));
+  app.route("/", statementRoutes(deps));
   return app;
 }

@@ -1,0 +1,108 @@
+/**
+ * Billing figures (TEST-PLAN section 3 "Figures"): the cap under concurrency on two instances of
+ * one store, and idempotent retries. Run: deno run -A scripts/bench_billing.ts [runs]
+ */
+import { METERED_CAP_MICROS } from "../server/money.ts";
+import { getPublisher, updatePublisher } from "../store/publishers.ts";
+import { startTestFolio, type TestFolio } from "../tests/helpers.ts";
+
+const RUNS = Number(Deno.args[0] ?? 50);
+const K = 200;
+const WIDTH = 20;
+
+async function pool<T>(n: number, width: number, task: (i: number) => Promise<T>): Promise<T[]> {
+  const out: T[] = new Array(n);
+  let next = 0;
+  await Promise.all(Array.from({ length: width }, async () => {
+    while (next < n) {
+      const i = next++;
+      out[i] = await task(i);
+    }
+  }));
+  return out;
+}
+
+async function read(folio: TestFolio, key: string, id: string, idem: string) {
+  const res = await folio.request(`/api/v1/articles/${id}?last_user_prompt=q`, {
+    host: "demo.localhost",
+    headers: { authorization: `Bearer ${key}`, "idempotency-key": idem },
+  });
+  const body = await res.json();
+  return res.status === 200 && !body.status;
+}
+
+const dataDir = await Deno.makeTempDir({ prefix: "folio-bench-" });
+const a = await startTestFolio({ dataDir });
+const b = await startTestFolio({ dataDir, env: { FOLIO_SEED: "0" } });
+try {
+  const db = a.deps.store.db;
+  const rs = await db.execute(
+    "SELECT id FROM articles WHERE policy = 'PAYWALL' AND price_micros IS NULL LIMIT 1",
+  );
+  const id = String(rs.rows[0].id);
+  let maxOver = -Infinity;
+  let exact = 0;
+  let dupes = 0;
+  const started = performance.now();
+  for (let run = 0; run < RUNS; run++) {
+    const s = await (await a.request("/api/marketplace/signup", {
+      method: "POST",
+      body: JSON.stringify({ name: `bench ${run}`, email: `b${run}@bench.test` }),
+    })).json();
+    const price = 1 + Math.floor(Math.random() * 200_000);
+    const p = (await getPublisher(db, "pub_demo"))!;
+    await updatePublisher(db, { ...p, pricesMicros: { ...p.pricesMicros, display: price } }, {
+      now: a.clock.now(),
+    });
+    const remaining = Math.floor(Math.random() * Math.min(price * 50, METERED_CAP_MICROS));
+    await db.execute({
+      sql: "INSERT INTO monthly_spend VALUES (?, 'pub_demo', '2026-11', ?)",
+      args: [s.buyerId, METERED_CAP_MICROS - remaining],
+    });
+    const ok = await pool(K, WIDTH, (i) => read(i % 2 ? a : b, s.apiKey, id, `r${run}-${i}`));
+    const spend = Number(
+      (await db.execute({
+        sql: "SELECT metered_micros FROM monthly_spend WHERE buyer_id = ?",
+        args: [s.buyerId],
+      })).rows[0].metered_micros,
+    );
+    maxOver = Math.max(maxOver, spend - METERED_CAP_MICROS);
+    const expected = Math.min(K, Math.floor(remaining / price));
+    if (ok.filter(Boolean).length === expected) exact++;
+    const d = await db.execute({
+      sql: `SELECT COUNT(*) - COUNT(DISTINCT idempotency_key) AS d FROM charges WHERE buyer_id = ?`,
+      args: [s.buyerId],
+    });
+    dupes += Number(d.rows[0].d);
+  }
+  const secs = (performance.now() - started) / 1000;
+  console.log(
+    `Cap: K=${K} reads over ${WIDTH} connections on 2 instances x R=${RUNS} runs (random prices): ` +
+      `max(spend - cap) = ${
+        Math.max(0, maxOver) / 10_000
+      } cents (max spend - cap = ${maxOver} micros); ` +
+      `successes = floor(remaining/price) in ${exact}/${RUNS} runs; duplicate keys ${dupes}; ${
+        secs.toFixed(1)
+      } s`,
+  );
+
+  // Idempotent retries: 100 unique keys, each sent 10 times, 10-way concurrent, both nodes.
+  const s = await (await a.request("/api/marketplace/signup", {
+    method: "POST",
+    body: JSON.stringify({ name: "retries", email: "retries@bench.test" }),
+  })).json();
+  await pool(1000, 10, (i) => read(i % 2 ? a : b, s.apiKey, id, `key-${i % 100}`));
+  const r = await db.execute({
+    sql: `SELECT COUNT(*) AS n, COUNT(DISTINCT idempotency_key) AS u FROM charges
+          WHERE buyer_id = ?`,
+    args: [s.buyerId],
+  });
+  console.log(
+    `Idempotent retries: N=1,000 (10-way concurrent, 2 instances): ledger rows = ${r.rows[0].n}, ` +
+      `unique keys ${r.rows[0].u}, duplicates ${Number(r.rows[0].n) - Number(r.rows[0].u)}`,
+  );
+} finally {
+  await a[Symbol.asyncDispose]();
+  await b[Symbol.asyncDispose]();
+  await Deno.remove(dataDir, { recursive: true });
+}

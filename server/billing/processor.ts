@@ -1,0 +1,57 @@
+/**
+ * The payment processor seam (DESIGN.md section 3: "payment processor adapters"). Checkout is
+ * optional: with no processor configured, subscriptions activate at once and are invoiced on the
+ * monthly statement (SPEC.md "What the service does" 4).
+ */
+
+/** What a buyer is asked to pay for at checkout. */
+export interface CheckoutRequest {
+  /** Our license id; the processor echoes it back as the client reference. */
+  licenseId: string;
+  buyerEmail: string;
+  description: string;
+  /** Monthly price in whole US cents. */
+  monthlyUsdCents: number;
+  successUrl: string;
+  cancelUrl: string;
+  /** Stable per pending license, so a double-click opens one session (TEST-PLAN B13). */
+  idempotencyKey: string;
+}
+
+/** A checkout session as the processor reports it. */
+export interface CheckoutSession {
+  id: string;
+  url: string | null;
+  /** "complete" once the buyer finished checkout. */
+  status: "open" | "complete" | "expired";
+  /** "paid" or "no_payment_required" when the money is in. */
+  paymentStatus: string;
+  subscriptionId: string | null;
+  licenseId: string | null;
+}
+
+/** A verified processor event. */
+export interface ProcessorEvent {
+  id: string;
+  type: string;
+  /** The event's object (`data.object`). */
+  object: Record<string, unknown>;
+}
+
+/** A payment processor. */
+export interface PaymentProcessor {
+  createCheckout(req: CheckoutRequest): Promise<{ sessionId: string; url: string }>;
+  retrieveCheckout(sessionId: string): Promise<CheckoutSession>;
+  /** Verifies the signature over the raw body; throws a 400 AppError when it does not hold. */
+  verifyWebhook(
+    rawBody: string,
+    signatureHeader: string | null,
+    options: { now: Date },
+  ): Promise<ProcessorEvent>;
+}
+
+/** True when the session's money is in: the moment a license may activate. */
+export function checkoutPaid(s: CheckoutSession): boolean {
+  return s.status === "complete" &&
+    (s.paymentStatus === "paid" || s.paymentStatus === "no_payment_required");
+}

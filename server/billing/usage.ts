@@ -1,0 +1,62 @@
+/**
+ * GET /api/marketplace/usage (SPEC.md: `{usage, metered, meteredTotalCents}`; fields of entries and
+ * the default window are ours): per publisher, `calls` are logged calls by any identity billed to
+ * the buyer, `reads` the article reads among them, `paywalls` the paid reads of paywalled content
+ * (ledger rows); `metered` is the per-use spend in the window.
+ */
+import { identitiesOfBuyer } from "../../store/buyer_clients.ts";
+import { callsByPublisher } from "../../store/buyer_usage.ts";
+import { spendByPublisher } from "../../store/charges.ts";
+import type { Client } from "../../store/db.ts";
+import { invalid } from "../errors.ts";
+import { microsToCents, microsToWholeCents } from "../money.ts";
+
+const DAY_MS = 86_400_000;
+
+/** The usage report's window, from the `days` query parameter (1-90, default 30). */
+export function parseDays(raw: string | undefined): number {
+  if (raw === undefined) return 30;
+  if (!/^\d{1,3}$/.test(raw) || Number(raw) < 1 || Number(raw) > 90) {
+    throw invalid("days", "must be a whole number from 1 to 90");
+  }
+  return Number(raw);
+}
+
+/** The buyer's usage over the last `days` days. */
+export async function buyerUsage(
+  db: Client,
+  buyerId: string,
+  options: { days: number; now: Date },
+) {
+  const since = options.now.getTime() - options.days * DAY_MS;
+  const [calls, spend] = await Promise.all([
+    identitiesOfBuyer(db, buyerId).then((ids) => callsByPublisher(db, ids, { since })),
+    spendByPublisher(db, buyerId, { since }),
+  ]);
+  const names = new Map<string, string>();
+  for (const r of [...calls, ...spend]) names.set(r.publisherId, r.publisherName);
+  const usage = [...names].map(([publisherId, publisherName]) => {
+    const c = calls.find((r) => r.publisherId === publisherId);
+    const s = spend.find((r) => r.publisherId === publisherId);
+    return {
+      publisherId,
+      publisherName,
+      calls: c?.calls ?? 0,
+      reads: c?.reads ?? 0,
+      paywalls: s?.reads ?? 0,
+    };
+  });
+  const total = spend.reduce((t, s) => t + s.spendMicros, 0);
+  return {
+    days: options.days,
+    since: new Date(since).toISOString(),
+    usage,
+    metered: spend.map((s) => ({
+      publisherId: s.publisherId,
+      publisherName: s.publisherName,
+      chargedReads: s.reads,
+      spendUsdCents: microsToCents(s.spendMicros),
+    })),
+    meteredTotalCents: microsToWholeCents(total),
+  };
+}

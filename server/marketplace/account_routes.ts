@@ -1,0 +1,45 @@
+/** Buyer accounts: signup, key rotation and MCP installs (SPEC.md "Buyer marketplace API"). */
+import { Hono } from "hono";
+import { listBuyerClients } from "../../store/buyer_clients.ts";
+import type { AppDeps, AppEnv } from "../deps.ts";
+import { requireBuyer } from "./auth.ts";
+import { jsonBody, stringField } from "./body.ts";
+import { createBuyer, rotateBuyerKey } from "./buyers.ts";
+import { registerClient } from "./clients.ts";
+
+/** POST signup, POST rotate-key, POST/GET clients. */
+export function accountRoutes(deps: AppDeps): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+  const db = deps.store.db;
+  const auth = requireBuyer(deps);
+
+  app.post("/api/marketplace/signup", async (c) => {
+    const body = await jsonBody(c);
+    const input = { name: stringField(body, "name"), email: stringField(body, "email") };
+    const { buyerId, apiKey } = await createBuyer(db, input, { now: deps.clock.now() });
+    c.header("Cache-Control", "no-store");
+    return c.json({
+      buyerId,
+      apiKey,
+      clientId: `buyer:${buyerId}`,
+      note: "Store this key now: it is shown once. Send it as Authorization: Bearer <key>.",
+    }, 201);
+  });
+
+  app.post("/api/marketplace/rotate-key", auth, async (c) => {
+    const apiKey = await rotateBuyerKey(db, c.var.buyer!.id, { now: deps.clock.now() });
+    c.header("Cache-Control", "no-store");
+    return c.json({ apiKey });
+  });
+
+  app.post("/api/marketplace/clients", auth, async (c) => {
+    const body = await jsonBody(c);
+    const r = await registerClient(db, c.var.buyer!.id, body.clientId);
+    return c.json({ clientId: r.clientId, buyerId: c.var.buyer!.id }, r.created ? 201 : 200);
+  });
+
+  app.get("/api/marketplace/clients", auth, async (c) => {
+    return c.json({ clients: await listBuyerClients(db, c.var.buyer!.id) });
+  });
+  return app;
+}

@@ -1,0 +1,40 @@
+/**
+ * Buyer authentication for the marketplace API (SPEC.md "Authentication" 1): `Authorization:
+ * Bearer mk_...` only. Unknown, revoked and malformed keys get the one identical 401
+ * (server/identity.ts); the key is looked up in the store on every request, so a rotation is seen
+ * by every node on the very next request. Keys in the URL are refused so they never reach access
+ * logs (TEST-PLAN 5.6), and cookies are never read here, so cross-origin calls carry no ambient
+ * credential.
+ */
+import type { Context, MiddlewareHandler } from "hono";
+import type { AppDeps, AppEnv } from "../deps.ts";
+import { AppError } from "../errors.ts";
+import { bearerToken, buyerForKey, invalidKeyError } from "../identity.ts";
+
+const KEY_PARAMS = new Set(["api_key", "apikey", "key", "access_token", "token", "mk"]);
+
+/** Requires a live buyer key and puts the buyer in `c.var.buyer`. */
+export function requireBuyer(deps: AppDeps): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    rejectKeyInUrl(c);
+    const token = bearerToken(c.req.header("authorization"));
+    if (!token) throw invalidKeyError();
+    c.set("buyer", await buyerForKey(deps.store.db, token));
+    await next();
+  };
+}
+
+/** 401 when the URL carries something that looks like a key. */
+export function rejectKeyInUrl(c: Context): void {
+  const url = new URL(c.req.url);
+  for (const [name, value] of url.searchParams) {
+    if (KEY_PARAMS.has(name.toLowerCase()) || /^(mk|pk)_/.test(value)) {
+      throw new AppError(
+        401,
+        "api_key_in_url",
+        "API keys are accepted only in the Authorization header (Bearer), never in the URL",
+        { "WWW-Authenticate": 'Bearer realm="folio"' },
+      );
+    }
+  }
+}

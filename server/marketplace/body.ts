@@ -1,0 +1,31 @@
+/** Reading small JSON request bodies on the marketplace API. */
+import type { Context } from "hono";
+import { AppError, invalid } from "../errors.ts";
+
+const MAX_BODY = 64 * 1024;
+
+/** The request's JSON object body; `{}` when the body is empty. */
+export async function jsonBody(c: Context): Promise<Record<string, unknown>> {
+  const text = await c.req.text();
+  if (text.length > MAX_BODY) {
+    throw new AppError(413, "payload_too_large", `The body is over ${MAX_BODY} bytes`);
+  }
+  if (!text.trim()) return {};
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw invalid("body", "is not valid JSON");
+  }
+  if (!value || typeof value !== "object" || Array.isArray(value)) {
+    throw invalid("body", "must be a JSON object");
+  }
+  return value as Record<string, unknown>;
+}
+
+/** A required string field. */
+export function stringField(body: Record<string, unknown>, name: string): string {
+  const v = body[name];
+  if (typeof v !== "string") throw invalid(name, "is required and must be a string");
+  return v;
+}

@@ -1,0 +1,100 @@
+/**
+ * Licenses (subscriptions) and checkout: POST/GET /api/marketplace/licenses, the portal pages a
+ * buyer lands on after checkout, and the processor's signed webhook.
+ */
+import { Hono } from "hono";
+import { listLicenses } from "../../store/licenses.ts";
+import { renderPage } from "../../ui/layout.tsx";
+import { CheckoutPage } from "../../ui/invoice.tsx";
+import { createStripe } from "../billing/stripe.ts";
+import { completeCheckout, subscribe } from "../billing/subscriptions.ts";
+import { handleWebhook } from "../billing/webhooks.ts";
+import type { AppDeps, AppEnv } from "../deps.ts";
+import { AppError, invalid, notFound } from "../errors.ts";
+import { microsToWholeCents } from "../money.ts";
+import { requireBuyer } from "./auth.ts";
+import { jsonBody } from "./body.ts";
+
+/** License and checkout routes. */
+export function licenseRoutes(deps: AppDeps): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+  const db = deps.store.db;
+  const auth = requireBuyer(deps);
+  const processor = deps.config.stripe ? createStripe(deps.config.stripe, deps.fetcher) : null;
+
+  app.post("/api/marketplace/licenses", auth, async (c) => {
+    const body = await jsonBody(c);
+    const buyer = c.var.buyer!;
+    const r = await subscribe({ db, processor, baseUrl: deps.config.baseUrl }, buyer, {
+      publisherId: body.publisherId,
+      useCases: body.useCases,
+      now: deps.clock.now(),
+    });
+    const monthlyFeeUsdCents = microsToWholeCents(r.monthlyFeeMicros);
+    if (r.state === "pending") {
+      return c.json({
+        checkoutUrl: r.checkoutUrl,
+        licenseId: r.licenseId,
+        state: "pending",
+        monthlyFeeUsdCents,
+      });
+    }
+    return c.json({
+      licenseId: r.licenseId,
+      state: "active",
+      publisherId: body.publisherId,
+      useCases: r.useCases,
+      monthlyFeeUsdCents,
+      billing: "invoice: the fee is on this month's statement and renews on the 1st (UTC)",
+    }, 201);
+  });
+
+  app.get("/api/marketplace/licenses", auth, async (c) => {
+    const licenses = await listLicenses(db, c.var.buyer!.id);
+    return c.json({
+      licenses: licenses.map((l) => ({
+        licenseId: l.id,
+        publisherId: l.publisherId,
+        kind: l.kind,
+        useCases: l.useCases,
+        state: l.state,
+        monthlyFeeUsdCents: microsToWholeCents(l.monthlyFeeMicros),
+        checkoutUrl: l.state === "pending" ? l.checkoutUrl : null,
+        createdAt: new Date(l.createdAt).toISOString(),
+        activatedAt: l.activatedAt === null ? null : new Date(l.activatedAt).toISOString(),
+        canceledAt: l.canceledAt === null ? null : new Date(l.canceledAt).toISOString(),
+      })),
+    });
+  });
+
+  // The buyer's browser lands here from checkout: confirm with the processor, never trust the URL.
+  app.get("/api/marketplace/checkout/success", async (c) => {
+    if (!processor) throw notFound("Checkout");
+    const sessionId = c.req.query("session_id");
+    if (!sessionId) throw invalid("session_id", "is required");
+    const r = await completeCheckout({ db, processor }, sessionId, { now: deps.clock.now() });
+    if (r.state === "unknown") throw notFound("Checkout session");
+    c.header("Cache-Control", "no-store");
+    return c.html(renderPage(CheckoutPage({ outcome: r.state })));
+  });
+
+  app.get("/api/marketplace/checkout/cancel", (c) => {
+    c.header("Cache-Control", "no-store");
+    return c.html(renderPage(CheckoutPage({ outcome: "abandoned" })));
+  });
+
+  app.post("/api/marketplace/webhooks/stripe", async (c) => {
+    if (!processor) throw notFound("Webhook endpoint");
+    const rawBody = await c.req.text();
+    if (rawBody.length > 512 * 1024) {
+      throw new AppError(413, "payload_too_large", "Webhook bodies are at most 512 KiB");
+    }
+    const r = await handleWebhook({ db, processor }, {
+      rawBody,
+      signature: c.req.header("stripe-signature") ?? null,
+      now: deps.clock.now(),
+    });
+    return c.json({ received: true, duplicate: r.duplicate, effect: r.effect });
+  });
+  return app;
+}

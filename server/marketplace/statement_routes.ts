@@ -1,0 +1,59 @@
+/** Usage and statements: GET /api/marketplace/usage, /statement and /statement/invoice. */
+import { Hono } from "hono";
+import { renderPage } from "../../ui/layout.tsx";
+import { InvoicePage } from "../../ui/invoice.tsx";
+import { isMonth } from "../billing/months.ts";
+import { buildStatement, type Statement } from "../billing/statement.ts";
+import { buyerUsage, parseDays } from "../billing/usage.ts";
+import { monthOf } from "../clock.ts";
+import type { AppDeps, AppEnv } from "../deps.ts";
+import { invalid } from "../errors.ts";
+import { microsToCents } from "../money.ts";
+import { requireBuyer } from "./auth.ts";
+
+/** Usage and statement routes. */
+export function statementRoutes(deps: AppDeps): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+  const db = deps.store.db;
+  app.use("/api/marketplace/usage", requireBuyer(deps));
+  app.use("/api/marketplace/statement", requireBuyer(deps));
+  app.use("/api/marketplace/statement/*", requireBuyer(deps));
+
+  app.get("/api/marketplace/usage", async (c) => {
+    const days = parseDays(c.req.query("days"));
+    return c.json(await buyerUsage(db, c.var.buyer!.id, { days, now: deps.clock.now() }));
+  });
+
+  const statementFor = (month: string | undefined, buyerId: string) => {
+    const m = month ?? monthOf(deps.clock.now());
+    if (!isMonth(m)) throw invalid("month", "must be a month written YYYY-MM");
+    return buildStatement(db, buyerId, m);
+  };
+
+  app.get("/api/marketplace/statement", async (c) => {
+    const s = await statementFor(c.req.query("month"), c.var.buyer!.id);
+    return c.json(present(s));
+  });
+
+  app.get("/api/marketplace/statement/invoice", async (c) => {
+    const buyer = c.var.buyer!;
+    const s = await statementFor(c.req.query("month"), buyer.id);
+    c.header("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'");
+    c.header("Cache-Control", "no-store");
+    return c.html(renderPage(InvoicePage({ statement: s, buyer })));
+  });
+  return app;
+}
+
+/** The statement's wire form: cents only (micros stay inside). */
+function present(s: Statement) {
+  const { totalMicros: _t, lines, ...rest } = s;
+  return {
+    ...rest,
+    lines: lines.map(({ priceMicros, feeMicros, amountMicros: _a, ...l }) => ({
+      ...l,
+      priceUsdCents: microsToCents(priceMicros),
+      feeUsdCents: microsToCents(feeMicros),
+    })),
+  };
+}

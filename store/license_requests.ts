@@ -1,0 +1,130 @@
+/** Persistence of license requests (the request_license workflow, SPEC.md "MCP server"). */
+import type { Transaction } from "@libsql/client";
+import type { Client } from "./db.ts";
+
+/** Anything that runs one statement: the client, or a transaction in progress. */
+export type Executor = Pick<Transaction, "execute">;
+
+/** A request for a license, as the publisher sees it. */
+export interface LicenseRequest {
+  id: string;
+  publisherId: string;
+  buyerId: string | null;
+  identity: string;
+  useCase: string;
+  enterprise: boolean;
+  message: string;
+  contact: string | null;
+  state: "pending" | "approved" | "denied";
+  licenseId: string | null;
+  createdAt: string;
+  decidedAt: string | null;
+}
+
+/** Inserts a pending request. */
+export async function insertLicenseRequest(
+  db: Executor,
+  publisherId: string,
+  r:
+    & Pick<
+      LicenseRequest,
+      "id" | "buyerId" | "identity" | "useCase" | "enterprise" | "message" | "contact"
+    >
+    & { now: Date },
+): Promise<void> {
+  await db.execute({
+    sql: `INSERT INTO license_requests (id, publisher_id, buyer_id, identity, use_case, enterprise,
+            message, contact, state, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?)`,
+    args: [
+      r.id,
+      publisherId,
+      r.buyerId,
+      r.identity,
+      r.useCase,
+      r.enterprise ? 1 : 0,
+      r.message,
+      r.contact,
+      r.now.getTime(),
+    ],
+  });
+}
+
+/** The publisher's requests, newest first, optionally in one state. */
+export async function listLicenseRequests(
+  db: Client,
+  publisherId: string,
+  options: { state?: LicenseRequest["state"]; limit?: number } = {},
+): Promise<LicenseRequest[]> {
+  const rs = await db.execute({
+    sql: `SELECT * FROM license_requests WHERE publisher_id = ? AND (? IS NULL OR state = ?)
+          ORDER BY created_at DESC, id DESC LIMIT ?`,
+    args: [publisherId, options.state ?? null, options.state ?? null, options.limit ?? 200],
+  });
+  return rs.rows.map(toRequest);
+}
+
+/** One of the publisher's requests. */
+export async function getLicenseRequest(
+  db: Executor,
+  publisherId: string,
+  id: string,
+): Promise<LicenseRequest | null> {
+  const rs = await db.execute({
+    sql: "SELECT * FROM license_requests WHERE publisher_id = ? AND id = ?",
+    args: [publisherId, id],
+  });
+  return rs.rows[0] ? toRequest(rs.rows[0]) : null;
+}
+
+/** Moves a pending request to approved or denied; false when it was no longer pending. */
+export async function decideLicenseRequest(
+  db: Executor,
+  publisherId: string,
+  d: { id: string; state: "approved" | "denied"; buyerId?: string; licenseId?: string; now: Date },
+): Promise<boolean> {
+  const rs = await db.execute({
+    sql: `UPDATE license_requests SET state = ?, license_id = ?, buyer_id = COALESCE(?, buyer_id),
+            decided_at = ? WHERE publisher_id = ? AND id = ? AND state = 'pending'`,
+    args: [
+      d.state,
+      d.licenseId ?? null,
+      d.buyerId ?? null,
+      d.now.getTime(),
+      publisherId,
+      d.id,
+    ],
+  });
+  return rs.rowsAffected === 1;
+}
+
+/** Names the buyer on pending requests made by `identity` before it was bound to a buyer. */
+export async function attachBuyerToRequests(
+  db: Executor,
+  identity: string,
+  buyerId: string,
+): Promise<number> {
+  const rs = await db.execute({
+    sql: `UPDATE license_requests SET buyer_id = ?
+          WHERE identity = ? AND buyer_id IS NULL AND state = 'pending'`,
+    args: [buyerId, identity],
+  });
+  return rs.rowsAffected;
+}
+
+// deno-lint-ignore no-explicit-any
+function toRequest(r: any): LicenseRequest {
+  return {
+    id: String(r.id),
+    publisherId: String(r.publisher_id),
+    buyerId: r.buyer_id === null ? null : String(r.buyer_id),
+    identity: String(r.identity),
+    useCase: String(r.use_case),
+    enterprise: Number(r.enterprise) === 1,
+    message: String(r.message),
+    contact: r.contact === null ? null : String(r.contact),
+    state: String(r.state) as LicenseRequest["state"],
+    licenseId: r.license_id === null ? null : String(r.license_id),
+    createdAt: new Date(Number(r.created_at)).toISOString(),
+    decidedAt: r.decided_at === null ? null : new Date(Number(r.decided_at)).toISOString(),
+  };
+}

@@ -1,0 +1,111 @@
+/** The printable invoice of a monthly statement, and the checkout landing page. */
+import type { Statement } from "../server/billing/statement.ts";
+import { Page } from "./layout.tsx";
+
+const USD = new Intl.NumberFormat("en-US", {
+  style: "currency",
+  currency: "USD",
+  minimumFractionDigits: 2,
+  maximumFractionDigits: 4,
+});
+
+/** US cents (fractional allowed) as dollars for display only; amounts are computed elsewhere. */
+function usd(cents: number): string {
+  return USD.format(cents / 100);
+}
+
+/** The invoice page: one consolidated statement, its lines and its totals. */
+export function InvoicePage(props: {
+  statement: Statement;
+  buyer: { id: string; name: string; email: string };
+}) {
+  const s = props.statement;
+  return (
+    <Page title={`Folio invoice ${s.month}`}>
+      <h1>Invoice {s.month}</h1>
+      <p>
+        {props.buyer.name} &lt;{props.buyer.email}&gt; · buyer <code>{props.buyer.id}</code>
+        <br />
+        Statement {s.state === "closed" ? `closed ${s.closedAt}` : "open (month in progress)"}{" "}
+        · settled by invoice · USD
+      </p>
+      <table>
+        <thead>
+          <tr>
+            <th>Publisher</th>
+            <th>Item</th>
+            <th>Qty</th>
+            <th>Amount</th>
+          </tr>
+        </thead>
+        <tbody>
+          {s.lines.map((l) => (
+            <tr>
+              <td>{l.publisherName}</td>
+              <td>{l.description}{l.prepaid ? " (paid by card)" : ""}</td>
+              <td>{l.quantity}</td>
+              <td>{usd(l.amountUsdCents)}</td>
+            </tr>
+          ))}
+          {s.lines.length === 0 && (
+            <tr>
+              <td colSpan={4}>No charges this month.</td>
+            </tr>
+          )}
+        </tbody>
+      </table>
+      <table>
+        <tbody>
+          <tr>
+            <th>Subscription fees</th>
+            <td>{usd(s.subscriptionFeesUsdCents)}</td>
+          </tr>
+          <tr>
+            <th>Metered reads</th>
+            <td>{usd(s.meteredUsdCents)}</td>
+          </tr>
+          <tr>
+            <th>Agent payments (incl. {usd(s.platformFeesUsdCents)} platform fees)</th>
+            <td>{usd(s.landingUsdCents)}</td>
+          </tr>
+          <tr>
+            <th>Adjustments</th>
+            <td>{usd(s.adjustmentsUsdCents)}</td>
+          </tr>
+          <tr>
+            <th>Total</th>
+            <td>
+              <strong>{usd(s.totalUsdCents)}</strong>
+            </td>
+          </tr>
+          <tr>
+            <th>Already paid by card</th>
+            <td>{usd(s.prepaidUsdCents)}</td>
+          </tr>
+          <tr>
+            <th>Amount due</th>
+            <td>
+              <strong>{usd(s.amountDueUsdCents)}</strong>
+            </td>
+          </tr>
+        </tbody>
+      </table>
+    </Page>
+  );
+}
+
+/** Where a buyer lands after checkout. */
+export function CheckoutPage(props: { outcome: "active" | "pending" | "canceled" | "abandoned" }) {
+  const text = {
+    active: "Your license is active. Per-use charges for its use cases stop from now on.",
+    pending: "Your payment is not confirmed yet. The license activates as soon as it is.",
+    canceled: "This checkout was canceled or expired. Start a new subscription to try again.",
+    abandoned: "Checkout was not completed. Nothing was charged.",
+  }[props.outcome];
+  return (
+    <Page title="Folio checkout">
+      <h1>Checkout</h1>
+      <p>{text}</p>
+    </Page>
+  );
+}
