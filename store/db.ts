@@ -35,6 +35,7 @@ export async function openStore(url: string, options: { authToken?: string } = {
     // timeout is SQLite's busy timeout: writers from other processes wait instead of failing.
     db = withWriteLock(
       createClient({ url, authToken: options.authToken, timeout: 5000, concurrency: 8 }),
+      url,
     );
   } catch (err) {
     throw new StoreError(`Cannot open the store at ${redact(url)}: ${describe(err)}`);

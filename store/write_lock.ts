@@ -8,13 +8,20 @@
  */
 import type { Client, InStatement, Transaction, TransactionMode } from "@libsql/client";
 
-/** The client with its writes serialised. */
-export function withWriteLock(client: Client): Client {
-  let tail: Promise<void> = Promise.resolve();
+// One queue per database, shared by every client this process opens on it: two clients on one
+// file in one process (a second app instance in tests, the admin CLI beside the server) would
+// otherwise deadlock each other exactly as two pooled connections do.
+const queues = new Map<string, { tail: Promise<void> }>();
+
+/** The client with its writes serialised behind the process-wide queue of `key` (the store URL). */
+export function withWriteLock(client: Client, key: string): Client {
+  let queue = queues.get(key);
+  if (!queue) queues.set(key, queue = { tail: Promise.resolve() });
+  const q = queue;
   const lock = async (): Promise<() => void> => {
     let release!: () => void;
-    const previous = tail;
-    tail = new Promise<void>((resolve) => (release = resolve));
+    const previous = q.tail;
+    q.tail = new Promise<void>((resolve) => (release = resolve));
     await previous;
     return release;
   };

@@ -48,3 +48,29 @@ Deno.test("a failed write transaction releases the lock for the next writer", as
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("two clients on one file in one process share the write queue", async () => {
+  const dir = await Deno.makeTempDir();
+  const a = await openStore(`file:${dir}/folio.db`);
+  const b = await openStore(`file:${dir}/folio.db`);
+  try {
+    await a.db.execute("CREATE TABLE counter (n INTEGER NOT NULL)");
+    await a.db.execute("INSERT INTO counter VALUES (0)");
+    await Promise.all(Array.from({ length: 30 }, async (_, i) => {
+      const tx = await (i % 2 ? a : b).db.transaction("write");
+      try {
+        const n = Number((await tx.execute("SELECT n FROM counter")).rows[0].n);
+        await new Promise((r) => setTimeout(r, 1));
+        await tx.execute({ sql: "UPDATE counter SET n = ?", args: [n + 1] });
+        await tx.commit();
+      } finally {
+        tx.close();
+      }
+    }));
+    assert.equal(Number((await b.db.execute("SELECT n FROM counter")).rows[0].n), 30);
+  } finally {
+    a.close();
+    b.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
