@@ -3,6 +3,7 @@
  * demo publisher, serve, register background work, and shut down gracefully on SIGINT/SIGTERM.
  */
 import { ConfigError, loadConfig } from "./server/config.ts";
+import { cronJobs } from "./server/crons.ts";
 import { PortInUseError, startFolio } from "./server/runtime.ts";
 import { StoreError } from "./store/db.ts";
 import { DEMO_DOMAIN } from "./store/seed/demo.ts";
@@ -37,6 +38,18 @@ async function main(): Promise<number> {
     );
   }
   console.log(lines.join("\n"));
+
+  // Every node registers every cron; each job takes a lease so one node does the work.
+  const holder = `node-${crypto.randomUUID()}`;
+  for (const job of cronJobs(folio.deps, holder)) {
+    Deno.cron(job.name, job.schedule, async () => {
+      try {
+        await job.run();
+      } catch (err) {
+        folio.deps.log.error(`Cron ${job.name} failed`, { error: String(err) });
+      }
+    });
+  }
 
   const stop = () => {
     console.log("folio: shutting down (finishing in-flight requests)");

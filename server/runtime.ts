@@ -10,6 +10,7 @@ import { type CallLog, createCallLog } from "./call_log.ts";
 import { type Clock, systemClock } from "./clock.ts";
 import { type Config, withListeningPort } from "./config.ts";
 import { createFetcher, type GuardedFetcher } from "./catalog/fetcher.ts";
+import { startIngestionWorker } from "./catalog/jobs.ts";
 import type { AppDeps } from "./deps.ts";
 import { createLogger, type Logger } from "./log.ts";
 
@@ -68,10 +69,15 @@ export async function startFolio(
     const port = server.addr.port;
     deps.config = withListeningPort(config, port);
     handler = createApp(deps).fetch;
-    if (options.background !== false) search.start();
+    const background = options.background !== false;
+    if (background) search.start();
+    // The worker resumes jobs a previous process left running (stale heartbeat) as it starts.
+    const ingestion = background ? startIngestionWorker(deps) : null;
     let stopping: Promise<void> | null = null;
     const shutdown = () =>
       stopping ??= (async () => {
+        // Running jobs hand their work back to the queue before the store closes.
+        await ingestion?.stop();
         await server.shutdown();
         await callLog!.close();
         await searchService.close();

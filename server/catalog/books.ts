@@ -1,0 +1,158 @@
+/**
+ * Book uploads (SPEC.md "What the service does" 6): a PDF or a markdown/plain-text file split into
+ * chapter-level units, each stored as an article of kind "chapter" whose rights are capped by the
+ * book's author-contract ceiling (SPEC.md "Content license"; read by server/reads/read_article.ts).
+ */
+import { upsertArticle } from "../../store/articles.ts";
+import { deleteBook, insertBook, setBookChapters } from "../../store/books.ts";
+import { newId } from "../../store/ids.ts";
+import type { Rights, UseCase } from "../../store/publishers.ts";
+import type { AppDeps } from "../deps.ts";
+import { AppError, invalid } from "../errors.ts";
+import { type Chapter, splitMarkdown, splitPdf, splitPlainText } from "./book_split.ts";
+import { type PdfLimits, pdfText } from "./pdf_text.ts";
+import type { Upload } from "./upload.ts";
+
+/** Upload limits: PDFs are bigger than the text they hold. */
+export const MAX_PDF_BYTES = 50 * 1024 * 1024;
+export const MAX_TEXT_BYTES = 10 * 1024 * 1024;
+const MAX_CHAPTERS = 2000;
+const USE_CASES: UseCase[] = ["summarization", "display", "rag", "fine_tuning"];
+
+/** What an upload created. */
+export interface BookImport {
+  bookId: string;
+  chapters: number;
+  format: "pdf" | "markdown" | "text";
+  titles: string[];
+}
+
+/** The article URL of a book chapter: stable, never fetched, never mistaken for a web page. */
+export function chapterUrl(bookId: string, n: number): string {
+  return `book:${bookId}/chapter/${n}`;
+}
+
+/** Validates, splits and stores an uploaded book; the chapters are indexed for search. */
+export async function importBook(
+  deps: AppDeps,
+  publisherId: string,
+  upload: Upload,
+  opts: { pdf?: PdfLimits } = {},
+): Promise<BookImport> {
+  const title = field(upload.fields, "title", 300);
+  const author = field(upload.fields, "author", 300);
+  const rightsCeiling = ceiling(upload.fields);
+  const format = formatOf(upload);
+  const chapters = await split(upload.bytes, { format, title, pdf: opts.pdf });
+  if (chapters.length === 0) {
+    throw new AppError(422, "no_text", "file: no text was found in the book (a scanned PDF?)");
+  }
+  if (chapters.length > MAX_CHAPTERS) {
+    throw new AppError(422, "too_many_chapters", `file: more than ${MAX_CHAPTERS} chapters`);
+  }
+  const bookId = newId("bk");
+  const now = deps.clock.now();
+  await insertBook(deps.store.db, publisherId, {
+    id: bookId,
+    title,
+    author,
+    format,
+    originalName: upload.name,
+    rightsCeiling,
+  }, { now });
+  const ids: string[] = [];
+  try {
+    for (const [i, ch] of chapters.entries()) {
+      const { id } = await upsertArticle(deps.store.db, publisherId, {
+        url: chapterUrl(bookId, i + 1),
+        title: `${title}: ${ch.title}`.slice(0, 500),
+        author,
+        summary: summaryOf(ch.body),
+        tags: ["book"],
+        body: ch.body,
+        kind: "chapter",
+        bookId,
+        chapterNo: i + 1,
+      }, { now });
+      ids.push(id);
+    }
+    await setBookChapters(deps.store.db, publisherId, bookId, chapters.length);
+  } catch (e) {
+    await deleteBook(deps.store.db, publisherId, bookId).catch(() => {});
+    throw e;
+  }
+  for (const id of ids) await deps.search.articleChanged(publisherId, id);
+  return { bookId, chapters: chapters.length, format, titles: chapters.map((c) => c.title) };
+}
+
+function field(fields: Record<string, string>, name: string, max: number): string {
+  // deno-lint-ignore no-control-regex
+  const v = (fields[name] ?? "").replace(/[\x00-\x1f\x7f]/g, " ").replace(/\s+/g, " ").trim();
+  if (!v) throw invalid(name, "is required");
+  if (v.length > max) throw invalid(name, `must be at most ${max} characters`);
+  return v;
+}
+
+/** Checkbox semantics: a ticked box sends "on" (or true/1/yes); an unticked one sends nothing. */
+function ceiling(fields: Record<string, string>): Rights {
+  const out = {} as Rights;
+  for (const use of USE_CASES) {
+    const raw = (fields[use] ?? "").trim().toLowerCase();
+    if (["on", "true", "1", "yes"].includes(raw)) out[use] = true;
+    else if (["", "off", "false", "0", "no"].includes(raw)) out[use] = false;
+    else throw invalid(use, "must be a checkbox value (on, true or false)");
+  }
+  return out;
+}
+
+function formatOf(upload: Upload): BookImport["format"] {
+  const b = upload.bytes;
+  const isPdf = b.length >= 5 && new TextDecoder().decode(b.subarray(0, 5)) === "%PDF-";
+  const name = (upload.name ?? "").toLowerCase();
+  const type = upload.contentType.toLowerCase();
+  const saysPdf = type === "application/pdf" || name.endsWith(".pdf");
+  if (saysPdf && !isPdf) {
+    throw new AppError(415, "unsupported_media_type", "file: this is not a PDF (no %PDF- header)");
+  }
+  if (isPdf) {
+    if (b.length > MAX_PDF_BYTES) throw tooLarge(MAX_PDF_BYTES);
+    return "pdf";
+  }
+  if (b.length > MAX_TEXT_BYTES) throw tooLarge(MAX_TEXT_BYTES);
+  if (b.includes(0)) {
+    throw new AppError(
+      415,
+      "unsupported_media_type",
+      "file: binary data (NUL bytes) where markdown or plain text was expected",
+    );
+  }
+  const markdown = /\.(md|markdown)$/.test(name) || type === "text/markdown" ||
+    type === "text/x-markdown";
+  return markdown ? "markdown" : "text";
+}
+
+async function split(
+  bytes: Uint8Array,
+  o: { format: BookImport["format"]; title: string; pdf?: PdfLimits },
+): Promise<Chapter[]> {
+  if (o.format === "pdf") {
+    const { pages, outline } = await pdfText(bytes, o.pdf);
+    return splitPdf(pages, outline, o.title);
+  }
+  let text: string;
+  try {
+    text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch {
+    throw new AppError(415, "unsupported_encoding", "file: the text is not valid UTF-8");
+  }
+  return o.format === "markdown" ? splitMarkdown(text, o.title) : splitPlainText(text, o.title);
+}
+
+function summaryOf(body: string): string {
+  const first = body.split("\n\n").find((p) => !p.startsWith("## ")) ?? "";
+  return first.length > 300 ? `${first.slice(0, 297).replace(/\s+\S*$/, "")}…` : first;
+}
+
+function tooLarge(max: number): AppError {
+  return new AppError(413, "payload_too_large", `file: larger than ${max / 1024 / 1024} MB`);
+}

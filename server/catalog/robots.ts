@@ -1,0 +1,143 @@
+/**
+ * robots.txt for ingestion (RFC 9309): fetched through the guarded fetcher, stored per publisher
+ * and origin, refetched daily. 4xx → allow all (RFC 9309 section 2.3.1.3); 5xx, 429 and
+ * unreachable → disallow all until a later success (section 2.3.1.4); at most 500 KiB parsed.
+ */
+import robotsParserModule from "robots-parser";
+import { getRobots, putRobots, type RobotsRecord, staleRobots } from "../../store/robots.ts";
+import { withLease } from "../billing/lease.ts";
+import type { AppDeps } from "../deps.ts";
+import { FetchRefused } from "./fetcher.ts";
+
+/** Our product token: the start of the fetcher's User-Agent (server/runtime.ts USER_AGENT). */
+export const ROBOTS_TOKEN = "FolioBot";
+/** RFC 9309 section 2.5: crawlers must parse at least 500 KiB. */
+export const ROBOTS_MAX_BYTES = 500 * 1024;
+const DAY_MS = 24 * 3600_000;
+/** A failing host is asked again after an hour rather than a day, so it recovers sooner. */
+const RETRY_FAILED_MS = 3600_000;
+
+/** Whether a URL may be fetched, or the refusal that makes robots.txt (and the page) unreachable. */
+export type RobotsVerdict =
+  | { allowed: true }
+  | { allowed: false; reason: string }
+  | { refused: FetchRefused };
+
+interface Parsed {
+  isAllowed(url: string, ua?: string): boolean | undefined;
+}
+// The package's typings declare an ambient module, which hides its default export's signature.
+const robotsParser = robotsParserModule as unknown as (url: string, body: string) => Parsed;
+const parsedCache = new Map<
+  string,
+  { fetchedAt: number; body: string | null; robots: Parsed | null }
+>();
+const inFlight = new Map<string, Promise<RobotsRecord | FetchRefused>>();
+
+/** The verdict for `url`, fetching its origin's robots.txt when missing or out of date. */
+export async function robotsVerdict(
+  deps: AppDeps,
+  publisherId: string,
+  url: string,
+): Promise<RobotsVerdict> {
+  const origin = new URL(url).origin;
+  let rec = await getRobots(deps.store.db, publisherId, origin);
+  const now = deps.clock.now().getTime();
+  if (!rec || now - rec.fetchedAt >= (isOk(rec) ? DAY_MS : RETRY_FAILED_MS)) {
+    const key = `${deps.store.url}\n${publisherId}\n${origin}`;
+    let p = inFlight.get(key);
+    if (!p) {
+      p = fetchRobots(deps, publisherId, origin).finally(() => inFlight.delete(key));
+      inFlight.set(key, p);
+    }
+    const got = await p;
+    if (got instanceof FetchRefused) return { refused: got };
+    rec = got;
+  }
+  return verdictFor(rec, `${deps.store.url}\n${publisherId}`, url);
+}
+
+/** Refetches every stored robots.txt older than a day (the daily cron; SPEC.md "Limits"). */
+export async function refreshRobots(deps: AppDeps, opts: { limit?: number } = {}): Promise<number> {
+  const before = new Date(deps.clock.now().getTime() - DAY_MS + 60_000);
+  const stale = await staleRobots(deps.store.db, { before, limit: opts.limit ?? 10_000 });
+  let done = 0;
+  for (const { publisherId, origin } of stale) {
+    await fetchRobots(deps, publisherId, origin);
+    done++;
+  }
+  return done;
+}
+
+/** The daily robots.txt cron: refreshRobots() under a lease so one node of many does it. */
+export async function dailyRobotsRefresh(
+  deps: AppDeps,
+  opts: { holder: string },
+): Promise<number> {
+  const leased = await withLease(deps.store.db, "robots-daily-refresh", {
+    holder: opts.holder,
+    ttlMs: 30 * 60_000,
+    now: deps.clock.now(),
+  }, () => refreshRobots(deps));
+  return leased.ran ? leased.result : 0;
+}
+
+/** Fetches and stores one origin's robots.txt; a refusal to connect at all is returned, unstored. */
+export async function fetchRobots(
+  deps: AppDeps,
+  publisherId: string,
+  origin: string,
+): Promise<RobotsRecord | FetchRefused> {
+  const now = deps.clock.now();
+  let body: string | null = null;
+  let status: number;
+  try {
+    const res = await deps.fetcher.fetch(`${origin}/robots.txt`, {
+      maxBytes: ROBOTS_MAX_BYTES,
+      // Servers that honour Range keep a huge file within the cap; the rest are refused below.
+      headers: { range: `bytes=0-${ROBOTS_MAX_BYTES - 1}` },
+    });
+    // Served as text/html or anything else: parsed leniently (TEST-PLAN section 4, case 15).
+    body = res.text();
+    status = res.status === 206 ? 200 : res.status;
+  } catch (e) {
+    if (!(e instanceof FetchRefused)) throw e;
+    if (e.code === "http_status") status = e.status ?? 0;
+    else if (e.code === "timeout" || e.code === "network" || e.code === "too_large") status = 0;
+    else return e; // the host itself is refused (private address, bad port, no DNS): so is the page
+  }
+  const ok = isOk({ status });
+  await putRobots(deps.store.db, publisherId, { origin, body, status, now, ok });
+  return { origin, body, status, fetchedAt: now.getTime(), lastOkAt: ok ? now.getTime() : null };
+}
+
+function isOk(rec: { status: number }): boolean {
+  return (rec.status >= 200 && rec.status < 300) ||
+    (rec.status >= 400 && rec.status < 500 && rec.status !== 429);
+}
+
+function verdictFor(rec: RobotsRecord, owner: string, url: string): RobotsVerdict {
+  if (rec.status >= 400 && rec.status < 500 && rec.status !== 429) return { allowed: true };
+  if (!isOk(rec)) {
+    const why = rec.status === 0 ? "could not be fetched" : `answered HTTP ${rec.status}`;
+    return {
+      allowed: false,
+      reason: `robots.txt ${why}; the host is treated as disallowed until it answers`,
+    };
+  }
+  const key = `${owner}\n${rec.origin}`;
+  let cached = parsedCache.get(key);
+  if (!cached || cached.fetchedAt !== rec.fetchedAt || cached.body !== rec.body) {
+    cached = {
+      fetchedAt: rec.fetchedAt,
+      body: rec.body,
+      robots: rec.body ? robotsParser(`${rec.origin}/robots.txt`, rec.body) : null,
+    };
+    parsedCache.set(key, cached);
+    if (parsedCache.size > 1000) parsedCache.delete(parsedCache.keys().next().value!);
+  }
+  if (!cached.robots || cached.robots.isAllowed(url, ROBOTS_TOKEN) !== false) {
+    return { allowed: true };
+  }
+  return { allowed: false, reason: `robots.txt disallows ${ROBOTS_TOKEN}` };
+}

@@ -1,0 +1,26 @@
+import assert from "node:assert/strict";
+import { cronJobs } from "../server/crons.ts";
+import { startTestFolio } from "./helpers.ts";
+
+Deno.test("every cron job runs against a live store and names a valid schedule", async () => {
+  await using folio = await startTestFolio();
+  const jobs = cronJobs(folio.deps, "node-test");
+  assert.deepEqual(jobs.map((j) => j.name), ["folio-billing", "folio-daily-sync", "folio-robots"]);
+  for (const job of jobs) {
+    assert.match(job.schedule, /^(\S+ ){4}\S+$/);
+    await job.run();
+  }
+});
+
+Deno.test("the billing cron runs on one node at a time under its lease", async () => {
+  await using folio = await startTestFolio();
+  await folio.store.db.execute({
+    sql:
+      "INSERT INTO cron_leases (name, holder, expires_at) VALUES ('billing-month', 'node-other', ?)",
+    args: [folio.clock.now().getTime() + 60_000],
+  });
+  const billing = cronJobs(folio.deps, "node-test")[0];
+  assert.deepEqual(await billing.run(), { ran: false });
+  folio.clock.advance(61_000);
+  assert.equal(((await billing.run()) as { ran: boolean }).ran, true);
+});
