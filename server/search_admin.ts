@@ -1,13 +1,17 @@
 /** Operator chore: rebuild the derived search state of one or every publisher from the store. */
 import { createSearchService } from "../search/mod.ts";
 import type { Store } from "../store/db.ts";
-import { listPublishers } from "../store/publishers.ts";
+import { getPublisher, listPublishers } from "../store/publishers.ts";
+import { notFound } from "./errors.ts";
 
 /** Rebuilds chunks, models and vectors; returns how many publishers were rebuilt. */
 export async function rebuildIndexes(
   store: Store,
   options: { dataDir: string | null; publisherId?: string },
 ): Promise<number> {
+  if (options.publisherId && !await getPublisher(store.db, options.publisherId)) {
+    throw notFound(`Publisher "${options.publisherId}"`);
+  }
   const search = createSearchService({ db: store.db, dataDir: options.dataDir });
   try {
     const ids = options.publisherId

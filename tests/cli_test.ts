@@ -1,0 +1,128 @@
+/** The admin CLI as an operator runs it: `deno task folio <command>` against a data dir. */
+import assert from "node:assert/strict";
+import { openStore } from "../store/db.ts";
+
+const CLI = new URL("../scripts/folio.ts", import.meta.url).pathname;
+
+async function folio(dir: string, ...args: string[]) {
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "--allow-all", CLI, ...args],
+    env: { NO_COLOR: "1", FOLIO_DATA_DIR: dir },
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const text = (b: Uint8Array) => new TextDecoder().decode(b).trim();
+  return { code: out.code, stdout: text(out.stdout), stderr: text(out.stderr) };
+}
+
+Deno.test("the CLI migrates, creates a publisher and a buyer, and prints each key once", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const migrate = await folio(dir, "migrate");
+    assert.equal(migrate.code, 0);
+    assert.match(migrate.stdout, /^Store is at schema version \d+\.$/);
+
+    const pub = await folio(
+      dir,
+      "create-publisher",
+      "--name=Harbour Gazette",
+      "--slug=harbour",
+      "--domain=news.harbour.test",
+    );
+    assert.equal(pub.code, 0, pub.stderr);
+    const apiKey = /apiKey: (pk_\S+)/.exec(pub.stdout)?.[1];
+    assert.ok(apiKey);
+
+    const buyer = await folio(dir, "create-buyer", "--name=Acme AI", "--email=ops@acme.test");
+    assert.equal(buyer.code, 0, buyer.stderr);
+    const buyerId = /buyerId: (\S+)/.exec(buyer.stdout)?.[1];
+    const mk = /apiKey: (mk_\S+)/.exec(buyer.stdout)?.[1];
+    assert.ok(buyerId && mk);
+
+    const store = await openStore(`file:${dir}/folio.db`);
+    try {
+      const pubs = await store.db.execute(
+        "SELECT slug, custom_domain FROM publishers WHERE slug = 'harbour'",
+      );
+      assert.equal(pubs.rows[0].custom_domain, "news.harbour.test");
+      // Only hashes are stored.
+      const keys = await store.db.execute(
+        "SELECT key_hash FROM buyer_keys UNION ALL SELECT key_hash FROM publisher_keys",
+      );
+      assert.ok(
+        keys.rows.every((r) =>
+          !String(r.key_hash).startsWith("mk_") && !String(r.key_hash).startsWith("pk_")
+        ),
+      );
+      const client = await store.db.execute({
+        sql: "SELECT kind FROM oauth_clients WHERE id = ?",
+        args: [`buyer:${buyerId}`],
+      });
+      assert.equal(client.rows[0].kind, "buyer");
+    } finally {
+      store.close();
+    }
+
+    const statement = await folio(dir, "export-statement", `--buyer=${buyerId}`, "--month=2026-11");
+    assert.equal(statement.code, 0, statement.stderr);
+    const doc = JSON.parse(statement.stdout);
+    assert.equal(doc.buyerId, buyerId);
+    assert.equal(doc.month, "2026-11");
+    const csv = await folio(
+      dir,
+      "export-statement",
+      `--buyer=${buyerId}`,
+      "--month=2026-11",
+      "--format=csv",
+    );
+    assert.equal(csv.code, 0);
+    assert.match(csv.stdout, /^"month","publisher"/);
+
+    const missing = await folio(dir, "rebuild-index", "--publisher=pub_demo");
+    assert.equal(missing.code, 1);
+    assert.equal(missing.stderr, 'folio: Publisher "pub_demo" was not found');
+    const seed = await folio(dir, "seed");
+    assert.match(seed.stdout, /^Seeded the demo publisher with 48 articles; its key: pk_/);
+    const rebuild = await folio(dir, "rebuild-index", "--publisher=pub_demo");
+    assert.equal(rebuild.code, 0, rebuild.stderr);
+    assert.match(rebuild.stdout, /Rebuilt the search index of 1 publisher/);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("the CLI refuses bad input with one line and a non-zero exit, changing nothing", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const cases: [string[], RegExp][] = [
+      [["create-publisher", "--name=X"], /^folio: --slug is required$/],
+      [["create-publisher", "--name=X", "--slug=Bad Slug!"], /^folio: slug: must be 2 to 40/],
+      [
+        ["create-buyer", "--name=X", "--email=not-an-email"],
+        /^folio: email: is not an email address$/,
+      ],
+      [
+        ["export-statement", "--buyer=b", "--month=2026-13"],
+        /^folio: --month must look like 2026-11/,
+      ],
+      [["create-buyer", "name=X"], /^folio: Unknown argument "name=X"/],
+    ];
+    for (const [args, message] of cases) {
+      const r = await folio(dir, ...args);
+      assert.equal(r.code, 1, args.join(" "));
+      assert.match(r.stderr, message);
+      assert.equal(r.stderr.split("\n").length, 1);
+    }
+    const unknown = await folio(dir, "explode");
+    assert.equal(unknown.code, 2);
+    assert.match(unknown.stderr, /^folio: unknown command "explode"/);
+    const store = await openStore(`file:${dir}/folio.db`);
+    const n = await store.db.execute(
+      "SELECT (SELECT COUNT(*) FROM buyers) + (SELECT COUNT(*) FROM publishers) AS n",
+    );
+    store.close();
+    assert.equal(Number(n.rows[0].n), 0);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
