@@ -30,6 +30,8 @@ async function main(): Promise<number> {
   lines.push(
     `  Demo REST:     ${demoHost}/api/v1/articles/search?q=energy`,
     `  Demo MCP:      ${config.baseUrl}/api/mcp/pub_demo`,
+    `  Demo A2A card: ${demoHost}/.well-known/agent-card.json`,
+    `  Management:    ${config.baseUrl}/api/openapi.json`,
   );
   if (folio.seeded) {
     lines.push(
