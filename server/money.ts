@@ -120,3 +120,14 @@ function divideHalfUp(numerator: bigint, denominator: bigint): bigint {
   const quotient = doubled / divisor;
   return doubled % divisor < 0n ? quotient - 1n : quotient;
 }
+
+/** Per-use prices in micros as the US cents the APIs show (fractional cents allowed). */
+export function pricesInCents(
+  prices: { summarization: number; display: number; rag: number },
+): { summarization: number; display: number; rag: number } {
+  return {
+    summarization: microsToCents(prices.summarization),
+    display: microsToCents(prices.display),
+    rag: microsToCents(prices.rag),
+  };
+}

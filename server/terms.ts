@@ -5,7 +5,7 @@ import { renderPage } from "../ui/layout.tsx";
 import { TermsPage } from "../ui/terms.tsx";
 import type { AppDeps, AppEnv } from "./deps.ts";
 import { notFound } from "./errors.ts";
-import { microsToCents, RATE_CARD } from "./money.ts";
+import { microsToCents, pricesInCents, RATE_CARD } from "./money.ts";
 import { REQUEST_VIA } from "./reads/license_block.ts";
 import { publisherUrls } from "./urls.ts";
 
@@ -18,11 +18,7 @@ export function termsRoutes(deps: AppDeps): Hono<AppEnv> {
     const e = p.enterpriseTerms;
     const html = renderPage(TermsPage({
       publisher: p,
-      pricesCents: {
-        summarization: microsToCents(p.pricesMicros.summarization),
-        display: microsToCents(p.pricesMicros.display),
-        rag: microsToCents(p.pricesMicros.rag),
-      },
+      pricesCents: pricesInCents(p.pricesMicros),
       rateCard: {
         base: microsToCents(RATE_CARD.base),
         summarization: microsToCents(RATE_CARD.summarization),

@@ -7,7 +7,7 @@ import {
 } from "../../store/publishers.ts";
 import type { AppDeps } from "../deps.ts";
 import { invalid } from "../errors.ts";
-import { centsToMicros, microsToCents } from "../money.ts";
+import { centsToMicros, microsToCents, pricesInCents } from "../money.ts";
 import { domainTaken } from "./accounts.ts";
 import type { SettingsPatch } from "./schemas.ts";
 
@@ -21,11 +21,7 @@ export function presentSettings(p: Publisher) {
     branding: p.branding,
     toggles: p.toggles,
     rights: p.rights,
-    pricingUsdCents: {
-      summarization: microsToCents(p.pricesMicros.summarization),
-      display: microsToCents(p.pricesMicros.display),
-      rag: microsToCents(p.pricesMicros.rag),
-    },
+    pricingUsdCents: pricesInCents(p.pricesMicros),
     paywallMeterLimit: p.paywallMeterLimit,
     robotsOrigin: p.robotsOrigin,
     sponsorTools: p.sponsorTools,

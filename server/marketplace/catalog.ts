@@ -6,7 +6,7 @@ import { Hono } from "hono";
 import { countsByPublisher } from "../../store/articles.ts";
 import { listPublishers, type Publisher } from "../../store/publishers.ts";
 import type { AppDeps, AppEnv } from "../deps.ts";
-import { microsToCents, RATE_CARD } from "../money.ts";
+import { microsToCents, pricesInCents, RATE_CARD } from "../money.ts";
 import { publisherUrls } from "../urls.ts";
 
 /** The public catalog route (no auth, CORS-open). */
@@ -39,11 +39,7 @@ function catalogEntry(
     rights: Object.fromEntries(
       Object.entries(p.rights).map(([use, granted]) => [use, granted ? "granted" : "denied"]),
     ),
-    pricingUsdCents: {
-      summarization: microsToCents(p.pricesMicros.summarization),
-      display: microsToCents(p.pricesMicros.display),
-      rag: microsToCents(p.pricesMicros.rag),
-    },
+    pricingUsdCents: pricesInCents(p.pricesMicros),
     paywallMeterLimit: p.paywallMeterLimit,
     mcpEndpoint: urls.mcp,
     restApi: urls.rest,
@@ -66,11 +62,7 @@ export function rateCard() {
     currency: "usd",
     period: "month",
     baseUsdCents: microsToCents(RATE_CARD.base),
-    useCasesUsdCents: {
-      summarization: microsToCents(RATE_CARD.summarization),
-      display: microsToCents(RATE_CARD.display),
-      rag: microsToCents(RATE_CARD.rag),
-    },
+    useCasesUsdCents: pricesInCents(RATE_CARD),
     fineTuning: "not in the standard bundle; ask the publisher with the request_license MCP tool",
   };
 }

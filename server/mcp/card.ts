@@ -5,7 +5,7 @@
  */
 import type { Publisher } from "../../store/publishers.ts";
 import type { Config } from "../config.ts";
-import { microsToCents } from "../money.ts";
+import { pricesInCents } from "../money.ts";
 import { REQUEST_VIA } from "../reads/license_block.ts";
 import { mcpResourceUri, protectedResourceMetadataUrl } from "../oauth/metadata.ts";
 import { publisherUrls } from "../urls.ts";
@@ -49,11 +49,7 @@ export function publisherCard(config: Pick<Config, "baseUrl">, p: Publisher) {
     license: {
       termsUrl: urls.terms,
       rights: p.rights,
-      pricingUsdCents: {
-        summarization: microsToCents(p.pricesMicros.summarization),
-        display: microsToCents(p.pricesMicros.display),
-        rag: microsToCents(p.pricesMicros.rag),
-      },
+      pricingUsdCents: pricesInCents(p.pricesMicros),
       paywallMeterLimit: p.paywallMeterLimit,
       requestVia: REQUEST_VIA,
     },

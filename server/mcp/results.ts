@@ -10,22 +10,10 @@ import type { Publisher } from "../../store/publishers.ts";
 import type { Config } from "../config.ts";
 import { microsToCents } from "../money.ts";
 import { licenseBlock, REQUEST_VIA } from "../reads/license_block.ts";
+import { articleSummary } from "../reads/present.ts";
 import type { ReadResult } from "../reads/read_article.ts";
 import { publisherUrls } from "../urls.ts";
 import { articlePage, articleUiUri, type ArticleView, MCP_APP_MIME } from "./article_ui.tsx";
-
-/** Search-result fields of an article (the same as REST's). */
-export function articleMeta(a: Article) {
-  return {
-    id: a.id,
-    url: a.canonicalUrl ?? a.url,
-    title: a.title,
-    author: a.author,
-    publishedAt: a.publishedAt,
-    summary: a.summary,
-    tags: a.tags,
-  };
-}
 
 /** A tool error the model can read. */
 export function toolError(text: string, structured?: Record<string, unknown>): CallToolResult {
@@ -44,7 +32,7 @@ export function viewOf(
 ): ArticleView | null {
   const { article, decision } = read;
   if (!article || !decision) return null;
-  const meta = articleMeta(article);
+  const meta = articleSummary(article);
   const license = licenseBlock(config, publisher, decision);
   const full = decision.outcome === "full";
   const limited = decision.outcome === "license_limited";
@@ -70,7 +58,7 @@ export function articleResult(
       status: "article_not_found",
     });
   }
-  const meta = articleMeta(article);
+  const meta = articleSummary(article);
   const license = licenseBlock(config, publisher, decision);
   const charged = read.charge ? { chargedUsdCents: microsToCents(read.charge.micros) } : {};
   const ui = (): CallToolResult["content"][number] => ({
@@ -166,7 +154,7 @@ function upsell(
     status: "paywall_upsell",
     message:
       `"${r.article.title}" is a paid article and this month's ${publisher.paywallMeterLimit} free reads are used.`,
-    article: articleMeta(r.article),
+    article: articleSummary(r.article),
     price: { usdCents: price, use: "display" },
     signup: {
       url: `${base}/api/marketplace/signup`,

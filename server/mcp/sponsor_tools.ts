@@ -7,7 +7,7 @@
 import { z } from "zod";
 import { findArticle } from "../../store/articles.ts";
 import { decide } from "../licensing/mod.ts";
-import { microsToCents } from "../money.ts";
+import { pricesInCents } from "../money.ts";
 import { inputFor, readContext } from "../reads/read_article.ts";
 import { bookCeiling } from "../../store/books.ts";
 import { REQUEST_VIA } from "../reads/license_block.ts";
@@ -68,11 +68,7 @@ const publisherInfo = defineTool({
       name: p.name,
       description: p.description,
       rights: p.rights,
-      pricingUsdCents: {
-        summarization: microsToCents(p.pricesMicros.summarization),
-        display: microsToCents(p.pricesMicros.display),
-        rag: microsToCents(p.pricesMicros.rag),
-      },
+      pricingUsdCents: pricesInCents(p.pricesMicros),
       paywallMeterLimit: p.paywallMeterLimit,
       termsUrl: urls.terms,
       mcpEndpoint: urls.mcp,

@@ -10,7 +10,8 @@ import { licenseBlock } from "../reads/license_block.ts";
 import { readArticle } from "../reads/read_article.ts";
 import { retrievePassages, searchArticles } from "../reads/search.ts";
 import { listVisible } from "./listing.ts";
-import { articleMeta, articleResult, toolError } from "./results.ts";
+import { articleResult, toolError } from "./results.ts";
+import { articleSummary } from "../reads/present.ts";
 import {
   defineTool,
   limit,
@@ -37,7 +38,7 @@ const searchTool = defineTool({
   async run(ctx, args) {
     const { mode, hits } = await searchArticles(reads(ctx), { ...args, ...pc(ctx) });
     const results = hits.map((h) => ({
-      ...articleMeta(h.article),
+      ...articleSummary(h.article),
       ...(h.match ? { match: h.match } : {}),
     }));
     const lines = results.map((r, i) =>
@@ -98,7 +99,7 @@ const listRecentTool = defineTool({
   annotations: READ_ONLY,
   async run(ctx, args) {
     const { items } = await listVisible(reads(ctx), { ...pc(ctx), ...args });
-    return listing(items.map((i) => articleMeta(i.article)), "recent articles");
+    return listing(items.map((i) => articleSummary(i.article)), "recent articles");
   },
 });
 
@@ -110,7 +111,7 @@ const listByTopicTool = defineTool({
   annotations: READ_ONLY,
   async run(ctx, args) {
     const { items } = await listVisible(reads(ctx), { ...pc(ctx), ...args });
-    return listing(items.map((i) => articleMeta(i.article)), `articles tagged "${args.tag}"`);
+    return listing(items.map((i) => articleSummary(i.article)), `articles tagged "${args.tag}"`);
   },
 });
 
@@ -128,7 +129,7 @@ const passagesTool = defineTool({
       section: p.section,
       text: p.text,
       score: p.score,
-      article: articleMeta(p.article),
+      article: articleSummary(p.article),
       license: licenseBlock(ctx.deps.config, ctx.publisher, p.decision),
     }));
     return {
@@ -201,7 +202,7 @@ function pc(ctx: ToolContext) {
   return { publisher: ctx.publisher, caller: ctx.caller };
 }
 
-function listing(items: ReturnType<typeof articleMeta>[], what: string) {
+function listing(items: ReturnType<typeof articleSummary>[], what: string) {
   return {
     content: [{
       type: "text" as const,
