@@ -17,6 +17,7 @@ import { bearerToken, buyerForKey, invalidKeyError, territoryOf } from "../ident
 import { mcpResourceUri } from "../oauth/metadata.ts";
 import { verifyAccessToken } from "../oauth/tokens.ts";
 import type { Caller } from "../reads/requester.ts";
+import { clientAddress } from "../throttle.ts";
 
 /** The caller of this request, or throws the one 401. */
 export async function a2aCaller(
@@ -51,7 +52,6 @@ export async function a2aCaller(
       { "WWW-Authenticate": 'Bearer realm="folio"' },
     );
   }
-  const info = c.env as Deno.ServeHandlerInfo<Deno.NetAddr> | undefined;
-  const addr = info?.remoteAddr?.hostname ?? "unknown";
+  const addr = clientAddress(c);
   return { identity: `ip:${addr}`, buyerId: null, territory, surface: "a2a" };
 }

@@ -7,19 +7,12 @@
 import { Hono } from "hono";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import type { AppDeps, AppEnv } from "../deps.ts";
+import { clientAddress, throttle } from "../throttle.ts";
 import { createPublisherAccount } from "./accounts.ts";
 import { articlesRoutes } from "./articles_routes.ts";
 import { requirePublisher, SESSION_COOKIE } from "./auth.ts";
 import { current } from "./context.ts";
-import {
-  clientAddress,
-  emailKey,
-  LIMITS,
-  logIn,
-  logOut,
-  SESSION_TTL_MS,
-  throttle,
-} from "./login.ts";
+import { emailKey, LIMITS, logIn, logOut, SESSION_TTL_MS } from "./login.ts";
 import { openApiDocument } from "./openapi.ts";
 import { hashPassword } from "./passwords.ts";
 import { rulesRoutes } from "./rules_routes.ts";

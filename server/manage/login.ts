@@ -3,11 +3,9 @@
  * 190-bit secrets stored only as SHA-256 hashes (store/sessions.ts); every failure to sign in is
  * the same 401, whether the email is unknown or the password wrong.
  */
-import type { Context } from "hono";
 import { deleteSession, insertSession } from "../../store/sessions.ts";
-import { findUserByEmail, hitThrottle } from "../../store/users.ts";
+import { findUserByEmail } from "../../store/users.ts";
 import type { Client } from "../../store/db.ts";
-import type { AppDeps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import { sha256Hex } from "../../store/ids.ts";
 import { hashSecret, newSecret, randomBase62 } from "../secrets.ts";
@@ -66,34 +64,7 @@ export async function logOut(db: Client, token: string): Promise<void> {
   await deleteSession(db, await hashSecret(token));
 }
 
-/** Counts an attempt under `key`; past the limit, a 429 with Retry-After in whole seconds. */
-export async function throttle(
-  deps: Pick<AppDeps, "store" | "clock">,
-  key: string,
-  rule: { limit: number; windowMs: number },
-): Promise<void> {
-  const now = deps.clock.now();
-  const { count, resetAt } = await hitThrottle(deps.store.db, key, {
-    now,
-    windowMs: rule.windowMs,
-  });
-  if (count <= rule.limit) return;
-  const seconds = Math.max(1, Math.ceil((resetAt - now.getTime()) / 1000));
-  throw new AppError(429, "rate_limited", `Too many attempts: try again in ${seconds} seconds`, {
-    "Retry-After": String(seconds),
-  });
-}
-
 /** The throttle key of an email: hashed, so addresses typed at the login form are not stored. */
 export async function emailKey(email: string): Promise<string> {
   return `login:email:${await sha256Hex(email.trim().toLowerCase())}`;
-}
-
-/**
- * The peer address of the connection. Folio trusts no forwarding header for this: behind a proxy
- * every client shares the proxy's budget, which fails safe (stricter), never open.
- */
-export function clientAddress(c: Context): string {
-  const info = c.env as Deno.ServeHandlerInfo<Deno.NetAddr> | undefined;
-  return info?.remoteAddr?.hostname ?? "unknown";
 }

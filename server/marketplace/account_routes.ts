@@ -6,6 +6,10 @@ import { requireBuyer } from "./auth.ts";
 import { jsonBody, stringField } from "./body.ts";
 import { createBuyer, rotateBuyerKey } from "./buyers.ts";
 import { registerClient } from "./clients.ts";
+import { clientAddress, throttle } from "../throttle.ts";
+
+/** Buyer sign-ups per address (TEST-PLAN 5.10): generous for a team, useless for key farming. */
+export const SIGNUP_LIMIT = { limit: 20, windowMs: 3_600_000 };
 
 /** POST signup, POST rotate-key, POST/GET clients. */
 export function accountRoutes(deps: AppDeps): Hono<AppEnv> {
@@ -14,6 +18,7 @@ export function accountRoutes(deps: AppDeps): Hono<AppEnv> {
   const auth = requireBuyer(deps);
 
   app.post("/api/marketplace/signup", async (c) => {
+    await throttle(deps, `buyer-signup:ip:${clientAddress(c)}`, SIGNUP_LIMIT);
     const body = await jsonBody(c);
     const input = { name: stringField(body, "name"), email: stringField(body, "email") };
     const { buyerId, apiKey } = await createBuyer(db, input, { now: deps.clock.now() });

@@ -5,7 +5,8 @@ import { getPublisher } from "../../store/publishers.ts";
 import type { AppDeps, AppEnv } from "../deps.ts";
 import { notFound } from "../errors.ts";
 import { NO_STORE, OAuthError, oauthErrorResponse } from "./errors.ts";
-import { OPEN_CORS, parseForm, peerAddress, readBody } from "./http.ts";
+import { OPEN_CORS, parseForm, readBody } from "./http.ts";
+import { clientAddress } from "../throttle.ts";
 import { authorizationServerMetadata, protectedResourceMetadata } from "./metadata.ts";
 import { metadataError, registerClient } from "./register.ts";
 import { singleResource } from "./resource.ts";
@@ -46,7 +47,7 @@ export function endpointRoutes(deps: AppDeps): Hono<AppEnv> {
         throw metadataError("body: not valid JSON");
       }
       const client = await registerClient(deps.store.db, body, {
-        from: peerAddress(c),
+        from: clientAddress(c),
         now: deps.clock.now(),
       });
       return c.json(client, 201, { ...NO_STORE, ...OPEN_CORS });

@@ -74,9 +74,3 @@ export function parseForm(text: string): URLSearchParams {
   }
   return form;
 }
-
-/** The peer address of the request (the DCR rate-limit key). */
-export function peerAddress(c: Context): string {
-  const info = c.env as Deno.ServeHandlerInfo<Deno.NetAddr> | undefined;
-  return info?.remoteAddr?.hostname ?? "unknown";
-}

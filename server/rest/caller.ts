@@ -4,6 +4,7 @@ import type { Config } from "../config.ts";
 import type { Client } from "../../store/db.ts";
 import { bearerToken, buyerForKey, territoryOf } from "../identity.ts";
 import type { Caller } from "../reads/requester.ts";
+import { clientAddress } from "../throttle.ts";
 
 /** The caller, or throws the one 401 for a bad key. Anonymous callers are metered by address. */
 export async function restCaller(
@@ -16,7 +17,6 @@ export async function restCaller(
     const buyer = await buyerForKey(deps.db, token);
     return { identity: `buyer:${buyer.id}`, buyerId: buyer.id, territory, surface: "rest" };
   }
-  const info = c.env as Deno.ServeHandlerInfo<Deno.NetAddr> | undefined;
-  const addr = info?.remoteAddr?.hostname ?? "unknown";
+  const addr = clientAddress(c);
   return { identity: `ip:${addr}`, buyerId: null, territory, surface: "rest" };
 }
