@@ -3,19 +3,19 @@
  * sponsor tools): http(s) only, addresses checked after DNS and on every redirect, connections
  * pinned to the checked address, time and size limits enforced while streaming.
  *
- * Pinning: each attempt opens a one-shot SOCKS5 tunnel on 127.0.0.1 that dials only the checked
- * addresses, and Deno's fetch goes through it with `proxy: { transport: "socks5" }`. Deno sends the
- * URL's host name to the tunnel (it never resolves it itself), so there is no second DNS lookup to
- * rebind, while TLS still verifies the URL's host name end to end. The `transport: "tcp"` proxy
- * (DESIGN.md section 10) pins http correctly but, under Deno 2.9.6, sends https requests as
- * plaintext, so it cannot carry https (see fetcher_test.ts).
+ * Pinning: each attempt opens a one-shot SOCKS5 tunnel (socks_tunnel.ts) that dials only the
+ * checked addresses, so the connection cannot be rebound by a second DNS lookup.
  */
+import { raceAbort, sleep } from "./abortable.ts";
+import { decodeText, readCapped } from "./fetcher_body.ts";
+import { createHostSlots, type HostSlot } from "./host_slots.ts";
 import {
   type ForbiddenReason,
   isForbiddenAddress,
   isLoopbackAddress,
   parseIp,
 } from "./ip_ranges.ts";
+import { openTunnel, type Tunnel } from "./socks_tunnel.ts";
 
 /** Why a request was refused or could not complete. */
 export type FetchRefusedCode =
@@ -139,196 +139,6 @@ function safeText(s: string): string {
   return s.slice(0, 300).replace(/[\x00-\x1f\x7f]/g, (c) => encodeURIComponent(c));
 }
 
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal!.reason);
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener("abort", onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener("abort", onAbort, { once: true });
-  });
-}
-
-function raceAbort<T>(p: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(signal.reason);
-  return new Promise((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    signal.addEventListener("abort", onAbort, { once: true });
-    p.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
-  });
-}
-
-/** Counting semaphore whose waiters leave the queue when their signal aborts. */
-class Gate {
-  #active = 0;
-  #queue: (() => void)[] = [];
-  constructor(readonly limit: number) {}
-  get idle(): boolean {
-    return this.#active === 0 && this.#queue.length === 0;
-  }
-  async acquire(signal?: AbortSignal): Promise<void> {
-    if (this.#active < this.limit) return void this.#active++;
-    await new Promise<void>((resolve, reject) => {
-      const grant = () => {
-        signal?.removeEventListener("abort", onAbort);
-        resolve();
-      };
-      const onAbort = () => {
-        const i = this.#queue.indexOf(grant);
-        if (i >= 0) this.#queue.splice(i, 1);
-        reject(signal!.reason);
-      };
-      this.#queue.push(grant);
-      signal?.addEventListener("abort", onAbort, { once: true });
-    });
-  }
-  release(): void {
-    const next = this.#queue.shift();
-    if (next) next(); // the slot passes straight to the next waiter
-    else this.#active--;
-  }
-}
-
-async function readExact(conn: Deno.Conn, n: number): Promise<Uint8Array> {
-  const out = new Uint8Array(n);
-  for (let off = 0; off < n;) {
-    const got = await conn.read(out.subarray(off));
-    if (got === null) throw new Error("tunnel client closed early");
-    off += got;
-  }
-  return out;
-}
-
-async function writeAll(conn: Deno.Conn, data: Uint8Array | number[]): Promise<void> {
-  const bytes = data instanceof Uint8Array ? data : new Uint8Array(data);
-  for (let off = 0; off < bytes.length;) off += await conn.write(bytes.subarray(off));
-}
-
-/** Minimal SOCKS5 server side (RFC 1928/1929): username/password, CONNECT; target ignored. */
-async function socksHandshake(
-  c: Deno.Conn,
-  { user, pass }: { user: string; pass: string },
-): Promise<boolean> {
-  const [version, count] = await readExact(c, 2);
-  if (version !== 5 || !(await readExact(c, count)).includes(2)) {
-    await writeAll(c, [5, 0xff]);
-    return false;
-  }
-  await writeAll(c, [5, 2]);
-  const dec = new TextDecoder();
-  const [, ulen] = await readExact(c, 2);
-  const gotUser = dec.decode(await readExact(c, ulen));
-  const gotPass = dec.decode(await readExact(c, (await readExact(c, 1))[0]));
-  const ok = gotUser === user && gotPass === pass;
-  await writeAll(c, [1, ok ? 0 : 1]);
-  if (!ok) return false;
-  const [, cmd, , atyp] = await readExact(c, 4);
-  const len = atyp === 1 ? 4 : atyp === 4 ? 16 : atyp === 3 ? (await readExact(c, 1))[0] : -1;
-  if (cmd !== 1 || len < 0) {
-    await writeAll(c, [5, 7, 0, 1, 0, 0, 0, 0, 0, 0]);
-    return false;
-  }
-  // The requested destination is read and ignored: this tunnel only reaches the checked addresses.
-  await readExact(c, len + 2);
-  return true;
-}
-
-interface Tunnel {
-  proxy: Deno.Proxy;
-  connectedTo?: string;
-  connectTimedOut: boolean;
-  close(): Promise<void>;
-}
-
-/** A one-shot SOCKS5 tunnel on 127.0.0.1 to the first of `addresses` that accepts. */
-function openTunnel(
-  addresses: string[],
-  opts: { port: number; connectTimeoutMs: number; dial: NonNullable<FetcherOptions["dial"]> },
-): Tunnel {
-  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-  const [user, pass] = [crypto.randomUUID(), crypto.randomUUID()];
-  const conns = new Set<Deno.Conn>();
-  const stop = new AbortController();
-  const closeAll = () => {
-    for (const c of conns) {
-      try {
-        c.close();
-      } catch { /* already closed */ }
-    }
-    conns.clear();
-  };
-  const tunnel: Tunnel = {
-    proxy: {
-      transport: "socks5",
-      url: `socks5://127.0.0.1:${(listener.addr as Deno.NetAddr).port}`,
-      basicAuth: { username: user, password: pass },
-    },
-    connectTimedOut: false,
-    close: async () => {
-      stop.abort();
-      try {
-        listener.close();
-      } catch { /* already closed */ }
-      closeAll();
-      await task;
-    },
-  };
-  const dialFirst = async (): Promise<Deno.Conn | null> => {
-    for (const address of addresses) {
-      const ac = new AbortController();
-      const timer = setTimeout(() => ac.abort(), opts.connectTimeoutMs);
-      try {
-        const conn = await opts.dial(address, {
-          port: opts.port,
-          signal: AbortSignal.any([ac.signal, stop.signal]),
-        });
-        tunnel.connectedTo = address;
-        return conn;
-      } catch {
-        if (ac.signal.aborted) tunnel.connectTimedOut = true;
-        if (stop.signal.aborted) return null;
-      } finally {
-        clearTimeout(timer);
-      }
-    }
-    return null;
-  };
-  const task = (async () => {
-    const client = await listener.accept();
-    listener.close(); // one connection per tunnel, then nobody else can knock
-    conns.add(client);
-    if (!(await socksHandshake(client, { user, pass }))) return;
-    const upstream = await dialFirst();
-    if (!upstream) return await writeAll(client, [5, 5, 0, 1, 0, 0, 0, 0, 0, 0]);
-    conns.add(upstream);
-    if (stop.signal.aborted) return;
-    await writeAll(client, [5, 0, 0, 1, 0, 0, 0, 0, 0, 0]);
-    const pump = async (from: Deno.Conn, to: Deno.Conn, onEnd: () => Promise<void> | void) => {
-      const buf = new Uint8Array(32 * 1024);
-      try {
-        for (let n = await from.read(buf); n !== null; n = await from.read(buf)) {
-          await writeAll(to, buf.subarray(0, n));
-        }
-        await onEnd();
-      } catch {
-        closeAll();
-      }
-    };
-    // Upstream EOF half-closes toward fetch so a close-delimited body arrives whole;
-    // fetch hanging up ends everything.
-    await Promise.all([
-      pump(client, upstream, closeAll),
-      pump(upstream, client, () => client.closeWrite()),
-    ]);
-  })().catch(() => {}).finally(closeAll);
-  return tunnel;
-}
-
 async function resolveSystem(hostname: string): Promise<string[]> {
   const [a, aaaa] = await Promise.allSettled([
     Deno.resolveDns(hostname, "A"),
@@ -374,40 +184,6 @@ function outboundHeaders(opts: FetchOptions, userAgent: string): Headers {
   return headers;
 }
 
-async function readCapped(
-  res: Response,
-  { max, url }: { max: number; url: string },
-): Promise<Uint8Array> {
-  if (!res.body) return new Uint8Array();
-  const reader = res.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for (let r = await reader.read(); !r.done; r = await reader.read()) {
-    // Counted on decoded bytes: fetch has already inflated gzip/br, so a bomb hits the cap.
-    total += r.value.length;
-    if (total > max) {
-      await reader.cancel().catch(() => {});
-      throw new FetchRefused("too_large", { url, detail: `body exceeds ${max} bytes` });
-    }
-    chunks.push(r.value);
-  }
-  const out = new Uint8Array(total);
-  let off = 0;
-  for (const c of chunks) out.set(c, (off += c.length) - c.length);
-  return out;
-}
-
-function decodeText(bytes: Uint8Array, contentType: string): string {
-  const label = /charset\s*=\s*"?([^";\s]+)/i.exec(contentType)?.[1] ?? "utf-8";
-  let decoder: TextDecoder;
-  try {
-    decoder = new TextDecoder(label); // latin1 and iso-8859-1 decode as windows-1252, per WHATWG
-  } catch {
-    decoder = new TextDecoder();
-  }
-  return decoder.decode(bytes);
-}
-
 type HopResult = { redirect: string; status: number } | { response: FetchedResponse };
 
 /** Create the guarded fetcher; one per process is enough (it holds the per-host queues). */
@@ -430,31 +206,7 @@ export function createFetcher(options: FetcherOptions): GuardedFetcher {
       Deno.connect({ hostname, port, signal }),
     ...(Object.fromEntries(defined) as FetcherOptions),
   };
-  const global = new Gate(o.maxConcurrent);
-  const hosts = new Map<string, { gate: Gate; nextStart: number }>();
-
-  async function enterHost(host: string, signal: AbortSignal): Promise<() => void> {
-    let h = hosts.get(host);
-    if (!h) hosts.set(host, h = { gate: new Gate(o.perHostConcurrency), nextStart: 0 });
-    const state = h;
-    await state.gate.acquire(signal);
-    try {
-      // Reserve the next start time synchronously so concurrent callers queue up behind it.
-      const now = Date.now();
-      const start = Math.max(now, state.nextStart);
-      state.nextStart = start + o.minHostIntervalMs;
-      if (start > now) await sleep(start - now, signal);
-      await global.acquire(signal);
-    } catch (e) {
-      state.gate.release();
-      throw e;
-    }
-    return () => {
-      global.release();
-      state.gate.release();
-      if (state.gate.idle && state.nextStart <= Date.now()) hosts.delete(host);
-    };
-  }
+  const slots = createHostSlots(o);
 
   async function checkedAddresses(url: URL, signal: AbortSignal): Promise<[string[], number]> {
     const port = url.port ? Number(url.port) : url.protocol === "https:" ? 443 : 80;
@@ -534,12 +286,9 @@ export function createFetcher(options: FetcherOptions): GuardedFetcher {
   }
 
   async function attempt(url: URL, { init, call }: Hop): Promise<HopResult> {
-    let release: (() => void) | undefined;
     let tunnel: Tunnel | undefined;
     let client: Deno.HttpClient | undefined;
     try {
-      release = await enterHost(url.hostname, call.signal);
-      call.startClock();
       const [addresses, port] = await checkedAddresses(url, call.signal);
       tunnel = openTunnel(addresses, { ...o, port });
       client = Deno.createHttpClient({
@@ -573,7 +322,13 @@ export function createFetcher(options: FetcherOptions): GuardedFetcher {
           `declared length ${declared} exceeds ${call.maxBytes} bytes`,
         );
       }
-      const bytes = await readCapped(res, { max: call.maxBytes, url: url.href });
+      const bytes = await readCapped(res, call.maxBytes);
+      if (!bytes) {
+        throw new FetchRefused("too_large", {
+          url: url.href,
+          detail: `body exceeds ${call.maxBytes} bytes`,
+        });
+      }
       const address = tunnel.connectedTo ?? "";
       const text = () => decodeText(bytes, contentType);
       return {
@@ -592,24 +347,38 @@ export function createFetcher(options: FetcherOptions): GuardedFetcher {
     } finally {
       client?.close();
       await tunnel?.close();
-      release?.();
     }
   }
 
+  // Retries keep the hop's slot: queueing again behind other pages would spend the running
+  // deadline and report a retryable 5xx as a timeout. They still wait for the host's spacing.
   async function withRetries(url: URL, { init, call }: Hop): Promise<HopResult> {
-    for (let n = 0;; n++) {
-      try {
-        return await attempt(url, { init, call });
-      } catch (e) {
-        const retryable = e instanceof FetchRefused && !noRetry.has(e) && !call.deadline.aborted &&
-          (e.code === "network" || e.code === "timeout" || (e.status ?? 0) >= 500);
-        if (!retryable || n >= o.retries) throw e;
+    let slot: HostSlot;
+    try {
+      slot = await slots.enter(url.hostname, call.signal);
+    } catch (e) {
+      throw classify(e, { url, call });
+    }
+    try {
+      call.startClock();
+      for (let n = 0;; n++) {
         try {
-          await sleep(o.retryBaseMs * 2 ** n * (1 + Math.random()), call.signal);
-        } catch (abort) {
-          throw classify(abort, { url, call });
+          return await attempt(url, { init, call });
+        } catch (e) {
+          const retryable = e instanceof FetchRefused && !noRetry.has(e) &&
+            !call.deadline.aborted &&
+            (e.code === "network" || e.code === "timeout" || (e.status ?? 0) >= 500);
+          if (!retryable || n >= o.retries) throw e;
+          try {
+            await sleep(o.retryBaseMs * 2 ** n * (1 + Math.random()), call.signal);
+            await slot.space(call.signal);
+          } catch (abort) {
+            throw classify(abort, { url, call });
+          }
         }
       }
+    } finally {
+      slot.release();
     }
   }
 

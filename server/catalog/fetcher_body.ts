@@ -1,0 +1,34 @@
+/** Reading a response body under a byte cap, and decoding it by its declared charset. */
+
+/** Read the whole body, or cancel it and return null once it passes `max` bytes. */
+export async function readCapped(res: Response, max: number): Promise<Uint8Array | null> {
+  if (!res.body) return new Uint8Array();
+  const reader = res.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (let r = await reader.read(); !r.done; r = await reader.read()) {
+    // Counted on decoded bytes: fetch has already inflated gzip/br, so a bomb hits the cap.
+    total += r.value.length;
+    if (total > max) {
+      await reader.cancel().catch(() => {});
+      return null;
+    }
+    chunks.push(r.value);
+  }
+  const out = new Uint8Array(total);
+  let off = 0;
+  for (const c of chunks) out.set(c, (off += c.length) - c.length);
+  return out;
+}
+
+/** Decode by the Content-Type charset, falling back to UTF-8 for a missing or unknown label. */
+export function decodeText(bytes: Uint8Array, contentType: string): string {
+  const label = /charset\s*=\s*"?([^";\s]+)/i.exec(contentType)?.[1] ?? "utf-8";
+  let decoder: TextDecoder;
+  try {
+    decoder = new TextDecoder(label); // latin1 and iso-8859-1 decode as windows-1252, per WHATWG
+  } catch {
+    decoder = new TextDecoder();
+  }
+  return decoder.decode(bytes);
+}

@@ -1,0 +1,99 @@
+/**
+ * Politeness and load limits for outbound requests: a per-host and a global semaphore, and a
+ * minimum spacing between request starts to one host.
+ */
+import { sleep } from "./abortable.ts";
+
+/** Limits shared by every request through one set of slots. */
+export interface HostSlotLimits {
+  perHostConcurrency: number;
+  minHostIntervalMs: number;
+  /** Global cap on requests in flight. */
+  maxConcurrent: number;
+}
+
+/** A held per-host and global slot; release it exactly once. */
+export interface HostSlot {
+  /** Wait for the host's next polite start again, so a retry on this slot stays spaced. */
+  space(signal: AbortSignal): Promise<void>;
+  release(): void;
+}
+
+/** Hands out slots per host name; one instance holds the queues for one fetcher. */
+export interface HostSlots {
+  enter(host: string, signal: AbortSignal): Promise<HostSlot>;
+}
+
+/** Counting semaphore whose waiters leave the queue when their signal aborts. */
+class Gate {
+  #active = 0;
+  #queue: (() => void)[] = [];
+  constructor(readonly limit: number) {}
+  get idle(): boolean {
+    return this.#active === 0 && this.#queue.length === 0;
+  }
+  async acquire(signal?: AbortSignal): Promise<void> {
+    if (this.#active < this.limit) return void this.#active++;
+    await new Promise<void>((resolve, reject) => {
+      const grant = () => {
+        signal?.removeEventListener("abort", onAbort);
+        resolve();
+      };
+      const onAbort = () => {
+        const i = this.#queue.indexOf(grant);
+        if (i >= 0) this.#queue.splice(i, 1);
+        reject(signal!.reason);
+      };
+      this.#queue.push(grant);
+      signal?.addEventListener("abort", onAbort, { once: true });
+    });
+  }
+  release(): void {
+    const next = this.#queue.shift();
+    if (next) next(); // the slot passes straight to the next waiter
+    else this.#active--;
+  }
+}
+
+interface HostState {
+  gate: Gate;
+  nextStart: number;
+}
+
+/** Create the slots for one fetcher: host gates are made on demand and dropped when idle. */
+export function createHostSlots(limits: HostSlotLimits): HostSlots {
+  const global = new Gate(limits.maxConcurrent);
+  const hosts = new Map<string, HostState>();
+
+  async function space(state: HostState, signal: AbortSignal): Promise<void> {
+    // Reserve the next start time synchronously so concurrent callers queue up behind it.
+    const now = Date.now();
+    const start = Math.max(now, state.nextStart);
+    state.nextStart = start + limits.minHostIntervalMs;
+    if (start > now) await sleep(start - now, signal);
+  }
+
+  return {
+    async enter(host: string, signal: AbortSignal): Promise<HostSlot> {
+      let h = hosts.get(host);
+      if (!h) hosts.set(host, h = { gate: new Gate(limits.perHostConcurrency), nextStart: 0 });
+      const state = h;
+      await state.gate.acquire(signal);
+      try {
+        await space(state, signal);
+        await global.acquire(signal);
+      } catch (e) {
+        state.gate.release();
+        throw e;
+      }
+      return {
+        space: (retrySignal) => space(state, retrySignal),
+        release: () => {
+          global.release();
+          state.gate.release();
+          if (state.gate.idle && state.nextStart <= Date.now()) hosts.delete(host);
+        },
+      };
+    },
+  };
+}
