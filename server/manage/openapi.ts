@@ -38,6 +38,8 @@ const ERRORS: Record<number, string> = {
   404: "Not found (or another publisher's)",
   409: "Conflicts with existing data",
   413: "Body too large",
+  415: "Unsupported media type (or a file that is not what it claims to be)",
+  422: "The file could not be processed within the limits (e.g. a hostile PDF)",
   429: "Too many attempts from this address; see Retry-After",
 };
 
@@ -166,7 +168,24 @@ function build(baseUrl: string): Json {
           },
         },
         ok: [201, io.sourceResponseSchema, "Accepted URLs queued for ingestion"],
-        errors: [400, 413],
+        errors: [400, 413, 415],
+      }),
+      get: authed({
+        summary: "Uploaded sources and URL counts by state",
+        ok: [200, io.sourceListSchema],
+      }),
+    },
+    "/api/publisher/sources/urls": {
+      get: authed({
+        summary: "The per-URL ingestion report (up to 1,000 rows)",
+        params: [{
+          name: "state",
+          in: "query",
+          required: false,
+          schema: { enum: ["queued", "ingested", "unchanged", "failed", "blocked"] },
+        }],
+        ok: [200, io.sourceUrlListSchema],
+        errors: [400],
       }),
     },
     "/api/publisher/jobs": {
@@ -176,6 +195,7 @@ function build(baseUrl: string): Json {
         ok: [202, z.object({ jobId: z.string() }), "Queued"],
         errors: [400],
       }),
+      get: authed({ summary: "The last 50 ingestion jobs", ok: [200, io.jobListSchema] }),
     },
     "/api/publisher/jobs/{id}": {
       get: authed({ summary: "An ingestion job", params: [id], ok: [200, io.jobSchema] }),
@@ -185,8 +205,9 @@ function build(baseUrl: string): Json {
         summary: "Upload a book; each chapter becomes an article",
         body: { "multipart/form-data": { schema: schemaOf(io.bookUploadSchema, "input") } },
         ok: [201, io.bookResponseSchema, "Created"],
-        errors: [400, 413],
+        errors: [400, 413, 415, 422],
       }),
+      get: authed({ summary: "The publisher's books", ok: [200, io.bookListSchema] }),
     },
     "/api/publisher/license-requests": {
       get: authed({

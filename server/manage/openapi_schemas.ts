@@ -90,13 +90,54 @@ export const bookUploadSchema = z.object({
   file: z.string().meta({ format: "binary", description: "PDF, Markdown or plain text" }),
   title: z.string(),
   author: z.string(),
-  rights: z.string().meta({
-    description: `JSON object of booleans keyed by ${USE_CASES.join(", ")}: the rights ceiling`,
-  }),
+  ...Object.fromEntries(USE_CASES.map((u) => [
+    u,
+    z.enum(["on", "true", "1", "yes", "false", "0", "no", "off"]).optional().meta({
+      description: `Author-contract checkbox: ${u} may be licensed (unticked means denied)`,
+    }),
+  ])),
 });
 
 /** POST /api/publisher/books answer. */
-export const bookResponseSchema = z.object({ bookId: z.string(), chapters: z.int() });
+export const bookResponseSchema = z.looseObject({
+  bookId: z.string(),
+  chapters: z.int(),
+  format: z.enum(["pdf", "markdown", "text"]),
+  titles: z.array(z.string()),
+});
+
+/** GET /api/publisher/books. */
+export const bookListSchema = z.object({
+  books: z.array(z.looseObject({
+    id: z.string(),
+    title: z.string(),
+    author: z.string(),
+    format: z.enum(["pdf", "markdown", "text"]),
+    chapters: z.int(),
+    rightsCeiling: z.record(z.string(), z.boolean()),
+  })),
+});
+
+const URL_STATES = ["queued", "ingested", "unchanged", "failed", "blocked"] as const;
+
+/** GET /api/publisher/sources: uploads and where their URLs stand. */
+export const sourceListSchema = z.object({
+  sources: z.array(z.looseObject({ id: z.string(), accepted: z.int(), rejected: z.int() })),
+  urls: z.record(z.enum(URL_STATES), z.int()),
+});
+
+/** GET /api/publisher/sources/urls: the per-URL report with reasons. */
+export const sourceUrlListSchema = z.object({
+  urls: z.array(z.looseObject({
+    url: z.string(),
+    state: z.enum(URL_STATES),
+    reason: z.string().nullable(),
+    articleId: z.string().nullable(),
+  })),
+});
+
+/** GET /api/publisher/jobs: the last 50 jobs. */
+export const jobListSchema = z.object({ jobs: z.array(z.looseObject(jobSchema.shape)) });
 
 /** A license request from an agent (request_license MCP tool). */
 export const licenseRequestSchema = z.looseObject({
