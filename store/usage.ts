@@ -28,18 +28,55 @@ export async function meterCount(
   return rs.rows[0] ? Number(rs.rows[0].count) : 0;
 }
 
-/** Uses one free read if fewer than `limit` were used; false when the meter is exhausted. Atomic. */
+/** True when `identity` already used a free read on this article in `month`. */
+export async function meteredBefore(
+  db: Client,
+  publisherId: string,
+  options: { identity: string; month: string; articleId: string },
+): Promise<boolean> {
+  const rs = await db.execute({
+    sql: `SELECT 1 FROM meter_reads
+          WHERE publisher_id = ? AND identity = ? AND month = ? AND article_id = ?`,
+    args: [publisherId, options.identity, options.month, options.articleId],
+  });
+  return rs.rows.length > 0;
+}
+
+/**
+ * Uses one free read for this article if fewer than `limit` distinct articles were read this
+ * month; an article already read this month is free again. False when the meter is exhausted.
+ * Atomic: one write transaction.
+ */
 export async function takeMeteredRead(
   db: Client,
   publisherId: string,
-  options: { identity: string; month: string; limit: number },
+  options: { identity: string; month: string; limit: number; articleId: string; now: Date },
 ): Promise<boolean> {
-  if (options.limit <= 0) return false;
-  const rs = await db.execute({
-    sql: `INSERT INTO meters (publisher_id, identity, month, count) VALUES (?, ?, ?, 1)
-          ON CONFLICT (publisher_id, identity, month) DO UPDATE SET count = count + 1
-          WHERE meters.count < ?`,
-    args: [publisherId, options.identity, options.month, options.limit],
-  });
-  return rs.rowsAffected > 0;
+  const key = [publisherId, options.identity, options.month];
+  const tx = await db.transaction("write");
+  try {
+    const seen = await tx.execute({
+      sql: `SELECT 1 FROM meter_reads
+            WHERE publisher_id = ? AND identity = ? AND month = ? AND article_id = ?`,
+      args: [...key, options.articleId],
+    });
+    if (seen.rows.length > 0) return true;
+    if (options.limit <= 0) return false;
+    const counted = await tx.execute({
+      sql: `INSERT INTO meters (publisher_id, identity, month, count) VALUES (?, ?, ?, 1)
+            ON CONFLICT (publisher_id, identity, month) DO UPDATE SET count = count + 1
+            WHERE meters.count < ?`,
+      args: [...key, options.limit],
+    });
+    if (counted.rowsAffected === 0) return false;
+    await tx.execute({
+      sql: `INSERT INTO meter_reads (publisher_id, identity, month, article_id, at)
+            VALUES (?, ?, ?, ?, ?)`,
+      args: [...key, options.articleId, options.now.getTime()],
+    });
+    await tx.commit();
+    return true;
+  } finally {
+    tx.close();
+  }
 }

@@ -308,20 +308,37 @@ Deno.test("bad buyer keys get one identical 401, and keys in the URL are refused
   await inUrl.body?.cancel();
 });
 
-Deno.test("anonymous PAYWALL reads use the meter, then answer 402 with how to pay", async () => {
+Deno.test("anonymous PAYWALL reads use the meter per distinct article, then answer 402", async () => {
   await using folio = await startTestFolio();
-  const a = await anyArticle(folio, "PAYWALL");
-  for (let i = 0; i < 3; i++) {
-    const res = await get(folio, articlePath(a.id));
-    assert.equal(res.status, 200, `free read ${i + 1}`);
+  const paywalled = (await listRecent(folio.store.db, "pub_demo", { limit: 100 }))
+    .filter((a) => a.policy === "PAYWALL");
+  // Reading the same article again uses no second free read.
+  for (let i = 0; i < 4; i++) {
+    const res = await get(folio, articlePath(paywalled[0].id));
+    assert.equal(res.status, 200, `re-read ${i + 1}`);
     await res.body?.cancel();
   }
-  const res = await get(folio, articlePath(a.id));
+  for (const a of paywalled.slice(1, 3)) {
+    const res = await get(folio, articlePath(a.id));
+    assert.equal(res.status, 200);
+    await res.body?.cancel();
+  }
+  // Three distinct articles used the demo's meter of 3: a fourth is refused with how to pay...
+  const res = await get(folio, articlePath(paywalled[3].id));
   assert.equal(res.status, 402);
   const body = await json<Record<string, unknown>>(res);
   assert.equal(body.status, "payment_required");
   assert.ok(!("body" in (body.article as object)));
   assert.match(String(body.signup), /\/api\/marketplace\/signup$/);
+  // ...while the articles already read stay readable this month.
+  const again = await get(folio, articlePath(paywalled[1].id));
+  assert.equal(again.status, 200);
+  await again.body?.cancel();
+  // A new month has a fresh meter.
+  folio.clock.advance(31 * 24 * 3_600_000);
+  const next = await get(folio, articlePath(paywalled[3].id));
+  assert.equal(next.status, 200);
+  await next.body?.cancel();
 });
 
 Deno.test("a buyer's PAYWALL read is charged once per idempotency key at the snapshot price", async () => {

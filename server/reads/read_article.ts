@@ -8,7 +8,7 @@ import type { Client } from "../../store/db.ts";
 import type { Publisher } from "../../store/publishers.ts";
 import { insertIntent } from "../../store/intents.ts";
 import { listRules } from "../../store/rules.ts";
-import { meterCount, spendThisMonth, takeMeteredRead } from "../../store/usage.ts";
+import { meterCount, meteredBefore, spendThisMonth, takeMeteredRead } from "../../store/usage.ts";
 import { chargeRead } from "../billing/metering.ts";
 import { type Clock, monthOf } from "../clock.ts";
 import {
@@ -55,7 +55,16 @@ export async function readArticle(
   if (!article) return { article: null, decision: null, charge: null };
   const ctx = await readContext(db, req, now);
   const ceiling = article.bookId ? await bookCeiling(db, req.publisher.id, article.bookId) : null;
-  const input = inputFor(ctx, article, { use: req.use, ceiling, now });
+  let input = inputFor(ctx, article, { use: req.use, ceiling, now });
+  if (!req.caller.buyerId) {
+    // An article this identity already used a free read on this month is free to read again.
+    const seen = await meteredBefore(db, req.publisher.id, {
+      identity: req.caller.identity,
+      month: monthOf(now),
+      articleId: article.id,
+    });
+    if (seen) input = { ...input, usage: { ...input.usage, meterCount: 0 } };
+  }
   let decision = decide(input);
   let charge: ReadResult["charge"] = null;
 
@@ -89,6 +98,8 @@ export async function readArticle(
       identity: req.caller.identity,
       month: monthOf(now),
       limit: req.publisher.paywallMeterLimit,
+      articleId: article.id,
+      now,
     });
     if (!took) {
       decision = decide({
