@@ -1,5 +1,5 @@
 /**
- * `deno task compile`: one executable at dist/folio with the migrations embedded (the demo
+ * `deno task compile`: one executable at dist/folio with the migrations and workers embedded (the demo
  * catalog is imported, so it is embedded anyway). `deno compile` downloads its base runtime the
  * first time; where the internet is unreachable this says so instead of a raw stack.
  */
@@ -13,6 +13,11 @@ const args = [
   "--allow-sys",
   "--include",
   "store/migrations",
+  // Workers are loaded by URL at run time, so the compiler cannot see them from main.ts.
+  "--include",
+  "search/train_worker.ts",
+  "--include",
+  "server/catalog/pdf_worker.ts",
   "--output",
   "dist/folio",
   "main.ts",

@@ -6,14 +6,8 @@
 import type { Client } from "@libsql/client";
 import { invalidateEmbeddings } from "../store/chunks.ts";
 import type { Embedder } from "./embedder.ts";
-import {
-  deserializeLsa,
-  embedLsa,
-  type LsaModel,
-  type LsaOptions,
-  serializeLsa,
-  trainLsa,
-} from "./lsa.ts";
+import { deserializeLsa, embedLsa, type LsaModel, type LsaOptions, serializeLsa } from "./lsa.ts";
+import { trainOffThread } from "./train.ts";
 
 /** Documents sampled for training: bounds training time whatever the corpus size. */
 export const TRAIN_SAMPLE = 20_000;
@@ -92,7 +86,7 @@ export async function trainModel(
   });
   if (rs.rows.length === 0) return null;
   const texts = rs.rows.map((r) => `${r.title}\n${r.summary}\n${tagText(r.tags)}\n${r.body}`);
-  const model = trainLsa(texts, { ...options.lsa, version: oldVersion + 1 });
+  const model = await trainOffThread(texts, { ...options.lsa, version: oldVersion + 1 });
   model.docs = total;
   const id = `lsa:${model.version}:${options.now.getTime().toString(36)}`;
   // Only the node that still sees the old version wins; a rival trainer's model stands instead.

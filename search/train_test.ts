@@ -1,0 +1,40 @@
+import assert from "node:assert/strict";
+import { embedLsa, trainLsa } from "./lsa.ts";
+import { trainOffThread, WORKER_THRESHOLD } from "./train.ts";
+
+function corpus(n: number): string[] {
+  const topics = [
+    "heat pump boiler radiator insulation warmth home energy",
+    "coral reef ocean bleaching fish marine restoration",
+    "bicycle lane cycling street traffic commute city",
+    "sleep circadian rhythm melatonin night rest brain",
+  ];
+  return Array.from(
+    { length: n },
+    (_, i) => `${topics[i % 4]} doc${i % 50} ${topics[(i + 1) % 4].split(" ")[i % 7]}`,
+  );
+}
+
+Deno.test("trainOffThread() trains a large sample in a Worker and matches training in place", async () => {
+  const texts = corpus(WORKER_THRESHOLD + 100);
+  const options = { dims: 3, version: 7 };
+  const [offThread, inPlace] = [await trainOffThread(texts, options), trainLsa(texts, options)];
+  assert.equal(offThread.version, 7);
+  assert.deepEqual(offThread.vocab, inPlace.vocab);
+  const a = embedLsa(offThread, "warm homes with radiators");
+  const b = embedLsa(inPlace, "warm homes with radiators");
+  assert.deepEqual([...a].map((x) => x.toFixed(4)), [...b].map((x) => x.toFixed(4)));
+});
+
+Deno.test("trainOffThread() keeps the event loop free while it trains", async () => {
+  const texts = corpus(3000);
+  let ticks = 0;
+  const timer = setInterval(() => ticks++, 1);
+  try {
+    await trainOffThread(texts, { dims: 3 });
+  } finally {
+    clearInterval(timer);
+  }
+  // Training in place would run to completion without letting a single timer fire.
+  assert.ok(ticks > 0);
+});
