@@ -58,3 +58,8 @@ Deno.test("loadConfig() fails fast with a sentence naming the variable and the p
     });
   }
 });
+
+Deno.test("loadConfig() puts a relative data dir under the working directory without ./", () => {
+  assert.equal(loadConfig({}).dbUrl, `file:${Deno.cwd()}/data/folio.db`);
+  assert.equal(loadConfig({ FOLIO_DATA_DIR: "./x/y" }).dbUrl, `file:${Deno.cwd()}/x/y/folio.db`);
+});

@@ -106,7 +106,9 @@ export async function migrate(db: Client, migrations: Migration[]): Promise<numb
 
 /** The store URL for a data directory when FOLIO_DB_URL is not set. */
 export function fileUrl(dataDir: string): string {
-  const abs = dataDir.startsWith("/") ? dataDir : `${Deno.cwd()}/${dataDir}`;
+  const abs = dataDir.startsWith("/")
+    ? dataDir
+    : `${Deno.cwd()}/${dataDir.replace(/^(\.\/)+/, "")}`;
   return `file:${abs.replace(/\/+$/, "")}/folio.db`;
 }
 
