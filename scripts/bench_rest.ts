@@ -2,7 +2,10 @@
  * REST throughput under concurrent load from a second process on loopback. Prints figures for
  * get_article and search_articles on the demo publisher, and the same load against a bare
  * Deno.serve answering a precomputed article body in the same run: the ratio is the figure.
- * Usage: deno task bench:rest [--seconds=5] [--concurrency=16]
+ * With --size=N it serves a synthetic catalog of N articles instead (loaded and indexed by
+ * scripts/bench_search.ts's phases), to measure REST search at scale: latency at concurrency 1
+ * and throughput at --concurrency.
+ * Usage: deno task bench:rest [--seconds=5] [--concurrency=16] [--size=100000]
  */
 import { loadConfig } from "../server/config.ts";
 import { startFolio } from "../server/runtime.ts";
@@ -12,16 +15,17 @@ import { createLogger } from "../server/log.ts";
 const flags = Object.fromEntries(Deno.args.map((a) => a.replace(/^--/, "").split("=")));
 const seconds = Number(flags.seconds ?? 5);
 const concurrency = Number(flags.concurrency ?? 16);
+const size = flags.size ? Number(flags.size) : null;
 const dataDir = await Deno.makeTempDir({ prefix: "folio-bench-" });
 
-async function load(host: string, urls: string[]) {
+async function load(host: string, urls: string[], workers = concurrency, forSeconds = seconds) {
   const out = await new Deno.Command(Deno.execPath(), {
     args: [
       "run",
       "--allow-net",
       new URL("./load_client.ts", import.meta.url).pathname,
-      String(seconds),
-      String(concurrency),
+      String(forSeconds),
+      String(workers),
       host,
       ...urls,
     ],
@@ -29,6 +33,61 @@ async function load(host: string, urls: string[]) {
     stderr: "inherit",
   }).output();
   return JSON.parse(new TextDecoder().decode(out.stdout));
+}
+
+if (size) {
+  await scaleBench(size);
+  Deno.exit(0);
+}
+
+/** Builds a synthetic store of `size` articles in a child process, serves it, and loads REST search. */
+async function scaleBench(size: number) {
+  const searchBench = new URL("./bench_search.ts", import.meta.url).pathname;
+  for (const phase of [["--load", dataDir, String(size)], ["--build", dataDir]]) {
+    const out = await new Deno.Command(Deno.execPath(), {
+      args: ["run", "--allow-all", searchBench, ...phase],
+      stdout: "piped",
+      stderr: "inherit",
+    }).output();
+    if (!out.success) throw new Error(`bench_search.ts ${phase[0]} failed`);
+    console.log(new TextDecoder().decode(out.stdout).trim());
+  }
+  // The build phase snapshots vectors under data/; Folio keeps them under search/.
+  await Deno.rename(`${dataDir}/data`, `${dataDir}/search`).catch(() => {});
+  const queries: string[] = JSON.parse(await Deno.readTextFile(`${dataDir}/queries.json`));
+  const t0 = performance.now();
+  const folio = await startFolio(
+    loadConfig({ PORT: "0", FOLIO_HOST: "127.0.0.1", FOLIO_DATA_DIR: dataDir, FOLIO_SEED: "0" }),
+    { log: createLogger("warn") },
+  );
+  try {
+    await folio.store.db.execute(
+      `UPDATE publishers SET custom_domain = 'bench.localhost', toggles = '{"publicRest":true}'`,
+    );
+    const port = new URL(folio.url).port;
+    const urls = queries.map((q) =>
+      `http://127.0.0.1:${port}/api/v1/articles/search?q=${encodeURIComponent(q)}&limit=10`
+    );
+    const first = await load("bench.localhost", urls.slice(0, 1), 1, 0.05);
+    const restartToFirstMs = Math.round(performance.now() - t0);
+    const latency = await load("bench.localhost", urls, 1);
+    const throughput = await load("bench.localhost", urls, concurrency);
+    const rssMB = Math.round(Deno.memoryUsage().rss / 1e6);
+    const rows = [
+      { name: `REST search at ${size} (concurrency 1)`, ...latency },
+      { name: `REST search at ${size} (concurrency ${concurrency})`, ...throughput },
+    ];
+    for (const r of rows) {
+      console.log(JSON.stringify({ bench: "rest-scale", size, restartToFirstMs, rssMB, ...r }));
+    }
+    console.table(rows);
+    console.log(
+      `restart to first answer ${restartToFirstMs} ms (first ${first.p50} ms), rss ${rssMB} MB`,
+    );
+  } finally {
+    await folio.shutdown();
+    await Deno.remove(dataDir, { recursive: true });
+  }
 }
 
 const folio = await startFolio(

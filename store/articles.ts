@@ -111,23 +111,33 @@ export async function findArticle(
   publisherId: string,
   idOrUrl: string,
 ): Promise<Article | null> {
+  // One indexed branch per key: with an OR, SQLite scanned all of the publisher's articles.
   const rs = await db.execute({
-    sql: `SELECT ${COLUMNS} FROM articles WHERE publisher_id = ?
-          AND (id = ? OR url = ? OR canonical_url = ?) LIMIT 1`,
-    args: [publisherId, idOrUrl, idOrUrl, idOrUrl],
+    sql: `SELECT ${COLUMNS} FROM articles WHERE id = ?1 AND publisher_id = ?2
+          UNION ALL SELECT ${COLUMNS} FROM articles WHERE publisher_id = ?2 AND url = ?1
+          UNION ALL SELECT ${COLUMNS} FROM articles WHERE publisher_id = ?2 AND canonical_url = ?1
+          LIMIT 1`,
+    args: [idOrUrl, publisherId],
   });
   return rs.rows[0] ? toArticle(rs.rows[0]) : null;
 }
 
-/** Articles by id, in the order asked, skipping unknown ids. */
+/**
+ * Articles by id, in the order asked, skipping unknown ids. With `withBody: false` the body is
+ * not read and comes back empty: search results never show it, and bodies are most of the bytes.
+ */
 export async function getArticles(
   db: Client,
   publisherId: string,
   ids: string[],
+  options: { withBody?: boolean } = {},
 ): Promise<Article[]> {
   if (ids.length === 0) return [];
+  const columns = options.withBody === false ? COLUMNS.replace("body,", "'' AS body,") : COLUMNS;
   const rs = await db.execute({
-    sql: `SELECT ${COLUMNS} FROM articles WHERE publisher_id = ? AND id IN (${
+    // `+publisher_id` keeps the planner on the primary key: with bound parameters it otherwise
+    // chose the publisher index and scanned every article of the publisher.
+    sql: `SELECT ${columns} FROM articles WHERE +publisher_id = ? AND id IN (${
       ids.map(() => "?").join(",")
     })`,
     args: [publisherId, ...ids],

@@ -11,7 +11,7 @@ export async function bookCeilings(
   const ids = [...new Set(articles.flatMap((a) => a.bookId ?? []))];
   if (ids.length === 0) return new Map();
   const rs = await db.execute({
-    sql: `SELECT id, rights_ceiling FROM books WHERE publisher_id = ? AND id IN (${
+    sql: `SELECT id, rights_ceiling FROM books WHERE +publisher_id = ? AND id IN (${
       ids.map(() => "?").join(",")
     })`,
     args: [publisherId, ...ids],

@@ -36,14 +36,21 @@ export async function searchArticles(
   req: { publisher: Publisher; query: string; limit: number; caller: Caller },
 ): Promise<{ mode: "hybrid" | "fts" | "semantic" | "none"; hits: ArticleHit[] }> {
   if (!req.publisher.rights.rag) return { mode: "none", hits: [] };
-  // Over-fetch so that per-article rule filtering still fills the page.
-  const found = await deps.search.search(req.publisher.id, req.query, {
-    limit: req.limit * 2 + 10,
-  });
-  const articles = await getArticles(deps.db, req.publisher.id, found.hits.map((h) => h.articleId));
-  const byId = new Map(articles.map((a) => [a.id, a]));
   const now = deps.clock.now();
   const ctx = await readContext(deps.db, req, now);
+  // Only a territory denial or a BLOCKED rule can hide a hit the index returned: over-fetch
+  // then, so filtering still fills the page, and ask for exactly the page otherwise.
+  const mayHide = ctx.rules.some((r) => r.action.deny || r.action.policy === "BLOCKED");
+  const found = await deps.search.search(req.publisher.id, req.query, {
+    limit: mayHide ? req.limit * 2 + 10 : req.limit,
+  });
+  const articles = await getArticles(
+    deps.db,
+    req.publisher.id,
+    found.hits.map((h) => h.articleId),
+    { withBody: false },
+  );
+  const byId = new Map(articles.map((a) => [a.id, a]));
   const ceilings = await bookCeilings(deps.db, req.publisher.id, articles);
   const hits: ArticleHit[] = [];
   for (const h of found.hits) {
