@@ -36,15 +36,7 @@ export interface CodeRow {
 }
 
 /** A row of `oauth_tokens` joined with the fields of its client that a grant needs. */
-export interface TokenRow {
-  kind: "access" | "refresh";
-  clientId: string;
-  publisherId: string;
-  resource: string;
-  scope: string;
-  familyId: string;
-  grantExpiresAt: number;
-  expiresAt: number;
+export interface TokenRow extends Omit<NewToken, "hash"> {
   usedAt: number | null;
   revokedAt: number | null;
   createdAt: number;
