@@ -5,22 +5,11 @@
 import { METERED_CAP_MICROS } from "../server/money.ts";
 import { getPublisher, updatePublisher } from "../store/publishers.ts";
 import { startTestFolio, type TestFolio } from "../tests/helpers.ts";
+import { pool } from "./pool.ts";
 
 const RUNS = Number(Deno.args[0] ?? 50);
 const K = 200;
 const WIDTH = 20;
-
-async function pool<T>(n: number, width: number, task: (i: number) => Promise<T>): Promise<T[]> {
-  const out: T[] = new Array(n);
-  let next = 0;
-  await Promise.all(Array.from({ length: width }, async () => {
-    while (next < n) {
-      const i = next++;
-      out[i] = await task(i);
-    }
-  }));
-  return out;
-}
 
 async function read(folio: TestFolio, key: string, id: string, idem: string) {
   const res = await folio.request(`/api/v1/articles/${id}?last_user_prompt=q`, {

@@ -3,6 +3,7 @@ import assert from "node:assert/strict";
 import { METERED_CAP_MICROS } from "../server/money.ts";
 import { getPublisher, updatePublisher } from "../store/publishers.ts";
 import { json, startTestFolio, type TestFolio } from "./helpers.ts";
+import { pool } from "../scripts/pool.ts";
 
 async function signup(folio: TestFolio, n = 0) {
   const res = await folio.request("/api/marketplace/signup", {
@@ -28,19 +29,6 @@ async function read(folio: TestFolio, key: string, id: string, idem?: string) {
   });
   const body = await res.json();
   return { status: res.status, body };
-}
-
-/** Runs `n` tasks over `width` concurrent workers (TEST-PLAN B1: 200 reads over 20 connections). */
-export async function pool<T>(n: number, width: number, task: (i: number) => Promise<T>) {
-  const out: T[] = new Array(n);
-  let next = 0;
-  await Promise.all(Array.from({ length: width }, async () => {
-    while (next < n) {
-      const i = next++;
-      out[i] = await task(i);
-    }
-  }));
-  return out;
 }
 
 async function setDisplayPrice(folio: TestFolio, micros: number) {
