@@ -1,0 +1,184 @@
+/**
+ * The MCP endpoint's wire, pinned byte for byte: HTTP-level refusals (publisher, Host, Origin,
+ * method, credentials, session, body), JSON-RPC argument errors, and every get_article outcome.
+ */
+import { createBuyer } from "../server/marketplace/buyers.ts";
+import { setArticlePolicy } from "../store/articles.ts";
+import { getPublisher, type Publisher, updatePublisher } from "../store/publishers.ts";
+import { insertRule } from "../store/rules.ts";
+import { startTestFolio, type TestFolio } from "./helpers.ts";
+import { ACCEPT, initialize, mintToken, post } from "./mcp_helpers.ts";
+import { type Wire, wire } from "./wire.ts";
+
+const HEADERS = ["www-authenticate", "allow", "mcp-session-id"];
+
+async function ids(folio: TestFolio, policy: string): Promise<string[]> {
+  const rs = await folio.deps.store.db.execute({
+    sql: "SELECT id FROM articles WHERE publisher_id = 'pub_demo' AND policy = ? ORDER BY id",
+    args: [policy],
+  });
+  return rs.rows.map((r) => String(r.id));
+}
+
+async function patchDemo(folio: TestFolio, patch: (p: Publisher) => Publisher) {
+  const p = (await getPublisher(folio.deps.store.db, "pub_demo"))!;
+  await updatePublisher(folio.deps.store.db, patch(p), { now: folio.clock.now() });
+}
+
+function call(name: string, args: Record<string, unknown>, id = 7) {
+  return { jsonrpc: "2.0", id, method: "tools/call", params: { name, arguments: args } };
+}
+
+Deno.test("MCP wire: refusals before JSON-RPC", async (t) => {
+  await using folio = await startTestFolio();
+  const table: [string, Wire][] = [];
+  const add = async (label: string, res: Promise<Response>) => {
+    table.push([label, await wire(await res, HEADERS)]);
+  };
+  const init = {
+    jsonrpc: "2.0",
+    id: 1,
+    method: "initialize",
+    params: {
+      protocolVersion: "2025-06-18",
+      capabilities: {},
+      clientInfo: { name: "w", version: "1" },
+    },
+  };
+  const raw = (path: string, init: RequestInit & { host?: string }) => folio.request(path, init);
+  await add("unknown publisher", post(folio, init, { publisherId: "pub_nope" }));
+  await add(
+    "foreign Host",
+    raw("/api/mcp/pub_demo", {
+      method: "POST",
+      host: "evil.example",
+      headers: { "content-type": "application/json", accept: ACCEPT },
+      body: JSON.stringify(init),
+    }),
+  );
+  await add("foreign Origin", post(folio, init, { headers: { origin: "https://evil.example" } }));
+  await add("null Origin", post(folio, init, { headers: { origin: "null" } }));
+  await add("GET", raw("/api/mcp/pub_demo", { method: "GET", headers: { accept: ACCEPT } }));
+  await add("PUT", raw("/api/mcp/pub_demo", { method: "PUT", body: "{}" }));
+  await add(
+    "token in URL",
+    raw("/api/mcp/pub_demo?access_token=x", { method: "POST", body: "{}" }),
+  );
+  await add("bad token", post(folio, init, { headers: { authorization: "Bearer fat_nope" } }));
+  await add("basic scheme", post(folio, init, { headers: { authorization: "Basic abc" } }));
+  await add("bad buyer key", post(folio, init, { headers: { authorization: "Bearer mk_nope" } }));
+  const { token } = await mintToken(folio, { scope: "other" });
+  await add("scope missing", post(folio, init, { headers: { authorization: `Bearer ${token}` } }));
+  await add("no session id", post(folio, { jsonrpc: "2.0", id: 2, method: "tools/list" }));
+  await add(
+    "unknown session",
+    post(folio, { jsonrpc: "2.0", id: 2, method: "tools/list" }, { sessionId: "mcs_nope" }),
+  );
+  await add("not JSON", post(folio, "{nope"));
+  await add("empty batch", post(folio, "[]"));
+  await add("declared too large", post(folio, "x".repeat(1024 * 1024 + 1)));
+  const { sessionId } = await initialize(folio);
+  await add(
+    "batch on 2025-06-18+",
+    post(folio, [{ jsonrpc: "2.0", id: 3, method: "tools/list" }], { sessionId }),
+  );
+  await add("DELETE without session", raw("/api/mcp/pub_demo", { method: "DELETE" }));
+  await patchDemo(folio, (p) => ({ ...p, toggles: { ...p.toggles, requireAuth: true } }));
+  await add("auth required", post(folio, init));
+  await add(
+    "auth required, session without token",
+    post(folio, { jsonrpc: "2.0", id: 2, method: "tools/list" }, { sessionId }),
+  );
+  await t.assertSnapshot(table);
+});
+
+Deno.test("MCP wire: argument errors and every get_article outcome", async (t) => {
+  await using folio = await startTestFolio({ env: { FOLIO_COUNTRY_HEADER: "cf-ipcountry" } });
+  const db = folio.deps.store.db;
+  const [observe, observe2, observe3] = await ids(folio, "OBSERVE");
+  const paywalled = await ids(folio, "PAYWALL");
+  const { apiKey, buyerId } = await createBuyer(db, { name: "W", email: "w@example.test" }, {
+    now: folio.clock.now(),
+  });
+  await patchDemo(folio, (p) => ({ ...p, sponsorTools: ["cite_article", "publisher_info"] }));
+  const anon = await initialize(folio);
+  const buyer = { authorization: `Bearer ${apiKey}` };
+  const keyed = await initialize(folio, { headers: buyer });
+  const table: [string, Wire][] = [];
+  const send = async (
+    label: string,
+    body: unknown,
+    options: { keyed?: boolean; headers?: Record<string, string> } = {},
+  ) => {
+    const res = await post(folio, body, {
+      sessionId: options.keyed ? keyed.sessionId : anon.sessionId,
+      headers: { ...(options.keyed ? buyer : {}), ...options.headers },
+    });
+    table.push([label, await wire(res)]);
+  };
+  await send("unknown tool", call("nope", {}));
+  await send("query empty", call("search_articles", { query: "" }));
+  await send("query too long", call("search_articles", { query: "q".repeat(201) }));
+  await send("query control", call("search_articles", { query: "a\u0001b" }));
+  await send("query missing", call("search_articles", {}));
+  await send("limit zero", call("search_articles", { query: "x", limit: 0 }));
+  await send("limit 51", call("search_articles", { query: "x", limit: 51 }));
+  await send("limit text", call("search_articles", { query: "x", limit: "5" }));
+  await send("limit fraction", call("search_articles", { query: "x", limit: 2.5 }));
+  await send("unknown field", call("search_articles", { query: "x", extra: 1 }));
+  await send("url_or_id too long", call("get_article", { url_or_id: "x".repeat(2049) }));
+  await send("url_or_id empty", call("get_article", { url_or_id: " " }));
+  await send(
+    "prompt too long",
+    call("get_article", { url_or_id: observe, last_user_prompt: "p".repeat(8001) }),
+  );
+  await send("tag empty", call("list_by_topic", { tag: "" }));
+  await send("since not a date", call("list_recent", { since: "yesterday" }));
+  await send("article unknown", call("get_article", { url_or_id: "nope" }));
+  await send("full", call("get_article", { url_or_id: observe, last_user_prompt: "hi" }));
+  await send("charged", call("get_article", { url_or_id: paywalled[0] }), { keyed: true });
+  for (const id of paywalled.slice(0, 3)) {
+    await send("metered free read", call("get_article", { url_or_id: id }));
+  }
+  await send("paywall upsell", call("get_article", { url_or_id: paywalled[3] }));
+  await setArticlePolicy(db, "pub_demo", observe2, { policy: "BLOCKED", now: folio.clock.now() });
+  await send("blocked", call("get_article", { url_or_id: observe2 }));
+  await send("cite blocked", call("cite_article", { url_or_id: observe2 }));
+  await insertRule(db, "pub_demo", {
+    id: "rul_wire",
+    priority: 1,
+    match: { territories: ["FR"] },
+    action: { deny: true },
+    now: folio.clock.now(),
+  });
+  await send("territory blocked", call("get_article", { url_or_id: observe3 }), {
+    headers: { "cf-ipcountry": "FR" },
+  });
+  await send("territory blocked listing", call("list_recent", { limit: 3 }), {
+    headers: { "cf-ipcountry": "FR" },
+  });
+  await db.execute({
+    sql: `INSERT INTO monthly_spend (buyer_id, publisher_id, month, metered_micros)
+          VALUES (?, 'pub_demo', '2026-11', 1000000000)
+          ON CONFLICT DO UPDATE SET metered_micros = excluded.metered_micros`,
+    args: [buyerId],
+  });
+  await send("capped", call("get_article", { url_or_id: paywalled[2] }), { keyed: true });
+  const p = (await getPublisher(db, "pub_demo"))!;
+  await patchDemo(folio, (x) => ({ ...x, rights: { ...p.rights, display: false } }));
+  await send("summary only", call("get_article", { url_or_id: observe3 }));
+  await patchDemo(folio, (x) => ({
+    ...x,
+    rights: { ...p.rights, display: false, summarization: false },
+  }));
+  await send("denied", call("get_article", { url_or_id: observe3 }));
+  await send("listing", call("list_by_topic", { tag: "energy", limit: 2 }));
+  await send("publisher info", call("publisher_info", {}));
+  await send("cite", call("cite_article", { url_or_id: observe, style: "mla" }));
+  await send("resources page", { jsonrpc: "2.0", id: 9, method: "resources/list", params: {} });
+  await send(
+    "request license",
+    call("request_license", { use_case: "fine_tuning", message: "We train models" }),
+  );
+  await t.assertSnapshot(table);
+});
