@@ -1,5 +1,5 @@
 /**
- * Billing figures (TEST-PLAN section 3 "Figures"): the cap under concurrency on two instances of
+ * Billing figures (docs/TEST-PLAN.md section 3 "Figures"): the cap under concurrency on two instances of
  * one store, and idempotent retries. Run: deno run -A scripts/bench_billing.ts [runs]
  */
 import { METERED_CAP_MICROS } from "../server/money.ts";

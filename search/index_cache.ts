@@ -1,7 +1,7 @@
 /**
  * Per-publisher vector indexes in memory: loaded from a snapshot in the data directory (fast
  * restart) or from the chunks table, then kept current from the store's change sequence at most
- * once per second, so changes made by other nodes show up without a restart (DESIGN.md 9).
+ * once per second, so changes made by other nodes show up without a restart (docs/DESIGN.md 9).
  */
 import type { Client } from "@libsql/client";
 import { vectorPage } from "../store/chunks.ts";

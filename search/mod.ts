@@ -1,5 +1,5 @@
 /**
- * Search (DESIGN.md section 7): per-publisher hybrid retrieval. Full text is FTS5 bm25 inside the
+ * Search (docs/DESIGN.md section 7): per-publisher hybrid retrieval. Full text is FTS5 bm25 inside the
  * store; vectors over chunks live in memory per publisher (snapshotted in the data directory);
  * the legs are fused by reciprocal rank. Everything here is derived from the store and rebuildable.
  */

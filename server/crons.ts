@@ -1,5 +1,5 @@
 /**
- * Periodic work (DESIGN.md section 8). Each job is a plain function; main.ts registers them with
+ * Periodic work (docs/DESIGN.md section 8). Each job is a plain function; main.ts registers them with
  * Deno.cron, and every node runs every cron, so each job takes a lease row (or is idempotent) to
  * make one node do the work.
  */
@@ -30,7 +30,7 @@ export function cronJobs(deps: AppDeps, holder: string): CronJob[] {
       run: () => dailySync(deps, { holder }),
     },
     {
-      // robots.txt refetch is daily (SPEC.md "Limits"); failing hosts are retried hourly.
+      // robots.txt refetch is daily (docs/SPEC.md "Limits"); failing hosts are retried hourly.
       name: "folio-robots",
       schedule: "37 * * * *",
       run: () => dailyRobotsRefresh(deps, { holder }),

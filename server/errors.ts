@@ -1,5 +1,5 @@
 /**
- * One error model (DESIGN.md section 6): platform endpoints answer
+ * One error model (docs/DESIGN.md section 6): platform endpoints answer
  * `{ "error": { "code": "snake_case_code", "message": "Sentence case" } }`.
  * Surfaces with their own wire format (publisher REST, OAuth, JSON-RPC) translate at their edge.
  */

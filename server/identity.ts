@@ -1,6 +1,6 @@
 /**
  * Who is asking: buyer keys (`Authorization: Bearer mk_...`) and the requester's territory.
- * Unknown, revoked and malformed keys get the identical 401 (TEST-PLAN 5.4), and a malformed key
+ * Unknown, revoked and malformed keys get the identical 401 (docs/TEST-PLAN.md 5.4), and a malformed key
  * is refused by its checksum before the store is asked.
  */
 import { type Buyer, findBuyerByKeyHash } from "../store/buyers.ts";

@@ -3,7 +3,7 @@
  *
  * Inside Folio money is integer micro-dollars (µUSD, 1 USD = 1_000_000). API fields named
  * `...Cents` are US cents: per-use prices may be fractional (0.5), totals are whole cents rounded
- * half-up (DESIGN.md §4 "Money").
+ * half-up (docs/DESIGN.md §4 "Money").
  *
  * @module
  */
@@ -14,13 +14,13 @@ export const MICROS_PER_CENT = 10_000;
 /** Micro-dollars in one US dollar. */
 export const MICROS_PER_USD = 1_000_000;
 
-/** Platform fee on the landing/WAF agent-payment path, in basis points (SPEC.md "Limits": 4.7%). */
+/** Platform fee on the landing/WAF agent-payment path, in basis points (docs/SPEC.md "Limits": 4.7%). */
 export const PLATFORM_FEE_BPS = 470;
 
-/** Metered spend cap per buyer per publisher per UTC month: 1,000 USD (SPEC.md "Limits"). */
+/** Metered spend cap per buyer per publisher per UTC month: 1,000 USD (docs/SPEC.md "Limits"). */
 export const METERED_CAP_MICROS = 1_000_000_000;
 
-/** Monthly subscription rate card per publisher, in micros (SPEC.md "Rate card"). */
+/** Monthly subscription rate card per publisher, in micros (docs/SPEC.md "Rate card"). */
 export const RATE_CARD = {
   base: 50 * MICROS_PER_USD,
   summarization: 10 * MICROS_PER_USD,
@@ -71,13 +71,13 @@ export function withPlatformFee(micros: number): PriceWithFee {
   return { total: micros + fee, fee };
 }
 
-/** Monthly subscription price in micros: base access plus each chosen use case (SPEC.md "Rate card"). */
+/** Monthly subscription price in micros: base access plus each chosen use case (docs/SPEC.md "Rate card"). */
 export function priceSubscription(useCases: readonly string[]): number {
   let total: number = RATE_CARD.base;
   // A Set so that ["rag", "rag"] is not billed twice.
   for (const useCase of new Set(useCases)) {
     if (useCase === "fine_tuning") {
-      // SPEC.md "License": fine_tuning is never part of the standard bundle.
+      // docs/SPEC.md "License": fine_tuning is never part of the standard bundle.
       throw new RangeError(
         'Cannot price use case "fine_tuning": it is requested per publisher through request_license',
       );

@@ -1,6 +1,6 @@
 /**
  * Secrets: API keys, tokens and codes. Keys look like `mk_<32 base62><6 base62 checksum>`; the
- * CRC32 checksum lets us reject a mistyped or forged key before touching the store (TEST-PLAN 5.1).
+ * CRC32 checksum lets us reject a mistyped or forged key before touching the store (docs/TEST-PLAN.md 5.1).
  * Only SHA-256 hashes are stored: the secrets carry 190 bits of entropy, so a slow hash adds nothing.
  */
 const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";

@@ -1,5 +1,5 @@
 /**
- * Per-address limits on unauthenticated, expensive endpoints (TEST-PLAN 5.10): sign-ups, logins,
+ * Per-address limits on unauthenticated, expensive endpoints (docs/TEST-PLAN.md 5.10): sign-ups, logins,
  * OAuth authorize and token. Counters live in the store, so every node shares one budget.
  */
 import type { Context } from "hono";

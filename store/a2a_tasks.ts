@@ -1,5 +1,5 @@
 /**
- * Persistence of A2A tasks (SPEC.md "A2A server"). A task belongs to one publisher and one caller
+ * Persistence of A2A tasks (docs/SPEC.md "A2A server"). A task belongs to one publisher and one caller
  * identity; every query takes both, so a task id alone never reaches another caller's task.
  * `document` is the task in A2A v1.0 JSON form; `state` mirrors its status for queries.
  */

@@ -1,4 +1,4 @@
-/** Persistence of the per-publisher call log (SPEC.md "Events"). */
+/** Persistence of the per-publisher call log (docs/SPEC.md "Events"). */
 import type { Client } from "./db.ts";
 
 export type Surface = "mcp" | "rest" | "a2a" | "landing" | "nlweb" | "dashboard" | "oauth";

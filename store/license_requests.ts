@@ -1,4 +1,4 @@
-/** Persistence of license requests (the request_license workflow, SPEC.md "MCP server"). */
+/** Persistence of license requests (the request_license workflow, docs/SPEC.md "MCP server"). */
 import type { Transaction } from "@libsql/client";
 import type { Client } from "./db.ts";
 

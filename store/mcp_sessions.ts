@@ -1,5 +1,5 @@
 /**
- * Persistence of MCP sessions (DESIGN.md §6: session state lives in the store, so any node serves
+ * Persistence of MCP sessions (docs/DESIGN.md §6: session state lives in the store, so any node serves
  * any session). The row is keyed by the SHA-256 of the session id: the id itself is never stored,
  * so a copy of the store or of the call log cannot be replayed as a session.
  */

@@ -5,7 +5,7 @@ import type { Client } from "./db.ts";
 export type UseCase = "summarization" | "display" | "rag" | "fine_tuning";
 export type Rights = Record<UseCase, boolean>;
 
-/** Feature switches a publisher turns on and off (DESIGN.md section 4). */
+/** Feature switches a publisher turns on and off (docs/DESIGN.md section 4). */
 export interface Toggles {
   publicRest: boolean;
   a2a: boolean;
@@ -56,7 +56,7 @@ export const DEFAULT_TOGGLES: Toggles = {
   subscriptionLinking: false,
 };
 
-/** SPEC.md "Content license": summarization, display and rag granted; fine_tuning denied. */
+/** docs/SPEC.md "Content license": summarization, display and rag granted; fine_tuning denied. */
 export const DEFAULT_RIGHTS: Rights = {
   summarization: true,
   display: true,

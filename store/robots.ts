@@ -26,7 +26,7 @@ export async function getRobots(
 
 /**
  * Stores a fetch. A failed fetch (5xx, timeout) keeps nothing of the last good body: the verdict
- * for a failing host is "disallow all" until a later success (TEST-PLAN section 4, case 16).
+ * for a failing host is "disallow all" until a later success (docs/TEST-PLAN.md section 4, case 16).
  */
 export async function putRobots(
   db: Client,

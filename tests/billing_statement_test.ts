@@ -1,4 +1,4 @@
-/** Statements, month close, renewals, leases and payouts (TEST-PLAN B9, B10, B15). */
+/** Statements, month close, renewals, leases and payouts (docs/TEST-PLAN.md B9, B10, B15). */
 import assert from "node:assert/strict";
 import { closeMonth, runBillingCron } from "../server/billing/close.ts";
 import { withLease } from "../server/billing/lease.ts";

@@ -1,4 +1,4 @@
-/** Checkout and webhooks against a local fake Stripe (TEST-PLAN B11-B13). */
+/** Checkout and webhooks against a local fake Stripe (docs/TEST-PLAN.md B11-B13). */
 import assert from "node:assert/strict";
 import { createBuyer } from "../server/marketplace/buyers.ts";
 import { insertLicense, setCheckout } from "../store/licenses.ts";

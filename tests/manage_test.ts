@@ -218,7 +218,7 @@ Deno.test("signup is rate-limited per address with 429 and Retry-After", async (
   assert.deepEqual(statuses, [...Array(10).fill(400), 429]);
 });
 
-Deno.test("management routes send no CORS headers to other origins (TEST-PLAN 5.14)", async () => {
+Deno.test("management routes send no CORS headers to other origins (docs/TEST-PLAN.md 5.14)", async () => {
   await using folio = await startTestFolio();
   const key = folio.seeded!.apiKey;
   const origins = [

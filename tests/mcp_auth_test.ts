@@ -1,4 +1,4 @@
-/** Authentication at the MCP endpoint (SPEC.md "Authentication"; TEST-PLAN 2 cases 1-7, 13, 14, 22). */
+/** Authentication at the MCP endpoint (docs/SPEC.md "Authentication"; docs/TEST-PLAN.md 2 cases 1-7, 13, 14, 22). */
 import assert from "node:assert/strict";
 import { createBuyer, rotateBuyerKey } from "../server/marketplace/buyers.ts";
 import { getPublisher, insertPublisher, updatePublisher } from "../store/publishers.ts";

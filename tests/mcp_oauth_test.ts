@@ -1,5 +1,5 @@
 /**
- * The whole OAuth flow as a real MCP client runs it (SPEC.md "Authentication" 4): the SDK's own
+ * The whole OAuth flow as a real MCP client runs it (docs/SPEC.md "Authentication" 4): the SDK's own
  * OAuth support discovers the protected resource and authorization server metadata, registers a
  * client (RFC 7591), authorizes with PKCE S256 and exchanges the code, then calls tools with the
  * Bearer token. The provider below follows the authorization redirect headlessly.
@@ -58,7 +58,7 @@ class HeadlessProvider implements OAuthClientProvider {
     return this.verifier;
   }
   async redirectToAuthorization(url: URL) {
-    // No consent screen by default (SPEC.md "Authentication" 3): the server redirects at once.
+    // No consent screen by default (docs/SPEC.md "Authentication" 3): the server redirects at once.
     const res = await fetch(url, { redirect: "manual" });
     await res.body?.cancel();
     this.authorizeStatus = res.status;

@@ -1,4 +1,4 @@
-/** The MCP endpoint's protocol: sessions, versions, transport rules, Origin/Host (TEST-PLAN 2). */
+/** The MCP endpoint's protocol: sessions, versions, transport rules, Origin/Host (docs/TEST-PLAN.md 2). */
 import assert from "node:assert/strict";
 import { McpError } from "@modelcontextprotocol/sdk/types.js";
 import { newSessionId } from "../server/mcp/session.ts";
@@ -58,7 +58,7 @@ Deno.test("every protocol call is logged as _method:<name> trace and tool calls 
       "get_article:error",
     ]
   ) assert.ok(tools.includes(want), `${want} in ${tools.join(", ")}`);
-  // Identities are digests, never the session id itself (TEST-PLAN 2.22).
+  // Identities are digests, never the session id itself (docs/TEST-PLAN.md 2.22).
   for (const r of rows) assert.match(r.identity ?? "sess:", /^sess:[0-9a-f]{32}$/);
 });
 

@@ -1,4 +1,4 @@
-/** TEST-PLAN section 1, cases 1-12: the authorization endpoint. */
+/** docs/TEST-PLAN.md section 1, cases 1-12: the authorization endpoint. */
 import assert from "node:assert/strict";
 import { startTestFolio } from "./helpers.ts";
 import {
@@ -63,7 +63,7 @@ Deno.test("oauth 1.2: a redirect_uri with a trailing slash added or removed gets
   }
 });
 
-/** About 30 bypass patterns of redirect_uri matching (TEST-PLAN 1.3 and its fuzz figure). */
+/** About 30 bypass patterns of redirect_uri matching (docs/TEST-PLAN.md 1.3 and its fuzz figure). */
 export const REDIRECT_MUTATIONS = [
   "https://client.example/cb?x=1",
   "https://client.example/CB",

@@ -1,4 +1,4 @@
-/** TEST-PLAN section 1, cases 13-15: the branded consent screen, CSRF and framing. */
+/** docs/TEST-PLAN.md section 1, cases 13-15: the branded consent screen, CSRF and framing. */
 import assert from "node:assert/strict";
 import { verifyAccessToken } from "../server/oauth/tokens.ts";
 import { startTestFolio } from "./helpers.ts";

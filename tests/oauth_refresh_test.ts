@@ -1,4 +1,4 @@
-/** TEST-PLAN section 1, cases 25-31: refresh token rotation, reuse detection and revocation. */
+/** docs/TEST-PLAN.md section 1, cases 25-31: refresh token rotation, reuse detection and revocation. */
 import assert from "node:assert/strict";
 import { revokeClient, revokeClientGrants } from "../store/oauth.ts";
 import { startTestFolio } from "./helpers.ts";

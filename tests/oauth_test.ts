@@ -1,5 +1,5 @@
 /**
- * The OAuth server as a client sees it: discovery, registration (TEST-PLAN 1.32-1.36), CORS (5.16)
+ * The OAuth server as a client sees it: discovery, registration (docs/TEST-PLAN.md 1.32-1.36), CORS (5.16)
  * and the whole flow against the MCP endpoint with plain fetch, exactly as an MCP client runs it.
  */
 import assert from "node:assert/strict";

@@ -1,4 +1,4 @@
-/** TEST-PLAN section 1, cases 16-24: the token endpoint's code grant. */
+/** docs/TEST-PLAN.md section 1, cases 16-24: the token endpoint's code grant. */
 import assert from "node:assert/strict";
 import { startTestFolio } from "./helpers.ts";
 import type { TestFolio } from "./helpers.ts";

@@ -1,4 +1,4 @@
-/** The publisher REST API over real HTTP: every row of SPEC.md's error table, and bad inputs. */
+/** The publisher REST API over real HTTP: every row of docs/SPEC.md's error table, and bad inputs. */
 import assert from "node:assert/strict";
 import { createBuyer } from "../server/marketplace/buyers.ts";
 import { findArticle, listRecent, setArticlePolicy } from "../store/articles.ts";
@@ -34,7 +34,7 @@ function articlePath(id: string, prompt: string | null = PROMPT) {
   return `/api/v1/articles/${encodeURIComponent(id)}${q}`;
 }
 
-Deno.test("search answers {count, mode, results} with the article fields SPEC.md lists", async () => {
+Deno.test("search answers {count, mode, results} with the article fields docs/SPEC.md lists", async () => {
   await using folio = await startTestFolio();
   while (await folio.deps.search.embedPending({ publisherId: "pub_demo" }) > 0) { /* embed all */ }
   const res = await get(folio, "/api/v1/articles/search?query=heat%20pumps&limit=5");

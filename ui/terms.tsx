@@ -1,4 +1,4 @@
-/** The public license terms page of a publisher (SPEC.md "License block": termsUrl). */
+/** The public license terms page of a publisher (docs/SPEC.md "License block": termsUrl). */
 import type { Publisher } from "../store/publishers.ts";
 import { Page } from "./layout.tsx";
 

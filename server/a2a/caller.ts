@@ -1,5 +1,5 @@
 /**
- * Who is calling a publisher's A2A server, with the meter identity of DESIGN.md §4:
+ * Who is calling a publisher's A2A server, with the meter identity of docs/DESIGN.md §4:
  * - `Authorization: Bearer mk_...` (buyer key) → `buyer:<id>`, licensed and metered to the buyer;
  * - `Authorization: Bearer fat_...` (OAuth access token) → `oauth:<clientId>`, accepted only when the
  *   token was issued for this same publisher's MCP resource (RFC 8707 audience = the publisher);
@@ -7,7 +7,7 @@
  * - no credentials → `ip:<address>`, exactly as on REST, so the paywall meter is one per address
  *   across REST and A2A and cannot be reset by inventing a new A2A contextId. Refused (401) when
  *   the publisher's Require auth is on.
- * Unknown, revoked, malformed and foreign credentials all get the identical 401 (TEST-PLAN 5.4).
+ * Unknown, revoked, malformed and foreign credentials all get the identical 401 (docs/TEST-PLAN.md 5.4).
  */
 import type { Context } from "hono";
 import type { Publisher } from "../../store/publishers.ts";

@@ -1,5 +1,5 @@
 /**
- * A publisher's Agent Card (A2A v1.0 §4.4; SPEC.md "A2A server"). Built as the SDK's AgentCard and
+ * A publisher's Agent Card (A2A v1.0 §4.4; docs/SPEC.md "A2A server"). Built as the SDK's AgentCard and
  * serialised with its own ProtoJSON writer, so v1.0 clients parse exactly what the SDK expects; the
  * v0.3 top-level fields (`url`, `preferredTransport`, `protocolVersion`) are added for older
  * clients. Only public facts go in: no keys, no emails, no enterprise terms.

@@ -1,9 +1,9 @@
 /**
- * The per-publisher A2A servers (SPEC.md "A2A server"):
+ * The per-publisher A2A servers (docs/SPEC.md "A2A server"):
  *   GET  https://{publisher_host}/.well-known/agent-card.json, or on the platform host
  *        GET /.well-known/agent-card.json?slug=<slug>;
  *   POST https://{publisher_host}/a2a, or POST /api/a2a/<publisherId> (JSON-RPC 2.0, A2A v1.0 and
- *        v0.3 method names on the same endpoint, DESIGN.md §6).
+ *        v0.3 method names on the same endpoint, docs/DESIGN.md §6).
  * A publisher with A2A off, an unknown host and an unknown publisher all answer 404.
  */
 import { type Context, Hono } from "hono";

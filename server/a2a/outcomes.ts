@@ -1,7 +1,7 @@
 /**
  * The access decision in A2A form: which task state, which status message and which artifacts
- * (DESIGN.md §5 outcomes; A2A v1.0 §4.1.3 states). Every status message carries a data part with
- * the REST status value (SPEC.md "Errors") so an agent can branch on it without parsing prose:
+ * (docs/DESIGN.md §5 outcomes; A2A v1.0 §4.1.3 states). Every status message carries a data part with
+ * the REST status value (docs/SPEC.md "Errors") so an agent can branch on it without parsing prose:
  *   full → completed (artifact: article + license block);
  *   license_limited → completed (artifact: summary + license block; message says cite the URL);
  *   blocked, license_denied, territory_blocked → rejected (terminal: asking again changes nothing);

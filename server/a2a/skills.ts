@@ -1,7 +1,7 @@
 /**
- * The two skills of a publisher's agent and how a message names one (SPEC.md "A2A server": message
+ * The two skills of a publisher's agent and how a message names one (docs/SPEC.md "A2A server": message
  * payload shapes are ours). A data part carries `{skill, ...arguments}`; a message with only text
- * parts is a search for that text. Limits are SPEC.md "Limits" (as on REST). Parts are read in both
+ * parts is a search for that text. Limits are docs/SPEC.md "Limits" (as on REST). Parts are read in both
  * wire forms: v0.3 (`{kind: "text", text}`, `{kind: "data", data}`) and v1.0 (`{text}`, `{data}`).
  */
 import { hasControlChars } from "../validate.ts";

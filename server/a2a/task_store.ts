@@ -1,6 +1,6 @@
 /**
  * The SDK's TaskStore over the a2a_tasks table, bound to one publisher and one caller, so that any
- * node serves any task (DESIGN.md §9) and a task id never reaches another caller's task. Every
+ * node serves any task (docs/DESIGN.md §9) and a task id never reaches another caller's task. Every
  * save checks the state machine (states.ts) and writes with compare-and-set on the stored state.
  */
 import { type ListTasksRequest, type ListTasksResponse, Task } from "@a2a-js/sdk";

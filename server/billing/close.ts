@@ -1,5 +1,5 @@
 /**
- * Month close (DESIGN.md section 8, run by cron under a lease): freezes every buyer's statement for
+ * Month close (docs/DESIGN.md section 8, run by cron under a lease): freezes every buyer's statement for
  * a finished month and computes the publishers' payouts. Each statement closes in its own write
  * transaction, so a read charged at the same moment either lands on it or, once it is closed, on
  * the next month as an adjustment (store/statements.ts openStatementMonth). Safe to run again.

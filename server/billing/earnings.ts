@@ -1,5 +1,5 @@
 /**
- * A publisher's earnings (SPEC.md "Agent payments": the publisher keeps its own price, paid out
+ * A publisher's earnings (docs/SPEC.md "Agent payments": the publisher keeps its own price, paid out
  * monthly; the 4.7% fee is the platform's), per statement month, with the payout once computed.
  */
 import { earningsByMonth } from "../../store/charges.ts";

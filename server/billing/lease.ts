@@ -1,5 +1,5 @@
 /**
- * Cron leases (DESIGN.md section 8): every node runs every cron, and a lease row in the store makes
+ * Cron leases (docs/DESIGN.md section 8): every node runs every cron, and a lease row in the store makes
  * one of them do the work. Taking a lease is one conditional upsert, so two nodes racing for it
  * cannot both win; a holder that dies loses the lease when it expires.
  */

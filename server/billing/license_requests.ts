@@ -1,5 +1,5 @@
 /**
- * License requests (SPEC.md "MCP server": request_license with a publisher approval workflow) and
+ * License requests (docs/SPEC.md "MCP server": request_license with a publisher approval workflow) and
  * the licenses an approval creates: a `request` license for the one use asked for (fine_tuning
  * included, for that publisher only), or an `enterprise` license on the publisher's enterprise
  * terms, billed monthly like a subscription.

@@ -1,5 +1,5 @@
 /**
- * Metered charges (SPEC.md "Metered usage", DESIGN.md section 5): the charge is written in the same
+ * Metered charges (docs/SPEC.md "Metered usage", docs/DESIGN.md section 5): the charge is written in the same
  * write transaction that checks the 1,000 USD per publisher per month cap, so concurrent reads on
  * any number of nodes can never push a month past the cap. An idempotency key makes a retried
  * read free: the second attempt finds the first charge and is not billed again.

@@ -1,4 +1,4 @@
-/** Billing months: calendar months in UTC written "YYYY-MM" (DESIGN.md section 4 "Time"). */
+/** Billing months: calendar months in UTC written "YYYY-MM" (docs/DESIGN.md section 4 "Time"). */
 import { monthOf } from "../clock.ts";
 
 export { nextMonth } from "../../store/statements.ts";

@@ -1,7 +1,7 @@
 /**
- * The payment processor seam (DESIGN.md section 3: "payment processor adapters"). Checkout is
+ * The payment processor seam (docs/DESIGN.md section 3: "payment processor adapters"). Checkout is
  * optional: with no processor configured, subscriptions activate at once and are invoiced on the
- * monthly statement (SPEC.md "What the service does" 4).
+ * monthly statement (docs/SPEC.md "What the service does" 4).
  */
 
 /** What a buyer is asked to pay for at checkout. */
@@ -14,7 +14,7 @@ export interface CheckoutRequest {
   monthlyUsdCents: number;
   successUrl: string;
   cancelUrl: string;
-  /** Stable per pending license, so a double-click opens one session (TEST-PLAN B13). */
+  /** Stable per pending license, so a double-click opens one session (docs/TEST-PLAN.md B13). */
   idempotencyKey: string;
 }
 

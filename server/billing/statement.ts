@@ -1,5 +1,5 @@
 /**
- * A buyer's consolidated monthly statement (SPEC.md "Buyer marketplace API"), built from the
+ * A buyer's consolidated monthly statement (docs/SPEC.md "Buyer marketplace API"), built from the
  * ledger so that its total always equals the sum of its lines and of the ledger rows on it. Once
  * closed (server/billing/close.ts) the stored document is returned verbatim and never changes;
  * usage that arrives for a closed month sits on the next statement as an adjustment line.
@@ -121,7 +121,7 @@ export async function statementFromLedger(
   };
 }
 
-/** A statement as CSV, with every text cell guarded against formula injection (TEST-PLAN 4.23). */
+/** A statement as CSV, with every text cell guarded against formula injection (docs/TEST-PLAN.md 4.23). */
 export function statementCsv(s: Statement): string {
   const rows = [["month", "publisher", "kind", "description", "quantity", "amount_usd_cents"]];
   for (const l of s.lines) {

@@ -1,5 +1,5 @@
 /**
- * Subscriptions (SPEC.md "License", "Rate card", "States": License): priced from the rate card,
+ * Subscriptions (docs/SPEC.md "License", "Rate card", "States": License): priced from the rate card,
  * activated at once and invoiced when no payment processor is configured, or activated exactly once
  * when checkout completes (the buyer's return or the signed webhook, whichever comes first).
  * A license is billed for the whole month it starts in (no proration) and renews on the 1st (UTC).

@@ -1,5 +1,5 @@
 /**
- * GET /api/marketplace/usage (SPEC.md: `{usage, metered, meteredTotalCents}`; fields of entries and
+ * GET /api/marketplace/usage (docs/SPEC.md: `{usage, metered, meteredTotalCents}`; fields of entries and
  * the default window are ours): per publisher, `calls` are logged calls by any identity billed to
  * the buyer, `reads` the article reads among them, `paywalls` the paid reads of paywalled content
  * (ledger rows); `metered` is the per-use spend in the window.

@@ -1,7 +1,7 @@
 /**
  * Processor webhooks: verified over the raw body, then applied exactly once. The event id is
  * claimed in the same write transaction as its effect, so duplicate or concurrent deliveries of one
- * event change nothing after the first (TEST-PLAN B12); unhandled types are acknowledged as no-ops.
+ * event change nothing after the first (docs/TEST-PLAN.md B12); unhandled types are acknowledged as no-ops.
  */
 import type { Client } from "../../store/db.ts";
 import { claimPaymentEvent, recordPaymentEffect } from "../../store/payment_events.ts";

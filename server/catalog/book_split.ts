@@ -1,5 +1,5 @@
 /**
- * Splitting a book into chapter-level units (SPEC.md "What the service does" 6): markdown by its
+ * Splitting a book into chapter-level units (docs/SPEC.md "What the service does" 6): markdown by its
  * `#`/`##` headings, plain text by "Chapter N" / "CHAPTER IV" / "Part One" lines, a PDF by its
  * outline when it has one. Chapter bodies keep inner headings as "## " lines for the chunker.
  */

@@ -1,7 +1,7 @@
 /**
- * Book uploads (SPEC.md "What the service does" 6): a PDF or a markdown/plain-text file split into
+ * Book uploads (docs/SPEC.md "What the service does" 6): a PDF or a markdown/plain-text file split into
  * chapter-level units, each stored as an article of kind "chapter" whose rights are capped by the
- * book's author-contract ceiling (SPEC.md "Content license"; read by server/reads/read_article.ts).
+ * book's author-contract ceiling (docs/SPEC.md "Content license"; read by server/reads/read_article.ts).
  */
 import { upsertArticle } from "../../store/articles.ts";
 import { deleteBook, insertBook, setBookChapters } from "../../store/books.ts";

@@ -6,7 +6,7 @@ import { extractArticle } from "./extract.ts";
 import { FetchRefused, type FetchRefusedCode } from "./fetcher.ts";
 import { robotsVerdict } from "./robots.ts";
 
-/** Pages above this are refused (DESIGN.md section 10: size limits while streaming). */
+/** Pages above this are refused (docs/DESIGN.md section 10: size limits while streaming). */
 export const PAGE_MAX_BYTES = 10 * 1024 * 1024;
 /** HTML left after scripts and styles beyond this is not handed to the extractor (event loop). */
 const EXTRACT_MAX_CHARS = 3 * 1024 * 1024;

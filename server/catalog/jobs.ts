@@ -1,5 +1,5 @@
 /**
- * Ingestion jobs in a bounded worker pool inside the process (DESIGN.md section 8). Jobs live in
+ * Ingestion jobs in a bounded worker pool inside the process (docs/DESIGN.md section 8). Jobs live in
  * the store, so any node may run any job; a job whose runner died (stale heartbeat) is resumed,
  * and one that keeps dying is failed with a reason: never stuck "running".
  */
@@ -189,7 +189,7 @@ export async function stopIngestionWorker(deps: AppDeps): Promise<void> {
 }
 
 /**
- * The daily source sync (DESIGN.md section 8): queues a sync job for every publisher with listed
+ * The daily source sync (docs/DESIGN.md section 8): queues a sync job for every publisher with listed
  * URLs. Every node's cron calls it; the lease (server/billing/lease.ts) lets one of them do it.
  * Returns how many jobs it queued (0 when another node holds the lease).
  */

@@ -1,5 +1,5 @@
 /**
- * Runs PDF text extraction in a Worker with a wall-clock limit and a page cap (DESIGN.md section
+ * Runs PDF text extraction in a Worker with a wall-clock limit and a page cap (docs/DESIGN.md section
  * 10): a hostile PDF (a page-count bomb, a Flate bomb, a parser trap) gets a clear 422 and the
  * worker is terminated; the main event loop never runs pdf.js.
  */

@@ -1,7 +1,7 @@
 /**
  * PDF text extraction inside a Worker (see pdf_text.ts): the main thread can terminate it on a
  * wall-clock limit, so a hostile PDF never hangs the server. Only text is read: scripts, embedded
- * files and actions in the PDF are never executed (TEST-PLAN section 4, case 28).
+ * files and actions in the PDF are never executed (docs/TEST-PLAN.md section 4, case 28).
  */
 /// <reference lib="deno.worker" />
 import { createInflate } from "node:zlib";

@@ -57,7 +57,7 @@ export async function robotsVerdict(
   return verdictFor(rec, `${deps.store.url}\n${publisherId}`, url);
 }
 
-/** Refetches every stored robots.txt older than a day (the daily cron; SPEC.md "Limits"). */
+/** Refetches every stored robots.txt older than a day (the daily cron; docs/SPEC.md "Limits"). */
 export async function refreshRobots(deps: AppDeps, opts: { limit?: number } = {}): Promise<number> {
   const before = new Date(deps.clock.now().getTime() - DAY_MS + 60_000);
   const stale = await staleRobots(deps.store.db, { before, limit: opts.limit ?? 10_000 });
@@ -97,7 +97,7 @@ export async function fetchRobots(
       // Servers that honour Range keep a huge file within the cap; the rest are refused below.
       headers: { range: `bytes=0-${ROBOTS_MAX_BYTES - 1}` },
     });
-    // Served as text/html or anything else: parsed leniently (TEST-PLAN section 4, case 15).
+    // Served as text/html or anything else: parsed leniently (docs/TEST-PLAN.md section 4, case 15).
     body = res.text();
     status = res.status === 206 ? 200 : res.status;
   } catch (e) {

@@ -1,5 +1,5 @@
 /**
- * Running one ingestion job (SPEC.md "Other records": kind drain|sync, counts, outcome, reason):
+ * Running one ingestion job (docs/SPEC.md "Other records": kind drain|sync, counts, outcome, reason):
  * a bounded pool of URL workers, a heartbeat with the counts, and a no-progress deadline.
  *
  * Outcome: FAILED when the deadline passes with no progress, when the job itself breaks, or when

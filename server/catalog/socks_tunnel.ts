@@ -3,7 +3,7 @@
  *
  * Deno's fetch goes through it with `proxy: { transport: "socks5" }` and sends the URL's host name
  * to the tunnel (it never resolves it itself), so there is no second DNS lookup to rebind, while
- * TLS still verifies the URL's host name end to end. The `transport: "tcp"` proxy (DESIGN.md
+ * TLS still verifies the URL's host name end to end. The `transport: "tcp"` proxy (docs/DESIGN.md
  * section 10) pins http correctly but, under Deno 2.9.6, sends https requests as plaintext, so it
  * cannot carry https (see fetcher_test.ts).
  */

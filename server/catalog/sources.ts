@@ -1,5 +1,5 @@
 /**
- * Sources: a publisher's CSV of URLs (SPEC.md "What the service does" 6: a url column, an optional
+ * Sources: a publisher's CSV of URLs (docs/SPEC.md "What the service does" 6: a url column, an optional
  * title column, at most 20 MB). Accepted URLs are queued in source_urls for the next drain job.
  */
 import { CsvError, parse } from "csv-parse/sync";
@@ -8,9 +8,9 @@ import { newId } from "../../store/ids.ts";
 import type { AppDeps } from "../deps.ts";
 import { AppError, invalid } from "../errors.ts";
 
-/** SPEC.md "Limits": source CSV size. */
+/** docs/SPEC.md "Limits": source CSV size. */
 export const MAX_CSV_BYTES = 20 * 1024 * 1024;
-/** Rows beyond this are refused as a whole file (TEST-PLAN section 4, case 20). */
+/** Rows beyond this are refused as a whole file (docs/TEST-PLAN.md section 4, case 20). */
 export const MAX_CSV_ROWS = 200_000;
 /** Bound on one record, so an unterminated quote cannot swallow the file into one field. */
 const MAX_RECORD_BYTES = 64 * 1024;

@@ -1,4 +1,4 @@
-/** Reading uploads with their size limit enforced while the body streams in (DESIGN.md section 10). */
+/** Reading uploads with their size limit enforced while the body streams in (docs/DESIGN.md section 10). */
 import { AppError, invalid } from "../errors.ts";
 
 /** One uploaded file and the form fields that came with it. */
@@ -72,7 +72,7 @@ export async function readUpload(req: Request, maxBytes: number): Promise<Upload
   };
 }
 
-/** An uploaded file name reduced to something safe to show (TEST-PLAN section 4, case 26). */
+/** An uploaded file name reduced to something safe to show (docs/TEST-PLAN.md section 4, case 26). */
 export function sanitizeName(name: string | null | undefined): string | null {
   if (!name) return null;
   const base = name.split(/[\\/]/).pop() ?? "";

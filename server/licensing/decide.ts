@@ -1,5 +1,5 @@
 /**
- * The one access decision (DESIGN.md §5): every read or search on every surface asks `decide()`,
+ * The one access decision (docs/DESIGN.md §5): every read or search on every surface asks `decide()`,
  * and surfaces only translate its outcome into their protocol. Pure: no I/O, `now` is an input.
  *
  * @module
@@ -39,7 +39,7 @@ export function decide(input: DecisionInput): Decision {
   const rules = matchRules(input.rules, { article, requester, now });
   const policy = rules.policy ?? article.policy;
   const rights = effectiveRights(publisher, article);
-  // SPEC.md "Article": price applies when policy is PAYWALL; OBSERVE articles are free.
+  // docs/SPEC.md "Article": price applies when policy is PAYWALL; OBSERVE articles are free.
   const prices = policy === "PAYWALL" ? paywallPrices(publisher, article, rules) : FREE;
   const base = {
     policy,
@@ -68,13 +68,13 @@ export function decide(input: DecisionInput): Decision {
   if (rules.denied) {
     return result("territory_blocked", "The publisher's content rules exclude your region.");
   }
-  // b. BLOCKED is the publisher's "no AI agents" switch; REST still answers 200 (SPEC.md "Errors").
+  // b. BLOCKED is the publisher's "no AI agents" switch; REST still answers 200 (docs/SPEC.md "Errors").
   if (policy === "BLOCKED") {
     return result("blocked", `${publisher.name} blocks this article for AI agents.`);
   }
   // c/d. Rights come before licenses and money: nothing can buy past them.
   if (!isGranted(use, rights, input)) {
-    // SPEC.md "Content license": unchecking Full display makes agents receive summaries only.
+    // docs/SPEC.md "Content license": unchecking Full display makes agents receive summaries only.
     if (use === "display" && rights.summarization) {
       return result(
         "license_limited",
@@ -88,13 +88,13 @@ export function decide(input: DecisionInput): Decision {
   }
   // e. fine_tuning is never priced per use: it is granted only by an approved license (step c).
   const price = use === "fine_tuning" ? 0 : prices[use];
-  // f. A license covering the use suppresses per-use charges (SPEC.md "States": License active).
+  // f. A license covering the use suppresses per-use charges (docs/SPEC.md "States": License active).
   if (requester.licensedUses.includes(use)) {
     return result("full", `Served under your ${use} license with ${publisher.name}; ${cite}.`);
   }
   if (price === 0) return result("full", `Served free under ${publisher.name}'s terms; ${cite}.`);
 
-  // g. Buyers pay per use up to the monthly cap, then fall back to held rights (SPEC.md "Limits").
+  // g. Buyers pay per use up to the monthly cap, then fall back to held rights (docs/SPEC.md "Limits").
   if (requester.buyerId !== null) {
     const landing = requester.surface === "landing";
     const { total, fee } = landing ? withPlatformFee(price) : { total: price, fee: 0 };
@@ -121,7 +121,7 @@ export function decide(input: DecisionInput): Decision {
     });
   }
 
-  // h. Non-buyers: the landing path quotes price + platform fee (HTTP 402, SPEC.md "Agent
+  // h. Non-buyers: the landing path quotes price + platform fee (HTTP 402, docs/SPEC.md "Agent
   // payments"); elsewhere the paywall meter lets a few reads through, then upsells.
   if (requester.surface === "landing") {
     const { total, fee } = withPlatformFee(price);
@@ -148,7 +148,7 @@ export function decide(input: DecisionInput): Decision {
 
 /**
  * Per-use prices on a PAYWALL article. Only display takes the rule's (windowed) price or the
- * article override: SPEC.md "Article" ties the per-article price to reading the article, and
+ * article override: docs/SPEC.md "Article" ties the per-article price to reading the article, and
  * summaries/passages keep the publisher's per-use prices.
  */
 function paywallPrices(
@@ -162,7 +162,7 @@ function paywallPrices(
 
 /**
  * A requester's license never grants a use the rights deny, except fine_tuning, which only an
- * approved license request grants and the book ceiling still caps (SPEC.md "Content license").
+ * approved license request grants and the book ceiling still caps (docs/SPEC.md "Content license").
  */
 function isGranted(use: UseCase, rights: Rights, input: DecisionInput): boolean {
   if (use !== "fine_tuning") return rights[use];

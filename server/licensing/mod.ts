@@ -1,5 +1,5 @@
 /**
- * Licensing: the one access decision (DESIGN.md §5) and the rights helpers search uses.
+ * Licensing: the one access decision (docs/DESIGN.md §5) and the rights helpers search uses.
  *
  * @module
  */
@@ -14,7 +14,7 @@ export type * from "./types.ts";
 
 /**
  * Whether an article may appear in agent search at all: unchecking RAG retrieval removes it
- * (SPEC.md "Content license") and BLOCKED articles are never shown. Content rules and territory
+ * (docs/SPEC.md "Content license") and BLOCKED articles are never shown. Content rules and territory
  * still apply per read through `decide()`.
  */
 export function searchable(publisher: PublisherTerms, article: ArticleFacts): boolean {

@@ -1,5 +1,5 @@
 /**
- * Content rule matching (SPEC.md "Content rules", DESIGN.md §5). Pure: `now` is an input.
+ * Content rule matching (docs/SPEC.md "Content rules", docs/DESIGN.md §5). Pure: `now` is an input.
  *
  * @module
  */
@@ -94,7 +94,7 @@ function isYounger(article: ArticleFacts, hours: number, now: Date): boolean {
   return now.getTime() - published < hours * HOUR_MS;
 }
 
-/** An unknown territory matches no territory rule (SPEC.md "Content rules"). */
+/** An unknown territory matches no territory rule (docs/SPEC.md "Content rules"). */
 function inTerritories(territory: string | null, territories: readonly string[]): boolean {
   if (territory === null || territory === "") return false;
   const wanted = territory.toUpperCase();

@@ -1,6 +1,6 @@
 /**
- * Types of the one access decision (DESIGN.md §5). All money is integer micros (µUSD) except the
- * advertised `pricingUsdCents`, which is the license block's wire form (SPEC.md "License block").
+ * Types of the one access decision (docs/DESIGN.md §5). All money is integer micros (µUSD) except the
+ * advertised `pricingUsdCents`, which is the license block's wire form (docs/SPEC.md "License block").
  *
  * @module
  */
@@ -8,10 +8,10 @@
 /** What is asked for: full body = display, summary = summarization, passages/search = rag. */
 export type UseCase = "summarization" | "display" | "rag" | "fine_tuning";
 
-/** Article policy; BLOCKED is ours: the publisher blocks the article for AI agents (DESIGN.md §4). */
+/** Article policy; BLOCKED is ours: the publisher blocks the article for AI agents (docs/DESIGN.md §4). */
 export type Policy = "OBSERVE" | "PAYWALL" | "BLOCKED";
 
-/** A granted/denied flag per use case (SPEC.md "Content license"). */
+/** A granted/denied flag per use case (docs/SPEC.md "Content license"). */
 export type Rights = Record<UseCase, boolean>;
 
 /** Per-use prices in micros for the use cases that can be metered. */
@@ -45,7 +45,7 @@ export interface ArticleFacts {
   bookCeiling: Rights | null;
 }
 
-/** A publisher content rule (SPEC.md "Content rules"). */
+/** A publisher content rule (docs/SPEC.md "Content rules"). */
 export interface ContentRule {
   id: string;
   /** Lower evaluates first; ties are broken by id. */
@@ -72,7 +72,7 @@ export interface ContentRule {
 /** The surface a request arrived on. */
 export type Surface = "rest" | "mcp" | "a2a" | "landing" | "nlweb" | "dashboard";
 
-/** Who is asking (DESIGN.md §4 "Identity of a request"). */
+/** Who is asking (docs/DESIGN.md §4 "Identity of a request"). */
 export interface Requester {
   /** Meter key: "buyer:<id>" | "oauth:<clientId>" | "sess:<id>" | "crawler:<family>" | "anon". */
   identity: string;
@@ -103,7 +103,7 @@ export interface DecisionInput {
   now: Date;
 }
 
-/** Named outcomes; their REST form is in SPEC.md "Errors" and DESIGN.md §5. */
+/** Named outcomes; their REST form is in docs/SPEC.md "Errors" and docs/DESIGN.md §5. */
 export type Outcome =
   | "full"
   | "license_limited"
@@ -116,7 +116,7 @@ export type Outcome =
 /** What the surface should send back. */
 export type Deliver = "body" | "summary" | "passages" | "none";
 
-/** A charge to record in the same transaction that checks the cap (DESIGN.md §5). */
+/** A charge to record in the same transaction that checks the cap (docs/DESIGN.md §5). */
 export interface Charge {
   /** Amount billed to the buyer: the price, plus the platform fee on the landing path. */
   micros: number;

@@ -1,5 +1,5 @@
 /**
- * Publisher management routes (DESIGN.md §6): signup, login, logout and settings here; rules,
+ * Publisher management routes (docs/DESIGN.md §6): signup, login, logout and settings here; rules,
  * articles and analytics in their own files; the OpenAPI document of the whole management API.
  * Authentication is attached per route, never with a wildcard `use()`: sub-apps are merged into
  * one router, so a wildcard here would also run on the ingest and license-request routes.

@@ -1,6 +1,6 @@
 /**
  * The catalog and analytics views of the management API: articles (list, per-article policy and
- * price), the call log, reader intents and embedding coverage (DESIGN.md §6).
+ * price), the call log, reader intents and embedding coverage (docs/DESIGN.md §6).
  */
 import { Hono } from "hono";
 import { recentCalls } from "../../store/call_log.ts";
@@ -12,7 +12,7 @@ import { requirePublisher } from "./auth.ts";
 import { articlePatchSchema, articleQuerySchema } from "./schemas.ts";
 import { parseInput, readJson } from "./validation.ts";
 
-/** SPEC.md "Events": the call log shows the last 100 calls; reader intents likewise. */
+/** docs/SPEC.md "Events": the call log shows the last 100 calls; reader intents likewise. */
 const RECENT = 100;
 
 /** The article, call-log, intent and coverage routes. */
@@ -40,7 +40,7 @@ export function articlesRoutes(deps: AppDeps): Hono<AppEnv> {
 
   app.get("/api/publisher/calls", auth, async (c) => {
     const calls = await recentCalls(db, current(c).id, { limit: RECENT });
-    // The columns of SPEC.md "Events"; caller identities (addresses of anonymous callers) stay out.
+    // The columns of docs/SPEC.md "Events"; caller identities (addresses of anonymous callers) stay out.
     return c.json({
       calls: calls.map((e) => ({
         at: e.at.toISOString(),

@@ -1,5 +1,5 @@
 /**
- * Publisher management routes for the catalog (DESIGN.md section 6): sources (CSV of URLs),
+ * Publisher management routes for the catalog (docs/DESIGN.md section 6): sources (CSV of URLs),
  * ingestion jobs, books. Auth is attached per route (see account_routes.ts for why).
  */
 import { Hono } from "hono";
@@ -116,7 +116,7 @@ export function ingestRoutes(deps: AppDeps): Hono<AppEnv> {
   return app;
 }
 
-/** The API form of a job (DESIGN.md section 6). */
+/** The API form of a job (docs/DESIGN.md section 6). */
 export function presentJob(job: Job) {
   return {
     id: job.id,

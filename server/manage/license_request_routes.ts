@@ -1,6 +1,6 @@
 /**
  * Publisher management: license requests (the approval side of request_license) and earnings
- * (DESIGN.md section 6). Approval creates the license (server/billing/license_requests.ts).
+ * (docs/DESIGN.md section 6). Approval creates the license (server/billing/license_requests.ts).
  */
 import { Hono } from "hono";
 import {

@@ -14,7 +14,7 @@ import { burnPasswordCheck, verifyPassword } from "./passwords.ts";
 /** How long a dashboard session lasts (absolute, not sliding). */
 export const SESSION_TTL_MS = 7 * 24 * 3_600_000;
 
-/** Attempts allowed per window (TEST-PLAN 5.10: per-IP limits on unauthenticated endpoints). */
+/** Attempts allowed per window (docs/TEST-PLAN.md 5.10: per-IP limits on unauthenticated endpoints). */
 export const LIMITS = {
   signupPerIp: { limit: 10, windowMs: 3_600_000 },
   loginPerIp: { limit: 30, windowMs: 15 * 60_000 },

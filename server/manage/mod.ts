@@ -1,4 +1,4 @@
-/** The publisher management API (DESIGN.md section 6), documented at GET /api/openapi.json. */
+/** The publisher management API (docs/DESIGN.md section 6), documented at GET /api/openapi.json. */
 import { Hono } from "hono";
 import type { AppDeps, AppEnv } from "../deps.ts";
 import { accountRoutes } from "./account_routes.ts";

@@ -1,5 +1,5 @@
 /**
- * GET /api/openapi.json: an OpenAPI 3.1 document of the whole management API (DESIGN.md §6),
+ * GET /api/openapi.json: an OpenAPI 3.1 document of the whole management API (docs/DESIGN.md §6),
  * generated from the zod schemas the routes parse with (`z.toJSONSchema`, JSON Schema 2020-12,
  * which is OpenAPI 3.1's schema dialect), so the document and the validation cannot disagree.
  */
@@ -246,7 +246,7 @@ function build(baseUrl: string): Json {
     info: {
       title: "Folio publisher management API",
       version: "1.0.0",
-      description: "The dashboard's own API (DESIGN.md section 6). Errors are " +
+      description: "The dashboard's own API (docs/DESIGN.md section 6). Errors are " +
         '{"error": {"code", "message"}}. Unknown fields are refused.',
     },
     servers: [{ url: baseUrl }],

@@ -1,12 +1,12 @@
 /**
  * Response and input shapes of the management API that have no parser of their own here: the
  * answers of signup/login/lists, and the ingestion and license-request routes whose shapes
- * DESIGN.md §6 gives (their routes live in ingest_routes.ts and license_request_routes.ts).
+ * docs/DESIGN.md §6 gives (their routes live in ingest_routes.ts and license_request_routes.ts).
  */
 import { z } from "zod";
 import { managedArticleSchema, POLICIES, ruleSchema, USE_CASES } from "./schemas.ts";
 
-/** Platform error body (DESIGN.md §6 "Errors"). */
+/** Platform error body (docs/DESIGN.md §6 "Errors"). */
 export const errorSchema = z.object({
   error: z.object({ code: z.string(), message: z.string() }),
 });
@@ -37,7 +37,7 @@ export const articlePageSchema = z.object({
 /** GET /api/publisher/rules. */
 export const ruleListSchema = z.object({ rules: z.array(ruleSchema) });
 
-/** GET /api/publisher/calls: the last 100 calls, newest first (SPEC.md "Events"). */
+/** GET /api/publisher/calls: the last 100 calls, newest first (docs/SPEC.md "Events"). */
 export const callListSchema = z.object({
   calls: z.array(z.object({
     at: z.iso.datetime(),
@@ -60,7 +60,7 @@ export const intentListSchema = z.object({
   })),
 });
 
-/** GET /api/publisher/coverage (SPEC.md "Embedding coverage"). */
+/** GET /api/publisher/coverage (docs/SPEC.md "Embedding coverage"). */
 export const coverageSchema = z.object({ embedded: z.int(), total: z.int() });
 
 /** POST /api/publisher/sources answer. */
@@ -73,7 +73,7 @@ export const sourceResponseSchema = z.object({
 /** POST /api/publisher/jobs body. */
 export const jobInputSchema = z.strictObject({ kind: z.enum(["drain", "sync"]) });
 
-/** An ingestion job (SPEC.md "Other records"). */
+/** An ingestion job (docs/SPEC.md "Other records"). */
 export const jobSchema = z.object({
   id: z.string(),
   kind: z.enum(["drain", "sync"]),

@@ -1,4 +1,4 @@
-/** GET|POST /api/publisher/rules and PATCH|DELETE /api/publisher/rules/:id (DESIGN.md §6). */
+/** GET|POST /api/publisher/rules and PATCH|DELETE /api/publisher/rules/:id (docs/DESIGN.md §6). */
 import { Hono } from "hono";
 import { deleteRule } from "../../store/rules.ts";
 import type { AppDeps, AppEnv } from "../deps.ts";

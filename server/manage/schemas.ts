@@ -1,5 +1,5 @@
 /**
- * The management API's input and output schemas (DESIGN.md §6). Routes parse with them and
+ * The management API's input and output schemas (docs/DESIGN.md §6). Routes parse with them and
  * GET /api/openapi.json is generated from them, so the document cannot drift from the code.
  */
 import { z } from "zod";
@@ -8,14 +8,14 @@ import { SPONSOR_TOOLS } from "../mcp/sponsor_tools.ts";
 import { PASSWORD_MAX, PASSWORD_MIN } from "./passwords.ts";
 import { isCountryCode } from "./territories.ts";
 
-/** Use cases of the license rights (SPEC.md "License block"). */
+/** Use cases of the license rights (docs/SPEC.md "License block"). */
 export const USE_CASES = ["summarization", "display", "rag", "fine_tuning"] as const;
 
-/** Article policies; BLOCKED is ours (DESIGN.md §4). */
+/** Article policies; BLOCKED is ours (docs/DESIGN.md §4). */
 export const POLICIES = ["OBSERVE", "PAYWALL", "BLOCKED"] as const;
 
 /**
- * Sponsor tools a publisher may switch on (SPEC.md "MCP server"): the ids of the MCP surface's
+ * Sponsor tools a publisher may switch on (docs/SPEC.md "MCP server"): the ids of the MCP surface's
  * catalog, read from it so that a tool added there is accepted here without a second list.
  */
 export const SPONSOR_TOOL_IDS = [...SPONSOR_TOOLS.keys()] as [string, ...string[]];
@@ -56,7 +56,7 @@ export const togglesSchema = z.strictObject({
   subscriptionLinking: z.boolean(),
 });
 
-/** `rights` of the settings (SPEC.md "Content license"). */
+/** `rights` of the settings (docs/SPEC.md "Content license"). */
 export const rightsSchema = z.strictObject({
   summarization: z.boolean(),
   display: z.boolean(),
@@ -64,7 +64,7 @@ export const rightsSchema = z.strictObject({
   fine_tuning: z.boolean(),
 });
 
-/** Per-use prices in US cents; fractional cents allowed (DESIGN.md §4 "Money"). */
+/** Per-use prices in US cents; fractional cents allowed (docs/DESIGN.md §4 "Money"). */
 export const pricingSchema = z.strictObject({
   summarization: cents,
   display: cents,
@@ -153,7 +153,7 @@ export const ruleActionSchema = z.strictObject({
   deny: z.boolean().optional(),
 });
 
-/** A content rule as POSTed, and as a PATCH leaves it once merged (DESIGN.md §6). */
+/** A content rule as POSTed, and as a PATCH leaves it once merged (docs/DESIGN.md §6). */
 export const ruleInputSchema = z.strictObject({
   priority: z.int().min(0).max(1_000_000),
   match: ruleMatchSchema.default({}),

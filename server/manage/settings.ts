@@ -89,7 +89,7 @@ async function checkedDomain(
   if (domain === null) return null;
   const host = normaliseHost(domain);
   // The platform's host serves the marketplace, OAuth and every publisher's MCP endpoint: a
-  // publisher resolved from it would shadow them (DESIGN.md §6 "Publisher host").
+  // publisher resolved from it would shadow them (docs/DESIGN.md §6 "Publisher host").
   if (host === normaliseHost(new URL(deps.config.baseUrl).host)) {
     throw invalid("customDomain", "is the platform's own host name");
   }

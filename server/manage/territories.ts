@@ -1,7 +1,7 @@
 /**
  * ISO 3166-1 alpha-2 country codes (the 249 assigned codes) plus XK, the user-assigned code for
  * Kosovo that CDNs such as Cloudflare send in their country header. Rules name requester
- * territories with these (DESIGN.md §6).
+ * territories with these (docs/DESIGN.md §6).
  */
 const CODES = new Set(
   (

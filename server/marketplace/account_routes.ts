@@ -1,4 +1,4 @@
-/** Buyer accounts: signup, key rotation and MCP installs (SPEC.md "Buyer marketplace API"). */
+/** Buyer accounts: signup, key rotation and MCP installs (docs/SPEC.md "Buyer marketplace API"). */
 import { Hono } from "hono";
 import { listBuyerClients } from "../../store/buyer_clients.ts";
 import type { AppDeps, AppEnv } from "../deps.ts";
@@ -8,7 +8,7 @@ import { createBuyer, rotateBuyerKey } from "./buyers.ts";
 import { registerClient } from "./clients.ts";
 import { clientAddress, throttle } from "../throttle.ts";
 
-/** Buyer sign-ups per address (TEST-PLAN 5.10): generous for a team, useless for key farming. */
+/** Buyer sign-ups per address (docs/TEST-PLAN.md 5.10): generous for a team, useless for key farming. */
 export const SIGNUP_LIMIT = { limit: 20, windowMs: 3_600_000 };
 
 /** POST signup, POST rotate-key, POST/GET clients. */

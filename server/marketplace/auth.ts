@@ -1,9 +1,9 @@
 /**
- * Buyer authentication for the marketplace API (SPEC.md "Authentication" 1): `Authorization:
+ * Buyer authentication for the marketplace API (docs/SPEC.md "Authentication" 1): `Authorization:
  * Bearer mk_...` only. Unknown, revoked and malformed keys get the one identical 401
  * (server/identity.ts); the key is looked up in the store on every request, so a rotation is seen
  * by every node on the very next request. Keys in the URL are refused so they never reach access
- * logs (TEST-PLAN 5.6), and cookies are never read here, so cross-origin calls carry no ambient
+ * logs (docs/TEST-PLAN.md 5.6), and cookies are never read here, so cross-origin calls carry no ambient
  * credential.
  */
 import type { Context, MiddlewareHandler } from "hono";

@@ -1,5 +1,5 @@
 /**
- * GET /api/marketplace/catalog (SPEC.md "Buyer marketplace API"): every publisher with content,
+ * GET /api/marketplace/catalog (docs/SPEC.md "Buyer marketplace API"): every publisher with content,
  * what it grants, what it charges per use, where its MCP server is, and the standard rate card.
  */
 import { Hono } from "hono";
@@ -56,7 +56,7 @@ function catalogEntry(
   };
 }
 
-/** The standard monthly rate card (SPEC.md "Rate card"), in US cents. */
+/** The standard monthly rate card (docs/SPEC.md "Rate card"), in US cents. */
 export function rateCard() {
   return {
     currency: "usd",

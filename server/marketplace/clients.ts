@@ -1,6 +1,6 @@
 /**
  * POST /api/marketplace/clients: a buyer claims an MCP install (an OAuth client from dynamic
- * registration) so its MCP traffic is licensed and billed to the buyer (DESIGN.md section 4).
+ * registration) so its MCP traffic is licensed and billed to the buyer (docs/DESIGN.md section 4).
  * Pending license requests that install made before it had a buyer now name the buyer.
  */
 import { bindClient } from "../../store/buyer_clients.ts";

@@ -1,7 +1,7 @@
 /**
- * The buyer marketplace API (SPEC.md "Buyer marketplace API"). CORS: the API is callable from
+ * The buyer marketplace API (docs/SPEC.md "Buyer marketplace API"). CORS: the API is callable from
  * browsers with `Access-Control-Allow-Origin: *` and never with credentials: it authenticates by
- * the Authorization header only and reads no cookies (TEST-PLAN 5.12-5.13).
+ * the Authorization header only and reads no cookies (docs/TEST-PLAN.md 5.12-5.13).
  */
 import { Hono } from "hono";
 import type { AppDeps, AppEnv } from "../deps.ts";

@@ -1,5 +1,5 @@
 /**
- * The article UI resource `ui://article/{id}` (SPEC.md "MCP server"). With MCP Apps on it is an
+ * The article UI resource `ui://article/{id}` (docs/SPEC.md "MCP server"). With MCP Apps on it is an
  * MCP App (`text/html;profile=mcp-app`, SEP-1865) carrying a small postMessage bridge: it
  * initializes with the host (`ui/initialize`), reports its size, opens links through the host
  * (`ui/open-link`) and, as the template shell, renders the tool result the host forwards

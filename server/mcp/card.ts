@@ -1,5 +1,5 @@
 /**
- * The publisher card (SPEC.md "MCP server" discovery): served at GET /api/publishers/<id>/card,
+ * The publisher card (docs/SPEC.md "MCP server" discovery): served at GET /api/publishers/<id>/card,
  * GET /.well-known/mcp.json?slug=<slug> and by the server/discover JSON-RPC method. Public facts
  * only: no keys, no counts, no settings beyond what an agent needs to connect and license.
  */

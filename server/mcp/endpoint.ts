@@ -1,5 +1,5 @@
 /**
- * The MCP endpoint, `POST|DELETE {base}/api/mcp/<publisherId>` (SPEC.md "MCP server"), over the
+ * The MCP endpoint, `POST|DELETE {base}/api/mcp/<publisherId>` (docs/SPEC.md "MCP server"), over the
  * SDK's web-standard streamable HTTP transport. Each request gets a fresh server and transport;
  * the session lives in the store (server/mcp/session.ts), so any node serves any session:
  * initialize runs a stateful transport that issues the id; later requests are checked against the
@@ -33,7 +33,7 @@ import {
   sessionIdentity,
 } from "./session.ts";
 
-/** TEST-PLAN 2.18: bodies over 1 MiB are refused before parsing. */
+/** docs/TEST-PLAN.md 2.18: bodies over 1 MiB are refused before parsing. */
 export const MAX_BODY_BYTES = 1024 * 1024;
 
 /** Handles one request to a publisher's MCP endpoint, and logs it. */
@@ -132,7 +132,7 @@ async function post(
   } else {
     const session = await resume(deps, publisher, c.req.raw, credential);
     if (Array.isArray(r.body) && session.protocolVersion >= "2025-06-18") {
-      // JSON-RPC batching was removed in protocol 2025-06-18 (TEST-PLAN 2.16).
+      // JSON-RPC batching was removed in protocol 2025-06-18 (docs/TEST-PLAN.md 2.16).
       throw new McpHttpError(
         400,
         -32600,

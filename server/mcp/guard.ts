@@ -1,7 +1,7 @@
 /**
  * The MCP endpoint's gate, checked before any JSON-RPC handling: Host (DNS-rebinding protection,
- * TEST-PLAN 2.9b), Origin (MCP transport spec "Security Warning"; TEST-PLAN 2.9) and the caller's
- * credential (SPEC.md "Authentication"; RFC 6750 §3 for the 401 challenge, RFC 9728 §5.1 for
+ * docs/TEST-PLAN.md 2.9b), Origin (MCP transport spec "Security Warning"; docs/TEST-PLAN.md 2.9) and the caller's
+ * credential (docs/SPEC.md "Authentication"; RFC 6750 §3 for the 401 challenge, RFC 9728 §5.1 for
  * `resource_metadata`).
  */
 import type { Publisher } from "../../store/publishers.ts";

@@ -1,5 +1,5 @@
 /**
- * The per-publisher MCP servers (SPEC.md "MCP server"):
+ * The per-publisher MCP servers (docs/SPEC.md "MCP server"):
  *   POST|DELETE /api/mcp/<publisherId>        streamable HTTP (GET answers 405: no SSE stream)
  *   GET /api/publishers/<publisherId>/card    the publisher card
  *   GET /.well-known/mcp.json?slug=<slug>     the same card, found by slug

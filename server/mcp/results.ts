@@ -1,5 +1,5 @@
 /**
- * Outcomes of the access decision as MCP tool results an agent can act on (DESIGN.md §5): text
+ * Outcomes of the access decision as MCP tool results an agent can act on (docs/DESIGN.md §5): text
  * for the model, `structuredContent` for programs, `isError` when nothing usable came back
  * (blocked, denied, territory, unknown article). A paywall upsell is not an error: it is a
  * complete answer saying how to get access.
@@ -140,7 +140,7 @@ export function articleResult(
   }
 }
 
-/** The structured paywall upsell (SPEC.md "MCP server": instead of body text). */
+/** The structured paywall upsell (docs/SPEC.md "MCP server": instead of body text). */
 function upsell(
   ctx: { config: Pick<Config, "baseUrl">; publisher: Publisher },
   r: { article: Article; read: ReadResult },

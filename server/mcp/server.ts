@@ -1,8 +1,8 @@
 /**
- * One MCP server per request (DESIGN.md §6; the way Outline builds its own): the SDK's low-level
+ * One MCP server per request (docs/DESIGN.md §6; the way Outline builds its own): the SDK's low-level
  * `Server` with handlers bound to this publisher and caller, so nothing lives in memory between
  * requests. The low-level server (not McpServer) lets tools/call answer JSON-RPC -32602 for
- * arguments that fail the schema (TEST-PLAN 2.18) instead of a tool result.
+ * arguments that fail the schema (docs/TEST-PLAN.md 2.18) instead of a tool result.
  */
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import {

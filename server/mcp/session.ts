@@ -1,7 +1,7 @@
 /**
  * MCP sessions kept in the store (MCP transport spec "Session Management"): an id issued at
  * initialize, required afterwards (400 without it), 404 once unknown, ended or idle too long, and
- * bound to the credential that created it (TEST-PLAN 2.11-2.14).
+ * bound to the credential that created it (docs/TEST-PLAN.md 2.11-2.14).
  */
 import {
   endMcpSession,

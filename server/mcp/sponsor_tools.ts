@@ -1,8 +1,8 @@
 /**
- * Sponsor tools (SPEC.md "MCP server"): a platform catalog of extra tools a publisher switches on
+ * Sponsor tools (docs/SPEC.md "MCP server"): a platform catalog of extra tools a publisher switches on
  * (`publisher.sponsorTools` lists the enabled ids; none by default). They appear in tools/list for
  * every client of that publisher. Each is computed locally from the store: no network call, so no
- * caller credential can ever travel anywhere (TEST-PLAN 2.8).
+ * caller credential can ever travel anywhere (docs/TEST-PLAN.md 2.8).
  */
 import { z } from "zod";
 import { findArticle } from "../../store/articles.ts";

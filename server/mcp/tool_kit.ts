@@ -48,10 +48,10 @@ export function text(max: number, what: string) {
     .meta({ maxLength: max });
 }
 
-/** SPEC.md "Limits": query 1 to 200 characters. */
+/** docs/SPEC.md "Limits": query 1 to 200 characters. */
 export const query = () => text(200, "query").describe("What to look for (1 to 200 characters)");
 
-/** SPEC.md "Limits": limit 1 to 50, default 10. */
+/** docs/SPEC.md "Limits": limit 1 to 50, default 10. */
 export const limit = () =>
   z.number().int().min(1).max(50).default(10).describe("How many results (1 to 50, default 10)");
 

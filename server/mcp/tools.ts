@@ -1,5 +1,5 @@
 /**
- * The auto-generated tools every publisher's MCP server offers (SPEC.md "MCP server"). Each one
+ * The auto-generated tools every publisher's MCP server offers (docs/SPEC.md "MCP server"). Each one
  * parses, makes one call into server/reads (the access decision and its recording) or the
  * license-request workflow, and shapes the outcome as a tool result.
  */

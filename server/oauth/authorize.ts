@@ -14,7 +14,7 @@ import { publisherForResource, singleResource } from "./resource.ts";
 import { parseScope } from "./scope.ts";
 import { CODE_PREFIX } from "./tokens.ts";
 
-/** Authorization codes live 60 s (TEST-PLAN 1.17; node-oidc-provider's default). */
+/** Authorization codes live 60 s (docs/TEST-PLAN.md 1.17; node-oidc-provider's default). */
 export const CODE_TTL_MS = 60_000;
 
 /** A request that passed every check. */

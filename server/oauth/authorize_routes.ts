@@ -1,6 +1,6 @@
 /**
  * GET /api/oauth/authorize and the consent form's POST back to it. By default the request is
- * approved at once (SPEC.md "Authentication" 3: no login, no consent screen); with the publisher's
+ * approved at once (docs/SPEC.md "Authentication" 3: no login, no consent screen); with the publisher's
  * consentScreen toggle on, the branded page asks first. Pages are never framed nor CORS-readable,
  * and the form is protected by a double-submit CSRF token bound to a SameSite=Strict cookie.
  */
@@ -64,7 +64,7 @@ export function authorizeRoutes(deps: AppDeps): Hono<AppEnv> {
       }
       const params = new URLSearchParams([...form].filter(([k]) => !FORM_FIELDS.has(k)));
       const req = await checkAuthorizationRequest(deps.store.db, params, deps.config);
-      // After a form POST the browser must GET the redirect URI: 303, never 307 (TEST-PLAN 1.13).
+      // After a form POST the browser must GET the redirect URI: 303, never 307 (docs/TEST-PLAN.md 1.13).
       if (form.get("decision") !== "approve") {
         const denied = { error: "access_denied", error_description: "The reader declined" };
         return redirect(

@@ -1,5 +1,5 @@
 /**
- * The consent screen's decision (SPEC.md "Authentication" 3): the reader's email is stored on the
+ * The consent screen's decision (docs/SPEC.md "Authentication" 3): the reader's email is stored on the
  * client and attributed to every later call; terms must be accepted; when the publisher configured
  * subscription linking, a buyer key links the install to that buyer's subscriptions and billing.
  */

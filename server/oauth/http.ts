@@ -2,10 +2,10 @@
 import type { Context } from "hono";
 import { OAuthError } from "./errors.ts";
 
-/** Largest request body the OAuth endpoints read (TEST-PLAN 1.34). */
+/** Largest request body the OAuth endpoints read (docs/TEST-PLAN.md 1.34). */
 export const MAX_BODY_BYTES = 64 * 1024;
 
-/** CORS for endpoints browser MCP clients call without cookies (TEST-PLAN 5.16). */
+/** CORS for endpoints browser MCP clients call without cookies (docs/TEST-PLAN.md 5.16). */
 export const OPEN_CORS = {
   "Access-Control-Allow-Origin": "*",
   "Access-Control-Allow-Methods": "GET, POST, OPTIONS",

@@ -1,4 +1,4 @@
-/** The OAuth 2.1 authorization server for MCP installs (SPEC.md "OAuth and discovery"). */
+/** The OAuth 2.1 authorization server for MCP installs (docs/SPEC.md "OAuth and discovery"). */
 import { Hono } from "hono";
 import type { AppDeps, AppEnv } from "../deps.ts";
 import { authorizeRoutes } from "./authorize_routes.ts";

@@ -1,5 +1,5 @@
 /**
- * Scopes (SPEC.md "Authentication" 8 leaves them open): one scope, `mcp`, grants the publisher's
+ * Scopes (docs/SPEC.md "Authentication" 8 leaves them open): one scope, `mcp`, grants the publisher's
  * MCP tools; what a call may read is decided by the licence, not by the scope.
  */
 import { OAuthError } from "./errors.ts";

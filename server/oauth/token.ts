@@ -20,7 +20,7 @@ import { OAuthError } from "./errors.ts";
 import { parseScope } from "./scope.ts";
 import { ACCESS_PREFIX, CODE_PREFIX, REFRESH_PREFIX } from "./tokens.ts";
 
-/** Access tokens live one hour (SPEC.md "Limits"). */
+/** Access tokens live one hour (docs/SPEC.md "Limits"). */
 export const ACCESS_TTL_MS = 60 * 60_000;
 /** A grant's refresh tokens die 30 days after the code was redeemed, however often rotated. */
 export const GRANT_TTL_MS = 30 * 24 * 60 * 60_000;
@@ -57,7 +57,7 @@ export async function redeemCode(
       await revokeFamily(tx, code.familyId, req.now);
       return invalidGrant("code: already used; the tokens issued for it are revoked");
     }
-    // From here the code is burned whatever happens (TEST-PLAN 1.21: no verifier brute force).
+    // From here the code is burned whatever happens (docs/TEST-PLAN.md 1.21: no verifier brute force).
     if (code.expiresAt <= req.now.getTime()) return invalidGrant("code: expired");
     if (code.clientId !== req.clientId) return invalidGrant("code: issued to another client");
     if (req.redirectUri !== null && req.redirectUri !== code.redirectUri) {

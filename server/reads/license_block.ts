@@ -1,10 +1,10 @@
-/** The license block returned with an article on every surface (SPEC.md "License block"). */
+/** The license block returned with an article on every surface (docs/SPEC.md "License block"). */
 import type { Publisher } from "../../store/publishers.ts";
 import type { Config } from "../config.ts";
 import type { Decision, UsePrices } from "../licensing/mod.ts";
 import { publisherUrls } from "../urls.ts";
 
-/** SPEC.md "License block". */
+/** docs/SPEC.md "License block". */
 export interface LicenseBlock {
   licensor: string;
   rights: Record<"summarization" | "display" | "rag" | "fine_tuning", "granted" | "denied">;

@@ -1,7 +1,7 @@
-/** How articles look on the wire (REST, A2A, MCP): the fields SPEC.md "Article" lists. */
+/** How articles look on the wire (REST, A2A, MCP): the fields docs/SPEC.md "Article" lists. */
 import type { Article } from "../../store/articles.ts";
 
-/** Search result fields (SPEC.md "Publisher REST API"). */
+/** Search result fields (docs/SPEC.md "Publisher REST API"). */
 export function articleSummary(a: Article) {
   return {
     id: a.id,

@@ -1,6 +1,6 @@
 /**
  * Searching a publisher's catalog on any surface. Search results are metadata for `rag`
- * (SPEC.md "Publisher REST API": articles whose license denies rag are excluded entirely); content
+ * (docs/SPEC.md "Publisher REST API": articles whose license denies rag are excluded entirely); content
  * rules still apply per article, so territory-denied and rule-BLOCKED articles are left out too.
  * Passages are content: each article's passages are a rag read, decided, charged or metered once.
  */

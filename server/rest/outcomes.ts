@@ -1,4 +1,4 @@
-/** Non-full outcomes of the access decision in their REST form (SPEC.md "Errors"). */
+/** Non-full outcomes of the access decision in their REST form (docs/SPEC.md "Errors"). */
 import type { Context } from "hono";
 import type { Article } from "../../store/articles.ts";
 import type { Publisher } from "../../store/publishers.ts";

@@ -1,4 +1,4 @@
-/** Input rules of the publisher REST API (SPEC.md "Publisher REST API" and "Limits"). */
+/** Input rules of the publisher REST API (docs/SPEC.md "Publisher REST API" and "Limits"). */
 import { hasControlChars } from "../validate.ts";
 
 /** A REST input error: HTTP status, SPEC status field, and a message naming the parameter. */

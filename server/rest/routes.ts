@@ -1,5 +1,5 @@
 /**
- * The publisher REST API (SPEC.md "Publisher REST API"), on the publisher's custom domain:
+ * The publisher REST API (docs/SPEC.md "Publisher REST API"), on the publisher's custom domain:
  *   GET /api/v1/articles/search, GET /api/v1/articles/<id-or-url>, GET /api/v1/passages/search.
  * A publisher without a custom domain is reachable with a buyer key at
  * /api/v1/publishers/<publisherId>/... on the platform host. Responses are JSON with open CORS.
@@ -26,7 +26,7 @@ type Handler = (c: Context<AppEnv>, p: Publisher, caller: Caller) => Promise<Res
 export function restRoutes(deps: AppDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   const reads = { db: deps.store.db, clock: deps.clock, search: deps.search };
-  // Permissive CORS (SPEC.md): keys travel in the Authorization header, never cookies.
+  // Permissive CORS (docs/SPEC.md): keys travel in the Authorization header, never cookies.
   app.use(
     "/api/v1/*",
     cors({
@@ -142,7 +142,7 @@ async function serve(
     }
     const params = new URL(c.req.url).searchParams;
     if (params.has("api_key") || params.has("access_token")) {
-      // Keys in URLs end up in logs and caches (TEST-PLAN 5.6): refuse rather than ignore.
+      // Keys in URLs end up in logs and caches (docs/TEST-PLAN.md 5.6): refuse rather than ignore.
       throw new RestError(
         401,
         "invalid_api_key",
@@ -151,7 +151,7 @@ async function serve(
     }
     const caller = await restCaller(c, { db: deps.store.db, config: deps.config });
     identity = caller.identity;
-    // Public REST needs the toggle and a custom domain; a buyer key always works (SPEC.md).
+    // Public REST needs the toggle and a custom domain; a buyer key always works (docs/SPEC.md).
     const publicOk = publisher.toggles.publicRest && publisher.customDomain !== null;
     if (!caller.buyerId && !publicOk) {
       throw new RestError(

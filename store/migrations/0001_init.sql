@@ -1,4 +1,4 @@
--- Folio's whole model (DESIGN.md section 4). Times are integer milliseconds since the Unix epoch
+-- Folio's whole model (docs/DESIGN.md section 4). Times are integer milliseconds since the Unix epoch
 -- (UTC); money is integer micro-dollars (µUSD); JSON columns hold small documents that are only
 -- ever read whole. Every tenant table leads its indexes with publisher_id.
 
@@ -371,7 +371,7 @@ CREATE TABLE payment_events (
   received_at INTEGER NOT NULL
 );
 
--- Operational record (SPEC.md "Events"): every MCP, REST, A2A, landing and NLWeb request.
+-- Operational record (docs/SPEC.md "Events"): every MCP, REST, A2A, landing and NLWeb request.
 CREATE TABLE call_log (
   id INTEGER PRIMARY KEY AUTOINCREMENT,
   publisher_id TEXT,

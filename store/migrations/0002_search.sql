@@ -1,4 +1,4 @@
--- Search (DESIGN.md section 7): full text on FTS5 inside the store, kept in sync by triggers, plus
+-- Search (docs/DESIGN.md section 7): full text on FTS5 inside the store, kept in sync by triggers, plus
 -- the bookkeeping that lets every node's in-memory vector index follow changes (section 9).
 
 -- One row per article ever indexed. doc is the FTS rowid: an INTEGER PRIMARY KEY never changes,

@@ -1,5 +1,5 @@
--- Per-IP (and per-email) attempt counters for sign-up and login (TEST-PLAN 5.10). Kept in the
--- store, not in memory, so every node behind a load balancer shares one budget (DESIGN.md §9).
+-- Per-IP (and per-email) attempt counters for sign-up and login (docs/TEST-PLAN.md 5.10). Kept in the
+-- store, not in memory, so every node behind a load balancer shares one budget (docs/DESIGN.md §9).
 -- One row per key: a fixed window that restarts when the stored window has passed.
 CREATE TABLE auth_throttle (
   key TEXT PRIMARY KEY,
