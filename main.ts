@@ -6,7 +6,7 @@ import { ConfigError, loadConfig } from "./server/config.ts";
 import { cronJobs } from "./server/crons.ts";
 import { PortInUseError, startFolio } from "./server/runtime.ts";
 import { StoreError } from "./store/db.ts";
-import { DEMO_DOMAIN } from "./store/seed/demo.ts";
+import { DEMO_DOMAIN } from "./server/seed/demo.ts";
 
 async function main(): Promise<number> {
   let folio;

@@ -14,7 +14,7 @@ import { z } from "zod";
 import { loadConfig } from "../server/config.ts";
 import { createLogger } from "../server/log.ts";
 import { startFolio } from "../server/runtime.ts";
-import catalog from "../store/seed/demo_catalog.json" with { type: "json" };
+import catalog from "../server/seed/demo_catalog.json" with { type: "json" };
 
 const args = Object.fromEntries(
   Deno.args.map((a) => a.replace(/^--/, "").split("=")).map(([k, v]) => [k, Number(v)]),

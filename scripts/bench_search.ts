@@ -57,7 +57,7 @@ async function phase(argv: string[]): Promise<Record<string, number | string>> {
 
 /** Child mode: bulk-load the catalog by SQL (FTS triggers index as rows land); save the queries. */
 async function loadPhase(dir: string, size: number): Promise<void> {
-  const store = await openStore(`file:${dir}/folio.db`);
+  const store = await openStore(`file:${dir}/folio.db`, { now: new Date() });
   const t = Date.now();
   await store.db.execute({
     sql: "INSERT INTO publishers (id, slug, name, created_at, updated_at) VALUES (?, ?, ?, ?, ?)",
@@ -99,8 +99,12 @@ async function loadPhase(dir: string, size: number): Promise<void> {
 
 /** Child mode: chunk, train the model and embed everything, as the background loop would. */
 async function buildPhase(dir: string): Promise<void> {
-  const store = await openStore(`file:${dir}/folio.db`);
-  const service = createSearchService({ db: store.db, dataDir: `${dir}/data` });
+  const store = await openStore(`file:${dir}/folio.db`, { now: new Date() });
+  const service = createSearchService({
+    db: store.db,
+    now: () => new Date(),
+    dataDir: `${dir}/data`,
+  });
   const t0 = performance.now();
   while (await service.embedPending({ publisherId: PUB, max: 20_000 }) > 0) { /* until done */ }
   const buildMs = Math.round(performance.now() - t0);
@@ -122,8 +126,12 @@ async function buildPhase(dir: string): Promise<void> {
 /** Child mode: open the store, answer the first query, then time the query set; print one JSON line. */
 async function serve(dir: string): Promise<void> {
   const queries: string[] = JSON.parse(await Deno.readTextFile(`${dir}/queries.json`));
-  const store = await openStore(`file:${dir}/folio.db`);
-  const service = createSearchService({ db: store.db, dataDir: `${dir}/data` });
+  const store = await openStore(`file:${dir}/folio.db`, { now: new Date() });
+  const service = createSearchService({
+    db: store.db,
+    now: () => new Date(),
+    dataDir: `${dir}/data`,
+  });
   const first = await service.search(PUB, queries[0], { limit: 10 });
   const restartMs = performance.now(); // since this process started
   const time = async (s: typeof service, qs: string[]) => {
@@ -140,10 +148,20 @@ async function serve(dir: string): Promise<void> {
   await time(service, queries.slice(0, 20)); // warm-up: JIT the scan
   const hybrid = await time(service, queries);
   const rss = Deno.memoryUsage().rss;
-  const fts = createSearchService({ db: store.db, dataDir: null, legs: "fts" });
+  const fts = createSearchService({
+    db: store.db,
+    now: () => new Date(),
+    dataDir: null,
+    legs: "fts",
+  });
   await time(fts, queries.slice(0, 20));
   const ftsOnly = await time(fts, queries);
-  const semantic = createSearchService({ db: store.db, dataDir: `${dir}/data`, legs: "semantic" });
+  const semantic = createSearchService({
+    db: store.db,
+    now: () => new Date(),
+    dataDir: `${dir}/data`,
+    legs: "semantic",
+  });
   await time(semantic, queries.slice(0, 20));
   const semOnly = await time(semantic, queries);
   for (const s of [service, fts, semantic]) await s.close();

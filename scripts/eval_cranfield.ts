@@ -72,7 +72,7 @@ async function main() {
   }
 
   const tmp = await Deno.makeTempDir({ prefix: "folio-cranfield-" });
-  const store = await openStore(`file:${tmp}/folio.db`);
+  const store = await openStore(`file:${tmp}/folio.db`, { now: new Date() });
   try {
     const now = new Date();
     await store.db.execute({
@@ -91,7 +91,13 @@ async function main() {
     }
 
     const run = async (extra: Partial<SearchServiceOptions>, legs: "fts" | "semantic" | "both") => {
-      const service = createSearchService({ db: store.db, dataDir: null, ...extra, legs });
+      const service = createSearchService({
+        db: store.db,
+        now: () => new Date(),
+        dataDir: null,
+        ...extra,
+        legs,
+      });
       const out: string[][] = [];
       for (const [, text] of queries) {
         const { hits } = await service.search(PUB, text, { limit: 100 });
@@ -106,7 +112,12 @@ async function main() {
     });
     const build = async (lsa: LsaOptions) => {
       const t0 = performance.now();
-      const service = createSearchService({ db: store.db, dataDir: null, lsa });
+      const service = createSearchService({
+        db: store.db,
+        now: () => new Date(),
+        dataDir: null,
+        lsa,
+      });
       await service.rebuild(PUB);
       await service.close();
       return performance.now() - t0;

@@ -9,7 +9,7 @@ import { createPublisherAccount } from "../server/manage/accounts.ts";
 import { createBuyer } from "../server/marketplace/buyers.ts";
 import { rebuildIndexes } from "../server/search_admin.ts";
 import { openStore, type Store, StoreError } from "../store/db.ts";
-import { seedDemo } from "../store/seed/demo.ts";
+import { seedDemo } from "../server/seed/demo.ts";
 
 const USAGE = `Usage: deno task folio <command> [options]
 
@@ -112,7 +112,7 @@ async function run(args: string[]): Promise<number> {
     const flags = parseFlags(rest);
     const config = loadConfig(Deno.env.toObject());
     if (config.dbUrl.startsWith("file:")) await Deno.mkdir(config.dataDir, { recursive: true });
-    store = await openStore(config.dbUrl, { authToken: config.dbAuthToken });
+    store = await openStore(config.dbUrl, { authToken: config.dbAuthToken, now: new Date() });
     await command(store, flags, config);
     return 0;
   } catch (err) {

@@ -7,7 +7,7 @@ export async function tempStore(): Promise<
   Store & { dir: string; [Symbol.asyncDispose](): Promise<void> }
 > {
   const dir = await Deno.makeTempDir({ prefix: "folio-search-" });
-  const store = await openStore(`file:${dir}/folio.db`);
+  const store = await openStore(`file:${dir}/folio.db`, { now: new Date() });
   return {
     ...store,
     dir,

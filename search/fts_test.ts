@@ -77,7 +77,7 @@ Deno.test("search() answers mode none for a query of only punctuation", async ()
   await using store = await tempStore();
   await addPublisher(store, "p1");
   await addArticle(store, "p1", "x", { title: "Anything", body: "Some words here." });
-  const search = createSearchService({ db: store.db, dataDir: null });
+  const search = createSearchService({ db: store.db, now: () => new Date(), dataDir: null });
   for (const q of ["", "   ", "!!!", '"()*-', "🚀"]) {
     assert.deepEqual(await search.search("p1", q, { limit: 5 }), { mode: "none", hits: [] });
   }

@@ -32,7 +32,8 @@ export interface SearchServiceOptions {
   dataDir: string | null;
   /** "local" (default): a per-publisher LSA model; or any embedder, e.g. an OpenAI-compatible one. */
   embedder?: "local" | Embedder;
-  now?: () => Date;
+  /** The clock (server/clock.ts): model training times and refresh intervals read it. */
+  now: () => Date;
   lsa?: LsaOptions;
   fusion?: FusionOptions;
   /** Semantic hits below this similarity are dropped (LSA default 0.2; 0 for other embedders). */
@@ -51,7 +52,7 @@ const LOOP_BATCH = 512;
 /** Creates the search service over a store. */
 export function createSearchService(options: SearchServiceOptions): SearchService {
   const { db } = options;
-  const now = options.now ?? (() => new Date());
+  const { now } = options;
   const fusion = options.fusion ?? DEFAULT_FUSION;
   const external = typeof options.embedder === "object" ? options.embedder : null;
   const minScore = options.minSemanticScore ?? (external ? 0 : 0.2);

@@ -1,4 +1,5 @@
 /** A small leveled logger writing one line per event to stderr. */
+import { type Clock, systemClock } from "./clock.ts";
 import type { LogLevel } from "./config.ts";
 
 /** Where the service reports what it does. */
@@ -15,11 +16,12 @@ const ORDER: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 
 export function createLogger(
   level: LogLevel,
   sink: (line: string) => void = (line) => console.error(line),
+  clock: Clock = systemClock,
 ): Logger {
   const emit = (at: LogLevel) => (msg: string, fields?: Record<string, unknown>) => {
     if (ORDER[at] < ORDER[level]) return;
     const extra = fields && Object.keys(fields).length ? ` ${JSON.stringify(fields)}` : "";
-    sink(`${new Date().toISOString()} ${at.toUpperCase()} ${msg}${extra}`);
+    sink(`${clock.now().toISOString()} ${at.toUpperCase()} ${msg}${extra}`);
   };
   return { debug: emit("debug"), info: emit("info"), warn: emit("warn"), error: emit("error") };
 }

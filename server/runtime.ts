@@ -4,7 +4,7 @@
  */
 import { createOpenAiEmbedder, createSearchService, type SearchService } from "../search/mod.ts";
 import { openStore, type Store } from "../store/db.ts";
-import { seedDemo, type SeedResult } from "../store/seed/demo.ts";
+import { seedDemo, type SeedResult } from "./seed/demo.ts";
 import { createApp } from "./app.ts";
 import { type CallLog, createCallLog } from "./call_log.ts";
 import { type Clock, systemClock } from "./clock.ts";
@@ -40,7 +40,7 @@ export async function startFolio(
   const clock = options.clock ?? systemClock;
   const log = options.log ?? createLogger(config.logLevel);
   if (config.dbUrl.startsWith("file:")) await Deno.mkdir(config.dataDir, { recursive: true });
-  const store = await openStore(config.dbUrl, { authToken: config.dbAuthToken });
+  const store = await openStore(config.dbUrl, { authToken: config.dbAuthToken, now: clock.now() });
   let callLog: CallLog | undefined;
   let search: SearchService | undefined;
   try {

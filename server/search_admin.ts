@@ -2,6 +2,7 @@
 import { createSearchService } from "../search/mod.ts";
 import type { Store } from "../store/db.ts";
 import { getPublisher, listPublishers } from "../store/publishers.ts";
+import { systemClock } from "./clock.ts";
 import { notFound } from "./errors.ts";
 
 /** Rebuilds chunks, models and vectors; returns how many publishers were rebuilt. */
@@ -12,7 +13,11 @@ export async function rebuildIndexes(
   if (options.publisherId && !await getPublisher(store.db, options.publisherId)) {
     throw notFound(`Publisher "${options.publisherId}"`);
   }
-  const search = createSearchService({ db: store.db, dataDir: options.dataDir });
+  const search = createSearchService({
+    db: store.db,
+    now: () => systemClock.now(),
+    dataDir: options.dataDir,
+  });
   try {
     const ids = options.publisherId
       ? [options.publisherId]

@@ -1,5 +1,5 @@
 /** Pages of a publisher's catalog for the management API (no bodies), filtered and counted. */
-import type { Policy } from "./articles.ts";
+import type { Policy } from "./vocabulary.ts";
 import type { Client } from "./db.ts";
 
 /** An article as a management listing shows it. */

@@ -1,8 +1,7 @@
 /** Persistence of articles (the catalog) and their tags. Every query takes publisherId first. */
 import type { Client } from "./db.ts";
 import { articleIdFor, sha256Hex } from "./ids.ts";
-
-export type Policy = "OBSERVE" | "PAYWALL" | "BLOCKED";
+import type { Policy } from "./vocabulary.ts";
 
 /** An article as stored. Times are ISO 8601 UTC strings at this boundary. */
 export interface Article {

@@ -1,6 +1,6 @@
 /** Rights ceilings of books, looked up in bulk for search results. */
 import type { Client } from "./db.ts";
-import type { Rights } from "./publishers.ts";
+import type { Rights } from "./vocabulary.ts";
 
 /** The rights ceilings of the books these articles belong to, by book id. */
 export async function bookCeilings(

@@ -1,5 +1,5 @@
 /** Persistence of uploaded books. */
-import type { Rights } from "./publishers.ts";
+import type { Rights } from "./vocabulary.ts";
 import type { Client } from "./db.ts";
 
 /** A book as stored; its chapters are articles of kind "chapter". */

@@ -1,6 +1,5 @@
 /** Persistence of the OAuth clients a buyer registered (POST /api/marketplace/clients). */
-import type { Client } from "./db.ts";
-import type { Executor } from "./license_requests.ts";
+import type { Client, Executor } from "./db.ts";
 
 /** An OAuth client bound to a buyer. */
 export interface BuyerClient {

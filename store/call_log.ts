@@ -1,8 +1,6 @@
 /** Persistence of the per-publisher call log (docs/SPEC.md "Events"). */
 import type { Client } from "./db.ts";
-
-export type Surface = "mcp" | "rest" | "a2a" | "landing" | "nlweb" | "dashboard" | "oauth";
-export type CallStatus = "ok" | "error" | "trace";
+import type { CallStatus, Surface } from "./vocabulary.ts";
 
 /** One logged call. `tool` is a tool name or `_method:`, `_rest:`, `_dash:`, `_nlweb:` name. */
 export interface CallEntry {

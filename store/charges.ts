@@ -1,7 +1,6 @@
 /** Persistence of the ledger (charges). Amounts are integer micro-dollars. */
-import type { Client } from "./db.ts";
-import type { Executor } from "./license_requests.ts";
-import { openStatementMonth } from "./statements.ts";
+import type { Client, Executor } from "./db.ts";
+import { nextMonth, openStatementMonth } from "./statements.ts";
 
 /** Kinds of ledger row. */
 export type ChargeKind = "metered" | "landing" | "subscription" | "adjustment";
@@ -142,4 +141,101 @@ export async function earningsByMonth(
     priceMicros: Number(r.price),
     feeMicros: Number(r.fee),
   }));
+}
+
+/** A per-use charge to write if the month's spend stays within `capMicros`. */
+export interface CappedCharge {
+  id: string;
+  buyerId: string;
+  publisherId: string;
+  articleId: string;
+  useCase: string;
+  kind: "metered" | "landing";
+  /** What the buyer is billed: the price plus `feeMicros`. */
+  micros: number;
+  feeMicros: number;
+  /** The usage month, "YYYY-MM". */
+  month: string;
+  capMicros: number;
+  idempotencyKey: string | null;
+  requestHash: string;
+  identity: string;
+  surface: string;
+  now: Date;
+}
+
+/**
+ * Raises the month's spend and writes the ledger row in one batch, only if the spend stays within
+ * the cap and the idempotency key is unused. The batch runs without yielding in this process and
+ * under SQLite's write lock across processes, so no concurrent read can push a month past the cap
+ * (store/write_lock.ts explains why a batch, not an interactive transaction). `written` is true
+ * when this call wrote the row; `prior` is the row the key already names, if any.
+ */
+export async function insertChargeWithinCap(
+  db: Client,
+  c: CappedCharge,
+): Promise<{ written: boolean; prior: { id: string; requestHash: string } | null }> {
+  const [, raised, , prior] = await db.batch([
+    {
+      sql: `INSERT INTO monthly_spend (buyer_id, publisher_id, month, metered_micros)
+            VALUES (?, ?, ?, 0) ON CONFLICT DO NOTHING`,
+      args: [c.buyerId, c.publisherId, c.month],
+    },
+    {
+      // The cap check and the spend increase are one statement; a used key raises nothing.
+      sql: `UPDATE monthly_spend SET metered_micros = metered_micros + ?
+            WHERE buyer_id = ? AND publisher_id = ? AND month = ? AND metered_micros + ? <= ?
+              AND NOT EXISTS (SELECT 1 FROM charges WHERE buyer_id = ? AND idempotency_key = ?)`,
+      args: [
+        c.micros,
+        c.buyerId,
+        c.publisherId,
+        c.month,
+        c.micros,
+        c.capMicros,
+        c.buyerId,
+        c.idempotencyKey,
+      ],
+    },
+    {
+      // Written only when the UPDATE above raised the spend (changes() = 1). The statement is the
+      // month's unless it is already closed: then the next month's, as an adjustment line.
+      sql: `INSERT INTO charges (id, buyer_id, publisher_id, article_id, use_case, kind,
+              price_micros, fee_micros, month, statement_month, idempotency_key, request_hash,
+              identity, surface, created_at)
+            SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?,
+              CASE WHEN EXISTS (SELECT 1 FROM statements WHERE buyer_id = ? AND month = ?
+                AND state = 'closed') THEN ? ELSE ? END,
+              ?, ?, ?, ?, ? WHERE changes() = 1`,
+      args: [
+        c.id,
+        c.buyerId,
+        c.publisherId,
+        c.articleId,
+        c.useCase,
+        c.kind,
+        c.micros - c.feeMicros,
+        c.feeMicros,
+        c.month,
+        c.buyerId,
+        c.month,
+        nextMonth(c.month),
+        c.month,
+        c.idempotencyKey,
+        c.requestHash,
+        c.identity,
+        c.surface,
+        c.now.getTime(),
+      ],
+    },
+    {
+      sql: "SELECT id, request_hash FROM charges WHERE buyer_id = ? AND idempotency_key = ?",
+      args: [c.buyerId, c.idempotencyKey],
+    },
+  ], "write");
+  const row = prior.rows[0];
+  return {
+    written: raised.rowsAffected === 1,
+    prior: row ? { id: String(row.id), requestHash: String(row.request_hash) } : null,
+  };
 }

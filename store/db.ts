@@ -2,10 +2,13 @@
  * The store: one libSQL database, embedded (`file:`) by default or remote (`libsql://`, `http(s)://`).
  * Opening it applies the forward-only migrations in `store/migrations/` inside one transaction.
  */
-import { type Client, createClient, LibsqlError } from "@libsql/client";
+import { type Client, createClient, LibsqlError, type Transaction } from "@libsql/client";
 import { withWriteLock } from "./write_lock.ts";
 
 export type { Client } from "@libsql/client";
+
+/** Something that executes statements: the client or an open transaction. */
+export type Executor = Pick<Transaction, "execute">;
 
 /** An open store. */
 export interface Store {
@@ -28,7 +31,10 @@ interface Migration {
 }
 
 /** Opens the store at `url` and brings its schema up to date. */
-export async function openStore(url: string, options: { authToken?: string } = {}): Promise<Store> {
+export async function openStore(
+  url: string,
+  options: { authToken?: string; now: Date },
+): Promise<Store> {
   const local = url.startsWith("file:");
   let db: Client;
   try {
@@ -46,7 +52,7 @@ export async function openStore(url: string, options: { authToken?: string } = {
       await db.execute("PRAGMA journal_mode=WAL");
       await db.execute("PRAGMA synchronous=NORMAL");
     }
-    const version = await migrate(db, await loadMigrations());
+    const version = await migrate(db, await loadMigrations(), options);
     return { db, url, version, close: () => db.close() };
   } catch (err) {
     db.close();
@@ -72,7 +78,11 @@ export async function loadMigrations(): Promise<Migration[]> {
 }
 
 /** Applies pending migrations in one write transaction; refuses a schema newer than this build. */
-export async function migrate(db: Client, migrations: Migration[]): Promise<number> {
+export async function migrate(
+  db: Client,
+  migrations: Migration[],
+  options: { now: Date },
+): Promise<number> {
   const latest = migrations.at(-1)?.version ?? 0;
   const tx = await db.transaction("write");
   try {
@@ -91,13 +101,33 @@ export async function migrate(db: Client, migrations: Migration[]): Promise<numb
       await tx.executeMultiple(m.sql);
       await tx.execute({
         sql: "INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)",
-        args: [m.version, m.name, Date.now()],
+        args: [m.version, m.name, options.now.getTime()],
       });
     }
     await tx.commit();
     return Math.max(current, latest);
   } catch (err) {
     tx.close();
+    throw err;
+  } finally {
+    tx.close();
+  }
+}
+
+/** One round trip to the store (health checks). */
+export async function ping(db: Client): Promise<void> {
+  await db.execute("SELECT 1");
+}
+
+/** Runs `fn` in one write transaction: committed when it returns, rolled back when it throws. */
+export async function inWriteTx<T>(db: Client, fn: (tx: Executor) => Promise<T>): Promise<T> {
+  const tx = await db.transaction("write");
+  try {
+    const out = await fn(tx);
+    await tx.commit();
+    return out;
+  } catch (err) {
+    await tx.rollback().catch(() => {});
     throw err;
   } finally {
     tx.close();

@@ -166,6 +166,20 @@ export async function finishJob(
   return rs.rowsAffected > 0;
 }
 
+/** Hands a running job back to the queue (shutdown); false if it is no longer this runner's. */
+export async function releaseJob(
+  db: Client,
+  id: string,
+  input: { runner: string },
+): Promise<boolean> {
+  const rs = await db.execute({
+    sql: `UPDATE ingestion_jobs SET state = 'queued', runner = NULL
+          WHERE id = ? AND runner = ? AND state = 'running'`,
+    args: [id, input.runner],
+  });
+  return rs.rowsAffected > 0;
+}
+
 /** Jobs left running whose heartbeat is older than `staleBefore` (their runner died). */
 export async function staleJobs(db: Client, opts: { staleBefore: Date }): Promise<Job[]> {
   const rs = await db.execute({

@@ -1,9 +1,5 @@
 /** Persistence of license requests (the request_license workflow, docs/SPEC.md "MCP server"). */
-import type { Transaction } from "@libsql/client";
-import type { Client } from "./db.ts";
-
-/** Anything that runs one statement: the client, or a transaction in progress. */
-export type Executor = Pick<Transaction, "execute">;
+import type { Client, Executor } from "./db.ts";
 
 /** A request for a license, as the publisher sees it. */
 export interface LicenseRequest {

@@ -1,7 +1,6 @@
 /** Persistence of licenses: what a buyer holds for a publisher. */
-import type { UseCase } from "../server/licensing/mod.ts";
-import type { Client } from "./db.ts";
-import type { Executor } from "./license_requests.ts";
+import type { Client, Executor } from "./db.ts";
+import type { UseCase } from "./vocabulary.ts";
 
 /** A license row. */
 export interface License {

@@ -1,13 +1,9 @@
 /**
  * Persistence of the OAuth 2.1 authorization server: clients, authorization codes and tokens.
  * Only SHA-256 hashes of codes and tokens are stored; a family is everything issued from one code.
- * Functions taking an `Executor` run inside the caller's write transaction (see `inWriteTx`).
+ * Functions taking an `Executor` run inside the caller's write transaction (see `inWriteTx` in db.ts).
  */
-import type { Transaction } from "@libsql/client";
-import type { Client } from "./db.ts";
-
-/** Something that executes statements: the client or an open transaction. */
-export type Executor = Pick<Transaction, "execute">;
+import type { Client, Executor } from "./db.ts";
 
 /** A registered OAuth client. */
 export interface OAuthClient {
@@ -56,21 +52,6 @@ export interface NewToken {
   familyId: string;
   grantExpiresAt: number;
   expiresAt: number;
-}
-
-/** Runs `fn` in one write transaction: committed when it returns, rolled back when it throws. */
-export async function inWriteTx<T>(db: Client, fn: (tx: Executor) => Promise<T>): Promise<T> {
-  const tx = await db.transaction("write");
-  try {
-    const out = await fn(tx);
-    await tx.commit();
-    return out;
-  } catch (err) {
-    await tx.rollback().catch(() => {});
-    throw err;
-  } finally {
-    tx.close();
-  }
 }
 
 /** Inserts a dynamically registered client. */

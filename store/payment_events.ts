@@ -1,5 +1,5 @@
 /** Persistence of processed payment-processor events: the idempotency record of webhooks. */
-import type { Executor } from "./license_requests.ts";
+import type { Executor } from "./db.ts";
 
 /** Claims an event id; false when it was already processed (a duplicate delivery). */
 export async function claimPaymentEvent(

@@ -1,6 +1,5 @@
 /** Persistence of publisher payouts: a publisher's own prices, per statement month. */
-import type { Client } from "./db.ts";
-import type { Executor } from "./license_requests.ts";
+import type { Client, Executor } from "./db.ts";
 
 /** A payout row. */
 export interface Payout {

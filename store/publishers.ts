@@ -1,9 +1,7 @@
 /** Persistence of publishers, their settings and their API keys. */
 import type { InStatement } from "@libsql/client";
 import type { Client } from "./db.ts";
-
-export type UseCase = "summarization" | "display" | "rag" | "fine_tuning";
-export type Rights = Record<UseCase, boolean>;
+import type { Rights, UseCase, UsePrices } from "./vocabulary.ts";
 
 /** Feature switches a publisher turns on and off (docs/DESIGN.md section 4). */
 export interface Toggles {
@@ -40,7 +38,7 @@ export interface Publisher {
   toggles: Toggles;
   rights: Rights;
   /** Per-use prices in micro-dollars, applied to PAYWALL articles. */
-  pricesMicros: { summarization: number; display: number; rag: number };
+  pricesMicros: UsePrices;
   paywallMeterLimit: number;
   robotsOrigin: string | null;
   enterpriseTerms: EnterpriseTerms | null;

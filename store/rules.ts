@@ -1,6 +1,6 @@
 /** Persistence of a publisher's content rules. Prices are stored in micros. */
-import type { ContentRule } from "../server/licensing/mod.ts";
 import type { Client } from "./db.ts";
+import type { ContentRule } from "./vocabulary.ts";
 
 /** A publisher's rules, lowest priority number first. */
 export async function listRules(db: Client, publisherId: string): Promise<ContentRule[]> {

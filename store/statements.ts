@@ -1,6 +1,5 @@
 /** Persistence of closed monthly statements (immutable once closed: see 0004_billing.sql). */
-import type { Client } from "./db.ts";
-import type { Executor } from "./license_requests.ts";
+import type { Client, Executor } from "./db.ts";
 
 /** A stored statement row. */
 export interface StoredStatement {

@@ -3,7 +3,7 @@ import { openStore } from "./db.ts";
 
 Deno.test("concurrent write transactions in one process queue instead of deadlocking", async () => {
   const dir = await Deno.makeTempDir();
-  const store = await openStore(`file:${dir}/folio.db`);
+  const store = await openStore(`file:${dir}/folio.db`, { now: new Date() });
   try {
     await store.db.execute("CREATE TABLE counter (n INTEGER NOT NULL)");
     await store.db.execute("INSERT INTO counter VALUES (0)");
@@ -35,7 +35,7 @@ Deno.test("concurrent write transactions in one process queue instead of deadloc
 
 Deno.test("a failed write transaction releases the lock for the next writer", async () => {
   const dir = await Deno.makeTempDir();
-  const store = await openStore(`file:${dir}/folio.db`);
+  const store = await openStore(`file:${dir}/folio.db`, { now: new Date() });
   try {
     await store.db.execute("CREATE TABLE t (x INTEGER PRIMARY KEY)");
     const tx = await store.db.transaction("write");
@@ -51,8 +51,8 @@ Deno.test("a failed write transaction releases the lock for the next writer", as
 
 Deno.test("two clients on one file in one process share the write queue", async () => {
   const dir = await Deno.makeTempDir();
-  const a = await openStore(`file:${dir}/folio.db`);
-  const b = await openStore(`file:${dir}/folio.db`);
+  const a = await openStore(`file:${dir}/folio.db`, { now: new Date() });
+  const b = await openStore(`file:${dir}/folio.db`, { now: new Date() });
   try {
     await a.db.execute("CREATE TABLE counter (n INTEGER NOT NULL)");
     await a.db.execute("INSERT INTO counter VALUES (0)");

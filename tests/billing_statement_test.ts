@@ -1,7 +1,7 @@
 /** Statements, month close, renewals, leases and payouts (docs/TEST-PLAN.md B9, B10, B15). */
 import assert from "node:assert/strict";
 import { closeMonth, runBillingCron } from "../server/billing/close.ts";
-import { withLease } from "../server/billing/lease.ts";
+import { withLease } from "../store/leases.ts";
 import { chargeRead } from "../server/billing/metering.ts";
 import { buildStatement } from "../server/billing/statement.ts";
 import { rollMonth, subscribe } from "../server/billing/subscriptions.ts";

@@ -8,7 +8,7 @@ import { startTestFolio } from "./helpers.ts";
 
 Deno.test("the call log batches writes and loses nothing on close", async () => {
   const dir = await Deno.makeTempDir();
-  const store = await openStore(`file:${dir}/folio.db`);
+  const store = await openStore(`file:${dir}/folio.db`, { now: new Date() });
   try {
     const log = createCallLog(store.db, { log: memoryLogger(), intervalMs: 10_000, maxBatch: 400 });
     for (let i = 0; i < 1000; i++) {
@@ -51,7 +51,7 @@ Deno.test("a graceful shutdown writes the calls still buffered", async () => {
         status: "trace",
       });
     }
-    const store = await openStore(`file:${dataDir}/folio.db`);
+    const store = await openStore(`file:${dataDir}/folio.db`, { now: new Date() });
     const calls = await recentCalls(store.db, "pub_demo", { limit: 10 });
     store.close();
     assert.equal(calls.length, 1);

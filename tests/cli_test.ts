@@ -39,7 +39,7 @@ Deno.test("the CLI migrates, creates a publisher and a buyer, and prints each ke
     const mk = /apiKey: (mk_\S+)/.exec(buyer.stdout)?.[1];
     assert.ok(buyerId && mk);
 
-    const store = await openStore(`file:${dir}/folio.db`);
+    const store = await openStore(`file:${dir}/folio.db`, { now: new Date() });
     try {
       const pubs = await store.db.execute(
         "SELECT slug, custom_domain FROM publishers WHERE slug = 'harbour'",
@@ -116,7 +116,7 @@ Deno.test("the CLI refuses bad input with one line and a non-zero exit, changing
     const unknown = await folio(dir, "explode");
     assert.equal(unknown.code, 2);
     assert.match(unknown.stderr, /^folio: unknown command "explode"/);
-    const store = await openStore(`file:${dir}/folio.db`);
+    const store = await openStore(`file:${dir}/folio.db`, { now: new Date() });
     const n = await store.db.execute(
       "SELECT (SELECT COUNT(*) FROM buyers) + (SELECT COUNT(*) FROM publishers) AS n",
     );

@@ -155,10 +155,10 @@ Deno.test("migrations are recorded once and re-opening changes nothing", async (
   const dir = await Deno.makeTempDir();
   try {
     const url = `file:${dir}/folio.db`;
-    const first = await openStore(url);
+    const first = await openStore(url, { now: new Date() });
     const before = await first.db.execute("SELECT version, name FROM schema_migrations");
     first.close();
-    const again = await openStore(url);
+    const again = await openStore(url, { now: new Date() });
     const after = await again.db.execute("SELECT version, name FROM schema_migrations");
     assert.deepEqual(after.rows, before.rows);
     assert.equal(after.rows[0].name, "init");
@@ -173,12 +173,12 @@ Deno.test("a store with a newer schema is refused and left untouched", async () 
   const dir = await Deno.makeTempDir();
   try {
     const url = `file:${dir}/folio.db`;
-    const s = await openStore(url);
+    const s = await openStore(url, { now: new Date() });
     await s.db.execute(
       "INSERT INTO schema_migrations (version, name, applied_at) VALUES (9999, 'future', 0)",
     );
     s.close();
-    await assert.rejects(() => openStore(url), (err: unknown) => {
+    await assert.rejects(() => openStore(url, { now: new Date() }), (err: unknown) => {
       assert.ok(err instanceof StoreError);
       assert.match(err.message, /schema is version 9999, newer than this build's \d+/);
       return true;
@@ -192,11 +192,14 @@ Deno.test("a corrupt database file is refused with one clear sentence", async ()
   const dir = await Deno.makeTempDir();
   try {
     await Deno.writeTextFile(`${dir}/folio.db`, "this is not a database ".repeat(200));
-    await assert.rejects(() => openStore(`file:${dir}/folio.db`), (err: unknown) => {
-      assert.ok(err instanceof StoreError);
-      assert.match(err.message, /^Cannot open the store at file:.*: the file is not a database/);
-      return true;
-    });
+    await assert.rejects(
+      () => openStore(`file:${dir}/folio.db`, { now: new Date() }),
+      (err: unknown) => {
+        assert.ok(err instanceof StoreError);
+        assert.match(err.message, /^Cannot open the store at file:.*: the file is not a database/);
+        return true;
+      },
+    );
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

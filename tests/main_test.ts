@@ -56,7 +56,7 @@ Deno.test("main.ts refuses a port already in use with one line", async () => {
 Deno.test("main.ts refuses a newer-schema store with one line", async () => {
   const dir = await Deno.makeTempDir();
   try {
-    const s = await openStore(`file:${dir}/folio.db`);
+    const s = await openStore(`file:${dir}/folio.db`, { now: new Date() });
     await s.db.execute("INSERT INTO schema_migrations VALUES (9999, 'future', 0)");
     s.close();
     const r = await runToExit({ PORT: "0", FOLIO_DATA_DIR: dir });

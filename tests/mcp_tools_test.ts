@@ -1,6 +1,7 @@
 /** The MCP tools over the real decision: outcomes, meter and upsell, buyers, listings, MCP Apps. */
 import assert from "node:assert/strict";
-import { type Policy, setArticlePolicy, upsertArticle } from "../store/articles.ts";
+import { setArticlePolicy, upsertArticle } from "../store/articles.ts";
+import type { Policy } from "../store/vocabulary.ts";
 import { listLicenseRequests } from "../store/license_requests.ts";
 import { getPublisher, type Publisher, updatePublisher } from "../store/publishers.ts";
 import { insertRule } from "../store/rules.ts";

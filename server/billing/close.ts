@@ -9,7 +9,7 @@ import { newId } from "../../store/ids.ts";
 import { upsertPayouts } from "../../store/payouts.ts";
 import { buyersWithOpenStatement, insertClosedStatement } from "../../store/statements.ts";
 import { monthOf } from "../clock.ts";
-import { withLease } from "./lease.ts";
+import { withLease } from "../../store/leases.ts";
 import { isMonth, previousMonth } from "./months.ts";
 import { statementFromLedger } from "./statement.ts";
 import { rollMonth } from "./subscriptions.ts";

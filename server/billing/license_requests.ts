@@ -11,11 +11,10 @@
  */
 import { buyerOfClient } from "../../store/buyer_clients.ts";
 import { insertSubscriptionCharge } from "../../store/charges.ts";
-import type { Client } from "../../store/db.ts";
+import type { Client, Executor } from "../../store/db.ts";
 import { newId } from "../../store/ids.ts";
 import {
   decideLicenseRequest,
-  type Executor,
   getLicenseRequest,
   insertLicenseRequest,
   type LicenseRequest,

@@ -6,7 +6,7 @@
  */
 import { ledgerForMonth } from "../../store/charges.ts";
 import type { Client } from "../../store/db.ts";
-import type { Executor } from "../../store/license_requests.ts";
+import type { Executor } from "../../store/db.ts";
 import { getClosedStatement } from "../../store/statements.ts";
 import { microsToCents, microsToWholeCents } from "../money.ts";
 import { isMonth } from "./months.ts";

@@ -18,7 +18,7 @@ import {
   licenseOfCheckout,
   setCheckout,
 } from "../../store/licenses.ts";
-import type { Executor } from "../../store/license_requests.ts";
+import type { Executor } from "../../store/db.ts";
 import { getPublisher } from "../../store/publishers.ts";
 import { monthOf } from "../clock.ts";
 import { AppError, invalid, notFound } from "../errors.ts";

@@ -6,7 +6,7 @@
 import { upsertArticle } from "../../store/articles.ts";
 import { deleteBook, insertBook, setBookChapters } from "../../store/books.ts";
 import { newId } from "../../store/ids.ts";
-import type { Rights, UseCase } from "../../store/publishers.ts";
+import type { Rights, UseCase } from "../../store/vocabulary.ts";
 import type { AppDeps } from "../deps.ts";
 import { AppError, invalid } from "../errors.ts";
 import { type Chapter, splitMarkdown, splitPdf, splitPlainText } from "./book_split.ts";

@@ -66,8 +66,9 @@ export function createHostSlots(limits: HostSlotLimits): HostSlots {
   const hosts = new Map<string, HostState>();
 
   async function space(state: HostState, signal: AbortSignal): Promise<void> {
-    // Reserve the next start time synchronously so concurrent callers queue up behind it.
-    const now = Date.now();
+    // Reserve the next start time synchronously so concurrent callers queue up behind it. Spacing
+    // is a duration on the monotonic clock the sleeps run on, not business time (server/clock.ts).
+    const now = performance.now();
     const start = Math.max(now, state.nextStart);
     state.nextStart = start + limits.minHostIntervalMs;
     if (start > now) await sleep(start - now, signal);
@@ -91,7 +92,7 @@ export function createHostSlots(limits: HostSlotLimits): HostSlots {
         release: () => {
           global.release();
           state.gate.release();
-          if (state.gate.idle && state.nextStart <= Date.now()) hosts.delete(host);
+          if (state.gate.idle && state.nextStart <= performance.now()) hosts.delete(host);
         },
       };
     },

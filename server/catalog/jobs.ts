@@ -9,12 +9,13 @@ import {
   finishJob,
   type Job,
   type JobKind,
+  releaseJob,
   requeueJob,
   staleJobs,
 } from "../../store/jobs.ts";
 import { newId } from "../../store/ids.ts";
 import { publishersWithUrls } from "../../store/sources.ts";
-import { withLease } from "../billing/lease.ts";
+import { withLease } from "../../store/leases.ts";
 import type { AppDeps } from "../deps.ts";
 import { runJob, type RunOptions, SHUTDOWN } from "./run_job.ts";
 
@@ -109,11 +110,7 @@ export function startIngestionWorker(deps: AppDeps, opts: WorkerOptions = {}): I
         const finished = await runJob(deps, job, { ...opts, runner, signal: stopping.signal });
         if (!finished) {
           // Shutdown: hand the job back so the next start (or another node) resumes it at once.
-          await deps.store.db.execute({
-            sql: `UPDATE ingestion_jobs SET state = 'queued', runner = NULL
-                  WHERE id = ? AND runner = ? AND state = 'running'`,
-            args: [job.id, runner],
-          });
+          await releaseJob(deps.store.db, job.id, { runner });
         }
       } catch (e) {
         deps.log.error("ingestion: job failed to run", { jobId: job.id, error: String(e) });

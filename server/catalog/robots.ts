@@ -5,7 +5,7 @@
  */
 import robotsParserModule from "robots-parser";
 import { getRobots, putRobots, type RobotsRecord, staleRobots } from "../../store/robots.ts";
-import { withLease } from "../billing/lease.ts";
+import { withLease } from "../../store/leases.ts";
 import type { AppDeps } from "../deps.ts";
 import { FetchRefused } from "./fetcher.ts";
 

@@ -5,21 +5,16 @@
  * @module
  */
 
-/** What is asked for: full body = display, summary = summarization, passages/search = rag. */
-export type UseCase = "summarization" | "display" | "rag" | "fine_tuning";
+import type {
+  ContentRule,
+  Policy,
+  Rights,
+  Surface,
+  UseCase,
+  UsePrices,
+} from "../../store/vocabulary.ts";
 
-/** Article policy; BLOCKED is ours: the publisher blocks the article for AI agents (docs/DESIGN.md §4). */
-export type Policy = "OBSERVE" | "PAYWALL" | "BLOCKED";
-
-/** A granted/denied flag per use case (docs/SPEC.md "Content license"). */
-export type Rights = Record<UseCase, boolean>;
-
-/** Per-use prices in micros for the use cases that can be metered. */
-export interface UsePrices {
-  summarization: number;
-  display: number;
-  rag: number;
-}
+export type { ContentRule, Policy, Rights, Surface, UseCase, UsePrices };
 
 /** The publisher's settings that the decision reads. */
 export interface PublisherTerms {
@@ -44,33 +39,6 @@ export interface ArticleFacts {
   /** Author-contract rights ceiling for book chapters; null for ordinary articles. */
   bookCeiling: Rights | null;
 }
-
-/** A publisher content rule (docs/SPEC.md "Content rules"). */
-export interface ContentRule {
-  id: string;
-  /** Lower evaluates first; ties are broken by id. */
-  priority: number;
-  /** Fields AND together; an empty match matches everything. */
-  match: {
-    /** Prefix ("/premium/") or `*` glob ("/20*\/opinion/*") on the URL pathname. */
-    path?: string;
-    /** Matches articles younger than this many hours (embargo). */
-    publishedWithinHours?: number;
-    /** ISO 3166 alpha-2 codes of the requester, case-insensitive. */
-    territories?: string[];
-  };
-  action: {
-    policy?: Policy;
-    priceMicros?: number;
-    /** Bounds the rule's price in time: [start, end), ISO 8601. */
-    window?: { start: string; end: string };
-    /** Territory denial; denials stack regardless of priority. */
-    deny?: boolean;
-  };
-}
-
-/** The surface a request arrived on. */
-export type Surface = "rest" | "mcp" | "a2a" | "landing" | "nlweb" | "dashboard";
 
 /** Who is asking (docs/DESIGN.md §4 "Identity of a request"). */
 export interface Requester {

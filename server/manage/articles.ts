@@ -5,7 +5,8 @@ import {
   getArticleListing,
   listArticlePage,
 } from "../../store/article_pages.ts";
-import { type Policy, setArticlePolicy } from "../../store/articles.ts";
+import { setArticlePolicy } from "../../store/articles.ts";
+import type { Policy } from "../../store/vocabulary.ts";
 import type { Client } from "../../store/db.ts";
 import type { AppDeps } from "../deps.ts";
 import { notFound } from "../errors.ts";

@@ -4,15 +4,13 @@
  * replay (a loser, or a later attacker) revokes the whole family it belongs to (RFC 9700 §4.14.2,
  * §4.5.3.1): the tokens the winner got die with it.
  */
-import type { Client } from "../../store/db.ts";
+import { type Client, type Executor, inWriteTx } from "../../store/db.ts";
 import {
   claimCode,
   claimToken,
-  type Executor,
   findCode,
   findTokenByHash,
   insertTokens,
-  inWriteTx,
   revokeFamily,
 } from "../../store/oauth.ts";
 import { hashSecret, newSecret, timingSafeEqual, wellFormed } from "../secrets.ts";

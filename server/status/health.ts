@@ -1,5 +1,6 @@
 /** GET /api/health: a real round trip to the store, timed. */
 import { Hono } from "hono";
+import { ping } from "../../store/db.ts";
 import type { AppDeps, AppEnv } from "../deps.ts";
 
 const TIMEOUT_MS = 2000;
@@ -12,7 +13,7 @@ export function healthRoutes(deps: AppDeps): Hono<AppEnv> {
     c.header("Access-Control-Allow-Origin", "*");
     const started = performance.now();
     try {
-      await withTimeout(deps.store.db.execute("SELECT 1"), TIMEOUT_MS);
+      await withTimeout(ping(deps.store.db), TIMEOUT_MS);
       const dbLatencyMs = Math.round((performance.now() - started) * 100) / 100;
       return c.json({ ok: true, dbLatencyMs });
     } catch (err) {

@@ -2,12 +2,12 @@
  * The demo publisher, seeded on first start with an empty store (FOLIO_SEED=0 turns it off):
  * "The Demo Ledger" at demo.localhost, public REST and A2A on, auth not required.
  */
-import { upsertArticle } from "../articles.ts";
-import type { Client } from "../db.ts";
-import { findPublisherBySlug, insertPublisher } from "../publishers.ts";
+import { upsertArticle } from "../../store/articles.ts";
+import type { Client } from "../../store/db.ts";
+import { findPublisherBySlug, insertPublisher } from "../../store/publishers.ts";
+import { issuePublisherKey } from "../manage/accounts.ts";
+import { centsToMicros } from "../money.ts";
 import catalog from "./demo_catalog.json" with { type: "json" };
-import { centsToMicros } from "../../server/money.ts";
-import { issuePublisherKey } from "../../server/manage/accounts.ts";
 
 export const DEMO_PUBLISHER_ID = "pub_demo";
 export const DEMO_DOMAIN = "demo.localhost";

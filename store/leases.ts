@@ -3,7 +3,7 @@
  * one of them do the work. Taking a lease is one conditional upsert, so two nodes racing for it
  * cannot both win; a holder that dies loses the lease when it expires.
  */
-import type { Client } from "../../store/db.ts";
+import type { Client } from "./db.ts";
 
 /** Who asks for the lease, for how long, and when. */
 export interface LeaseOptions {
