@@ -46,6 +46,7 @@ Deno.test("MCP wire: refusals before JSON-RPC", async (t) => {
     },
   };
   const raw = (path: string, init: RequestInit & { host?: string }) => folio.request(path, init);
+  await add("initialize", post(folio, init));
   await add("unknown publisher", post(folio, init, { publisherId: "pub_nope" }));
   await add(
     "foreign Host",
@@ -116,6 +117,8 @@ Deno.test("MCP wire: argument errors and every get_article outcome", async (t) =
     });
     table.push([label, await wire(res)]);
   };
+  await send("tools/list", { jsonrpc: "2.0", id: 2, method: "tools/list", params: {} });
+  await send("templates", { jsonrpc: "2.0", id: 3, method: "resources/templates/list" });
   await send("unknown tool", call("nope", {}));
   await send("query empty", call("search_articles", { query: "" }));
   await send("query too long", call("search_articles", { query: "q".repeat(201) }));
