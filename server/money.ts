@@ -17,6 +17,9 @@ export const MICROS_PER_USD = 1_000_000;
 /** Platform fee on the landing/WAF agent-payment path, in basis points (docs/SPEC.md "Limits": 4.7%). */
 export const PLATFORM_FEE_BPS = 470;
 
+/** The platform fee as prose, e.g. "4.7%". */
+export const PLATFORM_FEE_TEXT = `${PLATFORM_FEE_BPS / 100}%`;
+
 /** Metered spend cap per buyer per publisher per UTC month: 1,000 USD (docs/SPEC.md "Limits"). */
 export const METERED_CAP_MICROS = 1_000_000_000;
 
@@ -53,6 +56,12 @@ export function usdToMicros(usd: number): number {
 export function microsToCents(micros: number): number {
   assertMicros(micros);
   return micros / MICROS_PER_CENT;
+}
+
+/** Whole dollars for prose, e.g. "1,000 USD" (amounts that are whole dollars, like the cap). */
+export function usdText(micros: number): string {
+  assertMicros(micros);
+  return `${(micros / MICROS_PER_USD).toLocaleString("en-US")} USD`;
 }
 
 /** Convert micros to whole cents rounded half-up: for totals and statements. */

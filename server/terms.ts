@@ -6,7 +6,7 @@ import { TermsPage } from "../ui/terms.tsx";
 import type { AppDeps, AppEnv } from "./deps.ts";
 import { notFound } from "./errors.ts";
 import { microsToCents, pricesInCents, RATE_CARD } from "./money.ts";
-import { REQUEST_VIA } from "./reads/license_block.ts";
+import { REQUEST_VIA } from "./licensing/mod.ts";
 import { publisherUrls } from "./urls.ts";
 
 /** The terms page route. */

@@ -1,4 +1,5 @@
-/** Small validators shared by every surface's input schemas. */
+/** Small validators shared by every surface's input schemas, and how a failed parse is named. */
+import type { z } from "zod";
 
 /** A plausible email address (one @, a dot in the domain, no spaces), at most 254 characters. */
 export function isEmail(s: string): boolean {
@@ -22,4 +23,30 @@ export function isHostname(s: string): boolean {
 export function hasControlChars(s: string): boolean {
   // deno-lint-ignore no-control-regex
   return /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/.test(s);
+}
+
+/** The first problem of a failed parse: the field (dotted path) and what is wrong with it. */
+export interface Problem {
+  field: string;
+  message: string;
+}
+
+/** The first issue of a zod error, named by its field (`root` names the whole input). */
+export function firstProblem(error: z.ZodError, root = "body"): Problem {
+  const issue = error.issues[0];
+  if (issue.code === "unrecognized_keys") {
+    return {
+      field: fieldName([...issue.path, issue.keys[0]], root),
+      message: "is not a known field",
+    };
+  }
+  return { field: fieldName(issue.path, root), message: issue.message };
+}
+
+/** `["branding", "logoUrl"]` → `branding.logoUrl`; `["territories", 0]` → `territories[0]`. */
+export function fieldName(path: readonly PropertyKey[], root = "body"): string {
+  if (path.length === 0) return root;
+  return path.map((p, i) =>
+    typeof p === "number" ? `[${p}]` : i === 0 ? String(p) : `.${String(p)}`
+  ).join("");
 }

@@ -7,6 +7,7 @@
 import { AgentCard, type SecurityRequirement } from "@a2a-js/sdk";
 import type { Publisher } from "../../store/publishers.ts";
 import type { Config } from "../config.ts";
+import { READ_LIMITS as L } from "../reads/inputs.ts";
 import { publisherUrls } from "../urls.ts";
 
 const MODES = ["text/plain", "application/json"];
@@ -101,7 +102,7 @@ export function agentCard(config: Pick<Config, "baseUrl">, publisher: Publisher)
         id: "search_articles",
         name: "Search articles",
         description:
-          `Searches ${publisher.name}'s catalog (hybrid full-text and semantic). Send a text message, or a data part {"skill":"search_articles","query":"...","limit":10} (query 1 to 200 characters, limit 1 to 50). The artifact lists id, url, title, author, publishedAt, summary, tags.`,
+          `Searches ${publisher.name}'s catalog (hybrid full-text and semantic). Send a text message, or a data part {"skill":"search_articles","query":"...","limit":${L.limit.default}} (query 1 to ${L.queryMax} characters, limit ${L.limit.min} to ${L.limit.max}). The artifact lists id, url, title, author, publishedAt, summary, tags.`,
         tags: ["search", "articles", publisher.slug],
         examples: [
           "renewable energy policy",
@@ -115,7 +116,7 @@ export function agentCard(config: Pick<Config, "baseUrl">, publisher: Publisher)
         id: "get_article",
         name: "Get article",
         description:
-          `Reads one article by id or URL under ${publisher.name}'s license: the full body with its license block, the summary only (license_limited: cite the URL), or a rejected/auth-required task saying why. Send a data part {"skill":"get_article","url_or_id":"...","last_user_prompt":"..."}; last_user_prompt is the end user's latest prompt, verbatim (up to 8000 characters).`,
+          `Reads one article by id or URL under ${publisher.name}'s license: the full body with its license block, the summary only (license_limited: cite the URL), or a rejected/auth-required task saying why. Send a data part {"skill":"get_article","url_or_id":"...","last_user_prompt":"..."}; last_user_prompt is the end user's latest prompt, verbatim (up to ${L.promptMax} characters).`,
         tags: ["article", "license", publisher.slug],
         examples: [
           '{"skill":"get_article","url_or_id":"<article id or URL from search_articles>","last_user_prompt":"What changed in the new policy?"}',

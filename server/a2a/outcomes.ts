@@ -14,9 +14,10 @@ import type { Publisher } from "../../store/publishers.ts";
 import type { Config } from "../config.ts";
 import type { Decision } from "../licensing/mod.ts";
 import { microsToCents } from "../money.ts";
-import { licenseBlock, REQUEST_VIA } from "../reads/license_block.ts";
+import { REQUEST_VIA } from "../licensing/mod.ts";
+import { licenseBlock } from "../reads/license_block.ts";
 import type { ArticleHit } from "../reads/search.ts";
-import { articleFull, articleSummary } from "../reads/present.ts";
+import { articleFull, articleRef, articleSummary } from "../reads/present.ts";
 import { publisherUrls } from "../urls.ts";
 import type { StateName } from "./states.ts";
 
@@ -74,7 +75,7 @@ export function articleOutcome(
   }
   const license = licenseBlock(config, publisher, decision);
   const cite = article.canonicalUrl ?? article.url;
-  const ref = { id: article.id, url: cite, title: article.title };
+  const ref = articleRef(article);
   switch (decision.outcome) {
     case "full":
       return {
@@ -94,12 +95,9 @@ export function articleOutcome(
         }],
       };
     case "license_limited": {
-      const text = decision.capped
-        ? `Your metered spend with ${publisher.name} reached the 1,000 USD monthly cap; you hold summary rights only. Cite ${cite}.`
-        : `The license grants summarization only: here is the summary. Cite ${cite}.`;
       return {
         state: "completed",
-        text,
+        text: decision.reason,
         data: { status: "license_limited" },
         artifacts: [{
           name: "article_summary",
@@ -110,22 +108,15 @@ export function articleOutcome(
       };
     }
     case "blocked":
-      return rejectedLike("rejected", `${publisher.name} blocks this article for AI agents.`, {
-        status: "blocked",
-        article: ref,
-      });
+      return rejectedLike("rejected", decision.reason, { status: "blocked", article: ref });
     case "license_denied":
-      return rejectedLike(
-        "rejected",
-        `No AI use of this article is licensed to you. ${REQUEST_VIA}`,
-        { status: "license_denied", article: ref, license },
-      );
+      return rejectedLike("rejected", decision.reason, {
+        status: "license_denied",
+        article: ref,
+        license,
+      });
     case "territory_blocked":
-      return rejectedLike(
-        "rejected",
-        `${publisher.name}'s content rules exclude your region for this article.`,
-        { status: "territory_blocked" },
-      );
+      return rejectedLike("rejected", decision.reason, { status: "territory_blocked" });
     default: {
       const urls = publisherUrls(config, publisher);
       const cents = decision.pricingUsdCents.display;

@@ -1,10 +1,11 @@
 /**
  * The two skills of a publisher's agent and how a message names one (docs/SPEC.md "A2A server": message
  * payload shapes are ours). A data part carries `{skill, ...arguments}`; a message with only text
- * parts is a search for that text. Limits are docs/SPEC.md "Limits" (as on REST). Parts are read in both
+ * parts is a search for that text. The inputs are the shared ones (server/reads/inputs.ts). Parts are read in both
  * wire forms: v0.3 (`{kind: "text", text}`, `{kind: "data", data}`) and v1.0 (`{text}`, `{data}`).
  */
-import { hasControlChars } from "../validate.ts";
+import type { z } from "zod";
+import * as inputs from "../reads/inputs.ts";
 
 /** A skill invocation parsed from a message. */
 export type SkillCall =
@@ -56,14 +57,17 @@ export function parseSkillCall(params: Record<string, unknown>): SkillCall {
   }
   const text = texts.join("\n").trim();
   if (datas.length > 1) throw new ParamsError("message.parts: at most one data part");
-  if (datas.length === 0) return { skill: "search_articles", query: query(text), limit: 10 };
+  if (datas.length === 0) {
+    const query = field(inputs.query, "query", text);
+    return { skill: "search_articles", query, limit: field(inputs.limit, "limit", undefined) };
+  }
   const data = datas[0];
   if (data.skill === "search_articles") {
     unknownKeys(data, SEARCH_KEYS);
     return {
       skill: "search_articles",
-      query: query(data.query === undefined ? text : data.query),
-      limit: limit(data.limit),
+      query: field(inputs.query, "query", data.query === undefined ? text : data.query),
+      limit: field(inputs.limit, "limit", data.limit ?? undefined),
     };
   }
   if (data.skill === "get_article") {
@@ -71,51 +75,24 @@ export function parseSkillCall(params: Record<string, unknown>): SkillCall {
     const prompt = data.last_user_prompt === undefined ? text : data.last_user_prompt;
     return {
       skill: "get_article",
-      idOrUrl: idOrUrl(data.url_or_id ?? data.id ?? data.url),
+      idOrUrl: field(inputs.urlOrId, "url_or_id", data.url_or_id ?? data.id ?? data.url),
       lastUserPrompt: lastUserPrompt(prompt),
     };
   }
   throw new ParamsError(`skill: must be one of ${SKILLS.join(", ")}`);
 }
 
-function query(v: unknown): string {
-  if (typeof v !== "string") throw new ParamsError("query: is required, 1 to 200 characters");
-  const q = v.trim();
-  if (q.length < 1) throw new ParamsError("query: must not be empty");
-  if ([...q].length > 200) throw new ParamsError("query: must be at most 200 characters");
-  if (hasControlChars(q.replaceAll("\n", " "))) {
-    throw new ParamsError("query: must not contain control characters");
-  }
-  return q;
+/** A shared read input, or the ParamsError naming the field. */
+function field<S extends z.ZodType>(schema: S, name: string, value: unknown): z.output<S> {
+  const r = inputs.parseField(schema, name, value);
+  if (!r.ok) throw new ParamsError(r.message);
+  return r.value;
 }
 
-function limit(v: unknown): number {
-  if (v === undefined || v === null) return 10;
-  if (typeof v !== "number" || !Number.isInteger(v) || v < 1 || v > 50) {
-    throw new ParamsError("limit: must be a whole number from 1 to 50");
-  }
-  return v;
-}
-
-function idOrUrl(v: unknown): string {
-  if (typeof v !== "string" || v.trim().length < 1) {
-    throw new ParamsError("url_or_id: is required (an article id or URL)");
-  }
-  const s = v.trim();
-  if (s.length > 2048 || hasControlChars(s)) {
-    throw new ParamsError("url_or_id: must be at most 2048 characters without control characters");
-  }
-  return s;
-}
-
+/** No prompt (absent, null or empty text) is allowed on A2A; one that is given is checked. */
 function lastUserPrompt(v: unknown): string | null {
   if (v === undefined || v === null || v === "") return null;
-  if (typeof v !== "string") throw new ParamsError("last_user_prompt: must be a string");
-  if ([...v].length > 8000) {
-    throw new ParamsError("last_user_prompt: must be at most 8000 characters");
-  }
-  if (v.includes("\u0000")) throw new ParamsError("last_user_prompt: must not contain NUL");
-  return v;
+  return field(inputs.lastUserPrompt, "last_user_prompt", v);
 }
 
 function unknownKeys(data: Record<string, unknown>, allowed: Set<string>): void {

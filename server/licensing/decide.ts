@@ -6,6 +6,7 @@
  */
 
 import { METERED_CAP_MICROS, microsToCents, withPlatformFee } from "../money.ts";
+import { reasons } from "./reasons.ts";
 import { matchRules, type RuleMatch } from "./rules.ts";
 import type {
   ArticleFacts,
@@ -22,8 +23,6 @@ import type {
 
 const USE_CASES: readonly UseCase[] = ["summarization", "display", "rag", "fine_tuning"];
 const FREE: UsePrices = { summarization: 0, display: 0, rag: 0 };
-const REQUEST_LICENSE = "use the request_license MCP tool to ask the publisher for access " +
-  "(the publisher approves or declines each request)";
 
 /** Publisher rights ∩ the book's author-contract ceiling: what the license block advertises. */
 export function effectiveRights(publisher: PublisherTerms, article: ArticleFacts): Rights {
@@ -62,37 +61,31 @@ export function decide(input: DecisionInput): Decision {
     reason,
     ...extra,
   });
-  const cite = `cite ${article.url}`;
+  const facts = { publisher: publisher.name, cite: article.citeUrl };
 
   // a. Territory denials stack: any matching deny rule wins over every allow rule.
   if (rules.denied) {
-    return result("territory_blocked", "The publisher's content rules exclude your region.");
+    return result("territory_blocked", reasons.territory(facts));
   }
   // b. BLOCKED is the publisher's "no AI agents" switch; REST still answers 200 (docs/SPEC.md "Errors").
   if (policy === "BLOCKED") {
-    return result("blocked", `${publisher.name} blocks this article for AI agents.`);
+    return result("blocked", reasons.blocked(facts));
   }
   // c/d. Rights come before licenses and money: nothing can buy past them.
   if (!isGranted(use, rights, input)) {
     // docs/SPEC.md "Content license": unchecking Full display makes agents receive summaries only.
     if (use === "display" && rights.summarization) {
-      return result(
-        "license_limited",
-        `The license grants summarization only; the summary is returned, ${cite}.`,
-      );
+      return result("license_limited", reasons.summaryOnly(facts));
     }
-    return result(
-      "license_denied",
-      `${publisher.name} does not license ${use} of this article; ${REQUEST_LICENSE}.`,
-    );
+    return result("license_denied", reasons.denied());
   }
   // e. fine_tuning is never priced per use: it is granted only by an approved license (step c).
   const price = use === "fine_tuning" ? 0 : prices[use];
   // f. A license covering the use suppresses per-use charges (docs/SPEC.md "States": License active).
   if (requester.licensedUses.includes(use)) {
-    return result("full", `Served under your ${use} license with ${publisher.name}; ${cite}.`);
+    return result("full", reasons.licensed(facts, use));
   }
-  if (price === 0) return result("full", `Served free under ${publisher.name}'s terms; ${cite}.`);
+  if (price === 0) return result("full", reasons.free(facts));
 
   // g. Buyers pay per use up to the monthly cap, then fall back to held rights (docs/SPEC.md "Limits").
   if (requester.buyerId !== null) {
@@ -106,44 +99,26 @@ export function decide(input: DecisionInput): Decision {
         kind: landing ? "landing" : "metered",
         feeMicros: fee,
       };
-      return result("full", `Served and charged ${cents(total)} cents per use; ${cite}.`, {
-        charge,
-      });
+      return result("full", reasons.charged(facts, total), { charge });
     }
-    const cap = `Your metered spend with ${publisher.name} reached the 1,000 USD monthly cap`;
     if ((use === "display" || use === "summarization") && rights.summarization) {
-      return result("license_limited", `${cap}; the summary is returned, ${cite}.`, {
-        capped: true,
-      });
+      return result("license_limited", reasons.cappedSummary(facts), { capped: true });
     }
-    return result("license_denied", `${cap}; a subscription lifts it, or ${REQUEST_LICENSE}.`, {
-      capped: true,
-    });
+    return result("license_denied", reasons.cappedDenied(facts), { capped: true });
   }
 
   // h. Non-buyers: the landing path quotes price + platform fee (HTTP 402, docs/SPEC.md "Agent
   // payments"); elsewhere the paywall meter lets a few reads through, then upsells.
   if (requester.surface === "landing") {
     const { total, fee } = withPlatformFee(price);
-    return result(
-      "payment_required",
-      `This article costs ${cents(total)} cents (${cents(price)} plus a 4.7% platform fee); ` +
-        "pay to read it.",
-      { quote: { micros: total, feeMicros: fee } },
-    );
-  }
-  if (usage.meterCount < publisher.paywallMeterLimit) {
-    return result("full", `Served as a free metered read of a paywalled article; ${cite}.`, {
-      countsAgainstMeter: true,
+    return result("payment_required", reasons.quote(total, price), {
+      quote: { micros: total, feeMicros: fee },
     });
   }
-  return result(
-    "paywall_upsell",
-    `You have used your free reads of ${publisher.name}'s paywalled articles this month; ` +
-      `sign up as a buyer for metered access at ${
-        cents(price)
-      } cents per use, or ${REQUEST_LICENSE}.`,
-  );
+  if (usage.meterCount < publisher.paywallMeterLimit) {
+    return result("full", reasons.meteredFree(facts), { countsAgainstMeter: true });
+  }
+  return result("paywall_upsell", reasons.upsell(facts, price));
 }
 
 /**
@@ -177,8 +152,4 @@ function deliverFor(outcome: Outcome, use: UseCase): Deliver {
   if (use === "rag") return "passages";
   // display, and fine_tuning under an approved license, receive the full body.
   return "body";
-}
-
-function cents(micros: number): string {
-  return String(microsToCents(micros));
 }

@@ -29,6 +29,7 @@ const PUBLISHER: PublisherTerms = {
 const ARTICLE: ArticleFacts = {
   id: "a1",
   url: "https://news.example/2025/opinion/why-it-matters",
+  citeUrl: "https://news.example/2025/opinion/why-it-matters",
   publishedAt: DAY_START,
   policy: "OBSERVE",
   priceMicros: null,
@@ -213,7 +214,7 @@ const cases: Case[] = [
       outcome: "license_limited",
       deliver: "summary",
       charge: null,
-      reasonMatches: /summar.*cite https:/,
+      reasonMatches: /summar.*Cite https:/,
     },
   },
   {

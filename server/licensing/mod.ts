@@ -8,6 +8,7 @@ import { effectiveRights } from "./decide.ts";
 import type { ArticleFacts, PublisherTerms } from "./types.ts";
 
 export { decide, effectiveRights } from "./decide.ts";
+export { reasons, REQUEST_VIA } from "./reasons.ts";
 export { articlePathname, matchRules, pathMatches } from "./rules.ts";
 export type { RuleContext, RuleMatch } from "./rules.ts";
 export type * from "./types.ts";

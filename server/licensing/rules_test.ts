@@ -9,6 +9,7 @@ const LATER = "2025-06-17T00:00:00.000Z";
 const ARTICLE: ArticleFacts = {
   id: "a1",
   url: "https://news.example/2025/opinion/why-it-matters?utm=x",
+  citeUrl: "https://news.example/2025/opinion/why-it-matters",
   publishedAt: "2025-06-15T00:00:00.000Z",
   policy: "OBSERVE",
   priceMicros: null,

@@ -30,7 +30,10 @@ export interface PublisherTerms {
 /** The article's facts that the decision reads. */
 export interface ArticleFacts {
   id: string;
+  /** The URL content rules match on (the URL the article was ingested from). */
   url: string;
+  /** The URL agents are told to cite: the canonical URL when known. */
+  citeUrl: string;
   /** ISO 8601 timestamp; embargo rules measure age from it. */
   publishedAt: string;
   policy: Policy;

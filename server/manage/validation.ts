@@ -5,6 +5,7 @@
 import type { Context } from "hono";
 import type { z } from "zod";
 import { AppError, invalid } from "../errors.ts";
+import { firstProblem } from "../validate.ts";
 
 /** Largest JSON body the management API reads (settings, rules, articles are small documents). */
 export const MAX_JSON_BYTES = 64 * 1024;
@@ -13,11 +14,8 @@ export const MAX_JSON_BYTES = 64 * 1024;
 export function parseInput<T extends z.ZodType>(schema: T, data: unknown): z.output<T> {
   const result = schema.safeParse(data, { error: describeIssue });
   if (result.success) return result.data;
-  const issue = result.error.issues[0];
-  if (issue.code === "unrecognized_keys") {
-    throw invalid(fieldName([...issue.path, issue.keys[0]]), "is not a known field");
-  }
-  throw invalid(fieldName(issue.path), issue.message);
+  const { field, message } = firstProblem(result.error);
+  throw invalid(field, message);
 }
 
 /**
@@ -63,15 +61,6 @@ export async function readJson(c: Context): Promise<unknown> {
     throw invalid("body", "must be a JSON object");
   }
   return data;
-}
-
-/** `["branding", "logoUrl"]` → `branding.logoUrl`; `["territories", 0]` → `territories[0]`. */
-export function fieldName(path: readonly PropertyKey[]): string {
-  if (path.length === 0) return "body";
-  return path.map((p, i) =>
-    typeof p === "number" ? `[${p}]` : i === 0 ? String(p) : `.${String(p)}`
-  )
-    .join("");
 }
 
 const ARTICLE: Record<string, string> = {

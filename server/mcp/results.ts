@@ -9,8 +9,9 @@ import type { Article } from "../../store/articles.ts";
 import type { Publisher } from "../../store/publishers.ts";
 import type { Config } from "../config.ts";
 import { microsToCents } from "../money.ts";
-import { licenseBlock, REQUEST_VIA } from "../reads/license_block.ts";
-import { articleSummary } from "../reads/present.ts";
+import { REQUEST_VIA } from "../licensing/mod.ts";
+import { licenseBlock } from "../reads/license_block.ts";
+import { articleRef, articleSummary } from "../reads/present.ts";
 import type { ReadResult } from "../reads/read_article.ts";
 import { publisherUrls } from "../urls.ts";
 import { articlePage, articleUiUri, type ArticleView, MCP_APP_MIME } from "./article_ui.tsx";
@@ -94,9 +95,7 @@ export function articleResult(
         },
       });
     case "license_limited": {
-      const message = decision.capped
-        ? `Your metered spend with ${publisher.name} reached the 1,000 USD monthly cap; you hold summary rights only. Cite ${meta.url}.`
-        : `The license grants summarization only: here is the summary. Cite ${meta.url}.`;
+      const message = decision.reason;
       return withUi({
         content: [{
           type: "text",
@@ -113,17 +112,17 @@ export function articleResult(
       });
     }
     case "blocked":
-      return toolError(`${publisher.name} blocks this article for AI agents: ${meta.url}`, {
+      return toolError(`${decision.reason} Source: ${meta.url}`, {
         status: "blocked",
-        article: { id: meta.id, url: meta.url, title: meta.title },
+        article: articleRef(article),
       });
     case "license_denied":
       return toolError(
-        `No AI use of this article is licensed to you. ${REQUEST_VIA} Source: ${meta.url}`,
+        `${decision.reason} Source: ${meta.url}`,
         {
           status: "license_denied",
           message: decision.reason,
-          article: { id: meta.id, url: meta.url, title: meta.title },
+          article: articleRef(article),
           license,
           requestLicense: {
             tool: "request_license",
@@ -132,9 +131,7 @@ export function articleResult(
         },
       );
     case "territory_blocked":
-      return toolError(`${publisher.name}'s content rules exclude your region for this article.`, {
-        status: "territory_blocked",
-      });
+      return toolError(decision.reason, { status: "territory_blocked" });
     default:
       return upsell(ctx, { article, read });
   }

@@ -21,10 +21,11 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { AppError } from "../errors.ts";
+import { firstProblem } from "../validate.ts";
 import { readArticle } from "../reads/read_article.ts";
 import { ARTICLE_UI_TEMPLATE, articlePage, articleUiUri, MCP_APP_MIME } from "./article_ui.tsx";
 import { publisherCard } from "./card.ts";
-import { listVisible } from "./listing.ts";
+import { listVisible } from "../reads/listing.ts";
 import { viewOf } from "./results.ts";
 import { enabledSponsorTools } from "./sponsor_tools.ts";
 import { inputJsonSchema, readKey, type ToolContext, type ToolDef } from "./tool_kit.ts";
@@ -97,12 +98,10 @@ export function buildServer(ctx: ServerContext): Server {
     }
     const parsed = tool.schema.safeParse(request.params.arguments ?? {});
     if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      const field = issue.path.join(".") ||
-        (issue.code === "unrecognized_keys" ? issue.keys.join(", ") : "arguments");
+      const { field, message } = firstProblem(parsed.error, "arguments");
       throw new McpError(
         ErrorCode.InvalidParams,
-        `Invalid arguments for ${tool.name}: ${field}: ${issue.message}`,
+        `Invalid arguments for ${tool.name}: ${field}: ${message}`,
       );
     }
     const started = performance.now();

@@ -5,15 +5,13 @@
  * caller credential can ever travel anywhere (docs/TEST-PLAN.md 2.8).
  */
 import { z } from "zod";
-import { findArticle } from "../../store/articles.ts";
-import { decide } from "../licensing/mod.ts";
+import { REQUEST_VIA } from "../licensing/mod.ts";
 import { pricesInCents } from "../money.ts";
-import { inputFor, readContext } from "../reads/read_article.ts";
-import { bookCeiling } from "../../store/books.ts";
-import { REQUEST_VIA } from "../reads/license_block.ts";
+import { peekArticle } from "../reads/read_article.ts";
 import { publisherUrls } from "../urls.ts";
 import { toolError } from "./results.ts";
-import { defineTool, text, type ToolDef } from "./tool_kit.ts";
+import { urlOrId } from "../reads/inputs.ts";
+import { defineTool, readDeps, type ToolDef } from "./tool_kit.ts";
 
 const citeArticle = defineTool({
   name: "cite_article",
@@ -21,22 +19,21 @@ const citeArticle = defineTool({
   description:
     "Format a citation for one of this publisher's articles (APA, MLA or Chicago), from its title, author, date and URL.",
   schema: z.strictObject({
-    url_or_id: text(2048, "url_or_id").describe("The article's id or URL"),
+    url_or_id: urlOrId,
     style: z.enum(["apa", "mla", "chicago"]).default("apa").describe("Citation style"),
   }),
   annotations: { readOnlyHint: true, openWorldHint: false },
   async run(ctx, args) {
-    const db = ctx.deps.store.db;
-    const article = await findArticle(db, ctx.publisher.id, args.url_or_id);
-    if (!article) {
+    const { article, decision } = await peekArticle(readDeps(ctx), {
+      publisher: ctx.publisher,
+      caller: ctx.caller,
+      idOrUrl: args.url_or_id,
+      use: "summarization",
+    });
+    if (!article || !decision) {
       return toolError(`No article has the id or URL "${args.url_or_id.slice(0, 200)}".`);
     }
     // Citing uses metadata only, but a blocked or territory-denied article is not shown at all.
-    const now = ctx.deps.clock.now();
-    const ceiling = article.bookId ? await bookCeiling(db, ctx.publisher.id, article.bookId) : null;
-    const decision = decide(
-      inputFor(await readContext(db, ctx, now), article, { use: "summarization", ceiling, now }),
-    );
     if (decision.outcome === "blocked" || decision.outcome === "territory_blocked") {
       return toolError(decision.reason, { status: decision.outcome });
     }

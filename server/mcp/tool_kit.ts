@@ -5,7 +5,6 @@ import type { Publisher } from "../../store/publishers.ts";
 import type { AppDeps } from "../deps.ts";
 import type { Caller } from "../reads/requester.ts";
 import { monthOf } from "../clock.ts";
-import { hasControlChars } from "../validate.ts";
 
 /** Everything a tool call may use: the publisher, the caller and the session. */
 export interface ToolContext {
@@ -38,23 +37,6 @@ export function defineTool<S extends z.ZodObject>(
   return def as unknown as ToolDef;
 }
 
-/** Text of 1..max characters (code points), trimmed, without control characters. */
-export function text(max: number, what: string) {
-  return z.string().trim().min(1, `${what} must not be empty`).refine(
-    (s) => [...s].length <= max,
-    `${what} must be at most ${max} characters`,
-  ).refine((s) => !hasControlChars(s), `${what} must not contain control characters`)
-    // JSON Schema's maxLength counts code points too (the refinement above is what enforces it).
-    .meta({ maxLength: max });
-}
-
-/** docs/SPEC.md "Limits": query 1 to 200 characters. */
-export const query = () => text(200, "query").describe("What to look for (1 to 200 characters)");
-
-/** docs/SPEC.md "Limits": limit 1 to 50, default 10. */
-export const limit = () =>
-  z.number().int().min(1).max(50).default(10).describe("How many results (1 to 50, default 10)");
-
 /** The JSON Schema of a tool's input, as tools/list advertises it. */
 export function inputJsonSchema(schema: z.ZodObject): Tool["inputSchema"] {
   const { $schema: _, ...json } = z.toJSONSchema(schema, { io: "input" }) as Record<
@@ -62,6 +44,11 @@ export function inputJsonSchema(schema: z.ZodObject): Tool["inputSchema"] {
     unknown
   >;
   return json as Tool["inputSchema"];
+}
+
+/** What server/reads needs from a tool's context. */
+export function readDeps(ctx: ToolContext) {
+  return { db: ctx.deps.store.db, clock: ctx.deps.clock, search: ctx.deps.search };
 }
 
 /** One charge per article reference, use, session and month: a host re-reading is not billed twice. */

@@ -1,7 +1,7 @@
 /** The license block returned with an article on every surface (docs/SPEC.md "License block"). */
 import type { Publisher } from "../../store/publishers.ts";
 import type { Config } from "../config.ts";
-import type { Decision, UsePrices } from "../licensing/mod.ts";
+import { type Decision, REQUEST_VIA, type UsePrices } from "../licensing/mod.ts";
 import { publisherUrls } from "../urls.ts";
 
 /** docs/SPEC.md "License block". */
@@ -12,10 +12,6 @@ export interface LicenseBlock {
   termsUrl: string;
   requestVia: string;
 }
-
-/** The text naming the request_license tool and the approval workflow. */
-export const REQUEST_VIA =
-  "Call the request_license MCP tool on this publisher's MCP server (use_case, message, contact) to ask for a license; the publisher approves or denies it in its approval workflow.";
 
 /** The license block for a decision about one of `publisher`'s articles. */
 export function licenseBlock(

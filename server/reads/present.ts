@@ -14,6 +14,11 @@ export function articleSummary(a: Article) {
   };
 }
 
+/** The three fields that name an article when nothing of it is served. */
+export function articleRef(a: Article) {
+  return { id: a.id, url: a.canonicalUrl ?? a.url, title: a.title };
+}
+
 /** The full article, body included. */
 export function articleFull(a: Article, policy: string) {
   return {

@@ -44,6 +44,20 @@ export interface ReadResult {
   charge: { chargeId: string; micros: number; duplicate: boolean } | null;
 }
 
+/**
+ * Decides about one article without recording anything (no charge, meter or intent): for uses
+ * that show only metadata, such as a citation. `article` is null when it does not exist.
+ */
+export async function peekArticle(
+  deps: { db: Client; clock: Clock },
+  req: Pick<ReadRequest, "publisher" | "idOrUrl" | "caller" | "use">,
+): Promise<{ article: Article | null; decision: Decision | null }> {
+  const found = await gather(deps.db, req, deps.clock.now());
+  return found
+    ? { article: found.article, decision: decide(found.input) }
+    : { article: null, decision: null };
+}
+
 /** Decides and records one read. */
 export async function readArticle(
   deps: { db: Client; clock: Clock },
@@ -51,11 +65,10 @@ export async function readArticle(
 ): Promise<ReadResult> {
   const { db } = deps;
   const now = deps.clock.now();
-  const article = await findArticle(db, req.publisher.id, req.idOrUrl);
-  if (!article) return { article: null, decision: null, charge: null };
-  const ctx = await readContext(db, req, now);
-  const ceiling = article.bookId ? await bookCeiling(db, req.publisher.id, article.bookId) : null;
-  let input = inputFor(ctx, article, { use: req.use, ceiling, now });
+  const found = await gather(db, req, now);
+  if (!found) return { article: null, decision: null, charge: null };
+  const { article } = found;
+  let { input } = found;
   if (!req.caller.buyerId) {
     // An article this identity already used a free read on this month is free to read again.
     const seen = await meteredBefore(db, req.publisher.id, {
@@ -120,6 +133,19 @@ export async function readArticle(
   return { article, decision, charge };
 }
 
+/** The article and the decision input for it, or null when the article does not exist. */
+async function gather(
+  db: Client,
+  req: Pick<ReadRequest, "publisher" | "idOrUrl" | "caller" | "use">,
+  now: Date,
+): Promise<{ article: Article; input: DecisionInput } | null> {
+  const article = await findArticle(db, req.publisher.id, req.idOrUrl);
+  if (!article) return null;
+  const ctx = await readContext(db, req, now);
+  const ceiling = article.bookId ? await bookCeiling(db, req.publisher.id, article.bookId) : null;
+  return { article, input: inputFor(ctx, article, { use: req.use, ceiling, now }) };
+}
+
 /** Everything the decision needs that does not depend on the article: gathered once. */
 export interface ReadContext {
   publisher: Pick<Publisher, "id" | "name" | "rights" | "pricesMicros" | "paywallMeterLimit">;
@@ -167,6 +193,7 @@ export function inputFor(
     article: {
       id: article.id,
       url: article.url,
+      citeUrl: article.canonicalUrl ?? article.url,
       publishedAt: article.publishedAt ?? new Date(0).toISOString(),
       policy: article.policy,
       priceMicros: article.priceMicros,

@@ -13,6 +13,7 @@ import { decide, type Decision } from "../licensing/mod.ts";
 import { inputFor, readArticle, readContext } from "./read_article.ts";
 import { bookCeilings } from "../../store/book_ceilings.ts";
 import type { Caller } from "./requester.ts";
+import { listable } from "./visibility.ts";
 
 /** Dependencies of search. */
 export interface SearchDeps {
@@ -27,8 +28,6 @@ export interface ArticleHit {
   decision: Decision;
   match?: { chunkId: string; section: string; snippet: string };
 }
-
-const HIDDEN = new Set(["territory_blocked", "blocked", "license_denied"]);
 
 /** Ranked articles for `query`, with the legs that contributed (`mode`). */
 export async function searchArticles(
@@ -58,7 +57,7 @@ export async function searchArticles(
     if (!article) continue;
     const ceiling = article.bookId ? ceilings.get(article.bookId) ?? null : null;
     const decision = decide(inputFor(ctx, article, { use: "rag", ceiling, now }));
-    if (HIDDEN.has(decision.outcome)) continue;
+    if (!listable(decision)) continue;
     hits.push({ article, decision, match: h.match });
     if (hits.length >= req.limit) break;
   }

@@ -5,9 +5,10 @@ import type { Publisher } from "../../store/publishers.ts";
 import type { AppDeps, AppEnv } from "../deps.ts";
 import type { Decision } from "../licensing/mod.ts";
 import { microsToCents } from "../money.ts";
-import { licenseBlock, REQUEST_VIA } from "../reads/license_block.ts";
+import { REQUEST_VIA } from "../licensing/mod.ts";
+import { licenseBlock } from "../reads/license_block.ts";
 import { publisherUrls } from "../urls.ts";
-import { articleSummary } from "../reads/present.ts";
+import { articleRef, articleSummary } from "../reads/present.ts";
 
 /** The REST response for a decision that does not serve the full body. */
 export function outcomeResponse(
@@ -16,35 +17,22 @@ export function outcomeResponse(
 ): Response {
   const { deps, publisher, article, decision } = ctx;
   const license = licenseBlock(deps.config, publisher, decision);
-  const cite = article.canonicalUrl ?? article.url;
+  const message = decision.reason;
+  const ref = articleRef(article);
   switch (decision.outcome) {
     case "license_limited":
       return c.json({
         status: "license_limited",
-        message: decision.capped
-          ? `Your metered spend with ${publisher.name} reached the 1,000 USD monthly cap; you hold summary rights only. Cite ${cite}.`
-          : `The license grants summarization only: here is the summary. Cite ${cite}.`,
+        message,
         article: { ...articleSummary(article), policy: decision.policy },
         license,
       });
     case "blocked":
-      return c.json({
-        status: "blocked",
-        message: `${publisher.name} blocks this article for AI agents.`,
-        article: { id: article.id, url: cite, title: article.title },
-      });
+      return c.json({ status: "blocked", message, article: ref });
     case "license_denied":
-      return c.json({
-        status: "license_denied",
-        message: `No AI use of this article is licensed to you. ${REQUEST_VIA}`,
-        article: { id: article.id, url: cite, title: article.title },
-        license,
-      }, 403);
+      return c.json({ status: "license_denied", message, article: ref, license }, 403);
     case "territory_blocked":
-      return c.json({
-        status: "territory_blocked",
-        message: `${publisher.name}'s content rules exclude your region for this article.`,
-      }, 451);
+      return c.json({ status: "territory_blocked", message }, 451);
     default: {
       // paywall_upsell (and payment_required, which is the landing path's): a priced read that
       // this anonymous caller has no free reads left for.

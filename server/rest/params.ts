@@ -1,7 +1,11 @@
-/** Input rules of the publisher REST API (docs/SPEC.md "Publisher REST API" and "Limits"). */
-import { hasControlChars } from "../validate.ts";
+/**
+ * The publisher REST API's inputs (docs/SPEC.md "Publisher REST API"): the shared read inputs
+ * (server/reads/inputs.ts) taken from the query string and path, refused in REST's own form.
+ */
+import type { z } from "zod";
+import * as inputs from "../reads/inputs.ts";
 
-/** A REST input error: HTTP status, SPEC status field, and a message naming the parameter. */
+/** A REST refusal: HTTP status, docs/SPEC.md status field, and a message naming the parameter. */
 export class RestError extends Error {
   constructor(
     readonly httpStatus: 400 | 401 | 402 | 403 | 404 | 409 | 451,
@@ -12,51 +16,39 @@ export class RestError extends Error {
   }
 }
 
-/** `query` (alias `q`): 1 to 200 characters, no control characters. */
+/** `query` (alias `q`). */
 export function parseQuery(params: URLSearchParams): string {
-  const raw = params.get("query") ?? params.get("q");
-  if (raw === null) throw bad("query: is required (alias q), 1 to 200 characters");
-  const q = raw.trim();
-  if (q.length < 1) throw bad("query: must not be empty");
-  if ([...q].length > 200) throw bad("query: must be at most 200 characters");
-  if (hasControlChars(q)) throw bad("query: must not contain control characters");
-  return q;
+  return field(inputs.query, "query", params.get("query") ?? params.get("q") ?? undefined);
 }
 
-/** `limit`: an integer from 1 to 50, default 10. */
+/** `limit`, from its query-string digits. */
 export function parseLimit(params: URLSearchParams): number {
-  const raw = params.get("limit");
-  if (raw === null || raw === "") return 10;
-  if (!/^\d+$/.test(raw) || Number(raw) < 1 || Number(raw) > 50) {
-    throw bad(`limit: must be a whole number from 1 to 50, got "${raw.slice(0, 20)}"`);
-  }
-  return Number(raw);
+  return field(inputs.limit, "limit", inputs.wholeNumber(params.get("limit") ?? undefined));
 }
 
-/** `last_user_prompt`: required, 1 to 8000 characters, recorded verbatim. */
+/** `last_user_prompt`: required on REST, with its own status when absent (docs/SPEC.md "Errors"). */
 export function parsePrompt(params: URLSearchParams): string {
   const raw = params.get("last_user_prompt");
-  if (raw === null || raw.length === 0) {
-    throw new RestError(
-      400,
-      "missing_last_user_prompt",
-      "last_user_prompt is required: pass the verbatim text of the end user's latest prompt (1 to 8000 characters)",
-    );
+  if (raw === null || raw === "") {
+    throw new RestError(400, "missing_last_user_prompt", inputs.PROMPT_REQUIRED);
   }
-  if ([...raw].length > 8000) throw bad("last_user_prompt: must be at most 8000 characters");
-  if (raw.includes("\u0000")) throw bad("last_user_prompt: must not contain NUL characters");
-  return raw;
+  return field(inputs.lastUserPrompt, "last_user_prompt", raw);
 }
 
-/** An article id or URL from the path: an id, or an absolute http(s) URL. */
+/** An article id or URL from the path; one that cannot name an article is simply not found. */
 export function parseIdOrUrl(raw: string): string {
-  const v = raw.trim();
-  if (v.length < 1 || v.length > 2048 || hasControlChars(v)) {
-    throw new RestError(404, "article_not_found", "No article has that id or URL");
-  }
-  return v;
+  const parsed = inputs.urlOrId.safeParse(raw);
+  if (!parsed.success) throw articleNotFound();
+  return parsed.data;
 }
 
-function bad(message: string): RestError {
-  return new RestError(400, "invalid_request", message);
+/** 404 article_not_found. */
+export function articleNotFound(): RestError {
+  return new RestError(404, "article_not_found", "No article has that id or URL");
+}
+
+function field<S extends z.ZodType>(schema: S, name: string, value: unknown): z.output<S> {
+  const r = inputs.parseField(schema, name, value);
+  if (!r.ok) throw new RestError(400, "invalid_request", r.message);
+  return r.value;
 }

@@ -16,7 +16,14 @@ import { readArticle } from "../reads/read_article.ts";
 import type { Caller } from "../reads/requester.ts";
 import { retrievePassages, searchArticles } from "../reads/search.ts";
 import { restCaller } from "./caller.ts";
-import { parseIdOrUrl, parseLimit, parsePrompt, parseQuery, RestError } from "./params.ts";
+import {
+  articleNotFound,
+  parseIdOrUrl,
+  parseLimit,
+  parsePrompt,
+  parseQuery,
+  RestError,
+} from "./params.ts";
 import { articleFull, articleSummary } from "../reads/present.ts";
 import { outcomeResponse } from "./outcomes.ts";
 
@@ -88,9 +95,7 @@ export function restRoutes(deps: AppDeps): Hono<AppEnv> {
       lastUserPrompt,
       idempotencyKey: c.req.header("idempotency-key") ?? null,
     });
-    if (!read.article || !read.decision) {
-      throw new RestError(404, "article_not_found", "No article has that id or URL");
-    }
+    if (!read.article || !read.decision) throw articleNotFound();
     if (read.charge) c.header("Folio-Charged-Usd-Cents", String(microsToCents(read.charge.micros)));
     if (read.decision.outcome === "full") {
       return c.json({
@@ -197,6 +202,6 @@ function articleRef(c: Context): string {
   try {
     return decodeURIComponent(raw);
   } catch {
-    throw new RestError(404, "article_not_found", "No article has that id or URL");
+    throw articleNotFound();
   }
 }

@@ -1,19 +1,17 @@
 /**
- * Browsing a catalog (list_recent, list_by_topic, resources/list). Listings are metadata for
- * agent use, so they obey the same visibility as search (server/reads/search.ts): articles whose
- * rights deny rag, BLOCKED articles and territory-denied articles are left out, decided per
- * article by the one access decision.
+ * Browsing a catalog (MCP list_recent, list_by_topic, resources/list). Listings are metadata
+ * for agent use, so they obey the same visibility as search (visibility.ts), decided per article
+ * by the one access decision.
  */
 import { type Article, listRecent } from "../../store/articles.ts";
-import { bookCeiling } from "../../store/books.ts";
+import { bookCeilings } from "../../store/book_ceilings.ts";
 import type { Client } from "../../store/db.ts";
 import type { Publisher } from "../../store/publishers.ts";
 import type { Clock } from "../clock.ts";
-import { decide, type Decision, type Rights } from "../licensing/mod.ts";
-import { inputFor, type ReadContext, readContext } from "../reads/read_article.ts";
-import type { Caller } from "../reads/requester.ts";
-
-const HIDDEN = new Set(["territory_blocked", "blocked", "license_denied"]);
+import { decide, type Decision } from "../licensing/mod.ts";
+import { inputFor, type ReadContext, readContext } from "./read_article.ts";
+import type { Caller } from "./requester.ts";
+import { listable } from "./visibility.ts";
 
 /** One listed article with the rag decision that let it through. */
 export interface ListedArticle {
@@ -40,7 +38,6 @@ export async function listVisible(
   let offset = req.offset ?? 0;
   // Facts about the caller are the same for every article: gather them once.
   const ctx: ReadContext = await readContext(deps.db, req, now);
-  const ceilings = new Map<string, Rights | null>();
   while (items.length < req.limit) {
     const batch = await listRecent(deps.db, req.publisher.id, {
       limit: page,
@@ -48,20 +45,12 @@ export async function listVisible(
       since: req.since,
       tag: req.tag,
     });
+    const ceilings = await bookCeilings(deps.db, req.publisher.id, batch);
     for (const article of batch) {
       offset++;
-      let ceiling: Rights | null = null;
-      if (article.bookId) {
-        if (!ceilings.has(article.bookId)) {
-          ceilings.set(
-            article.bookId,
-            await bookCeiling(deps.db, req.publisher.id, article.bookId),
-          );
-        }
-        ceiling = ceilings.get(article.bookId) ?? null;
-      }
+      const ceiling = article.bookId ? ceilings.get(article.bookId) ?? null : null;
       const decision = decide(inputFor(ctx, article, { use: "rag", ceiling, now }));
-      if (HIDDEN.has(decision.outcome)) continue;
+      if (!listable(decision)) continue;
       items.push({ article, decision });
       if (items.length >= req.limit) return { items, nextOffset: offset };
     }
