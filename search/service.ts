@@ -23,7 +23,7 @@ import {
 } from "./models.ts";
 import { snippet } from "./snippet.ts";
 import { words } from "./text.ts";
-import type { Passage, SearchHit, SearchResult, SearchService } from "./mod.ts";
+import type { Passage, SearchHit, SearchResult, SearchService } from "./types.ts";
 
 /** Options of `createSearchService`; `lsa`, `fusion`, `minSemanticScore` exist for evaluation. */
 export interface SearchServiceOptions {

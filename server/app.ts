@@ -1,40 +1,52 @@
 /**
- * The HTTP application, built from injected dependencies with no I/O at import time.
- * Each surface is a sub-app mounted here; they stay thin over the domain folders.
+ * The HTTP application, built from injected dependencies with no I/O at import time. Every
+ * surface is a sub-app mounted by its path prefix; the root adds only the request id and the
+ * one error model. Agent surfaces run the request envelope (server/envelope.ts) themselves.
  */
 import { Hono } from "hono";
-import { a2aRoutes } from "./a2a/mod.ts";
+import { a2aRoutes } from "./a2a/routes.ts";
 import type { AppDeps, AppEnv } from "./deps.ts";
 import { errorBody } from "./errors.ts";
 import { homeRoutes } from "./home.ts";
-import { manageRoutes } from "./manage/mod.ts";
-import { marketplaceRoutes } from "./marketplace/mod.ts";
-import { mcpRoutes } from "./mcp/mod.ts";
+import { accountRoutes } from "./manage/account_routes.ts";
+import { openApiRoutes } from "./manage/openapi.ts";
+import { manageRoutes } from "./manage/routes.ts";
+import { MARKETPLACE, marketplaceRoutes } from "./marketplace/routes.ts";
+import { cardRoutes, mcpRoutes } from "./mcp/routes.ts";
 import { onError, requestId } from "./middleware.ts";
-import { oauthRoutes } from "./oauth/mod.ts";
+import { oauthRoutes } from "./oauth/routes.ts";
 import { restRoutes } from "./rest/routes.ts";
 import { healthRoutes } from "./status/health.ts";
 import { termsRoutes } from "./terms.ts";
+import { wellKnownRoutes } from "./well_known.ts";
 
 export type { AppDeps, AppEnv } from "./deps.ts";
 
 /** Builds the Folio application. */
 export function createApp(deps: AppDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
-  app.use("*", requestId());
+  app.use(requestId());
   app.onError(onError(deps));
   app.notFound((c) =>
     c.json(errorBody("not_found", `No route for ${c.req.method} ${c.req.path}`), 404)
   );
 
-  app.route("/", healthRoutes(deps));
-  app.route("/", restRoutes(deps));
-  app.route("/", marketplaceRoutes(deps));
-  app.route("/", manageRoutes(deps));
-  app.route("/", oauthRoutes(deps));
-  app.route("/", mcpRoutes(deps));
-  app.route("/", a2aRoutes(deps));
-  app.route("/", termsRoutes(deps));
+  app.route("/.well-known", wellKnownRoutes(deps));
+  app.route("/api/health", healthRoutes(deps));
+  // Agent surfaces: REST and A2A on a publisher's custom domain or by id; MCP by id.
+  app.route("/api/v1", restRoutes(deps));
+  app.route("/api/mcp", mcpRoutes(deps));
+  app.route("/a2a", a2aRoutes(deps, "host"));
+  app.route("/api/a2a", a2aRoutes(deps, "param"));
+  app.route("/api/oauth", oauthRoutes(deps));
+  // Buyers and publishers.
+  app.route(MARKETPLACE, marketplaceRoutes(deps));
+  app.route("/api/publishers", accountRoutes(deps));
+  app.route("/api/publishers", cardRoutes(deps));
+  app.route("/api/publisher", manageRoutes(deps));
+  app.route("/api/openapi.json", openApiRoutes(deps));
+  // Pages.
+  app.route("/license", termsRoutes(deps));
   app.route("/", homeRoutes(deps));
   return app;
 }

@@ -7,6 +7,8 @@ import type { CallLog } from "./call_log.ts";
 import type { Clock } from "./clock.ts";
 import type { GuardedFetcher } from "./catalog/fetcher.ts";
 import type { Config } from "./config.ts";
+import type { CallRecord } from "./envelope.ts";
+import type { Credential } from "./identity.ts";
 import type { Logger } from "./log.ts";
 
 /** The application's dependencies. */
@@ -20,12 +22,19 @@ export interface AppDeps {
   fetcher: GuardedFetcher;
 }
 
-/** Hono's environment for every route: the request id and, on publisher hosts, the publisher. */
+/** Hono's environment for every route: what middleware learned about the request. */
 export interface AppEnv {
   Variables: {
     requestId: string;
+    /** The publisher the request is for (the envelope, or management authentication). */
     publisher: Publisher | null;
     /** Set by the marketplace's buyer authentication. */
     buyer: Buyer | null;
+    /** The verified credential of an agent surface's caller; null when it presented none. */
+    credential: Credential | null;
+    /** The caller's meter identity, for the decision and the call log (docs/DESIGN.md §4). */
+    identity: string | null;
+    /** What the call log writes for this request (server/envelope.ts). */
+    call: CallRecord | undefined;
   };
 }

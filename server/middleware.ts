@@ -1,7 +1,6 @@
-/** Cross-cutting HTTP concerns: request ids, the error handler, publisher resolution by Host. */
+/** Cross-cutting HTTP concerns: request ids, the error handler, the host of a request. */
 import type { Context, ErrorHandler, MiddlewareHandler } from "hono";
 import { HTTPException } from "hono/http-exception";
-import { findPublisherByDomain } from "../store/publishers.ts";
 import type { AppDeps, AppEnv } from "./deps.ts";
 import { AppError, errorBody } from "./errors.ts";
 import { randomBase62 } from "./secrets.ts";
@@ -43,15 +42,7 @@ export function onError(deps: AppDeps): ErrorHandler<AppEnv> {
   };
 }
 
-/** Resolves the publisher whose custom domain is this request's Host (null when none). */
-export function publisherFromHost(deps: AppDeps): MiddlewareHandler<AppEnv> {
-  return async (c, next) => {
-    c.set("publisher", await findPublisherByDomain(deps.store.db, hostOf(c)));
-    await next();
-  };
-}
-
-/** The request's host name without port, lower-cased. */
+/** The request's Host, lower-cased (with its port; publisher lookups ignore the port). */
 export function hostOf(c: Context): string {
   return (c.req.header("host") ?? new URL(c.req.url).host).toLowerCase();
 }

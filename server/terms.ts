@@ -1,4 +1,4 @@
-/** GET /license/:publisherId: the public license terms page every license block links to. */
+/** GET /license/<publisherId> (mounted at /license): the public terms page every license block links to. */
 import { Hono } from "hono";
 import { getPublisher } from "../store/publishers.ts";
 import { renderPage } from "../ui/layout.tsx";
@@ -12,7 +12,7 @@ import { publisherUrls } from "./urls.ts";
 /** The terms page route. */
 export function termsRoutes(deps: AppDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
-  app.get("/license/:publisherId", async (c) => {
+  app.get("/:publisherId", async (c) => {
     const p = await getPublisher(deps.store.db, c.req.param("publisherId"));
     if (!p) throw notFound("Publisher");
     const e = p.enterpriseTerms;

@@ -170,15 +170,6 @@ export async function listRecent(
   return rs.rows.map(toArticle);
 }
 
-/** Number of articles a publisher has. */
-export async function countArticles(db: Client, publisherId: string): Promise<number> {
-  const rs = await db.execute({
-    sql: "SELECT COUNT(*) AS n FROM articles WHERE publisher_id = ?",
-    args: [publisherId],
-  });
-  return Number(rs.rows[0].n);
-}
-
 /** Changes an article's policy and/or per-article price override. */
 export async function setArticlePolicy(
   db: Client,

@@ -65,12 +65,6 @@ export async function findBuyerByKeyHash(db: Client, hash: string): Promise<Buye
   return rs.rows[0] ? toBuyer(rs.rows[0]) : null;
 }
 
-/** A buyer by id. */
-export async function getBuyer(db: Client, id: string): Promise<Buyer | null> {
-  const rs = await db.execute({ sql: "SELECT * FROM buyers WHERE id = ?", args: [id] });
-  return rs.rows[0] ? toBuyer(rs.rows[0]) : null;
-}
-
 // deno-lint-ignore no-explicit-any
 function toBuyer(r: any): Buyer {
   return {

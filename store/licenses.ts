@@ -77,12 +77,6 @@ export async function listLicenses(db: Client, buyerId: string): Promise<License
   return rs.rows.map(toLicense);
 }
 
-/** One license by id. */
-export async function getLicense(db: Executor, id: string): Promise<License | null> {
-  const rs = await db.execute({ sql: "SELECT * FROM licenses WHERE id = ?", args: [id] });
-  return rs.rows[0] ? toLicense(rs.rows[0]) : null;
-}
-
 /** The buyer's pending checkout for this publisher and bundle, if any. */
 export async function findPendingLicense(
   db: Executor,

@@ -2,7 +2,9 @@
 import assert from "node:assert/strict";
 import { countUrlsByState } from "../store/sources.ts";
 import { MAX_CSV_BYTES, parseSourceCsv } from "../server/catalog/sources.ts";
-import { readLimited } from "../server/catalog/upload.ts";
+import { Hono } from "hono";
+import type { AppEnv } from "../server/deps.ts";
+import { uploadLimit } from "../server/catalog/upload.ts";
 import { auth, uploadCsv } from "./fixtures/ingest_helpers.ts";
 import { startTestFolio } from "./helpers.ts";
 
@@ -192,7 +194,7 @@ Deno.test("source and job routes need a publisher credential and validate the jo
   await missing.body?.cancel();
 });
 
-Deno.test("readLimited() stops pulling the body at the first chunk past the limit", async () => {
+Deno.test("uploadLimit() stops pulling the body at the first chunk past the limit", async () => {
   let pulled = 0;
   const body = new ReadableStream<Uint8Array>({
     pull(ctl) {
@@ -200,8 +202,11 @@ Deno.test("readLimited() stops pulling the body at the first chunk past the limi
       ctl.enqueue(new Uint8Array(1024 * 1024));
     },
   });
-  const req = new Request("http://x.invalid/", { method: "POST", body });
-  await assert.rejects(() => readLimited(req, MAX_CSV_BYTES), /exceeds the limit of 20 MB/);
+  const app = new Hono<AppEnv>().post("/", uploadLimit(MAX_CSV_BYTES), (c) => c.text("read"));
+  app.onError((err, c) => c.text(err.message, 413));
+  const res = await app.request("/", { method: "POST", body });
+  assert.equal(res.status, 413);
+  assert.match(await res.text(), /exceeds the limit of 20 MB/);
   // The stream is endless: reading stopped one chunk (plus the stream's small read-ahead) past 20 MB.
   assert.ok(pulled <= MAX_CSV_BYTES + 3 * 1024 * 1024, `pulled ${pulled}`);
 });

@@ -11,7 +11,7 @@ export interface Wire {
 }
 
 const MASKS: [RegExp, string][] = [
-  [/\b([a-z][a-z0-9.-]*|127\.0\.0\.1):\d{2,5}\b/g, "$1:PORT"],
+  [/\b((?:[a-z0-9-]+\.)+[a-z0-9-]+|localhost):\d{2,5}\b/g, "$1:PORT"],
   [/\breq_[0-9A-Za-z]{16}\b/g, "req_*"],
   [/\b(mk|pk|fat|frt|fac|fs|mcs)_[0-9A-Za-z]{32,}\b/g, "$1_*"],
   [/\b([a-z]{2,5})_[0-9A-Za-z]{16}\b/g, "$1_*"],

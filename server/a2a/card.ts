@@ -7,6 +7,7 @@
 import { AgentCard, type SecurityRequirement } from "@a2a-js/sdk";
 import type { Publisher } from "../../store/publishers.ts";
 import type { Config } from "../config.ts";
+import { openToAnonymous } from "../licensing/reach.ts";
 import { READ_LIMITS as L } from "../reads/inputs.ts";
 import { publisherUrls } from "../urls.ts";
 
@@ -31,7 +32,7 @@ export function agentCardJson(
 /** The SDK AgentCard for `publisher`. */
 export function agentCard(config: Pick<Config, "baseUrl">, publisher: Publisher): AgentCard {
   const urls = publisherUrls(config, publisher);
-  const requireAuth = publisher.toggles.requireAuth;
+  const requireAuth = !openToAnonymous(publisher, "a2a");
   const buyerKey = { schemes: { buyerKey: { list: [] } } };
   const oauth = { schemes: { oauth: { list: [] } } };
   // Alternatives (OR): without Require auth an empty requirement makes credentials optional.

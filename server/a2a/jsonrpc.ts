@@ -2,7 +2,7 @@
  * The JSON-RPC 2.0 envelope of the A2A endpoint (JSON-RPC 2.0 §4-5; A2A v1.0 §9 and §5.4 error
  * codes). Decisions where the specs leave room:
  * - Bodies over 1 MiB are refused with HTTP 413 before parsing (Content-Length, then while
- *   streaming), with a JSON-RPC -32600 error body.
+ *   streaming; server/envelope.ts), with a JSON-RPC -32600 error body.
  * - Batches (JSON arrays) are refused with one -32600 error: every A2A call is a licensed,
  *   billable read, so one call per HTTP request keeps logging, latency and retries per call (the
  *   MCP spec dropped batching for the same reasons; A2A defines none).
@@ -56,36 +56,6 @@ export function rpcError(
   data?: unknown,
 ): RpcErrorResponse {
   return { jsonrpc: "2.0", id, error: { code, message, ...(data === undefined ? {} : { data }) } };
-}
-
-/** The body as text, or null when it exceeds `limit` bytes (checked before and while reading). */
-export async function readLimited(req: Request, limit = MAX_BODY_BYTES): Promise<string | null> {
-  const declared = Number(req.headers.get("content-length") ?? "");
-  if (Number.isFinite(declared) && declared > limit) {
-    await req.body?.cancel();
-    return null;
-  }
-  if (!req.body) return "";
-  const reader = req.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > limit) {
-      await reader.cancel();
-      return null;
-    }
-    chunks.push(value);
-  }
-  const all = new Uint8Array(size);
-  let at = 0;
-  for (const c of chunks) {
-    all.set(c, at);
-    at += c.byteLength;
-  }
-  return new TextDecoder().decode(all);
 }
 
 /** Parses and checks one JSON-RPC request (JSON-RPC 2.0 §4 and §5.1). */

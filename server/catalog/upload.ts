@@ -1,4 +1,7 @@
 /** Reading uploads with their size limit enforced while the body streams in (docs/DESIGN.md section 10). */
+import type { MiddlewareHandler } from "hono";
+import type { AppEnv } from "../deps.ts";
+import { bodyLimited } from "../envelope.ts";
 import { AppError, invalid } from "../errors.ts";
 
 /** One uploaded file and the form fields that came with it. */
@@ -12,43 +15,26 @@ export interface Upload {
 /** Multipart boundaries, headers and form fields around a file stay well under this. */
 const MULTIPART_SLACK = 64 * 1024;
 
-/** Reads a request body, refusing it with 413 as soon as it passes `maxBytes`. */
-export async function readLimited(req: Request, maxBytes: number): Promise<Uint8Array> {
-  const declared = Number(req.headers.get("content-length") ?? NaN);
-  if (declared > maxBytes) {
-    await req.body?.cancel().catch(() => {});
-    throw tooLarge(maxBytes);
-  }
-  if (!req.body) return new Uint8Array();
-  const reader = req.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for (let r = await reader.read(); !r.done; r = await reader.read()) {
-    total += r.value.length;
-    if (total > maxBytes) {
-      // Stop reading at the first byte past the limit: the rest is never buffered.
-      await reader.cancel().catch(() => {});
-      throw tooLarge(maxBytes);
-    }
-    chunks.push(r.value);
-  }
-  const out = new Uint8Array(total);
-  let off = 0;
-  for (const c of chunks) out.set(c, (off += c.length) - c.length);
-  return out;
+/**
+ * The size limit of an upload route: the file may be `maxBytes`, plus room for the multipart
+ * envelope. Enforced while the body streams in (server/envelope.ts), before anything parses it.
+ */
+export function uploadLimit(maxBytes: number): MiddlewareHandler<AppEnv> {
+  return bodyLimited(maxBytes + MULTIPART_SLACK, () => tooLarge(maxBytes));
 }
 
 /**
- * The uploaded file of a request: a multipart/form-data body with a `file` field (plus its other
- * fields), or the raw body for any other content type. `maxBytes` bounds the file itself.
+ * The uploaded file of a request (size-limited by `uploadLimit`): a multipart/form-data body with
+ * a `file` field (plus its other fields), or the raw body for any other content type. `maxBytes`
+ * bounds the file itself.
  */
 export async function readUpload(req: Request, maxBytes: number): Promise<Upload> {
   const contentType = req.headers.get("content-type") ?? "";
+  const raw = new Uint8Array(await req.arrayBuffer());
   if (!/^multipart\/form-data/i.test(contentType)) {
-    const bytes = await readLimited(req, maxBytes);
-    return { bytes, name: null, contentType: contentType.split(";")[0].trim(), fields: {} };
+    if (raw.length > maxBytes) throw tooLarge(maxBytes);
+    return { bytes: raw, name: null, contentType: contentType.split(";")[0].trim(), fields: {} };
   }
-  const raw = await readLimited(req, maxBytes + MULTIPART_SLACK);
   let form: FormData;
   try {
     form = await new Request("http://upload.invalid/", {

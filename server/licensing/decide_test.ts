@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { METERED_CAP_MICROS } from "../money.ts";
-import { decide, effectiveRights, searchable } from "./mod.ts";
+import { decide, effectiveRights } from "./mod.ts";
 import type {
   ArticleFacts,
   ContentRule,
@@ -466,12 +466,4 @@ Deno.test("effectiveRights() intersects publisher rights with the book ceiling",
     rag: true,
     fine_tuning: false,
   });
-});
-
-Deno.test("searchable() hides BLOCKED articles and articles whose rights deny rag", () => {
-  assert.equal(searchable(PUBLISHER, ARTICLE), true);
-  assert.equal(searchable(PUBLISHER, { ...ARTICLE, policy: "PAYWALL" }), true);
-  assert.equal(searchable(PUBLISHER, { ...ARTICLE, policy: "BLOCKED" }), false);
-  assert.equal(searchable({ ...PUBLISHER, rights: { ...ALL, rag: false } }, ARTICLE), false);
-  assert.equal(searchable(PUBLISHER, { ...ARTICLE, bookCeiling: { ...ALL, rag: false } }), false);
 });

@@ -8,7 +8,6 @@ import { recentIntents } from "../../store/intents.ts";
 import type { AppDeps, AppEnv } from "../deps.ts";
 import { current } from "./context.ts";
 import { listManagedArticles, patchManagedArticle } from "./articles.ts";
-import { requirePublisher } from "./auth.ts";
 import { articlePatchSchema, articleQuerySchema } from "./schemas.ts";
 import { parseInput, readJson } from "./validation.ts";
 
@@ -18,10 +17,9 @@ const RECENT = 100;
 /** The article, call-log, intent and coverage routes. */
 export function articlesRoutes(deps: AppDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
-  const auth = requirePublisher(deps);
   const db = deps.store.db;
 
-  app.get("/api/publisher/articles", auth, async (c) => {
+  app.get("/articles", async (c) => {
     const query = parseInput(
       articleQuerySchema,
       Object.fromEntries(new URL(c.req.url).searchParams),
@@ -29,7 +27,7 @@ export function articlesRoutes(deps: AppDeps): Hono<AppEnv> {
     return c.json(await listManagedArticles(db, current(c).id, query));
   });
 
-  app.patch("/api/publisher/articles/:id", auth, async (c) => {
+  app.patch("/articles/:id", async (c) => {
     const patch = parseInput(articlePatchSchema, await readJson(c));
     const article = await patchManagedArticle(deps, current(c).id, {
       id: c.req.param("id"),
@@ -38,7 +36,7 @@ export function articlesRoutes(deps: AppDeps): Hono<AppEnv> {
     return c.json({ article });
   });
 
-  app.get("/api/publisher/calls", auth, async (c) => {
+  app.get("/calls", async (c) => {
     const calls = await recentCalls(db, current(c).id, { limit: RECENT });
     // The columns of docs/SPEC.md "Events"; caller identities (addresses of anonymous callers) stay out.
     return c.json({
@@ -54,11 +52,11 @@ export function articlesRoutes(deps: AppDeps): Hono<AppEnv> {
     });
   });
 
-  app.get("/api/publisher/intents", auth, async (c) => {
+  app.get("/intents", async (c) => {
     return c.json({ intents: await recentIntents(db, current(c).id, { limit: RECENT }) });
   });
 
-  app.get("/api/publisher/coverage", auth, async (c) => {
+  app.get("/coverage", async (c) => {
     return c.json(await deps.search.coverage(current(c).id));
   });
   return app;

@@ -14,10 +14,9 @@ import {
 import { importBook, MAX_PDF_BYTES } from "../catalog/books.ts";
 import { queueJob } from "../catalog/jobs.ts";
 import { importSourceCsv, MAX_CSV_BYTES } from "../catalog/sources.ts";
-import { readUpload } from "../catalog/upload.ts";
+import { readUpload, uploadLimit } from "../catalog/upload.ts";
 import type { AppDeps, AppEnv } from "../deps.ts";
 import { AppError, invalid, notFound } from "../errors.ts";
-import { requirePublisher } from "./auth.ts";
 
 const URL_STATES = new Set(["queued", "ingested", "unchanged", "failed", "blocked"]);
 /** Media types a CSV upload may carry (browsers label .csv files in several ways). */
@@ -43,10 +42,9 @@ async function refuseType(req: Request, expected: string): Promise<never> {
 /** Routes for sources, jobs, books. */
 export function ingestRoutes(deps: AppDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
-  const auth = requirePublisher(deps);
   const db = deps.store.db;
 
-  app.post("/api/publisher/sources", auth, async (c) => {
+  app.post("/sources", uploadLimit(MAX_CSV_BYTES), async (c) => {
     if (!CSV_TYPES.has(mediaType(c.req.raw))) {
       await refuseType(c.req.raw, "text/csv or multipart/form-data with a file field");
     }
@@ -55,7 +53,7 @@ export function ingestRoutes(deps: AppDeps): Hono<AppEnv> {
     return c.json(result, result.duplicate ? 200 : 201);
   });
 
-  app.get("/api/publisher/sources", auth, async (c) => {
+  app.get("/sources", async (c) => {
     const publisherId = c.var.publisher!.id;
     const [sources, urls] = await Promise.all([
       listSources(db, publisherId),
@@ -64,7 +62,7 @@ export function ingestRoutes(deps: AppDeps): Hono<AppEnv> {
     return c.json({ sources, urls });
   });
 
-  app.get("/api/publisher/sources/urls", auth, async (c) => {
+  app.get("/sources/urls", async (c) => {
     const state = c.req.query("state");
     if (state && !URL_STATES.has(state)) {
       throw invalid("state", "must be one of queued, ingested, unchanged, failed, blocked");
@@ -76,7 +74,7 @@ export function ingestRoutes(deps: AppDeps): Hono<AppEnv> {
     return c.json({ urls });
   });
 
-  app.post("/api/publisher/jobs", auth, async (c) => {
+  app.post("/jobs", async (c) => {
     let body: unknown;
     try {
       body = await c.req.json();
@@ -89,18 +87,18 @@ export function ingestRoutes(deps: AppDeps): Hono<AppEnv> {
     return c.json({ jobId: job.id, created, job: presentJob(job) }, 202);
   });
 
-  app.get("/api/publisher/jobs", auth, async (c) => {
+  app.get("/jobs", async (c) => {
     const jobs = await listJobs(db, c.var.publisher!.id, { limit: 50 });
     return c.json({ jobs: jobs.map(presentJob) });
   });
 
-  app.get("/api/publisher/jobs/:id", auth, async (c) => {
+  app.get("/jobs/:id", async (c) => {
     const job = await getJob(db, c.var.publisher!.id, c.req.param("id"));
     if (!job) throw notFound("Job");
     return c.json(presentJob(job));
   });
 
-  app.post("/api/publisher/books", auth, async (c) => {
+  app.post("/books", uploadLimit(MAX_PDF_BYTES), async (c) => {
     if (mediaType(c.req.raw) !== "multipart/form-data") {
       await refuseType(c.req.raw, "multipart/form-data with file, title, author and rights fields");
     }
@@ -109,7 +107,7 @@ export function ingestRoutes(deps: AppDeps): Hono<AppEnv> {
     return c.json(book, 201);
   });
 
-  app.get("/api/publisher/books", auth, async (c) => {
+  app.get("/books", async (c) => {
     return c.json({ books: await listBooks(db, c.var.publisher!.id) });
   });
 

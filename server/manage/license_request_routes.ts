@@ -12,7 +12,6 @@ import {
 import { publisherEarnings } from "../billing/earnings.ts";
 import type { AppDeps, AppEnv } from "../deps.ts";
 import { invalid } from "../errors.ts";
-import { requirePublisher } from "./auth.ts";
 
 const STATES = new Set(["pending", "approved", "denied"]);
 
@@ -20,11 +19,8 @@ const STATES = new Set(["pending", "approved", "denied"]);
 export function licenseRequestRoutes(deps: AppDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   const db = deps.store.db;
-  app.use("/api/publisher/license-requests", requirePublisher(deps));
-  app.use("/api/publisher/license-requests/*", requirePublisher(deps));
-  app.use("/api/publisher/earnings", requirePublisher(deps));
 
-  app.get("/api/publisher/license-requests", async (c) => {
+  app.get("/license-requests", async (c) => {
     const state = c.req.query("state");
     if (state !== undefined && !STATES.has(state)) {
       throw invalid("state", "must be pending, approved or denied");
@@ -35,7 +31,7 @@ export function licenseRequestRoutes(deps: AppDeps): Hono<AppEnv> {
     return c.json({ requests });
   });
 
-  app.post("/api/publisher/license-requests/:id/approve", async (c) => {
+  app.post("/license-requests/:id/approve", async (c) => {
     const r = await approveLicenseRequest(db, c.var.publisher!, {
       requestId: c.req.param("id"),
       now: deps.clock.now(),
@@ -43,7 +39,7 @@ export function licenseRequestRoutes(deps: AppDeps): Hono<AppEnv> {
     return c.json(r);
   });
 
-  app.post("/api/publisher/license-requests/:id/deny", async (c) => {
+  app.post("/license-requests/:id/deny", async (c) => {
     const request = await denyLicenseRequest(db, c.var.publisher!.id, {
       requestId: c.req.param("id"),
       now: deps.clock.now(),
@@ -51,7 +47,7 @@ export function licenseRequestRoutes(deps: AppDeps): Hono<AppEnv> {
     return c.json({ request });
   });
 
-  app.get("/api/publisher/earnings", async (c) => {
+  app.get("/earnings", async (c) => {
     const raw = c.req.query("months") ?? "12";
     if (!/^\d{1,2}$/.test(raw) || Number(raw) < 1 || Number(raw) > 36) {
       throw invalid("months", "must be a whole number from 1 to 36");

@@ -3,8 +3,10 @@
  * generated from the zod schemas the routes parse with (`z.toJSONSchema`, JSON Schema 2020-12,
  * which is OpenAPI 3.1's schema dialect), so the document and the validation cannot disagree.
  */
+import { Hono } from "hono";
 import { z } from "zod";
 import type { Config } from "../config.ts";
+import type { AppDeps, AppEnv } from "../deps.ts";
 import * as io from "./openapi_schemas.ts";
 import {
   articlePatchSchema,
@@ -44,6 +46,13 @@ const ERRORS: Record<number, string> = {
 };
 
 let cached: { baseUrl: string; doc: Json } | null = null;
+
+/** GET /api/openapi.json. */
+export function openApiRoutes(deps: Pick<AppDeps, "config">): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+  app.get("/", (c) => c.json(openApiDocument(deps.config)));
+  return app;
+}
 
 /** The document, built once per base URL. */
 export function openApiDocument(config: Pick<Config, "baseUrl">): Json {

@@ -4,7 +4,6 @@ import { deleteRule } from "../../store/rules.ts";
 import type { AppDeps, AppEnv } from "../deps.ts";
 import { notFound } from "../errors.ts";
 import { current } from "./context.ts";
-import { requirePublisher } from "./auth.ts";
 import { createRule, listPresentedRules, patchRule, presentRule } from "./rules.ts";
 import { ruleInputSchema, rulePatchSchema } from "./schemas.ts";
 import { parseInput, readJson } from "./validation.ts";
@@ -12,26 +11,25 @@ import { parseInput, readJson } from "./validation.ts";
 /** The content-rule routes. */
 export function rulesRoutes(deps: AppDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
-  const auth = requirePublisher(deps);
   const db = deps.store.db;
 
-  app.get("/api/publisher/rules", auth, async (c) => {
+  app.get("/rules", async (c) => {
     return c.json({ rules: await listPresentedRules(db, current(c).id) });
   });
 
-  app.post("/api/publisher/rules", auth, async (c) => {
+  app.post("/rules", async (c) => {
     const input = parseInput(ruleInputSchema, await readJson(c));
     const rule = await createRule(db, current(c).id, input, { now: deps.clock.now() });
     return c.json({ rule: presentRule(rule) }, 201);
   });
 
-  app.patch("/api/publisher/rules/:id", auth, async (c) => {
+  app.patch("/rules/:id", async (c) => {
     const patch = parseInput(rulePatchSchema, await readJson(c));
     const rule = await patchRule(db, current(c).id, c.req.param("id"), patch);
     return c.json({ rule: presentRule(rule) });
   });
 
-  app.delete("/api/publisher/rules/:id", auth, async (c) => {
+  app.delete("/rules/:id", async (c) => {
     if (!await deleteRule(db, current(c).id, c.req.param("id"))) throw notFound("Rule");
     return c.body(null, 204);
   });

@@ -2,13 +2,12 @@
  * Edge validation for the management API: one zod schema per input, and one error shape,
  * `400 {error: {code: "invalid_request", message: "<field>: <why>"}}` naming the first bad field.
  */
-import type { Context } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
 import type { z } from "zod";
+import type { AppEnv } from "../deps.ts";
+import { bodyLimited, JSON_BODY_LIMIT } from "../envelope.ts";
 import { AppError, invalid } from "../errors.ts";
 import { firstProblem } from "../validate.ts";
-
-/** Largest JSON body the management API reads (settings, rules, articles are small documents). */
-export const MAX_JSON_BYTES = 64 * 1024;
 
 /** Parses `data` with `schema`, or throws a 400 naming the first field that failed and why. */
 export function parseInput<T extends z.ZodType>(schema: T, data: unknown): z.output<T> {
@@ -19,41 +18,31 @@ export function parseInput<T extends z.ZodType>(schema: T, data: unknown): z.out
 }
 
 /**
- * Reads a JSON request body of at most MAX_JSON_BYTES, refusing anything that is not an object.
- * The Content-Type must be JSON: an HTML form cannot send that, and a cross-origin script must
- * pass a CORS preflight that these routes never grant, so no other site can post here (login
- * CSRF included).
+ * The size limit of the management API's JSON bodies, for routes whose body is JSON (uploads set
+ * their own limits on their routes).
+ */
+export const jsonLimit: MiddlewareHandler<AppEnv> = (() => {
+  const limited = bodyLimited(JSON_BODY_LIMIT, tooLarge);
+  return (c, next) => mediaType(c) === "application/json" ? limited(c, next) : next();
+})();
+
+/**
+ * Reads a JSON request body (size-limited by `jsonLimit`), refusing anything that is not an
+ * object. The Content-Type must be JSON: an HTML form cannot send that, and a cross-origin script
+ * must pass a CORS preflight that these routes never grant, so no other site can post here
+ * (login CSRF included).
  */
 export async function readJson(c: Context): Promise<unknown> {
-  const type = (c.req.header("content-type") ?? "").split(";")[0].trim().toLowerCase();
-  if (type !== "application/json") {
+  if (mediaType(c) !== "application/json") {
     throw new AppError(
       415,
       "unsupported_media_type",
       "Content-Type: must be application/json",
     );
   }
-  const declared = Number(c.req.header("content-length") ?? "0");
-  if (declared > MAX_JSON_BYTES) throw tooLarge();
-  const reader = c.req.raw.body?.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  if (reader) {
-    while (true) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      size += value.byteLength;
-      if (size > MAX_JSON_BYTES) {
-        await reader.cancel();
-        throw tooLarge();
-      }
-      chunks.push(value);
-    }
-  }
-  const text = new TextDecoder().decode(concat(chunks, size));
   let data: unknown;
   try {
-    data = JSON.parse(text);
+    data = JSON.parse(await c.req.text());
   } catch {
     throw invalid("body", "is not valid JSON");
   }
@@ -61,6 +50,10 @@ export async function readJson(c: Context): Promise<unknown> {
     throw invalid("body", "must be a JSON object");
   }
   return data;
+}
+
+function mediaType(c: Context): string {
+  return (c.req.header("content-type") ?? "").split(";")[0].trim().toLowerCase();
 }
 
 const ARTICLE: Record<string, string> = {
@@ -114,20 +107,6 @@ function bound(
     : `must ${have} at ${word} ${limit}${unit}`;
 }
 
-function tooLarge(): AppError {
-  return new AppError(
-    413,
-    "payload_too_large",
-    `body: must be at most ${MAX_JSON_BYTES} bytes of JSON`,
-  );
-}
-
-function concat(chunks: Uint8Array[], size: number): Uint8Array {
-  const out = new Uint8Array(size);
-  let at = 0;
-  for (const chunk of chunks) {
-    out.set(chunk, at);
-    at += chunk.byteLength;
-  }
-  return out;
+function tooLarge(limit: number): AppError {
+  return new AppError(413, "payload_too_large", `body: must be at most ${limit} bytes of JSON`);
 }

@@ -3,7 +3,7 @@ import { Hono } from "hono";
 import { listBuyerClients } from "../../store/buyer_clients.ts";
 import type { AppDeps, AppEnv } from "../deps.ts";
 import { requireBuyer } from "./auth.ts";
-import { jsonBody, stringField } from "./body.ts";
+import { jsonBody, jsonLimit, stringField } from "./body.ts";
 import { createBuyer, rotateBuyerKey } from "./buyers.ts";
 import { registerClient } from "./clients.ts";
 import { clientAddress, throttle } from "../throttle.ts";
@@ -17,7 +17,7 @@ export function accountRoutes(deps: AppDeps): Hono<AppEnv> {
   const db = deps.store.db;
   const auth = requireBuyer(deps);
 
-  app.post("/api/marketplace/signup", async (c) => {
+  app.post("/signup", jsonLimit, async (c) => {
     await throttle(deps, `buyer-signup:ip:${clientAddress(c)}`, SIGNUP_LIMIT);
     const body = await jsonBody(c);
     const input = { name: stringField(body, "name"), email: stringField(body, "email") };
@@ -31,19 +31,19 @@ export function accountRoutes(deps: AppDeps): Hono<AppEnv> {
     }, 201);
   });
 
-  app.post("/api/marketplace/rotate-key", auth, async (c) => {
+  app.post("/rotate-key", auth, async (c) => {
     const apiKey = await rotateBuyerKey(db, c.var.buyer!.id, { now: deps.clock.now() });
     c.header("Cache-Control", "no-store");
     return c.json({ apiKey });
   });
 
-  app.post("/api/marketplace/clients", auth, async (c) => {
+  app.post("/clients", auth, jsonLimit, async (c) => {
     const body = await jsonBody(c);
     const r = await registerClient(db, c.var.buyer!.id, body.clientId);
     return c.json({ clientId: r.clientId, buyerId: c.var.buyer!.id }, r.created ? 201 : 200);
   });
 
-  app.get("/api/marketplace/clients", auth, async (c) => {
+  app.get("/clients", auth, async (c) => {
     return c.json({ clients: await listBuyerClients(db, c.var.buyer!.id) });
   });
   return app;

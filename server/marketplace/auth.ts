@@ -3,32 +3,18 @@
  * Bearer mk_...` only. Unknown, revoked and malformed keys get the one identical 401
  * (server/identity.ts); the key is looked up in the store on every request, so a rotation is seen
  * by every node on the very next request. Keys in the URL are refused so they never reach access
- * logs (docs/TEST-PLAN.md 5.6), and cookies are never read here, so cross-origin calls carry no ambient
- * credential.
+ * logs (docs/TEST-PLAN.md 5.6), and cookies are never read here, so cross-origin calls carry no
+ * ambient credential.
  */
-import type { Context, MiddlewareHandler } from "hono";
+import type { MiddlewareHandler } from "hono";
 import type { AppDeps, AppEnv } from "../deps.ts";
 import { AppError } from "../errors.ts";
-import { bearerToken, buyerForKey, invalidKeyError } from "../identity.ts";
-
-const KEY_PARAMS = new Set(["api_key", "apikey", "key", "access_token", "token", "mk"]);
+import { buyerForKey, invalidKeyError, keyInUrl, presentation } from "../identity.ts";
 
 /** Requires a live buyer key and puts the buyer in `c.var.buyer`. */
 export function requireBuyer(deps: AppDeps): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
-    rejectKeyInUrl(c);
-    const token = bearerToken(c.req.header("authorization"));
-    if (!token) throw invalidKeyError();
-    c.set("buyer", await buyerForKey(deps.store.db, token));
-    await next();
-  };
-}
-
-/** 401 when the URL carries something that looks like a key. */
-export function rejectKeyInUrl(c: Context): void {
-  const url = new URL(c.req.url);
-  for (const [name, value] of url.searchParams) {
-    if (KEY_PARAMS.has(name.toLowerCase()) || /^(mk|pk)_/.test(value)) {
+    if (keyInUrl(new URL(c.req.url))) {
       throw new AppError(
         401,
         "api_key_in_url",
@@ -36,5 +22,9 @@ export function rejectKeyInUrl(c: Context): void {
         { "WWW-Authenticate": 'Bearer realm="folio"' },
       );
     }
-  }
+    const { presented, token } = presentation(c.req.header("authorization"));
+    if (presented !== "buyer_key" || token === null) throw invalidKeyError();
+    c.set("buyer", await buyerForKey(deps.store.db, token));
+    await next();
+  };
 }

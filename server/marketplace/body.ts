@@ -1,15 +1,17 @@
 /** Reading small JSON request bodies on the marketplace API. */
 import type { Context } from "hono";
+import { bodyLimited, JSON_BODY_LIMIT } from "../envelope.ts";
 import { AppError, invalid } from "../errors.ts";
 
-const MAX_BODY = 64 * 1024;
+/** The size limit of a marketplace JSON body, on the routes that read one. */
+export const jsonLimit = bodyLimited(
+  JSON_BODY_LIMIT,
+  (limit) => new AppError(413, "payload_too_large", `The body is over ${limit} bytes`),
+);
 
-/** The request's JSON object body; `{}` when the body is empty. */
+/** The request's JSON object body (already size-limited by `jsonLimit`); `{}` when empty. */
 export async function jsonBody(c: Context): Promise<Record<string, unknown>> {
   const text = await c.req.text();
-  if (text.length > MAX_BODY) {
-    throw new AppError(413, "payload_too_large", `The body is over ${MAX_BODY} bytes`);
-  }
   if (!text.trim()) return {};
   let value: unknown;
   try {

@@ -7,12 +7,13 @@ import { countsByPublisher } from "../../store/articles.ts";
 import { listPublishers, type Publisher } from "../../store/publishers.ts";
 import type { AppDeps, AppEnv } from "../deps.ts";
 import { microsToCents, pricesInCents, RATE_CARD } from "../money.ts";
+import { offered, openToAnonymous } from "../licensing/reach.ts";
 import { publisherUrls } from "../urls.ts";
 
 /** The public catalog route (no auth, CORS-open). */
 export function catalogRoutes(deps: AppDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
-  app.get("/api/marketplace/catalog", async (c) => {
+  app.get("/catalog", async (c) => {
     const counts = await countsByPublisher(deps.store.db);
     const publishers = (await listPublishers(deps.store.db))
       .filter((p) => counts.has(p.id))
@@ -43,9 +44,9 @@ function catalogEntry(
     paywallMeterLimit: p.paywallMeterLimit,
     mcpEndpoint: urls.mcp,
     restApi: urls.rest,
-    a2aEndpoint: p.toggles.a2a ? urls.a2a : null,
+    a2aEndpoint: offered(p, "a2a") ? urls.a2a : null,
     termsUrl: urls.terms,
-    requiresAuth: p.toggles.requireAuth,
+    requiresAuth: !openToAnonymous(p, "mcp"),
     enterpriseLicense: p.enterpriseTerms
       ? {
         useCases: p.enterpriseTerms.useCases,

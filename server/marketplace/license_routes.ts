@@ -10,10 +10,11 @@ import { createStripe } from "../billing/stripe.ts";
 import { completeCheckout, subscribe } from "../billing/subscriptions.ts";
 import { handleWebhook } from "../billing/webhooks.ts";
 import type { AppDeps, AppEnv } from "../deps.ts";
+import { bodyLimited } from "../envelope.ts";
 import { AppError, invalid, notFound } from "../errors.ts";
 import { microsToWholeCents } from "../money.ts";
 import { requireBuyer } from "./auth.ts";
-import { jsonBody } from "./body.ts";
+import { jsonBody, jsonLimit } from "./body.ts";
 
 /** License and checkout routes. */
 export function licenseRoutes(deps: AppDeps): Hono<AppEnv> {
@@ -22,7 +23,7 @@ export function licenseRoutes(deps: AppDeps): Hono<AppEnv> {
   const auth = requireBuyer(deps);
   const processor = deps.config.stripe ? createStripe(deps.config.stripe, deps.fetcher) : null;
 
-  app.post("/api/marketplace/licenses", auth, async (c) => {
+  app.post("/licenses", auth, jsonLimit, async (c) => {
     const body = await jsonBody(c);
     const buyer = c.var.buyer!;
     const r = await subscribe({ db, processor, baseUrl: deps.config.baseUrl }, buyer, {
@@ -49,7 +50,7 @@ export function licenseRoutes(deps: AppDeps): Hono<AppEnv> {
     }, 201);
   });
 
-  app.get("/api/marketplace/licenses", auth, async (c) => {
+  app.get("/licenses", auth, async (c) => {
     const licenses = await listLicenses(db, c.var.buyer!.id);
     return c.json({
       licenses: licenses.map((l) => ({
@@ -68,7 +69,7 @@ export function licenseRoutes(deps: AppDeps): Hono<AppEnv> {
   });
 
   // The buyer's browser lands here from checkout: confirm with the processor, never trust the URL.
-  app.get("/api/marketplace/checkout/success", async (c) => {
+  app.get("/checkout/success", async (c) => {
     if (!processor) throw notFound("Checkout");
     const sessionId = c.req.query("session_id");
     if (!sessionId) throw invalid("session_id", "is required");
@@ -78,23 +79,31 @@ export function licenseRoutes(deps: AppDeps): Hono<AppEnv> {
     return c.html(renderPage(CheckoutPage({ outcome: r.state })));
   });
 
-  app.get("/api/marketplace/checkout/cancel", (c) => {
+  app.get("/checkout/cancel", (c) => {
     c.header("Cache-Control", "no-store");
     return c.html(renderPage(CheckoutPage({ outcome: "abandoned" })));
   });
 
-  app.post("/api/marketplace/webhooks/stripe", async (c) => {
-    if (!processor) throw notFound("Webhook endpoint");
-    const rawBody = await c.req.text();
-    if (rawBody.length > 512 * 1024) {
-      throw new AppError(413, "payload_too_large", "Webhook bodies are at most 512 KiB");
-    }
-    const r = await handleWebhook({ db, processor }, {
-      rawBody,
-      signature: c.req.header("stripe-signature") ?? null,
-      now: deps.clock.now(),
-    });
-    return c.json({ received: true, duplicate: r.duplicate, effect: r.effect });
-  });
+  const webhookLimit = bodyLimited(
+    512 * 1024,
+    () => new AppError(413, "payload_too_large", "Webhook bodies are at most 512 KiB"),
+  );
+  app.post(
+    "/webhooks/stripe",
+    async (_c, next) => {
+      if (!processor) throw notFound("Webhook endpoint");
+      await next();
+    },
+    webhookLimit,
+    async (c) => {
+      const rawBody = await c.req.text();
+      const r = await handleWebhook({ db, processor: processor! }, {
+        rawBody,
+        signature: c.req.header("stripe-signature") ?? null,
+        now: deps.clock.now(),
+      });
+      return c.json({ received: true, duplicate: r.duplicate, effect: r.effect });
+    },
+  );
   return app;
 }

@@ -15,11 +15,9 @@ import { requireBuyer } from "./auth.ts";
 export function statementRoutes(deps: AppDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   const db = deps.store.db;
-  app.use("/api/marketplace/usage", requireBuyer(deps));
-  app.use("/api/marketplace/statement", requireBuyer(deps));
-  app.use("/api/marketplace/statement/*", requireBuyer(deps));
+  const auth = requireBuyer(deps);
 
-  app.get("/api/marketplace/usage", async (c) => {
+  app.get("/usage", auth, async (c) => {
     const days = parseDays(c.req.query("days"));
     return c.json(await buyerUsage(db, c.var.buyer!.id, { days, now: deps.clock.now() }));
   });
@@ -30,12 +28,12 @@ export function statementRoutes(deps: AppDeps): Hono<AppEnv> {
     return buildStatement(db, buyerId, m);
   };
 
-  app.get("/api/marketplace/statement", async (c) => {
+  app.get("/statement", auth, async (c) => {
     const s = await statementFor(c.req.query("month"), c.var.buyer!.id);
     return c.json(present(s));
   });
 
-  app.get("/api/marketplace/statement/invoice", async (c) => {
+  app.get("/statement/invoice", auth, async (c) => {
     const buyer = c.var.buyer!;
     const s = await statementFor(c.req.query("month"), buyer.id);
     c.header("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'");

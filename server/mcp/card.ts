@@ -8,6 +8,7 @@ import type { Config } from "../config.ts";
 import { pricesInCents } from "../money.ts";
 import { REQUEST_VIA } from "../licensing/mod.ts";
 import { mcpResourceUri, protectedResourceMetadataUrl } from "../oauth/metadata.ts";
+import { offered, openToAnonymous } from "../licensing/reach.ts";
 import { publisherUrls } from "../urls.ts";
 import { enabledSponsorTools } from "./sponsor_tools.ts";
 import { CORE_TOOLS } from "./tools.ts";
@@ -32,7 +33,7 @@ export function publisherCard(config: Pick<Config, "baseUrl">, p: Publisher) {
       mcpApps: p.toggles.mcpApps,
     },
     tools: tools.map((t) => ({ name: t.name, title: t.title, description: t.description })),
-    auth: p.toggles.requireAuth
+    auth: !openToAnonymous(p, "mcp")
       ? {
         required: true,
         type: "oauth2",
@@ -53,6 +54,6 @@ export function publisherCard(config: Pick<Config, "baseUrl">, p: Publisher) {
       paywallMeterLimit: p.paywallMeterLimit,
       requestVia: REQUEST_VIA,
     },
-    links: { agentCard: p.toggles.a2a ? urls.agentCard : null, rest: urls.rest },
+    links: { agentCard: offered(p, "a2a") ? urls.agentCard : null, rest: urls.rest },
   };
 }

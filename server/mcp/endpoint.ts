@@ -11,19 +11,12 @@ import {
   LATEST_PROTOCOL_VERSION,
   SUPPORTED_PROTOCOL_VERSIONS,
 } from "@modelcontextprotocol/sdk/types.js";
-import { getPublisher, type Publisher } from "../../store/publishers.ts";
+import type { Publisher } from "../../store/publishers.ts";
 import type { AppDeps, AppEnv } from "../deps.ts";
-import { territoryOf } from "../identity.ts";
+import { callerOf } from "../envelope.ts";
+import type { Credential } from "../identity.ts";
 import { hashSecret } from "../secrets.ts";
-import {
-  authenticate,
-  checkHost,
-  checkOrigin,
-  checkScope,
-  type Credential,
-  errorResponse,
-  McpHttpError,
-} from "./guard.ts";
+import { McpHttpError } from "./guard.ts";
 import { buildServer } from "./server.ts";
 import {
   closeSession,
@@ -33,65 +26,30 @@ import {
   sessionIdentity,
 } from "./session.ts";
 
-/** docs/TEST-PLAN.md 2.18: bodies over 1 MiB are refused before parsing. */
-export const MAX_BODY_BYTES = 1024 * 1024;
-
-/** Handles one request to a publisher's MCP endpoint, and logs it. */
+/**
+ * POST: one JSON-RPC message (or, before protocol 2025-06-18, a batch) on a new or resumed
+ * session; DELETE: ends the session. The envelope (server/mcp/routes.ts) has already resolved the
+ * publisher, checked Host, Origin, credential and scope, and limited the body.
+ */
 export async function handleMcp(c: Context<AppEnv>, deps: AppDeps): Promise<Response> {
-  const started = performance.now();
-  const req = c.req.raw;
-  let publisher: Publisher | null = null;
-  let identity: string | null = null;
-  // A GET (the client probing for an SSE stream) is no protocol call: it is not logged.
-  let methods = req.method === "GET" ? [] : [`_method:${req.method}`];
-  let res: Response;
-  try {
-    publisher = await getPublisher(deps.store.db, c.req.param("publisherId") ?? "");
-    if (!publisher) throw new McpHttpError(404, -32001, "No MCP server has that publisher id");
-    const ctx = { baseUrl: deps.config.baseUrl, publisher, scheme: new URL(req.url).protocol };
-    checkHost(req.headers, ctx);
-    checkOrigin(req.headers, ctx);
-    if (req.method !== "POST" && req.method !== "DELETE") {
-      // No standalone SSE stream: server-initiated messages would tie a session to one node.
-      throw new McpHttpError(405, -32000, "Method not allowed", { Allow: "POST, DELETE" });
-    }
-    const credential = await authenticate(req, deps, publisher);
-    identity = credential.identity;
-    checkScope(credential, { baseUrl: deps.config.baseUrl, publisherId: publisher.id });
-    if (req.method === "DELETE") {
-      const session = await resume(deps, publisher, req, credential);
-      await closeSession(deps.store.db, publisher, session, { now: deps.clock.now() });
-      res = new Response(null, { status: 200 });
-    } else {
-      const body = await readJson(req);
-      const messages = (Array.isArray(body) ? body : [body]) as { method?: unknown }[];
-      methods = messages.flatMap((m) =>
-        m && typeof m.method === "string" ? [`_method:${safeName(m.method)}`] : []
-      );
-      const out = await post(c, deps, { publisher, credential, body, messages });
-      identity = out.identity;
-      res = out.res;
-    }
-  } catch (err) {
-    if (!(err instanceof McpHttpError)) throw err;
-    res = errorResponse(err);
+  const publisher = c.var.publisher!;
+  const credential = c.var.credential;
+  if (c.req.method === "DELETE") {
+    const session = await resume(deps, publisher, c.req.raw, credential);
+    await closeSession(deps.store.db, publisher, session, { now: deps.clock.now() });
+    return new Response(null, { status: 200 });
   }
-  const latencyMs = performance.now() - started;
-  for (const tool of methods) {
-    deps.callLog.record({
-      publisherId: publisher?.id ?? null,
-      at: deps.clock.now(),
-      surface: "mcp",
-      tool,
-      userAgent: req.headers.get("user-agent") ?? "",
-      latencyMs,
-      status: res.status < 400 ? "trace" : "error",
-      httpStatus: res.status,
-      identity,
-      requestId: c.get("requestId"),
-    });
-  }
-  return res;
+  const body = await readJson(c.req.raw);
+  const messages = (Array.isArray(body) ? body : [body]) as { method?: unknown }[];
+  c.set("call", {
+    tools: messages.flatMap((m) =>
+      m && typeof m.method === "string" ? [`_method:${safeName(m.method)}`] : []
+    ),
+    okAs: "trace",
+  });
+  const out = await post(c, deps, { publisher, credential, body, messages });
+  c.set("identity", out.identity);
+  return out.res;
 }
 
 async function post(
@@ -99,7 +57,7 @@ async function post(
   deps: AppDeps,
   r: {
     publisher: Publisher;
-    credential: Credential;
+    credential: Credential | null;
     body: unknown;
     messages: { method?: unknown }[];
   },
@@ -142,16 +100,12 @@ async function post(
     sessionHash = session.idHash;
     transport = new WebStandardStreamableHTTPServerTransport({ enableJsonResponse: true });
   }
-  const identity = credential.identity ?? sessionIdentity(sessionHash);
+  const identity = credential?.identity ?? sessionIdentity(sessionHash);
+  c.set("identity", identity);
   const server = buildServer({
     deps,
     publisher,
-    caller: {
-      identity,
-      buyerId: credential.buyerId,
-      territory: territoryOf(deps.config, c.req.raw.headers),
-      surface: "mcp",
-    },
+    caller: callerOf(c, deps, "mcp"),
     sessionKey: sessionHash.slice(0, 32),
     userAgent: c.req.header("user-agent") ?? "",
     requestId: c.get("requestId"),
@@ -165,7 +119,12 @@ async function post(
   }
 }
 
-function resume(deps: AppDeps, publisher: Publisher, req: Request, credential: Credential) {
+function resume(
+  deps: AppDeps,
+  publisher: Publisher,
+  req: Request,
+  credential: Credential | null,
+) {
   return resumeSession(deps.store.db, publisher, {
     header: req.headers.get("mcp-session-id"),
     credential,
@@ -174,32 +133,9 @@ function resume(deps: AppDeps, publisher: Publisher, req: Request, credential: C
   });
 }
 
-/** The body as JSON: 413 past MAX_BODY_BYTES (declared or streamed), -32700 when not JSON. */
+/** The (size-limited) body as JSON: -32700 when it is not JSON, -32600 for an empty batch. */
 async function readJson(req: Request): Promise<unknown> {
-  const tooLarge = new McpHttpError(413, -32000, "Payload too large: the limit is 1 MiB");
-  const declared = Number(req.headers.get("content-length") ?? "0");
-  if (declared > MAX_BODY_BYTES) {
-    await req.body?.cancel();
-    throw tooLarge;
-  }
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  if (req.body) {
-    const reader = req.body.getReader();
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      total += value.byteLength;
-      if (total > MAX_BODY_BYTES) {
-        await reader.cancel();
-        throw tooLarge;
-      }
-      chunks.push(value);
-    }
-  }
-  const bytes = new Uint8Array(total);
-  let at = 0;
-  for (const chunk of chunks) bytes.set(chunk, (at += chunk.byteLength) - chunk.byteLength);
+  const bytes = new Uint8Array(await req.arrayBuffer());
   try {
     const body = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(bytes));
     if (Array.isArray(body) && body.length === 0) {

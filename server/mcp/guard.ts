@@ -1,16 +1,14 @@
 /**
- * The MCP endpoint's gate, checked before any JSON-RPC handling: Host (DNS-rebinding protection,
- * docs/TEST-PLAN.md 2.9b), Origin (MCP transport spec "Security Warning"; docs/TEST-PLAN.md 2.9) and the caller's
- * credential (docs/SPEC.md "Authentication"; RFC 6750 §3 for the 401 challenge, RFC 9728 §5.1 for
- * `resource_metadata`).
+ * The MCP endpoint's checks before any JSON-RPC handling: Host (DNS-rebinding protection,
+ * docs/TEST-PLAN.md 2.9b), Origin (MCP transport spec "Security Warning"; docs/TEST-PLAN.md 2.9),
+ * the token's scope, and how the envelope's refusals read here (docs/SPEC.md "Authentication";
+ * RFC 6750 §3 for the 401 challenge, RFC 9728 §5.1 for `resource_metadata`).
  */
 import type { Publisher } from "../../store/publishers.ts";
 import { normaliseHost } from "../../store/publishers.ts";
-import type { AppDeps } from "../deps.ts";
-import { AppError } from "../errors.ts";
-import { buyerForKey } from "../identity.ts";
-import { mcpResourceUri, protectedResourceMetadataUrl } from "../oauth/metadata.ts";
-import { verifyAccessToken } from "../oauth/tokens.ts";
+import type { EnvelopeRefusal } from "../envelope.ts";
+import type { Credential } from "../identity.ts";
+import { protectedResourceMetadataUrl } from "../oauth/metadata.ts";
 
 /** An HTTP-level refusal, answered as a JSON-RPC error object with `id: null`. */
 export class McpHttpError extends Error {
@@ -77,33 +75,15 @@ export function checkOrigin(
   if (!ok) throw refuse();
 }
 
-/** Who is calling, as far as credentials go. */
-export interface Credential {
-  /** What a session is bound to: the OAuth client id, or `buyer:<id>` for a buyer key. */
-  principal: string | null;
-  /** Meter identity when a credential is present (`oauth:<clientId>` or `buyer:<id>`). */
-  identity: string | null;
-  buyerId: string | null;
-  email: string | null;
-  /** Granted OAuth scopes (space-separated); null for buyer keys and anonymous callers. */
-  scope: string | null;
-}
-
-/** Anonymous: no credential (allowed unless the publisher requires auth). */
-export const ANONYMOUS: Credential = {
-  principal: null,
-  identity: null,
-  buyerId: null,
-  email: null,
-  scope: null,
-};
-
 /** The one scope the MCP tools need (server/oauth/scope.ts). */
 export const MCP_SCOPE = "mcp";
 
 /** RFC 6750 §3.1: a token without the `mcp` scope gets 403 insufficient_scope. */
-export function checkScope(credential: Credential, ctx: { baseUrl: string; publisherId: string }) {
-  if (credential.scope === null || credential.scope.split(" ").includes(MCP_SCOPE)) return;
+export function checkScope(
+  credential: Credential | null,
+  ctx: { baseUrl: string; publisherId: string },
+) {
+  if (credential?.scope == null || credential.scope.split(" ").includes(MCP_SCOPE)) return;
   const metadata = protectedResourceMetadataUrl(ctx.baseUrl, ctx.publisherId);
   throw new McpHttpError(403, -32001, `Forbidden: the token lacks the "${MCP_SCOPE}" scope`, {
     "WWW-Authenticate":
@@ -130,58 +110,31 @@ export function unauthorized(
   );
 }
 
-/**
- * The caller's credential. Accepted: an OAuth access token bound (RFC 8707) to this publisher's
- * MCP resource, or a buyer key `mk_` (a buyer is billed, never metered; the key is never sent
- * anywhere). Every bad credential gets the same invalid_token 401, whether or not auth is
- * required: a wrong token is never silently downgraded to anonymous access.
- */
-export async function authenticate(
-  req: Request,
-  deps: Pick<AppDeps, "store" | "clock" | "config">,
-  publisher: Publisher,
-): Promise<Credential> {
-  const base = deps.config.baseUrl;
-  const params = new URL(req.url).searchParams;
-  if (params.has("access_token") || params.has("api_key")) {
-    // MCP authorization spec: tokens MUST NOT travel in the query string (logs, caches, Referer).
-    throw unauthorized(base, publisher.id, {
-      error: "invalid_request",
-      description: "Send the token in the Authorization header, never in the URL",
-    });
+/** MCP's words for a refusal of the envelope (server/envelope.ts). */
+export function refusalError(
+  r: EnvelopeRefusal,
+  ctx: { baseUrl: string; publisherId: string },
+): McpHttpError {
+  switch (r.kind) {
+    case "unknown_publisher":
+      return new McpHttpError(404, -32001, "No MCP server has that publisher id");
+    case "key_in_url":
+      // MCP authorization spec: tokens MUST NOT travel in the query string (logs, caches, Referer).
+      return unauthorized(ctx.baseUrl, ctx.publisherId, {
+        error: "invalid_request",
+        description: "Send the token in the Authorization header, never in the URL",
+      });
+    case "unreachable":
+      return unauthorized(ctx.baseUrl, ctx.publisherId);
+    case "bad_credential":
+      // Every bad credential gets the same invalid_token 401, whether or not auth is required: a
+      // wrong token is never silently downgraded to anonymous access.
+      return unauthorized(ctx.baseUrl, ctx.publisherId, {
+        error: "invalid_token",
+        description:
+          "The access token is missing, malformed, expired, revoked or for another server",
+      });
+    case "body_too_large":
+      return new McpHttpError(413, -32000, "Payload too large: the limit is 1 MiB");
   }
-  const header = req.headers.get("authorization");
-  if (header === null) {
-    if (publisher.toggles.requireAuth) throw unauthorized(base, publisher.id);
-    return ANONYMOUS;
-  }
-  const bad = unauthorized(base, publisher.id, {
-    error: "invalid_token",
-    description: "The access token is missing, malformed, expired, revoked or for another server",
-  });
-  const m = /^Bearer +([\x21-\x7E]+) *$/i.exec(header);
-  if (!m) throw bad;
-  const token = m[1];
-  if (token.startsWith("mk_")) {
-    try {
-      const buyer = await buyerForKey(deps.store.db, token);
-      const principal = `buyer:${buyer.id}`;
-      return { principal, identity: principal, buyerId: buyer.id, email: buyer.email, scope: null };
-    } catch (err) {
-      if (err instanceof AppError) throw bad;
-      throw err;
-    }
-  }
-  const grant = await verifyAccessToken(deps.store.db, token, {
-    resource: mcpResourceUri(base, publisher.id),
-    now: deps.clock.now(),
-  });
-  if (!grant || grant.publisherId !== publisher.id) throw bad;
-  return {
-    principal: grant.clientId,
-    identity: `oauth:${grant.clientId}`,
-    buyerId: grant.buyerId,
-    email: grant.email,
-    scope: grant.scope,
-  };
 }

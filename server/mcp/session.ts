@@ -13,7 +13,8 @@ import {
 import type { Client } from "../../store/db.ts";
 import type { Publisher } from "../../store/publishers.ts";
 import { hashSecret, randomBase62 } from "../secrets.ts";
-import { type Credential, McpHttpError, unauthorized } from "./guard.ts";
+import type { Credential } from "../identity.ts";
+import { McpHttpError, unauthorized } from "./guard.ts";
 
 /** Sessions idle this long are over (the client re-initializes). */
 export const SESSION_IDLE_MS = 24 * 60 * 60 * 1000;
@@ -36,7 +37,7 @@ export async function openSession(
   publisher: Publisher,
   s: {
     id: string;
-    credential: Credential;
+    credential: Credential | null;
     protocolVersion: string;
     clientInfo: Record<string, unknown>;
     now: Date;
@@ -45,8 +46,8 @@ export async function openSession(
   const idHash = await hashSecret(s.id);
   await insertMcpSession(db, publisher.id, {
     idHash,
-    identity: s.credential.identity ?? sessionIdentity(idHash),
-    clientId: s.credential.principal,
+    identity: s.credential?.identity ?? sessionIdentity(idHash),
+    clientId: s.credential?.principal ?? null,
     protocolVersion: s.protocolVersion,
     clientInfo: s.clientInfo,
     now: s.now,
@@ -62,7 +63,7 @@ export async function openSession(
 export async function resumeSession(
   db: Client,
   publisher: Publisher,
-  req: { header: string | null; credential: Credential; baseUrl: string; now: Date },
+  req: { header: string | null; credential: Credential | null; baseUrl: string; now: Date },
 ): Promise<McpSession> {
   if (!req.header) {
     throw new McpHttpError(400, -32000, "Bad Request: Mcp-Session-Id header is required");
@@ -74,10 +75,11 @@ export async function resumeSession(
   if (!session || session.endedAt !== null || now - session.lastSeenAt > SESSION_IDLE_MS) {
     throw notFound;
   }
-  if (session.clientId !== null && req.credential.principal === null) {
+  const principal = req.credential?.principal ?? null;
+  if (session.clientId !== null && principal === null) {
     throw unauthorized(req.baseUrl, publisher.id);
   }
-  if (session.clientId !== req.credential.principal) throw notFound;
+  if (session.clientId !== principal) throw notFound;
   if (now - session.lastSeenAt > TOUCH_EVERY_MS) {
     await touchMcpSession(db, publisher.id, session.idHash, { now: req.now });
   }

@@ -19,7 +19,7 @@ import {
 } from "./authorize.ts";
 import { approveConsent, ConsentProblem } from "./consent.ts";
 import { OAuthError, PageError } from "./errors.ts";
-import { PAGE_HEADERS, parseForm, readBody } from "./http.ts";
+import { oauthBodyLimit, PAGE_HEADERS, parseForm, readBody } from "./http.ts";
 
 const CSRF_COOKIE = "folio_oauth_csrf";
 const FORM_FIELDS = new Set(["csrf_token", "email", "accept_terms", "decision", "buyer_key"]);
@@ -29,90 +29,81 @@ export function authorizeRoutes(deps: AppDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   const issuer = deps.config.baseUrl;
 
-  app.get("/api/oauth/authorize", async (c) => {
+  app.onError((err, c) => {
+    if (err instanceof PageError) return page(c, err.error, err.description, 400);
+    if (err instanceof RedirectError) {
+      const e = err.error;
+      const params = { error: e.error, error_description: e.description, state: err.state };
+      return redirect(c, redirectWith(err.redirectUri, params, { issuer }), 302);
+    }
+    if (err instanceof OAuthError) return page(c, err.error, err.description, 400);
+    throw err;
+  });
+
+  app.get("/authorize", async (c) => {
     const params = new URL(c.req.url).searchParams;
-    return await answer(c, async () => {
-      const req = await checkAuthorizationRequest(deps.store.db, params, deps.config);
-      if (req.publisher.toggles.consentScreen) return consentPage(c, req, params, null, 200);
-      const code = await issueCode(deps.store.db, req, {
-        email: req.client.email,
+    const req = await checkAuthorizationRequest(deps.store.db, params, deps.config);
+    if (req.publisher.toggles.consentScreen) return consentPage(c, req, params, null, 200);
+    const code = await issueCode(deps.store.db, req, {
+      email: req.client.email,
+      now: deps.clock.now(),
+    });
+    return redirect(
+      c,
+      redirectWith(req.redirectUri, { code, state: req.state }, { issuer }),
+      302,
+    );
+  });
+
+  app.post("/authorize", oauthBodyLimit("invalid_request"), async (c) => {
+    const form = parseForm(
+      await readBody(c, { type: "application/x-www-form-urlencoded", error: "invalid_request" }),
+    );
+    if (
+      !sameOriginPost(c, issuer) ||
+      !csrfMatches(getCookie(c, CSRF_COOKIE), form.get("csrf_token"))
+    ) {
+      return page(
+        c,
+        "access_denied",
+        "The form expired or came from another site; start again.",
+        403,
+      );
+    }
+    const params = new URLSearchParams([...form].filter(([k]) => !FORM_FIELDS.has(k)));
+    const req = await checkAuthorizationRequest(deps.store.db, params, deps.config);
+    // After a form POST the browser must GET the redirect URI: 303, never 307 (docs/TEST-PLAN.md 1.13).
+    if (form.get("decision") !== "approve") {
+      const denied = { error: "access_denied", error_description: "The reader declined" };
+      return redirect(
+        c,
+        redirectWith(req.redirectUri, { ...denied, state: req.state }, { issuer }),
+        303,
+      );
+    }
+    try {
+      const code = await approveConsent(deps.store.db, req, {
+        email: form.get("email") ?? "",
+        acceptTerms: form.get("accept_terms") === "yes",
+        buyerKey: form.get("buyer_key") ?? "",
         now: deps.clock.now(),
       });
       return redirect(
         c,
         redirectWith(req.redirectUri, { code, state: req.state }, { issuer }),
-        302,
+        303,
       );
-    });
-  });
-
-  app.post("/api/oauth/authorize", async (c) => {
-    return await answer(c, async () => {
-      const form = parseForm(
-        await readBody(c, { type: "application/x-www-form-urlencoded", error: "invalid_request" }),
-      );
-      if (
-        !sameOriginPost(c, issuer) ||
-        !csrfMatches(getCookie(c, CSRF_COOKIE), form.get("csrf_token"))
-      ) {
-        return page(
-          c,
-          "access_denied",
-          "The form expired or came from another site; start again.",
-          403,
-        );
-      }
-      const params = new URLSearchParams([...form].filter(([k]) => !FORM_FIELDS.has(k)));
-      const req = await checkAuthorizationRequest(deps.store.db, params, deps.config);
-      // After a form POST the browser must GET the redirect URI: 303, never 307 (docs/TEST-PLAN.md 1.13).
-      if (form.get("decision") !== "approve") {
-        const denied = { error: "access_denied", error_description: "The reader declined" };
-        return redirect(
-          c,
-          redirectWith(req.redirectUri, { ...denied, state: req.state }, { issuer }),
-          303,
-        );
-      }
-      try {
-        const code = await approveConsent(deps.store.db, req, {
-          email: form.get("email") ?? "",
-          acceptTerms: form.get("accept_terms") === "yes",
-          buyerKey: form.get("buyer_key") ?? "",
-          now: deps.clock.now(),
-        });
-        return redirect(
-          c,
-          redirectWith(req.redirectUri, { code, state: req.state }, { issuer }),
-          303,
-        );
-      } catch (err) {
-        if (!(err instanceof ConsentProblem)) throw err;
-        return consentPage(
-          c,
-          req,
-          params,
-          { email: form.get("email") ?? "", problem: err.message },
-          400,
-        );
-      }
-    });
-  });
-
-  /** Runs a handler, turning page errors into our error page and the rest into redirects. */
-  async function answer(c: Context<AppEnv>, run: () => Promise<Response>): Promise<Response> {
-    try {
-      return await run();
     } catch (err) {
-      if (err instanceof PageError) return page(c, err.error, err.description, 400);
-      if (err instanceof RedirectError) {
-        const e = err.error;
-        const params = { error: e.error, error_description: e.description, state: err.state };
-        return redirect(c, redirectWith(err.redirectUri, params, { issuer }), 302);
-      }
-      if (err instanceof OAuthError) return page(c, err.error, err.description, 400);
-      throw err;
+      if (!(err instanceof ConsentProblem)) throw err;
+      return consentPage(
+        c,
+        req,
+        params,
+        { email: form.get("email") ?? "", problem: err.message },
+        400,
+      );
     }
-  }
+  });
 
   function consentPage(
     c: Context<AppEnv>,

@@ -5,98 +5,94 @@ import { getPublisher } from "../../store/publishers.ts";
 import type { AppDeps, AppEnv } from "../deps.ts";
 import { notFound } from "../errors.ts";
 import { NO_STORE, OAuthError, oauthErrorResponse } from "./errors.ts";
-import { OPEN_CORS, parseForm, readBody } from "./http.ts";
+import { oauthBodyLimit, OPEN_CORS, parseForm, readBody } from "./http.ts";
 import { clientAddress } from "../throttle.ts";
 import { authorizationServerMetadata, protectedResourceMetadata } from "./metadata.ts";
 import { metadataError, registerClient } from "./register.ts";
 import { singleResource } from "./resource.ts";
 import { redeemCode, refresh } from "./token.ts";
 
-/** Metadata, registration and token routes; all CORS-open without credentials. */
-export function endpointRoutes(deps: AppDeps): Hono<AppEnv> {
+/** RFC 8414 and RFC 9728 metadata, served under /.well-known (server/well_known.ts). */
+export function metadataRoutes(deps: AppDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
-  const paths = [
-    "/.well-known/oauth-authorization-server",
-    "/.well-known/oauth-protected-resource/api/mcp/:publisherId",
-    "/api/oauth/register",
-    "/api/oauth/token",
-  ];
+  const paths = ["/oauth-authorization-server", "/oauth-protected-resource/api/mcp/:publisherId"];
   for (const path of paths) app.options(path, (c) => c.body(null, 204, OPEN_CORS));
-
   app.get(
-    "/.well-known/oauth-authorization-server",
+    "/oauth-authorization-server",
     (c) => c.json(authorizationServerMetadata(deps.config.baseUrl), 200, OPEN_CORS),
   );
-
-  app.get("/.well-known/oauth-protected-resource/api/mcp/:publisherId", async (c) => {
+  app.get("/oauth-protected-resource/api/mcp/:publisherId", async (c) => {
     const publisher = await getPublisher(deps.store.db, c.req.param("publisherId"));
     if (!publisher) throw notFound("Publisher");
     return c.json(protectedResourceMetadata(deps.config.baseUrl, publisher), 200, OPEN_CORS);
   });
+  return app;
+}
 
-  app.post("/api/oauth/register", async (c) => {
+/** Registration and token routes under /api/oauth; CORS-open without credentials. */
+export function endpointRoutes(deps: AppDeps): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+  app.onError((err, c) => {
+    if (err instanceof OAuthError) return withCors(oauthErrorResponse(c, err));
+    throw err;
+  });
+  for (const path of ["/register", "/token"]) {
+    app.options(path, (c) => c.body(null, 204, OPEN_CORS));
+  }
+
+  app.post("/register", oauthBodyLimit("invalid_client_metadata"), async (c) => {
+    const text = await readBody(c, {
+      type: "application/json",
+      error: "invalid_client_metadata",
+    });
+    let body: unknown;
     try {
-      const text = await readBody(c, {
-        type: "application/json",
-        error: "invalid_client_metadata",
-      });
-      let body: unknown;
-      try {
-        body = JSON.parse(text);
-      } catch {
-        throw metadataError("body: not valid JSON");
-      }
-      const client = await registerClient(deps.store.db, body, {
-        from: clientAddress(c),
-        now: deps.clock.now(),
-      });
-      return c.json(client, 201, { ...NO_STORE, ...OPEN_CORS });
-    } catch (err) {
-      if (err instanceof OAuthError) return withCors(oauthErrorResponse(c, err));
-      throw err;
+      body = JSON.parse(text);
+    } catch {
+      throw metadataError("body: not valid JSON");
     }
+    const client = await registerClient(deps.store.db, body, {
+      from: clientAddress(c),
+      now: deps.clock.now(),
+    });
+    return c.json(client, 201, { ...NO_STORE, ...OPEN_CORS });
   });
 
-  app.post("/api/oauth/token", async (c) => {
-    try {
-      const form = parseForm(
-        await readBody(c, { type: "application/x-www-form-urlencoded", error: "invalid_request" }),
+  app.post("/token", oauthBodyLimit("invalid_request"), async (c) => {
+    const form = parseForm(
+      await readBody(c, { type: "application/x-www-form-urlencoded", error: "invalid_request" }),
+    );
+    const clientId = await authenticateClient(deps, form, c.req.header("authorization"));
+    const resource = singleResource(form.getAll("resource"), { required: false });
+    const now = deps.clock.now();
+    const grantType = form.get("grant_type");
+    let body;
+    if (grantType === "authorization_code") {
+      body = await redeemCode(deps.store.db, {
+        clientId,
+        code: form.get("code"),
+        codeVerifier: form.get("code_verifier"),
+        redirectUri: form.get("redirect_uri"),
+        resource,
+        now,
+      });
+    } else if (grantType === "refresh_token") {
+      body = await refresh(deps.store.db, {
+        clientId,
+        refreshToken: form.get("refresh_token"),
+        scope: form.get("scope"),
+        resource,
+        now,
+      });
+    } else if (!grantType) {
+      throw new OAuthError("invalid_request", "grant_type: required");
+    } else {
+      throw new OAuthError(
+        "unsupported_grant_type",
+        "grant_type: only authorization_code and refresh_token are supported",
       );
-      const clientId = await authenticateClient(deps, form, c.req.header("authorization"));
-      const resource = singleResource(form.getAll("resource"), { required: false });
-      const now = deps.clock.now();
-      const grantType = form.get("grant_type");
-      let body;
-      if (grantType === "authorization_code") {
-        body = await redeemCode(deps.store.db, {
-          clientId,
-          code: form.get("code"),
-          codeVerifier: form.get("code_verifier"),
-          redirectUri: form.get("redirect_uri"),
-          resource,
-          now,
-        });
-      } else if (grantType === "refresh_token") {
-        body = await refresh(deps.store.db, {
-          clientId,
-          refreshToken: form.get("refresh_token"),
-          scope: form.get("scope"),
-          resource,
-          now,
-        });
-      } else if (!grantType) {
-        throw new OAuthError("invalid_request", "grant_type: required");
-      } else {
-        throw new OAuthError(
-          "unsupported_grant_type",
-          "grant_type: only authorization_code and refresh_token are supported",
-        );
-      }
-      return c.json(body, 200, { ...NO_STORE, ...OPEN_CORS });
-    } catch (err) {
-      if (err instanceof OAuthError) return withCors(oauthErrorResponse(c, err));
-      throw err;
     }
+    return c.json(body, 200, { ...NO_STORE, ...OPEN_CORS });
   });
   return app;
 }

@@ -1,9 +1,8 @@
 /** HTTP helpers shared by the OAuth routes: body reading, CORS and page security headers. */
-import type { Context } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
+import type { AppEnv } from "../deps.ts";
+import { bodyLimited, JSON_BODY_LIMIT } from "../envelope.ts";
 import { OAuthError } from "./errors.ts";
-
-/** Largest request body the OAuth endpoints read (docs/TEST-PLAN.md 1.34). */
-export const MAX_BODY_BYTES = 64 * 1024;
 
 /** CORS for endpoints browser MCP clients call without cookies (docs/TEST-PLAN.md 5.16). */
 export const OPEN_CORS = {
@@ -26,7 +25,15 @@ export const PAGE_HEADERS = {
   "Cache-Control": "no-store",
 };
 
-/** The body as text, refusing the wrong media type and bodies over the limit. */
+/**
+ * The body limit of an OAuth endpoint (docs/TEST-PLAN.md 1.34), refused with the endpoint's own
+ * RFC error code (`invalid_client_metadata` at registration, `invalid_request` elsewhere).
+ */
+export function oauthBodyLimit(error: string): MiddlewareHandler<AppEnv> {
+  return bodyLimited(JSON_BODY_LIMIT, () => new OAuthError(error, "body: larger than 64 KiB"));
+}
+
+/** The (size-limited) body as text, refusing the wrong media type. */
 export async function readBody(
   c: Context,
   options: { type: string; error: string },
@@ -36,32 +43,7 @@ export async function readBody(
     await c.req.raw.body?.cancel();
     throw new OAuthError(options.error, `Content-Type: must be ${options.type}`);
   }
-  const declared = Number(c.req.header("content-length") ?? "0");
-  if (declared > MAX_BODY_BYTES) {
-    await c.req.raw.body?.cancel();
-    throw new OAuthError(options.error, "body: larger than 64 KiB");
-  }
-  const reader = c.req.raw.body?.getReader();
-  if (!reader) return "";
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  while (true) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.length;
-    if (size > MAX_BODY_BYTES) {
-      await reader.cancel();
-      throw new OAuthError(options.error, "body: larger than 64 KiB");
-    }
-    chunks.push(value);
-  }
-  const all = new Uint8Array(size);
-  let at = 0;
-  for (const chunk of chunks) {
-    all.set(chunk, at);
-    at += chunk.length;
-  }
-  return new TextDecoder().decode(all);
+  return await c.req.text();
 }
 
 /** A form body whose parameters each appear at most once (RFC 6749 §3.2). */

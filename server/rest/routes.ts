@@ -1,41 +1,32 @@
 /**
- * The publisher REST API (docs/SPEC.md "Publisher REST API"), on the publisher's custom domain:
- *   GET /api/v1/articles/search, GET /api/v1/articles/<id-or-url>, GET /api/v1/passages/search.
- * A publisher without a custom domain is reachable with a buyer key at
- * /api/v1/publishers/<publisherId>/... on the platform host. Responses are JSON with open CORS.
+ * The publisher REST API (docs/SPEC.md "Publisher REST API"), mounted at /api/v1:
+ *   GET /articles/search, GET /passages/search, GET /articles/<id-or-url> on the publisher's
+ *   custom domain, and the same under /publishers/<publisherId>/ on the platform host.
+ * Every route runs the envelope (call log, publisher, reach gate and credential), parses the
+ * shared inputs, makes one call into server/reads and shapes the answer. JSON with open CORS.
  */
 import { type Context, Hono } from "hono";
 import { cors } from "hono/cors";
-import { findPublisherByDomain, getPublisher, type Publisher } from "../../store/publishers.ts";
 import type { AppDeps, AppEnv } from "../deps.ts";
-import { AppError } from "../errors.ts";
-import { hostOf } from "../middleware.ts";
+import { callerOf, callLogged, gate, publisherFrom } from "../envelope.ts";
 import { microsToCents } from "../money.ts";
 import { licenseBlock } from "../reads/license_block.ts";
-import { readArticle } from "../reads/read_article.ts";
-import type { Caller } from "../reads/requester.ts";
-import { retrievePassages, searchArticles } from "../reads/search.ts";
-import { restCaller } from "./caller.ts";
-import {
-  articleNotFound,
-  parseIdOrUrl,
-  parseLimit,
-  parsePrompt,
-  parseQuery,
-  RestError,
-} from "./params.ts";
 import { articleFull, articleSummary } from "../reads/present.ts";
+import { readArticle } from "../reads/read_article.ts";
+import { retrievePassages, searchArticles } from "../reads/search.ts";
+import { clientAddress } from "../throttle.ts";
+import { restError } from "./errors.ts";
 import { outcomeResponse } from "./outcomes.ts";
+import { articleNotFound, parseIdOrUrl, parseLimit, parsePrompt, parseQuery } from "./params.ts";
 
-type Handler = (c: Context<AppEnv>, p: Publisher, caller: Caller) => Promise<Response>;
+type Handler = (c: Context<AppEnv>) => Promise<Response>;
 
 /** The REST sub-app. */
 export function restRoutes(deps: AppDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
-  const reads = { db: deps.store.db, clock: deps.clock, search: deps.search };
   // Permissive CORS (docs/SPEC.md): keys travel in the Authorization header, never cookies.
   app.use(
-    "/api/v1/*",
+    "*",
     cors({
       origin: "*",
       allowMethods: ["GET", "OPTIONS"],
@@ -44,12 +35,17 @@ export function restRoutes(deps: AppDeps): Hono<AppEnv> {
       maxAge: 86400,
     }),
   );
+  app.onError(restError);
+  const reads = { db: deps.store.db, clock: deps.clock, search: deps.search };
 
-  const search: Handler = async (c, publisher, caller) => {
+  const search: Handler = async (c) => {
     const params = new URL(c.req.url).searchParams;
-    const query = parseQuery(params);
-    const limit = parseLimit(params);
-    const { mode, hits } = await searchArticles(reads, { publisher, query, limit, caller });
+    const { mode, hits } = await searchArticles(reads, {
+      publisher: c.var.publisher!,
+      query: parseQuery(params),
+      limit: parseLimit(params),
+      caller: callerOf(c, deps, "rest"),
+    });
     return c.json({
       count: hits.length,
       mode,
@@ -59,17 +55,15 @@ export function restRoutes(deps: AppDeps): Hono<AppEnv> {
       })),
     });
   };
-  const passages: Handler = async (c, publisher, caller) => {
+  const passages: Handler = async (c) => {
     const params = new URL(c.req.url).searchParams;
-    const query = parseQuery(params);
-    const limit = parseLimit(params);
-    const lastUserPrompt = params.get("last_user_prompt");
+    const publisher = c.var.publisher!;
     const found = await retrievePassages(reads, {
       publisher,
-      query,
-      limit,
-      caller,
-      lastUserPrompt,
+      query: parseQuery(params),
+      limit: parseLimit(params),
+      caller: callerOf(c, deps, "rest"),
+      lastUserPrompt: params.get("last_user_prompt"),
     });
     return c.json({
       count: found.length,
@@ -83,14 +77,14 @@ export function restRoutes(deps: AppDeps): Hono<AppEnv> {
       })),
     });
   };
-  const article: Handler = async (c, publisher, caller) => {
-    const params = new URL(c.req.url).searchParams;
+  const article: Handler = async (c) => {
+    const publisher = c.var.publisher!;
     const idOrUrl = parseIdOrUrl(articleRef(c));
-    const lastUserPrompt = parsePrompt(params);
+    const lastUserPrompt = parsePrompt(new URL(c.req.url).searchParams);
     const read = await readArticle(reads, {
       publisher,
       idOrUrl,
-      caller,
+      caller: callerOf(c, deps, "rest"),
       use: "display",
       lastUserPrompt,
       idempotencyKey: c.req.header("idempotency-key") ?? null,
@@ -106,93 +100,23 @@ export function restRoutes(deps: AppDeps): Hono<AppEnv> {
     return outcomeResponse(c, { deps, publisher, article: read.article, decision: read.decision });
   };
 
-  const tools = { search_articles: search, retrieve_passages: passages, get_article: article };
-  const mount = (path: string, tool: keyof typeof tools) => {
-    app.get(`/api/v1${path}`, (c) => serve(c, deps, tool, tools[tool], "host"));
-    app.get(
-      `/api/v1/publishers/:publisherId${path}`,
-      (c) => serve(c, deps, tool, tools[tool], "path"),
-    );
-  };
-  mount("/articles/search", "search_articles");
-  mount("/passages/search", "retrieve_passages");
-  mount("/articles/*", "get_article");
+  const routes: [string, string, Handler][] = [
+    ["/articles/search", "search_articles", search],
+    ["/passages/search", "retrieve_passages", passages],
+    ["/articles/*", "get_article", article],
+  ];
+  // The envelope of every route: logged as `_rest:<tool>`, the publisher by Host on its custom
+  // domain or by id in the path on the platform host, then the reach gate (anonymous callers
+  // are metered by address).
+  const reachable = gate(deps, "rest", (c) => `ip:${clientAddress(c)}`);
+  for (const [prefix, via] of [["", "host"], ["/publishers/:publisherId", "param"]] as const) {
+    const publisher = publisherFrom(deps, via);
+    for (const [path, tool, handler] of routes) {
+      const logged = callLogged(deps, "rest", { tools: [`_rest:${tool}`] });
+      app.get(`${prefix}${path}`, logged, publisher, reachable, handler);
+    }
+  }
   return app;
-}
-
-/** Resolves publisher and caller, runs the handler, translates errors, logs the call. */
-async function serve(
-  c: Context<AppEnv>,
-  deps: AppDeps,
-  tool: string,
-  handler: Handler,
-  via: "host" | "path",
-): Promise<Response> {
-  const started = performance.now();
-  let publisher: Publisher | null = null;
-  let identity: string | null = null;
-  let res: Response;
-  try {
-    publisher = via === "host"
-      ? await findPublisherByDomain(deps.store.db, hostOf(c))
-      : await getPublisher(deps.store.db, c.req.param("publisherId") ?? "");
-    if (!publisher) {
-      throw via === "host"
-        ? new RestError(
-          404,
-          "unknown_publisher_host",
-          `No publisher is served at ${hostOf(c).replace(/:\d+$/, "")}`,
-        )
-        : new RestError(404, "unknown_publisher", "No publisher has that id");
-    }
-    const params = new URL(c.req.url).searchParams;
-    if (params.has("api_key") || params.has("access_token")) {
-      // Keys in URLs end up in logs and caches (docs/TEST-PLAN.md 5.6): refuse rather than ignore.
-      throw new RestError(
-        401,
-        "invalid_api_key",
-        "Send the key in the Authorization header, never in the URL",
-      );
-    }
-    const caller = await restCaller(c, { db: deps.store.db, config: deps.config });
-    identity = caller.identity;
-    // Public REST needs the toggle and a custom domain; a buyer key always works (docs/SPEC.md).
-    const publicOk = publisher.toggles.publicRest && publisher.customDomain !== null;
-    if (!caller.buyerId && !publicOk) {
-      throw new RestError(
-        404,
-        "rest_api_disabled",
-        `${publisher.name} has not enabled anonymous REST access; send a buyer key (Authorization: Bearer mk_...)`,
-      );
-    }
-    res = await handler(c, publisher, caller);
-  } catch (err) {
-    res = restError(c, err);
-  }
-  deps.callLog.record({
-    publisherId: publisher?.id ?? null,
-    at: deps.clock.now(),
-    surface: "rest",
-    tool: `_rest:${tool}`,
-    userAgent: c.req.header("user-agent") ?? "",
-    latencyMs: performance.now() - started,
-    status: res.status < 400 ? "ok" : "error",
-    httpStatus: res.status,
-    identity,
-    requestId: c.get("requestId"),
-  });
-  return res;
-}
-
-function restError(c: Context<AppEnv>, err: unknown): Response {
-  if (err instanceof RestError) {
-    return c.json({ status: err.status, message: err.message }, err.httpStatus);
-  }
-  if (err instanceof AppError) {
-    for (const [k, v] of Object.entries(err.headers)) c.header(k, v);
-    return c.json({ status: err.code, message: err.message }, err.status);
-  }
-  throw err;
 }
 
 /** The id or URL after /articles/, decoded once (a URL may arrive encoded or raw). */

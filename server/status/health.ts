@@ -1,4 +1,4 @@
-/** GET /api/health: a real round trip to the store, timed. */
+/** GET /api/health (mounted there): a real round trip to the store, timed. */
 import { Hono } from "hono";
 import { ping } from "../../store/db.ts";
 import type { AppDeps, AppEnv } from "../deps.ts";
@@ -8,7 +8,7 @@ const TIMEOUT_MS = 2000;
 /** The health route. 200 {ok, dbLatencyMs} when the store answers, else 503 {ok: false}. */
 export function healthRoutes(deps: AppDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
-  app.get("/api/health", async (c) => {
+  app.get("/", async (c) => {
     c.header("Cache-Control", "no-store");
     c.header("Access-Control-Allow-Origin", "*");
     const started = performance.now();

@@ -10,12 +10,16 @@ import { catalogRoutes } from "./catalog.ts";
 import { licenseRoutes } from "./license_routes.ts";
 import { statementRoutes } from "./statement_routes.ts";
 
-const NO_CORS = ["/api/marketplace/webhooks/", "/api/marketplace/checkout/"];
+/** Where the marketplace is mounted (server/app.ts). */
+export const MARKETPLACE = "/api/marketplace";
 
-/** Marketplace routes under /api/marketplace. */
+// Browsers land on checkout pages and the processor posts webhooks: neither is an API for scripts.
+const NO_CORS = [`${MARKETPLACE}/webhooks/`, `${MARKETPLACE}/checkout/`];
+
+/** Marketplace routes, mounted at MARKETPLACE. */
 export function marketplaceRoutes(deps: AppDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
-  app.use("/api/marketplace/*", async (c, next) => {
+  app.use("*", async (c, next) => {
     const open = !NO_CORS.some((p) => c.req.path.startsWith(p));
     if (open && c.req.method === "OPTIONS") {
       return c.body(null, 204, {

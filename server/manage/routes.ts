@@ -1,0 +1,35 @@
+/**
+ * The publisher management API (docs/DESIGN.md §6), mounted at /api/publisher: every route needs
+ * a publisher key or a dashboard session (one `requirePublisher` for the whole sub-app), and the
+ * publisher it names is the one managed. Documented at GET /api/openapi.json.
+ */
+import { Hono } from "hono";
+import type { AppDeps, AppEnv } from "../deps.ts";
+import { articlesRoutes } from "./articles_routes.ts";
+import { requirePublisher } from "./auth.ts";
+import { current } from "./context.ts";
+import { ingestRoutes } from "./ingest_routes.ts";
+import { licenseRequestRoutes } from "./license_request_routes.ts";
+import { rulesRoutes } from "./rules_routes.ts";
+import { settingsPatchSchema } from "./schemas.ts";
+import { applySettingsPatch, presentSettings } from "./settings.ts";
+import { jsonLimit, parseInput, readJson } from "./validation.ts";
+
+/** Settings, rules, articles, analytics, sources, jobs, books, license requests, earnings. */
+export function manageRoutes(deps: AppDeps): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+  app.use("*", requirePublisher(deps), jsonLimit);
+
+  app.get("/settings", (c) => c.json(presentSettings(current(c))));
+  app.patch("/settings", async (c) => {
+    const patch = parseInput(settingsPatchSchema, await readJson(c));
+    const updated = await applySettingsPatch(deps, current(c), patch);
+    return c.json(presentSettings(updated));
+  });
+
+  app.route("/", rulesRoutes(deps));
+  app.route("/", articlesRoutes(deps));
+  app.route("/", ingestRoutes(deps));
+  app.route("/", licenseRequestRoutes(deps));
+  return app;
+}

@@ -1,0 +1,98 @@
+/**
+ * The per-publisher MCP servers (docs/SPEC.md "MCP server"), mounted at /api/mcp:
+ *   POST|DELETE /<publisherId>   streamable HTTP (GET answers 405: no SSE stream)
+ * and their discovery documents: the publisher card at /api/publishers/<publisherId>/card and
+ * /.well-known/mcp.json?slug=<slug> (server/well_known.ts).
+ */
+import { type Context, Hono } from "hono";
+import { findPublisherBySlug, getPublisher } from "../../store/publishers.ts";
+import type { AppDeps, AppEnv } from "../deps.ts";
+import { bodyLimited, callLogged, gate, publisherFrom, Refused } from "../envelope.ts";
+import { AppError, invalid, notFound } from "../errors.ts";
+import { publisherCard } from "./card.ts";
+import { handleMcp } from "./endpoint.ts";
+import {
+  checkHost,
+  checkOrigin,
+  checkScope,
+  errorResponse,
+  McpHttpError,
+  refusalError,
+} from "./guard.ts";
+
+/** docs/TEST-PLAN.md 2.18: bodies over 1 MiB are refused before parsing. */
+export const MAX_BODY_BYTES = 1024 * 1024;
+
+/** The MCP endpoint: the envelope and MCP's own checks, in the order a client sees them. */
+export function mcpRoutes(deps: AppDeps): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+  const base = deps.config.baseUrl;
+  app.onError((err, c) => {
+    const publisherId = c.req.param("publisherId") ?? "";
+    const e = err instanceof Refused
+      ? refusalError(err.refusal, { baseUrl: base, publisherId })
+      : err;
+    if (e instanceof McpHttpError) return errorResponse(e);
+    throw err;
+  });
+  app.all(
+    "/:publisherId",
+    callLogged(deps, "mcp"),
+    async (c, next) => {
+      // A GET (a client probing for an SSE stream) is no protocol call: it is not logged.
+      if (c.req.method !== "GET") {
+        c.set("call", { tools: [`_method:${c.req.method}`], okAs: "trace" });
+      }
+      await next();
+    },
+    publisherFrom(deps, "param"),
+    async (c, next) => {
+      const ctx = {
+        baseUrl: base,
+        publisher: c.var.publisher!,
+        scheme: new URL(c.req.url).protocol,
+      };
+      checkHost(c.req.raw.headers, ctx);
+      checkOrigin(c.req.raw.headers, ctx);
+      if (c.req.method !== "POST" && c.req.method !== "DELETE") {
+        // No standalone SSE stream: server-initiated messages would tie a session to one node.
+        throw new McpHttpError(405, -32000, "Method not allowed", { Allow: "POST, DELETE" });
+      }
+      await next();
+    },
+    // Anonymous callers are named by their session (server/mcp/session.ts) once it is known.
+    gate(deps, "mcp", () => null),
+    async (c, next) => {
+      checkScope(c.var.credential, { baseUrl: base, publisherId: c.var.publisher!.id });
+      await next();
+    },
+    bodyLimited(MAX_BODY_BYTES),
+    (c) => handleMcp(c, deps),
+  );
+  return app;
+}
+
+/** GET /api/publishers/<publisherId>/card: the publisher card, public and CORS-open. */
+export function cardRoutes(deps: AppDeps): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+  app.get("/:publisherId/card", async (c) => {
+    const publisher = await getPublisher(deps.store.db, c.req.param("publisherId"));
+    if (!publisher) throw notFound("Publisher");
+    c.header("Access-Control-Allow-Origin", "*");
+    return c.json(publisherCard(deps.config, publisher));
+  });
+  return app;
+}
+
+/** GET /.well-known/mcp.json?slug=<slug>: the same card, found by slug. */
+export function mcpJsonRoute(deps: AppDeps) {
+  return async (c: Context<AppEnv>) => {
+    const slug = c.req.query("slug");
+    if (!slug) throw invalid("slug", "is required: /.well-known/mcp.json?slug=<publisher slug>");
+    if (slug.length > 64) throw invalid("slug", "must be at most 64 characters");
+    const publisher = await findPublisherBySlug(deps.store.db, slug);
+    if (!publisher) throw new AppError(404, "not_found", `No publisher has the slug "${slug}"`);
+    c.header("Access-Control-Allow-Origin", "*");
+    return c.json(publisherCard(deps.config, publisher));
+  };
+}

@@ -1,0 +1,20 @@
+/**
+ * Every discovery document under /.well-known, in one place: the A2A agent card, the MCP
+ * publisher card by slug, and the OAuth metadata (RFC 8414 authorization server, RFC 9728
+ * protected resource). Each surface builds its own document; this room only routes to them.
+ */
+import { Hono } from "hono";
+import { A2A_CORS, agentCardRoute } from "./a2a/routes.ts";
+import type { AppDeps, AppEnv } from "./deps.ts";
+import { mcpJsonRoute } from "./mcp/routes.ts";
+import { metadataRoutes } from "./oauth/endpoint_routes.ts";
+
+/** The /.well-known sub-app. */
+export function wellKnownRoutes(deps: AppDeps): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+  app.use("/agent-card.json", A2A_CORS);
+  app.get("/agent-card.json", agentCardRoute(deps));
+  app.get("/mcp.json", mcpJsonRoute(deps));
+  app.route("/", metadataRoutes(deps));
+  return app;
+}
