@@ -1,0 +1,201 @@
+/**
+ * Folio's house rules as a `deno lint` plugin (deno.json `lint.plugins`), so a rule that lives in
+ * ARCHITECTURE.md "House rules" also fails CI. Each message says the rule and the fix. Rules apply
+ * to the product's code (main.ts, server/, store/, search/, ui/); tests and scripts are free to
+ * read the time or the network.
+ *
+ * @module
+ */
+
+type Node = Deno.lint.Node;
+type Context = Deno.lint.RuleContext;
+
+/** The path of the linted file relative to the repository (the working directory). */
+function pathOf(context: Context): string {
+  const cwd = Deno.cwd().replace(/\/+$/, "");
+  const file = context.filename;
+  return file.startsWith(`${cwd}/`) ? file.slice(cwd.length + 1) : file;
+}
+
+/** Product code: not tests, not test helpers, not scripts. */
+function isProduct(path: string): boolean {
+  if (/(^|\/)(_\w*test_utils|\w+_test)\.tsx?$/.test(path)) return false;
+  return path === "main.ts" || /^(server|store|search|ui)\//.test(path);
+}
+
+/** `spec` resolved against the folder of `from`, as a repository path. */
+function resolve(from: string, spec: string): string | null {
+  if (!spec.startsWith(".")) return null;
+  const parts = from.split("/").slice(0, -1);
+  for (const seg of spec.split("/")) {
+    if (seg === "..") parts.pop();
+    else if (seg !== ".") parts.push(seg);
+  }
+  return parts.join("/");
+}
+
+/** A rule that runs only on files for which `applies(path)` holds. */
+function rule(
+  applies: (path: string) => boolean,
+  visitors: (context: Context, path: string) => Deno.lint.LintVisitor,
+): Deno.lint.Rule {
+  return {
+    create(context) {
+      const path = pathOf(context);
+      return applies(path) ? visitors(context, path) : {};
+    },
+  };
+}
+
+const CLOCK = "server/clock.ts";
+const NETWORK = ["server/catalog/fetcher.ts", "server/catalog/socks_tunnel.ts"];
+const NETWORK_CALLS = new Set(["connect", "connectTls", "startTls", "listen", "listenTls"]);
+const SQL =
+  /^\s*(SELECT |INSERT INTO |UPDATE \w+ SET |DELETE FROM |CREATE (TABLE|INDEX|TRIGGER|VIRTUAL) |DROP (TABLE|INDEX) |ALTER TABLE |PRAGMA )/;
+
+function isMember(node: Node, object: string, property?: string): boolean {
+  return node.type === "MemberExpression" && node.object.type === "Identifier" &&
+    node.object.name === object && node.property.type === "Identifier" &&
+    (property === undefined || node.property.name === property);
+}
+
+function textOf(node: Node): string | null {
+  if (node.type === "Literal" && typeof node.value === "string") return node.value;
+  if (node.type === "TemplateLiteral") return node.quasis.map((q) => q.cooked ?? "").join("${}");
+  return null;
+}
+
+/** Folio's house rules. */
+const plugin: Deno.lint.Plugin = {
+  name: "folio",
+  rules: {
+    "clock-only": rule((p) => isProduct(p) && p !== CLOCK, (context) => ({
+      CallExpression(node) {
+        if (isMember(node.callee, "Date", "now")) {
+          context.report({
+            node,
+            message: `Time is read only through the clock (${CLOCK}), so tests can move it: ` +
+              "use deps.clock.now(), or take `now` from the caller.",
+          });
+        }
+      },
+      NewExpression(node) {
+        if (
+          node.callee.type === "Identifier" && node.callee.name === "Date" && !node.arguments.length
+        ) {
+          context.report({
+            node,
+            message: `new Date() reads the system clock: use deps.clock.now() (${CLOCK}), or ` +
+              "take `now` from the caller.",
+          });
+        }
+      },
+    })),
+
+    "network-through-fetcher": rule((p) => isProduct(p) && !NETWORK.includes(p), (context) => ({
+      CallExpression(node) {
+        const callee = node.callee;
+        const raw = (callee.type === "Identifier" && callee.name === "fetch") ||
+          isMember(callee, "globalThis", "fetch") ||
+          (callee.type === "MemberExpression" && isMember(callee, "Deno") &&
+            callee.property.type === "Identifier" && NETWORK_CALLS.has(callee.property.name));
+        if (raw) {
+          context.report({
+            node,
+            message: "Server-side network access goes through the guarded fetcher " +
+              `(${NETWORK[0]}): use deps.fetcher.fetch(), which refuses private addresses after ` +
+              "DNS and on every redirect and bounds time and size.",
+          });
+        }
+      },
+    })),
+
+    "sql-in-store": rule((p) => isProduct(p) && p.startsWith("server/"), (context) => {
+      const check = (node: Node) => {
+        const text = textOf(node);
+        if (text !== null && SQL.test(text)) {
+          context.report({
+            node,
+            message: "SQL belongs in store/ (one module per aggregate, publisherId first): add " +
+              "a function there and call it from here.",
+          });
+        }
+      };
+      return { Literal: check, TemplateLiteral: check };
+    }),
+
+    "store-below-server": rule(
+      (p) => isProduct(p) && /^(store|search)\//.test(p),
+      (context, path) => ({
+        ImportDeclaration(node) {
+          const target = resolve(path, String(node.source.value));
+          if (target?.startsWith("server/")) {
+            context.report({
+              node,
+              message: `${path.split("/")[0]}/ sits below server/ and must not import it: move ` +
+                "the shared piece down (domain words live in store/vocabulary.ts) or have the " +
+                "caller pass it in.",
+            });
+          }
+        },
+      }),
+    ),
+
+    "ui-takes-data": rule((p) => isProduct(p) && p.startsWith("ui/"), (context, path) => ({
+      ImportDeclaration(node) {
+        const target = resolve(path, String(node.source.value));
+        const typeOnly = node.importKind === "type" ||
+          (node.specifiers.length > 0 &&
+            node.specifiers.every((s) => s.type === "ImportSpecifier" && s.importKind === "type"));
+        if (target?.startsWith("store/") && !typeOnly) {
+          context.report({
+            node,
+            message: "Pages are handed their data: ui/ may import types from store/, never " +
+              "values. Load the data in the route (through server/) and pass it as props.",
+          });
+        }
+      },
+    })),
+
+    "no-root-wildcard-use": rule((p) => p === "server/app.ts", (context) => ({
+      CallExpression(node) {
+        const callee = node.callee;
+        if (
+          callee.type !== "MemberExpression" || callee.property.type !== "Identifier" ||
+          callee.property.name !== "use"
+        ) return;
+        const [first] = node.arguments;
+        const path = first ? textOf(first) : null;
+        const wildcard = path === null || path === "*" || path === "/*";
+        const requestId = node.arguments.length === 1 && first.type === "CallExpression" &&
+          first.callee.type === "Identifier" && first.callee.name === "requestId";
+        if (wildcard && !requestId) {
+          context.report({
+            node,
+            message: "A wildcard use() on the root app runs on every route of every surface: " +
+              "attach the middleware to the sub-app that needs it, mounted by its prefix " +
+              "(only the request id is global).",
+          });
+        }
+      },
+    })),
+
+    "mod-reexports-only": rule((p) => /(^|\/)mod\.ts$/.test(p), (context) => ({
+      Program(node) {
+        for (const statement of node.body) {
+          const reexport = (statement.type === "ExportNamedDeclaration" && statement.source) ||
+            statement.type === "ExportAllDeclaration";
+          if (!reexport) {
+            context.report({
+              node: statement,
+              message: "mod.ts only re-exports (export ... from): put code with behaviour in a " +
+                "named file (routes.ts for routes) and re-export it here.",
+            });
+          }
+        }
+      },
+    })),
+  },
+};
+
+export default plugin;
