@@ -34,6 +34,8 @@ export interface SearchServiceOptions {
   embedder?: "local" | Embedder;
   /** The clock (server/clock.ts): model training times and refresh intervals read it. */
   now: () => Date;
+  /** Where a failure of the background loop is reported (the service's logger in Folio). */
+  onError?: (message: string, error: unknown) => void;
   lsa?: LsaOptions;
   fusion?: FusionOptions;
   /** Semantic hits below this similarity are dropped (LSA default 0.2; 0 for other embedders). */
@@ -53,6 +55,8 @@ const LOOP_BATCH = 512;
 export function createSearchService(options: SearchServiceOptions): SearchService {
   const { db } = options;
   const { now } = options;
+  const onError = options.onError ??
+    ((message: string, err: unknown) => console.error(`${message}: ${String(err)}`));
   const fusion = options.fusion ?? DEFAULT_FUSION;
   const external = typeof options.embedder === "object" ? options.embedder : null;
   const minScore = options.minSemanticScore ?? (external ? 0 : 0.2);
@@ -239,7 +243,7 @@ export function createSearchService(options: SearchServiceOptions): SearchServic
           await cache.save();
         }
       } catch (err) {
-        console.error(`Search indexing failed: ${err instanceof Error ? err.message : err}`);
+        onError("Search indexing failed", err);
       }
       if (n === 0 && !stopping) {
         await new Promise<void>((resolve) => {

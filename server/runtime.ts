@@ -32,11 +32,24 @@ export class PortInUseError extends Error {
   override name = "PortInUseError";
 }
 
-/** Opens the store, seeds it if asked, and serves the app on `config.host:config.port`. */
-export async function startFolio(
+/** A service assembled but not listening: tests call its handler in process. */
+export interface AssembledFolio {
+  deps: AppDeps;
+  store: Store;
+  seeded: SeedResult | null;
+  /** Builds the app for `config` (the base URL may change once the port is known). */
+  handler(config: Config): Deno.ServeHandler;
+  /** Starts the background work: search embedding and the ingestion worker. */
+  startBackground(): void;
+  /** Stops background work, flushes the call log, closes search and the store. */
+  close(): Promise<void>;
+}
+
+/** Opens the store, seeds it if asked, and wires the dependencies; nothing listens yet. */
+export async function assembleFolio(
   config: Config,
-  options: { clock?: Clock; log?: Logger; background?: boolean } = {},
-): Promise<Folio> {
+  options: { clock?: Clock; log?: Logger } = {},
+): Promise<AssembledFolio> {
   const clock = options.clock ?? systemClock;
   const log = options.log ?? createLogger(config.logLevel);
   if (config.dbUrl.startsWith("file:")) await Deno.mkdir(config.dataDir, { recursive: true });
@@ -53,6 +66,7 @@ export async function startFolio(
       dataDir: config.dbUrl.startsWith("file:") ? `${config.dataDir}/search` : null,
       embedder: embedderFor(config, fetcher),
       now: () => clock.now(),
+      onError: (message, err) => log.error(message, { error: String(err) }),
     });
     const searchService = search;
     const seeded = config.seed
@@ -63,38 +77,65 @@ export async function startFolio(
       : null;
     callLog = createCallLog(store.db, { log });
     const deps: AppDeps = { store, config, clock, log, callLog, search, fetcher };
-    // The handler is bound after listening so that PORT=0 can put the real port in the base URL.
-    let handler: Deno.ServeHandler = () => new Response("Starting", { status: 503 });
-    const server = serve(config, (req, info) => handler(req, info));
-    const port = server.addr.port;
-    deps.config = withListeningPort(config, port);
-    handler = createApp(deps).fetch;
-    const background = options.background !== false;
-    if (background) search.start();
-    // The worker resumes jobs a previous process left running (stale heartbeat) as it starts.
-    const ingestion = background ? startIngestionWorker(deps) : null;
-    let stopping: Promise<void> | null = null;
-    const shutdown = () =>
-      stopping ??= (async () => {
-        // Running jobs hand their work back to the queue before the store closes.
-        await ingestion?.stop();
-        await server.shutdown();
-        await callLog!.close();
-        await searchService.close();
-        store.close();
-      })();
+    let ingestion: { stop(): Promise<void> } | null = null;
     return {
-      config: deps.config,
       deps,
       store,
       seeded,
-      url: `http://localhost:${port}`,
-      shutdown,
+      handler(listening) {
+        deps.config = listening;
+        return createApp(deps).fetch;
+      },
+      startBackground() {
+        searchService.start();
+        // The worker resumes jobs a previous process left running (stale heartbeat) as it starts.
+        ingestion ??= startIngestionWorker(deps);
+      },
+      async close() {
+        // Running jobs hand their work back to the queue before the store closes.
+        await ingestion?.stop();
+        await callLog!.close();
+        await searchService.close();
+        store.close();
+      },
     };
   } catch (err) {
     await callLog?.close();
     await search?.close();
     store.close();
+    throw err;
+  }
+}
+
+/** Assembles Folio and serves it on `config.host:config.port`. */
+export async function startFolio(
+  config: Config,
+  options: { clock?: Clock; log?: Logger; background?: boolean } = {},
+): Promise<Folio> {
+  const folio = await assembleFolio(config, options);
+  try {
+    // The handler is bound after listening so that PORT=0 can put the real port in the base URL.
+    let handler: Deno.ServeHandler = () => new Response("Starting", { status: 503 });
+    const server = serve(config, (req, info) => handler(req, info));
+    const port = server.addr.port;
+    handler = folio.handler(withListeningPort(config, port));
+    if (options.background !== false) folio.startBackground();
+    let stopping: Promise<void> | null = null;
+    const shutdown = () =>
+      stopping ??= (async () => {
+        await server.shutdown();
+        await folio.close();
+      })();
+    return {
+      config: folio.deps.config,
+      deps: folio.deps,
+      store: folio.store,
+      seeded: folio.seeded,
+      url: `http://localhost:${port}`,
+      shutdown,
+    };
+  } catch (err) {
+    await folio.close();
     throw err;
   }
 }

@@ -16,10 +16,10 @@ import { recentCalls } from "../store/call_log.ts";
 import { insertRule } from "../store/rules.ts";
 import { setArticlePolicy } from "../store/articles.ts";
 import { createBuyer } from "../server/marketplace/buyers.ts";
-import { startTestFolio, type TestFolio } from "./helpers.ts";
+import { type TestFolio, testFolio } from "./helpers.ts";
 
 Deno.test("malformed JSON, a wrong jsonrpc version and an unknown method get -32700, -32600 and -32601", async () => {
-  await using folio = await startTestFolio();
+  await using folio = await testFolio();
   const parse = await post(folio, '{"jsonrpc": "2.0", "id": 1, "method": ');
   assert.equal(parse.status, 200);
   assert.deepEqual(parse.body.error.code, -32700);
@@ -43,7 +43,7 @@ for (const v of ["1.0", "0.3"] as const) {
   const m = METHODS[v];
 
   Deno.test(`invalid params get -32602 and create no task (A2A ${v} names)`, async () => {
-    await using folio = await startTestFolio();
+    await using folio = await testFolio();
     const cases: unknown[] = [
       [],
       { message: "hello" },
@@ -71,7 +71,7 @@ for (const v of ["1.0", "0.3"] as const) {
   });
 
   Deno.test(`an unknown or another caller's task is -32001 on get and cancel (A2A ${v} names)`, async () => {
-    await using folio = await startTestFolio();
+    await using folio = await testFolio();
     const r = await rpc(folio, m.get, { id: crypto.randomUUID() });
     assert.equal(r.body.error.code, -32001);
     const c = await rpc(folio, m.cancel, { id: crypto.randomUUID() });
@@ -88,7 +88,7 @@ for (const v of ["1.0", "0.3"] as const) {
   });
 
   Deno.test(`a search completes and a completed task cannot be canceled (A2A ${v} names)`, async () => {
-    await using folio = await startTestFolio();
+    await using folio = await testFolio();
     const sent = await rpc(folio, m.send, { message: message(v, { text: "heat pumps" }) }, {
       id: "s-1",
     });
@@ -107,7 +107,7 @@ for (const v of ["1.0", "0.3"] as const) {
   });
 
   Deno.test(`a paywalled read past the meter is auth-required, then canceled, then not cancelable (A2A ${v} names)`, async () => {
-    await using folio = await startTestFolio();
+    await using folio = await testFolio();
     const paid = await demoArticles(folio, "PAYWALL");
     const read = (id: string) =>
       rpc(folio, m.send, {
@@ -139,7 +139,7 @@ for (const v of ["1.0", "0.3"] as const) {
   });
 
   Deno.test(`license outcomes become task states an agent can act on (A2A ${v} names)`, async () => {
-    await using folio = await startTestFolio({ env: { FOLIO_COUNTRY_HEADER: "cf-ipcountry" } });
+    await using folio = await testFolio({ env: { FOLIO_COUNTRY_HEADER: "cf-ipcountry" } });
     const [free] = await demoArticles(folio, "OBSERVE");
     const send = (data: Record<string, unknown>, headers?: Record<string, string>) =>
       post(
@@ -211,7 +211,7 @@ for (const v of ["1.0", "0.3"] as const) {
 }
 
 Deno.test("batches are refused with one -32600 and run nothing", async () => {
-  await using folio = await startTestFolio();
+  await using folio = await testFolio();
   const one = {
     jsonrpc: "2.0",
     id: 1,
@@ -229,7 +229,7 @@ Deno.test("batches are refused with one -32600 and run nothing", async () => {
 });
 
 Deno.test("a body over 1 MiB is refused with 413 and a JSON-RPC error", async () => {
-  await using folio = await startTestFolio();
+  await using folio = await testFolio();
   const big = JSON.stringify({
     jsonrpc: "2.0",
     id: 1,
@@ -252,7 +252,7 @@ Deno.test("a body over 1 MiB is refused with 413 and a JSON-RPC error", async ()
 });
 
 Deno.test("a notification gets 204 with no body and runs nothing", async () => {
-  await using folio = await startTestFolio();
+  await using folio = await testFolio();
   const r = await post(
     folio,
     JSON.stringify({
@@ -267,7 +267,7 @@ Deno.test("a notification gets 204 with no body and runs nothing", async () => {
 });
 
 Deno.test("methods the card does not offer get the A2A error that says so", async () => {
-  await using folio = await startTestFolio();
+  await using folio = await testFolio();
   const expect: Record<string, number> = {
     "message/stream": -32004,
     SendStreamingMessage: -32004,
@@ -283,7 +283,7 @@ Deno.test("methods the card does not offer get the A2A error that says so", asyn
 });
 
 Deno.test("each call is logged on the a2a surface: skills by name, protocol calls as _method traces", async () => {
-  await using folio = await startTestFolio();
+  await using folio = await testFolio();
   const sent = await rpc(folio, "SendMessage", { message: message("1.0", { text: "rivers" }) });
   const id = taskOf(sent.body.result).id;
   await rpc(folio, "tasks/get", { id });

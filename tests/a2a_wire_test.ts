@@ -7,7 +7,7 @@ import { createBuyer } from "../server/marketplace/buyers.ts";
 import { setArticlePolicy } from "../store/articles.ts";
 import { getPublisher } from "../store/publishers.ts";
 import { insertRule } from "../store/rules.ts";
-import { startTestFolio, type TestFolio } from "./helpers.ts";
+import { type TestFolio, testFolio } from "./helpers.ts";
 import { type Wire, wire } from "./wire.ts";
 
 const HEADERS = ["www-authenticate", "access-control-allow-origin"];
@@ -36,7 +36,7 @@ function post(
 }
 
 Deno.test("A2A wire: cards, reach and envelope refusals", async (t) => {
-  await using folio = await startTestFolio();
+  await using folio = await testFolio();
   const table: [string, Wire][] = [];
   const add = async (label: string, res: Promise<Response>) => {
     table.push([label, await wire(await res, HEADERS)]);
@@ -116,7 +116,7 @@ Deno.test("A2A wire: cards, reach and envelope refusals", async (t) => {
 
 for (const v of ["1.0", "0.3"] as const) {
   Deno.test(`A2A wire: skill input refusals (${v} names)`, async (t) => {
-    await using folio = await startTestFolio();
+    await using folio = await testFolio();
     const table: [string, Wire][] = [];
     const send = async (label: string, params: unknown) => {
       const res = await post(
@@ -180,7 +180,7 @@ for (const v of ["1.0", "0.3"] as const) {
 }
 
 Deno.test("A2A wire: every get_article outcome as a task", async (t) => {
-  await using folio = await startTestFolio({ env: { FOLIO_COUNTRY_HEADER: "cf-ipcountry" } });
+  await using folio = await testFolio({ env: { FOLIO_COUNTRY_HEADER: "cf-ipcountry" } });
   const db = folio.deps.store.db;
   const [observe, observe2, observe3] = await ids(folio, "OBSERVE");
   const paywalled = await ids(folio, "PAYWALL");

@@ -11,7 +11,7 @@ import { createBuyer } from "../server/marketplace/buyers.ts";
 import { bindClient } from "../store/buyer_clients.ts";
 import { heldUseCases } from "../store/licenses.ts";
 import { getPublisher, updatePublisher } from "../store/publishers.ts";
-import { startTestFolio } from "./helpers.ts";
+import { testFolio } from "./helpers.ts";
 
 async function rejects400(p: Promise<unknown>, field: string) {
   await assert.rejects(
@@ -21,7 +21,7 @@ async function rejects400(p: Promise<unknown>, field: string) {
 }
 
 Deno.test("createLicenseRequest() validates use case, message and contact, naming the field", async () => {
-  await using folio = await startTestFolio();
+  await using folio = await testFolio();
   const db = folio.deps.store.db;
   const now = folio.clock.now();
   const base = {
@@ -57,7 +57,7 @@ Deno.test("createLicenseRequest() validates use case, message and contact, namin
 });
 
 Deno.test("approving a buyer's fine_tuning request grants fine_tuning for that publisher only, once", async () => {
-  await using folio = await startTestFolio();
+  await using folio = await testFolio();
   const db = folio.deps.store.db;
   const now = folio.clock.now();
   const { buyerId } = await createBuyer(db, { name: "Acme AI", email: "ml@acme.test" }, { now });
@@ -86,7 +86,7 @@ Deno.test("approving a buyer's fine_tuning request grants fine_tuning for that p
 });
 
 Deno.test("an enterprise approval creates an enterprise license billed monthly on the publisher's terms", async () => {
-  await using folio = await startTestFolio();
+  await using folio = await testFolio();
   const db = folio.deps.store.db;
   const now = folio.clock.now();
   const publisher = (await getPublisher(db, "pub_demo"))!;
@@ -119,7 +119,7 @@ Deno.test("an enterprise approval creates an enterprise license billed monthly o
 });
 
 Deno.test("a request from an unbound OAuth client is approved only once a buyer binds that client", async () => {
-  await using folio = await startTestFolio();
+  await using folio = await testFolio();
   const db = folio.deps.store.db;
   const now = folio.clock.now();
   await db.execute({
@@ -147,7 +147,7 @@ Deno.test("a request from an unbound OAuth client is approved only once a buyer 
 });
 
 Deno.test("denying a request creates no license", async () => {
-  await using folio = await startTestFolio();
+  await using folio = await testFolio();
   const db = folio.deps.store.db;
   const now = folio.clock.now();
   const { requestId } = await createLicenseRequest(db, {

@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { METERED_CAP_MICROS } from "../server/money.ts";
 import { getPublisher, updatePublisher } from "../store/publishers.ts";
-import { json, startTestFolio, type TestFolio } from "./helpers.ts";
+import { json, type TestFolio, testFolio } from "./helpers.ts";
 import { pool } from "../scripts/pool.ts";
 
 async function signup(folio: TestFolio, n = 0) {
@@ -63,8 +63,8 @@ async function spend(folio: TestFolio, buyerId: string, month: string): Promise<
 Deno.test("200 metered reads over 20 concurrent connections on two instances never pass the cap and charge exactly what fits", async () => {
   const dataDir = await Deno.makeTempDir({ prefix: "folio-cap-" });
   try {
-    await using a = await startTestFolio({ dataDir });
-    await using b = await startTestFolio({ dataDir, env: { FOLIO_SEED: "0" } });
+    await using a = await testFolio({ dataDir });
+    await using b = await testFolio({ dataDir, env: { FOLIO_SEED: "0" } });
     const [id] = await paywalled(a);
     const db = a.deps.store.db;
     for (let run = 0; run < 4; run++) {
@@ -99,8 +99,8 @@ Deno.test("200 metered reads over 20 concurrent connections on two instances nev
 Deno.test("a retried read with the same Idempotency-Key is charged once, sequentially and concurrently, on two nodes", async () => {
   const dataDir = await Deno.makeTempDir({ prefix: "folio-idem-" });
   try {
-    await using a = await startTestFolio({ dataDir });
-    await using b = await startTestFolio({ dataDir, env: { FOLIO_SEED: "0" } });
+    await using a = await testFolio({ dataDir });
+    await using b = await testFolio({ dataDir, env: { FOLIO_SEED: "0" } });
     const { buyerId, apiKey } = await signup(a);
     const [id, other] = await paywalled(a, 2);
     const seq = [await read(a, apiKey, id, "k-seq"), await read(a, apiKey, id, "k-seq")];
@@ -127,7 +127,7 @@ Deno.test("a retried read with the same Idempotency-Key is charged once, sequent
 });
 
 Deno.test("a price change never alters a past charge", async () => {
-  await using folio = await startTestFolio();
+  await using folio = await testFolio();
   const { buyerId, apiKey } = await signup(folio);
   const [id] = await paywalled(folio);
   await read(folio, apiKey, id);
@@ -142,7 +142,7 @@ Deno.test("a price change never alters a past charge", async () => {
 });
 
 Deno.test("reads either side of midnight UTC land in different months and the cap resets at 00:00", async () => {
-  await using folio = await startTestFolio();
+  await using folio = await testFolio();
   const { buyerId, apiKey } = await signup(folio);
   const [id] = await paywalled(folio);
   await folio.deps.store.db.execute({
@@ -166,8 +166,8 @@ Deno.test("reads either side of midnight UTC land in different months and the ca
 Deno.test("200 simultaneous chargeRead() calls from two store clients stop exactly at the cap", async () => {
   const dataDir = await Deno.makeTempDir({ prefix: "folio-cap2-" });
   try {
-    await using a = await startTestFolio({ dataDir });
-    await using b = await startTestFolio({ dataDir, env: { FOLIO_SEED: "0" } });
+    await using a = await testFolio({ dataDir });
+    await using b = await testFolio({ dataDir, env: { FOLIO_SEED: "0" } });
     const { chargeRead } = await import("../server/billing/metering.ts");
     const { buyerId } = await signup(a);
     const [articleId] = await paywalled(a);
@@ -202,8 +202,8 @@ Deno.test("200 simultaneous chargeRead() calls from two store clients stop exact
 Deno.test("reads straddling midnight UTC on two nodes are each charged to their own month, concurrently", async () => {
   const dataDir = await Deno.makeTempDir({ prefix: "folio-midnight-" });
   try {
-    await using a = await startTestFolio({ dataDir });
-    await using b = await startTestFolio({ dataDir, env: { FOLIO_SEED: "0" } });
+    await using a = await testFolio({ dataDir });
+    await using b = await testFolio({ dataDir, env: { FOLIO_SEED: "0" } });
     const { buyerId, apiKey } = await signup(a);
     const [id] = await paywalled(a);
     a.clock.set("2026-11-30T23:59:59.999Z");

@@ -9,7 +9,7 @@ import { monthOf } from "../server/clock.ts";
 import { withPlatformFee } from "../server/money.ts";
 import { createBuyer } from "../server/marketplace/buyers.ts";
 import { ledgerTotal } from "../store/charges.ts";
-import { json, startTestFolio, type TestFolio } from "./helpers.ts";
+import { json, type TestFolio, testFolio } from "./helpers.ts";
 
 async function articleIds(folio: TestFolio): Promise<string[]> {
   const rs = await folio.deps.store.db.execute(
@@ -44,7 +44,7 @@ async function meter(
 }
 
 Deno.test("over 12 synthetic months every closed statement's total equals its lines and the ledger, to the micro", async () => {
-  await using folio = await startTestFolio();
+  await using folio = await testFolio();
   const db = folio.deps.store.db;
   folio.clock.set("2027-01-01T00:00:00Z");
   const buyers = [];
@@ -107,7 +107,7 @@ Deno.test("over 12 synthetic months every closed statement's total equals its li
 });
 
 Deno.test("a closed statement never changes: late usage lands on the next statement as an adjustment", async () => {
-  await using folio = await startTestFolio();
+  await using folio = await testFolio();
   const db = folio.deps.store.db;
   const { buyerId } = await createBuyer(db, { name: "Late", email: "l@x.test" }, {
     now: folio.clock.now(),
@@ -150,7 +150,7 @@ Deno.test("a closed statement never changes: late usage lands on the next statem
 });
 
 Deno.test("the month roll bills each active licence once per month, however often it runs", async () => {
-  await using folio = await startTestFolio();
+  await using folio = await testFolio();
   const db = folio.deps.store.db;
   const { buyerId } = await createBuyer(db, { name: "Sub", email: "s@x.test" }, {
     now: folio.clock.now(),
@@ -184,7 +184,7 @@ Deno.test("the month roll bills each active licence once per month, however ofte
 });
 
 Deno.test("withLease() lets one holder run at a time and lets another take an expired lease", async () => {
-  await using folio = await startTestFolio();
+  await using folio = await testFolio();
   const db = folio.deps.store.db;
   const now = folio.clock.now();
   let runs = 0;
@@ -213,7 +213,7 @@ Deno.test("withLease() lets one holder run at a time and lets another take an ex
 });
 
 Deno.test("publisher earnings show its own prices and the payout; the platform fee is not the publisher's", async () => {
-  await using folio = await startTestFolio();
+  await using folio = await testFolio();
   const db = folio.deps.store.db;
   const { buyerId } = await createBuyer(db, { name: "E", email: "e@x.test" }, {
     now: folio.clock.now(),
@@ -244,7 +244,7 @@ Deno.test("publisher earnings show its own prices and the payout; the platform f
 });
 
 Deno.test("publisher license-request routes list, approve and deny over HTTP", async () => {
-  await using folio = await startTestFolio();
+  await using folio = await testFolio();
   const db = folio.deps.store.db;
   const pk = folio.seeded!.apiKey;
   const { createLicenseRequest } = await import("../server/billing/license_requests.ts");

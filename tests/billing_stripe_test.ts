@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { createBuyer } from "../server/marketplace/buyers.ts";
 import { insertLicense, setCheckout } from "../store/licenses.ts";
 import { eventBody, signature, startFakeStripe } from "./billing_fake_stripe.ts";
-import { json, startTestFolio, type TestFolio } from "./helpers.ts";
+import { json, type TestFolio, testFolio } from "./helpers.ts";
 
 async function buyerKey(folio: TestFolio): Promise<{ buyerId: string; apiKey: string }> {
   const res = await folio.request("/api/marketplace/signup", {
@@ -35,7 +35,7 @@ function postHook(folio: TestFolio, body: string, sig: string | null) {
 
 Deno.test("with Stripe configured a subscription answers a checkoutUrl and a double-click opens one session", async () => {
   await using stripe = startFakeStripe();
-  await using folio = await startTestFolio({ env: stripe.env() });
+  await using folio = await testFolio({ env: stripe.env() });
   const { apiKey } = await buyerKey(folio);
   const answers = await Promise.all(
     Array.from({ length: 5 }, async () => await json(await subscribeReq(folio, apiKey))),
@@ -55,7 +55,7 @@ Deno.test("with Stripe configured a subscription answers a checkoutUrl and a dou
 
 Deno.test("checkout activates the license exactly once, whether the buyer's return or the webhook comes first", async () => {
   await using stripe = startFakeStripe();
-  await using folio = await startTestFolio({ env: stripe.env() });
+  await using folio = await testFolio({ env: stripe.env() });
   for (const order of [["return", "hook"], ["hook", "return"]]) {
     await folio.deps.store.db.execute("DELETE FROM licenses");
     const { apiKey, buyerId } = await buyerKey(folio);
@@ -107,7 +107,7 @@ Deno.test("checkout activates the license exactly once, whether the buyer's retu
 
 Deno.test("forged, stale or re-serialized webhooks are rejected with 400 and change nothing; rotation v1 is accepted", async () => {
   await using stripe = startFakeStripe();
-  await using folio = await startTestFolio({ env: stripe.env() });
+  await using folio = await testFolio({ env: stripe.env() });
   const secret = stripe.webhookSecret;
   const t = Math.floor(folio.clock.now().getTime() / 1000);
   const body = eventBody("evt_1", "invoice.paid", { id: "in_1", amount_paid: 100 });
@@ -135,7 +135,7 @@ Deno.test("forged, stale or re-serialized webhooks are rejected with 400 and cha
 
 Deno.test("each of 100 events delivered 5 times (concurrently) has exactly one effect", async () => {
   await using stripe = startFakeStripe();
-  await using folio = await startTestFolio({ env: stripe.env() });
+  await using folio = await testFolio({ env: stripe.env() });
   const db = folio.deps.store.db;
   const now = folio.clock.now();
   const t = Math.floor(now.getTime() / 1000);

@@ -4,7 +4,7 @@ import { memoryLogger } from "../server/log.ts";
 import { openStore } from "../store/db.ts";
 import { recentCalls } from "../store/call_log.ts";
 import { findPublisherByDomain, normaliseHost } from "../store/publishers.ts";
-import { startTestFolio } from "./helpers.ts";
+import { testFolio } from "./helpers.ts";
 
 Deno.test("the call log batches writes and loses nothing on close", async () => {
   const dir = await Deno.makeTempDir();
@@ -40,7 +40,7 @@ Deno.test("a graceful shutdown writes the calls still buffered", async () => {
   const dataDir = await Deno.makeTempDir();
   try {
     {
-      await using folio = await startTestFolio({ dataDir });
+      await using folio = await testFolio({ dataDir });
       folio.deps.callLog.record({
         publisherId: "pub_demo",
         at: folio.clock.now(),
@@ -62,7 +62,7 @@ Deno.test("a graceful shutdown writes the calls still buffered", async () => {
 });
 
 Deno.test("publisher hosts resolve case-insensitively, ignoring port and trailing dot", async () => {
-  await using folio = await startTestFolio();
+  await using folio = await testFolio();
   for (
     const host of ["demo.localhost", "DEMO.LocalHost:8080", "demo.localhost.", "demo.localhost.:80"]
   ) {

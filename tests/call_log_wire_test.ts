@@ -4,7 +4,7 @@
  */
 import { createBuyer } from "../server/marketplace/buyers.ts";
 import { getPublisher, updatePublisher } from "../store/publishers.ts";
-import { startTestFolio, type TestFolio } from "./helpers.ts";
+import { type TestFolio, testFolio } from "./helpers.ts";
 import { initialize, post } from "./mcp_helpers.ts";
 import { mask } from "./wire.ts";
 
@@ -34,7 +34,7 @@ async function drain(res: Response | Promise<Response>) {
 }
 
 Deno.test("call log: what each surface records", async (t) => {
-  await using folio = await startTestFolio();
+  await using folio = await testFolio();
   const { apiKey } = await createBuyer(folio.deps.store.db, { name: "L", email: "l@x.test" }, {
     now: folio.clock.now(),
   });

@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
 import { cronJobs } from "../server/crons.ts";
-import { startTestFolio } from "./helpers.ts";
+import { testFolio } from "./helpers.ts";
 
 Deno.test("every cron job runs against a live store and names a valid schedule", async () => {
-  await using folio = await startTestFolio();
+  await using folio = await testFolio();
   const jobs = cronJobs(folio.deps, "node-test");
   assert.deepEqual(jobs.map((j) => j.name), ["folio-billing", "folio-daily-sync", "folio-robots"]);
   for (const job of jobs) {
@@ -13,7 +13,7 @@ Deno.test("every cron job runs against a live store and names a valid schedule",
 });
 
 Deno.test("the billing cron runs on one node at a time under its lease", async () => {
-  await using folio = await startTestFolio();
+  await using folio = await testFolio();
   await folio.store.db.execute({
     sql:
       "INSERT INTO cron_leases (name, holder, expires_at) VALUES ('billing-month', 'node-other', ?)",

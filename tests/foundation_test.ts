@@ -2,10 +2,10 @@ import assert from "node:assert/strict";
 import { createApp } from "../server/app.ts";
 import { openStore, StoreError } from "../store/db.ts";
 import { insertPublisher } from "../store/publishers.ts";
-import { json, startTestFolio } from "./helpers.ts";
+import { json, testFolio } from "./helpers.ts";
 
 Deno.test("GET /api/health answers 200 with a measured store round trip", async () => {
-  await using folio = await startTestFolio();
+  await using folio = await testFolio();
   const res = await folio.request("/api/health");
   assert.equal(res.status, 200);
   const body = await json(res);
@@ -15,7 +15,7 @@ Deno.test("GET /api/health answers 200 with a measured store round trip", async 
 });
 
 Deno.test("GET /api/health answers 503 when the store does not answer", async () => {
-  await using folio = await startTestFolio();
+  await using folio = await testFolio();
   folio.store.db.close();
   const res = await folio.request("/api/health");
   assert.equal(res.status, 503);
@@ -23,14 +23,14 @@ Deno.test("GET /api/health answers 503 when the store does not answer", async ()
 });
 
 Deno.test("the demo publisher's host answers health too", async () => {
-  await using folio = await startTestFolio();
+  await using folio = await testFolio();
   const res = await folio.request("/api/health", { host: "demo.localhost" });
   assert.equal(res.status, 200);
   await res.body?.cancel();
 });
 
 Deno.test("unknown routes answer the one JSON error model", async () => {
-  await using folio = await startTestFolio();
+  await using folio = await testFolio();
   const res = await folio.request("/nope");
   assert.equal(res.status, 404);
   assert.deepEqual(await json(res), {
@@ -39,7 +39,7 @@ Deno.test("unknown routes answer the one JSON error model", async () => {
 });
 
 Deno.test("an unexpected error answers 500 without leaking its detail or stack", async () => {
-  await using folio = await startTestFolio();
+  await using folio = await testFolio();
   const app = createApp(folio.deps);
   app.get("/boom", () => {
     throw new Error("secret detail at /internal/path.ts:12");
@@ -59,14 +59,14 @@ Deno.test("an unexpected error answers 500 without leaking its detail or stack",
 });
 
 Deno.test("every response carries a request id", async () => {
-  await using folio = await startTestFolio();
+  await using folio = await testFolio();
   const res = await folio.request("/api/health");
   await res.body?.cancel();
   assert.match(res.headers.get("x-request-id") ?? "", /^req_[0-9A-Za-z]{16}$/);
 });
 
 Deno.test("the catalog lists the seeded demo publisher with its article count", async () => {
-  await using folio = await startTestFolio();
+  await using folio = await testFolio();
   const res = await folio.request("/api/marketplace/catalog");
   assert.equal(res.status, 200);
   assert.equal(res.headers.get("access-control-allow-origin"), "*");
@@ -82,7 +82,7 @@ Deno.test("the catalog lists the seeded demo publisher with its article count", 
 });
 
 Deno.test("FOLIO_SEED=0 starts with an empty catalog", async () => {
-  await using folio = await startTestFolio({ env: { FOLIO_SEED: "0" } });
+  await using folio = await testFolio({ env: { FOLIO_SEED: "0" } });
   assert.equal(folio.seeded, null);
   const body = await json<{ publishers: unknown[] }>(
     await folio.request("/api/marketplace/catalog"),
@@ -91,7 +91,7 @@ Deno.test("FOLIO_SEED=0 starts with an empty catalog", async () => {
 });
 
 Deno.test("the home page lists the publishers and escapes what they typed", async () => {
-  await using folio = await startTestFolio();
+  await using folio = await testFolio();
   await insertPublisher(folio.store.db, {
     id: "pub_x",
     slug: "x",
@@ -109,13 +109,13 @@ Deno.test("restarting keeps all data and does not seed twice", async () => {
   const dataDir = await Deno.makeTempDir({ prefix: "folio-test-" });
   try {
     {
-      await using first = await startTestFolio({ dataDir });
+      await using first = await testFolio({ dataDir });
       assert.ok(first.seeded);
       await insertPublisher(first.store.db, { id: "pub_kept", slug: "kept", name: "Kept" }, {
         now: first.clock.now(),
       });
     }
-    await using second = await startTestFolio({ dataDir });
+    await using second = await testFolio({ dataDir });
     assert.equal(second.seeded, null);
     const rs = await second.store.db.execute("SELECT slug FROM publishers ORDER BY slug");
     assert.deepEqual(rs.rows.map((r) => r.slug), ["demo", "kept"]);
@@ -127,8 +127,8 @@ Deno.test("restarting keeps all data and does not seed twice", async () => {
 Deno.test("two instances on one data dir share it safely", async () => {
   const dataDir = await Deno.makeTempDir({ prefix: "folio-test-" });
   try {
-    await using a = await startTestFolio({ dataDir });
-    await using b = await startTestFolio({ dataDir });
+    await using a = await testFolio({ dataDir });
+    await using b = await testFolio({ dataDir });
     // Concurrent writers in two instances: WAL plus the busy timeout serialise them, none fails.
     const writes = [];
     for (let i = 0; i < 100; i++) {

@@ -1,31 +1,76 @@
-/** Test utilities: a real Folio on 127.0.0.1 port 0 with a temporary store, and fixtures. */
+/**
+ * Test utilities. Two ways to run Folio, both on a fresh temporary store:
+ * - `testFolio()`: the app in process (Fresh's style): `request()` calls the app's handler with a
+ *   `Request`, no socket. For tests that need neither a network peer nor a real client.
+ * - `startTestFolio()`: the real server on 127.0.0.1 port 0, for real clients (the MCP and A2A
+ *   SDKs, an OAuth library, a browser) and whatever crosses the network.
+ * Both start from a copy of one seeded store per test process (migrated, the demo publisher
+ * seeded and embedded), which is what makes a test cheap; `dataDir` or FOLIO_SEED=0 opt out.
+ */
 import { type ManualClock, manualClock } from "../server/clock.ts";
 import { type Config, loadConfig } from "../server/config.ts";
 import { memoryLogger } from "../server/log.ts";
-import { type Folio, startFolio } from "../server/runtime.ts";
+import { assembleFolio, type Folio, startFolio } from "../server/runtime.ts";
+import type { SeedResult } from "../server/seed/demo.ts";
 
-/** A started test service that cleans up after itself with `await using`. */
+/** A test service that cleans up after itself with `await using`. */
 export interface TestFolio extends Folio, AsyncDisposable {
   clock: ManualClock;
   dataDir: string;
   logLines: string[];
-  /** fetch() against this service; `host` sets the Host header (e.g. "demo.localhost"). */
+  /** A request to this service; `host` sets the Host (e.g. "demo.localhost"). */
   request(path: string, init?: RequestInit & { host?: string }): Promise<Response>;
 }
 
-/** Starts Folio on a fresh temporary data dir. `env` overrides configuration variables. */
-export async function startTestFolio(
-  options: { env?: Record<string, string>; dataDir?: string; clock?: ManualClock } = {},
-): Promise<TestFolio> {
-  const dataDir = options.dataDir ?? await Deno.makeTempDir({ prefix: "folio-test-" });
-  const config: Config = loadConfig({
-    PORT: "0",
-    FOLIO_HOST: "127.0.0.1",
-    FOLIO_DATA_DIR: dataDir,
-    FOLIO_LOG_LEVEL: "debug",
-    ...options.env,
-  });
-  const clock = options.clock ?? manualClock();
+/** Options of both test services. */
+export interface TestOptions {
+  /** Configuration variables, over the test defaults. */
+  env?: Record<string, string>;
+  /** A data directory to use as it is (no template copy), e.g. to restart on the same store. */
+  dataDir?: string;
+  clock?: ManualClock;
+}
+
+/** The clock every test starts at unless it brings its own. */
+const START = "2026-11-15T12:00:00Z";
+
+/** Folio in process: the app's handler called with Request objects, no socket. */
+export async function testFolio(options: TestOptions = {}): Promise<TestFolio> {
+  const { config, clock, dataDir, seeded, owned } = await prepare(options, { port: "8080" });
+  const log = memoryLogger();
+  const folio = await assembleFolio(config, { clock, log });
+  const handler = folio.handler(config);
+  const peer = { remoteAddr: { transport: "tcp", hostname: "127.0.0.1", port: 40000 } };
+  const shutdown = () => folio.close();
+  return {
+    config: folio.deps.config,
+    deps: folio.deps,
+    store: folio.store,
+    seeded: folio.seeded ?? seeded,
+    url: config.baseUrl,
+    shutdown,
+    clock,
+    dataDir,
+    logLines: log.lines,
+    async request(path, init = {}) {
+      const { host = "127.0.0.1", ...rest } = init;
+      // As Deno.serve would hand it over on the configured port, with the Host the client sent.
+      const authority = `${host}:${config.port}`;
+      const headers = new Headers(rest.headers);
+      headers.set("host", authority);
+      const req = new Request(`http://${authority}${path}`, { ...rest, headers });
+      return await handler(req, peer as Deno.ServeHandlerInfo<Deno.NetAddr>);
+    },
+    async [Symbol.asyncDispose]() {
+      await shutdown();
+      if (owned) await Deno.remove(dataDir, { recursive: true }).catch(() => {});
+    },
+  };
+}
+
+/** Folio serving on 127.0.0.1 port 0, for real clients and the network. */
+export async function startTestFolio(options: TestOptions = {}): Promise<TestFolio> {
+  const { config, clock, dataDir, seeded, owned } = await prepare(options, { port: "0" });
   const log = memoryLogger();
   const folio = await startFolio(config, { clock, log });
   const port = Number(new URL(folio.url).port);
@@ -34,6 +79,7 @@ export async function startTestFolio(
   let client: Deno.HttpClient | null = null;
   return {
     ...folio,
+    seeded: folio.seeded ?? seeded,
     clock,
     dataDir,
     logLines: log.lines,
@@ -48,7 +94,7 @@ export async function startTestFolio(
     async [Symbol.asyncDispose]() {
       client?.close();
       await folio.shutdown();
-      if (!options.dataDir) await Deno.remove(dataDir, { recursive: true }).catch(() => {});
+      if (owned) await Deno.remove(dataDir, { recursive: true }).catch(() => {});
     },
   };
 }
@@ -56,4 +102,62 @@ export async function startTestFolio(
 /** Reads a JSON body (always consuming it). */
 export async function json<T = Record<string, unknown>>(res: Response): Promise<T> {
   return await res.json() as T;
+}
+
+/** The configuration, clock and data directory of one test service. */
+async function prepare(options: TestOptions, listen: { port: string }) {
+  const clock = options.clock ?? manualClock(START);
+  const owned = !options.dataDir;
+  const dataDir = options.dataDir ?? await Deno.makeTempDir({ prefix: "folio-test-" });
+  const env = {
+    PORT: listen.port,
+    FOLIO_HOST: "127.0.0.1",
+    FOLIO_DATA_DIR: dataDir,
+    FOLIO_LOG_LEVEL: "debug",
+    ...options.env,
+  };
+  const config: Config = loadConfig(env);
+  // The template fits when the store would be seeded the same way: seeded, at the start time.
+  const fits = owned && config.seed && config.dbUrl.startsWith("file:") &&
+    clock.now().getTime() === new Date(START).getTime();
+  const seeded = fits ? await copyTemplate(dataDir) : null;
+  return { config, clock, dataDir, seeded, owned };
+}
+
+let template: Promise<{ dir: string; seeded: SeedResult }> | null = null;
+
+/** Copies the process's seeded template store into `dir`; returns what seeding returned. */
+async function copyTemplate(dir: string): Promise<SeedResult> {
+  template ??= buildTemplate();
+  const t = await template;
+  await copyDir(t.dir, dir);
+  return t.seeded;
+}
+
+/** One migrated, seeded and fully embedded store per test process. */
+async function buildTemplate(): Promise<{ dir: string; seeded: SeedResult }> {
+  const dir = await Deno.makeTempDir({ prefix: "folio-template-" });
+  globalThis.addEventListener("unload", () => {
+    try {
+      Deno.removeSync(dir, { recursive: true });
+    } catch { /* already gone */ }
+  });
+  const config = loadConfig({ PORT: "8080", FOLIO_DATA_DIR: dir, FOLIO_LOG_LEVEL: "error" });
+  const folio = await assembleFolio(config, { clock: manualClock(START), log: memoryLogger() });
+  try {
+    const search = folio.deps.search;
+    while (await search.embedPending({ publisherId: "pub_demo" }) > 0) { /* embed everything */ }
+    await search.search("pub_demo", "warm the index", { limit: 1 });
+    return { dir, seeded: folio.seeded! };
+  } finally {
+    await folio.close();
+  }
+}
+
+async function copyDir(from: string, to: string): Promise<void> {
+  await Deno.mkdir(to, { recursive: true });
+  for await (const entry of Deno.readDir(from)) {
+    if (entry.isDirectory) await copyDir(`${from}/${entry.name}`, `${to}/${entry.name}`);
+    else if (entry.isFile) await Deno.copyFile(`${from}/${entry.name}`, `${to}/${entry.name}`);
+  }
 }

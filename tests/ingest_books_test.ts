@@ -6,7 +6,7 @@ import { chapterUrl } from "../server/catalog/books.ts";
 import { pdfText } from "../server/catalog/pdf_text.ts";
 import { auth } from "./fixtures/ingest_helpers.ts";
 import { deflatedZeros, makePdf } from "./fixtures/pdf.ts";
-import { startTestFolio, type TestFolio } from "./helpers.ts";
+import { type TestFolio, testFolio } from "./helpers.ts";
 
 async function uploadBook(
   folio: TestFolio,
@@ -29,7 +29,7 @@ async function uploadBook(
 const para = (n: number) => `Sentence ${n} about the sea and the ships that sail it. `.repeat(12);
 
 Deno.test("a markdown book is split at its chapter headings into chapter articles with the book's ceiling", async () => {
-  await using folio = await startTestFolio();
+  await using folio = await testFolio();
   const md = [
     "# The Sea Book",
     "",
@@ -90,7 +90,7 @@ Deno.test("a markdown book is split at its chapter headings into chapter article
 });
 
 Deno.test("a plain-text book splits on Chapter N, CHAPTER IV and Part One lines", async () => {
-  await using folio = await startTestFolio();
+  await using folio = await testFolio();
   const text = [
     "THE LONG ROAD",
     "",
@@ -112,7 +112,7 @@ Deno.test("a plain-text book splits on Chapter N, CHAPTER IV and Part One lines"
 });
 
 Deno.test("a PDF book is split by its outline", async () => {
-  await using folio = await startTestFolio();
+  await using folio = await testFolio();
   const pdf = makePdf({
     pages: [["Opening words."], ["The harbour at dawn.", "Boats leave."], ["Night falls."]],
     outline: [{ title: "Dawn", page: 1 }, { title: "Night", page: 2 }],
@@ -128,7 +128,7 @@ Deno.test("a PDF book is split by its outline", async () => {
 });
 
 Deno.test("a PDF without an outline is split at its chapter heading lines", async () => {
-  await using folio = await startTestFolio();
+  await using folio = await testFolio();
   const pdf = makePdf({
     pages: [["Chapter 1", "It began."], ["More of one."], ["Chapter 2", "It ended."]],
   });
@@ -138,7 +138,7 @@ Deno.test("a PDF without an outline is split at its chapter heading lines", asyn
 });
 
 Deno.test("hostile book uploads are refused with clear errors and create nothing", async () => {
-  await using folio = await startTestFolio();
+  await using folio = await testFolio();
   const notPdf = await uploadBook(folio, {
     bytes: "<html>hello</html>",
     name: "fake.pdf",
@@ -200,7 +200,7 @@ Deno.test("hostile book uploads are refused with clear errors and create nothing
 });
 
 Deno.test("book routes need a publisher credential and a multipart body", async () => {
-  await using folio = await startTestFolio();
+  await using folio = await testFolio();
   const raw = await folio.request("/api/publisher/books", {
     method: "POST",
     headers: { ...auth(folio), "content-type": "application/pdf" },

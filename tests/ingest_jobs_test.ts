@@ -15,12 +15,12 @@ import { USER_AGENT } from "../server/runtime.ts";
 import { pageSpec } from "./fixtures/article_pages.ts";
 import { runJobViaApi, uploadCsv, urlsIn, waitForJob } from "./fixtures/ingest_helpers.ts";
 import { startPageServer } from "./fixtures/page_server.ts";
-import { startTestFolio } from "./helpers.ts";
+import { testFolio } from "./helpers.ts";
 
 const LOOPBACK = { env: { FOLIO_FETCH_ALLOW_LOOPBACK: "1" } };
 
 Deno.test("without the loopback switch, loopback, private and metadata addresses in every spelling are refused and never reached", async () => {
-  await using folio = await startTestFolio();
+  await using folio = await testFolio();
   await using site = startPageServer([pageSpec(0)]);
   const worker = startIngestionWorker(folio.deps, { pollMs: 100 });
   try {
@@ -73,7 +73,7 @@ Deno.test("without the loopback switch, loopback, private and metadata addresses
 });
 
 Deno.test("recoverJobs() resumes a job whose runner died, and the worker finishes it", async () => {
-  await using folio = await startTestFolio(LOOPBACK);
+  await using folio = await testFolio(LOOPBACK);
   await stopIngestionWorker(folio.deps); // these drive jobs by hand
   await using site = startPageServer([pageSpec(1), pageSpec(2)]);
   await uploadCsv(folio, `${site.origin}${pageSpec(1).path}\n${site.origin}${pageSpec(2).path}\n`);
@@ -100,7 +100,7 @@ Deno.test("recoverJobs() resumes a job whose runner died, and the worker finishe
 });
 
 Deno.test("recoverJobs() fails a job that keeps dying instead of resuming it forever", async () => {
-  await using folio = await startTestFolio();
+  await using folio = await testFolio();
   await stopIngestionWorker(folio.deps); // these drive jobs by hand
   const db = folio.deps.store.db;
   await createJob(db, "pub_demo", { id: "job_cursed", kind: "sync", now: folio.clock.now() });
@@ -119,7 +119,7 @@ Deno.test("recoverJobs() fails a job that keeps dying instead of resuming it for
 });
 
 Deno.test("a job with no progress for 600 s fails with that reason, and stopping hands a job back", async () => {
-  await using folio = await startTestFolio(LOOPBACK);
+  await using folio = await testFolio(LOOPBACK);
   await using site = startPageServer([]);
   await uploadCsv(folio, `${site.origin}/slow\n${site.origin}/slow?again\n`);
   let worker = startIngestionWorker(folio.deps, { pollMs: 50, pageTimeoutMs: 60_000 });
@@ -148,7 +148,7 @@ Deno.test("a job with no progress for 600 s fails with that reason, and stopping
 });
 
 Deno.test("a sync job re-checks known URLs with conditional requests and updates only what changed", async () => {
-  await using folio = await startTestFolio(LOOPBACK);
+  await using folio = await testFolio(LOOPBACK);
   const specs = [3, 4, 5, 6].map(pageSpec);
   await using site = startPageServer(specs);
   const worker = startIngestionWorker(folio.deps, { pollMs: 50 });
@@ -172,7 +172,7 @@ Deno.test("a sync job re-checks known URLs with conditional requests and updates
 });
 
 Deno.test("robots.txt: 404 allows all, 5xx disallows the host until a later success, Disallow applies to our token", async () => {
-  await using folio = await startTestFolio(LOOPBACK);
+  await using folio = await testFolio(LOOPBACK);
   await using site = startPageServer([], { robots: 404 });
   const url = `${site.origin}/news/a`;
   assert.ok(USER_AGENT.startsWith(`${ROBOTS_TOKEN}/`), "the token is the User-Agent's product");
@@ -211,7 +211,7 @@ Deno.test("robots.txt: 404 allows all, 5xx disallows the host until a later succ
 });
 
 Deno.test("dailySync() queues one sync per publisher with URLs, only on the node holding the lease", async () => {
-  await using folio = await startTestFolio();
+  await using folio = await testFolio();
   await stopIngestionWorker(folio.deps); // these drive jobs by hand
   await uploadCsv(folio, "https://a.example/1\n");
   const db = folio.deps.store.db;
@@ -232,7 +232,7 @@ Deno.test("dailySync() queues one sync per publisher with URLs, only on the node
 });
 
 Deno.test("asking for a second drain while one is active returns the active job", async () => {
-  await using folio = await startTestFolio();
+  await using folio = await testFolio();
   await stopIngestionWorker(folio.deps); // these drive jobs by hand
   const a = await queueJob(folio.deps, "pub_demo", "drain");
   const b = await queueJob(folio.deps, "pub_demo", "drain");

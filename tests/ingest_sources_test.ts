@@ -6,7 +6,7 @@ import { Hono } from "hono";
 import type { AppEnv } from "../server/deps.ts";
 import { uploadLimit } from "../server/catalog/upload.ts";
 import { auth, uploadCsv } from "./fixtures/ingest_helpers.ts";
-import { startTestFolio } from "./helpers.ts";
+import { testFolio } from "./helpers.ts";
 
 const enc = new TextEncoder();
 
@@ -62,7 +62,7 @@ Deno.test("parseSourceCsv() reports invalid, duplicate and formula cells per lin
 });
 
 Deno.test("a CSV with an unterminated quote is refused with 400 naming the line where it opens", async () => {
-  await using folio = await startTestFolio();
+  await using folio = await testFolio();
   const csv = `url,title\nhttps://a.example/1,ok\nhttps://a.example/2,"never closed\n${
     "https://a.example/x,y\n".repeat(5000)
   }`;
@@ -74,7 +74,7 @@ Deno.test("a CSV with an unterminated quote is refused with 400 naming the line 
 });
 
 Deno.test("a CSV over 20 MB is refused with 413 while it streams, before the rest is read", async () => {
-  await using folio = await startTestFolio();
+  await using folio = await testFolio();
   // 21 MB sent as a stream without Content-Length: the server must stop reading at the limit.
   const line = enc.encode(`https://a.example/${"p".repeat(100)}\n`);
   let sent = 0;
@@ -107,7 +107,7 @@ Deno.test("a CSV over 20 MB is refused with 413 while it streams, before the res
 });
 
 Deno.test("a CSV uploaded as multipart/form-data with a file field is accepted", async () => {
-  await using folio = await startTestFolio();
+  await using folio = await testFolio();
   const form = new FormData();
   form.set(
     "file",
@@ -129,7 +129,7 @@ Deno.test("a CSV uploaded as multipart/form-data with a file field is accepted",
 });
 
 Deno.test("a multipart upload without a file field is a 400 naming the field", async () => {
-  await using folio = await startTestFolio();
+  await using folio = await testFolio();
   const form = new FormData();
   form.set("csv", "https://a.example/");
   const res = await folio.request("/api/publisher/sources", {
@@ -142,7 +142,7 @@ Deno.test("a multipart upload without a file field is a 400 naming the field", a
 });
 
 Deno.test("URLs listed in two different files are queued once", async () => {
-  await using folio = await startTestFolio();
+  await using folio = await testFolio();
   const a = await uploadCsv(folio, "https://a.example/1\nhttps://a.example/2\n");
   const b = await uploadCsv(folio, "url\nhttps://a.example/2\nhttps://a.example/3\n");
   assert.equal(a.body.queued, 2);
@@ -153,7 +153,7 @@ Deno.test("URLs listed in two different files are queued once", async () => {
 });
 
 Deno.test("UTF-16 and invalid UTF-8 CSVs are refused with 415", async () => {
-  await using folio = await startTestFolio();
+  await using folio = await testFolio();
   const utf16 = await uploadCsv(folio, new Uint8Array([0xff, 0xfe, 0x75, 0x00]));
   assert.equal(utf16.status, 415);
   const latin1 = await uploadCsv(folio, new Uint8Array([0x75, 0x72, 0x6c, 0x0a, 0xe9, 0x0a]));
@@ -161,14 +161,14 @@ Deno.test("UTF-16 and invalid UTF-8 CSVs are refused with 415", async () => {
 });
 
 Deno.test("a file whose first row is neither a header nor a URL is a 400", async () => {
-  await using folio = await startTestFolio();
+  await using folio = await testFolio();
   const res = await uploadCsv(folio, "name,link\nfoo,bar\n");
   assert.equal(res.status, 400);
   assert.match(String((res.body.error as { message: string }).message), /no url column/);
 });
 
 Deno.test("source and job routes need a publisher credential and validate the job kind", async () => {
-  await using folio = await startTestFolio();
+  await using folio = await testFolio();
   for (
     const [method, path] of [
       ["POST", "/api/publisher/sources"],
@@ -212,7 +212,7 @@ Deno.test("uploadLimit() stops pulling the body at the first chunk past the limi
 });
 
 Deno.test("a source upload that is neither CSV nor multipart is refused with 415", async () => {
-  await using folio = await startTestFolio();
+  await using folio = await testFolio();
   const res = await folio.request("/api/publisher/sources", {
     method: "POST",
     headers: { ...auth(folio), "content-type": "application/json" },

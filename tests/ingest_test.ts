@@ -4,18 +4,27 @@
  */
 import assert from "node:assert/strict";
 import { findArticle, listRecent } from "../store/articles.ts";
+import { createFetcher } from "../server/catalog/fetcher.ts";
 import { startIngestionWorker } from "../server/catalog/jobs.ts";
+import { USER_AGENT } from "../server/runtime.ts";
 import { expectedBody, pageSpec } from "./fixtures/article_pages.ts";
 import { auth, runJobViaApi, uploadCsv, urlsIn } from "./fixtures/ingest_helpers.ts";
 import { BAD_PATHS, startPageServer } from "./fixtures/page_server.ts";
-import { startTestFolio } from "./helpers.ts";
+import { testFolio } from "./helpers.ts";
 
 const PAGES = 240;
 
 Deno.test("a drain job ingests a few hundred pages with their metadata and counts every failure with its reason", async () => {
-  await using folio = await startTestFolio({ env: { FOLIO_FETCH_ALLOW_LOOPBACK: "1" } });
+  await using folio = await testFolio({ env: { FOLIO_FETCH_ALLOW_LOOPBACK: "1" } });
   const specs = Array.from({ length: PAGES }, (_, i) => pageSpec(i));
   await using site = startPageServer(specs);
+  // The site is our own loopback fixture: no politeness spacing between its pages (spacing is
+  // server/catalog/host_slots_test.ts's subject); everything else is the production fetcher.
+  folio.deps.fetcher = createFetcher({
+    userAgent: USER_AGENT,
+    allowLoopback: true,
+    minHostIntervalMs: 0,
+  });
   const worker = startIngestionWorker(folio.deps, { pageTimeoutMs: 5000, pollMs: 100 });
   try {
     const good = specs.map((s) => `${site.origin}${s.path}`);

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { json, startTestFolio, type TestFolio } from "./helpers.ts";
+import { json, type TestFolio, testFolio } from "./helpers.ts";
 import { assertInvalid, bearer, sendJson, signUp } from "./manage_helpers.ts";
 
 // deno-lint-ignore no-explicit-any
@@ -25,7 +25,7 @@ async function articleIdOf(folio: TestFolio, url: string): Promise<string> {
 }
 
 Deno.test("rules are stored in micros and shown in cents, in evaluation order", async () => {
-  await using folio = await startTestFolio();
+  await using folio = await testFolio();
   const key = demoKey(folio);
   const window = { start: "2026-11-01T00:00:00+01:00", end: "2026-12-01T00:00:00Z" };
   const premium = await sendJson(folio, "POST", "/api/publisher/rules", {
@@ -58,7 +58,7 @@ Deno.test("rules are stored in micros and shown in cents, in evaluation order", 
 });
 
 Deno.test("rules refuse bad input with the field and the reason, and store nothing", async () => {
-  await using folio = await startTestFolio();
+  await using folio = await testFolio();
   const key = demoKey(folio);
   const cases: [unknown, string][] = [
     [{ priority: 1.5, action: { policy: "PAYWALL" } }, "priority: expected an integer"],
@@ -137,7 +137,7 @@ Deno.test("rules refuse bad input with the field and the reason, and store nothi
 });
 
 Deno.test("PATCH replaces the parts given and re-validates the whole rule", async () => {
-  await using folio = await startTestFolio();
+  await using folio = await testFolio();
   const key = demoKey(folio);
   const res = await sendJson(folio, "POST", "/api/publisher/rules", {
     priority: 3,
@@ -174,7 +174,7 @@ Deno.test("PATCH replaces the parts given and re-validates the whole rule", asyn
 });
 
 Deno.test("does not return another publisher's rules, nor let it patch or delete them", async () => {
-  await using folio = await startTestFolio();
+  await using folio = await testFolio();
   const res = await sendJson(folio, "POST", "/api/publisher/rules", {
     priority: 1,
     action: { policy: "PAYWALL" },
@@ -205,7 +205,7 @@ Deno.test("does not return another publisher's rules, nor let it patch or delete
 });
 
 Deno.test("GET articles pages through the catalog and filters by policy and kind", async () => {
-  await using folio = await startTestFolio();
+  await using folio = await testFolio();
   const key = demoKey(folio);
   const page = await json<Body>(
     await folio.request("/api/publisher/articles?limit=5", { headers: key }),
@@ -245,7 +245,7 @@ Deno.test("GET articles pages through the catalog and filters by policy and kind
 });
 
 Deno.test("PATCH article sets policy and price, and BLOCKED leaves search", async () => {
-  await using folio = await startTestFolio();
+  await using folio = await testFolio();
   const key = demoKey(folio);
   const id = await articleIdOf(folio, SOURDOUGH);
   const search = async () => {
@@ -307,7 +307,7 @@ Deno.test("PATCH article sets policy and price, and BLOCKED leaves search", asyn
 });
 
 Deno.test("cannot patch another publisher's article", async () => {
-  await using folio = await startTestFolio();
+  await using folio = await testFolio();
   const id = await articleIdOf(folio, SOURDOUGH);
   const other = bearer((await signUp(folio, { slug: "other" })).apiKey);
   const res = await sendJson(
@@ -329,7 +329,7 @@ Deno.test("cannot patch another publisher's article", async () => {
 });
 
 Deno.test("calls, intents and coverage show this publisher's activity only", async () => {
-  await using folio = await startTestFolio();
+  await using folio = await testFolio();
   const key = demoKey(folio);
   const read = await folio.request(
     `/api/v1/articles/${encodeURIComponent(SOURDOUGH)}?last_user_prompt=how+does+sourdough+rise`,

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { json, startTestFolio, type TestFolio } from "./helpers.ts";
+import { json, type TestFolio, testFolio } from "./helpers.ts";
 import { assertInvalid, bearer, sendJson, signUp } from "./manage_helpers.ts";
 
 // deno-lint-ignore no-explicit-any
@@ -22,7 +22,7 @@ async function patch(folio: TestFolio, body: unknown, headers: Record<string, st
 }
 
 Deno.test("PATCH settings merges: one toggle changes and everything else stays", async () => {
-  await using folio = await startTestFolio();
+  await using folio = await testFolio();
   const key = demoKey(folio);
   const before = await settings(folio, key);
   const res = await patch(folio, { toggles: { requireAuth: true } }, key);
@@ -33,7 +33,7 @@ Deno.test("PATCH settings merges: one toggle changes and everything else stays",
 });
 
 Deno.test("PATCH settings names the field and the reason, and bad input changes nothing", async () => {
-  await using folio = await startTestFolio();
+  await using folio = await testFolio();
   const key = demoKey(folio);
   const before = await settings(folio, key);
   const cases: [unknown, string][] = [
@@ -84,7 +84,7 @@ Deno.test("PATCH settings names the field and the reason, and bad input changes 
 });
 
 Deno.test("PATCH settings stores fractional cents as micros and every field round-trips", async () => {
-  await using folio = await startTestFolio();
+  await using folio = await testFolio();
   const { apiKey, publisherId } = await signUp(folio, { slug: "acme" });
   const change = {
     name: "Acme Daily",
@@ -132,7 +132,7 @@ Deno.test("PATCH settings stores fractional cents as micros and every field roun
 });
 
 Deno.test("customDomain is unique, never the platform's host, and serves the publisher", async () => {
-  await using folio = await startTestFolio({ env: { FOLIO_BASE_URL: "http://platform.test" } });
+  await using folio = await testFolio({ env: { FOLIO_BASE_URL: "http://platform.test" } });
   const { apiKey } = await signUp(folio, { slug: "acme" });
   const taken = await patch(
     folio,
@@ -163,7 +163,7 @@ Deno.test("customDomain is unique, never the platform's host, and serves the pub
 });
 
 Deno.test("PATCH toggles.publicRest false turns anonymous REST off on demo.localhost", async () => {
-  await using folio = await startTestFolio();
+  await using folio = await testFolio();
   const before = await folio.request("/api/v1/articles/search?q=solar", { host: "demo.localhost" });
   assert.equal(before.status, 200);
   await before.body?.cancel();
@@ -176,7 +176,7 @@ Deno.test("PATCH toggles.publicRest false turns anonymous REST off on demo.local
 });
 
 Deno.test("PATCH rights.rag false removes the publisher's articles from search", async () => {
-  await using folio = await startTestFolio();
+  await using folio = await testFolio();
   const before = await folio.request("/api/v1/articles/search?q=solar", { host: "demo.localhost" });
   assert.ok((await json<Settings>(before)).count > 0);
   const res = await patch(folio, { rights: { rag: false } }, demoKey(folio));
@@ -187,7 +187,7 @@ Deno.test("PATCH rights.rag false removes the publisher's articles from search",
 });
 
 Deno.test("a territory deny rule answers 451 to requesters from that territory", async () => {
-  await using folio = await startTestFolio({ env: { FOLIO_COUNTRY_HEADER: "cf-ipcountry" } });
+  await using folio = await testFolio({ env: { FOLIO_COUNTRY_HEADER: "cf-ipcountry" } });
   const rule = await sendJson(folio, "POST", "/api/publisher/rules", {
     priority: 1,
     match: { territories: ["fr", "BE"] },

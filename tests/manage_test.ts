@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
-import { json, startTestFolio } from "./helpers.ts";
+import { json, testFolio } from "./helpers.ts";
 import { assertInvalid, bearer, logIn, PASSWORD, sendJson, signUp } from "./manage_helpers.ts";
 
 Deno.test("signup creates a publisher whose pk_ key manages it, storing only hashes", async () => {
-  await using folio = await startTestFolio();
+  await using folio = await testFolio();
   const res = await sendJson(folio, "POST", "/api/publishers/signup", {
     name: "Acme News",
     email: "Editor@Acme.test",
@@ -36,7 +36,7 @@ Deno.test("signup creates a publisher whose pk_ key manages it, storing only has
 });
 
 Deno.test("signup refuses bad input with the field and the reason, and creates nothing", async () => {
-  await using folio = await startTestFolio();
+  await using folio = await testFolio();
   const good = { name: "Acme", email: "a@acme.test", password: PASSWORD, slug: "acme" };
   const count = async () =>
     Number((await folio.store.db.execute("SELECT COUNT(*) AS n FROM publishers")).rows[0].n);
@@ -76,7 +76,7 @@ Deno.test("signup refuses bad input with the field and the reason, and creates n
 });
 
 Deno.test("login sets an HttpOnly SameSite=Lax session cookie that reads the settings", async () => {
-  await using folio = await startTestFolio();
+  await using folio = await testFolio();
   const { publisherId, email } = await signUp(folio, { slug: "acme" });
   const session = await logIn(folio, email.toUpperCase());
   assert.match(session.setCookie, /^folio_session=[^;]+;/);
@@ -98,14 +98,14 @@ Deno.test("login sets an HttpOnly SameSite=Lax session cookie that reads the set
 });
 
 Deno.test("the session cookie is Secure when the base URL is https", async () => {
-  await using folio = await startTestFolio({ env: { FOLIO_BASE_URL: "https://folio.test" } });
+  await using folio = await testFolio({ env: { FOLIO_BASE_URL: "https://folio.test" } });
   const { email } = await signUp(folio, { slug: "acme" });
   const session = await logIn(folio, email);
   assert.match(session.setCookie, /; Secure/);
 });
 
 Deno.test("login answers the identical 401 for an unknown email and a wrong password", async () => {
-  await using folio = await startTestFolio();
+  await using folio = await testFolio();
   const { email } = await signUp(folio, { slug: "acme" });
   const answers = [];
   for (
@@ -128,7 +128,7 @@ Deno.test("login answers the identical 401 for an unknown email and a wrong pass
 });
 
 Deno.test("a cookie-authenticated PATCH without X-CSRF-Token is refused with 403 and changes nothing", async () => {
-  await using folio = await startTestFolio();
+  await using folio = await testFolio();
   const { email, apiKey } = await signUp(folio, { slug: "acme" });
   const { cookie, csrfToken } = await logIn(folio, email);
   const patch = { toggles: { a2a: true } };
@@ -149,7 +149,7 @@ Deno.test("a cookie-authenticated PATCH without X-CSRF-Token is refused with 403
 });
 
 Deno.test("logout ends the session and expires the cookie", async () => {
-  await using folio = await startTestFolio();
+  await using folio = await testFolio();
   const { email } = await signUp(folio, { slug: "acme" });
   const { cookie } = await logIn(folio, email);
   const out = await folio.request("/api/publishers/logout", {
@@ -168,7 +168,7 @@ Deno.test("logout ends the session and expires the cookie", async () => {
 });
 
 Deno.test("sessions expire after seven days", async () => {
-  await using folio = await startTestFolio();
+  await using folio = await testFolio();
   const { email } = await signUp(folio, { slug: "acme" });
   const { cookie } = await logIn(folio, email);
   folio.clock.advance(7 * 24 * 3_600_000 + 1);
@@ -178,7 +178,7 @@ Deno.test("sessions expire after seven days", async () => {
 });
 
 Deno.test("login is rate-limited per email and per address with 429 and Retry-After", async () => {
-  await using folio = await startTestFolio();
+  await using folio = await testFolio();
   const { email } = await signUp(folio, { slug: "acme" });
   const statuses: number[] = [];
   let retryAfter: string | null = null;
@@ -206,7 +206,7 @@ Deno.test("login is rate-limited per email and per address with 429 and Retry-Af
 });
 
 Deno.test("signup is rate-limited per address with 429 and Retry-After", async () => {
-  await using folio = await startTestFolio();
+  await using folio = await testFolio();
   const statuses: number[] = [];
   for (let i = 0; i < 11; i++) {
     // Invalid bodies count too: the limit guards the endpoint, not only successful sign-ups.
@@ -219,7 +219,7 @@ Deno.test("signup is rate-limited per address with 429 and Retry-After", async (
 });
 
 Deno.test("management routes send no CORS headers to other origins (docs/TEST-PLAN.md 5.14)", async () => {
-  await using folio = await startTestFolio();
+  await using folio = await testFolio();
   const key = folio.seeded!.apiKey;
   const origins = [
     "https://evil.test",
@@ -258,7 +258,7 @@ Deno.test("management routes send no CORS headers to other origins (docs/TEST-PL
 });
 
 Deno.test("JSON routes refuse other content types, so HTML forms cannot post to them", async () => {
-  await using folio = await startTestFolio();
+  await using folio = await testFolio();
   const { email } = await signUp(folio, { slug: "acme" });
   for (const type of ["text/plain", "application/x-www-form-urlencoded", "multipart/form-data"]) {
     const res = await folio.request("/api/publishers/login", {
@@ -278,7 +278,7 @@ Deno.test("JSON routes refuse other content types, so HTML forms cannot post to 
 });
 
 Deno.test("management routes refuse missing, malformed and revoked credentials alike", async () => {
-  await using folio = await startTestFolio();
+  await using folio = await testFolio();
   const bodies = new Set<string>();
   const attempts: Record<string, string>[] = [
     {},
@@ -295,7 +295,7 @@ Deno.test("management routes refuse missing, malformed and revoked credentials a
 });
 
 Deno.test("GET /api/openapi.json documents the whole management API as OpenAPI 3.1", async () => {
-  await using folio = await startTestFolio();
+  await using folio = await testFolio();
   const res = await folio.request("/api/openapi.json");
   assert.equal(res.status, 200);
   assert.match(res.headers.get("content-type") ?? "", /application\/json/);

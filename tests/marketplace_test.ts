@@ -1,6 +1,6 @@
 /** The buyer marketplace API over real HTTP: journey, bad input, keys and CORS. */
 import assert from "node:assert/strict";
-import { json, startTestFolio, type TestFolio } from "./helpers.ts";
+import { json, type TestFolio, testFolio } from "./helpers.ts";
 
 type Obj = Record<string, unknown>;
 
@@ -46,7 +46,7 @@ async function ledgerRows(folio: TestFolio, buyerId: string) {
 }
 
 Deno.test("a buyer signs up, reads a paywalled article (charged), subscribes, reads free, and sees usage and statement", async () => {
-  await using folio = await startTestFolio();
+  await using folio = await testFolio();
   const { buyerId, apiKey } = await signup(folio);
   assert.match(apiKey, /^mk_[0-9A-Za-z]{38}$/);
 
@@ -118,7 +118,7 @@ Deno.test("a buyer signs up, reads a paywalled article (charged), subscribes, re
 });
 
 Deno.test("bad marketplace input gets a clear 400 naming the field and changes nothing", async () => {
-  await using folio = await startTestFolio();
+  await using folio = await testFolio();
   const db = folio.deps.store.db;
   const count = async (t: string) =>
     Number((await db.execute(`SELECT COUNT(*) AS n FROM ${t}`)).rows[0].n);
@@ -196,7 +196,7 @@ Deno.test("bad marketplace input gets a clear 400 naming the field and changes n
 });
 
 Deno.test("POST /clients binds an OAuth client to one buyer: 201, then 200 for the same buyer, 409 for another", async () => {
-  await using folio = await startTestFolio();
+  await using folio = await testFolio();
   await folio.deps.store.db.execute({
     sql: "INSERT INTO oauth_clients (id, kind, created_at) VALUES ('cli_x', 'dynamic', ?)",
     args: [folio.clock.now().getTime()],
@@ -225,7 +225,7 @@ Deno.test("POST /clients binds an OAuth client to one buyer: 201, then 200 for t
 });
 
 Deno.test("unknown, revoked and malformed keys get the identical 401; keys in the URL and cookies are refused", async () => {
-  await using folio = await startTestFolio();
+  await using folio = await testFolio();
   const { apiKey } = await signup(folio);
   const rotated = await call(folio, apiKey, "/api/marketplace/rotate-key", { method: "POST" });
   const { apiKey: newKey } = await json<{ apiKey: string }>(rotated);
@@ -266,8 +266,8 @@ Deno.test("unknown, revoked and malformed keys get the identical 401; keys in th
 Deno.test("rotation kills the old key on the very next request on both instances of one store", async () => {
   const dataDir = await Deno.makeTempDir({ prefix: "folio-rot-" });
   try {
-    await using a = await startTestFolio({ dataDir });
-    await using b = await startTestFolio({ dataDir, env: { FOLIO_SEED: "0" } });
+    await using a = await testFolio({ dataDir });
+    await using b = await testFolio({ dataDir, env: { FOLIO_SEED: "0" } });
     for (let run = 0; run < 5; run++) {
       const { apiKey } = await signup(a, `R${run}`, `r${run}@x.test`);
       for (const node of [a, b]) {
@@ -292,7 +292,7 @@ Deno.test("rotation kills the old key on the very next request on both instances
 });
 
 Deno.test("marketplace CORS: open to any origin without credentials, preflight allows Authorization", async () => {
-  await using folio = await startTestFolio();
+  await using folio = await testFolio();
   const cat = await folio.request("/api/marketplace/catalog", {
     headers: { origin: "https://x.test" },
   });
@@ -327,7 +327,7 @@ Deno.test("marketplace CORS: open to any origin without credentials, preflight a
 });
 
 Deno.test("a buyer's key reads only its own statement: another buyer's charges never appear", async () => {
-  await using folio = await startTestFolio();
+  await using folio = await testFolio();
   const a = await signup(folio, "A", "a@a.test");
   const b = await signup(folio, "B", "b@b.test");
   const id = await paywalledArticle(folio);
@@ -344,7 +344,7 @@ Deno.test("a buyer's key reads only its own statement: another buyer's charges n
 });
 
 Deno.test("the printable invoice escapes what buyers and publishers typed", async () => {
-  await using folio = await startTestFolio();
+  await using folio = await testFolio();
   const evil = "<script>alert(1)</script>";
   const { apiKey } = await signup(folio, `Mallory ${evil}`, "m@x.test");
   const res = await call(folio, apiKey, "/api/marketplace/statement/invoice");
@@ -376,7 +376,7 @@ Deno.test("the checksum refuses 10,000 random mk_ strings before the store is as
 });
 
 Deno.test("a double-clicked subscription without a processor buys one license and bills one fee", async () => {
-  await using folio = await startTestFolio();
+  await using folio = await testFolio();
   const { buyerId, apiKey } = await signup(folio);
   const statuses = await Promise.all(Array.from({ length: 5 }, async () => {
     const res = await call(folio, apiKey, "/api/marketplace/licenses", {

@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
 import { SIGNUP_LIMIT } from "../server/marketplace/account_routes.ts";
-import { json, startTestFolio } from "./helpers.ts";
+import { json, testFolio } from "./helpers.ts";
 
 Deno.test("buyer sign-ups are limited per address with 429 and Retry-After, then allowed again", async () => {
-  await using folio = await startTestFolio();
+  await using folio = await testFolio();
   const signup = (i: number) =>
     folio.request("/api/marketplace/signup", {
       method: "POST",

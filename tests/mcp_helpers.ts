@@ -44,7 +44,7 @@ export function post(
     ...options.headers,
   };
   if (options.sessionId) headers["mcp-session-id"] = options.sessionId;
-  return fetch(mcpUrl(folio, options.publisherId), {
+  return folio.request(`/api/mcp/${options.publisherId ?? "pub_demo"}`, {
     method: "POST",
     headers,
     body: typeof body === "string" ? body : JSON.stringify(body),

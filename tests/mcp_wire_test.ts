@@ -6,7 +6,7 @@ import { createBuyer } from "../server/marketplace/buyers.ts";
 import { setArticlePolicy } from "../store/articles.ts";
 import { getPublisher, type Publisher, updatePublisher } from "../store/publishers.ts";
 import { insertRule } from "../store/rules.ts";
-import { startTestFolio, type TestFolio } from "./helpers.ts";
+import { type TestFolio, testFolio } from "./helpers.ts";
 import { ACCEPT, initialize, mintToken, post } from "./mcp_helpers.ts";
 import { type Wire, wire } from "./wire.ts";
 
@@ -30,7 +30,7 @@ function call(name: string, args: Record<string, unknown>, id = 7) {
 }
 
 Deno.test("MCP wire: refusals before JSON-RPC", async (t) => {
-  await using folio = await startTestFolio();
+  await using folio = await testFolio();
   const table: [string, Wire][] = [];
   const add = async (label: string, res: Promise<Response>) => {
     table.push([label, await wire(await res, HEADERS)]);
@@ -94,7 +94,7 @@ Deno.test("MCP wire: refusals before JSON-RPC", async (t) => {
 });
 
 Deno.test("MCP wire: argument errors and every get_article outcome", async (t) => {
-  await using folio = await startTestFolio({ env: { FOLIO_COUNTRY_HEADER: "cf-ipcountry" } });
+  await using folio = await testFolio({ env: { FOLIO_COUNTRY_HEADER: "cf-ipcountry" } });
   const db = folio.deps.store.db;
   const [observe, observe2, observe3] = await ids(folio, "OBSERVE");
   const paywalled = await ids(folio, "PAYWALL");

@@ -1,6 +1,6 @@
 /** docs/TEST-PLAN.md section 1, cases 1-12: the authorization endpoint. */
 import assert from "node:assert/strict";
-import { startTestFolio } from "./helpers.ts";
+import { testFolio } from "./helpers.ts";
 import {
   accessWorks,
   addPublisherB,
@@ -40,7 +40,7 @@ async function assertErrorRedirect(
 }
 
 Deno.test("oauth 1.1: a valid S256 flow yields tokens that work for that publisher only", async () => {
-  await using folio = await startTestFolio();
+  await using folio = await testFolio();
   await addPublisherB(folio);
   const { access, refresh } = await fullFlow(folio);
   assert.match(access, /^fat_[0-9A-Za-z]{38}$/);
@@ -50,7 +50,7 @@ Deno.test("oauth 1.1: a valid S256 flow yields tokens that work for that publish
 });
 
 Deno.test("oauth 1.2: a redirect_uri with a trailing slash added or removed gets the error page", async () => {
-  await using folio = await startTestFolio();
+  await using folio = await testFolio();
   const id = await registerClient(folio, {
     redirect_uris: ["https://client.example/cb", "https://client.example/x/"],
   });
@@ -100,7 +100,7 @@ export const REDIRECT_MUTATIONS = [
 ];
 
 Deno.test("oauth 1.3: mutated redirect URIs get the error page and never a redirect", async () => {
-  await using folio = await startTestFolio();
+  await using folio = await testFolio();
   const id = await registerClient(folio);
   const { challenge } = await randomPkce();
   let redirects = 0;
@@ -114,7 +114,7 @@ Deno.test("oauth 1.3: mutated redirect URIs get the error page and never a redir
 });
 
 Deno.test("oauth 1.4: an unknown client_id gets the error page even with a plausible redirect_uri", async () => {
-  await using folio = await startTestFolio();
+  await using folio = await testFolio();
   const { challenge } = await randomPkce();
   for (const id of ["oc_unknownunknown00", "buyer:nobody", "<script>", ""]) {
     await assertErrorPage(
@@ -125,7 +125,7 @@ Deno.test("oauth 1.4: an unknown client_id gets the error page even with a plaus
 });
 
 Deno.test("oauth 1.5: omitting redirect_uri with two registered gets invalid_request on the page", async () => {
-  await using folio = await startTestFolio();
+  await using folio = await testFolio();
   const two = await registerClient(folio, {
     redirect_uris: [REDIRECT, "https://client.example/other"],
   });
@@ -144,7 +144,7 @@ Deno.test("oauth 1.5: omitting redirect_uri with two registered gets invalid_req
 });
 
 Deno.test("oauth 1.6: loopback redirect URIs may change port only; look-alike hosts are refused", async () => {
-  await using folio = await startTestFolio();
+  await using folio = await testFolio();
   const id = await registerClient(folio, { redirect_uris: ["http://127.0.0.1:1234/cb"] });
   const { challenge } = await randomPkce();
   const ok = await authorizeRaw(
@@ -172,7 +172,7 @@ Deno.test("oauth 1.6: loopback redirect URIs may change port only; look-alike ho
 });
 
 Deno.test("oauth 1.7: no code_challenge is refused with invalid_request, state and iss", async () => {
-  await using folio = await startTestFolio();
+  await using folio = await testFolio();
   const id = await registerClient(folio);
   const params = authParams(folio, id, "x");
   delete params.code_challenge;
@@ -181,7 +181,7 @@ Deno.test("oauth 1.7: no code_challenge is refused with invalid_request, state a
 });
 
 Deno.test("oauth 1.8: plain, unknown and missing code_challenge_method are refused", async () => {
-  await using folio = await startTestFolio();
+  await using folio = await testFolio();
   const id = await registerClient(folio);
   const { challenge } = await randomPkce();
   for (const method of ["plain", "S512", "s256", ""]) {
@@ -194,7 +194,7 @@ Deno.test("oauth 1.8: plain, unknown and missing code_challenge_method are refus
 });
 
 Deno.test("oauth 1.9: code_challenge of 42 or 129 characters or with bad characters is refused", async () => {
-  await using folio = await startTestFolio();
+  await using folio = await testFolio();
   const id = await registerClient(folio);
   const { challenge } = await randomPkce();
   for (
@@ -214,7 +214,7 @@ Deno.test("oauth 1.9: code_challenge of 42 or 129 characters or with bad charact
 });
 
 Deno.test("oauth 1.10: implicit and hybrid response types get unsupported_response_type", async () => {
-  await using folio = await startTestFolio();
+  await using folio = await testFolio();
   const id = await registerClient(folio);
   const { challenge } = await randomPkce();
   for (const type of ["token", "code id_token", "id_token"]) {
@@ -227,7 +227,7 @@ Deno.test("oauth 1.10: implicit and hybrid response types get unsupported_respon
 });
 
 Deno.test("oauth 1.11: success and error responses carry iss and echo state byte for byte", async () => {
-  await using folio = await startTestFolio();
+  await using folio = await testFolio();
   const id = await registerClient(folio);
   const { challenge } = await randomPkce();
   const state = "a b+c/d=é&x=%41<>\"'";
@@ -245,7 +245,7 @@ Deno.test("oauth 1.11: success and error responses carry iss and echo state byte
 });
 
 Deno.test("oauth 1.12: a relative, fragment, foreign, missing or repeated resource gets invalid_target", async () => {
-  await using folio = await startTestFolio();
+  await using folio = await testFolio();
   await addPublisherB(folio);
   const id = await registerClient(folio);
   const { challenge } = await randomPkce();

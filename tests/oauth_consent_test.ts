@@ -1,7 +1,7 @@
 /** docs/TEST-PLAN.md section 1, cases 13-15: the branded consent screen, CSRF and framing. */
 import assert from "node:assert/strict";
 import { verifyAccessToken } from "../server/oauth/tokens.ts";
-import { startTestFolio } from "./helpers.ts";
+import { testFolio } from "./helpers.ts";
 import type { TestFolio } from "./helpers.ts";
 import {
   authorizeRaw,
@@ -58,7 +58,7 @@ function submit(
 }
 
 Deno.test("oauth consent: off by default, authorize redirects straight back with a code", async () => {
-  await using folio = await startTestFolio();
+  await using folio = await testFolio();
   const clientId = await registerClient(folio);
   const { challenge } = await randomPkce();
   const res = await authorizeRaw(folio, authParams(folio, clientId, challenge));
@@ -68,7 +68,7 @@ Deno.test("oauth consent: off by default, authorize redirects straight back with
 });
 
 Deno.test("oauth 1.13: the consent page is branded, unframeable and sends no referrer", async () => {
-  await using folio = await startTestFolio();
+  await using folio = await testFolio();
   const { clientId, challenge } = await consentSetup(folio);
   const { res, html, cookie } = await openConsent(folio, clientId, challenge);
   assert.equal(res.status, 200);
@@ -87,7 +87,7 @@ Deno.test("oauth 1.13: the consent page is branded, unframeable and sends no ref
 });
 
 Deno.test("oauth 1.13: a consent POST without a valid CSRF token or from another origin gets 403", async () => {
-  await using folio = await startTestFolio();
+  await using folio = await testFolio();
   const { clientId, challenge } = await consentSetup(folio);
   const { cookie, fields } = await openConsent(folio, clientId, challenge);
   const approve: Record<string, string> = {
@@ -115,7 +115,7 @@ Deno.test("oauth 1.13: a consent POST without a valid CSRF token or from another
 });
 
 Deno.test("oauth 1.13: approving redirects with 303, and the email is attributed to the token", async () => {
-  await using folio = await startTestFolio();
+  await using folio = await testFolio();
   const { clientId, challenge, verifier } = await consentSetup(folio);
   const { cookie, fields } = await openConsent(folio, clientId, challenge);
   const res = await submit(
@@ -144,7 +144,7 @@ Deno.test("oauth 1.13: approving redirects with 303, and the email is attributed
 });
 
 Deno.test("oauth consent: a bad email or unaccepted terms re-show the page; deny redirects access_denied", async () => {
-  await using folio = await startTestFolio();
+  await using folio = await testFolio();
   const { clientId, challenge } = await consentSetup(folio);
   const { cookie, fields } = await openConsent(folio, clientId, challenge);
   for (
@@ -169,7 +169,7 @@ Deno.test("oauth consent: a bad email or unaccepted terms re-show the page; deny
 });
 
 Deno.test("oauth consent: tampered hidden fields are checked again and never redirect elsewhere", async () => {
-  await using folio = await startTestFolio();
+  await using folio = await testFolio();
   const { clientId, challenge } = await consentSetup(folio);
   const { cookie, fields } = await openConsent(folio, clientId, challenge);
   const res = await submit(
@@ -189,7 +189,7 @@ Deno.test("oauth consent: tampered hidden fields are checked again and never red
 });
 
 Deno.test("oauth 1.14: approving client A does not skip consent for a new client B", async () => {
-  await using folio = await startTestFolio();
+  await using folio = await testFolio();
   const a = await consentSetup(folio);
   const page = await openConsent(folio, a.clientId, a.challenge);
   const approved = await submit(
@@ -213,7 +213,7 @@ Deno.test("oauth 1.14: approving client A does not skip consent for a new client
 });
 
 Deno.test("oauth 1.15: the client name is escaped and the redirect host is shown", async () => {
-  await using folio = await startTestFolio();
+  await using folio = await testFolio();
   const { clientId, challenge } = await consentSetup(folio, { name: XSS });
   const { html } = await openConsent(folio, clientId, challenge);
   assert.ok(!html.includes(XSS));
@@ -223,7 +223,7 @@ Deno.test("oauth 1.15: the client name is escaped and the redirect host is shown
 });
 
 Deno.test("oauth consent: a buyer key links the install to the buyer's subscription", async () => {
-  await using folio = await startTestFolio();
+  await using folio = await testFolio();
   const signup = await folio.request("/api/marketplace/signup", {
     method: "POST",
     headers: { "content-type": "application/json" },

@@ -1,7 +1,7 @@
 /** docs/TEST-PLAN.md section 1, cases 25-31: refresh token rotation, reuse detection and revocation. */
 import assert from "node:assert/strict";
 import { revokeClient, revokeClientGrants } from "../store/oauth.ts";
-import { startTestFolio } from "./helpers.ts";
+import { testFolio } from "./helpers.ts";
 import type { TestFolio } from "./helpers.ts";
 import { accessWorks, addPublisherB, fullFlow, resourceOf, token } from "./oauth_helpers.ts";
 
@@ -30,7 +30,7 @@ function assertError(
 }
 
 Deno.test("oauth 1.25: refreshing with RT1 gives RT2 and a new access token, and consumes RT1", async () => {
-  await using folio = await startTestFolio();
+  await using folio = await testFolio();
   const { clientId, refresh: rt1, access: at1 } = await fullFlow(folio);
   const res = await refreshWith(folio, clientId, rt1);
   assert.equal(res.status, 200);
@@ -47,7 +47,7 @@ Deno.test("oauth 1.25: refreshing with RT1 gives RT2 and a new access token, and
 });
 
 Deno.test("oauth 1.26: presenting a rotated refresh token revokes the whole family", async () => {
-  await using folio = await startTestFolio();
+  await using folio = await testFolio();
   const { clientId, refresh: rt1, access: at1 } = await fullFlow(folio);
   const second = await refreshWith(folio, clientId, rt1);
   const rt2 = String(second.body.refresh_token);
@@ -59,7 +59,7 @@ Deno.test("oauth 1.26: presenting a rotated refresh token revokes the whole fami
 });
 
 Deno.test("oauth 1.27: of K concurrent refreshes exactly one wins and the family is revoked (no grace window)", async () => {
-  await using folio = await startTestFolio();
+  await using folio = await testFolio();
   const runs = 10;
   let familyRevoked = 0;
   for (let r = 0; r < runs; r++) {
@@ -83,7 +83,7 @@ Deno.test("oauth 1.27: of K concurrent refreshes exactly one wins and the family
 });
 
 Deno.test("oauth 1.28: refresh may narrow the scope but not widen it or change the resource", async () => {
-  await using folio = await startTestFolio();
+  await using folio = await testFolio();
   await addPublisherB(folio);
   const { clientId, refresh: rt } = await fullFlow(folio);
   assertError(await refreshWith(folio, clientId, rt, { scope: "mcp admin" }), "invalid_scope");
@@ -98,7 +98,7 @@ Deno.test("oauth 1.28: refresh may narrow the scope but not widen it or change t
 });
 
 Deno.test("oauth 1.29: a refresh token presented by another client gets invalid_grant", async () => {
-  await using folio = await startTestFolio();
+  await using folio = await testFolio();
   const a = await fullFlow(folio);
   const b = await fullFlow(folio);
   assertError(await refreshWith(folio, b.clientId, a.refresh));
@@ -106,7 +106,7 @@ Deno.test("oauth 1.29: a refresh token presented by another client gets invalid_
 });
 
 Deno.test("oauth 1.30: refresh tokens die 30 days after the grant even when rotated on day 29", async () => {
-  await using folio = await startTestFolio();
+  await using folio = await testFolio();
   const { clientId, refresh: rt1 } = await fullFlow(folio);
   folio.clock.advance(29 * DAY);
   const day29 = await refreshWith(folio, clientId, rt1);
@@ -122,7 +122,7 @@ Deno.test("oauth 1.30: refresh tokens die 30 days after the grant even when rota
 });
 
 Deno.test("oauth access tokens expire after one hour", async () => {
-  await using folio = await startTestFolio();
+  await using folio = await testFolio();
   const { access } = await fullFlow(folio);
   folio.clock.advance(3600_000 - 1000);
   assert.equal(await accessWorks(folio, access), true);
@@ -131,7 +131,7 @@ Deno.test("oauth access tokens expire after one hour", async () => {
 });
 
 Deno.test("oauth 1.31: revoking a client's grants for a publisher kills its tokens at once", async () => {
-  await using folio = await startTestFolio();
+  await using folio = await testFolio();
   const { clientId, refresh, access } = await fullFlow(folio);
   const n = await revokeClientGrants(folio.deps.store.db, "pub_demo", clientId, folio.clock.now());
   assert.equal(n, 2);
@@ -140,7 +140,7 @@ Deno.test("oauth 1.31: revoking a client's grants for a publisher kills its toke
 });
 
 Deno.test("oauth 1.31: revoking a grant for another publisher leaves this one alone", async () => {
-  await using folio = await startTestFolio();
+  await using folio = await testFolio();
   await addPublisherB(folio);
   const { clientId, access } = await fullFlow(folio);
   assert.equal(
@@ -151,7 +151,7 @@ Deno.test("oauth 1.31: revoking a grant for another publisher leaves this one al
 });
 
 Deno.test("oauth 1.31: a deleted client loses its tokens, registration and ability to authorize", async () => {
-  await using folio = await startTestFolio();
+  await using folio = await testFolio();
   const { clientId, refresh, access } = await fullFlow(folio);
   await revokeClient(folio.deps.store.db, clientId, folio.clock.now());
   assert.equal(await accessWorks(folio, access), false);

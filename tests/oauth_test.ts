@@ -3,7 +3,7 @@
  * and the whole flow against the MCP endpoint with plain fetch, exactly as an MCP client runs it.
  */
 import assert from "node:assert/strict";
-import { startTestFolio } from "./helpers.ts";
+import { testFolio } from "./helpers.ts";
 import type { TestFolio } from "./helpers.ts";
 import {
   addPublisherB,
@@ -48,7 +48,7 @@ function mcp(
 }
 
 Deno.test("oauth 1.32: authorization server metadata names the issuer, S256, code and iss support", async () => {
-  await using folio = await startTestFolio();
+  await using folio = await testFolio();
   const res = await folio.request("/.well-known/oauth-authorization-server");
   const m = await res.json();
   assert.equal(res.status, 200);
@@ -65,13 +65,13 @@ Deno.test("oauth 1.32: authorization server metadata names the issuer, S256, cod
 });
 
 Deno.test("oauth 1.32: with an https base URL the issuer is that https origin exactly", async () => {
-  await using folio = await startTestFolio({ env: { FOLIO_BASE_URL: "https://folio.example" } });
+  await using folio = await testFolio({ env: { FOLIO_BASE_URL: "https://folio.example" } });
   const m = await (await folio.request("/.well-known/oauth-authorization-server")).json();
   assert.equal(m.issuer, "https://folio.example");
 });
 
 Deno.test("oauth 1.33: protected resource metadata names the canonical MCP URI byte for byte", async () => {
-  await using folio = await startTestFolio();
+  await using folio = await testFolio();
   const res = await folio.request("/.well-known/oauth-protected-resource/api/mcp/pub_demo");
   const m = await res.json();
   assert.equal(res.status, 200);
@@ -84,7 +84,7 @@ Deno.test("oauth 1.33: protected resource metadata names the canonical MCP URI b
 });
 
 Deno.test("oauth 1.34: registration refuses bad redirect URIs and metadata, and stores nothing", async () => {
-  await using folio = await startTestFolio();
+  await using folio = await testFolio();
   const uri = (u: unknown) => ({ redirect_uris: u });
   const cases: [string, unknown, string][] = [
     ["fragment", uri(["https://client.example/cb#x"]), "invalid_redirect_uri"],
@@ -169,7 +169,7 @@ Deno.test("oauth 1.34: registration refuses bad redirect URIs and metadata, and 
 });
 
 Deno.test("oauth 1.34: registration accepts https, loopback and private-use redirect URIs", async () => {
-  await using folio = await startTestFolio();
+  await using folio = await testFolio();
   const res = await registerRaw(folio, {
     redirect_uris: [
       REDIRECT,
@@ -190,7 +190,7 @@ Deno.test("oauth 1.34: registration accepts https, loopback and private-use redi
 });
 
 Deno.test("oauth 1.35: more than 20 registrations a minute from one address get 429 with Retry-After", async () => {
-  await using folio = await startTestFolio();
+  await using folio = await testFolio();
   for (let i = 0; i < 20; i++) await registerClient(folio);
   const limited = await registerRaw(folio, { redirect_uris: [REDIRECT] });
   assert.equal(limited.status, 429);
@@ -201,7 +201,7 @@ Deno.test("oauth 1.35: more than 20 registrations a minute from one address get 
 });
 
 Deno.test("oauth 1.36: an access token in the query string is refused on MCP and REST", async () => {
-  await using folio = await startTestFolio();
+  await using folio = await testFolio();
   const { access } = await fullFlow(folio);
   const res = await mcp(folio, "pub_demo", null, `?access_token=${access}`);
   assert.equal(res.status, 401);
@@ -214,7 +214,7 @@ Deno.test("oauth 1.36: an access token in the query string is refused on MCP and
 });
 
 Deno.test("oauth decision: MCP access tokens do not work on the REST API", async () => {
-  await using folio = await startTestFolio();
+  await using folio = await testFolio();
   const { access } = await fullFlow(folio);
   const rest = await folio.request("/api/v1/articles/search?q=news", {
     host: "demo.localhost",
@@ -225,7 +225,7 @@ Deno.test("oauth decision: MCP access tokens do not work on the REST API", async
 });
 
 Deno.test("oauth 5.16: token, register and metadata allow CORS without credentials; authorize does not", async () => {
-  await using folio = await startTestFolio();
+  await using folio = await testFolio();
   const origin = { origin: "https://x.test" };
   for (
     const path of [
@@ -271,7 +271,7 @@ Deno.test("oauth 5.16: token, register and metadata allow CORS without credentia
 });
 
 Deno.test("oauth end to end: a client discovers, registers, authorizes, calls MCP and refreshes with plain fetch", async () => {
-  await using folio = await startTestFolio();
+  await using folio = await testFolio();
   await addPublisherB(folio);
   await setToggles(folio, "pub_demo", { requireAuth: true });
   // 1. The MCP server challenges with the RFC 9728 metadata URL.
@@ -346,7 +346,7 @@ Deno.test("oauth end to end: a client discovers, registers, authorizes, calls MC
 });
 
 Deno.test("oauth 1.1: a token for publisher A is refused by publisher B's MCP endpoint", async () => {
-  await using folio = await startTestFolio();
+  await using folio = await testFolio();
   await addPublisherB(folio);
   const a = await fullFlow(folio);
   const b = await fullFlow(folio, { publisherId: "pub_b" });

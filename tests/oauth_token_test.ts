@@ -1,6 +1,6 @@
 /** docs/TEST-PLAN.md section 1, cases 16-24: the token endpoint's code grant. */
 import assert from "node:assert/strict";
-import { startTestFolio } from "./helpers.ts";
+import { testFolio } from "./helpers.ts";
 import type { TestFolio } from "./helpers.ts";
 import {
   accessWorks,
@@ -40,7 +40,7 @@ function assertInvalid(
 }
 
 Deno.test("oauth 1.16: a replayed code fails and revokes what its first redemption issued", async () => {
-  await using folio = await startTestFolio();
+  await using folio = await testFolio();
   const { form } = await codeFor(folio);
   const first = await token(folio, form);
   assert.equal(first.status, 200);
@@ -56,7 +56,7 @@ Deno.test("oauth 1.16: a replayed code fails and revokes what its first redempti
 });
 
 Deno.test("oauth 1.16: of K concurrent redemptions exactly one wins and its tokens are revoked", async () => {
-  await using folio = await startTestFolio();
+  await using folio = await testFolio();
   const runs = 10;
   let revokedRuns = 0;
   for (let r = 0; r < runs; r++) {
@@ -76,7 +76,7 @@ Deno.test("oauth 1.16: of K concurrent redemptions exactly one wins and its toke
 });
 
 Deno.test("oauth 1.17: a code used after its 60 s TTL gets invalid_grant; just before it works", async () => {
-  await using folio = await startTestFolio();
+  await using folio = await testFolio();
   const late = await codeFor(folio);
   folio.clock.advance(61_000);
   assertInvalid(await token(folio, late.form));
@@ -86,7 +86,7 @@ Deno.test("oauth 1.17: a code used after its 60 s TTL gets invalid_grant; just b
 });
 
 Deno.test("oauth 1.18: a code redeemed by another client gets invalid_grant and is burned", async () => {
-  await using folio = await startTestFolio();
+  await using folio = await testFolio();
   const { form } = await codeFor(folio);
   const other = await registerClient(folio);
   assertInvalid(await token(folio, { ...form, client_id: other }));
@@ -94,7 +94,7 @@ Deno.test("oauth 1.18: a code redeemed by another client gets invalid_grant and 
 });
 
 Deno.test("oauth 1.18: an unknown or revoked client at the token endpoint gets invalid_client", async () => {
-  await using folio = await startTestFolio();
+  await using folio = await testFolio();
   const { form } = await codeFor(folio);
   assertInvalid(
     await token(folio, { ...form, client_id: "oc_nosuchclient0000" }),
@@ -104,20 +104,20 @@ Deno.test("oauth 1.18: an unknown or revoked client at the token endpoint gets i
 });
 
 Deno.test("oauth 1.19: a redirect_uri differing from the authorization request gets invalid_grant", async () => {
-  await using folio = await startTestFolio();
+  await using folio = await testFolio();
   const { form } = await codeFor(folio);
   assertInvalid(await token(folio, { ...form, redirect_uri: `${REDIRECT}/` }));
 });
 
 Deno.test("oauth 1.20: a missing code_verifier gets invalid_grant", async () => {
-  await using folio = await startTestFolio();
+  await using folio = await testFolio();
   const { form } = await codeFor(folio);
   const { code_verifier: _, ...without } = form;
   assertInvalid(await token(folio, without));
 });
 
 Deno.test("oauth 1.21: a wrong or short code_verifier gets invalid_grant and burns the code", async () => {
-  await using folio = await startTestFolio();
+  await using folio = await testFolio();
   const a = await codeFor(folio);
   const { verifier: wrong } = await randomPkce();
   assertInvalid(await token(folio, { ...a.form, code_verifier: wrong }));
@@ -127,7 +127,7 @@ Deno.test("oauth 1.21: a wrong or short code_verifier gets invalid_grant and bur
 });
 
 Deno.test("oauth 1.22: a verifier without a stored challenge cannot downgrade PKCE", async () => {
-  await using folio = await startTestFolio();
+  await using folio = await testFolio();
   const clientId = await registerClient(folio);
   const { verifier } = await randomPkce();
   // No code is ever issued without a challenge, so the verifier has nothing to be checked against.
@@ -152,7 +152,7 @@ Deno.test("oauth 1.22: a verifier without a stored challenge cannot downgrade PK
 });
 
 Deno.test("oauth 1.23: a resource at the token endpoint other than the one authorized gets invalid_target", async () => {
-  await using folio = await startTestFolio();
+  await using folio = await testFolio();
   await addPublisherB(folio);
   const { form } = await codeFor(folio);
   assertInvalid(
@@ -165,7 +165,7 @@ Deno.test("oauth 1.23: a resource at the token endpoint other than the one autho
 });
 
 Deno.test("oauth 1.24: token responses are no-store, expire in 3600 s and carry 190-bit opaque tokens", async () => {
-  await using folio = await startTestFolio();
+  await using folio = await testFolio();
   const { form } = await codeFor(folio);
   const res = await token(folio, form);
   assert.equal(res.status, 200);
@@ -183,7 +183,7 @@ Deno.test("oauth 1.24: token responses are no-store, expire in 3600 s and carry 
 });
 
 Deno.test("oauth token endpoint: wrong media type, repeated parameters and unknown grants are refused", async () => {
-  await using folio = await startTestFolio();
+  await using folio = await testFolio();
   const { form } = await codeFor(folio);
   const json = await folio.request("/api/oauth/token", {
     method: "POST",

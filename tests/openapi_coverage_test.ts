@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
 import { createApp } from "../server/app.ts";
-import { json, startTestFolio } from "./helpers.ts";
+import { json, testFolio } from "./helpers.ts";
 
 Deno.test("the OpenAPI document describes every management route, and no route that does not exist", async () => {
-  await using folio = await startTestFolio();
+  await using folio = await testFolio();
   const doc = await json<{ paths: Record<string, Record<string, unknown>> }>(
     await folio.request("/api/openapi.json"),
   );

@@ -4,7 +4,7 @@
  * marketplace, OAuth, MCP discovery, terms and health.
  */
 import { createBuyer } from "../server/marketplace/buyers.ts";
-import { startTestFolio } from "./helpers.ts";
+import { testFolio } from "./helpers.ts";
 import { logIn, signUp } from "./manage_helpers.ts";
 import { type Wire, wire } from "./wire.ts";
 
@@ -18,7 +18,7 @@ const HEADERS = [
 ];
 
 Deno.test("platform wire: edges of the management API, the marketplace and OAuth", async (t) => {
-  await using folio = await startTestFolio();
+  await using folio = await testFolio();
   const { apiKey: pk, email } = await signUp(folio, { slug: "wire" });
   const session = await logIn(folio, email);
   const { apiKey: mk } = await createBuyer(folio.deps.store.db, {

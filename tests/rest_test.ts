@@ -6,7 +6,7 @@ import { getPublisher, insertPublisher, updatePublisher } from "../store/publish
 import { insertRule } from "../store/rules.ts";
 import { recentIntents } from "../store/intents.ts";
 import { recentCalls } from "../store/call_log.ts";
-import { json, startTestFolio, type TestFolio } from "./helpers.ts";
+import { json, type TestFolio, testFolio } from "./helpers.ts";
 
 const HOST = "demo.localhost";
 const PROMPT = "What does the article say about heat pumps?";
@@ -35,7 +35,7 @@ function articlePath(id: string, prompt: string | null = PROMPT) {
 }
 
 Deno.test("search answers {count, mode, results} with the article fields docs/SPEC.md lists", async () => {
-  await using folio = await startTestFolio();
+  await using folio = await testFolio();
   while (await folio.deps.search.embedPending({ publisherId: "pub_demo" }) > 0) { /* embed all */ }
   const res = await get(folio, "/api/v1/articles/search?query=heat%20pumps&limit=5");
   assert.equal(res.status, 200);
@@ -60,7 +60,7 @@ Deno.test("search answers {count, mode, results} with the article fields docs/SP
 });
 
 Deno.test("search accepts q as an alias and defaults limit to 10", async () => {
-  await using folio = await startTestFolio();
+  await using folio = await testFolio();
   const res = await get(folio, "/api/v1/articles/search?q=the");
   const body = await json<{ count: number }>(res);
   assert.equal(res.status, 200);
@@ -68,7 +68,7 @@ Deno.test("search accepts q as an alias and defaults limit to 10", async () => {
 });
 
 Deno.test("search and passages refuse bad queries and limits and change nothing", async () => {
-  await using folio = await startTestFolio();
+  await using folio = await testFolio();
   const bad = [
     ["", /query: is required/],
     ["?query=", /query: must not be empty/],
@@ -97,7 +97,7 @@ Deno.test("search and passages refuse bad queries and limits and change nothing"
 });
 
 Deno.test("get article answers 200 with the article and its license block", async () => {
-  await using folio = await startTestFolio();
+  await using folio = await testFolio();
   const a = await anyArticle(folio);
   const res = await get(folio, articlePath(a.id));
   assert.equal(res.status, 200);
@@ -116,13 +116,13 @@ Deno.test("get article answers 200 with the article and its license block", asyn
   });
   assert.equal(body.license.termsUrl, `${folio.config.baseUrl}/license/pub_demo`);
   assert.match(String(body.license.requestVia), /request_license/);
-  const terms = await fetch(String(body.license.termsUrl).replace("localhost", "127.0.0.1"));
+  const terms = await folio.request(new URL(String(body.license.termsUrl)).pathname);
   assert.equal(terms.status, 200);
   assert.match(await terms.text(), /License terms: The Demo Ledger/);
 });
 
 Deno.test("get article finds an article by its URL, encoded or raw", async () => {
-  await using folio = await startTestFolio();
+  await using folio = await testFolio();
   const a = await anyArticle(folio);
   const enc = await get(folio, articlePath(a.url));
   assert.equal((await json<{ article: { id: string } }>(enc)).article.id, a.id);
@@ -131,7 +131,7 @@ Deno.test("get article finds an article by its URL, encoded or raw", async () =>
 });
 
 Deno.test("get article records the reader intent verbatim", async () => {
-  await using folio = await startTestFolio();
+  await using folio = await testFolio();
   const a = await anyArticle(folio);
   const prompt = "Résumé: how do 'heat pumps' work? <b>now</b>\nline two";
   const res = await get(folio, articlePath(a.id, prompt));
@@ -143,7 +143,7 @@ Deno.test("get article records the reader intent verbatim", async () => {
 });
 
 Deno.test("get article answers license_limited with the summary when display is not granted", async () => {
-  await using folio = await startTestFolio();
+  await using folio = await testFolio();
   await patchDemo(folio, (p) => (p.rights = { ...p.rights, display: false }));
   const a = await anyArticle(folio);
   const res = await get(folio, articlePath(a.id));
@@ -158,7 +158,7 @@ Deno.test("get article answers license_limited with the summary when display is 
 });
 
 Deno.test("get article answers blocked for an article the publisher blocks for AI agents", async () => {
-  await using folio = await startTestFolio();
+  await using folio = await testFolio();
   const a = await anyArticle(folio);
   await setArticlePolicy(folio.store.db, "pub_demo", a.id, {
     policy: "BLOCKED",
@@ -172,7 +172,7 @@ Deno.test("get article answers blocked for an article the publisher blocks for A
 });
 
 Deno.test("get article answers 403 license_denied naming request_license when no AI use is licensed", async () => {
-  await using folio = await startTestFolio();
+  await using folio = await testFolio();
   await patchDemo(folio, (p) => (p.rights = { ...p.rights, display: false, summarization: false }));
   const a = await anyArticle(folio);
   const res = await get(folio, articlePath(a.id));
@@ -183,7 +183,7 @@ Deno.test("get article answers 403 license_denied naming request_license when no
 });
 
 Deno.test("get article answers 451 territory_blocked when a rule excludes the requester's region", async () => {
-  await using folio = await startTestFolio({ env: { FOLIO_COUNTRY_HEADER: "cf-ipcountry" } });
+  await using folio = await testFolio({ env: { FOLIO_COUNTRY_HEADER: "cf-ipcountry" } });
   await insertRule(folio.store.db, "pub_demo", {
     id: "rule_fr",
     priority: 1,
@@ -204,7 +204,7 @@ Deno.test("get article answers 451 territory_blocked when a rule excludes the re
 });
 
 Deno.test("get article answers 400 missing_last_user_prompt, and refuses an 8001-character prompt", async () => {
-  await using folio = await startTestFolio();
+  await using folio = await testFolio();
   const a = await anyArticle(folio);
   for (const path of [articlePath(a.id, null), articlePath(a.id, "")]) {
     const res = await get(folio, path);
@@ -223,7 +223,7 @@ Deno.test("get article answers 400 missing_last_user_prompt, and refuses an 8001
 });
 
 Deno.test("get article answers 404 article_not_found for unknown ids and ids that look like paths or SQL", async () => {
-  await using folio = await startTestFolio();
+  await using folio = await testFolio();
   for (const id of ["nope", "../../etc/passwd", "1' OR '1'='1", "a1b2c3d4e5f6a7b8#0", "%00"]) {
     const res = await get(folio, articlePath(id));
     assert.equal(res.status, 404, id);
@@ -232,7 +232,7 @@ Deno.test("get article answers 404 article_not_found for unknown ids and ids tha
 });
 
 Deno.test("public REST off answers 404 rest_api_disabled, but a buyer key still works", async () => {
-  await using folio = await startTestFolio();
+  await using folio = await testFolio();
   await patchDemo(folio, (p) => (p.toggles = { ...p.toggles, publicRest: false }));
   const search = await get(folio, "/api/v1/articles/search?q=energy");
   assert.equal(search.status, 404);
@@ -248,7 +248,7 @@ Deno.test("public REST off answers 404 rest_api_disabled, but a buyer key still 
 });
 
 Deno.test("a publisher without a custom domain is reachable only with a buyer key", async () => {
-  await using folio = await startTestFolio();
+  await using folio = await testFolio();
   await insertPublisher(folio.store.db, {
     id: "pub_nodomain",
     slug: "nodomain",
@@ -276,7 +276,7 @@ Deno.test("a publisher without a custom domain is reachable only with a buyer ke
 });
 
 Deno.test("an unknown publisher host answers 404 unknown_publisher_host", async () => {
-  await using folio = await startTestFolio();
+  await using folio = await testFolio();
   for (const path of ["/api/v1/articles/search?q=x", articlePath("x")]) {
     const res = await folio.request(path, { host: "nobody.localhost" });
     assert.equal(res.status, 404);
@@ -285,7 +285,7 @@ Deno.test("an unknown publisher host answers 404 unknown_publisher_host", async 
 });
 
 Deno.test("bad buyer keys get one identical 401, and keys in the URL are refused", async () => {
-  await using folio = await startTestFolio();
+  await using folio = await testFolio();
   const { apiKey, buyerId } = await createBuyer(folio.store.db, { name: "B", email: "b@b.test" }, {
     now: folio.clock.now(),
   });
@@ -309,7 +309,7 @@ Deno.test("bad buyer keys get one identical 401, and keys in the URL are refused
 });
 
 Deno.test("anonymous PAYWALL reads use the meter per distinct article, then answer 402", async () => {
-  await using folio = await startTestFolio();
+  await using folio = await testFolio();
   const paywalled = (await listRecent(folio.store.db, "pub_demo", { limit: 100 }))
     .filter((a) => a.policy === "PAYWALL");
   // Reading the same article again uses no second free read.
@@ -342,7 +342,7 @@ Deno.test("anonymous PAYWALL reads use the meter per distinct article, then answ
 });
 
 Deno.test("a buyer's PAYWALL read is charged once per idempotency key at the snapshot price", async () => {
-  await using folio = await startTestFolio();
+  await using folio = await testFolio();
   const a = await anyArticle(folio, "PAYWALL");
   const { apiKey, buyerId } = await createBuyer(folio.store.db, { name: "B", email: "b@b.test" }, {
     now: folio.clock.now(),
@@ -382,7 +382,7 @@ Deno.test("a buyer's PAYWALL read is charged once per idempotency key at the sna
 });
 
 Deno.test("REST answers CORS preflights permissively and never allows credentials", async () => {
-  await using folio = await startTestFolio();
+  await using folio = await testFolio();
   const res = await folio.request("/api/v1/articles/search?q=x", {
     host: HOST,
     method: "OPTIONS",
@@ -400,7 +400,7 @@ Deno.test("REST answers CORS preflights permissively and never allows credential
 });
 
 Deno.test("REST calls are logged as _rest:<tool> with status and latency", async () => {
-  await using folio = await startTestFolio();
+  await using folio = await testFolio();
   const a = await anyArticle(folio);
   for (const path of ["/api/v1/articles/search?q=x", articlePath(a.id), articlePath("nope")]) {
     const res = await get(folio, path, { "user-agent": "TestAgent/1.0" });
@@ -417,7 +417,7 @@ Deno.test("REST calls are logged as _rest:<tool> with status and latency", async
 });
 
 Deno.test("passages come with their article, section and license", async () => {
-  await using folio = await startTestFolio();
+  await using folio = await testFolio();
   while (await folio.deps.search.embedPending({ publisherId: "pub_demo" }) > 0) { /* embed all */ }
   const res = await get(folio, "/api/v1/passages/search?q=coral%20reef%20restoration&limit=3");
   assert.equal(res.status, 200);
@@ -440,7 +440,7 @@ Deno.test("passages come with their article, section and license", async () => {
 });
 
 Deno.test("articles denied rag never appear in search", async () => {
-  await using folio = await startTestFolio();
+  await using folio = await testFolio();
   await patchDemo(folio, (p) => (p.rights = { ...p.rights, rag: false }));
   const res = await get(folio, "/api/v1/articles/search?q=energy");
   const body = await json<{ count: number; mode: string }>(res);

@@ -6,7 +6,7 @@ import { createBuyer } from "../server/marketplace/buyers.ts";
 import { setArticlePolicy } from "../store/articles.ts";
 import { getPublisher, insertPublisher, updatePublisher } from "../store/publishers.ts";
 import { insertRule } from "../store/rules.ts";
-import { startTestFolio, type TestFolio } from "./helpers.ts";
+import { type TestFolio, testFolio } from "./helpers.ts";
 import { type Wire, wire } from "./wire.ts";
 
 const PROMPT = "What does it say?";
@@ -30,7 +30,7 @@ function article(id: string, prompt: string | null = PROMPT): string {
 }
 
 Deno.test("REST wire: refusals of input, host, key and reach", async (t) => {
-  await using folio = await startTestFolio();
+  await using folio = await testFolio();
   const [observe] = await ids(folio, "OBSERVE");
   const { apiKey, buyerId } = await createBuyer(folio.deps.store.db, {
     name: "Wire",
@@ -98,7 +98,7 @@ Deno.test("REST wire: refusals of input, host, key and reach", async (t) => {
 });
 
 Deno.test("REST wire: every outcome of the access decision", async (t) => {
-  await using folio = await startTestFolio({ env: { FOLIO_COUNTRY_HEADER: "cf-ipcountry" } });
+  await using folio = await testFolio({ env: { FOLIO_COUNTRY_HEADER: "cf-ipcountry" } });
   const db = folio.deps.store.db;
   const [observe, observe2, observe3] = await ids(folio, "OBSERVE");
   const paywalled = await ids(folio, "PAYWALL");
