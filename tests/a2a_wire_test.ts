@@ -2,23 +2,14 @@
  * The A2A server's wire, pinned byte for byte: card and endpoint refusals, every JSON-RPC error,
  * every skill input refusal (both protocol versions), and every get_article outcome as a task.
  */
-import { message, METHODS, patchDemo } from "../server/a2a/_test_utils.ts";
-import { createBuyer } from "../server/marketplace/buyers.ts";
+import { message, METHODS } from "../server/a2a/_test_utils.ts";
 import { setArticlePolicy } from "../store/articles.ts";
 import { getPublisher } from "../store/publishers.ts";
-import { insertRule } from "../store/rules.ts";
+import { denyTerritory, outcomeFixture, patchDemo, spendToCap } from "./fixtures/demo.ts";
 import { type TestFolio, testFolio } from "./helpers.ts";
 import { type Wire, wire } from "./wire.ts";
 
 const HEADERS = ["www-authenticate", "access-control-allow-origin"];
-
-async function ids(folio: TestFolio, policy: string): Promise<string[]> {
-  const rs = await folio.deps.store.db.execute({
-    sql: "SELECT id FROM articles WHERE publisher_id = 'pub_demo' AND policy = ? ORDER BY id",
-    args: [policy],
-  });
-  return rs.rows.map((r) => String(r.id));
-}
 
 function post(
   folio: TestFolio,
@@ -182,11 +173,8 @@ for (const v of ["1.0", "0.3"] as const) {
 Deno.test("A2A wire: every get_article outcome as a task", async (t) => {
   await using folio = await testFolio({ env: { FOLIO_COUNTRY_HEADER: "cf-ipcountry" } });
   const db = folio.deps.store.db;
-  const [observe, observe2, observe3] = await ids(folio, "OBSERVE");
-  const paywalled = await ids(folio, "PAYWALL");
-  const { apiKey, buyerId } = await createBuyer(db, { name: "W", email: "w@example.test" }, {
-    now: folio.clock.now(),
-  });
+  const { observe: [observe, observe2, observe3], paywalled, apiKey, buyerId } =
+    await outcomeFixture(folio);
   const table: [string, Wire][] = [];
   let n = 0;
   const send = async (label: string, id: string, headers: Record<string, string> = {}) => {
@@ -214,20 +202,9 @@ Deno.test("A2A wire: every get_article outcome as a task", async (t) => {
   await send("unknown", "nope");
   await setArticlePolicy(db, "pub_demo", observe2, { policy: "BLOCKED", now: folio.clock.now() });
   await send("blocked", observe2);
-  await insertRule(db, "pub_demo", {
-    id: "rul_wire",
-    priority: 1,
-    match: { territories: ["FR"] },
-    action: { deny: true },
-    now: folio.clock.now(),
-  });
+  await denyTerritory(folio, "FR");
   await send("territory blocked", observe3, { "cf-ipcountry": "FR" });
-  await db.execute({
-    sql: `INSERT INTO monthly_spend (buyer_id, publisher_id, month, metered_micros)
-          VALUES (?, 'pub_demo', '2026-11', 1000000000)
-          ON CONFLICT DO UPDATE SET metered_micros = excluded.metered_micros`,
-    args: [buyerId],
-  });
+  await spendToCap(folio, buyerId);
   await send("capped", paywalled[2], { authorization: `Bearer ${apiKey}` });
   const p = (await getPublisher(db, "pub_demo"))!;
   await patchDemo(folio, (x) => ({ ...x, rights: { ...p.rights, display: false } }));

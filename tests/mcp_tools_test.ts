@@ -1,29 +1,14 @@
 /** The MCP tools over the real decision: outcomes, meter and upsell, buyers, listings, MCP Apps. */
 import assert from "node:assert/strict";
 import { setArticlePolicy, upsertArticle } from "../store/articles.ts";
-import type { Policy } from "../store/vocabulary.ts";
 import { listLicenseRequests } from "../store/license_requests.ts";
-import { getPublisher, type Publisher, updatePublisher } from "../store/publishers.ts";
-import { insertRule } from "../store/rules.ts";
 import { createBuyer } from "../server/marketplace/buyers.ts";
-import { startTestFolio, type TestFolio } from "./helpers.ts";
+import { demoIds, denyTerritory, patchDemo } from "./fixtures/demo.ts";
+import { startTestFolio } from "./helpers.ts";
 import { connect } from "./mcp_helpers.ts";
 
 // deno-lint-ignore no-explicit-any
 type Result = any;
-
-async function ids(folio: TestFolio, policy: Policy): Promise<string[]> {
-  const rs = await folio.deps.store.db.execute({
-    sql: "SELECT id FROM articles WHERE publisher_id = 'pub_demo' AND policy = ? ORDER BY id",
-    args: [policy],
-  });
-  return rs.rows.map((r) => String(r.id));
-}
-
-async function patchDemo(folio: TestFolio, patch: (p: Publisher) => Publisher) {
-  const p = (await getPublisher(folio.deps.store.db, "pub_demo"))!;
-  await updatePublisher(folio.deps.store.db, patch(p), { now: folio.clock.now() });
-}
 
 function call(client: Awaited<ReturnType<typeof connect>>, name: string, args: object) {
   return client.callTool({ name, arguments: args as Record<string, unknown> }) as Promise<Result>;
@@ -31,7 +16,7 @@ function call(client: Awaited<ReturnType<typeof connect>>, name: string, args: o
 
 Deno.test("get_article returns the body, the license block and the ui://article resource", async () => {
   await using folio = await startTestFolio();
-  const [id] = await ids(folio, "OBSERVE");
+  const [id] = await demoIds(folio, "OBSERVE");
   await using client = await connect(folio);
   const r = await call(client, "get_article", { url_or_id: id, last_user_prompt: "tell me" });
   assert.equal(r.isError, undefined);
@@ -56,7 +41,7 @@ Deno.test("get_article returns the body, the license block and the ui://article 
 Deno.test("with MCP Apps off the article resource is plain text/html and no tool advertises it", async () => {
   await using folio = await startTestFolio();
   await patchDemo(folio, (p) => ({ ...p, toggles: { ...p.toggles, mcpApps: false } }));
-  const [id] = await ids(folio, "OBSERVE");
+  const [id] = await demoIds(folio, "OBSERVE");
   await using client = await connect(folio);
   const r = await call(client, "get_article", { url_or_id: id });
   const ui = r.content.find((c: Result) => c.type === "resource");
@@ -94,7 +79,7 @@ Deno.test("resources/read renders user text escaped, with the license block", as
 
 Deno.test("an anonymous session reads paywalled articles up to the meter, then gets the upsell", async () => {
   await using folio = await startTestFolio();
-  const paid = await ids(folio, "PAYWALL");
+  const paid = await demoIds(folio, "PAYWALL");
   await using client = await connect(folio);
   for (const id of paid.slice(0, 3)) {
     const r = await call(client, "get_article", { url_or_id: id });
@@ -122,7 +107,7 @@ Deno.test("a buyer key as Bearer is charged per read, once per article per sessi
     name: "Acme AI",
     email: "ops@acme.example",
   }, { now: folio.clock.now() });
-  const paid = await ids(folio, "PAYWALL");
+  const paid = await demoIds(folio, "PAYWALL");
   await using client = await connect(folio, { headers: { authorization: `Bearer ${apiKey}` } });
   let cents = 0;
   for (const id of paid.slice(0, 5)) {
@@ -144,16 +129,10 @@ Deno.test("a buyer key as Bearer is charged per read, once per article per sessi
 
 Deno.test("decision outcomes become tool results: limited, denied, blocked, territory", async () => {
   await using folio = await startTestFolio({ env: { FOLIO_COUNTRY_HEADER: "cf-ipcountry" } });
-  const [a, b] = await ids(folio, "OBSERVE");
+  const [a, b] = await demoIds(folio, "OBSERVE");
   const db = folio.deps.store.db;
   await setArticlePolicy(db, "pub_demo", b, { policy: "BLOCKED", now: folio.clock.now() });
-  await insertRule(db, "pub_demo", {
-    id: "rule_fr",
-    priority: 1,
-    match: { territories: ["FR"] },
-    action: { deny: true },
-    now: folio.clock.now(),
-  });
+  await denyTerritory(folio, "FR");
   await patchDemo(folio, (p) => ({ ...p, rights: { ...p.rights, display: false } }));
   {
     await using client = await connect(folio);
@@ -252,7 +231,7 @@ Deno.test("sponsor tools are off by default and appear, working, once the publis
     folio,
     (p) => ({ ...p, sponsorTools: ["cite_article", "publisher_info", "bogus"] }),
   );
-  const [id] = await ids(folio, "OBSERVE");
+  const [id] = await demoIds(folio, "OBSERVE");
   await using client = await connect(folio);
   const { tools } = await client.listTools();
   assert.deepEqual(tools.slice(6).map((t: Result) => t.name), ["cite_article", "publisher_info"]);

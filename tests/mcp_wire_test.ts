@@ -2,28 +2,20 @@
  * The MCP endpoint's wire, pinned byte for byte: HTTP-level refusals (publisher, Host, Origin,
  * method, credentials, session, body), JSON-RPC argument errors, and every get_article outcome.
  */
-import { createBuyer } from "../server/marketplace/buyers.ts";
 import { setArticlePolicy } from "../store/articles.ts";
-import { getPublisher, type Publisher, updatePublisher } from "../store/publishers.ts";
-import { insertRule } from "../store/rules.ts";
-import { type TestFolio, testFolio } from "./helpers.ts";
+import { getPublisher } from "../store/publishers.ts";
+import {
+  denyTerritory,
+  initializeRequest,
+  outcomeFixture,
+  patchDemo,
+  spendToCap,
+} from "./fixtures/demo.ts";
+import { testFolio } from "./helpers.ts";
 import { ACCEPT, initialize, mintToken, post } from "./mcp_helpers.ts";
 import { type Wire, wire } from "./wire.ts";
 
 const HEADERS = ["www-authenticate", "allow", "mcp-session-id"];
-
-async function ids(folio: TestFolio, policy: string): Promise<string[]> {
-  const rs = await folio.deps.store.db.execute({
-    sql: "SELECT id FROM articles WHERE publisher_id = 'pub_demo' AND policy = ? ORDER BY id",
-    args: [policy],
-  });
-  return rs.rows.map((r) => String(r.id));
-}
-
-async function patchDemo(folio: TestFolio, patch: (p: Publisher) => Publisher) {
-  const p = (await getPublisher(folio.deps.store.db, "pub_demo"))!;
-  await updatePublisher(folio.deps.store.db, patch(p), { now: folio.clock.now() });
-}
 
 function call(name: string, args: Record<string, unknown>, id = 7) {
   return { jsonrpc: "2.0", id, method: "tools/call", params: { name, arguments: args } };
@@ -35,16 +27,7 @@ Deno.test("MCP wire: refusals before JSON-RPC", async (t) => {
   const add = async (label: string, res: Promise<Response>) => {
     table.push([label, await wire(await res, HEADERS)]);
   };
-  const init = {
-    jsonrpc: "2.0",
-    id: 1,
-    method: "initialize",
-    params: {
-      protocolVersion: "2025-06-18",
-      capabilities: {},
-      clientInfo: { name: "w", version: "1" },
-    },
-  };
+  const init = initializeRequest("w");
   const raw = (path: string, init: RequestInit & { host?: string }) => folio.request(path, init);
   await add("initialize", post(folio, init));
   await add("unknown publisher", post(folio, init, { publisherId: "pub_nope" }));
@@ -96,11 +79,8 @@ Deno.test("MCP wire: refusals before JSON-RPC", async (t) => {
 Deno.test("MCP wire: argument errors and every get_article outcome", async (t) => {
   await using folio = await testFolio({ env: { FOLIO_COUNTRY_HEADER: "cf-ipcountry" } });
   const db = folio.deps.store.db;
-  const [observe, observe2, observe3] = await ids(folio, "OBSERVE");
-  const paywalled = await ids(folio, "PAYWALL");
-  const { apiKey, buyerId } = await createBuyer(db, { name: "W", email: "w@example.test" }, {
-    now: folio.clock.now(),
-  });
+  const { observe: [observe, observe2, observe3], paywalled, apiKey, buyerId } =
+    await outcomeFixture(folio);
   await patchDemo(folio, (p) => ({ ...p, sponsorTools: ["cite_article", "publisher_info"] }));
   const anon = await initialize(folio);
   const buyer = { authorization: `Bearer ${apiKey}` };
@@ -147,25 +127,14 @@ Deno.test("MCP wire: argument errors and every get_article outcome", async (t) =
   await setArticlePolicy(db, "pub_demo", observe2, { policy: "BLOCKED", now: folio.clock.now() });
   await send("blocked", call("get_article", { url_or_id: observe2 }));
   await send("cite blocked", call("cite_article", { url_or_id: observe2 }));
-  await insertRule(db, "pub_demo", {
-    id: "rul_wire",
-    priority: 1,
-    match: { territories: ["FR"] },
-    action: { deny: true },
-    now: folio.clock.now(),
-  });
+  await denyTerritory(folio, "FR");
   await send("territory blocked", call("get_article", { url_or_id: observe3 }), {
     headers: { "cf-ipcountry": "FR" },
   });
   await send("territory blocked listing", call("list_recent", { limit: 3 }), {
     headers: { "cf-ipcountry": "FR" },
   });
-  await db.execute({
-    sql: `INSERT INTO monthly_spend (buyer_id, publisher_id, month, metered_micros)
-          VALUES (?, 'pub_demo', '2026-11', 1000000000)
-          ON CONFLICT DO UPDATE SET metered_micros = excluded.metered_micros`,
-    args: [buyerId],
-  });
+  await spendToCap(folio, buyerId);
   await send("capped", call("get_article", { url_or_id: paywalled[2] }), { keyed: true });
   const p = (await getPublisher(db, "pub_demo"))!;
   await patchDemo(folio, (x) => ({ ...x, rights: { ...p.rights, display: false } }));

@@ -17,17 +17,9 @@ import {
   setToggles,
   token,
 } from "./oauth_helpers.ts";
+import { initializeRequest } from "./fixtures/demo.ts";
 
-const INIT = {
-  jsonrpc: "2.0",
-  id: 1,
-  method: "initialize",
-  params: {
-    protocolVersion: "2025-06-18",
-    capabilities: {},
-    clientInfo: { name: "oauth-test", version: "1.0.0" },
-  },
-};
+const INIT = initializeRequest("oauth-test");
 
 function mcp(
   folio: TestFolio,

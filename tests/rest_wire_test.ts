@@ -2,27 +2,13 @@
  * The publisher REST API's wire, pinned byte for byte: every status of docs/SPEC.md "Errors", every
  * input refusal, every non-full outcome of the access decision, and the reach refusals.
  */
-import { createBuyer } from "../server/marketplace/buyers.ts";
 import { setArticlePolicy } from "../store/articles.ts";
-import { getPublisher, insertPublisher, updatePublisher } from "../store/publishers.ts";
-import { insertRule } from "../store/rules.ts";
-import { type TestFolio, testFolio } from "./helpers.ts";
+import { getPublisher, insertPublisher } from "../store/publishers.ts";
+import { demoIds, denyTerritory, outcomeFixture, patchDemo, spendToCap } from "./fixtures/demo.ts";
+import { testFolio } from "./helpers.ts";
 import { type Wire, wire } from "./wire.ts";
 
 const PROMPT = "What does it say?";
-
-async function ids(folio: TestFolio, policy: string): Promise<string[]> {
-  const rs = await folio.deps.store.db.execute({
-    sql: "SELECT id FROM articles WHERE publisher_id = 'pub_demo' AND policy = ? ORDER BY id",
-    args: [policy],
-  });
-  return rs.rows.map((r) => String(r.id));
-}
-
-async function patchDemo(folio: TestFolio, patch: Record<string, unknown>) {
-  const p = (await getPublisher(folio.deps.store.db, "pub_demo"))!;
-  await updatePublisher(folio.deps.store.db, { ...p, ...patch }, { now: folio.clock.now() });
-}
 
 function article(id: string, prompt: string | null = PROMPT): string {
   const q = prompt === null ? "" : `?last_user_prompt=${encodeURIComponent(prompt)}`;
@@ -31,11 +17,7 @@ function article(id: string, prompt: string | null = PROMPT): string {
 
 Deno.test("REST wire: refusals of input, host, key and reach", async (t) => {
   await using folio = await testFolio();
-  const [observe] = await ids(folio, "OBSERVE");
-  const { apiKey, buyerId } = await createBuyer(folio.deps.store.db, {
-    name: "Wire",
-    email: "wire@example.test",
-  }, { now: folio.clock.now() });
+  const { observe: [observe], apiKey } = await outcomeFixture(folio);
   const table: [string, Wire][] = [];
   const get = async (label: string, path: string, init: RequestInit & { host?: string } = {}) => {
     const res = await folio.request(path, { host: "demo.localhost", ...init });
@@ -77,12 +59,7 @@ Deno.test("REST wire: refusals of input, host, key and reach", async (t) => {
       "access-control-request-headers": "authorization",
     },
   });
-  await patchDemo(folio, {
-    toggles: {
-      ...(await getPublisher(folio.deps.store.db, "pub_demo"))!.toggles,
-      publicRest: false,
-    },
-  });
+  await patchDemo(folio, (p) => ({ ...p, toggles: { ...p.toggles, publicRest: false } }));
   await get("public REST off", `${search}?q=x`);
   await get("public REST off, bad key", `${search}?q=x`, {
     headers: { authorization: "Bearer mk_nope" },
@@ -94,17 +71,13 @@ Deno.test("REST wire: refusals of input, host, key and reach", async (t) => {
     host: undefined,
   });
   await t.assertSnapshot(table);
-  void buyerId;
 });
 
 Deno.test("REST wire: every outcome of the access decision", async (t) => {
   await using folio = await testFolio({ env: { FOLIO_COUNTRY_HEADER: "cf-ipcountry" } });
   const db = folio.deps.store.db;
-  const [observe, observe2, observe3] = await ids(folio, "OBSERVE");
-  const paywalled = await ids(folio, "PAYWALL");
-  const { apiKey, buyerId } = await createBuyer(db, { name: "Wire", email: "w@example.test" }, {
-    now: folio.clock.now(),
-  });
+  const { observe: [observe, observe2, observe3], paywalled, apiKey, buyerId } =
+    await outcomeFixture(folio);
   const buyer = { authorization: `Bearer ${apiKey}` };
   const table: [string, Wire][] = [];
   const get = async (label: string, path: string, headers: Record<string, string> = {}) => {
@@ -119,30 +92,22 @@ Deno.test("REST wire: every outcome of the access decision", async (t) => {
   await get("payment required", article(paywalled[3]));
   await setArticlePolicy(db, "pub_demo", observe2, { policy: "BLOCKED", now: folio.clock.now() });
   await get("blocked", article(observe2));
-  await insertRule(db, "pub_demo", {
-    id: "rul_wire",
-    priority: 1,
-    match: { territories: ["FR"] },
-    action: { deny: true },
-    now: folio.clock.now(),
-  });
+  await denyTerritory(folio, "FR");
   await get("territory blocked", article(observe3), { "cf-ipcountry": "FR" });
   await get("territory blocked search", "/api/v1/articles/search?q=energy&limit=50", {
     "cf-ipcountry": "FR",
   });
-  await db.execute({
-    sql: `INSERT INTO monthly_spend (buyer_id, publisher_id, month, metered_micros)
-          VALUES (?, 'pub_demo', '2026-11', 1000000000)
-          ON CONFLICT DO UPDATE SET metered_micros = excluded.metered_micros`,
-    args: [buyerId],
-  });
+  await spendToCap(folio, buyerId);
   await get("capped", article(paywalled[2]), buyer);
   const p = (await getPublisher(db, "pub_demo"))!;
-  await patchDemo(folio, { rights: { ...p.rights, display: false } });
+  await patchDemo(folio, (x) => ({ ...x, rights: { ...p.rights, display: false } }));
   await get("summary only", article(observe3));
-  await patchDemo(folio, { rights: { ...p.rights, display: false, summarization: false } });
+  await patchDemo(folio, (x) => ({
+    ...x,
+    rights: { ...p.rights, display: false, summarization: false },
+  }));
   await get("denied", article(observe3));
-  await patchDemo(folio, { rights: { ...p.rights, rag: false } });
+  await patchDemo(folio, (x) => ({ ...x, rights: { ...p.rights, rag: false } }));
   await get("search without rag", "/api/v1/articles/search?q=energy");
   await get("passages without rag", "/api/v1/passages/search?q=energy");
   await t.assertSnapshot(table);

@@ -1,6 +1,5 @@
 /** Test helpers for the A2A surface: raw JSON-RPC calls and message builders for both versions. */
 import type { TestFolio } from "../../tests/helpers.ts";
-import { getPublisher, type Publisher, updatePublisher } from "../../store/publishers.ts";
 
 /** Protocol versions by their method names. */
 export type Version = "1.0" | "0.3";
@@ -92,20 +91,4 @@ export function statusData(result: any): Record<string, unknown> {
   return parts.find((p: any) => p.data)?.data ?? {};
 }
 
-/** Changes the demo publisher's settings. */
-export async function patchDemo(
-  folio: TestFolio,
-  patch: (p: Publisher) => Publisher,
-): Promise<void> {
-  const p = await getPublisher(folio.deps.store.db, "pub_demo");
-  await updatePublisher(folio.deps.store.db, patch(p!), { now: folio.clock.now() });
-}
-
-/** Ids of the demo publisher's articles with a policy. */
-export async function demoArticles(folio: TestFolio, policy: string): Promise<string[]> {
-  const rs = await folio.deps.store.db.execute({
-    sql: "SELECT id FROM articles WHERE publisher_id = 'pub_demo' AND policy = ? ORDER BY id",
-    args: [policy],
-  });
-  return rs.rows.map((r) => String(r.id));
-}
+export { demoIds as demoArticles, patchDemo } from "../../tests/fixtures/demo.ts";

@@ -5,6 +5,7 @@
 import { z } from "zod";
 import { hasControlChars, isEmail, isHostname, isSlug } from "../validate.ts";
 import { SPONSOR_TOOLS } from "../mcp/sponsor_tools.ts";
+import { METERED_CAP_MICROS, microsToCents } from "../money.ts";
 import { PASSWORD_MAX, PASSWORD_MIN } from "./passwords.ts";
 import { isCountryCode } from "./territories.ts";
 
@@ -21,7 +22,7 @@ export const POLICIES = ["OBSERVE", "PAYWALL", "BLOCKED"] as const;
 export const SPONSOR_TOOL_IDS = [...SPONSOR_TOOLS.keys()] as [string, ...string[]];
 
 /** Highest per-use price accepted, in cents (1,000 USD, the monthly metered cap per publisher). */
-export const MAX_PRICE_CENTS = 100_000;
+export const MAX_PRICE_CENTS = microsToCents(METERED_CAP_MICROS);
 
 const text = (max: number) =>
   z.string().trim().min(1).max(max).refine((s) => !hasControlChars(s), {
