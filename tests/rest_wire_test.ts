@@ -4,7 +4,7 @@
  */
 import { setArticlePolicy } from "../store/articles.ts";
 import { getPublisher, insertPublisher } from "../store/publishers.ts";
-import { demoIds, denyTerritory, outcomeFixture, patchDemo, spendToCap } from "./fixtures/demo.ts";
+import { denyTerritory, outcomeFixture, patchDemo, spendToCap } from "./fixtures/demo.ts";
 import { testFolio } from "./helpers.ts";
 import { type Wire, wire } from "./wire.ts";
 
