@@ -1,6 +1,15 @@
 // Fixtures for the search tests: a fresh store in a temp dir, publishers, books and articles.
 import { openStore, type Store } from "../store/db.ts";
 import { type ArticleInput, upsertArticle } from "../store/articles.ts";
+import { createSearchService, type SearchServiceOptions } from "./service.ts";
+
+/** A search service over `store` on the system clock, keeping nothing on disk unless told. */
+export function testService(
+  store: Store,
+  options: Partial<Omit<SearchServiceOptions, "db">> = {},
+) {
+  return createSearchService({ db: store.db, now: () => new Date(), dataDir: null, ...options });
+}
 
 /** A fresh store in its own temp dir; dispose removes both. */
 export async function tempStore(): Promise<

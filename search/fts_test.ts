@@ -1,7 +1,6 @@
 import assert from "node:assert/strict";
 import { ftsQuery, ftsSearch, publisherToken } from "./fts.ts";
-import { createSearchService } from "./service.ts";
-import { addArticle, addPublisher, tempStore } from "./_test_utils.ts";
+import { addArticle, addPublisher, tempStore, testService } from "./_test_utils.ts";
 
 Deno.test("ftsQuery() quotes every word and drops FTS operators", () => {
   const q = ftsQuery("p1", 'wing "lift" (drag) NEAR(flow body) mach* -heat col:umn ^start');
@@ -77,7 +76,7 @@ Deno.test("search() answers mode none for a query of only punctuation", async ()
   await using store = await tempStore();
   await addPublisher(store, "p1");
   await addArticle(store, "p1", "x", { title: "Anything", body: "Some words here." });
-  const search = createSearchService({ db: store.db, now: () => new Date(), dataDir: null });
+  const search = testService(store);
   for (const q of ["", "   ", "!!!", '"()*-', "🚀"]) {
     assert.deepEqual(await search.search("p1", q, { limit: 5 }), { mode: "none", hits: [] });
   }

@@ -1,7 +1,6 @@
 import assert from "node:assert/strict";
 import { upsertArticle } from "../store/articles.ts";
 import type { Embedder } from "./embedder.ts";
-import { createSearchService } from "./service.ts";
 import {
   addArticle,
   addBook,
@@ -9,6 +8,7 @@ import {
   NOW,
   PARAPHRASE,
   tempStore,
+  testService,
   TOPICS,
 } from "./_test_utils.ts";
 
@@ -47,7 +47,7 @@ Deno.test("search() finds a paraphrase through the semantic leg and shows its pa
   await using store = await tempStore();
   await addPublisher(store, "p1");
   const ids = await seedTopics(store, "p1");
-  const search = createSearchService({ db: store.db, now: () => new Date(), dataDir: null });
+  const search = testService(store);
   assert.ok(await search.embedPending({ publisherId: "p1" }) >= 25);
   const result = await search.search("p1", "car driver", { limit: 10 });
   assert.equal(result.mode, "hybrid");
@@ -84,12 +84,7 @@ Deno.test("search() never returns BLOCKED articles or chapters whose book denies
     bookId: "open",
     chapterNo: 1,
   });
-  const search = createSearchService({
-    db: store.db,
-    now: () => new Date(),
-    dataDir: null,
-    embedder: fake,
-  });
+  const search = testService(store, { embedder: fake });
   await search.embedPending();
   const got = (await search.search("p1", "comet telescope", { limit: 10 })).hits.map((h) =>
     h.articleId
@@ -108,12 +103,7 @@ Deno.test("search() does not return another publisher's article", async () => {
   const body = "Supersonic alpha flutter of a swept wing.";
   const mine = await addArticle(store, "p1", "w", { title: "Wing flutter", body });
   const theirs = await addArticle(store, "p10", "w", { title: "Wing flutter", body });
-  const search = createSearchService({
-    db: store.db,
-    now: () => new Date(),
-    dataDir: null,
-    embedder: fake,
-  });
+  const search = testService(store, { embedder: fake });
   await search.embedPending();
   assert.deepEqual(
     (await search.search("p1", "wing flutter", { limit: 10 })).hits.map((h) => h.articleId),
@@ -134,12 +124,7 @@ Deno.test("search() mode says which legs contributed", async () => {
     body: "Alpha particles are helium nuclei.",
   });
   await addArticle(store, "p1", "g", { title: "Gamma rays", body: "Gamma rays are photons." });
-  const search = createSearchService({
-    db: store.db,
-    now: () => new Date(),
-    dataDir: null,
-    embedder: fake,
-  });
+  const search = testService(store, { embedder: fake });
   await search.embedPending();
   const hybrid = await search.search("p1", "alpha", { limit: 5 });
   assert.equal(hybrid.mode, "hybrid");
@@ -158,7 +143,7 @@ Deno.test("articleChanged() reflects an edited article and coverage() counts art
   await using store = await tempStore();
   await addPublisher(store, "p1");
   const ids = await seedTopics(store, "p1");
-  const search = createSearchService({ db: store.db, now: () => new Date(), dataDir: null });
+  const search = testService(store);
   assert.deepEqual(await search.coverage("p1"), { embedded: 0, total: 25 });
   await search.embedPending({ publisherId: "p1", max: 10_000 });
   assert.deepEqual(await search.coverage("p1"), { embedded: 25, total: 25 });
@@ -198,25 +183,25 @@ Deno.test("the vector snapshot is rebuilt when missing and refreshed when stale"
   const dataDir = `${store.dir}/data`;
   const file = `${dataDir}/search/p1.vectors`;
   await seedTopics(store, "p1");
-  const first = createSearchService({ db: store.db, now: () => new Date(), dataDir });
+  const first = testService(store, { dataDir });
   await first.embedPending({ publisherId: "p1", max: 10_000 });
   assert.equal((await first.search("p1", "telescope", { limit: 5 })).mode, "hybrid");
   await first.close();
   const size = (await Deno.stat(file)).size;
   await Deno.remove(file);
-  const second = createSearchService({ db: store.db, now: () => new Date(), dataDir });
+  const second = testService(store, { dataDir });
   assert.equal((await second.search("p1", "telescope", { limit: 5 })).mode, "hybrid");
   assert.equal((await Deno.stat(file)).size, size);
   await second.close();
   // Another node adds an article while no service here runs: the snapshot is now stale.
-  const other = createSearchService({ db: store.db, now: () => new Date(), dataDir: null });
+  const other = testService(store);
   const fresh = await addArticle(store, "p1", "fresh", {
     title: "Comet",
     body: "A comet and a telescope.",
   });
   await other.embedPending({ publisherId: "p1" });
   await other.close();
-  const third = createSearchService({ db: store.db, now: () => new Date(), dataDir });
+  const third = testService(store, { dataDir });
   const hit = (await third.search("p1", "comet telescope", { limit: 30 })).hits.find((h) =>
     h.articleId === fresh
   );
@@ -230,18 +215,8 @@ Deno.test("search() notices changes another node made, within a second", async (
   await addPublisher(store, "p1");
   await addArticle(store, "p1", "a", { title: "Alpha", body: "alpha one" });
   let t = NOW.getTime();
-  const node1 = createSearchService({
-    db: store.db,
-    dataDir: null,
-    embedder: fake,
-    now: () => new Date(t),
-  });
-  const node2 = createSearchService({
-    db: store.db,
-    now: () => new Date(),
-    dataDir: null,
-    embedder: fake,
-  });
+  const node1 = testService(store, { embedder: fake, now: () => new Date(t) });
+  const node2 = testService(store, { embedder: fake });
   await node1.embedPending();
   assert.equal((await node1.search("p1", "zeta", { limit: 5 })).hits.length, 1);
   const b = await addArticle(store, "p1", "b", { title: "Another", body: "alpha two" });
@@ -257,7 +232,7 @@ Deno.test("rebuild() recreates chunks, model and vectors from the articles", asy
   await using store = await tempStore();
   await addPublisher(store, "p1");
   const ids = await seedTopics(store, "p1");
-  const search = createSearchService({ db: store.db, now: () => new Date(), dataDir: null });
+  const search = testService(store);
   await search.embedPending({ publisherId: "p1", max: 10_000 });
   await store.db.execute("DELETE FROM chunks");
   await search.rebuild("p1");
@@ -271,7 +246,7 @@ Deno.test("start() embeds in the background and close() waits for it", async () 
   await using store = await tempStore();
   await addPublisher(store, "p1");
   await seedTopics(store, "p1");
-  const search = createSearchService({ db: store.db, now: () => new Date(), dataDir: null });
+  const search = testService(store);
   search.start();
   search.start();
   for (let i = 0; i < 100 && (await search.coverage("p1")).embedded < 25; i++) {
@@ -287,7 +262,7 @@ Deno.test("the LSA model is retrained when the corpus doubles and old vectors ar
   for (const [i, body] of TOPICS.vehicles.entries()) {
     await addArticle(store, "p1", `v${i}`, { title: `v${i}`, body });
   }
-  const search = createSearchService({ db: store.db, now: () => new Date(), dataDir: null });
+  const search = testService(store);
   await search.embedPending({ publisherId: "p1" });
   const embedders = async () =>
     (await store.db.execute("SELECT DISTINCT embedder FROM chunks")).rows.map((r) =>
