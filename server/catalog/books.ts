@@ -6,7 +6,7 @@
 import { upsertArticle } from "../../store/articles.ts";
 import { deleteBook, insertBook, setBookChapters } from "../../store/books.ts";
 import { newId } from "../../store/ids.ts";
-import type { Rights, UseCase } from "../../store/vocabulary.ts";
+import { type Rights, USE_CASES } from "../../store/vocabulary.ts";
 import type { AppDeps } from "../deps.ts";
 import { AppError, invalid } from "../errors.ts";
 import { type Chapter, splitMarkdown, splitPdf, splitPlainText } from "./book_split.ts";
@@ -17,7 +17,6 @@ import type { Upload } from "./upload.ts";
 export const MAX_PDF_BYTES = 50 * 1024 * 1024;
 export const MAX_TEXT_BYTES = 10 * 1024 * 1024;
 const MAX_CHAPTERS = 2000;
-const USE_CASES: UseCase[] = ["summarization", "display", "rag", "fine_tuning"];
 
 /** What an upload created. */
 export interface BookImport {

@@ -6,6 +6,7 @@
  */
 
 import { METERED_CAP_MICROS, microsToCents, withPlatformFee } from "../money.ts";
+import { USE_CASES } from "../../store/vocabulary.ts";
 import { reasons } from "./reasons.ts";
 import { matchRules, type RuleMatch } from "./rules.ts";
 import type {
@@ -21,7 +22,6 @@ import type {
   UsePrices,
 } from "./types.ts";
 
-const USE_CASES: readonly UseCase[] = ["summarization", "display", "rag", "fine_tuning"];
 const FREE: UsePrices = { summarization: 0, display: 0, rag: 0 };
 
 /** Publisher rights ∩ the book's author-contract ceiling: what the license block advertises. */

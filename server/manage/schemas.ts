@@ -3,17 +3,14 @@
  * GET /api/openapi.json is generated from them, so the document cannot drift from the code.
  */
 import { z } from "zod";
+import { POLICIES, USE_CASES } from "../../store/vocabulary.ts";
 import { hasControlChars, isEmail, isHostname, isSlug } from "../validate.ts";
 import { SPONSOR_TOOLS } from "../mcp/sponsor_tools.ts";
 import { METERED_CAP_MICROS, microsToCents } from "../money.ts";
 import { PASSWORD_MAX, PASSWORD_MIN } from "./passwords.ts";
 import { isCountryCode } from "./territories.ts";
 
-/** Use cases of the license rights (docs/SPEC.md "License block"). */
-export const USE_CASES = ["summarization", "display", "rag", "fine_tuning"] as const;
-
-/** Article policies; BLOCKED is ours (docs/DESIGN.md §4). */
-export const POLICIES = ["OBSERVE", "PAYWALL", "BLOCKED"] as const;
+export { POLICIES, USE_CASES };
 
 /**
  * Sponsor tools a publisher may switch on (docs/SPEC.md "MCP server"): the ids of the MCP surface's
