@@ -121,6 +121,9 @@ export function gate(
   };
 }
 
+/** Largest JSON-RPC request the MCP and A2A endpoints read (docs/TEST-PLAN.md 2.18: 1 MiB). */
+export const RPC_BODY_LIMIT = 1024 * 1024;
+
 /** Largest JSON document the platform's JSON endpoints read (settings, rules, sign-ups, OAuth). */
 export const JSON_BODY_LIMIT = 64 * 1024;
 

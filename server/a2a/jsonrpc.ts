@@ -11,9 +11,6 @@
  *   nobody can see.
  */
 
-/** Largest accepted request body. */
-export const MAX_BODY_BYTES = 1024 * 1024;
-
 /** JSON-RPC and A2A error codes. */
 export const CODES = {
   parseError: -32700,

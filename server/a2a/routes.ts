@@ -8,14 +8,21 @@ import { type Context, Hono, type MiddlewareHandler } from "hono";
 import { cors } from "hono/cors";
 import { findPublisherByDomain, findPublisherBySlug } from "../../store/publishers.ts";
 import type { AppDeps, AppEnv } from "../deps.ts";
-import { bodyLimited, callerOf, callLogged, gate, publisherFrom } from "../envelope.ts";
+import {
+  bodyLimited,
+  callerOf,
+  callLogged,
+  gate,
+  publisherFrom,
+  RPC_BODY_LIMIT,
+} from "../envelope.ts";
 import { offered } from "../licensing/reach.ts";
 import { hostOf } from "../middleware.ts";
 import { clientAddress } from "../throttle.ts";
 import { agentCardJson } from "./card.ts";
 import { dispatch } from "./dispatch.ts";
 import { a2aError, notServed } from "./errors.ts";
-import { MAX_BODY_BYTES, parseEnvelope } from "./jsonrpc.ts";
+import { parseEnvelope } from "./jsonrpc.ts";
 
 /** CORS for the card and the endpoint: keys travel in the Authorization header, never cookies. */
 export const A2A_CORS: MiddlewareHandler = cors({
@@ -40,7 +47,7 @@ export function a2aRoutes(deps: AppDeps, via: "host" | "param"): Hono<AppEnv> {
     publisherFrom(deps, via),
     // Anonymous callers are `ip:<address>`, as on REST: one paywall meter per address.
     gate(deps, "a2a", (c) => `ip:${clientAddress(c)}`),
-    bodyLimited(MAX_BODY_BYTES),
+    bodyLimited(RPC_BODY_LIMIT),
     async (c) => {
       const env = parseEnvelope(await c.req.text());
       if (env.kind === "invalid") {

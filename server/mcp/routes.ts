@@ -7,7 +7,14 @@
 import { type Context, Hono } from "hono";
 import { findPublisherBySlug, getPublisher } from "../../store/publishers.ts";
 import type { AppDeps, AppEnv } from "../deps.ts";
-import { bodyLimited, callLogged, gate, publisherFrom, Refused } from "../envelope.ts";
+import {
+  bodyLimited,
+  callLogged,
+  gate,
+  publisherFrom,
+  Refused,
+  RPC_BODY_LIMIT,
+} from "../envelope.ts";
 import { AppError, invalid, notFound } from "../errors.ts";
 import { publisherCard } from "./card.ts";
 import { handleMcp } from "./endpoint.ts";
@@ -19,9 +26,6 @@ import {
   McpHttpError,
   refusalError,
 } from "./guard.ts";
-
-/** docs/TEST-PLAN.md 2.18: bodies over 1 MiB are refused before parsing. */
-export const MAX_BODY_BYTES = 1024 * 1024;
 
 /** The MCP endpoint: the envelope and MCP's own checks, in the order a client sees them. */
 export function mcpRoutes(deps: AppDeps): Hono<AppEnv> {
@@ -66,7 +70,7 @@ export function mcpRoutes(deps: AppDeps): Hono<AppEnv> {
       checkScope(c.var.credential, { baseUrl: base, publisherId: c.var.publisher!.id });
       await next();
     },
-    bodyLimited(MAX_BODY_BYTES),
+    bodyLimited(RPC_BODY_LIMIT),
     (c) => handleMcp(c, deps),
   );
   return app;
