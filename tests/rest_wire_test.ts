@@ -34,6 +34,10 @@ Deno.test("REST wire: refusals of input, host, key and reach", async (t) => {
   await get("limit words", `${search}?query=x&limit=abc`);
   await get("limit fraction", `${search}?query=x&limit=2.5`);
   await get("passages query missing", "/api/v1/passages/search");
+  await get(
+    "passages prompt too long",
+    `/api/v1/passages/search?q=x&last_user_prompt=${"p".repeat(8001)}`,
+  );
   await get("prompt missing", article(observe, null));
   await get("prompt empty", article(observe, ""));
   await get("prompt too long", article(observe, "p".repeat(8001)));

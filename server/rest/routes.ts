@@ -7,6 +7,7 @@
  */
 import { type Context, Hono } from "hono";
 import { cors } from "hono/cors";
+import { validator } from "hono/validator";
 import type { AppDeps, AppEnv } from "../deps.ts";
 import { callerOf, callLogged, gate, publisherFrom } from "../envelope.ts";
 import { microsToCents } from "../money.ts";
@@ -19,7 +20,32 @@ import { restError } from "./errors.ts";
 import { outcomeResponse } from "./outcomes.ts";
 import { articleNotFound, parseIdOrUrl, parseLimit, parsePrompt, parseQuery } from "./params.ts";
 
-type Handler = (c: Context<AppEnv>) => Promise<Response>;
+/** The search inputs, parsed by the shared schemas before the handler runs. */
+const searchInput = validator("query", (_query, c) => {
+  // The first value of a repeated parameter counts, as URLSearchParams.get reads it.
+  const params = new URL(c.req.url).searchParams;
+  return { query: parseQuery(params), limit: parseLimit(params) };
+});
+
+/** Passages: the search inputs and, when given, the end user's prompt (recorded as intent). */
+const passagesInput = validator("query", (_query, c) => {
+  const params = new URL(c.req.url).searchParams;
+  const given = params.get("last_user_prompt");
+  return {
+    query: parseQuery(params),
+    limit: parseLimit(params),
+    lastUserPrompt: given === null || given === "" ? null : parsePrompt(params),
+  };
+});
+
+/** The article reference (path) and the prompt (query), in that order of refusal. */
+const articleInput = validator("query", (_query, c) => ({
+  idOrUrl: parseIdOrUrl(articleRef(c)),
+  lastUserPrompt: parsePrompt(new URL(c.req.url).searchParams),
+}));
+
+type Search = { query: string; limit: number };
+type ArticleRead = { idOrUrl: string; lastUserPrompt: string };
 
 /** The REST sub-app. */
 export function restRoutes(deps: AppDeps): Hono<AppEnv> {
@@ -38,12 +64,10 @@ export function restRoutes(deps: AppDeps): Hono<AppEnv> {
   app.onError(restError);
   const reads = { db: deps.store.db, clock: deps.clock, search: deps.search };
 
-  const search: Handler = async (c) => {
-    const params = new URL(c.req.url).searchParams;
+  const search = async (c: Context<AppEnv>, input: Search) => {
     const { mode, hits } = await searchArticles(reads, {
       publisher: c.var.publisher!,
-      query: parseQuery(params),
-      limit: parseLimit(params),
+      ...input,
       caller: callerOf(c, deps, "rest"),
     });
     return c.json({
@@ -55,15 +79,15 @@ export function restRoutes(deps: AppDeps): Hono<AppEnv> {
       })),
     });
   };
-  const passages: Handler = async (c) => {
-    const params = new URL(c.req.url).searchParams;
+  const passages = async (
+    c: Context<AppEnv>,
+    input: Search & { lastUserPrompt: string | null },
+  ) => {
     const publisher = c.var.publisher!;
     const found = await retrievePassages(reads, {
       publisher,
-      query: parseQuery(params),
-      limit: parseLimit(params),
+      ...input,
       caller: callerOf(c, deps, "rest"),
-      lastUserPrompt: params.get("last_user_prompt"),
     });
     return c.json({
       count: found.length,
@@ -77,16 +101,13 @@ export function restRoutes(deps: AppDeps): Hono<AppEnv> {
       })),
     });
   };
-  const article: Handler = async (c) => {
+  const article = async (c: Context<AppEnv>, input: ArticleRead) => {
     const publisher = c.var.publisher!;
-    const idOrUrl = parseIdOrUrl(articleRef(c));
-    const lastUserPrompt = parsePrompt(new URL(c.req.url).searchParams);
     const read = await readArticle(reads, {
       publisher,
-      idOrUrl,
+      ...input,
       caller: callerOf(c, deps, "rest"),
       use: "display",
-      lastUserPrompt,
       idempotencyKey: c.req.header("idempotency-key") ?? null,
     });
     if (!read.article || !read.decision) throw articleNotFound();
@@ -100,21 +121,37 @@ export function restRoutes(deps: AppDeps): Hono<AppEnv> {
     return outcomeResponse(c, { deps, publisher, article: read.article, decision: read.decision });
   };
 
-  const routes: [string, string, Handler][] = [
-    ["/articles/search", "search_articles", search],
-    ["/passages/search", "retrieve_passages", passages],
-    ["/articles/*", "get_article", article],
-  ];
-  // The envelope of every route: logged as `_rest:<tool>`, the publisher by Host on its custom
-  // domain or by id in the path on the platform host, then the reach gate (anonymous callers
-  // are metered by address).
+  // Every route: the envelope (logged as `_rest:<tool>`; the publisher by Host on its custom
+  // domain, or by id in the path on the platform host; the reach gate, anonymous callers metered
+  // by address), then the inputs, then one read.
   const reachable = gate(deps, "rest", (c) => `ip:${clientAddress(c)}`);
+  const logged = (tool: string) => callLogged(deps, "rest", { tools: [`_rest:${tool}`] });
   for (const [prefix, via] of [["", "host"], ["/publishers/:publisherId", "param"]] as const) {
     const publisher = publisherFrom(deps, via);
-    for (const [path, tool, handler] of routes) {
-      const logged = callLogged(deps, "rest", { tools: [`_rest:${tool}`] });
-      app.get(`${prefix}${path}`, logged, publisher, reachable, handler);
-    }
+    app.get(
+      `${prefix}/articles/search`,
+      logged("search_articles"),
+      publisher,
+      reachable,
+      searchInput,
+      (c) => search(c, c.req.valid("query")),
+    );
+    app.get(
+      `${prefix}/passages/search`,
+      logged("retrieve_passages"),
+      publisher,
+      reachable,
+      passagesInput,
+      (c) => passages(c, c.req.valid("query")),
+    );
+    app.get(
+      `${prefix}/articles/*`,
+      logged("get_article"),
+      publisher,
+      reachable,
+      articleInput,
+      (c) => article(c, c.req.valid("query")),
+    );
   }
   return app;
 }
