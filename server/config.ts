@@ -101,15 +101,54 @@ function stripe(vars: Record<string, string | undefined>): Config["stripe"] {
   return { secretKey, webhookSecret, apiBase };
 }
 
+/** The flags `task start` takes: each sets the variable of the same name (README "Configuration"). */
+const FLAGS = [
+  "port",
+  "host",
+  "base-url",
+  "data-dir",
+  "db-url",
+  "db-auth-token",
+  "seed",
+  "log-level",
+  "country-header",
+  "fetch-allow-loopback",
+  "embeddings-url",
+  "embeddings-api-key",
+  "embeddings-model",
+];
+
 function flagsToEnv(args: string[]): Record<string, string> {
   const out: Record<string, string> = {};
   for (const arg of args) {
     const m = /^--([a-z][a-z0-9-]*)=(.*)$/.exec(arg);
     if (!m) throw new ConfigError(`Unknown argument "${arg}": flags look like --port=8080`);
-    const name = m[1].toUpperCase().replaceAll("-", "_");
-    out[name === "PORT" ? "PORT" : name.startsWith("FOLIO_") ? name : `FOLIO_${name}`] = m[2];
+    const flag = m[1].replace(/^folio-/, "");
+    if (!FLAGS.includes(flag)) {
+      const near = FLAGS.find((f) => distance(f, flag) <= 2);
+      throw new ConfigError(
+        `Unknown flag --${m[1]}${near ? ` (did you mean --${near}?)` : ""}: the flags are ${
+          FLAGS.map((f) => `--${f}`).join(", ")
+        }`,
+      );
+    }
+    const name = flag.toUpperCase().replaceAll("-", "_");
+    out[name === "PORT" ? "PORT" : `FOLIO_${name}`] = m[2];
   }
   return out;
+}
+
+/** Edit distance, to suggest the flag a typo meant. */
+function distance(a: string, b: string): number {
+  let row = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const next = [i];
+    for (let j = 1; j <= b.length; j++) {
+      next[j] = Math.min(row[j] + 1, next[j - 1] + 1, row[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+    row = next;
+  }
+  return row[b.length];
 }
 
 function integer(

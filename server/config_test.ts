@@ -34,6 +34,9 @@ Deno.test("loadConfig() reads flags, which win over the environment", () => {
   assert.equal(c.port, 9001);
   assert.equal(c.seed, false);
   assert.equal(c.logLevel, "debug");
+  const prefixed = loadConfig({}, ["--folio-data-dir=/tmp/flags", "--base-url=https://f.example"]);
+  assert.equal(prefixed.dataDir, "/tmp/flags");
+  assert.equal(prefixed.baseUrl, "https://f.example");
 });
 
 Deno.test("loadConfig() fails fast with a sentence naming the variable and the problem", () => {
@@ -49,6 +52,8 @@ Deno.test("loadConfig() fails fast with a sentence naming the variable and the p
     [{ FOLIO_COUNTRY_HEADER: "cf ipcountry" }, [], /^FOLIO_COUNTRY_HEADER must be an HTTP header/],
     [{ STRIPE_SECRET_KEY: "sk_test" }, [], /^STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET/],
     [{}, ["--port"], /^Unknown argument "--port"/],
+    [{}, ["--prot=9000"], /^Unknown flag --prot \(did you mean --port\?\): the flags are --port, /],
+    [{}, ["--colour=red"], /^Unknown flag --colour: the flags are /],
   ];
   for (const [env, args, message] of cases) {
     assert.throws(() => loadConfig(env, args), (err: unknown) => {
