@@ -19,7 +19,7 @@ import {
 } from "./authorize.ts";
 import { approveConsent, ConsentProblem } from "./consent.ts";
 import { OAuthError, PageError } from "./errors.ts";
-import { oauthBodyLimit, PAGE_HEADERS, parseForm, readBody } from "./http.ts";
+import { oauthBodyLimit, oauthThrottle, PAGE_HEADERS, parseForm, readBody } from "./http.ts";
 
 const CSRF_COOKIE = "folio_oauth_csrf";
 const FORM_FIELDS = new Set(["csrf_token", "email", "accept_terms", "decision", "buyer_key"]);
@@ -36,9 +36,13 @@ export function authorizeRoutes(deps: AppDeps): Hono<AppEnv> {
       const params = { error: e.error, error_description: e.description, state: err.state };
       return redirect(c, redirectWith(err.redirectUri, params, { issuer }), 302);
     }
-    if (err instanceof OAuthError) return page(c, err.error, err.description, 400);
+    if (err instanceof OAuthError) {
+      for (const [k, v] of Object.entries(err.headers)) c.header(k, v);
+      return page(c, err.error, err.description, err.status === 429 ? 429 : 400);
+    }
     throw err;
   });
+  app.use("/authorize", oauthThrottle(deps, "authorize", "temporarily_unavailable"));
 
   app.get("/authorize", async (c) => {
     const params = new URL(c.req.url).searchParams;
@@ -137,7 +141,12 @@ export function authorizeRoutes(deps: AppDeps): Hono<AppEnv> {
   return app;
 }
 
-function page(c: Context<AppEnv>, error: string, description: string, status: 400 | 403): Response {
+function page(
+  c: Context<AppEnv>,
+  error: string,
+  description: string,
+  status: 400 | 403 | 429,
+): Response {
   return c.html(renderPage(AuthorizeErrorPage({ error, description })), status, PAGE_HEADERS);
 }
 

@@ -5,7 +5,7 @@ import { getPublisher } from "../../store/publishers.ts";
 import type { AppDeps, AppEnv } from "../deps.ts";
 import { notFound } from "../errors.ts";
 import { NO_STORE, OAuthError, oauthErrorResponse } from "./errors.ts";
-import { oauthBodyLimit, OPEN_CORS, parseForm, readBody } from "./http.ts";
+import { oauthBodyLimit, oauthThrottle, OPEN_CORS, parseForm, readBody } from "./http.ts";
 import { clientAddress } from "../throttle.ts";
 import { authorizationServerMetadata, protectedResourceMetadata } from "./metadata.ts";
 import { metadataError, registerClient } from "./register.ts";
@@ -58,42 +58,47 @@ export function endpointRoutes(deps: AppDeps): Hono<AppEnv> {
     return c.json(client, 201, { ...NO_STORE, ...OPEN_CORS });
   });
 
-  app.post("/token", oauthBodyLimit("invalid_request"), async (c) => {
-    const form = parseForm(
-      await readBody(c, { type: "application/x-www-form-urlencoded", error: "invalid_request" }),
-    );
-    const clientId = await authenticateClient(deps, form, c.req.header("authorization"));
-    const resource = singleResource(form.getAll("resource"), { required: false });
-    const now = deps.clock.now();
-    const grantType = form.get("grant_type");
-    let body;
-    if (grantType === "authorization_code") {
-      body = await redeemCode(deps.store.db, {
-        clientId,
-        code: form.get("code"),
-        codeVerifier: form.get("code_verifier"),
-        redirectUri: form.get("redirect_uri"),
-        resource,
-        now,
-      });
-    } else if (grantType === "refresh_token") {
-      body = await refresh(deps.store.db, {
-        clientId,
-        refreshToken: form.get("refresh_token"),
-        scope: form.get("scope"),
-        resource,
-        now,
-      });
-    } else if (!grantType) {
-      throw new OAuthError("invalid_request", "grant_type: required");
-    } else {
-      throw new OAuthError(
-        "unsupported_grant_type",
-        "grant_type: only authorization_code and refresh_token are supported",
+  app.post(
+    "/token",
+    oauthThrottle(deps, "token", "too_many_requests"),
+    oauthBodyLimit("invalid_request"),
+    async (c) => {
+      const form = parseForm(
+        await readBody(c, { type: "application/x-www-form-urlencoded", error: "invalid_request" }),
       );
-    }
-    return c.json(body, 200, { ...NO_STORE, ...OPEN_CORS });
-  });
+      const clientId = await authenticateClient(deps, form, c.req.header("authorization"));
+      const resource = singleResource(form.getAll("resource"), { required: false });
+      const now = deps.clock.now();
+      const grantType = form.get("grant_type");
+      let body;
+      if (grantType === "authorization_code") {
+        body = await redeemCode(deps.store.db, {
+          clientId,
+          code: form.get("code"),
+          codeVerifier: form.get("code_verifier"),
+          redirectUri: form.get("redirect_uri"),
+          resource,
+          now,
+        });
+      } else if (grantType === "refresh_token") {
+        body = await refresh(deps.store.db, {
+          clientId,
+          refreshToken: form.get("refresh_token"),
+          scope: form.get("scope"),
+          resource,
+          now,
+        });
+      } else if (!grantType) {
+        throw new OAuthError("invalid_request", "grant_type: required");
+      } else {
+        throw new OAuthError(
+          "unsupported_grant_type",
+          "grant_type: only authorization_code and refresh_token are supported",
+        );
+      }
+      return c.json(body, 200, { ...NO_STORE, ...OPEN_CORS });
+    },
+  );
   return app;
 }
 

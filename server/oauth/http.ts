@@ -1,7 +1,9 @@
 /** HTTP helpers shared by the OAuth routes: body reading, CORS and page security headers. */
 import type { Context, MiddlewareHandler } from "hono";
-import type { AppEnv } from "../deps.ts";
+import type { AppDeps, AppEnv } from "../deps.ts";
 import { bodyLimited, JSON_BODY_LIMIT } from "../envelope.ts";
+import { AppError } from "../errors.ts";
+import { clientAddress, throttle } from "../throttle.ts";
 import { OAuthError } from "./errors.ts";
 
 /** CORS for endpoints browser MCP clients call without cookies (docs/TEST-PLAN.md 5.16). */
@@ -31,6 +33,36 @@ export const PAGE_HEADERS = {
  */
 export function oauthBodyLimit(error: string): MiddlewareHandler<AppEnv> {
   return bodyLimited(JSON_BODY_LIMIT, () => new OAuthError(error, "body: larger than 64 KiB"));
+}
+
+/**
+ * Per-address limits on the token and authorization endpoints (docs/TEST-PLAN.md 5.10), counted in
+ * the store so every node shares one budget; registration has its own (register.ts).
+ */
+export const LIMITS = {
+  token: { limit: 120, windowMs: 60_000 },
+  authorize: { limit: 60, windowMs: 60_000 },
+} as const;
+
+/**
+ * Counts a request against `rule` for its address; past the limit, the endpoint's RFC error with
+ * HTTP 429 and Retry-After (`too_many_requests` at the token endpoint, RFC 6749 §4.1.2.1
+ * `temporarily_unavailable` on the authorization page).
+ */
+export function oauthThrottle(
+  deps: Pick<AppDeps, "store" | "clock">,
+  name: keyof typeof LIMITS,
+  error: string,
+): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    try {
+      await throttle(deps, `oauth-${name}:ip:${clientAddress(c)}`, LIMITS[name]);
+    } catch (err) {
+      if (!(err instanceof AppError) || err.status !== 429) throw err;
+      throw new OAuthError(error, err.message, 429, err.headers);
+    }
+    await next();
+  };
 }
 
 /** The (size-limited) body as text, refusing the wrong media type. */
