@@ -44,7 +44,7 @@ export function firstProblem(error: z.ZodError, root = "body"): Problem {
 }
 
 /** `["branding", "logoUrl"]` → `branding.logoUrl`; `["territories", 0]` → `territories[0]`. */
-export function fieldName(path: readonly PropertyKey[], root = "body"): string {
+function fieldName(path: readonly PropertyKey[], root = "body"): string {
   if (path.length === 0) return root;
   return path.map((p, i) =>
     typeof p === "number" ? `[${p}]` : i === 0 ? String(p) : `.${String(p)}`

@@ -1,16 +1,15 @@
 /** The A2A JSON-RPC endpoint driven with raw requests: every error code and every task transition. */
 import assert from "node:assert/strict";
 import {
-  demoArticles,
   message,
   METHODS,
-  patchDemo,
   post,
   rpc,
   stateOf,
   statusData,
   taskOf,
 } from "../server/a2a/_test_utils.ts";
+import { demoIds, patchDemo } from "./fixtures/demo.ts";
 import { countA2aTasks } from "../store/a2a_tasks.ts";
 import { recentCalls } from "../store/call_log.ts";
 import { insertRule } from "../store/rules.ts";
@@ -108,7 +107,7 @@ for (const v of ["1.0", "0.3"] as const) {
 
   Deno.test(`a paywalled read past the meter is auth-required, then canceled, then not cancelable (A2A ${v} names)`, async () => {
     await using folio = await testFolio();
-    const paid = await demoArticles(folio, "PAYWALL");
+    const paid = await demoIds(folio, "PAYWALL");
     const read = (id: string) =>
       rpc(folio, m.send, {
         message: message(v, { data: { skill: "get_article", url_or_id: id } }),
@@ -140,7 +139,7 @@ for (const v of ["1.0", "0.3"] as const) {
 
   Deno.test(`license outcomes become task states an agent can act on (A2A ${v} names)`, async () => {
     await using folio = await testFolio({ env: { FOLIO_COUNTRY_HEADER: "cf-ipcountry" } });
-    const [free] = await demoArticles(folio, "OBSERVE");
+    const [free] = await demoIds(folio, "OBSERVE");
     const send = (data: Record<string, unknown>, headers?: Record<string, string>) =>
       post(
         folio,

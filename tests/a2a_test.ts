@@ -9,7 +9,8 @@ import {
   JsonRpcTransportFactory,
 } from "@a2a-js/sdk/client";
 import { LegacyJsonRpcTransport } from "@a2a-js/sdk/compat/v0_3/client";
-import { demoArticles, message, patchDemo, rpc, stateOf } from "../server/a2a/_test_utils.ts";
+import { message, rpc, stateOf } from "../server/a2a/_test_utils.ts";
+import { demoIds, patchDemo } from "./fixtures/demo.ts";
 import { createBuyer } from "../server/marketplace/buyers.ts";
 import { json, startTestFolio, type TestFolio } from "./helpers.ts";
 
@@ -76,7 +77,7 @@ Deno.test("the SDK client discovers the card, sends messages, gets and cancels t
   await assert.rejects(() => client.getTask({ tenant: "", id: crypto.randomUUID() }));
 
   // An interrupted (auth-required) task is cancelable through the SDK.
-  const paid = await demoArticles(folio, "PAYWALL");
+  const paid = await demoIds(folio, "PAYWALL");
   let last: Task | null = null;
   for (const id of paid.slice(0, 4)) {
     last = asTask(
@@ -119,7 +120,7 @@ Deno.test("a buyer key is charged once for a PAYWALL article read over A2A", asy
     name: "Agent Co",
     email: "billing@agent.example",
   }, { now: folio.clock.now() });
-  const [paid] = await demoArticles(folio, "PAYWALL");
+  const [paid] = await demoIds(folio, "PAYWALL");
   const msg = message("1.0", { data: { skill: "get_article", url_or_id: paid } });
   const first = await rpc(folio, "SendMessage", { message: msg }, { auth: `Bearer ${apiKey}` });
   assert.equal(stateOf(first.body.result), "completed");

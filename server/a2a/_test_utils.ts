@@ -90,5 +90,3 @@ export function statusData(result: any): Record<string, unknown> {
   // deno-lint-ignore no-explicit-any
   return parts.find((p: any) => p.data)?.data ?? {};
 }
-
-export { demoIds as demoArticles, patchDemo } from "../../tests/fixtures/demo.ts";

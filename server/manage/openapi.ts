@@ -7,12 +7,12 @@ import { Hono } from "hono";
 import { z } from "zod";
 import type { Config } from "../config.ts";
 import type { AppDeps, AppEnv } from "../deps.ts";
+import { POLICIES } from "../../store/vocabulary.ts";
 import * as io from "./openapi_schemas.ts";
 import {
   articlePatchSchema,
   loginSchema,
   managedArticleSchema,
-  POLICIES,
   ruleInputSchema,
   rulePatchSchema,
   ruleSchema,

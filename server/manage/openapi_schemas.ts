@@ -4,7 +4,8 @@
  * docs/DESIGN.md §6 gives (their routes live in ingest_routes.ts and license_request_routes.ts).
  */
 import { z } from "zod";
-import { managedArticleSchema, POLICIES, ruleSchema, USE_CASES } from "./schemas.ts";
+import { USE_CASES } from "../../store/vocabulary.ts";
+import { managedArticleSchema, ruleSchema } from "./schemas.ts";
 
 /** Platform error body (docs/DESIGN.md §6 "Errors"). */
 export const errorSchema = z.object({
@@ -156,4 +157,3 @@ export const licenseRequestListSchema = z.looseObject({
 export const earningsSchema = z.looseObject({});
 
 /** Policies, re-exported for the document's query parameters. */
-export { POLICIES };

@@ -10,8 +10,6 @@ import { METERED_CAP_MICROS, microsToCents } from "../money.ts";
 import { PASSWORD_MAX, PASSWORD_MIN } from "./passwords.ts";
 import { isCountryCode } from "./territories.ts";
 
-export { POLICIES, USE_CASES };
-
 /**
  * Sponsor tools a publisher may switch on (docs/SPEC.md "MCP server"): the ids of the MCP surface's
  * catalog, read from it so that a tool added there is accepted here without a second list.

@@ -6,6 +6,8 @@
  */
 import type { Publisher } from "../../store/publishers.ts";
 import { normaliseHost } from "../../store/publishers.ts";
+import type { MiddlewareHandler } from "hono";
+import type { AppEnv } from "../deps.ts";
 import type { EnvelopeRefusal } from "../envelope.ts";
 import type { Credential } from "../identity.ts";
 import { protectedResourceMetadataUrl } from "../oauth/metadata.ts";
@@ -108,6 +110,28 @@ export function unauthorized(
     problem ? `Unauthorized: ${problem.description}` : "Unauthorized: this server requires a token",
     { "WWW-Authenticate": challenge },
   );
+}
+
+/** Before the credential: the Host and Origin checks, and POST or DELETE only. */
+export function transportChecks(baseUrl: string): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    const ctx = { baseUrl, publisher: c.var.publisher!, scheme: new URL(c.req.url).protocol };
+    checkHost(c.req.raw.headers, ctx);
+    checkOrigin(c.req.raw.headers, ctx);
+    if (c.req.method !== "POST" && c.req.method !== "DELETE") {
+      // No standalone SSE stream: server-initiated messages would tie a session to one node.
+      throw new McpHttpError(405, -32000, "Method not allowed", { Allow: "POST, DELETE" });
+    }
+    await next();
+  };
+}
+
+/** After the credential: a token without the `mcp` scope is refused (checkScope). */
+export function scopeCheck(baseUrl: string): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    checkScope(c.var.credential, { baseUrl, publisherId: c.var.publisher!.id });
+    await next();
+  };
 }
 
 /** MCP's words for a refusal of the envelope (server/envelope.ts). */

@@ -18,14 +18,7 @@ import {
 import { AppError, invalid, notFound } from "../errors.ts";
 import { publisherCard } from "./card.ts";
 import { handleMcp } from "./endpoint.ts";
-import {
-  checkHost,
-  checkOrigin,
-  checkScope,
-  errorResponse,
-  McpHttpError,
-  refusalError,
-} from "./guard.ts";
+import { errorResponse, McpHttpError, refusalError, scopeCheck, transportChecks } from "./guard.ts";
 
 /** The MCP endpoint: the envelope and MCP's own checks, in the order a client sees them. */
 export function mcpRoutes(deps: AppDeps): Hono<AppEnv> {
@@ -50,26 +43,10 @@ export function mcpRoutes(deps: AppDeps): Hono<AppEnv> {
       await next();
     },
     publisherFrom(deps, "param"),
-    async (c, next) => {
-      const ctx = {
-        baseUrl: base,
-        publisher: c.var.publisher!,
-        scheme: new URL(c.req.url).protocol,
-      };
-      checkHost(c.req.raw.headers, ctx);
-      checkOrigin(c.req.raw.headers, ctx);
-      if (c.req.method !== "POST" && c.req.method !== "DELETE") {
-        // No standalone SSE stream: server-initiated messages would tie a session to one node.
-        throw new McpHttpError(405, -32000, "Method not allowed", { Allow: "POST, DELETE" });
-      }
-      await next();
-    },
+    transportChecks(base),
     // Anonymous callers are named by their session (server/mcp/session.ts) once it is known.
     gate(deps, "mcp", () => null),
-    async (c, next) => {
-      checkScope(c.var.credential, { baseUrl: base, publisherId: c.var.publisher!.id });
-      await next();
-    },
+    scopeCheck(base),
     bodyLimited(RPC_BODY_LIMIT),
     (c) => handleMcp(c, deps),
   );

@@ -27,10 +27,7 @@ export const READ_LIMITS = {
   promptMax: 8000,
 } as const;
 
-const QUERY_MAX = READ_LIMITS.queryMax;
-const LIMIT = READ_LIMITS.limit;
-const REF_MAX = READ_LIMITS.refMax;
-const PROMPT_MAX = READ_LIMITS.promptMax;
+const { queryMax: QUERY_MAX, limit: LIMIT, refMax: REF_MAX, promptMax: PROMPT_MAX } = READ_LIMITS;
 
 /** Length in code points, as docs/SPEC.md counts characters (and JSON Schema's maxLength). */
 function length(s: string): number {
