@@ -43,7 +43,7 @@ async function main(): Promise<number> {
 
   // Every node registers every cron; each job takes a lease so one node does the work.
   const holder = `node-${crypto.randomUUID()}`;
-  for (const job of cronJobs(folio.deps, holder)) {
+  for (const job of cronJobs(folio.deps, holder, () => folio.probe())) {
     Deno.cron(job.name, job.schedule, async () => {
       try {
         await job.run();

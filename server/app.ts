@@ -17,6 +17,8 @@ import { onError, requestId } from "./middleware.ts";
 import { oauthRoutes } from "./oauth/routes.ts";
 import { restRoutes } from "./rest/routes.ts";
 import { healthRoutes } from "./status/health.ts";
+import { statusPageRoutes } from "./status/page.ts";
+import { statusApiRoutes } from "./status/routes.ts";
 import { termsRoutes } from "./terms.ts";
 import { wellKnownRoutes } from "./well_known.ts";
 
@@ -33,6 +35,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
 
   app.route("/.well-known", wellKnownRoutes(deps));
   app.route("/api/health", healthRoutes(deps));
+  app.route("/api/status", statusApiRoutes(deps));
   // Agent surfaces: REST and A2A on a publisher's custom domain or by id; MCP by id.
   app.route("/api/v1", restRoutes(deps));
   app.route("/api/mcp", mcpRoutes(deps));
@@ -47,6 +50,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.route("/api/openapi.json", openApiRoutes(deps));
   // Pages.
   app.route("/license", termsRoutes(deps));
+  app.route("/status", statusPageRoutes(deps));
   app.route("/", homeRoutes(deps));
   return app;
 }

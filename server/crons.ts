@@ -7,6 +7,8 @@ import { runBillingCron } from "./billing/close.ts";
 import { dailySync } from "./catalog/jobs.ts";
 import { dailyRobotsRefresh } from "./catalog/robots.ts";
 import type { AppDeps } from "./deps.ts";
+import { withLease } from "../store/leases.ts";
+import { PROBE_INTERVAL_MINUTES } from "./status/probes.ts";
 
 /** A periodic job: a name, a cron schedule (UTC), and what it does. */
 export interface CronJob {
@@ -15,9 +17,28 @@ export interface CronJob {
   run(): Promise<unknown>;
 }
 
-/** The service's periodic jobs for this node (`holder` names the node in lease rows). */
-export function cronJobs(deps: AppDeps, holder: string): CronJob[] {
+/**
+ * The service's periodic jobs for this node (`holder` names the node in lease rows); `probe` runs
+ * a probe round against this node's listener.
+ */
+export function cronJobs(
+  deps: AppDeps,
+  holder: string,
+  probe: () => Promise<unknown>,
+): CronJob[] {
   return [
+    {
+      // One node probes per round (docs/SPEC.md "Limits": every 5 minutes); a round takes seconds.
+      name: "folio-probes",
+      schedule: `*/${PROBE_INTERVAL_MINUTES} * * * *`,
+      run: () =>
+        withLease(
+          deps.store.db,
+          "probes",
+          { holder, ttlMs: 4 * 60_000, now: deps.clock.now() },
+          probe,
+        ),
+    },
     {
       // Idempotent: bills this month's renewals and closes last month under a lease.
       name: "folio-billing",

@@ -36,5 +36,7 @@ export interface AppEnv {
     identity: string | null;
     /** What the call log writes for this request (server/envelope.ts). */
     call: CallRecord | undefined;
+    /** A probe round's request (server/status/probes.ts): answered, but not logged or metered. */
+    probe: boolean;
   };
 }

@@ -12,6 +12,7 @@ import type { CallStatus, Surface } from "../store/vocabulary.ts";
 import type { AppDeps, AppEnv } from "./deps.ts";
 import { keyInUrl, presentation, territoryOf, verifyCredential } from "./identity.ts";
 import { reach, type ReachSurface, type Refusal } from "./licensing/reach.ts";
+import { isProbeRequest, PROBE_HEADER } from "./status/probes.ts";
 import { hostOf } from "./middleware.ts";
 import type { Caller } from "./reads/requester.ts";
 
@@ -41,18 +42,26 @@ export interface CallRecord {
   failed?: boolean;
 }
 
-/** Writes `c.var.call` to the call log after the request is answered (docs/SPEC.md "Events"). */
+/**
+ * Writes `c.var.call` to the call log after the request is answered (docs/SPEC.md "Events").
+ * A probe round's requests are answered like any other but not logged (server/status/probes.ts).
+ */
 export function callLogged(
-  deps: Pick<AppDeps, "callLog" | "clock">,
+  deps: Pick<AppDeps, "callLog" | "clock" | "store">,
   surface: Surface,
   initial?: CallRecord,
 ): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const started = performance.now();
+    const probe = await isProbeRequest(
+      { db: deps.store.db, clock: deps.clock },
+      c.req.header(PROBE_HEADER),
+    );
+    c.set("probe", probe);
     if (initial) c.set("call", initial);
     await next();
     const call = c.var.call;
-    if (!call) return;
+    if (!call || probe) return;
     const latencyMs = performance.now() - started;
     const failed = call.failed || c.res.status >= 400;
     for (const tool of call.tools) {

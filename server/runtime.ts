@@ -13,6 +13,7 @@ import { createFetcher, type GuardedFetcher } from "./catalog/fetcher.ts";
 import { startIngestionWorker } from "./catalog/jobs.ts";
 import type { AppDeps } from "./deps.ts";
 import { createLogger, type Logger } from "./log.ts";
+import { listenerSender, runProbeRound } from "./status/probes.ts";
 
 /** A started service. */
 export interface Folio {
@@ -23,6 +24,8 @@ export interface Folio {
   seeded: SeedResult | null;
   /** The origin the server listens on, e.g. http://localhost:8080. */
   url: string;
+  /** Runs one probe round against this server's own listener and records it. */
+  probe(): ReturnType<typeof runProbeRound>;
   /** Stops accepting connections, finishes in-flight requests, flushes logs, closes the store. */
   shutdown(): Promise<void>;
 }
@@ -120,10 +123,16 @@ export async function startFolio(
     const port = server.addr.port;
     handler = folio.handler(withListeningPort(config, port));
     if (options.background !== false) folio.startBackground();
+    // A wildcard listener is reached on loopback; a specific address, there.
+    const probeTarget = listenerSender({
+      hostname: ["0.0.0.0", "::", ""].includes(config.host) ? "127.0.0.1" : config.host,
+      port,
+    });
     let stopping: Promise<void> | null = null;
     const shutdown = () =>
       stopping ??= (async () => {
         await server.shutdown();
+        probeTarget.close();
         await folio.close();
       })();
     return {
@@ -132,6 +141,11 @@ export async function startFolio(
       store: folio.store,
       seeded: folio.seeded,
       url: `http://localhost:${port}`,
+      probe: () =>
+        runProbeRound(
+          { db: folio.store.db, clock: folio.deps.clock, config: folio.deps.config },
+          probeTarget.send,
+        ),
       shutdown,
     };
   } catch (err) {

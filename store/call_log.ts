@@ -1,5 +1,6 @@
 /** Persistence of the per-publisher call log (docs/SPEC.md "Events"). */
 import type { Client } from "./db.ts";
+import { rollupStatements } from "./status.ts";
 import type { CallStatus, Surface } from "./vocabulary.ts";
 
 /** One logged call. `tool` is a tool name or `_method:`, `_rest:`, `_dash:`, `_nlweb:` name. */
@@ -16,26 +17,29 @@ export interface CallEntry {
   requestId?: string | null;
 }
 
-/** Writes a batch of entries in one transaction. */
+/** Writes a batch of entries, and adds them to the hourly status figures, in one transaction. */
 export async function insertCalls(db: Client, entries: CallEntry[]): Promise<void> {
   if (entries.length === 0) return;
   await db.batch(
-    entries.map((e) => ({
-      sql: `INSERT INTO call_log (publisher_id, at, surface, tool, user_agent, latency_ms, status,
+    [
+      ...entries.map((e) => ({
+        sql: `INSERT INTO call_log (publisher_id, at, surface, tool, user_agent, latency_ms, status,
               http_status, identity, request_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      args: [
-        e.publisherId,
-        e.at.getTime(),
-        e.surface,
-        e.tool,
-        e.userAgent.slice(0, 512),
-        Math.round(e.latencyMs * 100) / 100,
-        e.status,
-        e.httpStatus ?? null,
-        e.identity ?? null,
-        e.requestId ?? null,
-      ],
-    })),
+        args: [
+          e.publisherId,
+          e.at.getTime(),
+          e.surface,
+          e.tool,
+          e.userAgent.slice(0, 512),
+          Math.round(e.latencyMs * 100) / 100,
+          e.status,
+          e.httpStatus ?? null,
+          e.identity ?? null,
+          e.requestId ?? null,
+        ],
+      })),
+      ...rollupStatements(entries),
+    ],
     "write",
   );
 }

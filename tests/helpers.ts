@@ -12,6 +12,7 @@ import { type Config, loadConfig } from "../server/config.ts";
 import { memoryLogger } from "../server/log.ts";
 import { assembleFolio, type Folio, startFolio } from "../server/runtime.ts";
 import type { SeedResult } from "../server/seed/demo.ts";
+import { runProbeRound } from "../server/status/probes.ts";
 
 /** A test service that cleans up after itself with `await using`. */
 export interface TestFolio extends Folio, AsyncDisposable {
@@ -42,7 +43,20 @@ export async function testFolio(options: TestOptions = {}): Promise<TestFolio> {
   const handler = folio.handler(config);
   const peer = { remoteAddr: { transport: "tcp", hostname: "127.0.0.1", port: 40000 } };
   const shutdown = () => folio.close();
+  const deps = folio.deps;
   return {
+    // The probe's requests go to the handler as they would reach the listener.
+    probe: () =>
+      runProbeRound(
+        { db: deps.store.db, clock: deps.clock, config: deps.config },
+        (url, init) =>
+          Promise.resolve(
+            handler(
+              new Request(url.replace(/^https:/, "http:"), init),
+              peer as Deno.ServeHandlerInfo<Deno.NetAddr>,
+            ),
+          ),
+      ),
     config: folio.deps.config,
     deps: folio.deps,
     store: folio.store,

@@ -3,7 +3,9 @@ import type { ComponentChildren } from "preact";
 import { renderToString } from "preact-render-to-string";
 
 /** A complete HTML document around `children`. */
-export function Page(props: { title: string; children: ComponentChildren; accent?: string }) {
+export function Page(
+  props: { title: string; children: ComponentChildren; accent?: string; css?: string },
+) {
   const accent = props.accent && /^#[0-9a-fA-F]{3,8}$/.test(props.accent)
     ? props.accent
     : "#1d4ed8";
@@ -19,6 +21,7 @@ a{color:${accent}}code{background:#f3f4f6;padding:.1rem .3rem;border-radius:4px}
 table{border-collapse:collapse}td,th{padding:.3rem .6rem;border-bottom:1px solid #e5e7eb;text-align:left}
 h1{font-size:1.6rem}`}
         </style>
+        {props.css && <style>{props.css}</style>}
       </head>
       <body>{props.children}</body>
     </html>

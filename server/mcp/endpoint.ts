@@ -109,6 +109,7 @@ async function post(
     sessionKey: sessionHash.slice(0, 32),
     userAgent: c.req.header("user-agent") ?? "",
     requestId: c.get("requestId"),
+    logged: !c.var.probe,
   });
   await server.connect(transport);
   try {

@@ -43,6 +43,8 @@ const DiscoverRequestSchema = z.object({
 export interface ServerContext extends ToolContext {
   userAgent: string;
   requestId: string;
+  /** False for a probe round's requests, which stay out of the call log. */
+  logged: boolean;
 }
 
 /** The tools this publisher exposes: the core tools and its enabled sponsor tools. */
@@ -106,24 +108,30 @@ export function buildServer(ctx: ServerContext): Server {
     }
     const started = performance.now();
     let result: CallToolResult | null = null;
+    let fault = false;
     try {
       result = await tool.run(ctx, parsed.data);
       return result;
     } catch (err) {
-      throw internal(ctx, err);
+      const error = internal(ctx, err);
+      fault = error.code === ErrorCode.InternalError;
+      throw error;
     } finally {
-      deps.callLog.record({
-        publisherId: publisher.id,
-        at: deps.clock.now(),
-        surface: "mcp",
-        tool: tool.name,
-        userAgent: ctx.userAgent,
-        latencyMs: performance.now() - started,
-        status: result && !result.isError ? "ok" : "error",
-        httpStatus: 200,
-        identity: ctx.caller.identity,
-        requestId: ctx.requestId,
-      });
+      if (ctx.logged) {
+        deps.callLog.record({
+          publisherId: publisher.id,
+          at: deps.clock.now(),
+          surface: "mcp",
+          tool: tool.name,
+          userAgent: ctx.userAgent,
+          latencyMs: performance.now() - started,
+          status: result && !result.isError ? "ok" : "error",
+          // The answer is a 200 either way; a failure on our side is logged as the 500 it is.
+          httpStatus: fault ? 500 : 200,
+          identity: ctx.caller.identity,
+          requestId: ctx.requestId,
+        });
+      }
     }
   });
 

@@ -1,0 +1,79 @@
+/**
+ * Pages in a real browser (docs/DESIGN.md section 10): Debian's Chromium driven by puppeteer-core,
+ * with axe-core injected for accessibility. `.ci/run` installs Chromium and sets
+ * FOLIO_REQUIRE_BROWSER=1, so there a missing browser fails; elsewhere browser tests are skipped
+ * with a note, so the test command still passes on a machine with only Node and npm.
+ */
+import axe from "axe-core";
+import puppeteer, { type Browser, type Page } from "puppeteer-core";
+
+const CHROMIUM = Deno.env.get("FOLIO_CHROMIUM") ?? "/usr/bin/chromium";
+
+/** True when a browser is here to run page tests. */
+export function browserAvailable(): boolean {
+  try {
+    Deno.statSync(CHROMIUM);
+    return true;
+  } catch {
+    if (Deno.env.get("FOLIO_REQUIRE_BROWSER") === "1") {
+      throw new Error(`FOLIO_REQUIRE_BROWSER=1 but there is no browser at ${CHROMIUM}`);
+    }
+    console.warn(`No browser at ${CHROMIUM}: page tests in a browser are skipped.`);
+    return false;
+  }
+}
+
+/** A headless Chromium, closed with `await using`. */
+export async function launchBrowser(): Promise<Browser & AsyncDisposable> {
+  const browser = await puppeteer.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    // Root in a container has no user namespace sandbox; the pages under test are our own.
+    args: ["--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu"],
+  });
+  return Object.assign(browser, { [Symbol.asyncDispose]: () => browser.close() });
+}
+
+/**
+ * A new tab that lets the tests inject axe-core into pages whose CSP forbids inline scripts (the
+ * page's own headers are still checked on the response).
+ */
+export async function openPage(browser: Browser): Promise<Page> {
+  const page = await browser.newPage();
+  await page.setBypassCSP(true);
+  return page;
+}
+
+/** An axe-core violation as the tests report it. */
+export interface Violation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: string[];
+}
+
+/** Runs axe-core in the page; returns the serious and critical violations. */
+export async function seriousViolations(page: Page): Promise<Violation[]> {
+  await page.addScriptTag({ content: axe.source });
+  const violations = await page.evaluate(async () => {
+    // deno-lint-ignore no-explicit-any
+    const result = await (globalThis as any).axe.run(document);
+    // deno-lint-ignore no-explicit-any
+    return result.violations.map((v: any) => ({
+      id: v.id,
+      impact: v.impact,
+      help: v.help,
+      // deno-lint-ignore no-explicit-any
+      nodes: v.nodes.slice(0, 3).map((n: any) => n.html),
+    }));
+  }) as Violation[];
+  return violations.filter((v) => v.impact === "serious" || v.impact === "critical");
+}
+
+/** Saves a screenshot when FOLIO_SCREENSHOTS names a directory (to look at pages by eye). */
+export async function screenshot(page: Page, name: string): Promise<void> {
+  const dir = Deno.env.get("FOLIO_SCREENSHOTS");
+  if (!dir) return;
+  await Deno.mkdir(dir, { recursive: true });
+  await page.screenshot({ path: `${dir}/${name}.png`, fullPage: true });
+}

@@ -1,0 +1,125 @@
+/**
+ * Small server-rendered SVG charts. Each is an image with a text alternative (role="img" and an
+ * aria-label) and a <title> per mark for pointer users; the page beside it carries the numbers.
+ */
+
+const W = 600;
+
+/** One bar: its label (e.g. a day), its value, and an optional part of it drawn on top. */
+export interface Bar {
+  label: string;
+  value: number;
+  /** A part of `value` drawn in the alarm color (e.g. errors among calls). */
+  part?: number;
+  title: string;
+}
+
+/** Vertical bars over time, with an optional highlighted part per bar. */
+export function BarChart(props: { bars: Bar[]; label: string; height?: number }) {
+  const h = props.height ?? 120;
+  const max = Math.max(1, ...props.bars.map((b) => b.value));
+  const n = Math.max(1, props.bars.length);
+  const slot = W / n;
+  const bw = Math.max(1, slot * 0.8);
+  return (
+    <svg
+      class="chart"
+      viewBox={`0 0 ${W} ${h + 18}`}
+      role="img"
+      aria-label={props.label}
+      preserveAspectRatio="none"
+    >
+      <line x1="0" y1={h} x2={W} y2={h} class="axis" />
+      {props.bars.map((b, i) => {
+        const bh = (b.value / max) * h;
+        const ph = ((b.part ?? 0) / max) * h;
+        return (
+          <g key={b.label}>
+            <title>{b.title}</title>
+            <rect x={i * slot} y={h - bh} width={bw} height={bh} class="bar" />
+            {ph > 0 && <rect x={i * slot} y={h - ph} width={bw} height={ph} class="bar-alarm" />}
+          </g>
+        );
+      })}
+      <text x="0" y={h + 14} class="tick">{props.bars[0]?.label ?? ""}</text>
+      <text x={W} y={h + 14} class="tick" text-anchor="end">{props.bars.at(-1)?.label ?? ""}</text>
+    </svg>
+  );
+}
+
+/** One line of a line chart: a name, a class for its color, and a value (or gap) per point. */
+export interface Series {
+  name: string;
+  className: string;
+  values: (number | null)[];
+}
+
+/** Lines over shared labels, with an optional dashed target line. */
+export function LineChart(
+  props: {
+    labels: string[];
+    series: Series[];
+    label: string;
+    unit: string;
+    target?: { value: number; name: string };
+    height?: number;
+  },
+) {
+  const h = props.height ?? 140;
+  const values = props.series.flatMap((s) => s.values.filter((v): v is number => v !== null));
+  const max = Math.max(1, ...values, props.target?.value ?? 0) * 1.1;
+  const n = props.labels.length;
+  const x = (i: number) => (n <= 1 ? W / 2 : (i / (n - 1)) * W);
+  const y = (v: number) => h - (v / max) * h;
+  return (
+    <svg class="chart" viewBox={`0 0 ${W} ${h + 18}`} role="img" aria-label={props.label}>
+      <line x1="0" y1={h} x2={W} y2={h} class="axis" />
+      {props.target && (
+        <g>
+          <title>{`${props.target.name}: ${props.target.value} ${props.unit}`}</title>
+          <line
+            x1="0"
+            y1={y(props.target.value)}
+            x2={W}
+            y2={y(props.target.value)}
+            class="target"
+          />
+        </g>
+      )}
+      {props.series.map((s) => (
+        <g key={s.name} class={s.className}>
+          <path d={pathOf(s.values, x, y)} class="line" />
+          {s.values.map((v, i) =>
+            v === null ? null : (
+              <circle key={i} cx={x(i)} cy={y(v)} r="3" class="dot">
+                <title>{`${props.labels[i]} ${s.name}: ${v} ${props.unit}`}</title>
+              </circle>
+            )
+          )}
+        </g>
+      ))}
+      <text x="0" y={h + 14} class="tick">{props.labels[0] ?? ""}</text>
+      <text x={W} y={h + 14} class="tick" text-anchor="end">{props.labels.at(-1) ?? ""}</text>
+      <text x="4" y="12" class="tick">{`${Math.round(max)} ${props.unit}`}</text>
+    </svg>
+  );
+}
+
+/** An SVG path through the points, broken where a value is missing. */
+function pathOf(
+  values: (number | null)[],
+  x: (i: number) => number,
+  y: (v: number) => number,
+): string {
+  let d = "";
+  let pen = false;
+  values.forEach((v, i) => {
+    if (v === null) {
+      pen = false;
+      return;
+    }
+    d += `${pen ? "L" : "M"}${x(i).toFixed(1)},${y(v).toFixed(1)}`;
+    pen = true;
+  });
+  return d;
+}
