@@ -8,8 +8,12 @@ import { AppError } from "../server/errors.ts";
 import { createPublisherAccount } from "../server/manage/accounts.ts";
 import { createBuyer } from "../server/marketplace/buyers.ts";
 import { rebuildIndexes } from "../server/search_admin.ts";
-import { openStore, type Store, StoreError } from "../store/db.ts";
+import { systemClock } from "../server/clock.ts";
+import { listenerSender, runProbeRound } from "../server/status/probes.ts";
+import { backupStoreAt, restoreStore } from "../store/backup.ts";
+import { loadMigrations, openStore, type Store, StoreError } from "../store/db.ts";
 import { seedDemo } from "../server/seed/demo.ts";
+import { resolve } from "node:path";
 
 const USAGE = `Usage: deno task folio <command> [options]
 
@@ -22,6 +26,11 @@ Commands:
   rebuild-index [--publisher=ID]            rebuild search indexes from the store
   export-statement --buyer=ID [--month=YYYY-MM] [--format=json|csv]
                                             print a buyer's monthly statement
+  probe [--url=http://127.0.0.1:PORT]       run one probe round now against the running service
+                                            (default: this machine, FOLIO_PORT), record it, print it
+  backup --to=FILE                          copy the store to a new file while Folio runs
+  restore --from=FILE                       replace the store with a backup (Folio stopped);
+                                            the replaced store is kept beside it
 
 The store is chosen by FOLIO_DATA_DIR / FOLIO_DB_URL, as for the server.`;
 
@@ -61,6 +70,31 @@ const commands: Record<string, Command> = {
     const n = await rebuildIndexes(store, { publisherId: f.publisher, dataDir });
     console.log(`Rebuilt the search index of ${n} publisher(s).`);
   },
+  probe: async (store, f, config) => {
+    const target = new URL(f.url ?? `http://127.0.0.1:${config.port}`);
+    const sender = listenerSender({
+      hostname: target.hostname.replace(/^\[|\]$/g, ""),
+      port: Number(target.port || (target.protocol === "https:" ? 443 : 80)),
+    });
+    try {
+      const { checks } = await runProbeRound(
+        { db: store.db, clock: systemClock, config },
+        sender.send,
+      );
+      for (const c of checks) {
+        const where = c.publisherId ? `${c.surface} ${c.publisherId}` : c.surface;
+        const detail = c.detail ? `  ${c.detail}` : "";
+        console.log(
+          `${c.ok ? "ok  " : "FAIL"}  ${where.padEnd(28)} ${c.latencyMs.toFixed(1)} ms${detail}`,
+        );
+      }
+      const failed = checks.filter((c) => !c.ok).length;
+      if (failed > 0) fail(`${failed} of ${checks.length} probe checks failed (recorded)`);
+      console.log(`All ${checks.length} probe checks passed (recorded).`);
+    } finally {
+      sender.close();
+    }
+  },
   "export-statement": async (store, f) => {
     const month = f.month ?? new Date().toISOString().slice(0, 7);
     if (!/^\d{4}-(0[1-9]|1[0-2])$/.test(month)) {
@@ -73,6 +107,41 @@ const commands: Record<string, Command> = {
     else fail(`--format must be json or csv, got "${format}"`);
   },
 };
+
+type StorelessCommand = (flags: Record<string, string>, config: Config) => Promise<void>;
+
+// These must not open the store: opening migrates it, so a newer build would upgrade the store
+// it is about to back up, or the one it is about to replace (docs/OPERATIONS.md).
+const storeless: Record<string, StorelessCommand> = {
+  backup: async (f, config) => {
+    const { version, bytes } = await backupStoreAt(config.dbUrl, need(f, "to"));
+    console.log(
+      `Backed up the store (schema version ${version}, ${size(bytes)}) to ${resolve(f.to)}`,
+    );
+  },
+  restore: async (f, config) => {
+    const latest = (await loadMigrations()).at(-1)?.version ?? 0;
+    const r = await restoreStore(need(f, "from"), config.dbUrl, {
+      latestVersion: latest,
+      now: new Date(),
+    });
+    // The search snapshots describe the replaced store; they are derived, and rebuilt when missing.
+    await Deno.remove(`${config.dataDir}/search`, { recursive: true }).catch(() => {});
+    const kept = r.previous
+      ? `the previous store is kept at ${r.previous}`
+      : "there was no previous store";
+    const next = r.version < latest ? ` Start Folio to migrate it to version ${latest}.` : "";
+    console.log(
+      `Restored ${resolve(f.from)} (schema version ${r.version}) into ${r.target}; ${kept}.${next}`,
+    );
+  },
+};
+
+function size(bytes: number): string {
+  const units: [number, string][] = [[1e9, "GB"], [1e6, "MB"], [1e3, "kB"]];
+  const [div, unit] = units.find(([d]) => bytes >= d) ?? [1, "bytes"];
+  return div === 1 ? `${bytes} bytes` : `${(bytes / div).toFixed(1)} ${unit}`;
+}
 
 function need(flags: Record<string, string>, name: string): string {
   const v = flags[name];
@@ -103,7 +172,8 @@ async function run(args: string[]): Promise<number> {
     return name ? 0 : 2;
   }
   const command = commands[name];
-  if (!command) {
+  const direct = storeless[name];
+  if (!command && !direct) {
     console.error(`folio: unknown command "${name}"\n\n${USAGE}`);
     return 2;
   }
@@ -112,6 +182,10 @@ async function run(args: string[]): Promise<number> {
     const flags = parseFlags(rest);
     const config = loadConfig(Deno.env.toObject());
     if (config.dbUrl.startsWith("file:")) await Deno.mkdir(config.dataDir, { recursive: true });
+    if (direct) {
+      await direct(flags, config);
+      return 0;
+    }
     store = await openStore(config.dbUrl, { authToken: config.dbAuthToken, now: new Date() });
     await command(store, flags, config);
     return 0;

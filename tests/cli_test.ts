@@ -1,13 +1,18 @@
 /** The admin CLI as an operator runs it: `deno task folio <command>` against a data dir. */
 import assert from "node:assert/strict";
 import { openStore } from "../store/db.ts";
+import { startTestFolio } from "./helpers.ts";
 
 const CLI = new URL("../scripts/folio.ts", import.meta.url).pathname;
 
 async function folio(dir: string, ...args: string[]) {
+  return await folioWith({ FOLIO_DATA_DIR: dir }, ...args);
+}
+
+async function folioWith(env: Record<string, string>, ...args: string[]) {
   const out = await new Deno.Command(Deno.execPath(), {
     args: ["run", "--allow-all", CLI, ...args],
-    env: { NO_COLOR: "1", FOLIO_DATA_DIR: dir },
+    env: { NO_COLOR: "1", ...env },
     stdout: "piped",
     stderr: "piped",
   }).output();
@@ -125,4 +130,26 @@ Deno.test("the CLI refuses bad input with one line and a non-zero exit, changing
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
+});
+
+Deno.test("folio probe runs a round against the running service, records it, and fails when it cannot reach it", async () => {
+  await using service = await startTestFolio();
+  const env = { FOLIO_DATA_DIR: service.dataDir, FOLIO_BASE_URL: service.config.baseUrl };
+  const port = new URL(service.url).port;
+  const ok = await folioWith(env, "probe", `--url=http://127.0.0.1:${port}`);
+  assert.equal(ok.code, 0, ok.stderr);
+  assert.match(ok.stdout, /^ok\s+health\s/m);
+  assert.match(ok.stdout, /^ok\s+mcp pub_demo\s/m);
+  assert.match(ok.stdout, /All 4 probe checks passed \(recorded\)\./);
+  const rs = await service.store.db.execute("SELECT COUNT(*) AS n, SUM(ok) AS ok FROM probes");
+  assert.deepEqual([Number(rs.rows[0].n), Number(rs.rows[0].ok)], [4, 4]);
+
+  // Nothing listens there: every check fails, is recorded, and the exit code says so.
+  const closed = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const free = (closed.addr as Deno.NetAddr).port;
+  closed.close();
+  const down = await folioWith(env, "probe", `--url=http://127.0.0.1:${free}`);
+  assert.equal(down.code, 1);
+  assert.match(down.stdout, /^FAIL\s+health\s.*request failed/m);
+  assert.match(down.stderr, /^folio: 4 of 4 probe checks failed \(recorded\)$/);
 });
