@@ -40,6 +40,11 @@ async function main(): Promise<number> {
     );
   }
   console.log(lines.join("\n"));
+  folio.deps.log.info("Serving", {
+    url: folio.url,
+    baseUrl: config.baseUrl,
+    schemaVersion: folio.store.version,
+  });
 
   // Every node registers every cron; each job takes a lease so one node does the work.
   const holder = `node-${crypto.randomUUID()}`;
@@ -55,6 +60,7 @@ async function main(): Promise<number> {
 
   const stop = () => {
     console.log("folio: shutting down (finishing in-flight requests)");
+    folio.deps.log.info("Shutting down");
     folio.shutdown().then(() => Deno.exit(0));
   };
   Deno.addSignalListener("SIGINT", stop);

@@ -3,6 +3,9 @@ import { fileUrl } from "../store/db.ts";
 
 export type LogLevel = "debug" | "info" | "warn" | "error";
 
+/** `text` for people at a terminal, `json` (one object per line) for log collectors. */
+export type LogFormat = "text" | "json";
+
 /** Everything the service is configured by; see README "Configuration". */
 export interface Config {
   port: number;
@@ -16,6 +19,7 @@ export interface Config {
   dbAuthToken?: string;
   seed: boolean;
   logLevel: LogLevel;
+  logFormat: LogFormat;
   /** Name of the trusted proxy header carrying the requester's ISO country code. */
   countryHeader: string | null;
   fetchAllowLoopback: boolean;
@@ -51,6 +55,10 @@ export function loadConfig(
       `FOLIO_LOG_LEVEL must be one of debug, info, warn, error, got "${vars.FOLIO_LOG_LEVEL}"`,
     );
   }
+  const logFormat = (vars.FOLIO_LOG_FORMAT?.trim().toLowerCase() || "text") as LogFormat;
+  if (!["text", "json"].includes(logFormat)) {
+    throw new ConfigError(`FOLIO_LOG_FORMAT must be text or json, got "${vars.FOLIO_LOG_FORMAT}"`);
+  }
   const countryHeader = vars.FOLIO_COUNTRY_HEADER?.trim().toLowerCase() || null;
   if (countryHeader && !/^[a-z0-9-]+$/.test(countryHeader)) {
     throw new ConfigError(
@@ -67,6 +75,7 @@ export function loadConfig(
     dbAuthToken: vars.FOLIO_DB_AUTH_TOKEN || undefined,
     seed: boolean(vars, "FOLIO_SEED", true),
     logLevel,
+    logFormat,
     countryHeader,
     fetchAllowLoopback: boolean(vars, "FOLIO_FETCH_ALLOW_LOOPBACK", false),
     embeddings: vars.FOLIO_EMBEDDINGS_URL
@@ -111,6 +120,7 @@ const FLAGS = [
   "db-auth-token",
   "seed",
   "log-level",
+  "log-format",
   "country-header",
   "fetch-allow-loopback",
   "embeddings-url",

@@ -49,6 +49,7 @@ Deno.test("loadConfig() fails fast with a sentence naming the variable and the p
     [{ FOLIO_DB_URL: "postgres://x" }, [], /^FOLIO_DB_URL must start with file:/],
     [{ FOLIO_SEED: "maybe" }, [], /^FOLIO_SEED must be 1 or 0/],
     [{ FOLIO_LOG_LEVEL: "loud" }, [], /^FOLIO_LOG_LEVEL must be one of debug, info, warn, error/],
+    [{ FOLIO_LOG_FORMAT: "xml" }, [], /^FOLIO_LOG_FORMAT must be text or json, got "xml"/],
     [{ FOLIO_COUNTRY_HEADER: "cf ipcountry" }, [], /^FOLIO_COUNTRY_HEADER must be an HTTP header/],
     [{ STRIPE_SECRET_KEY: "sk_test" }, [], /^STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET/],
     [{}, ["--port"], /^Unknown argument "--port"/],

@@ -9,6 +9,8 @@ import { dailyRobotsRefresh } from "./catalog/robots.ts";
 import type { AppDeps } from "./deps.ts";
 import { withLease } from "../store/leases.ts";
 import { PROBE_INTERVAL_MINUTES } from "./status/probes.ts";
+import { compactionRange } from "./status/report.ts";
+import { compactStatus } from "../store/status.ts";
 
 /** A periodic job: a name, a cron schedule (UTC), and what it does. */
 export interface CronJob {
@@ -38,6 +40,20 @@ export function cronJobs(
           { holder, ttlMs: 4 * 60_000, now: deps.clock.now() },
           probe,
         ),
+    },
+    {
+      // Hourly figures of days before yesterday fold into daily ones, so 90 days stay cheap.
+      name: "folio-status-compact",
+      schedule: "23 * * * *",
+      run: () => {
+        const now = deps.clock.now();
+        return withLease(
+          deps.store.db,
+          "status-compact",
+          { holder, ttlMs: 10 * 60_000, now },
+          () => compactStatus(deps.store.db, compactionRange(now)),
+        );
+      },
     },
     {
       // Idempotent: bills this month's renewals and closes last month under a lease.

@@ -13,6 +13,7 @@ import type { AppDeps, AppEnv } from "./deps.ts";
 import { keyInUrl, presentation, territoryOf, verifyCredential } from "./identity.ts";
 import { reach, type ReachSurface, type Refusal } from "./licensing/reach.ts";
 import { isProbeRequest, PROBE_HEADER } from "./status/probes.ts";
+import { annotateRequest, meters } from "./telemetry.ts";
 import { hostOf } from "./middleware.ts";
 import type { Caller } from "./reads/requester.ts";
 
@@ -62,8 +63,15 @@ export function callLogged(
     await next();
     const call = c.var.call;
     if (!call || probe) return;
+    annotateRequest({
+      "folio.surface": surface,
+      "folio.publisher_id": c.var.publisher?.id ?? "",
+      "folio.request_id": c.var.requestId,
+    });
     const latencyMs = performance.now() - started;
     const failed = call.failed || c.res.status >= 400;
+    const status = failed ? "error" : call.okAs ?? "ok";
+    meters.calls.add(call.tools.length, { surface, status });
     for (const tool of call.tools) {
       deps.callLog.record({
         publisherId: c.var.publisher?.id ?? null,
@@ -72,7 +80,7 @@ export function callLogged(
         tool,
         userAgent: c.req.header("user-agent") ?? "",
         latencyMs,
-        status: failed ? "error" : call.okAs ?? "ok",
+        status,
         httpStatus: c.res.status,
         identity: c.var.identity ?? null,
         requestId: c.var.requestId,

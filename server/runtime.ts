@@ -54,7 +54,8 @@ export async function assembleFolio(
   options: { clock?: Clock; log?: Logger } = {},
 ): Promise<AssembledFolio> {
   const clock = options.clock ?? systemClock;
-  const log = options.log ?? createLogger(config.logLevel);
+  const log = options.log ??
+    createLogger(config.logLevel, undefined, undefined, config.logFormat);
   if (config.dbUrl.startsWith("file:")) await Deno.mkdir(config.dataDir, { recursive: true });
   const store = await openStore(config.dbUrl, { authToken: config.dbAuthToken, now: clock.now() });
   let callLog: CallLog | undefined;

@@ -99,28 +99,56 @@ export async function dailyCalls(
   }));
 }
 
-/** Latency sketches of one kind per day and surface, for hours in [from, to). */
-export async function dailySketches(
+/** Nearest-rank percentiles of one group of merged sketches, as bucket numbers. */
+export interface PercentileBuckets {
+  /** Start of the UTC day, or null when grouped over the whole range. */
+  day: number | null;
+  /** The surface, or null when all surfaces are merged. */
+  surface: string | null;
+  count: number;
+  p50: number;
+  p95: number;
+  p99: number;
+}
+
+/**
+ * Merges the sketches of one kind for hours in [from, to), per day or over the whole range, per
+ * surface or all together, and finds the nearest-rank p50/p95/p99 buckets (docs/TEST-PLAN.md
+ * section 6): the first bucket whose running count reaches p·N. The merge and the walk run inside
+ * SQLite, so 90 days cost one scan and a few hundred result rows, not every bucket in JS.
+ */
+export async function latencyPercentiles(
   db: Client,
   range: { from: number; to: number },
-  kind: "all" | "search",
-): Promise<{ day: number; surface: string; sketch: Sketch }[]> {
+  options: { kind: "all" | "search"; perDay: boolean; perSurface: boolean },
+): Promise<PercentileBuckets[]> {
+  const day = options.perDay ? `(hour / ${DAY_MS}) * ${DAY_MS}` : "NULL";
+  const surface = options.perSurface ? "surface" : "NULL";
   const rs = await db.execute({
-    sql: `SELECT (hour / ${DAY_MS}) * ${DAY_MS} AS day, surface, bucket, SUM(count) AS n
-          FROM latency_hourly WHERE kind = ? AND hour >= ? AND hour < ?
-          GROUP BY day, surface, bucket`,
-    args: [kind, range.from, range.to],
+    sql: `WITH merged AS (
+            SELECT ${day} AS d, ${surface} AS s, bucket, SUM(count) AS n FROM latency_hourly
+            WHERE kind = ? AND hour >= ? AND hour < ? GROUP BY d, s, bucket
+          ), running AS (
+            SELECT d, s, bucket,
+              SUM(n) OVER (PARTITION BY d, s ORDER BY bucket ROWS UNBOUNDED PRECEDING) AS cum,
+              SUM(n) OVER (PARTITION BY d, s) AS total
+            FROM merged
+          )
+          SELECT d, s, MAX(total) AS total,
+            MIN(CASE WHEN cum * 100 >= total * 50 THEN bucket END) AS p50,
+            MIN(CASE WHEN cum * 100 >= total * 95 THEN bucket END) AS p95,
+            MIN(CASE WHEN cum * 100 >= total * 99 THEN bucket END) AS p99
+          FROM running GROUP BY d, s ORDER BY d, s`,
+    args: [options.kind, range.from, range.to],
   });
-  const byKey = new Map<string, { day: number; surface: string; sketch: Sketch }>();
-  for (const r of rs.rows) {
-    const key = `${r.day}\t${r.surface}`;
-    let entry = byKey.get(key);
-    if (!entry) {
-      byKey.set(key, entry = { day: Number(r.day), surface: String(r.surface), sketch: new Map() });
-    }
-    addToSketch(entry.sketch, Number(r.bucket), Number(r.n));
-  }
-  return [...byKey.values()];
+  return rs.rows.map((r) => ({
+    day: r.d === null ? null : Number(r.d),
+    surface: r.s === null ? null : String(r.s),
+    count: Number(r.total),
+    p50: Number(r.p50),
+    p95: Number(r.p95),
+    p99: Number(r.p99),
+  }));
 }
 
 /** One check of a probe round. */
@@ -242,4 +270,54 @@ export async function probeTokenLive(db: Client, hash: string, now: Date): Promi
 /** Ends a round's token. */
 export async function dropProbeToken(db: Client, hash: string): Promise<void> {
   await db.execute({ sql: "DELETE FROM probe_tokens WHERE hash = ?", args: [hash] });
+}
+
+/**
+ * Folds the hourly rows of whole days before `cutoff` (a UTC midnight) into one row per day, kept
+ * at the day's first hour, and drops figures and probes older than `keepFrom`. Days already folded
+ * fold to themselves, so running it again changes nothing. Only the week before `cutoff` is
+ * visited; older days were folded by earlier runs.
+ */
+export async function compactStatus(
+  db: Client,
+  range: { cutoff: number; keepFrom: number },
+): Promise<{ latencyRows: number; callRows: number }> {
+  const from = range.cutoff - 7 * DAY_MS;
+  const tx = await db.transaction("write");
+  try {
+    const latency = await tx.execute({
+      sql: `SELECT (hour / ${DAY_MS}) * ${DAY_MS} AS day, surface, kind, bucket, SUM(count) AS n
+            FROM latency_hourly WHERE hour >= ? AND hour < ? GROUP BY day, surface, kind, bucket`,
+      args: [from, range.cutoff],
+    });
+    const calls = await tx.execute({
+      sql: `SELECT (hour / ${DAY_MS}) * ${DAY_MS} AS day, surface, SUM(calls) AS calls,
+              SUM(errors) AS errors
+            FROM status_hourly WHERE hour >= ? AND hour < ? GROUP BY day, surface`,
+      args: [from, range.cutoff],
+    });
+    await tx.batch([
+      {
+        sql: "DELETE FROM latency_hourly WHERE hour >= ? AND hour < ?",
+        args: [from, range.cutoff],
+      },
+      { sql: "DELETE FROM status_hourly WHERE hour >= ? AND hour < ?", args: [from, range.cutoff] },
+      ...latency.rows.map((r) => ({
+        sql:
+          "INSERT INTO latency_hourly (hour, surface, kind, bucket, count) VALUES (?, ?, ?, ?, ?)",
+        args: [r.day, r.surface, r.kind, r.bucket, r.n],
+      })),
+      ...calls.rows.map((r) => ({
+        sql: "INSERT INTO status_hourly (hour, surface, calls, errors) VALUES (?, ?, ?, ?)",
+        args: [r.day, r.surface, r.calls, r.errors],
+      })),
+      { sql: "DELETE FROM latency_hourly WHERE hour < ?", args: [range.keepFrom] },
+      { sql: "DELETE FROM status_hourly WHERE hour < ?", args: [range.keepFrom] },
+      { sql: "DELETE FROM probes WHERE at < ?", args: [range.keepFrom] },
+    ]);
+    await tx.commit();
+    return { latencyRows: latency.rows.length, callRows: calls.rows.length };
+  } finally {
+    tx.close();
+  }
 }

@@ -7,6 +7,7 @@ Deno.test("every cron job runs against a live store and names a valid schedule",
   const jobs = cronJobs(folio.deps, "node-test", () => folio.probe());
   assert.deepEqual(jobs.map((j) => j.name), [
     "folio-probes",
+    "folio-status-compact",
     "folio-billing",
     "folio-daily-sync",
     "folio-robots",

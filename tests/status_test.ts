@@ -7,19 +7,13 @@ import assert from "node:assert/strict";
 import { insertCalls } from "../store/call_log.ts";
 import type { CallEntry } from "../store/call_log.ts";
 import type { Client } from "../store/db.ts";
-import { addToSketch, bucketOf, percentiles, type Sketch } from "../store/latency_sketch.ts";
 import { insertProbeRound, type ProbeCheck } from "../store/status.ts";
+import { cronJobs } from "../server/crons.ts";
 import { type ProbeSend, runProbeRound } from "../server/status/probes.ts";
 import type { StatusReport } from "../server/status/report.ts";
 import { json, startTestFolio, testFolio } from "./helpers.ts";
 import { initializeRequest } from "./fixtures/demo.ts";
 import { call, emptyFigures, generateHistory } from "./fixtures/status.ts";
-
-function sketchOf(values: number[]): Sketch {
-  const s: Sketch = new Map();
-  for (const v of values) addToSketch(s, bucketOf(v));
-  return s;
-}
 
 function near(actual: number | null, expected: number, relative = 0.01) {
   assert.ok(actual !== null, `expected about ${expected}, got null`);
@@ -29,21 +23,37 @@ function near(actual: number | null, expected: number, relative = 0.01) {
   );
 }
 
-Deno.test("the sketch gives nearest-rank percentiles within 1%, and merged sketches equal the combined data", () => {
+Deno.test("percentiles are nearest-rank within 1%, and merged sketches equal the combined data", async () => {
+  await using folio = await testFolio();
+  const db = folio.store.db;
+  await emptyFigures(db);
+  const now = folio.clock.now().getTime();
+  const searches = (ms: number[]) =>
+    ms.map((latencyMs, i) =>
+      call({ at: new Date(now - 60_000 - i), tool: "_rest:search_articles", latencyMs })
+    );
   const all = Array.from({ length: 1000 }, (_, i) => i + 1);
-  const [p50, p95, p99] = percentiles(sketchOf(all), [0.5, 0.95, 0.99]);
-  near(p50, 500);
-  near(p95, 950);
-  near(p99, 990);
-  // Two hosts' halves merged: the same answer as the raw data, not an average of their p99s.
-  const a = sketchOf(all.filter((v) => v % 2 === 0));
-  const b = sketchOf(all.filter((v) => v % 2 === 1));
-  for (const [k, c] of b) addToSketch(a, k, c);
-  assert.deepEqual(percentiles(a, [0.5, 0.95, 0.99]), [p50, p95, p99]);
-  assert.deepEqual(percentiles(new Map(), [0.5]), [null]);
+  // Two hosts' logs, written separately into the same hours.
+  await insertCalls(db, searches(all.filter((v) => v % 2 === 0)));
+  await insertCalls(db, searches(all.filter((v) => v % 2 === 1)));
+  const merged = await json<StatusReport>(await folio.request("/api/status?days=1"));
+  const rest = merged.surfaces.find((s) => s.surface === "rest")!;
+  near(rest.p50Ms, 500);
+  near(rest.p95Ms, 950);
+  near(rest.p99Ms, 990);
+  near(merged.slo.searchP95.measuredMs, 950);
+  // The same data in one batch: the same figures, not an average of the hosts' percentiles.
+  await emptyFigures(db);
+  await insertCalls(db, searches(all));
+  const single = await json<StatusReport>(await folio.request("/api/status?days=1"));
+  assert.deepEqual(single.surfaces, merged.surfaces);
   // Tiny and huge latencies stay within 1% too.
-  near(percentiles(sketchOf([0.37]), [0.5])[0], 0.37, 0.02);
-  near(percentiles(sketchOf([45_000]), [0.5])[0], 45_000);
+  for (const ms of [0.37, 45_000]) {
+    await emptyFigures(db);
+    await insertCalls(db, searches([ms]));
+    const one = await json<StatusReport>(await folio.request("/api/status?days=1"));
+    near(one.surfaces[0].p50Ms, ms, 0.015);
+  }
 });
 
 async function rollups(db: Client) {
@@ -312,4 +322,40 @@ Deno.test("a failing surface fails its check, and failed rounds become an incide
     failedChecks: 1,
     firstFailure: "mcp: MCP initialize answered HTTP 503, expected 401",
   }]);
+});
+
+Deno.test("compaction folds old hours into days without changing a whole window's figures, and keeps 91 days", async () => {
+  await using folio = await testFolio();
+  const db = folio.store.db;
+  await emptyFigures(db);
+  const now = folio.clock.now();
+  await generateHistory(db, now, { hours: 10 * 24, perHour: 12, probeEvery: 60, errorsEvery: 7 });
+  // A row from long ago, past what is kept.
+  await insertCalls(db, [call({ at: new Date(now.getTime() - 100 * 86_400_000) })]);
+  const figures = async (days: number) => {
+    const s = await json<StatusReport>(await folio.request(`/api/status?days=${days}`));
+    return { surfaces: s.surfaces, slo: s.slo };
+  };
+  const before = { d1: await figures(1), d30: await figures(30), d90: await figures(90) };
+  const count = async () =>
+    Number((await db.execute("SELECT COUNT(*) AS n FROM latency_hourly")).rows[0].n);
+  const rowsBefore = await count();
+
+  const job = cronJobs(folio.deps, "node-test", () => folio.probe())
+    .find((j) => j.name === "folio-status-compact")!;
+  assert.equal(((await job.run()) as { ran: boolean }).ran, true);
+  const rowsAfter = await count();
+  assert.ok(rowsAfter < rowsBefore / 3, `${rowsBefore} hourly rows fold to ${rowsAfter}`);
+  assert.deepEqual(await figures(1), before.d1, "today and yesterday stay hourly");
+  assert.deepEqual(await figures(30), before.d30, "a window holding every day is unchanged");
+  const old = await db.execute({
+    sql: "SELECT COUNT(*) AS n FROM status_hourly WHERE hour < ?",
+    args: [now.getTime() - 91 * 86_400_000],
+  });
+  assert.equal(Number(old.rows[0].n), 0, "older than 91 days is dropped");
+  // Again: nothing changes.
+  await job.run();
+  assert.equal(await count(), rowsAfter);
+  assert.deepEqual(await figures(30), before.d30);
+  assert.deepEqual(await figures(90), before.d90);
 });

@@ -26,6 +26,10 @@ export function HomePage(props: { baseUrl: string; publishers: HomePublisher[] }
         <li>
           Health: <a href="/api/health">/api/health</a>
         </li>
+        <li>
+          Status: <a href="/status">/status</a> (figures as JSON:{" "}
+          <a href="/api/status">/api/status</a>)
+        </li>
       </ul>
       <h2>Publishers</h2>
       {props.publishers.length === 0 ? <p>No publishers yet.</p> : (

@@ -5,6 +5,7 @@
  * read free: the second attempt finds the first charge and is not billed again.
  * The SQL is one conditional batch in store/charges.ts (`insertChargeWithinCap`).
  */
+import { inSpan, meters } from "../telemetry.ts";
 import { insertChargeWithinCap } from "../../store/charges.ts";
 import type { Client } from "../../store/db.ts";
 import { newId, sha256Hex } from "../../store/ids.ts";
@@ -32,7 +33,20 @@ export interface ChargeRequest {
 }
 
 /** Writes the charge if the month's spend stays within the cap; atomic across processes. */
-export async function chargeRead(db: Client, req: ChargeRequest): Promise<ChargeResult> {
+export function chargeRead(db: Client, req: ChargeRequest): Promise<ChargeResult> {
+  const attributes = { "folio.surface": req.surface, "folio.publisher_id": req.publisherId };
+  return inSpan("folio.charge", attributes, async (span) => {
+    const result = await charge(db, req);
+    span.setAttribute("folio.charge_result", result.status);
+    meters.charges.add(1, { surface: req.surface, result: result.status });
+    if (result.status === "charged") {
+      meters.chargedMicros.add(req.charge.micros, { surface: req.surface });
+    }
+    return result;
+  });
+}
+
+async function charge(db: Client, req: ChargeRequest): Promise<ChargeResult> {
   const chargeId = newId("chg");
   const key = req.idempotencyKey || null;
   const requestHash = await sha256Hex(`${req.publisherId}\n${req.articleId}\n${req.charge.use}`);

@@ -7,6 +7,8 @@
  * with a reason summarising any failures (a partial failure is visible but does not fail a job
  * that ingested something). robots.txt refusals count as failures with their own reason.
  */
+import type { Span } from "@opentelemetry/api";
+import { inSpan, meters } from "../telemetry.ts";
 import { countPending, markUrl, nextPending, type SourceUrl } from "../../store/sources.ts";
 import { finishJob, heartbeatJob, type Job, type JobProgress } from "../../store/jobs.ts";
 import type { AppDeps } from "../deps.ts";
@@ -27,10 +29,20 @@ export interface RunOptions {
 export const SHUTDOWN = "shutdown";
 
 /** Runs a claimed job to the end; returns false when it was handed back (shutdown). */
-export async function runJob(
+export function runJob(
   deps: AppDeps,
   job: Job,
   opts: RunOptions & { runner: string; signal?: AbortSignal },
+): Promise<boolean> {
+  const attributes = { "folio.job_id": job.id, "folio.job_kind": job.kind };
+  return inSpan("folio.ingest.job", attributes, (span) => run(deps, job, opts, span));
+}
+
+async function run(
+  deps: AppDeps,
+  job: Job,
+  opts: RunOptions & { runner: string; signal?: AbortSignal },
+  span: Span,
 ): Promise<boolean> {
   const concurrency = opts.concurrency ?? 4;
   const noProgressMs = opts.noProgressMs ?? 600_000;
@@ -146,6 +158,11 @@ export async function runJob(
     crash,
   });
   if (crash) deps.log.error("ingestion: job crashed", { jobId: job.id, error: String(crash) });
+  span.setAttributes({ "folio.job_outcome": outcome, "folio.urls_failed": progress.failed });
+  for (const result of ["ingested", "unchanged", "failed"] as const) {
+    const n = progress[result] - job[result];
+    if (n > 0) meters.ingestedUrls.add(n, { result });
+  }
   await finishJob(db, job.id, {
     runner: opts.runner,
     outcome,

@@ -2,6 +2,7 @@
  * Reading one article on any surface: gather the facts, take the one access decision, then record
  * it (reader intent, charge or meter) so every surface bills and counts the same way.
  */
+import { inSpan, meters } from "../telemetry.ts";
 import { type Article, findArticle } from "../../store/articles.ts";
 import { bookCeiling } from "../../store/books.ts";
 import type { Client } from "../../store/db.ts";
@@ -59,10 +60,26 @@ export async function peekArticle(
 }
 
 /** Decides and records one read. */
-export async function readArticle(
+export function readArticle(
   deps: { db: Client; clock: Clock },
   req: ReadRequest,
 ): Promise<ReadResult> {
+  const surface = req.caller.surface;
+  return inSpan("folio.read", { "folio.surface": surface, "folio.use": req.use }, async (span) => {
+    const result = await read(deps, req);
+    if (result.decision) {
+      span.setAttributes({
+        "folio.article_id": result.article!.id,
+        "folio.outcome": result.decision.outcome,
+        "folio.policy": result.decision.policy,
+      });
+      meters.decisions.add(1, { surface, use: req.use, outcome: result.decision.outcome });
+    }
+    return result;
+  });
+}
+
+async function read(deps: { db: Client; clock: Clock }, req: ReadRequest): Promise<ReadResult> {
   const { db } = deps;
   const now = deps.clock.now();
   const found = await gather(db, req, now);

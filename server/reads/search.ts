@@ -4,6 +4,7 @@
  * rules still apply per article, so territory-denied and rule-BLOCKED articles are left out too.
  * Passages are content: each article's passages are a rag read, decided, charged or metered once.
  */
+import { inSpan, meters } from "../telemetry.ts";
 import { type Article, getArticles } from "../../store/articles.ts";
 import type { Client } from "../../store/db.ts";
 import type { Publisher } from "../../store/publishers.ts";
@@ -30,7 +31,21 @@ export interface ArticleHit {
 }
 
 /** Ranked articles for `query`, with the legs that contributed (`mode`). */
-export async function searchArticles(
+export function searchArticles(
+  deps: SearchDeps,
+  req: { publisher: Publisher; query: string; limit: number; caller: Caller },
+): Promise<{ mode: "hybrid" | "fts" | "semantic" | "none"; hits: ArticleHit[] }> {
+  const surface = req.caller.surface;
+  return inSpan("folio.search", { "folio.surface": surface }, async (span) => {
+    const started = performance.now();
+    const found = await search(deps, req);
+    span.setAttributes({ "folio.search_mode": found.mode, "folio.hits": found.hits.length });
+    meters.searchDuration.record(performance.now() - started, { surface, mode: found.mode });
+    return found;
+  });
+}
+
+async function search(
   deps: SearchDeps,
   req: { publisher: Publisher; query: string; limit: number; caller: Caller },
 ): Promise<{ mode: "hybrid" | "fts" | "semantic" | "none"; hits: ArticleHit[] }> {

@@ -4,17 +4,27 @@
  * (docs/SPEC.md "Limits"). One report feeds /api/status and the /status page.
  */
 import type { Client } from "../../store/db.ts";
-import { percentiles, RELATIVE_ERROR, type Sketch } from "../../store/latency_sketch.ts";
+import { bucketValue, RELATIVE_ERROR } from "../../store/latency_sketch.ts";
 import {
   dailyCalls,
-  dailySketches,
   DAY_MS,
   HOUR_MS,
+  latencyPercentiles,
+  type PercentileBuckets,
   probeRounds,
   probeTotals,
 } from "../../store/status.ts";
 import { SURFACES } from "../../store/vocabulary.ts";
 import { CHECK_TIMEOUT_MS, PROBE_INTERVAL_MINUTES } from "./probes.ts";
+
+/**
+ * What the compaction cron folds and keeps: whole days before yesterday become one row per day,
+ * and 91 days are kept so a 90-day window is always whole.
+ */
+export function compactionRange(now: Date): { cutoff: number; keepFrom: number } {
+  const today = Math.floor(now.getTime() / DAY_MS) * DAY_MS;
+  return { cutoff: today - DAY_MS, keepFrom: today - 91 * DAY_MS };
+}
 
 /** docs/SPEC.md "Limits". */
 export const SLO_TARGETS = { availabilityPct: 99.9, searchP95Ms: 300, errorRatePct: 1 } as const;
@@ -39,7 +49,7 @@ export const DEFINITIONS = {
   measuring:
     `A verdict is "measuring" until the window holds at least ${MINIMUM_SAMPLES.checks} probe checks (availability), ${MINIMUM_SAMPLES.searches} searches (search p95) or ${MINIMUM_SAMPLES.calls} calls (error rate).`,
   window:
-    "The last windowDays × 24 hours up to now, in UTC; call figures include the whole first hour.",
+    "The last windowDays × 24 hours up to now, in UTC. Call figures are kept per hour for today and yesterday and per day before that, so they include the whole first hour, or the whole first day when it is older than yesterday.",
 } as const;
 
 export type Verdict = "met" | "missed" | "measuring";
@@ -116,8 +126,8 @@ export async function statusReport(
   const range = { from: Math.floor(from / HOUR_MS) * HOUR_MS, to: now + 1 };
   const [calls, all, search, probes, rounds] = await Promise.all([
     dailyCalls(db, range),
-    dailySketches(db, range, "all"),
-    dailySketches(db, range, "search"),
+    latencyPercentiles(db, range, { kind: "all", perDay: false, perSurface: true }),
+    latencyPercentiles(db, range, { kind: "search", perDay: false, perSurface: false }),
     probeTotals(db, { from }),
     probeRounds(db, { from }),
   ]);
@@ -127,19 +137,15 @@ export async function statusReport(
     const n = sum(days.map((d) => d.calls));
     if (n === 0) return [];
     const errors = sum(days.map((d) => d.errors));
-    const [p50Ms, p95Ms, p99Ms] = percentiles(
-      merge(all.filter((s) => s.surface === surface)),
-      [0.5, 0.95, 0.99],
-    );
-    return [{ surface, calls: n, errors, errorRatePct: pct(errors, n)!, p50Ms, p95Ms, p99Ms }];
+    const latency = msOf(all.find((p) => p.surface === surface));
+    return [{ surface, calls: n, errors, errorRatePct: pct(errors, n)!, ...latency }];
   });
 
   const checks = sum(probes.bySurface.map((s) => s.checks));
   const okChecks = sum(probes.bySurface.map((s) => s.ok));
   const okPct = pct(okChecks, checks);
-  const searchSketch = merge(search);
-  const searches = sum([...searchSketch.values()]);
-  const [searchP95] = percentiles(searchSketch, [0.95]);
+  const searches = search[0]?.count ?? 0;
+  const searchP95 = msOf(search[0]).p95Ms;
   const totalCalls = sum(surfaces.map((s) => s.calls));
   const errorPct = pct(sum(surfaces.map((s) => s.errors)), totalCalls);
 
@@ -211,35 +217,29 @@ export async function dailyFigures(
     from: Math.floor((now - options.days * DAY_MS) / DAY_MS + 1) * DAY_MS,
     to: now + 1,
   };
-  const [calls, sketches] = await Promise.all([
+  const [calls, latency] = await Promise.all([
     dailyCalls(db, range),
-    dailySketches(db, range, "all"),
+    latencyPercentiles(db, range, { kind: "all", perDay: true, perSurface: true }),
   ]);
-  return calls.map((d) => {
-    const s = sketches.find((x) => x.day === d.day && x.surface === d.surface);
-    const [p50Ms, p95Ms, p99Ms] = s ? percentiles(s.sketch, [0.5, 0.95, 0.99]) : [null, null, null];
-    return {
-      day: new Date(d.day).toISOString().slice(0, 10),
-      surface: d.surface,
-      calls: d.calls,
-      errors: d.errors,
-      p50Ms,
-      p95Ms,
-      p99Ms,
-    };
-  });
+  return calls.map((d) => ({
+    day: new Date(d.day).toISOString().slice(0, 10),
+    surface: d.surface,
+    calls: d.calls,
+    errors: d.errors,
+    ...msOf(latency.find((p) => p.day === d.day && p.surface === d.surface)),
+  }));
 }
 
 function verdict(enough: boolean, meets: boolean): Verdict {
   return !enough ? "measuring" : meets ? "met" : "missed";
 }
 
-function merge(parts: { sketch: Sketch }[]): Sketch {
-  const out: Sketch = new Map();
-  for (const { sketch } of parts) {
-    for (const [b, c] of sketch) out.set(b, (out.get(b) ?? 0) + c);
-  }
-  return out;
+/** Percentile buckets as milliseconds, rounded to 0.01 ms; nulls without data. */
+function msOf(p: PercentileBuckets | undefined) {
+  const ms = (b: number) => Math.round(bucketValue(b) * 100) / 100;
+  return p
+    ? { p50Ms: ms(p.p50), p95Ms: ms(p.p95), p99Ms: ms(p.p99) }
+    : { p50Ms: null, p95Ms: null, p99Ms: null };
 }
 
 function sum(xs: number[]): number {
