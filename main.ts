@@ -25,6 +25,7 @@ async function main(): Promise<number> {
     `  Home:          ${config.baseUrl}/`,
     `  Catalog:       ${config.baseUrl}/api/marketplace/catalog`,
     `  Health:        ${config.baseUrl}/api/health`,
+    `  Status:        ${config.baseUrl}/status`,
   ];
   const demoHost = `http://${DEMO_DOMAIN}:${config.port}`;
   lines.push(
