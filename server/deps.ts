@@ -2,6 +2,7 @@
 import type { SearchService } from "../search/mod.ts";
 import type { Store } from "../store/db.ts";
 import type { Buyer } from "../store/buyers.ts";
+import type { DashboardSession } from "../store/sessions.ts";
 import type { Publisher } from "../store/publishers.ts";
 import type { CallLog } from "./call_log.ts";
 import type { Clock } from "./clock.ts";
@@ -28,6 +29,8 @@ export interface AppEnv {
     requestId: string;
     /** The publisher the request is for (the envelope, or management authentication). */
     publisher: Publisher | null;
+    /** The dashboard session a management request came with (null for a publisher key). */
+    session: DashboardSession | null;
     /** Set by the marketplace's buyer authentication. */
     buyer: Buyer | null;
     /** The verified credential of an agent surface's caller; null when it presented none. */

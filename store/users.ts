@@ -46,6 +46,15 @@ export async function findUserByEmail(db: Client, email: string): Promise<Publis
     : null;
 }
 
+/** The email a user signs in with, or null when the user is gone. */
+export async function userEmail(db: Client, userId: string): Promise<string | null> {
+  const rs = await db.execute({
+    sql: "SELECT email FROM publisher_users WHERE id = ?",
+    args: [userId],
+  });
+  return rs.rows[0] ? String(rs.rows[0].email) : null;
+}
+
 /**
  * Counts one attempt under `key` in a fixed window (at most THROTTLE_MAX_WINDOW_MS long); returns
  * the count so far in this window and when the window ends (ms since the epoch).

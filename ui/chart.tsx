@@ -123,3 +123,69 @@ function pathOf(
   });
   return d;
 }
+
+/** One stacked bar: its label, and a value per series (in the order of the chart's `series`). */
+export interface Stack {
+  label: string;
+  values: number[];
+}
+
+/** Stacked vertical bars (e.g. calls per day by surface), with a legend of the series. */
+export function StackedBarChart(
+  props: { stacks: Stack[]; series: { name: string; className: string }[]; label: string },
+) {
+  const h = 120;
+  const max = Math.max(1, ...props.stacks.map((s) => s.values.reduce((t, v) => t + v, 0)));
+  const slot = W / Math.max(1, props.stacks.length);
+  const bw = Math.max(1, slot * 0.8);
+  return (
+    <figure class="stacked">
+      <svg class="chart" viewBox={`0 0 ${W} ${h + 18}`} role="img" aria-label={props.label}>
+        <line x1="0" y1={h} x2={W} y2={h} class="axis" />
+        {props.stacks.map((stack, i) => {
+          let top = h;
+          return (
+            <g key={stack.label}>
+              <title>
+                {`${stack.label}: ${
+                  props.series.map((s, j) => `${s.name} ${stack.values[j] ?? 0}`).join(", ")
+                }`}
+              </title>
+              {stack.values.map((v, j) => {
+                const bh = (v / max) * h;
+                top -= bh;
+                return v > 0
+                  ? (
+                    <rect
+                      key={j}
+                      x={i * slot}
+                      y={top}
+                      width={bw}
+                      height={bh}
+                      class={props.series[j]?.className}
+                    />
+                  )
+                  : null;
+              })}
+            </g>
+          );
+        })}
+        <text x="0" y={h + 14} class="tick">{props.stacks[0]?.label ?? ""}</text>
+        <text x={W} y={h + 14} class="tick" text-anchor="end">
+          {props.stacks.at(-1)?.label ?? ""}
+        </text>
+        <text x="4" y="12" class="tick">{`max ${max}`}</text>
+      </svg>
+      <figcaption class="legend">
+        {props.series.map((s) => (
+          <span key={s.name}>
+            <svg width="12" height="12" aria-hidden="true" class="swatch-svg">
+              <rect width="12" height="12" class={s.className} />
+            </svg>{" "}
+            {s.name}
+          </span>
+        ))}
+      </figcaption>
+    </figure>
+  );
+}

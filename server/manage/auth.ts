@@ -53,6 +53,7 @@ export function requirePublisher(deps: AppDeps): MiddlewareHandler<AppEnv> {
         }
       }
       publisherId = session.publisherId;
+      c.set("session", session);
     }
     const publisher = publisherId ? await getPublisher(deps.store.db, publisherId) : null;
     if (!publisher) throw unauthenticated();

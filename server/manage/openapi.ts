@@ -17,7 +17,7 @@ import {
   rulePatchSchema,
   ruleSchema,
   settingsPatchSchema,
-  settingsSchema,
+  settingsResponseSchema,
   signupSchema,
 } from "./schemas.ts";
 
@@ -89,14 +89,40 @@ function build(baseUrl: string): Json {
     "/api/publishers/logout": {
       post: { summary: "End the dashboard session", ok: [204, null, "Signed out"] },
     },
+    "/api/publisher/session": {
+      get: authed({
+        summary: "Who is signed in",
+        description: "With a dashboard session, also the CSRF token its changes must send in " +
+          "X-CSRF-Token; with a publisher key, via is key and the session fields are null.",
+        ok: [200, io.sessionSchema],
+      }),
+    },
+    "/api/publisher/analytics": {
+      get: authed({
+        summary: "Activity per day: calls by surface, reads, earnings, top reader intents",
+        description: "days is 1 to 90 (default 30); days are UTC. month holds the totals of the " +
+          "current statement month. reads are successful get_article calls on any surface.",
+        params: [{
+          name: "days",
+          in: "query",
+          required: false,
+          schema: { type: "integer", minimum: 1, maximum: 90, default: 30 },
+        }],
+        ok: [200, io.analyticsSchema],
+        errors: [400],
+      }),
+    },
     "/api/publisher/settings": {
-      get: authed({ summary: "Read the publisher's settings", ok: [200, settingsSchema] }),
+      get: authed({
+        summary: "Read the publisher's settings and the URLs of its surfaces",
+        ok: [200, settingsResponseSchema],
+      }),
       patch: authed({
         summary: "Change settings",
         description:
           'Merges: {"toggles": {"publicRest": true}} changes one toggle and nothing else.',
         body: settingsPatchSchema,
-        ok: [200, settingsSchema],
+        ok: [200, settingsResponseSchema],
         errors: [400, 409, 413],
       }),
     },

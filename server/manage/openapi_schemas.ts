@@ -12,6 +12,45 @@ export const errorSchema = z.object({
   error: z.object({ code: z.string(), message: z.string() }),
 });
 
+/** GET /api/publisher/session. */
+export const sessionSchema = z.object({
+  publisherId: z.string(),
+  slug: z.string(),
+  name: z.string(),
+  via: z.enum(["session", "key"]),
+  email: z.string().nullable(),
+  csrfToken: z.string().nullable(),
+  expiresAt: z.string().nullable(),
+});
+
+const activityTotals = z.object({
+  calls: z.int(),
+  errors: z.int(),
+  reads: z.int(),
+  chargedReads: z.int(),
+  earningsUsdCents: z.int(),
+});
+
+/** GET /api/publisher/analytics. */
+export const analyticsSchema = z.object({
+  days: z.int(),
+  from: z.string(),
+  to: z.string(),
+  surfaces: z.array(z.string()),
+  daily: z.array(z.object({
+    day: z.string(),
+    calls: z.record(z.string(), z.int()),
+    errors: z.int(),
+    reads: z.int(),
+    chargedReads: z.int(),
+    earningsUsdCents: z.int(),
+    platformFeesUsdCents: z.int(),
+  })),
+  totals: activityTotals,
+  month: activityTotals.extend({ month: z.string() }),
+  topIntents: z.array(z.object({ prompt: z.string(), count: z.int(), lastAt: z.string() })),
+});
+
 /** 201 of POST /api/publishers/signup; `apiKey` is shown this once. */
 export const signupResponseSchema = z.object({
   publisherId: z.string(),

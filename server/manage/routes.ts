@@ -5,8 +5,10 @@
  */
 import { Hono } from "hono";
 import type { AppDeps, AppEnv } from "../deps.ts";
+import { analyticsRoutes } from "./analytics_routes.ts";
 import { articlesRoutes } from "./articles_routes.ts";
 import { requirePublisher } from "./auth.ts";
+import { userEmail } from "../../store/users.ts";
 import { current } from "./context.ts";
 import { ingestRoutes } from "./ingest_routes.ts";
 import { licenseRequestRoutes } from "./license_request_routes.ts";
@@ -20,13 +22,30 @@ export function manageRoutes(deps: AppDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   app.use("*", requirePublisher(deps), jsonLimit);
 
-  app.get("/settings", (c) => c.json(presentSettings(current(c))));
+  // Who is signed in, and the CSRF token a cookie session's changes must echo (the console reads it).
+  app.get("/session", async (c) => {
+    const p = current(c);
+    const session = c.var.session;
+    c.header("Cache-Control", "no-store");
+    return c.json({
+      publisherId: p.id,
+      slug: p.slug,
+      name: p.name,
+      via: session ? "session" : "key",
+      email: session ? await userEmail(deps.store.db, session.userId) : null,
+      csrfToken: session?.csrfToken ?? null,
+      expiresAt: session ? new Date(session.expiresAt).toISOString() : null,
+    });
+  });
+
+  app.get("/settings", (c) => c.json(presentSettings(current(c), deps.config)));
   app.patch("/settings", async (c) => {
     const patch = parseInput(settingsPatchSchema, await readJson(c));
     const updated = await applySettingsPatch(deps, current(c), patch);
-    return c.json(presentSettings(updated));
+    return c.json(presentSettings(updated, deps.config));
   });
 
+  app.route("/", analyticsRoutes(deps));
   app.route("/", rulesRoutes(deps));
   app.route("/", articlesRoutes(deps));
   app.route("/", ingestRoutes(deps));

@@ -83,6 +83,10 @@ export const settingsSchema = z.strictObject({
   publisherId: z.string(),
   slug: z.string(),
   name: text(120),
+  /** Shown on the terms page, the catalog and the agent card. */
+  description: z.string().trim().max(2000).refine((s) => !hasControlChars(s), {
+    error: "must not contain control characters",
+  }),
   customDomain: z.string().max(253).refine((s) => isHostname(s) && !isIpLiteral(s), {
     error: "must be a host name such as news.example.com",
   }).nullable(),
@@ -98,6 +102,19 @@ export const settingsSchema = z.strictObject({
     error: "must not repeat a tool",
   }),
   enterpriseTerms: enterpriseTermsSchema.nullable(),
+});
+
+/** GET /api/publisher/settings: the settings, plus where the publisher's surfaces answer. */
+export const settingsResponseSchema = settingsSchema.extend({
+  urls: z.object({
+    host: z.string().nullable(),
+    mcp: z.string(),
+    rest: z.string().nullable(),
+    a2a: z.string(),
+    agentCard: z.string(),
+    card: z.string(),
+    terms: z.string(),
+  }),
 });
 
 /** PATCH /api/publisher/settings: every field optional; nested objects merge key by key. */

@@ -5,18 +5,21 @@ import {
   type Publisher,
   updatePublisher,
 } from "../../store/publishers.ts";
+import type { Config } from "../config.ts";
 import type { AppDeps } from "../deps.ts";
+import { publisherUrls } from "../urls.ts";
 import { invalid } from "../errors.ts";
 import { centsToMicros, microsToCents, pricesInCents } from "../money.ts";
 import { domainTaken } from "./accounts.ts";
 import type { SettingsPatch } from "./schemas.ts";
 
 /** The settings document of GET /api/publisher/settings. */
-export function presentSettings(p: Publisher) {
+export function presentSettings(p: Publisher, config: Pick<Config, "baseUrl">) {
   return {
     publisherId: p.id,
     slug: p.slug,
     name: p.name,
+    description: p.description,
     customDomain: p.customDomain,
     branding: p.branding,
     toggles: p.toggles,
@@ -32,6 +35,8 @@ export function presentSettings(p: Publisher) {
         conditions: p.enterpriseTerms.conditions,
       }
       : null,
+    /** Where the publisher's surfaces answer (read-only). */
+    urls: publisherUrls(config, p),
   };
 }
 
@@ -53,6 +58,7 @@ export async function applySettingsPatch(
     pricesMicros: { ...publisher.pricesMicros },
   };
   if (patch.name !== undefined) next.name = patch.name;
+  if (patch.description !== undefined) next.description = patch.description;
   for (const [use, cents] of Object.entries(patch.pricingUsdCents ?? {})) {
     next.pricesMicros[use as keyof Publisher["pricesMicros"]] = centsToMicros(cents);
   }

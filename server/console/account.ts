@@ -1,0 +1,92 @@
+/**
+ * /publisher/signup, /publisher/login and /publisher/logout: pages over POST /api/publishers/
+ * signup, login and logout. The API sets and clears the session cookie; the console passes its
+ * Set-Cookie on to the browser.
+ */
+import { type Context, Hono } from "hono";
+import { LoginPage, SignupPage, WelcomePage } from "../../ui/console/account.tsx";
+import { renderPage } from "../../ui/layout.tsx";
+import type { AppDeps, AppEnv } from "../deps.ts";
+import { timingSafeEqual } from "../secrets.ts";
+import { type ApiAnswer, type ApiFetch, callApi } from "./api.ts";
+import { field, formLimit, readForm } from "./forms.ts";
+import { formToken, formTokenMatches, safeNext } from "./session.ts";
+
+const EXPIRED_FORM = "The form expired. Please try again.";
+
+/** The pages used without a session. */
+export function accountPages(deps: AppDeps, api: ApiFetch): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+
+  app.get("/signup", (c) => {
+    const values = { name: "", email: "", slug: "" };
+    return c.html(renderPage(SignupPage({ csrf: formToken(c, deps), values })));
+  });
+
+  app.post("/signup", formLimit, async (c) => {
+    const f = await readForm(c);
+    const values = { name: field(f, "name"), email: field(f, "email"), slug: field(f, "slug") };
+    const again = (problem: string, status: 400 | 403 | 409 | 429) =>
+      c.html(renderPage(SignupPage({ csrf: formToken(c, deps), values, problem })), status);
+    if (!formTokenMatches(c, f._csrf)) return again(EXPIRED_FORM, 403);
+    const password = field(f, "password");
+    const signup = await callApi<{ apiKey: string }>(c, api, "/api/publishers/signup", {
+      method: "POST",
+      json: { ...values, password },
+    });
+    if (!signup.ok) return again(signup.problem!, statusOf(signup));
+    const login = await callApi(c, api, "/api/publishers/login", {
+      method: "POST",
+      json: { email: values.email, password },
+    });
+    passCookie(c, login);
+    c.header("Cache-Control", "no-store");
+    return c.html(renderPage(WelcomePage({ name: values.name, apiKey: signup.body.apiKey })), 201);
+  });
+
+  app.get("/login", (c) => {
+    const next = safeNext(c.req.query("next"));
+    const notice = c.req.query("done") === "signed-out" ? "You are signed out." : null;
+    return c.html(
+      renderPage(LoginPage({ csrf: formToken(c, deps), email: "", next, notice })),
+    );
+  });
+
+  app.post("/login", formLimit, async (c) => {
+    const f = await readForm(c);
+    const email = field(f, "email");
+    const next = safeNext(field(f, "next"));
+    const again = (problem: string, status: 400 | 401 | 403 | 429) =>
+      c.html(renderPage(LoginPage({ csrf: formToken(c, deps), email, next, problem })), status);
+    if (!formTokenMatches(c, f._csrf)) return again(EXPIRED_FORM, 403);
+    const login = await callApi(c, api, "/api/publishers/login", {
+      method: "POST",
+      json: { email, password: field(f, "password") },
+    });
+    if (!login.ok) return again(login.problem!, login.status === 429 ? 429 : 401);
+    passCookie(c, login);
+    return c.redirect(next, 303);
+  });
+
+  // Signing out needs the session's CSRF token too: otherwise any site could sign a visitor out.
+  app.post("/logout", formLimit, async (c) => {
+    const f = await readForm(c);
+    const who = await callApi<{ csrfToken: string | null }>(c, api, "/api/publisher/session");
+    const token = who.ok ? who.body.csrfToken ?? "" : "";
+    if (!token) return c.redirect("/publisher/login", 303);
+    if (!timingSafeEqual(token, field(f, "_csrf"))) return c.redirect("/publisher", 303);
+    passCookie(c, await callApi(c, api, "/api/publishers/logout", { method: "POST" }));
+    return c.redirect("/publisher/login?done=signed-out", 303);
+  });
+  return app;
+}
+
+function passCookie(c: Context, answer: ApiAnswer<unknown>): void {
+  for (const cookie of answer.headers.getSetCookie()) {
+    c.header("Set-Cookie", cookie, { append: true });
+  }
+}
+
+function statusOf(answer: ApiAnswer<unknown>): 400 | 409 | 429 {
+  return answer.status === 409 || answer.status === 429 ? answer.status : 400;
+}

@@ -1,0 +1,19 @@
+/** Small pieces every console page handler uses. */
+import type { ContentfulStatusCode } from "hono/utils/http-status";
+import { AppError } from "../errors.ts";
+import type { ApiAnswer } from "./api.ts";
+
+/** The body of an API read a page cannot do without; its failure becomes the page's error. */
+export function must<T>(answer: ApiAnswer<T>): T {
+  if (answer.ok) return answer.body;
+  throw new AppError(
+    answer.status as ContentfulStatusCode,
+    "api_refused",
+    answer.problem ?? `The request failed (${answer.status})`,
+  );
+}
+
+/** A path segment taken from the URL, encoded for the API path it goes into. */
+export function segment(value: string): string {
+  return encodeURIComponent(value);
+}

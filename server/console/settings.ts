@@ -1,0 +1,149 @@
+/**
+ * /publisher/settings: the settings page, and one form per part, each turned into a PATCH
+ * /api/publisher/settings of that part alone (or POST /api/publisher/key/rotate for the key).
+ */
+import { type Context, Hono } from "hono";
+import { renderPage } from "../../ui/layout.tsx";
+import { SettingsPage, type SettingsProps, type SettingsView } from "../../ui/console/settings.tsx";
+import { SPONSOR_TOOLS } from "../mcp/sponsor_tools.ts";
+import type { AppDeps } from "../deps.ts";
+import { type ApiFetch, callApi } from "./api.ts";
+import {
+  checked,
+  doneRedirect,
+  field,
+  type Fields,
+  formLimit,
+  noticeOf,
+  numeric,
+  readForm,
+  send,
+} from "./forms.ts";
+import { must } from "./pages.ts";
+import type { ConsoleEnv } from "./session.ts";
+
+const NOTICES: Record<string, string> = {
+  profile: "Profile and branding saved.",
+  domain: "Custom domain saved.",
+  toggles: "Surfaces and access saved.",
+  license: "Rights and prices saved.",
+  access: "Paywall meter and robots saved.",
+  sponsor: "Sponsor tools saved.",
+  enterprise: "Enterprise terms saved.",
+};
+
+const SPONSOR_LIST = [...SPONSOR_TOOLS.values()].map((t) => ({
+  id: t.name,
+  title: t.title ?? t.name,
+  description: t.description ?? "",
+}));
+
+/** Builds the PATCH body of one settings part from its form. */
+const PATCHES: Record<string, (f: Fields) => Record<string, unknown>> = {
+  profile: (f) => ({
+    name: field(f, "name"),
+    description: field(f, "description"),
+    branding: {
+      logoUrl: orNull(f, "branding.logoUrl"),
+      primaryColor: orNull(f, "branding.primaryColor"),
+      font: orNull(f, "branding.font"),
+    },
+  }),
+  domain: (f) => ({ customDomain: orNull(f, "customDomain") }),
+  toggles: (f) => ({
+    toggles: Object.fromEntries(
+      ["publicRest", "a2a", "mcpApps", "requireAuth", "consentScreen", "subscriptionLinking"]
+        .map((t) => [t, checked(f, `toggles.${t}`)]),
+    ),
+  }),
+  license: (f) => ({
+    rights: Object.fromEntries(
+      ["summarization", "display", "rag", "fine_tuning"].map((r) => [r, checked(f, `rights.${r}`)]),
+    ),
+    pricingUsdCents: Object.fromEntries(
+      ["display", "summarization", "rag"].flatMap((use) => {
+        const usd = numeric(f, `pricingUsd.${use}`);
+        return usd === undefined ? [] : [[use, dollarsToCents(usd)]];
+      }),
+    ),
+  }),
+  access: (f) => ({
+    paywallMeterLimit: numeric(f, "paywallMeterLimit"),
+    robotsOrigin: orNull(f, "robotsOrigin"),
+  }),
+  sponsor: (f) => ({
+    sponsorTools: [f.sponsorTools ?? []].flat().filter((t) => t !== ""),
+  }),
+  enterprise: (f) =>
+    field(f, "enterprise.action") === "remove" ? { enterpriseTerms: null } : {
+      enterpriseTerms: {
+        useCases: [f["enterprise.useCases"] ?? []].flat(),
+        monthlyPriceUsdCents: dollarsToCents(numeric(f, "enterprise.monthlyPriceUsd") ?? 0),
+        conditions: field(f, "enterprise.conditions"),
+      },
+    },
+};
+
+/** The settings pages. */
+export function settingsPages(deps: AppDeps, api: ApiFetch): Hono<ConsoleEnv> {
+  const app = new Hono<ConsoleEnv>();
+  const render = async (
+    c: Context<ConsoleEnv>,
+    extra: Partial<SettingsProps>,
+    status: 200 | 400 | 403 | 404 | 409 = 200,
+  ) => {
+    const settings = must(await callApi<SettingsView>(c, api, "/api/publisher/settings"));
+    return c.html(
+      renderPage(SettingsPage({
+        who: c.var.who,
+        settings,
+        sponsorTools: SPONSOR_LIST,
+        platformHost: new URL(deps.config.baseUrl).hostname,
+        notice: noticeOf(c, NOTICES),
+        ...extra,
+      })),
+      status,
+    );
+  };
+
+  app.get("/settings", (c) => render(c, {}));
+
+  app.post("/settings/key", formLimit, async (c) => {
+    const f = await readForm(c);
+    const rotated = await send<{ apiKey: string }>(c, api, f, "/api/publisher/key/rotate", {
+      method: "POST",
+    });
+    if (!rotated.ok) {
+      return render(c, { failed: { part: "key", problem: rotated.problem!, values: {} } }, 400);
+    }
+    return render(c, {
+      newKey: rotated.body.apiKey,
+      notice: "New key issued; the old one no longer works.",
+    });
+  });
+
+  app.post("/settings/:part", formLimit, async (c) => {
+    const part = c.req.param("part");
+    const patch = PATCHES[part];
+    if (!patch) return render(c, {}, 404);
+    const f = await readForm(c);
+    const saved = await send(c, api, f, "/api/publisher/settings", {
+      method: "PATCH",
+      json: patch(f),
+    });
+    if (saved.ok) return doneRedirect(c, `/publisher/settings#${part}`, part);
+    const status = saved.status === 409 || saved.status === 403 ? saved.status : 400;
+    return render(c, { failed: { part, problem: saved.problem!, values: f } }, status);
+  });
+  return app;
+}
+
+function orNull(f: Fields, name: string): string | null {
+  const v = field(f, name).trim();
+  return v === "" ? null : v;
+}
+
+/** Dollars typed in a form as the API's cents (fractional cents kept to 4 places). */
+function dollarsToCents(usd: number | string): number | string {
+  return typeof usd === "number" ? Math.round(usd * 1_000_000) / 10_000 : usd;
+}

@@ -1,0 +1,128 @@
+/**
+ * The publisher console in Debian's Chromium: a publisher who never saw the API signs up, brands
+ * its page, and every console page renders, submits its main form and passes axe-core with no
+ * serious or critical violation. Screenshots go to FOLIO_SCREENSHOTS when it is set.
+ */
+import assert from "node:assert/strict";
+import type { Page } from "puppeteer-core";
+import {
+  browserAvailable,
+  launchBrowser,
+  openPage,
+  screenshot,
+  seriousViolations,
+} from "./browser.ts";
+import { startTestFolio } from "./helpers.ts";
+import { PASSWORD } from "./manage_helpers.ts";
+
+const hasBrowser = browserAvailable();
+
+/** Opens `path`, checks the status and accessibility, and saves a screenshot. */
+async function visit(page: Page, base: string, path: string, shot: string): Promise<void> {
+  const res = await page.goto(`${base}${path}`, { waitUntil: "load" });
+  assert.equal(res?.status(), 200, `${path} answered ${res?.status()}`);
+  await checkPage(page, shot);
+}
+
+/** Accessibility and a screenshot of the page as it is now. */
+async function checkPage(page: Page, shot: string): Promise<void> {
+  assert.deepEqual(await seriousViolations(page), [], `axe on ${shot}`);
+  await screenshot(page, shot);
+}
+
+/** Fills the named fields of the form that contains `selector` and submits it. */
+async function submit(
+  page: Page,
+  selector: string,
+  values: Record<string, string> = {},
+): Promise<number | undefined> {
+  for (const [name, value] of Object.entries(values)) {
+    const field = await page.$(`${selector} [name="${name}"]`);
+    assert.ok(field, `no field ${name} in ${selector}`);
+    await field.evaluate((el) => {
+      (el as HTMLInputElement).value = "";
+    });
+    await field.type(value);
+  }
+  const [res] = await Promise.all([
+    page.waitForNavigation({ waitUntil: "load" }),
+    page.$eval(selector, (form) => (form as HTMLFormElement).requestSubmit()),
+  ]);
+  return res?.status();
+}
+
+Deno.test({
+  name: "a publisher signs up, brands its page and visits every console page in Chromium",
+  ignore: !hasBrowser,
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    await using folio = await startTestFolio();
+    await using browser = await launchBrowser();
+    const page = await openPage(browser);
+    const base = folio.url;
+
+    await visit(page, base, "/publisher/signup", "console-signup");
+    const status = await submit(page, "form[action='/publisher/signup']", {
+      name: "Harbor Gazette",
+      slug: "harbor-gazette",
+      email: "editor@harbor.example",
+      password: PASSWORD,
+    });
+    assert.equal(status, 201);
+    const key = await page.$eval(".secret", (el) => el.textContent);
+    assert.match(key ?? "", /^pk_/);
+    await checkPage(page, "console-welcome");
+
+    await visit(page, base, "/publisher", "console-overview");
+    assert.match(await page.content(), /Getting started/);
+
+    await visit(page, base, "/publisher/settings", "console-settings");
+    await page.type("#color", "#0f766e");
+    const previewColor = await page.$eval(
+      "#branding-preview",
+      (el) => (el as HTMLElement).style.getPropertyValue("--accent"),
+    );
+    assert.equal(previewColor, "#0f766e", "the preview follows the colour as it is typed");
+    assert.equal(
+      await submit(page, "form[action='/publisher/settings/profile']", {
+        description: "News from the harbor, every morning.",
+      }),
+      200,
+    );
+    assert.match(await page.content(), /Profile and branding saved/);
+    await checkPage(page, "console-settings-saved");
+  },
+});
+
+Deno.test({
+  name: "the console sign-in page passes axe-core and signs a publisher in",
+  ignore: !hasBrowser,
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    await using folio = await startTestFolio();
+    await using browser = await launchBrowser();
+    const page = await openPage(browser);
+    const signup = await folio.request("/api/publishers/signup", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({
+        name: "Signed In",
+        slug: "signed-in",
+        email: "in@example.test",
+        password: PASSWORD,
+      }),
+    });
+    assert.equal(signup.status, 201);
+    await visit(page, folio.url, "/publisher/login", "console-login");
+    assert.equal(
+      await submit(page, "form[action='/publisher/login']", {
+        email: "in@example.test",
+        password: PASSWORD,
+      }),
+      200,
+    );
+    assert.equal(new URL(page.url()).pathname, "/publisher");
+  },
+});

@@ -1,0 +1,143 @@
+/** The console's settings forms: each part is a PATCH of the settings API, with its problems shown. */
+import assert from "node:assert/strict";
+import { testFolio } from "./helpers.ts";
+import { consoleSignUp, hidden, textOf } from "./console_helpers.ts";
+
+async function settingsOf(folio: Awaited<ReturnType<typeof testFolio>>, apiKey: string) {
+  const res = await folio.request("/api/publisher/settings", {
+    headers: { authorization: `Bearer ${apiKey}` },
+  });
+  return await res.json();
+}
+
+Deno.test("profile and branding save through the API and show in the preview", async () => {
+  await using folio = await testFolio();
+  const { visitor, apiKey } = await consoleSignUp(folio);
+  const page = await visitor.get("/publisher/settings");
+  const saved = await visitor.post("/publisher/settings/profile", {
+    _csrf: hidden(page.html),
+    name: "Harbor Gazette",
+    description: "News from the harbor.\nDaily.",
+    "branding.logoUrl": "https://cdn.example.com/logo.png",
+    "branding.primaryColor": "#0f766e",
+    "branding.font": "Georgia, serif",
+  });
+  assert.equal(saved.status, 200);
+  assert.match(textOf(saved.html), /Profile and branding saved/);
+  assert.match(saved.html, /--accent:#0f766e/);
+  const s = await settingsOf(folio, apiKey);
+  assert.equal(s.name, "Harbor Gazette");
+  assert.equal(s.description, "News from the harbor.\nDaily.");
+  assert.deepEqual(s.branding, {
+    logoUrl: "https://cdn.example.com/logo.png",
+    primaryColor: "#0f766e",
+    font: "Georgia, serif",
+  });
+});
+
+Deno.test("a refused part shows the API's problem beside the typed values and changes nothing", async () => {
+  await using folio = await testFolio();
+  const { visitor, apiKey } = await consoleSignUp(folio);
+  const before = await settingsOf(folio, apiKey);
+  const page = await visitor.get("/publisher/settings");
+  const refused = await visitor.post("/publisher/settings/profile", {
+    _csrf: hidden(page.html),
+    name: "Renamed",
+    description: "",
+    "branding.logoUrl": "",
+    "branding.primaryColor": "teal<script>",
+    "branding.font": "",
+  });
+  assert.equal(refused.status, 400);
+  assert.match(textOf(refused.html), /branding\.primaryColor: must be a hex color/);
+  assert.match(refused.html, /value="teal&lt;script>"/, "typed value kept, escaped");
+  assert.doesNotMatch(refused.html, /teal<script>/);
+  assert.deepEqual(await settingsOf(folio, apiKey), before);
+});
+
+Deno.test("toggles, rights and prices in dollars reach the API as booleans and cents", async () => {
+  await using folio = await testFolio();
+  const { visitor, apiKey } = await consoleSignUp(folio);
+  const page = await visitor.get("/publisher/settings");
+  const csrf = hidden(page.html);
+  await visitor.post("/publisher/settings/toggles", {
+    _csrf: csrf,
+    "toggles.a2a": "on",
+    "toggles.requireAuth": "on",
+  });
+  await visitor.post("/publisher/settings/license", {
+    _csrf: csrf,
+    "rights.summarization": "on",
+    "rights.rag": "on",
+    "pricingUsd.display": "0.05",
+    "pricingUsd.summarization": "0.002",
+    "pricingUsd.rag": "0.0005",
+  });
+  const s = await settingsOf(folio, apiKey);
+  assert.deepEqual(s.toggles, {
+    publicRest: false,
+    a2a: true,
+    mcpApps: false,
+    requireAuth: true,
+    consentScreen: false,
+    subscriptionLinking: false,
+  });
+  assert.deepEqual(s.rights, {
+    summarization: true,
+    display: false,
+    rag: true,
+    fine_tuning: false,
+  });
+  assert.deepEqual(s.pricingUsdCents, { display: 5, summarization: 0.2, rag: 0.05 });
+  const bad = await visitor.post("/publisher/settings/license", {
+    _csrf: csrf,
+    "pricingUsd.display": "-1",
+  });
+  assert.equal(bad.status, 400);
+  assert.match(textOf(bad.html), /pricingUsdCents\.display/);
+  assert.equal((await settingsOf(folio, apiKey)).pricingUsdCents.display, 5);
+});
+
+Deno.test("sponsor tools can be switched on and all off; enterprise terms saved and withdrawn", async () => {
+  await using folio = await testFolio();
+  const { visitor, apiKey } = await consoleSignUp(folio);
+  const csrf = hidden((await visitor.get("/publisher/settings")).html);
+  await visitor.post("/publisher/settings/sponsor", {
+    _csrf: csrf,
+    sponsorTools: ["cite_article", ""],
+  });
+  assert.deepEqual((await settingsOf(folio, apiKey)).sponsorTools, ["cite_article"]);
+  await visitor.post("/publisher/settings/sponsor", { _csrf: csrf, sponsorTools: "" });
+  assert.deepEqual((await settingsOf(folio, apiKey)).sponsorTools, []);
+  await visitor.post("/publisher/settings/enterprise", {
+    _csrf: csrf,
+    "enterprise.useCases": ["rag", "fine_tuning"],
+    "enterprise.monthlyPriceUsd": "2500",
+    "enterprise.conditions": "Attribution required.",
+    "enterprise.action": "save",
+  });
+  assert.deepEqual((await settingsOf(folio, apiKey)).enterpriseTerms, {
+    useCases: ["rag", "fine_tuning"],
+    monthlyPriceUsdCents: 250000,
+    conditions: "Attribution required.",
+  });
+  await visitor.post("/publisher/settings/enterprise", {
+    _csrf: csrf,
+    "enterprise.action": "remove",
+  });
+  assert.equal((await settingsOf(folio, apiKey)).enterpriseTerms, null);
+});
+
+Deno.test("a settings form without the session's CSRF token is refused and changes nothing", async () => {
+  await using folio = await testFolio();
+  const { visitor, apiKey } = await consoleSignUp(folio);
+  const before = await settingsOf(folio, apiKey);
+  const forged = await visitor.post("/publisher/settings/domain", {
+    _csrf: "forged",
+    customDomain: "evil.example.com",
+  });
+  assert.equal(forged.status, 403);
+  assert.deepEqual(await settingsOf(folio, apiKey), before);
+  const unknown = await visitor.post("/publisher/settings/nope", { _csrf: "x" });
+  assert.equal(unknown.status, 404);
+});

@@ -1,0 +1,181 @@
+/** The console's overview: what is live, this month's figures, the last 30 days, and what to do next. */
+import { BarChart, StackedBarChart } from "../chart.tsx";
+import { ConsoleShell, Copyable, count, Figure, usd, type Who } from "./shell.tsx";
+
+/** Where the publisher's surfaces answer (GET /api/publisher/settings `urls`). */
+export interface SurfaceUrls {
+  host: string | null;
+  mcp: string;
+  rest: string | null;
+  a2a: string;
+  agentCard: string;
+  terms: string;
+}
+
+/** One day of GET /api/publisher/analytics. */
+export interface ActivityDay {
+  day: string;
+  calls: Record<string, number>;
+  errors: number;
+  reads: number;
+  chargedReads: number;
+  earningsUsdCents: number;
+  platformFeesUsdCents: number;
+}
+
+/** Totals of a window of GET /api/publisher/analytics. */
+export interface ActivityTotals {
+  calls: number;
+  errors: number;
+  reads: number;
+  chargedReads: number;
+  earningsUsdCents: number;
+}
+
+/** One step of the onboarding checklist. */
+export interface Step {
+  label: string;
+  done: boolean;
+  href: string;
+  hint: string;
+}
+
+/** What the overview shows. */
+export interface OverviewProps {
+  who: Who;
+  urls: SurfaceUrls;
+  publicRest: boolean;
+  a2a: boolean;
+  month: ActivityTotals & { month: string };
+  surfaces: string[];
+  daily: ActivityDay[];
+  coverage: { embedded: number; total: number };
+  steps: Step[];
+}
+
+/** GET /publisher. */
+export function OverviewPage(props: OverviewProps) {
+  const { urls, month, coverage } = props;
+  const pending = props.steps.filter((s) => !s.done).length;
+  const pct = coverage.total ? Math.round((coverage.embedded / coverage.total) * 100) : 100;
+  return (
+    <ConsoleShell who={props.who} section="overview" title="Overview">
+      {pending > 0 && (
+        <section class="card" aria-labelledby="steps-title">
+          <h2 id="steps-title">
+            Getting started: {props.steps.length - pending} of {props.steps.length} done
+          </h2>
+          <ul class="steps">
+            {props.steps.map((s) => (
+              <li key={s.label} class={s.done ? "done" : "todo"}>
+                <a href={s.href}>{s.label}</a> <span class="muted small">{s.hint}</span>
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
+      <div class="grid">
+        <Figure value={count(month.calls)} label={`calls in ${month.month}`} />
+        <Figure value={count(month.reads)} label="article reads" />
+        <Figure value={count(month.chargedReads)} label="charged reads" />
+        <Figure value={usd(month.earningsUsdCents)} label="earned this month" />
+      </div>
+      <section class="card" aria-labelledby="live-title">
+        <h2 id="live-title">What is live</h2>
+        <p class="muted small">Give these to AI companies; every answer carries your license.</p>
+        <h3 class="small">MCP server</h3>
+        <Copyable label="MCP URL" value={urls.mcp} />
+        <h3 class="small">REST API</h3>
+        {urls.rest && props.publicRest
+          ? <Copyable label="REST base" value={urls.rest} />
+          : (
+            <p class="muted small">
+              {urls.rest
+                ? "Off: switch on Public REST in Settings."
+                : "Needs a custom domain (Settings → Custom domain)."}
+            </p>
+          )}
+        <h3 class="small">A2A agent card</h3>
+        {props.a2a
+          ? <Copyable label="agent card URL" value={urls.agentCard} />
+          : <p class="muted small">Off: switch on A2A in Settings.</p>}
+        <h3 class="small">License terms page</h3>
+        <Copyable label="terms page URL" value={urls.terms} />
+      </section>
+      <section class="card" aria-labelledby="activity-title">
+        <h2 id="activity-title">Last {props.daily.length} days</h2>
+        {props.surfaces.length === 0
+          ? (
+            <p class="muted">
+              No calls yet. Paste your MCP URL into an MCP client (Claude Desktop, Cursor, MCP
+              Inspector) and search your catalog: the call shows here within seconds.
+            </p>
+          )
+          : <Activity {...props} />}
+      </section>
+      <section class="card" aria-labelledby="coverage-title">
+        <h2 id="coverage-title">Search coverage</h2>
+        {coverage.total === 0
+          ? <p class="muted">No articles yet: add your catalog under Sources & jobs or Books.</p>
+          : <Coverage {...coverage} pct={pct} />}
+      </section>
+    </ConsoleShell>
+  );
+}
+
+/** How much of the catalog semantic search covers. */
+function Coverage(props: { embedded: number; total: number; pct: number }) {
+  const { pct } = props;
+  const coverage = props;
+  return (
+    <>
+      <p>
+        {count(coverage.embedded)} of {count(coverage.total)}{" "}
+        articles and chapters are in semantic search ({pct}%).
+        {coverage.embedded < coverage.total
+          ? " The rest are found by keyword until their embeddings are built."
+          : ""}
+      </p>
+      <div
+        class="progress"
+        role="progressbar"
+        aria-label="Semantic search coverage"
+        aria-valuenow={pct}
+        aria-valuemin={0}
+        aria-valuemax={100}
+      >
+        <span style={`width:${pct}%`} />
+      </div>
+    </>
+  );
+}
+
+/** The charts of the last days, once there is something to chart. */
+function Activity(props: OverviewProps) {
+  return (
+    <>
+      <h3 class="small">Calls by surface</h3>
+      <StackedBarChart
+        label={`Calls per day by surface, ${props.daily[0]?.day} to ${props.daily.at(-1)?.day}`}
+        series={props.surfaces.map((name, i) => ({ name, className: `s${i % 7}` }))}
+        stacks={props.daily.map((d) => ({
+          label: d.day,
+          values: props.surfaces.map((s) => d.calls[s] ?? 0),
+        }))}
+      />
+      <h3 class="small">Earnings per day (USD)</h3>
+      <BarChart
+        label="Earnings per day in US dollars"
+        bars={props.daily.map((d) => ({
+          label: d.day,
+          value: d.earningsUsdCents / 100,
+          title: `${d.day}: ${usd(d.earningsUsdCents)} from ${d.chargedReads} charged reads`,
+        }))}
+      />
+      <p class="small">
+        <a href="/publisher/calls">See the latest calls</a> ·{" "}
+        <a href="/publisher/earnings">Earnings and payouts</a>
+      </p>
+    </>
+  );
+}

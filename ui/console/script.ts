@@ -1,0 +1,41 @@
+/**
+ * The console's only script, served as /publisher/console.js (CSP script-src 'self'): it reveals
+ * copy buttons and drives the branding preview. Pages work fully without it.
+ */
+export const CONSOLE_JS = `"use strict";
+document.querySelectorAll(".copy").forEach(function (box) {
+  var code = box.querySelector("[data-copy]");
+  var button = box.querySelector(".copy-button");
+  if (!code || !button || !navigator.clipboard) return;
+  button.hidden = false;
+  button.setAttribute("aria-label", "Copy " + button.getAttribute("data-copy-label"));
+  button.addEventListener("click", function () {
+    navigator.clipboard.writeText(code.getAttribute("data-copy")).then(function () {
+      button.textContent = "Copied";
+      setTimeout(function () { button.textContent = "Copy"; }, 1500);
+    });
+  });
+});
+var preview = document.getElementById("branding-preview");
+if (preview) {
+  var form = preview.closest("form") || document;
+  var color = form.querySelector("[name='branding.primaryColor']");
+  var font = form.querySelector("[name='branding.font']");
+  var logo = form.querySelector("[name='branding.logoUrl']");
+  var name = form.querySelector("[name='name']");
+  var update = function () {
+    var c = color && /^#([0-9a-f]{3}|[0-9a-f]{6})$/i.test(color.value) ? color.value : "#1d4ed8";
+    preview.style.setProperty("--accent", c);
+    preview.style.fontFamily = font && /^[A-Za-z0-9 ,'"-]*$/.test(font.value) && font.value ? font.value : "";
+    var title = preview.querySelector("[data-preview=name]");
+    if (title && name) title.textContent = name.value;
+    var img = preview.querySelector("img");
+    if (img && logo) {
+      var ok = /^https:\\/\\//.test(logo.value);
+      img.hidden = !ok;
+      if (ok) img.src = logo.value;
+    }
+  };
+  [color, font, logo, name].forEach(function (el) { if (el) el.addEventListener("input", update); });
+}
+`;

@@ -1,0 +1,387 @@
+/**
+ * Settings: one form per part (profile and branding, domain, toggles, rights and prices, paywall
+ * meter and robots, sponsor tools, enterprise terms, key), each a PATCH of that part only, so a
+ * problem in one never loses what was typed in another.
+ */
+import type { ComponentChildren } from "preact";
+import { ConsoleShell, CsrfField, perRead, type Who } from "./shell.tsx";
+import { KeyOnce } from "./account.tsx";
+
+/** GET /api/publisher/settings, as the page reads it. */
+export interface SettingsView {
+  slug: string;
+  name: string;
+  description: string;
+  customDomain: string | null;
+  branding: { logoUrl: string | null; primaryColor: string | null; font: string | null };
+  toggles: Record<ToggleName, boolean>;
+  rights: Record<"summarization" | "display" | "rag" | "fine_tuning", boolean>;
+  pricingUsdCents: Record<"summarization" | "display" | "rag", number>;
+  paywallMeterLimit: number;
+  robotsOrigin: string | null;
+  sponsorTools: string[];
+  enterpriseTerms: { useCases: string[]; monthlyPriceUsdCents: number; conditions: string } | null;
+  urls: { host: string | null; mcp: string };
+}
+
+type ToggleName =
+  | "publicRest"
+  | "a2a"
+  | "mcpApps"
+  | "requireAuth"
+  | "consentScreen"
+  | "subscriptionLinking";
+
+/** Each toggle in one sentence: what switching it on does, and what it does not. */
+export const TOGGLES: [ToggleName, string, string][] = [
+  [
+    "publicRest",
+    "Public REST API",
+    "Agents can call the REST API on your custom domain without installing anything. Off, REST refuses every call; MCP and A2A are not affected.",
+  ],
+  ["a2a", "A2A server", "Agents that speak Agent2Agent find your agent card and send you tasks."],
+  [
+    "mcpApps",
+    "MCP Apps",
+    "get_article results carry a reader view that MCP clients able to show apps display.",
+  ],
+  [
+    "requireAuth",
+    "Require auth for MCP installs",
+    "Each MCP install must get its own OAuth client before any tool answers. This does not lock REST; Public REST does.",
+  ],
+  [
+    "consentScreen",
+    "Consent screen",
+    "People connecting an AI app through OAuth see your branded page and give their email and accept your terms.",
+  ],
+  [
+    "subscriptionLinking",
+    "Subscription linking",
+    "The consent screen offers your subscribers a button to link their subscription.",
+  ],
+];
+
+const RIGHTS: [keyof SettingsView["rights"], string][] = [
+  ["summarization", "Summaries"],
+  ["display", "Display of the full text"],
+  ["rag", "Retrieval (RAG passages and search)"],
+  ["fine_tuning", "Fine-tuning (by request only)"],
+];
+
+/** What the settings page shows. */
+export interface SettingsProps {
+  who: Who;
+  settings: SettingsView;
+  /** Sponsor tools a publisher may switch on: id and title. */
+  sponsorTools: { id: string; title: string; description: string }[];
+  /** The part whose form the problem belongs to, and the values typed into it. */
+  failed?: { part: string; problem: string; values: Record<string, string | string[]> } | null;
+  notice?: string | null;
+  /** A key rotated just now, shown once. */
+  newKey?: string | null;
+  platformHost: string;
+}
+
+/** GET /publisher/settings. */
+export function SettingsPage(props: SettingsProps) {
+  const s = props.settings;
+  const typed = (part: string, name: string, fallback: string): string => {
+    if (props.failed?.part !== part) return fallback;
+    const v = props.failed.values[name];
+    return (Array.isArray(v) ? v[0] : v) ?? "";
+  };
+  const problem = (part: string) =>
+    props.failed?.part === part ? <p class="problem" role="alert">{props.failed.problem}</p> : null;
+  const Part = (p: { id: string; title: string; children: ComponentChildren; hint?: string }) => (
+    <section class="card" id={p.id} aria-labelledby={`${p.id}-title`}>
+      <h2 id={`${p.id}-title`}>{p.title}</h2>
+      {p.hint ? <p class="muted small">{p.hint}</p> : null}
+      {problem(p.id)}
+      <form method="post" action={`/publisher/settings/${p.id}`}>
+        <CsrfField token={props.who.csrfToken} />
+        {p.children}
+        <p>
+          <button type="submit">Save {p.title.toLowerCase()}</button>
+        </p>
+      </form>
+    </section>
+  );
+  const color = typed("profile", "branding.primaryColor", s.branding.primaryColor ?? "");
+  const font = typed("profile", "branding.font", s.branding.font ?? "");
+  const logo = typed("profile", "branding.logoUrl", s.branding.logoUrl ?? "");
+  const previewStyle = `--accent:${/^#[0-9a-fA-F]{3,6}$/.test(color) ? color : "#1d4ed8"};${
+    font && /^[A-Za-z0-9 ,'"-]+$/.test(font) ? `font-family:${font}` : ""
+  }`;
+  return (
+    <ConsoleShell
+      who={props.who}
+      section="settings"
+      title="Settings"
+      notice={props.notice}
+      problem={props.failed ? "Not saved: see the form below." : null}
+    >
+      {props.newKey
+        ? <KeyOnce apiKey={props.newKey} next="/publisher/settings" nextLabel="Done" />
+        : null}
+      <Part
+        id="profile"
+        title="Profile and branding"
+        hint="Shown on your terms and consent pages, the catalog and your agent card."
+      >
+        <label for="name">Name</label>
+        <input
+          id="name"
+          name="name"
+          type="text"
+          required
+          maxLength={120}
+          value={typed("profile", "name", s.name)}
+        />
+        <label for="description">Description</label>
+        <textarea id="description" name="description" maxLength={2000}>
+          {typed("profile", "description", s.description)}
+        </textarea>
+        <label for="logo">Logo URL</label>
+        <p class="hint" id="logo-hint">An https:// address of an image; leave empty for none.</p>
+        <input
+          id="logo"
+          name="branding.logoUrl"
+          type="url"
+          aria-describedby="logo-hint"
+          value={logo}
+        />
+        <label for="color">Primary colour</label>
+        <p class="hint" id="color-hint">A hex colour such as #0f766e.</p>
+        <input
+          id="color"
+          name="branding.primaryColor"
+          type="text"
+          aria-describedby="color-hint"
+          value={color}
+        />
+        <label for="font">Font</label>
+        <p class="hint" id="font-hint">A CSS font list such as Georgia, serif.</p>
+        <input
+          id="font"
+          name="branding.font"
+          type="text"
+          aria-describedby="font-hint"
+          value={font}
+        />
+        <div
+          id="branding-preview"
+          class="preview"
+          style={previewStyle}
+          aria-label="Branding preview"
+        >
+          <img
+            src={logo.startsWith("https://") ? logo : undefined}
+            alt=""
+            hidden={!logo.startsWith("https://")}
+            style="max-height:48px"
+          />
+          <p style="margin:.3rem 0;font-size:1.3rem;font-weight:700" data-preview="name">
+            {s.name}
+          </p>
+          <p>
+            <span class="button" style="background:var(--accent);border-color:var(--accent)">
+              Approve
+            </span>{" "}
+            <span style="color:var(--accent)">Your license terms</span>
+          </p>
+        </div>
+      </Part>
+      <Part
+        id="domain"
+        title="Custom domain"
+        hint="REST and A2A answer on your own host name; agents cite your URLs."
+      >
+        <label for="customDomain">Host name</label>
+        <p class="hint" id="domain-hint">Such as news.example.com; leave empty to remove it.</p>
+        <input
+          id="customDomain"
+          name="customDomain"
+          type="text"
+          aria-describedby="domain-hint"
+          value={typed("domain", "customDomain", s.customDomain ?? "")}
+        />
+        <details>
+          <summary>How to point your domain at Folio</summary>
+          <ol>
+            <li>
+              Create a DNS record for your host: a <code>CNAME</code> to{" "}
+              <code>{props.platformHost}</code> (or <code>A</code>/<code>AAAA</code>{" "}
+              records to the server's addresses when you host Folio yourself).
+            </li>
+            <li>
+              Self-hosting behind a proxy (Caddy, nginx): serve TLS for the host and pass requests
+              to Folio unchanged, keeping the <code>Host</code> header, e.g. Caddy:{" "}
+              <code>{"news.example.com { reverse_proxy 127.0.0.1:8000 }"}</code>
+            </li>
+            <li>
+              Check: <code>https://your-host/api/v1/articles/search?q=test</code>{" "}
+              answers JSON once Public REST is on.
+            </li>
+          </ol>
+        </details>
+      </Part>
+      <Part id="toggles" title="Surfaces and access">
+        {TOGGLES.map(([name, label, hint]) => (
+          <label class="check" key={name}>
+            <input type="checkbox" name={`toggles.${name}`} value="on" checked={s.toggles[name]} />
+            <span>
+              <strong>{label}</strong>
+              <span class="hint" style="display:block">{hint}</span>
+            </span>
+          </label>
+        ))}
+      </Part>
+      <Part
+        id="license"
+        title="Rights and prices"
+        hint="What every licensed agent may do by default, and what a metered read costs. Rules and per-article prices can override prices."
+      >
+        <fieldset>
+          <legend>Rights granted by default</legend>
+          {RIGHTS.map(([name, label]) => (
+            <label class="check" key={name}>
+              <input type="checkbox" name={`rights.${name}`} value="on" checked={s.rights[name]} />
+              <span>{label}</span>
+            </label>
+          ))}
+        </fieldset>
+        {(["display", "summarization", "rag"] as const).map((use) => (
+          <div key={use}>
+            <label for={`price-${use}`}>
+              Price per {use === "rag" ? "retrieval" : use} read (USD)
+            </label>
+            <p class="hint" id={`price-${use}-hint`}>Now {perRead(s.pricingUsdCents[use])}.</p>
+            <input
+              id={`price-${use}`}
+              name={`pricingUsd.${use}`}
+              type="number"
+              min="0"
+              step="any"
+              aria-describedby={`price-${use}-hint`}
+              value={typed("license", `pricingUsd.${use}`, String(s.pricingUsdCents[use] / 100))}
+            />
+          </div>
+        ))}
+      </Part>
+      <Part
+        id="access"
+        title="Paywall meter and robots"
+        hint="Readers without a license get this many PAYWALL articles a month before the upsell."
+      >
+        <label for="meter">Free PAYWALL reads per reader per month</label>
+        <input
+          id="meter"
+          name="paywallMeterLimit"
+          type="number"
+          min="0"
+          max="1000"
+          step="1"
+          value={typed("access", "paywallMeterLimit", String(s.paywallMeterLimit))}
+        />
+        <label for="robots">robots.txt origin</label>
+        <p class="hint" id="robots-hint">
+          Folio obeys this site's robots.txt when it fetches your pages, such as
+          https://news.example.com.
+        </p>
+        <input
+          id="robots"
+          name="robotsOrigin"
+          type="url"
+          aria-describedby="robots-hint"
+          value={typed("access", "robotsOrigin", s.robotsOrigin ?? "")}
+        />
+      </Part>
+      <Part id="sponsor" title="Sponsor tools" hint="Extra MCP tools you offer agents for free.">
+        {props.sponsorTools.map((t) => (
+          <label class="check" key={t.id}>
+            <input
+              type="checkbox"
+              name="sponsorTools"
+              value={t.id}
+              checked={s.sponsorTools.includes(t.id)}
+            />
+            <span>
+              <strong>{t.title}</strong> <code>{t.id}</code>
+              <span class="hint" style="display:block">{t.description}</span>
+            </span>
+          </label>
+        ))}
+        <input type="hidden" name="sponsorTools" value="" />
+      </Part>
+      <Enterprise who={props.who} settings={s} problem={problem("enterprise")} />
+      <section class="card" id="key" aria-labelledby="key-title">
+        <h2 id="key-title">Publisher key</h2>
+        <p class="muted small">
+          Scripts use it on the management API. Rotating it stops the old key at once.
+        </p>
+        {problem("key")}
+        <form method="post" action="/publisher/settings/key">
+          <CsrfField token={props.who.csrfToken} />
+          <button type="submit" class="danger">Rotate the key</button>
+        </form>
+      </section>
+    </ConsoleShell>
+  );
+}
+
+function Enterprise(
+  props: { who: Who; settings: SettingsView; problem: preact.JSX.Element | null },
+) {
+  const terms = props.settings.enterpriseTerms;
+  return (
+    <section class="card" id="enterprise" aria-labelledby="enterprise-title">
+      <h2 id="enterprise-title">Enterprise license</h2>
+      <p class="muted small">
+        Terms offered to AI companies that ask for a license through request_license; you approve
+        each request under License requests.
+      </p>
+      {props.problem}
+      <form method="post" action="/publisher/settings/enterprise">
+        <CsrfField token={props.who.csrfToken} />
+        <fieldset>
+          <legend>Uses covered</legend>
+          {(["summarization", "display", "rag", "fine_tuning"] as const).map((use) => (
+            <label class="check" key={use}>
+              <input
+                type="checkbox"
+                name="enterprise.useCases"
+                value={use}
+                checked={terms?.useCases.includes(use) ?? false}
+              />
+              <span>{use.replace("_", "-")}</span>
+            </label>
+          ))}
+        </fieldset>
+        <label for="ent-price">Monthly price (USD)</label>
+        <input
+          id="ent-price"
+          name="enterprise.monthlyPriceUsd"
+          type="number"
+          min="0"
+          step="0.01"
+          value={terms ? String(terms.monthlyPriceUsdCents / 100) : ""}
+        />
+        <label for="ent-conditions">Conditions</label>
+        <textarea id="ent-conditions" name="enterprise.conditions" maxLength={4000}>
+          {terms?.conditions ?? ""}
+        </textarea>
+        <p class="row">
+          <button type="submit" name="enterprise.action" value="save">Save enterprise terms</button>
+          {terms
+            ? (
+              <button type="submit" class="secondary" name="enterprise.action" value="remove">
+                Stop offering
+              </button>
+            )
+            : null}
+        </p>
+      </form>
+    </section>
+  );
+}
