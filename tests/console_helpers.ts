@@ -6,6 +6,8 @@
 import assert from "node:assert/strict";
 import type { TestFolio } from "./helpers.ts";
 import { PASSWORD } from "./manage_helpers.ts";
+import { hashPassword } from "../server/manage/passwords.ts";
+import { userInsert } from "../store/users.ts";
 
 /** A page as the visitor got it. */
 export interface Visited {
@@ -101,4 +103,27 @@ export function textOf(html: string): string {
   return html.replace(/<style[\s\S]*?<\/style>/g, "").replace(/<[^>]+>/g, " ")
     .replace(/&amp;/g, "&").replace(/&#x27;|&#39;/g, "'").replace(/&quot;/g, '"')
     .replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/\s+/g, " ").trim();
+}
+
+/** A visitor signed in to the seeded demo publisher (which has articles), through the console. */
+export async function demoVisitor(folio: TestFolio): Promise<Visitor> {
+  const email = `demo-${crypto.randomUUID().slice(0, 8)}@example.test`;
+  await folio.deps.store.db.batch([
+    userInsert({
+      id: `usr_${crypto.randomUUID().replaceAll("-", "").slice(0, 16)}`,
+      publisherId: "pub_demo",
+      email,
+      passwordHash: await hashPassword(PASSWORD),
+    }, { now: folio.clock.now() }),
+  ], "write");
+  const visitor = new Visitor(folio);
+  const page = await visitor.get("/publisher/login");
+  const signedIn = await visitor.post("/publisher/login", {
+    _csrf: hidden(page.html),
+    email,
+    password: PASSWORD,
+    next: "/publisher",
+  });
+  assert.equal(signedIn.status, 200, signedIn.html);
+  return visitor;
 }

@@ -17,3 +17,8 @@ export function must<T>(answer: ApiAnswer<T>): T {
 export function segment(value: string): string {
   return encodeURIComponent(value);
 }
+
+/** The status a page answers when the API refused its form: the API's own 4xx, else 400. */
+export function refusalStatus(status: number): ContentfulStatusCode {
+  return status >= 400 && status < 500 ? status as ContentfulStatusCode : 400;
+}

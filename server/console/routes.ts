@@ -13,8 +13,12 @@ import { AppError } from "../errors.ts";
 import { onError } from "../middleware.ts";
 import { accountPages } from "./account.ts";
 import type { ApiFetch } from "./api.ts";
+import { articlesPages } from "./articles.ts";
+import { booksPages } from "./books.ts";
 import { overviewPages } from "./overview.ts";
+import { rulesPages } from "./rules.ts";
 import { settingsPages } from "./settings.ts";
+import { sourcesPages } from "./sources.ts";
 import { type ConsoleEnv, requireVisitor } from "./session.ts";
 
 const CSP = [
@@ -63,6 +67,10 @@ export function consoleRoutes(deps: AppDeps, api: ApiFetch): Hono<AppEnv> {
   pages.use("*", requireVisitor(api));
   pages.route("/", overviewPages(api));
   pages.route("/", settingsPages(deps, api));
+  pages.route("/", sourcesPages(api));
+  pages.route("/", booksPages(api));
+  pages.route("/", articlesPages(api));
+  pages.route("/", rulesPages(api));
   pages.all("*", (c) => {
     throw new AppError(404, "not_found", `There is no console page at ${c.req.path}`);
   });

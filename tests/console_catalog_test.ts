@@ -1,0 +1,92 @@
+/** The console's articles and rules pages over the management API, on the demo catalog. */
+import assert from "node:assert/strict";
+import { testFolio } from "./helpers.ts";
+import { consoleSignUp, demoVisitor, hidden, textOf } from "./console_helpers.ts";
+
+Deno.test("the articles page lists the catalog with paging, and an override saves through the API", async () => {
+  await using folio = await testFolio();
+  const visitor = await demoVisitor(folio);
+  const page = await visitor.get("/publisher/articles");
+  assert.equal(page.status, 200);
+  const rows = page.html.match(/<tr>/g)?.length ?? 0;
+  assert.ok(rows > 10, `a page of articles (${rows} rows)`);
+  assert.match(page.html, /Next 50|<nav class="pager"/);
+  const id = /action="\/publisher\/articles\/([A-Za-z0-9_]+)"/.exec(page.html)![1];
+  const saved = await visitor.post(`/publisher/articles/${id}`, {
+    _csrf: hidden(page.html),
+    back: "/publisher/articles?kind=article",
+    policy: "PAYWALL",
+    priceUsd: "0.25",
+  });
+  assert.equal(saved.status, 200);
+  assert.equal(saved.url, "/publisher/articles?kind=article&done=saved");
+  assert.match(textOf(saved.html), /Article saved/);
+  const res = await folio.request(`/api/publisher/articles?limit=200`, {
+    headers: { authorization: `Bearer ${folio.seeded!.apiKey}` },
+  });
+  const article = (await res.json()).articles.find((a: { id: string }) => a.id === id);
+  assert.equal(article.policy, "PAYWALL");
+  assert.equal(article.priceUsdCents, 25);
+  const bad = await visitor.post(`/publisher/articles/${id}`, {
+    _csrf: hidden(page.html),
+    policy: "PAYWALL",
+    priceUsd: "-3",
+  });
+  assert.equal(bad.status, 400);
+  assert.match(bad.html, /role="alert"/);
+});
+
+Deno.test("a new publisher's articles page says how to add a catalog", async () => {
+  await using folio = await testFolio();
+  const { visitor } = await consoleSignUp(folio);
+  const page = await visitor.get("/publisher/articles");
+  assert.match(textOf(page.html), /No articles yet/);
+});
+
+Deno.test("rules are added, shown in words, edited and deleted; a bad rule shows why and keeps the typing", async () => {
+  await using folio = await testFolio();
+  const { visitor, apiKey } = await consoleSignUp(folio);
+  const page = await visitor.get("/publisher/rules");
+  assert.match(textOf(page.html), /No rules/);
+  const csrf = hidden(page.html);
+  const added = await visitor.post("/publisher/rules", {
+    _csrf: csrf,
+    priority: "10",
+    path: "/premium/",
+    policy: "PAYWALL",
+    priceUsd: "0.05",
+  });
+  assert.equal(added.status, 200);
+  assert.match(textOf(added.html), /Articles under \/premium\/: PAYWALL at \$0\.05 per read/);
+  const bad = await visitor.post("/publisher/rules", {
+    _csrf: csrf,
+    priority: "20",
+    path: "no-slash",
+    territories: "DE, XX",
+  });
+  assert.equal(bad.status, 400);
+  assert.match(bad.html, /value="no-slash"/);
+  assert.match(bad.html, /role="alert"/);
+  const api = async () =>
+    (await (await folio.request("/api/publisher/rules", {
+      headers: { authorization: `Bearer ${apiKey}` },
+    })).json()).rules;
+  const [rule] = await api();
+  const edit = await visitor.get(`/publisher/rules/${rule.id}`);
+  assert.match(edit.html, /value="\/premium\/"/);
+  await visitor.post(`/publisher/rules/${rule.id}`, {
+    _csrf: csrf,
+    priority: "5",
+    path: "/premium/",
+    territories: "de, fr",
+    policy: "BLOCKED",
+    windowStart: "",
+  });
+  const [edited] = await api();
+  assert.deepEqual(edited.match, { path: "/premium/", territories: ["DE", "FR"] });
+  assert.deepEqual(edited.action, { policy: "BLOCKED" });
+  await visitor.post(`/publisher/rules/${rule.id}/delete`, { _csrf: csrf });
+  assert.deepEqual(await api(), []);
+  const gone = await visitor.get(`/publisher/rules/${rule.id}`);
+  assert.equal(gone.status, 404);
+});

@@ -1,0 +1,201 @@
+/** Books: upload a PDF or markdown book (split into chapters), its rights ceiling, chapters, delete. */
+import { ConsoleShell, count, CsrfField, when, type Who } from "./shell.tsx";
+
+/** A book (GET /api/publisher/books). */
+export interface BookView {
+  id: string;
+  title: string;
+  author: string;
+  format: string;
+  originalName: string | null;
+  rightsCeiling: Record<string, boolean>;
+  chapters: number;
+  createdAt: string;
+}
+
+/** A chapter (GET /api/publisher/books/:id). */
+export interface ChapterView {
+  number?: number;
+  chapterNo?: number;
+  title: string;
+  articleId?: string | null;
+  id?: string;
+  url?: string | null;
+  words?: number | null;
+  wordCount?: number | null;
+}
+
+const USES: [string, string][] = [
+  ["summarization", "Summaries"],
+  ["display", "Display of the full text"],
+  ["rag", "Retrieval (RAG)"],
+  ["fine_tuning", "Fine-tuning"],
+];
+
+/** The values typed into the upload form, kept when the API refuses them. */
+export interface BookForm {
+  title: string;
+  author: string;
+  rights: string[];
+}
+
+/** GET /publisher/books. */
+export function BooksPage(props: {
+  who: Who;
+  books: BookView[];
+  form: BookForm;
+  notice?: string | null;
+  problem?: string | null;
+}) {
+  return (
+    <ConsoleShell
+      who={props.who}
+      section="books"
+      title="Books"
+      notice={props.notice}
+      problem={props.problem}
+    >
+      <section class="card" aria-labelledby="upload-title">
+        <h2 id="upload-title">Upload a book</h2>
+        <p class="muted small">
+          A PDF, markdown or plain-text file; Folio splits it into chapters, and each chapter is
+          served as an article. The rights ceiling is what the author's contract allows: no license
+          can grant more for this book.
+        </p>
+        <form
+          method="post"
+          action={`/publisher/books/upload?_csrf=${encodeURIComponent(props.who.csrfToken)}`}
+          enctype="multipart/form-data"
+        >
+          <label for="book-file">File</label>
+          <input id="book-file" name="file" type="file" accept=".pdf,.md,.markdown,.txt" required />
+          <label for="book-title">Title</label>
+          <input
+            id="book-title"
+            name="title"
+            type="text"
+            required
+            maxLength={300}
+            value={props.form.title}
+          />
+          <label for="book-author">Author</label>
+          <input
+            id="book-author"
+            name="author"
+            type="text"
+            required
+            maxLength={300}
+            value={props.form.author}
+          />
+          <fieldset>
+            <legend>Rights ceiling (from the author's contract)</legend>
+            {USES.map(([use, label]) => (
+              <label class="check" key={use}>
+                <input
+                  type="checkbox"
+                  name={use}
+                  value="on"
+                  checked={props.form.rights.includes(use)}
+                />
+                <span>{label}</span>
+              </label>
+            ))}
+          </fieldset>
+          <p>
+            <button type="submit">Upload book</button>
+          </p>
+        </form>
+      </section>
+      <section class="card" aria-labelledby="books-title">
+        <h2 id="books-title">Your books</h2>
+        {props.books.length === 0 ? <p class="muted">No books yet.</p> : (
+          <div class="scroll">
+            <table>
+              <thead>
+                <tr>
+                  <th scope="col">Title</th>
+                  <th scope="col">Author</th>
+                  <th scope="col">Chapters</th>
+                  <th scope="col">Rights ceiling</th>
+                  <th scope="col">Uploaded</th>
+                </tr>
+              </thead>
+              <tbody>
+                {props.books.map((b) => (
+                  <tr key={b.id}>
+                    <td>
+                      <a href={`/publisher/books/${b.id}`}>{b.title}</a>
+                    </td>
+                    <td>{b.author}</td>
+                    <td>{count(b.chapters)}</td>
+                    <td class="small">{ceilingText(b.rightsCeiling)}</td>
+                    <td>{when(b.createdAt)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </section>
+    </ConsoleShell>
+  );
+}
+
+function ceilingText(rights: Record<string, boolean>): string {
+  const granted = USES.filter(([use]) => rights[use]).map(([, label]) => label.toLowerCase());
+  return granted.length ? granted.join(", ") : "nothing beyond citation";
+}
+
+/** GET /publisher/books/:id. */
+export function BookPage(props: {
+  who: Who;
+  book: BookView;
+  chapters: ChapterView[];
+  notice?: string | null;
+  problem?: string | null;
+}) {
+  const b = props.book;
+  return (
+    <ConsoleShell
+      who={props.who}
+      section="books"
+      title={b.title}
+      notice={props.notice}
+      problem={props.problem}
+    >
+      <p class="small">
+        <a href="/publisher/books">All books</a>
+      </p>
+      <section class="card" aria-labelledby="book-title">
+        <h2 id="book-title">By {b.author}</h2>
+        <p class="muted small">
+          {b.format} · {b.originalName ?? "uploaded file"} · uploaded {when(b.createdAt)}{" "}
+          · rights ceiling: {ceilingText(b.rightsCeiling)}
+        </p>
+        <form method="post" action={`/publisher/books/${b.id}/delete`}>
+          <CsrfField token={props.who.csrfToken} />
+          <button type="submit" class="danger">Delete this book</button>
+          <span class="muted small">
+            {" "}Its chapters leave search and listings; reads already made stay on statements.
+          </span>
+        </form>
+      </section>
+      <section class="card" aria-labelledby="chapters-title">
+        <h2 id="chapters-title">{count(props.chapters.length)} chapters</h2>
+        {props.chapters.length === 0 ? <p class="muted">No chapters.</p> : (
+          <ol>
+            {props.chapters.map((ch, i) => {
+              const words = ch.words ?? ch.wordCount;
+              return (
+                <li key={ch.articleId ?? ch.id ?? i}>
+                  {ch.url ? <a href={ch.url}>{ch.title}</a> : ch.title}
+                  {words ? <span class="muted small">{` · ${count(words)} words`}</span> : null}
+                </li>
+              );
+            })}
+          </ol>
+        )}
+      </section>
+    </ConsoleShell>
+  );
+}
