@@ -19,6 +19,10 @@ export function HomePage(props: { baseUrl: string; publishers: HomePublisher[] }
         A content licensing marketplace for AI: publishers' catalogs, read under license through
         MCP, REST and A2A, settled on one monthly statement.
       </p>
+      <p>
+        Publishers: <a href="/publisher/signup">create an account</a> or{" "}
+        <a href="/publisher/login">sign in to your console</a>.
+      </p>
       <ul>
         <li>
           Marketplace catalog: <a href="/api/marketplace/catalog">/api/marketplace/catalog</a>
