@@ -18,6 +18,8 @@ export interface RuleMatch {
   /** True when any matching rule denies (denials stack, whatever their priority). */
   denied: boolean;
   denyRuleIds: string[];
+  /** The first matching non-deny rule: the one that sets policy and/or price. */
+  ruleId?: string;
   /** Set by the first matching non-deny rule, if it sets a policy. */
   policy?: Policy;
   /** Set by the first matching non-deny rule when its price applies now (inside its window). */
@@ -46,6 +48,7 @@ export function matchRules(rules: readonly ContentRule[], context: RuleContext):
     // match, so it cannot shadow a later rule.
     if (rule.action.policy === undefined && price === undefined) continue;
     decided = true;
+    result.ruleId = rule.id;
     result.matchedRuleIds.push(rule.id);
     if (rule.action.policy !== undefined) result.policy = rule.action.policy;
     if (price !== undefined) result.priceMicros = price;
