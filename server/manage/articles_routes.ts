@@ -24,12 +24,12 @@ export function articlesRoutes(deps: AppDeps): Hono<AppEnv> {
       articleQuerySchema,
       Object.fromEntries(new URL(c.req.url).searchParams),
     );
-    return c.json(await listManagedArticles(db, current(c).id, query));
+    return c.json(await listManagedArticles(deps, current(c), query));
   });
 
   app.patch("/articles/:id", async (c) => {
     const patch = parseInput(articlePatchSchema, await readJson(c));
-    const article = await patchManagedArticle(deps, current(c).id, {
+    const article = await patchManagedArticle(deps, current(c), {
       id: c.req.param("id"),
       ...patch,
     });

@@ -14,6 +14,7 @@ import {
   loginSchema,
   managedArticleSchema,
   ruleInputSchema,
+  ruleOrderSchema,
   rulePatchSchema,
   ruleSchema,
   settingsPatchSchema,
@@ -44,6 +45,8 @@ const ERRORS: Record<number, string> = {
   422: "The file could not be processed within the limits (e.g. a hostile PDF)",
   429: "Too many attempts from this address; see Retry-After",
 };
+
+const COUNTRY = { type: "string", pattern: "^[A-Za-z]{2}$", description: "ISO 3166-1 alpha-2" };
 
 let cached: { baseUrl: string; doc: Json } | null = null;
 
@@ -132,13 +135,20 @@ function build(baseUrl: string): Json {
     "/api/publisher/articles": {
       get: authed({
         summary: "List articles, most recently published first",
+        description: "Each article carries `effective`: the policy and display price a read gets " +
+          "now after content rules (for a reader from `country`, or of unknown country, whom no " +
+          "territory rule matches) and what decided them. `policy` filters on the effective " +
+          "policy, `storedPolicy` on the article's own.",
         params: [
           query("limit", { type: "integer", minimum: 1, maximum: 200, default: 50 }),
           query("offset", { type: "integer", minimum: 0, default: 0 }),
           query("policy", { type: "string", enum: [...POLICIES] }),
+          query("storedPolicy", { type: "string", enum: [...POLICIES] }),
           query("kind", { type: "string", enum: ["article", "chapter"] }),
+          query("country", COUNTRY),
         ],
         ok: [200, io.articlePageSchema],
+        errors: [400],
       }),
     },
     "/api/publisher/articles/{id}": {
@@ -244,6 +254,31 @@ function build(baseUrl: string): Json {
       get: authed({
         summary: "Earnings from metered reads and licenses",
         ok: [200, io.earningsSchema],
+      }),
+    },
+    // Issue 11, part 2: the lifecycle operations of the publisher console.
+    "/api/publisher/rules/order": {
+      post: authed({
+        summary: "Reorder the content rules",
+        description: "ids: every one of the publisher's rule ids, once, in the new evaluation " +
+          "order; their priorities become 10, 20, 30, ... in one transaction.",
+        body: ruleOrderSchema,
+        ok: [200, io.ruleListSchema],
+        errors: [400, 413, 415],
+      }),
+    },
+    "/api/publisher/rules/explain": {
+      get: authed({
+        summary: "Which content rule applies to a URL, and the policy and price that follow",
+        description: "A URL that is none of the publisher's articles is evaluated as a new " +
+          "article published at `at` (so embargo rules match) with no price override.",
+        params: [
+          { name: "url", in: "query", required: true, schema: { type: "string" } },
+          query("country", COUNTRY),
+          query("at", { type: "string", format: "date-time" }),
+        ],
+        ok: [200, io.explainSchema],
+        errors: [400],
       }),
     },
     "/api/openapi.json": {

@@ -5,7 +5,7 @@
  */
 import { z } from "zod";
 import { USE_CASES } from "../../store/vocabulary.ts";
-import { managedArticleSchema, ruleSchema } from "./schemas.ts";
+import { effectiveSchema, managedArticleSchema, ruleSchema } from "./schemas.ts";
 
 /** Platform error body (docs/DESIGN.md §6 "Errors"). */
 export const errorSchema = z.object({
@@ -156,4 +156,16 @@ export const licenseRequestListSchema = z.looseObject({
 /** GET /api/publisher/earnings: the publisher's revenue by month (shape owned by billing). */
 export const earningsSchema = z.looseObject({});
 
-/** Policies, re-exported for the document's query parameters. */
+// Issue 11, part 2: the lifecycle operations of the publisher console.
+
+/** GET /api/publisher/rules/explain. */
+export const explainSchema = z.object({
+  url: z.string(),
+  path: z.string(),
+  country: z.string().nullable(),
+  at: z.iso.datetime(),
+  rule: ruleSchema.nullable(),
+  denials: z.array(ruleSchema),
+  effective: effectiveSchema,
+  article: managedArticleSchema.nullable(),
+});
