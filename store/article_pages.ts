@@ -16,12 +16,16 @@ export interface ArticleListing {
   bookId: string | null;
   chapterNo: number | null;
   updatedAt: string;
+  /** False once the publisher unpublished it: agents no longer see it. */
+  published: boolean;
+  unpublishedAt: string | null;
 }
 
 /** Filters of a listing that the store applies (`policy` is the stored policy). */
 export interface ArticleFilters {
   policy?: Policy;
   kind?: "article" | "chapter";
+  published?: boolean;
 }
 
 /** Filters and a page. */
@@ -145,6 +149,9 @@ function where(publisherId: string, filters: ArticleFilters) {
     clauses.push("kind = ?");
     args.push(filters.kind);
   }
+  if (filters.published !== undefined) {
+    clauses.push(filters.published ? "unpublished_at IS NULL" : "unpublished_at IS NOT NULL");
+  }
   return { filter: clauses.join(" AND "), args };
 }
 
@@ -162,7 +169,8 @@ export async function getArticleListing(
 }
 
 const COLUMNS =
-  "id, url, title, author, published_at, tags, policy, price_micros, kind, book_id, chapter_no, updated_at";
+  "id, url, title, author, published_at, tags, policy, price_micros, kind, book_id, " +
+  "chapter_no, updated_at, unpublished_at";
 
 // deno-lint-ignore no-explicit-any
 function toListing(r: any): ArticleListing {
@@ -179,5 +187,9 @@ function toListing(r: any): ArticleListing {
     bookId: r.book_id === null ? null : String(r.book_id),
     chapterNo: r.chapter_no === null ? null : Number(r.chapter_no),
     updatedAt: new Date(Number(r.updated_at)).toISOString(),
+    published: r.unpublished_at === null,
+    unpublishedAt: r.unpublished_at === null
+      ? null
+      : new Date(Number(r.unpublished_at)).toISOString(),
   };
 }

@@ -9,29 +9,10 @@ import { createBuyer } from "../server/marketplace/buyers.ts";
 import { demoIds } from "./fixtures/demo.ts";
 import { json, type TestFolio, testFolio } from "./helpers.ts";
 import { bearer, sendJson } from "./manage_helpers.ts";
-import { initialize, post } from "./mcp_helpers.ts";
+import { mcpTool } from "./mcp_helpers.ts";
 
 // deno-lint-ignore no-explicit-any
 type Body = Record<string, any>;
-
-/** One MCP tool call in process: initialize, then tools/call on the session. */
-export async function mcpTool(
-  folio: TestFolio,
-  name: string,
-  args: Record<string, unknown>,
-  headers: Record<string, string> = {},
-): Promise<Body> {
-  const { sessionId, res } = await initialize(folio, { headers });
-  assert.equal(res.status, 200);
-  const call = await post(folio, {
-    jsonrpc: "2.0",
-    id: 2,
-    method: "tools/call",
-    params: { name, arguments: args },
-  }, { sessionId, headers });
-  assert.equal(call.status, 200);
-  return (await call.json()).result;
-}
 
 /** A PAYWALL demo article with a 3¢ override, under a rule pricing /articles/ at 7¢ right now. */
 async function overriddenUnderRule(folio: TestFolio): Promise<string> {

@@ -9,7 +9,7 @@ import {
   listArticlePage,
   listArticleRuleFacts,
 } from "../../store/article_pages.ts";
-import { setArticlePolicy } from "../../store/articles.ts";
+import { setArticlePolicy, setArticlePublished } from "../../store/articles.ts";
 import type { Publisher } from "../../store/publishers.ts";
 import { listRules } from "../../store/rules.ts";
 import type { Policy } from "../../store/vocabulary.ts";
@@ -29,6 +29,7 @@ export interface ManagedArticleQuery {
   /** The policy stored on the article. */
   storedPolicy?: Policy;
   kind?: "article" | "chapter";
+  published?: boolean;
   /** The reader's country the rules are evaluated for; none matches no territory rule. */
   country?: string;
 }
@@ -69,7 +70,7 @@ export async function listManagedArticles(
 ) {
   const db = deps.store.db;
   const ctx = await effectiveContext(deps, publisher, { country: query.country });
-  const filters = { policy: query.storedPolicy, kind: query.kind };
+  const filters = { policy: query.storedPolicy, kind: query.kind, published: query.published };
   let page: ArticleListing[];
   let total: number;
   if (query.policy === undefined) {
@@ -111,6 +112,25 @@ export async function patchManagedArticle(
   const found = await setArticlePolicy(deps.store.db, publisher.id, change.id, {
     policy: change.policy,
     priceMicros,
+    now: deps.clock.now(),
+  });
+  if (!found) throw notFound("Article");
+  await deps.search.articleChanged(publisher.id, change.id);
+  return await managedArticle(deps, publisher, change.id);
+}
+
+/**
+ * Unpublishes (agents no longer find, list or read it; charges, calls and intents stay) or
+ * republishes an article. Search checks publication on every query (search/eligible.ts); it is
+ * told of the change like of any other.
+ */
+export async function setManagedArticlePublished(
+  deps: Pick<AppDeps, "store" | "clock" | "search">,
+  publisher: Publisher,
+  change: { id: string; published: boolean },
+) {
+  const found = await setArticlePublished(deps.store.db, publisher.id, change.id, {
+    published: change.published,
     now: deps.clock.now(),
   });
   if (!found) throw notFound("Article");

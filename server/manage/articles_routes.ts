@@ -1,13 +1,18 @@
 /**
  * The catalog and analytics views of the management API: articles (list, per-article policy and
- * price), the call log, reader intents and embedding coverage (docs/DESIGN.md §6).
+ * price, unpublish and publish), the call log, reader intents and embedding coverage
+ * (docs/DESIGN.md §6).
  */
 import { Hono } from "hono";
 import { recentCalls } from "../../store/call_log.ts";
 import { recentIntents } from "../../store/intents.ts";
 import type { AppDeps, AppEnv } from "../deps.ts";
 import { current } from "./context.ts";
-import { listManagedArticles, patchManagedArticle } from "./articles.ts";
+import {
+  listManagedArticles,
+  patchManagedArticle,
+  setManagedArticlePublished,
+} from "./articles.ts";
 import { articlePatchSchema, articleQuerySchema } from "./schemas.ts";
 import { parseInput, readJson } from "./validation.ts";
 
@@ -35,6 +40,16 @@ export function articlesRoutes(deps: AppDeps): Hono<AppEnv> {
     });
     return c.json({ article });
   });
+
+  for (const [action, published] of [["unpublish", false], ["publish", true]] as const) {
+    app.post(`/articles/:id/${action}`, async (c) => {
+      const article = await setManagedArticlePublished(deps, current(c), {
+        id: c.req.param("id"),
+        published,
+      });
+      return c.json({ article });
+    });
+  }
 
   app.get("/calls", async (c) => {
     const calls = await recentCalls(db, current(c).id, { limit: RECENT });

@@ -145,6 +145,7 @@ function build(baseUrl: string): Json {
           query("policy", { type: "string", enum: [...POLICIES] }),
           query("storedPolicy", { type: "string", enum: [...POLICIES] }),
           query("kind", { type: "string", enum: ["article", "chapter"] }),
+          query("published", { type: "string", enum: ["true", "false"] }),
           query("country", COUNTRY),
         ],
         ok: [200, io.articlePageSchema],
@@ -279,6 +280,24 @@ function build(baseUrl: string): Json {
         ],
         ok: [200, io.explainSchema],
         errors: [400],
+      }),
+    },
+    "/api/publisher/articles/{id}/unpublish": {
+      post: authed({
+        summary: "Unpublish an article",
+        description: "Agents no longer find, list or read it on any surface (a get answers " +
+          "article_not_found); charges, calls and intents stay. Unpublishing again changes nothing.",
+        params: [id],
+        ok: [200, z.object({ article: managedArticleSchema })],
+        errors: [404],
+      }),
+    },
+    "/api/publisher/articles/{id}/publish": {
+      post: authed({
+        summary: "Publish an unpublished article again",
+        params: [id],
+        ok: [200, z.object({ article: managedArticleSchema })],
+        errors: [404],
       }),
     },
     "/api/openapi.json": {

@@ -236,6 +236,8 @@ export const articleQuerySchema = z.strictObject({
   /** The policy stored on the article. */
   storedPolicy: z.enum(POLICIES).optional(),
   kind: z.enum(["article", "chapter"]).optional(),
+  /** true: what agents see; false: what the publisher unpublished. */
+  published: z.enum(["true", "false"]).transform((v) => v === "true").optional(),
   country: countryCode.transform((c) => c.toUpperCase()).optional(),
 });
 
@@ -267,6 +269,8 @@ export const managedArticleSchema = z.object({
   bookId: z.string().nullable(),
   chapterNo: z.int().nullable(),
   updatedAt: z.string(),
+  published: z.boolean(),
+  unpublishedAt: z.string().nullable(),
   effective: effectiveSchema,
 });
 
