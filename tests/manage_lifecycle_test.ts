@@ -234,3 +234,66 @@ Deno.test("a cookie session unpublishes only with the CSRF token", async () => {
   );
   assert.equal((await json<Body>(viaJson)).article.published, true);
 });
+
+Deno.test("rotating the publisher key returns a new key once; the old one stops working at once", async () => {
+  await using folio = await testFolio();
+  const { apiKey, publisherId, email } = await signUp(folio);
+  const res = await folio.request("/api/publisher/key/rotate", {
+    method: "POST",
+    headers: bearer(apiKey),
+  });
+  assert.equal(res.status, 200);
+  assert.equal(res.headers.get("cache-control"), "no-store");
+  const rotated = await json<Body>(res);
+  assert.match(rotated.apiKey, /^pk_[0-9A-Za-z]{38}$/);
+  assert.notEqual(rotated.apiKey, apiKey);
+  const old = await folio.request("/api/publisher/settings", { headers: bearer(apiKey) });
+  assert.equal(old.status, 401);
+  await old.body?.cancel();
+  const fresh = await folio.request("/api/publisher/settings", { headers: bearer(rotated.apiKey) });
+  assert.equal((await json<Body>(fresh)).publisherId, publisherId);
+  // Only hashes are stored; the demo's key is untouched.
+  const keys = await folio.store.db.execute({
+    sql: "SELECT key_hash, revoked_at FROM publisher_keys WHERE publisher_id = ?",
+    args: [publisherId],
+  });
+  assert.equal(keys.rows.length, 2);
+  assert.equal(keys.rows.filter((r) => r.revoked_at === null).length, 1);
+  assert.ok(!JSON.stringify(keys.rows).includes(rotated.apiKey.slice(3)));
+  const demo = await folio.request("/api/publisher/settings", { headers: demoKey(folio) });
+  assert.equal(demo.status, 200);
+  await demo.body?.cancel();
+
+  // With the session cookie, only with the CSRF token; the session itself stays signed in.
+  const { cookie, csrfToken } = await logIn(folio, email);
+  const refused = await folio.request("/api/publisher/key/rotate", {
+    method: "POST",
+    headers: { cookie },
+  });
+  assert.equal(refused.status, 403);
+  await refused.body?.cancel();
+  const still = await folio.request("/api/publisher/settings", { headers: bearer(rotated.apiKey) });
+  assert.equal(still.status, 200, "a refused rotation changes nothing");
+  await still.body?.cancel();
+  const viaCookie = await folio.request("/api/publisher/key/rotate", {
+    method: "POST",
+    headers: { cookie, "x-csrf-token": csrfToken },
+  });
+  const third = await json<Body>(viaCookie);
+  assert.equal(viaCookie.status, 200);
+  const second = await folio.request("/api/publisher/settings", {
+    headers: bearer(rotated.apiKey),
+  });
+  assert.equal(second.status, 401);
+  await second.body?.cancel();
+  const session = await folio.request("/api/publisher/settings", { headers: { cookie } });
+  assert.equal(session.status, 200);
+  await session.body?.cancel();
+  const latest = await folio.request("/api/publisher/settings", { headers: bearer(third.apiKey) });
+  assert.equal(latest.status, 200);
+  await latest.body?.cancel();
+  // Without any credential: 401.
+  const anonymous = await folio.request("/api/publisher/key/rotate", { method: "POST" });
+  assert.equal(anonymous.status, 401);
+  await anonymous.body?.cancel();
+});

@@ -300,6 +300,14 @@ function build(baseUrl: string): Json {
         errors: [404],
       }),
     },
+    "/api/publisher/key/rotate": {
+      post: authed({
+        summary: "Rotate the publisher key",
+        description: "Returns a new pk_ key once (only its hash is stored); every earlier key " +
+          "stops working at once. Dashboard sessions stay signed in.",
+        ok: [200, io.keyResponseSchema],
+      }),
+    },
     "/api/openapi.json": {
       get: { summary: "This document", ok: [200, null, "OpenAPI 3.1 document"] },
     },

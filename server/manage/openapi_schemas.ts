@@ -158,6 +158,9 @@ export const earningsSchema = z.looseObject({});
 
 // Issue 11, part 2: the lifecycle operations of the publisher console.
 
+/** POST /api/publisher/key/rotate: the new key, shown this once. */
+export const keyResponseSchema = z.object({ apiKey: z.string().regex(/^pk_[0-9A-Za-z]{38}$/) });
+
 /** GET /api/publisher/rules/explain. */
 export const explainSchema = z.object({
   url: z.string(),

@@ -5,6 +5,7 @@
  */
 import { Hono } from "hono";
 import type { AppDeps, AppEnv } from "../deps.ts";
+import { rotatePublisherKey } from "./accounts.ts";
 import { articlesRoutes } from "./articles_routes.ts";
 import { requirePublisher } from "./auth.ts";
 import { current } from "./context.ts";
@@ -15,7 +16,7 @@ import { settingsPatchSchema } from "./schemas.ts";
 import { applySettingsPatch, presentSettings } from "./settings.ts";
 import { jsonLimit, parseInput, readJson } from "./validation.ts";
 
-/** Settings, rules, articles, analytics, sources, jobs, books, license requests, earnings. */
+/** Settings, key, rules, articles, analytics, sources, jobs, books, license requests, earnings. */
 export function manageRoutes(deps: AppDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   app.use("*", requirePublisher(deps), jsonLimit);
@@ -25,6 +26,14 @@ export function manageRoutes(deps: AppDeps): Hono<AppEnv> {
     const patch = parseInput(settingsPatchSchema, await readJson(c));
     const updated = await applySettingsPatch(deps, current(c), patch);
     return c.json(presentSettings(updated));
+  });
+
+  app.post("/key/rotate", async (c) => {
+    const apiKey = await rotatePublisherKey(deps.store.db, current(c).id, {
+      now: deps.clock.now(),
+    });
+    c.header("Cache-Control", "no-store");
+    return c.json({ apiKey });
   });
 
   app.route("/", rulesRoutes(deps));
