@@ -7,6 +7,7 @@ import { Hono } from "hono";
 import { recentCalls } from "../../store/call_log.ts";
 import { recentIntents } from "../../store/intents.ts";
 import type { AppDeps, AppEnv } from "../deps.ts";
+import { describeCallers } from "./callers.ts";
 import { current } from "./context.ts";
 import {
   listManagedArticles,
@@ -52,8 +53,13 @@ export function articlesRoutes(deps: AppDeps): Hono<AppEnv> {
   }
 
   app.get("/calls", async (c) => {
-    const calls = await recentCalls(db, current(c).id, { limit: RECENT });
-    // The columns of docs/SPEC.md "Events"; caller identities (addresses of anonymous callers) stay out.
+    // Calls, not protocol traces: a `_method:*` trace row is either the JSON-RPC envelope of a
+    // tool call logged on its own row (same request, latency, status and caller) or a handshake
+    // (initialize, tools/list, notifications) that uses no content. Failed protocol requests are
+    // logged as errors, not traces, and stay in the list.
+    const calls = await recentCalls(db, current(c).id, { limit: RECENT, withoutTraces: true });
+    const callerOf = await describeCallers(db, calls.map((e) => e.identity));
+    // The columns of docs/SPEC.md "Events", and who asked (never an anonymous caller's address).
     return c.json({
       calls: calls.map((e) => ({
         at: e.at.toISOString(),
@@ -63,12 +69,21 @@ export function articlesRoutes(deps: AppDeps): Hono<AppEnv> {
         latencyMs: e.latencyMs,
         status: e.status,
         httpStatus: e.httpStatus ?? null,
+        requestId: e.requestId ?? null,
+        caller: callerOf(e.identity),
       })),
     });
   });
 
   app.get("/intents", async (c) => {
-    return c.json({ intents: await recentIntents(db, current(c).id, { limit: RECENT }) });
+    const intents = await recentIntents(db, current(c).id, { limit: RECENT });
+    const callerOf = await describeCallers(db, intents.map((i) => i.identity));
+    return c.json({
+      intents: intents.map(({ identity, ...intent }) => ({
+        ...intent,
+        caller: callerOf(identity),
+      })),
+    });
   });
 
   app.get("/coverage", async (c) => {

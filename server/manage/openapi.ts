@@ -164,12 +164,18 @@ function build(baseUrl: string): Json {
     },
     "/api/publisher/calls": {
       get: authed({
-        summary: "The last 100 calls to this publisher",
+        summary: "The last 100 calls to this publisher, and who made them",
+        description: "Protocol trace rows (`_method:*` with status trace: the JSON-RPC envelope " +
+          "of a tool call, or a handshake) are left out. An anonymous caller's address is " +
+          "never shown.",
         ok: [200, io.callListSchema],
       }),
     },
     "/api/publisher/intents": {
-      get: authed({ summary: "Recent reader intents", ok: [200, io.intentListSchema] }),
+      get: authed({
+        summary: "The last 100 reader intents, and who asked",
+        ok: [200, io.intentListSchema],
+      }),
     },
     "/api/publisher/coverage": {
       get: authed({ summary: "Embedding coverage", ok: [200, io.coverageSchema] }),

@@ -38,7 +38,24 @@ export const articlePageSchema = z.object({
 /** GET /api/publisher/rules. */
 export const ruleListSchema = z.object({ rules: z.array(ruleSchema) });
 
-/** GET /api/publisher/calls: the last 100 calls, newest first (docs/SPEC.md "Events"). */
+/** Who asked: a buyer (key), an OAuth install, an anonymous caller, or the publisher itself. */
+export const callerSchema = z.discriminatedUnion("kind", [
+  z.object({ kind: z.literal("buyer"), buyerId: z.string(), name: z.string().nullable() }),
+  z.object({
+    kind: z.literal("oauth"),
+    clientId: z.string(),
+    clientName: z.string().nullable(),
+    email: z.string().nullable(),
+    buyerId: z.string().optional(),
+  }),
+  z.object({ kind: z.literal("anonymous") }),
+  z.object({ kind: z.literal("publisher") }),
+]);
+
+/**
+ * GET /api/publisher/calls: the last 100 calls, newest first (docs/SPEC.md "Events"), without the
+ * protocol trace rows (`_method:*`, status trace).
+ */
 export const callListSchema = z.object({
   calls: z.array(z.object({
     at: z.iso.datetime(),
@@ -46,8 +63,10 @@ export const callListSchema = z.object({
     tool: z.string(),
     userAgent: z.string(),
     latencyMs: z.number(),
-    status: z.enum(["ok", "error", "trace"]),
+    status: z.enum(["ok", "error"]),
     httpStatus: z.int().nullable(),
+    requestId: z.string().nullable(),
+    caller: callerSchema,
   })),
 });
 
@@ -58,6 +77,7 @@ export const intentListSchema = z.object({
     prompt: z.string(),
     surface: z.string(),
     at: z.iso.datetime(),
+    caller: callerSchema,
   })),
 });
 
