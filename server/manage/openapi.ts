@@ -11,6 +11,8 @@ import { POLICIES } from "../../store/vocabulary.ts";
 import * as io from "./openapi_schemas.ts";
 import {
   articlePatchSchema,
+  licenseApprovalSchema,
+  licenseDenialSchema,
   loginSchema,
   managedArticleSchema,
   ruleInputSchema,
@@ -29,6 +31,8 @@ interface Operation {
   description?: string;
   auth?: boolean;
   body?: z.ZodType | Json;
+  /** The body may be left out (every field of it is optional). */
+  bodyOptional?: boolean;
   params?: Json[];
   ok: [number, z.ZodType | null, string?];
   errors?: number[];
@@ -237,24 +241,38 @@ function build(baseUrl: string): Json {
     },
     "/api/publisher/license-requests": {
       get: authed({
-        summary: "License requests from agents",
+        summary: "License requests from agents, newest first",
+        description: "Each says who asked (requester, and the buyer billed), the rights asked, " +
+          "and the decision: when, the monthly price and term, or the reason of a denial.",
+        params: [query("state", { type: "string", enum: ["pending", "approved", "denied"] })],
         ok: [200, io.licenseRequestListSchema],
+        errors: [400],
       }),
     },
     "/api/publisher/license-requests/{id}/approve": {
       post: authed({
-        summary: "Approve a license request",
+        summary: "Approve a license request, creating its license",
+        description: "The body is optional. monthlyPriceUsdCents: the license's monthly price " +
+          "(default: the enterprise terms' price, or free), billed for this month at once and " +
+          "renewed on the 1st; termMonths: calendar months it runs, this one included (default: " +
+          "until canceled). 409 already_decided once decided, buyer_required while the " +
+          "requester is not linked to a buyer.",
         params: [id],
-        ok: [200, io.licenseRequestSchema],
-        errors: [404, 409],
+        body: licenseApprovalSchema,
+        bodyOptional: true,
+        ok: [200, io.licenseApprovalResponseSchema],
+        errors: [400, 404, 409, 413, 415],
       }),
     },
     "/api/publisher/license-requests/{id}/deny": {
       post: authed({
         summary: "Deny a license request",
+        description: "The body is optional; a reason is recorded and shown with the request.",
         params: [id],
-        ok: [200, io.licenseRequestSchema],
-        errors: [404, 409],
+        body: licenseDenialSchema,
+        bodyOptional: true,
+        ok: [200, z.object({ request: io.licenseRequestSchema })],
+        errors: [400, 404, 409, 413, 415],
       }),
     },
     "/api/publisher/earnings": {
@@ -374,7 +392,7 @@ function operation(op: Operation): Json {
     ...(op.body
       ? {
         requestBody: {
-          required: true,
+          required: !op.bodyOptional,
           content: op.body instanceof z.ZodType
             ? { "application/json": { schema: schemaOf(op.body, "input") } }
             : op.body,

@@ -160,17 +160,42 @@ export const sourceUrlListSchema = z.object({
 /** GET /api/publisher/jobs: the last 50 jobs. */
 export const jobListSchema = z.object({ jobs: z.array(z.looseObject(jobSchema.shape)) });
 
-/** A license request from an agent (request_license MCP tool). */
+/** A license request from an agent (request_license MCP tool), with the publisher's decision. */
 export const licenseRequestSchema = z.looseObject({
   id: z.string(),
   useCase: z.enum(USE_CASES),
+  enterprise: z.boolean(),
   state: z.enum(["pending", "approved", "denied"]),
   message: z.string(),
+  contact: z.string().nullable(),
+  buyerId: z.string().nullable(),
+  licenseId: z.string().nullable(),
+  createdAt: z.iso.datetime(),
+  decidedAt: z.iso.datetime().nullable(),
+  requester: callerSchema,
+  buyerName: z.string().nullable(),
+  rightsAsked: z.array(z.enum(USE_CASES)),
+  monthlyPriceUsdCents: z.number().nullable(),
+  termMonths: z.int().nullable(),
+  reason: z.string().nullable(),
 });
 
-/** GET /api/publisher/license-requests. */
-export const licenseRequestListSchema = z.looseObject({
-  licenseRequests: z.array(licenseRequestSchema),
+/** GET /api/publisher/license-requests: newest first. */
+export const licenseRequestListSchema = z.object({
+  requests: z.array(licenseRequestSchema),
+});
+
+/** POST /api/publisher/license-requests/{id}/approve answer: the request and its new license. */
+export const licenseApprovalResponseSchema = z.object({
+  request: licenseRequestSchema,
+  license: z.object({
+    id: z.string(),
+    kind: z.enum(["request", "enterprise"]),
+    useCases: z.array(z.enum(USE_CASES)),
+    monthlyPriceUsdCents: z.number(),
+    termMonths: z.int().nullable(),
+    expiresAt: z.iso.datetime().nullable(),
+  }),
 });
 
 /** GET /api/publisher/earnings: the publisher's revenue by month (shape owned by billing). */

@@ -211,6 +211,17 @@ export const articlePatchSchema = z.strictObject({
   error: "must set policy or priceUsdCents",
 });
 
+/** POST /api/publisher/license-requests/:id/approve (an empty body approves with the defaults). */
+export const licenseApprovalSchema = z.strictObject({
+  /** The license's monthly price in whole US cents; default: enterprise terms' price, or free. */
+  monthlyPriceUsdCents: z.int().min(0).max(100_000_000).optional(),
+  /** Calendar months the license runs, the approval's month included; default: until canceled. */
+  termMonths: z.int().min(1).max(120).optional(),
+});
+
+/** POST /api/publisher/license-requests/:id/deny (an empty body denies without a reason). */
+export const licenseDenialSchema = z.strictObject({ reason: text(1000).optional() });
+
 /** POST /api/publisher/rules/order: every one of the publisher's rule ids, in the new order. */
 export const ruleOrderSchema = z.strictObject({
   ids: z.array(z.string().min(1).max(100)).max(1000).refine(unique, {

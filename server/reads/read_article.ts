@@ -182,7 +182,7 @@ export async function readContext(
   const { publisher, caller } = req;
   const [rules, requester, spent, metered] = await Promise.all([
     listRules(db, publisher.id),
-    requesterFor(db, publisher.id, caller),
+    requesterFor(db, publisher.id, caller, { now }),
     caller.buyerId ? spendThisMonth(db, caller.buyerId, { publisherId: publisher.id, month }) : 0,
     caller.buyerId ? 0 : meterCount(db, publisher.id, { identity: caller.identity, month }),
   ]);

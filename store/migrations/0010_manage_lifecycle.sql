@@ -10,3 +10,12 @@ ALTER TABLE articles ADD COLUMN unpublished_at INTEGER;
 -- The management API lists the last 100 calls without the protocol trace rows (`_method:*` with
 -- status trace) that MCP and A2A write beside each call; this keeps that a short index walk.
 CREATE INDEX call_log_calls ON call_log (publisher_id, id DESC) WHERE status != 'trace';
+
+-- License requests are approved with a monthly price and a term, or denied with a reason.
+ALTER TABLE license_requests ADD COLUMN price_micros INTEGER CHECK (price_micros IS NULL OR price_micros >= 0);
+ALTER TABLE license_requests ADD COLUMN term_months INTEGER CHECK (term_months IS NULL OR term_months > 0);
+ALTER TABLE license_requests ADD COLUMN reason TEXT;
+-- A license with a term ends at expires_at (the first instant of the month after its last month):
+-- it grants nothing and is billed no more from then on. NULL: until canceled.
+ALTER TABLE licenses ADD COLUMN term_months INTEGER CHECK (term_months IS NULL OR term_months > 0);
+ALTER TABLE licenses ADD COLUMN expires_at INTEGER;
