@@ -15,6 +15,7 @@ import {
   licenseDenialSchema,
   loginSchema,
   managedArticleSchema,
+  playgroundPassagesSchema,
   ruleInputSchema,
   ruleOrderSchema,
   rulePatchSchema,
@@ -330,6 +331,18 @@ function build(baseUrl: string): Json {
         description: "Returns a new pk_ key once (only its hash is stored); every earlier key " +
           "stops working at once. Dashboard sessions stay signed in.",
         ok: [200, io.keyResponseSchema],
+      }),
+    },
+    "/api/publisher/playground/passages": {
+      post: authed({
+        summary: "Try retrieve_passages as a buyer sees it, without charging",
+        description: "The read path of the MCP tool and REST passages search, for a buyer " +
+          "without licenses; nothing is charged, metered or recorded as an intent. " +
+          "wouldChargeUsdCents: what that buyer would pay for the article's rag read. Logged " +
+          "in the call log as _dash:retrieve_passages.",
+        body: playgroundPassagesSchema,
+        ok: [200, io.playgroundPassagesResponseSchema],
+        errors: [400, 413, 415],
       }),
     },
     "/api/openapi.json": {

@@ -217,3 +217,17 @@ export const explainSchema = z.object({
   effective: effectiveSchema,
   article: managedArticleSchema.nullable(),
 });
+
+/** POST /api/publisher/playground/passages: what a buyer's retrieve_passages returns, uncharged. */
+export const playgroundPassagesResponseSchema = z.object({
+  count: z.int(),
+  results: z.array(z.looseObject({
+    chunkId: z.string(),
+    section: z.string(),
+    text: z.string(),
+    score: z.number(),
+    article: z.looseObject({ id: z.string(), url: z.string(), title: z.string() }),
+    license: z.looseObject({ pricingUsdCents: z.record(z.string(), z.number()) }),
+    wouldChargeUsdCents: z.number(),
+  })),
+});

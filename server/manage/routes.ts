@@ -11,12 +11,16 @@ import { requirePublisher } from "./auth.ts";
 import { current } from "./context.ts";
 import { ingestRoutes } from "./ingest_routes.ts";
 import { licenseRequestRoutes } from "./license_request_routes.ts";
+import { playgroundRoutes } from "./playground.ts";
 import { rulesRoutes } from "./rules_routes.ts";
 import { settingsPatchSchema } from "./schemas.ts";
 import { applySettingsPatch, presentSettings } from "./settings.ts";
 import { jsonLimit, parseInput, readJson } from "./validation.ts";
 
-/** Settings, key, rules, articles, analytics, sources, jobs, books, license requests, earnings. */
+/**
+ * Settings, key, rules, articles, analytics, sources, jobs, books, license requests, earnings,
+ * the passages playground.
+ */
 export function manageRoutes(deps: AppDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   app.use("*", requirePublisher(deps), jsonLimit);
@@ -40,5 +44,6 @@ export function manageRoutes(deps: AppDeps): Hono<AppEnv> {
   app.route("/", articlesRoutes(deps));
   app.route("/", ingestRoutes(deps));
   app.route("/", licenseRequestRoutes(deps));
+  app.route("/", playgroundRoutes(deps));
   return app;
 }

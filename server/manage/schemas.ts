@@ -5,6 +5,7 @@
 import { z } from "zod";
 import { POLICIES, USE_CASES } from "../../store/vocabulary.ts";
 import { hasControlChars, isEmail, isHostname, isSlug } from "../validate.ts";
+import { limit, query } from "../reads/inputs.ts";
 import { SPONSOR_TOOLS } from "../mcp/sponsor_tools.ts";
 import { METERED_CAP_MICROS, microsToCents } from "../money.ts";
 import { PASSWORD_MAX, PASSWORD_MIN } from "./passwords.ts";
@@ -210,6 +211,9 @@ export const articlePatchSchema = z.strictObject({
 }).refine((p) => p.policy !== undefined || p.priceUsdCents !== undefined, {
   error: "must set policy or priceUsdCents",
 });
+
+/** POST /api/publisher/playground/passages: the retrieve_passages tool's own arguments. */
+export const playgroundPassagesSchema = z.strictObject({ query, limit });
 
 /** POST /api/publisher/license-requests/:id/approve (an empty body approves with the defaults). */
 export const licenseApprovalSchema = z.strictObject({
