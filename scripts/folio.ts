@@ -5,7 +5,7 @@
 import { buildStatement, statementCsv } from "../server/billing/statement.ts";
 import { type Config, ConfigError, loadConfig } from "../server/config.ts";
 import { AppError } from "../server/errors.ts";
-import { createPublisherAccount } from "../server/manage/accounts.ts";
+import { createPublisherAccount, rotatePublisherKey } from "../server/manage/accounts.ts";
 import { createBuyer } from "../server/marketplace/buyers.ts";
 import { rebuildIndexes } from "../server/search_admin.ts";
 import { systemClock } from "../server/clock.ts";
@@ -13,6 +13,7 @@ import { listenerSender, runProbeRound } from "../server/status/probes.ts";
 import { backupStoreAt, restoreStore } from "../store/backup.ts";
 import { loadMigrations, openStore, type Store, StoreError } from "../store/db.ts";
 import { seedDemo } from "../server/seed/demo.ts";
+import { findPublisherBySlug, getPublisher } from "../store/publishers.ts";
 import { resolve } from "node:path";
 
 const USAGE = `Usage: deno task folio <command> [options]
@@ -22,6 +23,8 @@ Commands:
   seed                                      seed the demo publisher if it is missing
   create-publisher --name=N --slug=S [--email=E] [--domain=D]
                                             create a publisher and print its pk_ key (shown once)
+  issue-key --publisher=SLUG_OR_ID          print a new pk_ key for a publisher (shown once);
+                                            its earlier keys stop working at once
   create-buyer --name=N --email=E           create a buyer and print its mk_ key (shown once)
   rebuild-index [--publisher=ID]            rebuild search indexes from the store
   export-statement --buyer=ID [--month=YYYY-MM] [--format=json|csv]
@@ -58,6 +61,17 @@ const commands: Record<string, Command> = {
       customDomain: f.domain ?? null,
     }, { now: new Date() });
     console.log(`publisherId: ${publisher.id}\nslug: ${publisher.slug}\napiKey: ${apiKey}`);
+  },
+  "issue-key": async (store, f) => {
+    const wanted = need(f, "publisher");
+    const publisher = await getPublisher(store.db, wanted) ??
+      await findPublisherBySlug(store.db, wanted);
+    if (!publisher) fail(`No publisher has the id or slug "${wanted}"`);
+    const apiKey = await rotatePublisherKey(store.db, publisher.id, { now: new Date() });
+    console.log(
+      `publisherId: ${publisher.id}\nslug: ${publisher.slug}\napiKey: ${apiKey}\n` +
+        "Earlier keys of this publisher no longer work.",
+    );
   },
   "create-buyer": async (store, f) => {
     const r = await createBuyer(store.db, { name: need(f, "name"), email: need(f, "email") }, {

@@ -2,10 +2,12 @@
 import type { Client } from "@libsql/client";
 
 /**
- * A condition over `a` (articles) LEFT JOIN `b` (books): not BLOCKED, and a chapter only when its
- * book's rights ceiling grants rag. A ceiling that is not valid JSON or omits rag denies it.
+ * A condition over `a` (articles) LEFT JOIN `b` (books): published, not BLOCKED, and a chapter only
+ * when its book's rights ceiling grants rag. A ceiling that is not valid JSON or omits rag denies
+ * it. Unpublishing (like BLOCKED) takes effect at once: both legs check this on every query.
  */
-export const ELIGIBLE_SQL = `a.policy != 'BLOCKED' AND (a.kind != 'chapter' OR a.book_id IS NULL OR
+export const ELIGIBLE_SQL = `a.unpublished_at IS NULL AND a.policy != 'BLOCKED' AND
+  (a.kind != 'chapter' OR a.book_id IS NULL OR
   (b.id IS NOT NULL AND json_valid(b.rights_ceiling)
    AND json_extract(b.rights_ceiling, '$.rag') IN (1, 'true', 'granted')))`;
 

@@ -64,6 +64,16 @@ export function usdText(micros: number): string {
   return `${(micros / MICROS_PER_USD).toLocaleString("en-US")} USD`;
 }
 
+/** A per-use price for prose, e.g. "0.05 USD" or "0.005 USD" (at least 2, at most 6 decimals). */
+export function usdPriceText(micros: number): string {
+  assertMicros(micros);
+  const usd = (micros / MICROS_PER_USD).toLocaleString("en-US", {
+    minimumFractionDigits: 2,
+    maximumFractionDigits: 6,
+  });
+  return `${usd} USD`;
+}
+
 /** Convert micros to whole cents rounded half-up: for totals and statements. */
 export function microsToWholeCents(micros: number): number {
   assertMicros(micros);

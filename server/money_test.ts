@@ -7,6 +7,7 @@ import {
   PLATFORM_FEE_BPS,
   priceSubscription,
   RATE_CARD,
+  usdPriceText,
   usdToMicros,
   withPlatformFee,
 } from "./money.ts";
@@ -95,4 +96,12 @@ Deno.test("priceSubscription() adds chosen components to the base access price",
 Deno.test("priceSubscription() refuses fine_tuning and unknown use cases", () => {
   assert.throws(() => priceSubscription(["fine_tuning"]), /request_license/);
   assert.throws(() => priceSubscription(["display", "training"]), /"training"/);
+});
+
+Deno.test("usdPriceText() writes per-use prices with 2 to 6 decimals", () => {
+  assert.equal(usdPriceText(50_000), "0.05 USD");
+  assert.equal(usdPriceText(5_000), "0.005 USD");
+  assert.equal(usdPriceText(1), "0.000001 USD");
+  assert.equal(usdPriceText(2_500_000), "2.50 USD");
+  assert.equal(usdPriceText(1_000_000_000), "1,000.00 USD");
 });

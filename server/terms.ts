@@ -1,12 +1,14 @@
 /** GET /license/<publisherId> (mounted at /license): the public terms page every license block links to. */
 import { Hono } from "hono";
 import { getPublisher } from "../store/publishers.ts";
+import { listRules } from "../store/rules.ts";
 import { renderPage } from "../ui/layout.tsx";
 import { TermsPage } from "../ui/terms.tsx";
 import type { AppDeps, AppEnv } from "./deps.ts";
 import { notFound } from "./errors.ts";
 import { microsToCents, pricesInCents, RATE_CARD } from "./money.ts";
 import { REQUEST_VIA } from "./licensing/mod.ts";
+import { ruleSentences } from "./terms_rules.ts";
 import { publisherUrls } from "./urls.ts";
 
 /** The terms page route. */
@@ -16,9 +18,11 @@ export function termsRoutes(deps: AppDeps): Hono<AppEnv> {
     const p = await getPublisher(deps.store.db, c.req.param("publisherId"));
     if (!p) throw notFound("Publisher");
     const e = p.enterpriseTerms;
+    const rules = await listRules(deps.store.db, p.id);
     const html = renderPage(TermsPage({
       publisher: p,
       pricesCents: pricesInCents(p.pricesMicros),
+      rules: ruleSentences(rules, deps.clock.now()),
       rateCard: {
         base: microsToCents(RATE_CARD.base),
         summarization: microsToCents(RATE_CARD.summarization),

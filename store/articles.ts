@@ -104,7 +104,13 @@ export async function upsertArticle(
   return { id, changed: true };
 }
 
-/** One article by id, or by URL (exact or canonical), within a publisher. */
+/**
+ * The reads below serve agents: they see published articles only (an unpublished article is not
+ * found, listed or counted). The management API reads through store/article_pages.ts.
+ */
+const PUBLISHED = "unpublished_at IS NULL";
+
+/** One published article by id, or by URL (exact or canonical), within a publisher. */
 export async function findArticle(
   db: Client,
   publisherId: string,
@@ -112,9 +118,11 @@ export async function findArticle(
 ): Promise<Article | null> {
   // One indexed branch per key: with an OR, SQLite scanned all of the publisher's articles.
   const rs = await db.execute({
-    sql: `SELECT ${COLUMNS} FROM articles WHERE id = ?1 AND publisher_id = ?2
-          UNION ALL SELECT ${COLUMNS} FROM articles WHERE publisher_id = ?2 AND url = ?1
-          UNION ALL SELECT ${COLUMNS} FROM articles WHERE publisher_id = ?2 AND canonical_url = ?1
+    sql: `SELECT ${COLUMNS} FROM articles WHERE id = ?1 AND publisher_id = ?2 AND ${PUBLISHED}
+          UNION ALL SELECT ${COLUMNS} FROM articles
+            WHERE publisher_id = ?2 AND url = ?1 AND ${PUBLISHED}
+          UNION ALL SELECT ${COLUMNS} FROM articles
+            WHERE publisher_id = ?2 AND canonical_url = ?1 AND ${PUBLISHED}
           LIMIT 1`,
     args: [idOrUrl, publisherId],
   });
@@ -122,7 +130,7 @@ export async function findArticle(
 }
 
 /**
- * Articles by id, in the order asked, skipping unknown ids. With `withBody: false` the body is
+ * Published articles by id, in the order asked, skipping unknown and unpublished ids. With `withBody: false` the body is
  * not read and comes back empty: search results never show it, and bodies are most of the bytes.
  */
 export async function getArticles(
@@ -136,7 +144,7 @@ export async function getArticles(
   const rs = await db.execute({
     // `+publisher_id` keeps the planner on the primary key: with bound parameters it otherwise
     // chose the publisher index and scanned every article of the publisher.
-    sql: `SELECT ${columns} FROM articles WHERE +publisher_id = ? AND id IN (${
+    sql: `SELECT ${columns} FROM articles WHERE +publisher_id = ? AND ${PUBLISHED} AND id IN (${
       ids.map(() => "?").join(",")
     })`,
     args: [publisherId, ...ids],
@@ -145,13 +153,13 @@ export async function getArticles(
   return ids.flatMap((id) => byId.get(id) ?? []);
 }
 
-/** Most recent articles first, optionally only those published at or after `since`. */
+/** Most recent published articles first, optionally only those published at or after `since`. */
 export async function listRecent(
   db: Client,
   publisherId: string,
   options: { limit: number; since?: string; tag?: string; offset?: number },
 ): Promise<Article[]> {
-  const where = ["a.publisher_id = ?"];
+  const where = ["a.publisher_id = ?", `a.${PUBLISHED}`];
   const args: (string | number)[] = [publisherId];
   if (options.since) {
     where.push("a.published_at >= ?");
@@ -189,6 +197,27 @@ export async function setArticlePolicy(
       publisherId,
       id,
     ],
+  });
+  return rs.rowsAffected > 0;
+}
+
+/**
+ * Unpublishes or republishes an article (an unpublished one keeps the time it was unpublished);
+ * false when the publisher has no article with that id.
+ */
+export async function setArticlePublished(
+  db: Client,
+  publisherId: string,
+  id: string,
+  change: { published: boolean; now: Date },
+): Promise<boolean> {
+  const at = change.now.getTime();
+  const rs = await db.execute({
+    sql: `UPDATE articles SET
+            unpublished_at = CASE WHEN ? THEN NULL ELSE COALESCE(unpublished_at, ?) END,
+            updated_at = CASE WHEN (unpublished_at IS NULL) = ? THEN updated_at ELSE ? END
+          WHERE publisher_id = ? AND id = ?`,
+    args: [change.published, at, change.published, at, publisherId, id],
   });
   return rs.rowsAffected > 0;
 }
@@ -234,12 +263,13 @@ function toArticle(r: any): Article {
   };
 }
 
-/** Article counts (articles and book chapters) of every publisher that has any. */
+/** Published article counts (articles and book chapters) of every publisher that has any. */
 export async function countsByPublisher(
   db: Client,
 ): Promise<Map<string, { articles: number; chapters: number }>> {
   const rs = await db.execute(
-    "SELECT publisher_id, kind, COUNT(*) AS n FROM articles GROUP BY publisher_id, kind",
+    `SELECT publisher_id, kind, COUNT(*) AS n FROM articles WHERE ${PUBLISHED}
+     GROUP BY publisher_id, kind`,
   );
   const out = new Map<string, { articles: number; chapters: number }>();
   for (const r of rs.rows) {

@@ -44,14 +44,19 @@ export async function insertCalls(db: Client, entries: CallEntry[]): Promise<voi
   );
 }
 
-/** The publisher's most recent calls, newest first (the dashboard shows the last 100). */
+/**
+ * The publisher's most recent calls, newest first (the dashboard shows the last 100); with
+ * `withoutTraces`, rows of status trace (protocol-level `_method:*` rows) are left out.
+ */
 export async function recentCalls(
   db: Client,
   publisherId: string,
-  options: { limit: number },
+  options: { limit: number; withoutTraces?: boolean },
 ): Promise<CallEntry[]> {
   const rs = await db.execute({
-    sql: `SELECT * FROM call_log WHERE publisher_id = ? ORDER BY id DESC LIMIT ?`,
+    sql: `SELECT * FROM call_log WHERE publisher_id = ?${
+      options.withoutTraces ? " AND status != 'trace'" : ""
+    } ORDER BY id DESC LIMIT ?`,
     args: [publisherId, options.limit],
   });
   return rs.rows.map((r) => ({

@@ -26,10 +26,12 @@ export async function recentIntents(
   db: Client,
   publisherId: string,
   options: { limit: number },
-): Promise<{ articleId: string; prompt: string; surface: string; at: string }[]> {
+): Promise<
+  { articleId: string; prompt: string; surface: string; at: string; identity: string | null }[]
+> {
   const rs = await db.execute({
-    sql: `SELECT article_id, prompt, surface, at FROM reader_intents WHERE publisher_id = ?
-          ORDER BY id DESC LIMIT ?`,
+    sql: `SELECT article_id, prompt, surface, at, identity FROM reader_intents
+          WHERE publisher_id = ? ORDER BY id DESC LIMIT ?`,
     args: [publisherId, options.limit],
   });
   return rs.rows.map((r) => ({
@@ -37,5 +39,6 @@ export async function recentIntents(
     prompt: String(r.prompt),
     surface: String(r.surface),
     at: new Date(Number(r.at)).toISOString(),
+    identity: r.identity === null ? null : String(r.identity),
   }));
 }

@@ -15,6 +15,11 @@ export interface LicenseRequest {
   licenseId: string | null;
   createdAt: string;
   decidedAt: string | null;
+  /** Set on approval: the license's monthly price (micros) and term (months; null: open-ended). */
+  priceMicros: number | null;
+  termMonths: number | null;
+  /** Set on denial when the publisher gave one. */
+  reason: string | null;
 }
 
 /** Inserts a pending request. */
@@ -76,15 +81,28 @@ export async function getLicenseRequest(
 export async function decideLicenseRequest(
   db: Executor,
   publisherId: string,
-  d: { id: string; state: "approved" | "denied"; buyerId?: string; licenseId?: string; now: Date },
+  d: {
+    id: string;
+    state: "approved" | "denied";
+    buyerId?: string;
+    licenseId?: string;
+    priceMicros?: number;
+    termMonths?: number | null;
+    reason?: string | null;
+    now: Date;
+  },
 ): Promise<boolean> {
   const rs = await db.execute({
     sql: `UPDATE license_requests SET state = ?, license_id = ?, buyer_id = COALESCE(?, buyer_id),
-            decided_at = ? WHERE publisher_id = ? AND id = ? AND state = 'pending'`,
+            price_micros = ?, term_months = ?, reason = ?, decided_at = ?
+          WHERE publisher_id = ? AND id = ? AND state = 'pending'`,
     args: [
       d.state,
       d.licenseId ?? null,
       d.buyerId ?? null,
+      d.priceMicros ?? null,
+      d.termMonths ?? null,
+      d.reason ?? null,
       d.now.getTime(),
       publisherId,
       d.id,
@@ -122,5 +140,8 @@ function toRequest(r: any): LicenseRequest {
     licenseId: r.license_id === null ? null : String(r.license_id),
     createdAt: new Date(Number(r.created_at)).toISOString(),
     decidedAt: r.decided_at === null ? null : new Date(Number(r.decided_at)).toISOString(),
+    priceMicros: r.price_micros === null ? null : Number(r.price_micros),
+    termMonths: r.term_months === null ? null : Number(r.term_months),
+    reason: r.reason === null ? null : String(r.reason),
   };
 }

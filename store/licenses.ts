@@ -17,18 +17,23 @@ export interface License {
   createdAt: number;
   activatedAt: number | null;
   canceledAt: number | null;
+  /** A license with a term: how many months, and when it ends (ms); null: until canceled. */
+  termMonths: number | null;
+  expiresAt: number | null;
 }
 
-/** The use cases covered by the buyer's active licenses for a publisher. */
+/** The use cases covered by the buyer's active licenses for a publisher, not past their term. */
 export async function heldUseCases(
   db: Executor,
   buyerId: string,
   publisherId: string,
+  options: { now: Date },
 ): Promise<UseCase[]> {
   const rs = await db.execute({
     sql: `SELECT use_cases FROM licenses
-          WHERE buyer_id = ? AND publisher_id = ? AND state = 'active'`,
-    args: [buyerId, publisherId],
+          WHERE buyer_id = ? AND publisher_id = ? AND state = 'active'
+            AND (expires_at IS NULL OR expires_at > ?)`,
+    args: [buyerId, publisherId, options.now.getTime()],
   });
   const uses = new Set<UseCase>();
   for (const r of rs.rows) for (const u of JSON.parse(String(r.use_cases))) uses.add(u);
@@ -41,13 +46,16 @@ export async function insertLicense(
   buyerId: string,
   l: Pick<License, "id" | "publisherId" | "kind" | "useCases" | "monthlyFeeMicros" | "state"> & {
     terms?: string | null;
+    termMonths?: number | null;
+    expiresAt?: Date | null;
     now: Date;
   },
 ): Promise<void> {
   const now = l.now.getTime();
   await db.execute({
     sql: `INSERT INTO licenses (id, buyer_id, publisher_id, kind, use_cases, monthly_fee_micros,
-            state, terms, created_at, activated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+            state, terms, created_at, activated_at, term_months, expires_at)
+          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     args: [
       l.id,
       buyerId,
@@ -59,6 +67,8 @@ export async function insertLicense(
       l.terms ?? null,
       now,
       l.state === "active" ? now : null,
+      l.termMonths ?? null,
+      l.expiresAt?.getTime() ?? null,
     ],
   });
 }
@@ -151,11 +161,14 @@ export async function licenseOfCheckout(db: Executor, sessionId: string): Promis
   return rs.rows[0] ? toLicense(rs.rows[0]) : null;
 }
 
-/** Active licenses that carry a monthly fee, activated before `before`: what a month roll bills. */
+/**
+ * Active licenses that carry a monthly fee, activated before `before` (a month's start) and still
+ * in their term then: what a month roll bills.
+ */
 export async function billableLicenses(db: Client, before: Date): Promise<License[]> {
   const rs = await db.execute({
     sql: `SELECT * FROM licenses WHERE state = 'active' AND monthly_fee_micros > 0
-            AND activated_at < ? ORDER BY id`,
+            AND activated_at < ?1 AND (expires_at IS NULL OR expires_at > ?1) ORDER BY id`,
     args: [before.getTime()],
   });
   return rs.rows.map(toLicense);
@@ -178,5 +191,7 @@ function toLicense(r: any): License {
     createdAt: Number(r.created_at),
     activatedAt: n(r.activated_at),
     canceledAt: n(r.canceled_at),
+    termMonths: n(r.term_months),
+    expiresAt: n(r.expires_at),
   };
 }

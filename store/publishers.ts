@@ -155,6 +155,21 @@ export function publisherKeyInsert(
   };
 }
 
+/** Revokes every live key of the publisher and stores a new one, in one transaction. */
+export async function replacePublisherKey(
+  db: Client,
+  publisherId: string,
+  key: { id: string; hash: string; hint: string; now: Date },
+): Promise<void> {
+  await db.batch([
+    {
+      sql: "UPDATE publisher_keys SET revoked_at = ? WHERE publisher_id = ? AND revoked_at IS NULL",
+      args: [key.now.getTime(), publisherId],
+    },
+    publisherKeyInsert(publisherId, key),
+  ], "write");
+}
+
 /** The publisher owning an unrevoked key with this hash. */
 export async function findPublisherIdByKeyHash(db: Client, hash: string): Promise<string | null> {
   const rs = await db.execute({

@@ -1,5 +1,5 @@
 /** Persistence of a publisher's content rules. Prices are stored in micros. */
-import type { Client } from "./db.ts";
+import { type Client, inWriteTx } from "./db.ts";
 import type { ContentRule } from "./vocabulary.ts";
 
 /** A publisher's rules, lowest priority number first. */
@@ -8,12 +8,7 @@ export async function listRules(db: Client, publisherId: string): Promise<Conten
     sql: "SELECT * FROM content_rules WHERE publisher_id = ? ORDER BY priority, id",
     args: [publisherId],
   });
-  return rs.rows.map((r) => ({
-    id: String(r.id),
-    priority: Number(r.priority),
-    match: JSON.parse(String(r.match)),
-    action: JSON.parse(String(r.action)),
-  }));
+  return rs.rows.map(toRule);
 }
 
 /** Inserts a rule. */
@@ -23,11 +18,12 @@ export async function insertRule(
   rule: ContentRule & { now: Date },
 ): Promise<void> {
   await db.execute({
-    sql: `INSERT INTO content_rules (id, publisher_id, priority, match, action, created_at)
-          VALUES (?, ?, ?, ?, ?, ?)`,
+    sql: `INSERT INTO content_rules (id, publisher_id, name, priority, match, action, created_at)
+          VALUES (?, ?, ?, ?, ?, ?, ?)`,
     args: [
       rule.id,
       publisherId,
+      rule.name ?? null,
       rule.priority,
       JSON.stringify(rule.match),
       JSON.stringify(rule.action),
@@ -36,16 +32,17 @@ export async function insertRule(
   });
 }
 
-/** Replaces a rule's priority, match and action; false when it is not the publisher's. */
+/** Replaces a rule's name, priority, match and action; false when it is not the publisher's. */
 export async function updateRule(
   db: Client,
   publisherId: string,
   rule: ContentRule,
 ): Promise<boolean> {
   const rs = await db.execute({
-    sql: `UPDATE content_rules SET priority = ?, match = ?, action = ?
+    sql: `UPDATE content_rules SET name = ?, priority = ?, match = ?, action = ?
           WHERE publisher_id = ? AND id = ?`,
     args: [
+      rule.name ?? null,
       rule.priority,
       JSON.stringify(rule.match),
       JSON.stringify(rule.action),
@@ -75,15 +72,7 @@ export async function getRule(
     sql: "SELECT * FROM content_rules WHERE publisher_id = ? AND id = ?",
     args: [publisherId, id],
   });
-  const r = rs.rows[0];
-  return r
-    ? {
-      id: String(r.id),
-      priority: Number(r.priority),
-      match: JSON.parse(String(r.match)),
-      action: JSON.parse(String(r.action)),
-    }
-    : null;
+  return rs.rows[0] ? toRule(rs.rows[0]) : null;
 }
 
 /** How many rules the publisher has. */
@@ -93,4 +82,45 @@ export async function countRules(db: Client, publisherId: string): Promise<numbe
     args: [publisherId],
   });
   return Number(rs.rows[0].n);
+}
+
+/**
+ * Gives the publisher's rules the order of `ids` (priorities 10, 20, 30, ...) in one write
+ * transaction, but only when `ids` are exactly the publisher's rule ids; otherwise changes nothing
+ * and returns the ids the publisher has, so the caller can say what differs.
+ */
+export function reorderRules(
+  db: Client,
+  publisherId: string,
+  ids: readonly string[],
+): Promise<{ ok: true } | { ok: false; current: string[] }> {
+  return inWriteTx(db, async (tx) => {
+    const rs = await tx.execute({
+      sql: "SELECT id FROM content_rules WHERE publisher_id = ? ORDER BY priority, id",
+      args: [publisherId],
+    });
+    const current = rs.rows.map((r) => String(r.id));
+    const wanted = new Set(ids);
+    if (current.length !== wanted.size || current.some((id) => !wanted.has(id))) {
+      return { ok: false, current };
+    }
+    for (const [i, id] of ids.entries()) {
+      await tx.execute({
+        sql: "UPDATE content_rules SET priority = ? WHERE publisher_id = ? AND id = ?",
+        args: [(i + 1) * 10, publisherId, id],
+      });
+    }
+    return { ok: true };
+  });
+}
+
+// deno-lint-ignore no-explicit-any
+function toRule(r: any): ContentRule {
+  return {
+    id: String(r.id),
+    ...(r.name === null || r.name === undefined ? {} : { name: String(r.name) }),
+    priority: Number(r.priority),
+    match: JSON.parse(String(r.match)),
+    action: JSON.parse(String(r.action)),
+  };
 }

@@ -36,6 +36,8 @@ export type CallStatus = "ok" | "error" | "trace";
 /** A publisher content rule (docs/SPEC.md "Content rules"). Prices are micro-dollars. */
 export interface ContentRule {
   id: string;
+  /** A name for people (the dashboard, explain, the terms page); optional. */
+  name?: string;
   /** Lower evaluates first; ties are broken by id. */
   priority: number;
   /** Fields AND together; an empty match matches everything. */

@@ -72,7 +72,7 @@ Deno.test("approving a buyer's fine_tuning request grants fine_tuning for that p
   const publisher = (await getPublisher(db, "pub_demo"))!;
   const { license } = await approveLicenseRequest(db, publisher, { requestId, now });
   assert.equal(license.kind, "request");
-  assert.deepEqual(await heldUseCases(db, buyerId, "pub_demo"), ["fine_tuning"]);
+  assert.deepEqual(await heldUseCases(db, buyerId, "pub_demo", { now }), ["fine_tuning"]);
   await assert.rejects(
     approveLicenseRequest(db, publisher, { requestId, now }),
     (e) => e instanceof AppError && e.status === 409 && e.code === "already_decided",
@@ -143,7 +143,7 @@ Deno.test("a request from an unbound OAuth client is approved only once a buyer 
   assert.equal(await bindClient(db, buyerId, "cli_1"), "bound");
   const { request } = await approveLicenseRequest(db, publisher, { requestId, now });
   assert.equal(request.buyerId, buyerId);
-  assert.deepEqual(await heldUseCases(db, buyerId, "pub_demo"), ["rag"]);
+  assert.deepEqual(await heldUseCases(db, buyerId, "pub_demo", { now }), ["rag"]);
 });
 
 Deno.test("denying a request creates no license", async () => {

@@ -1,6 +1,8 @@
 /** The admin CLI as an operator runs it: `deno task folio <command>` against a data dir. */
 import assert from "node:assert/strict";
+import { hashSecret } from "../server/secrets.ts";
 import { openStore } from "../store/db.ts";
+import { findPublisherIdByKeyHash } from "../store/publishers.ts";
 import { startTestFolio } from "./helpers.ts";
 
 const CLI = new URL("../scripts/folio.ts", import.meta.url).pathname;
@@ -91,6 +93,46 @@ Deno.test("the CLI migrates, creates a publisher and a buyer, and prints each ke
     const rebuild = await folio(dir, "rebuild-index", "--publisher=pub_demo");
     assert.equal(rebuild.code, 0, rebuild.stderr);
     assert.match(rebuild.stdout, /Rebuilt the search index of 1 publisher/);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("issue-key prints a new key for a publisher by slug or id, and earlier keys stop working", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const seed = await folio(dir, "seed");
+    const first = /its key: (pk_\S+)/.exec(seed.stdout)?.[1];
+    assert.ok(first, seed.stdout);
+    const bySlug = await folio(dir, "issue-key", "--publisher=demo");
+    assert.equal(bySlug.code, 0, bySlug.stderr);
+    assert.match(bySlug.stdout, /^publisherId: pub_demo\nslug: demo\napiKey: pk_\S+\n/);
+    assert.match(bySlug.stdout, /Earlier keys of this publisher no longer work\.$/);
+    const second = /apiKey: (pk_\S+)/.exec(bySlug.stdout)![1];
+    const byId = await folio(dir, "issue-key", "--publisher=pub_demo");
+    assert.equal(byId.code, 0, byId.stderr);
+    const third = /apiKey: (pk_\S+)/.exec(byId.stdout)![1];
+    assert.equal(new Set([first, second, third]).size, 3);
+
+    const unknown = await folio(dir, "issue-key", "--publisher=nobody");
+    assert.deepEqual([unknown.code, unknown.stderr], [
+      1,
+      'folio: No publisher has the id or slug "nobody"',
+    ]);
+    const missing = await folio(dir, "issue-key");
+    assert.deepEqual([missing.code, missing.stderr], [1, "folio: --publisher is required"]);
+
+    const store = await openStore(`file:${dir}/folio.db`, { now: new Date() });
+    try {
+      const owner = async (key: string) =>
+        await findPublisherIdByKeyHash(store.db, await hashSecret(key));
+      assert.deepEqual(
+        [await owner(first), await owner(second), await owner(third)],
+        [null, null, "pub_demo"],
+      );
+    } finally {
+      store.close();
+    }
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

@@ -90,3 +90,18 @@ Deno.test("rules are added, shown in words, edited and deleted; a bad rule shows
   const gone = await visitor.get(`/publisher/rules/${rule.id}`);
   assert.equal(gone.status, 404);
 });
+
+Deno.test("the articles search finds titles by all their words, and shows the effective policy and who decided it", async () => {
+  await using folio = await testFolio();
+  const visitor = await demoVisitor(folio);
+  const found = await visitor.get("/publisher/articles?q=night+TRAIN");
+  assert.equal(found.status, 200);
+  assert.match(textOf(found.html), /1 match\b/);
+  assert.match(textOf(found.html), /The Return of the Night Train/);
+  assert.match(textOf(found.html), /by your defaults|by rule|by this article/);
+  const none = await visitor.get("/publisher/articles?q=100%25_nothing");
+  assert.match(textOf(none.html), /No article matches these filters/);
+  const bad = await visitor.get("/publisher/articles?policy=SOMETIMES");
+  assert.equal(bad.status, 400);
+  assert.match(bad.html, /role="alert"/);
+});

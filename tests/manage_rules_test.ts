@@ -160,6 +160,7 @@ Deno.test("PATCH replaces the parts given and re-validates the whole rule", asyn
   }, key);
   assert.deepEqual((await json<Body>(changed)).rule, {
     id: rule.id,
+    name: null,
     priority: 9,
     match: { path: "/articles/" },
     action: { policy: "PAYWALL", priceUsdCents: 3 },

@@ -129,3 +129,23 @@ export async function callLogRows(folio: TestFolio, publisherId = "pub_demo") {
     identity: r.identity === null ? null : String(r.identity),
   }));
 }
+
+/** One tool call on a fresh session (initialize, then tools/call); returns the JSON-RPC result. */
+export async function mcpTool(
+  folio: TestFolio,
+  name: string,
+  args: Record<string, unknown>,
+  headers: Record<string, string> = {},
+  // deno-lint-ignore no-explicit-any
+): Promise<any> {
+  const { sessionId, res } = await initialize(folio, { headers });
+  if (res.status !== 200) throw new Error(`initialize answered ${res.status}`);
+  const call = await post(folio, {
+    jsonrpc: "2.0",
+    id: 2,
+    method: "tools/call",
+    params: { name, arguments: args },
+  }, { sessionId, headers });
+  if (call.status !== 200) throw new Error(`tools/call answered ${call.status}`);
+  return (await call.json()).result;
+}

@@ -6,6 +6,8 @@ import { Page } from "./layout.tsx";
 export interface TermsView {
   publisher: Publisher;
   pricesCents: { summarization: number; display: number; rag: number };
+  /** The content rules in plain words, in evaluation order (server/terms_rules.ts). */
+  rules: string[];
   rateCard: { base: number; summarization: number; display: number; rag: number };
   enterprise: { useCases: string[]; monthlyUsdCents: number; conditions: string } | null;
   mcpUrl: string;
@@ -40,12 +42,25 @@ export function TermsPage(props: TermsView) {
       <p>Book chapters may carry a narrower author-contract ceiling that no license can exceed.</p>
       <h2>Per-use prices (paywalled articles)</h2>
       <p>
-        Summary {props.pricesCents.summarization}¢ · full display {props.pricesCents.display}¢ · RAG
-        {" "}
+        By default: summary {props.pricesCents.summarization}¢ · full display{" "}
+        {props.pricesCents.display}¢ · RAG{" "}
         {props.pricesCents.rag}¢ per read, billed on the buyer's monthly statement, capped at 1,000
         USD per publisher per month. Agents paying on the publisher's pages pay the price plus a
-        4.7% platform fee.
+        4.7% platform fee. An article may carry its own full-display price, which takes precedence
+        over the rules below and the default.
       </p>
+      {props.rules.length > 0 && (
+        <>
+          <h2>Content rules</h2>
+          <p>
+            These rules change the defaults, in this order: the first that matches an article sets
+            its policy and price; territory restrictions always apply.
+          </p>
+          <ul>
+            {props.rules.map((sentence, i) => <li key={i}>{sentence}</li>)}
+          </ul>
+        </>
+      )}
       <h2>Monthly subscription</h2>
       <p>
         Base access {props.rateCard.base / 100} USD, plus summarization{" "}

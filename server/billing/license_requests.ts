@@ -23,6 +23,7 @@ import {
 import { insertLicense, type License } from "../../store/licenses.ts";
 import { getPublisher, type Publisher } from "../../store/publishers.ts";
 import { monthOf } from "../clock.ts";
+import { monthStart, nextMonth } from "./months.ts";
 import { AppError, invalid, notFound } from "../errors.ts";
 import type { UseCase } from "../licensing/mod.ts";
 import { hasControlChars } from "../validate.ts";
@@ -102,12 +103,30 @@ export function listRequests(
   return listLicenseRequests(db, publisherId, options);
 }
 
-/** Approves a pending request and creates its license, exactly once. */
+/** What the publisher decides on approval; both optional. */
+export interface ApprovalTerms {
+  /** Monthly price of the license; default: the enterprise terms' price, or 0 (free). */
+  monthlyPriceMicros?: number;
+  /** Calendar months the license runs, the approval's month included; default: until canceled. */
+  termMonths?: number;
+}
+
+/** The license an approval created, as the publisher sees it. */
+export type ApprovedLicense = Pick<
+  License,
+  "id" | "kind" | "useCases" | "monthlyFeeMicros" | "termMonths" | "expiresAt"
+>;
+
+/**
+ * Approves a pending request and creates its license, exactly once. A license with a monthly price
+ * is billed for the approval's month at once and renews on the 1st like a subscription; a term
+ * ends it at the start of the month after its last month (no proration, as subscriptions).
+ */
 export async function approveLicenseRequest(
   db: Client,
   publisher: Publisher,
-  options: { requestId: string; now: Date },
-): Promise<{ request: LicenseRequest; license: Pick<License, "id" | "kind" | "useCases"> }> {
+  options: { requestId: string; now: Date } & ApprovalTerms,
+): Promise<{ request: LicenseRequest; license: ApprovedLicense }> {
   const tx = await db.transaction("write");
   try {
     const request = await pendingRequest(tx, publisher.id, options.requestId);
@@ -120,49 +139,59 @@ export async function approveLicenseRequest(
           "/api/marketplace/signup and register their client with POST /api/marketplace/clients",
       );
     }
-    const terms = request.enterprise ? publisher.enterpriseTerms : null;
-    if (request.enterprise && !terms) {
+    const enterprise = request.enterprise ? publisher.enterpriseTerms : null;
+    if (request.enterprise && !enterprise) {
       throw new AppError(
         409,
         "enterprise_terms_missing",
         "Set enterprise terms before approving an enterprise request",
       );
     }
-    const useCases = [...new Set([...(terms?.useCases ?? []), request.useCase as UseCase])];
-    const license = {
+    const price = options.monthlyPriceMicros ?? enterprise?.monthlyPriceMicros ?? 0;
+    const termMonths = options.termMonths ?? null;
+    const month = monthOf(options.now);
+    const license: ApprovedLicense = {
       id: newId("lic"),
-      kind: terms ? "enterprise" as const : "request" as const,
-      useCases,
+      kind: enterprise ? "enterprise" : "request",
+      useCases: [...new Set([...(enterprise?.useCases ?? []), request.useCase as UseCase])],
+      monthlyFeeMicros: price,
+      termMonths,
+      expiresAt: termMonths === null ? null : monthStart(monthsAfter(month, termMonths)).getTime(),
     };
     await insertLicense(tx, buyerId, {
       ...license,
       publisherId: publisher.id,
-      monthlyFeeMicros: terms?.monthlyPriceMicros ?? 0,
       state: "active",
-      terms: terms ? JSON.stringify(terms) : null,
+      terms: enterprise ? JSON.stringify({ ...enterprise, monthlyPriceMicros: price }) : null,
+      expiresAt: license.expiresAt === null ? null : new Date(license.expiresAt),
       now: options.now,
     });
-    if (terms && terms.monthlyPriceMicros > 0) {
+    if (price > 0) {
       await insertSubscriptionCharge(tx, buyerId, {
         id: newId("chg"),
         licenseId: license.id,
         publisherId: publisher.id,
-        feeMicros: terms.monthlyPriceMicros,
-        month: monthOf(options.now),
+        feeMicros: price,
+        month,
         prepaid: false,
         now: options.now,
       });
     }
-    await decideLicenseRequest(tx, publisher.id, {
-      id: request.id,
-      state: "approved",
+    const decided = {
+      state: "approved" as const,
       buyerId,
       licenseId: license.id,
+      priceMicros: price,
+      termMonths,
+    };
+    await decideLicenseRequest(tx, publisher.id, {
+      id: request.id,
+      ...decided,
       now: options.now,
     });
     await tx.commit();
     return {
-      request: { ...request, state: "approved", buyerId, licenseId: license.id },
+      request: { ...request, ...decided, decidedAt: options.now.toISOString(), reason: null },
       license,
     };
   } finally {
@@ -170,25 +199,34 @@ export async function approveLicenseRequest(
   }
 }
 
-/** Denies a pending request. */
+/** Denies a pending request, with the publisher's reason when given. */
 export async function denyLicenseRequest(
   db: Client,
   publisherId: string,
-  options: { requestId: string; now: Date },
+  options: { requestId: string; reason?: string | null; now: Date },
 ): Promise<LicenseRequest> {
   const tx = await db.transaction("write");
   try {
     const request = await pendingRequest(tx, publisherId, options.requestId);
+    const reason = options.reason ?? null;
     await decideLicenseRequest(tx, publisherId, {
       id: request.id,
       state: "denied",
+      reason,
       now: options.now,
     });
     await tx.commit();
-    return { ...request, state: "denied" };
+    return { ...request, state: "denied", reason, decidedAt: options.now.toISOString() };
   } finally {
     tx.close();
   }
+}
+
+/** The month `n` months after `month` ("YYYY-MM"). */
+function monthsAfter(month: string, n: number): string {
+  let m = month;
+  for (let i = 0; i < n; i++) m = nextMonth(m);
+  return m;
 }
 
 async function pendingRequest(

@@ -54,7 +54,7 @@ export async function subscribe(
     throw invalid("useCases", `${publisher.name} does not grant ${denied.join(", ")}`);
   }
   const alreadyLicensed = async (tx: Executor) => {
-    const held = await heldUseCases(tx, buyer.id, publisher.id);
+    const held = await heldUseCases(tx, buyer.id, publisher.id, { now: input.now });
     if (useCases.every((u) => held.includes(u))) {
       throw new AppError(
         409,

@@ -65,7 +65,7 @@ export function ruleOf(f: Fields) {
   if (text("windowStart") || text("windowEnd")) {
     action.window = { start: utc(text("windowStart")), end: utc(text("windowEnd")) };
   }
-  return { priority: numeric(f, "priority") ?? 0, match, action };
+  return { name: text("name") || null, priority: numeric(f, "priority") ?? 0, match, action };
 }
 
 /** A datetime-local value (no zone) read as UTC, the zone the console speaks. */

@@ -16,6 +16,7 @@ import type {
   DecisionInput,
   Deliver,
   Outcome,
+  Policy,
   PublisherTerms,
   Rights,
   UseCase,
@@ -36,10 +37,8 @@ export function effectiveRights(publisher: PublisherTerms, article: ArticleFacts
 export function decide(input: DecisionInput): Decision {
   const { publisher, article, requester, use, usage, now } = input;
   const rules = matchRules(input.rules, { article, requester, now });
-  const policy = rules.policy ?? article.policy;
+  const { policy, prices } = termsOf(publisher, article, rules);
   const rights = effectiveRights(publisher, article);
-  // docs/SPEC.md "Article": price applies when policy is PAYWALL; OBSERVE articles are free.
-  const prices = policy === "PAYWALL" ? paywallPrices(publisher, article, rules) : FREE;
   const base = {
     policy,
     rights,
@@ -121,18 +120,46 @@ export function decide(input: DecisionInput): Decision {
   return result("paywall_upsell", reasons.upsell(facts, price));
 }
 
+/** The effective policy and per-use prices of a read, and where each came from. */
+export interface Terms {
+  policy: Policy;
+  /** Per-use prices in micros; all 0 unless the policy is PAYWALL. */
+  prices: UsePrices;
+  /** What set the policy: the first matching non-deny rule, or the article's own policy. */
+  policyFrom: "rule" | "article";
+  /** What set the display price; null when the policy is not PAYWALL (nothing is priced). */
+  priceFrom: "article" | "rule" | "publisher" | null;
+  /** The first matching non-deny rule, whether or not its price was overridden. */
+  ruleId: string | null;
+}
+
 /**
- * Per-use prices on a PAYWALL article. Only display takes the rule's (windowed) price or the
- * article override: docs/SPEC.md "Article" ties the per-article price to reading the article, and
- * summaries/passages keep the publisher's per-use prices.
+ * The one place policy and prices are decided (every surface, the terms page and the management
+ * API read them through here). A matching rule's policy beats the article's; on a PAYWALL article
+ * display costs the per-article override, else the rule's (windowed) price, else the publisher's
+ * price: docs/SPEC.md "Agent payments" ("per-article overrides take precedence"). Only display is
+ * priced per article: docs/SPEC.md "Article" ties the per-article price to reading the article, and
+ * summaries/passages keep the publisher's per-use prices. Denials are not terms: see `decide()`.
  */
-function paywallPrices(
-  publisher: PublisherTerms,
-  article: ArticleFacts,
-  rules: RuleMatch,
-): UsePrices {
-  const display = rules.priceMicros ?? article.priceMicros ?? publisher.pricesMicros.display;
-  return { ...publisher.pricesMicros, display };
+export function termsOf(
+  publisher: Pick<PublisherTerms, "pricesMicros">,
+  article: Pick<ArticleFacts, "policy" | "priceMicros">,
+  rules: Pick<RuleMatch, "policy" | "priceMicros" | "ruleId">,
+): Terms {
+  const policy = rules.policy ?? article.policy;
+  const base = {
+    policy,
+    policyFrom: rules.policy !== undefined ? "rule" as const : "article" as const,
+    ruleId: rules.ruleId ?? null,
+  };
+  // docs/SPEC.md "Article": price applies when policy is PAYWALL; OBSERVE articles are free.
+  if (policy !== "PAYWALL") return { ...base, prices: FREE, priceFrom: null };
+  const [display, priceFrom] = article.priceMicros !== null
+    ? [article.priceMicros, "article" as const]
+    : rules.priceMicros !== undefined
+    ? [rules.priceMicros, "rule" as const]
+    : [publisher.pricesMicros.display, "publisher" as const];
+  return { ...base, prices: { ...publisher.pricesMicros, display }, priceFrom };
 }
 
 /**

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { METERED_CAP_MICROS } from "../money.ts";
-import { decide, effectiveRights } from "./mod.ts";
+import { decide, effectiveRights, termsOf } from "./mod.ts";
 import type {
   ArticleFacts,
   ContentRule,
@@ -290,16 +290,33 @@ const cases: Case[] = [
     want: { charge: metered(30_000), pricingUsdCents: { ...PAYWALL_CENTS, display: 3 } },
   },
   {
-    name: "prefers a rule price inside its window to the article override",
+    name: "prefers the article override to a rule price inside its window (SPEC: overrides win)",
     given: {
       article: { ...PAYWALL, priceMicros: 30_000 },
       rules: [windowPrice(DAY_START, DAY_END)],
     },
     want: {
+      charge: metered(30_000),
+      pricingUsdCents: { ...PAYWALL_CENTS, display: 3 },
+      matchedRuleIds: ["window"],
+    },
+  },
+  {
+    name: "prefers a rule price inside its window to the publisher price",
+    given: { article: PAYWALL, rules: [windowPrice(DAY_START, DAY_END)] },
+    want: {
       charge: metered(70_000),
       pricingUsdCents: { ...PAYWALL_CENTS, display: 7 },
       matchedRuleIds: ["window"],
     },
+  },
+  {
+    name: "prefers the article override to the price of a rule that makes the article PAYWALL",
+    given: {
+      article: { priceMicros: 30_000 },
+      rules: [rule("paywall", 1, { action: { policy: "PAYWALL", priceMicros: 70_000 } })],
+    },
+    want: { policy: "PAYWALL", charge: metered(30_000), matchedRuleIds: ["paywall"] },
   },
   {
     name: "applies a windowed rule price at the window start",
@@ -466,4 +483,31 @@ Deno.test("effectiveRights() intersects publisher rights with the book ceiling",
     rag: true,
     fine_tuning: false,
   });
+});
+
+Deno.test("termsOf() names what set the policy and the display price", () => {
+  const pub = { pricesMicros: PUBLISHER.pricesMicros };
+  const paywall = { policy: "PAYWALL" as const, priceMicros: null };
+  assert.deepEqual(termsOf(pub, paywall, {}), {
+    policy: "PAYWALL",
+    prices: PUBLISHER.pricesMicros,
+    policyFrom: "article",
+    priceFrom: "publisher",
+    ruleId: null,
+  });
+  const byRule = { ruleId: "r1", policy: "PAYWALL" as const, priceMicros: 70_000 };
+  const observe = { policy: "OBSERVE" as const, priceMicros: null };
+  assert.deepEqual(termsOf(pub, observe, byRule), {
+    policy: "PAYWALL",
+    prices: { ...PUBLISHER.pricesMicros, display: 70_000 },
+    policyFrom: "rule",
+    priceFrom: "rule",
+    ruleId: "r1",
+  });
+  const own = termsOf(pub, { ...observe, priceMicros: 0 }, byRule);
+  assert.equal(own.prices.display, 0);
+  assert.equal(own.priceFrom, "article");
+  // A price rule on an OBSERVE article prices nothing.
+  const free = termsOf(pub, observe, { ruleId: "r2", priceMicros: 70_000 });
+  assert.deepEqual([free.prices.display, free.priceFrom, free.policyFrom], [0, null, "article"]);
 });

@@ -18,6 +18,8 @@ export interface RuleMatch {
   /** True when any matching rule denies (denials stack, whatever their priority). */
   denied: boolean;
   denyRuleIds: string[];
+  /** The first matching non-deny rule: the one that sets policy and/or price. */
+  ruleId?: string;
   /** Set by the first matching non-deny rule, if it sets a policy. */
   policy?: Policy;
   /** Set by the first matching non-deny rule when its price applies now (inside its window). */
@@ -32,8 +34,10 @@ const HOUR_MS = 3_600_000;
 export function matchRules(rules: readonly ContentRule[], context: RuleContext): RuleMatch {
   const result: RuleMatch = { denied: false, denyRuleIds: [], matchedRuleIds: [] };
   let decided = false;
+  let pathname: string | undefined; // parsed once per read, when a rule first needs it
+  const path = () => pathname ??= articlePathname(context.article.url);
   for (const rule of sortRules(rules)) {
-    if (!matchesRead(rule, context)) continue;
+    if (!matchesRead(rule, context, path)) continue;
     if (rule.action.deny) {
       result.denied = true;
       result.denyRuleIds.push(rule.id);
@@ -46,6 +50,7 @@ export function matchRules(rules: readonly ContentRule[], context: RuleContext):
     // match, so it cannot shadow a later rule.
     if (rule.action.policy === undefined && price === undefined) continue;
     decided = true;
+    result.ruleId = rule.id;
     result.matchedRuleIds.push(rule.id);
     if (rule.action.policy !== undefined) result.policy = rule.action.policy;
     if (price !== undefined) result.priceMicros = price;
@@ -56,8 +61,22 @@ export function matchRules(rules: readonly ContentRule[], context: RuleContext):
 /** Match a `*` glob (any run of characters, `/` included) in full, or else a prefix, on a pathname. */
 export function pathMatches(pattern: string, pathname: string): boolean {
   if (!pattern.includes("*")) return pathname.startsWith(pattern);
-  const source = pattern.split("*").map(escapeRegExp).join(".*");
-  return new RegExp(`^${source}$`, "s").test(pathname);
+  return globRegExp(pattern).test(pathname);
+}
+
+// Compiled globs: every read and every listed article evaluates the same few patterns. Bounded by
+// dropping the oldest, so patterns of deleted rules do not accumulate.
+const GLOBS = new Map<string, RegExp>();
+const GLOBS_MAX = 1000;
+
+function globRegExp(pattern: string): RegExp {
+  let re = GLOBS.get(pattern);
+  if (!re) {
+    re = new RegExp(`^${pattern.split("*").map(escapeRegExp).join(".*")}$`, "s");
+    if (GLOBS.size >= GLOBS_MAX) GLOBS.delete(GLOBS.keys().next().value!);
+    GLOBS.set(pattern, re);
+  }
+  return re;
 }
 
 /** The pathname of an article URL; a bare path is used as is. */
@@ -76,9 +95,13 @@ function sortRules(rules: readonly ContentRule[]): ContentRule[] {
   );
 }
 
-function matchesRead(rule: ContentRule, { article, requester, now }: RuleContext): boolean {
+function matchesRead(
+  rule: ContentRule,
+  { article, requester, now }: RuleContext,
+  pathname: () => string,
+): boolean {
   const { path, publishedWithinHours, territories } = rule.match;
-  if (path !== undefined && !pathMatches(path, articlePathname(article.url))) return false;
+  if (path !== undefined && !pathMatches(path, pathname())) return false;
   if (publishedWithinHours !== undefined && !isYounger(article, publishedWithinHours, now)) {
     return false;
   }

@@ -9,6 +9,7 @@ import {
   type Publisher,
   publisherInsert,
   publisherKeyInsert,
+  replacePublisherKey,
 } from "../../store/publishers.ts";
 import { findUserByEmail, userInsert } from "../../store/users.ts";
 import { AppError, invalid } from "../errors.ts";
@@ -90,6 +91,20 @@ export async function issuePublisherKey(
 ): Promise<string> {
   const apiKey = newSecret("pk");
   await addPublisherKey(db, publisherId, await keyRecord(apiKey, options.now));
+  return apiKey;
+}
+
+/**
+ * Replaces the publisher's keys with a new `pk_` key and returns it (the only time it is visible):
+ * every earlier key stops working at once. Dashboard sessions are not keys and stay signed in.
+ */
+export async function rotatePublisherKey(
+  db: Client,
+  publisherId: string,
+  options: { now: Date },
+): Promise<string> {
+  const apiKey = newSecret("pk");
+  await replacePublisherKey(db, publisherId, await keyRecord(apiKey, options.now));
   return apiKey;
 }
 

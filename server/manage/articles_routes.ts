@@ -1,13 +1,19 @@
 /**
  * The catalog and analytics views of the management API: articles (list, per-article policy and
- * price), the call log, reader intents and embedding coverage (docs/DESIGN.md §6).
+ * price, unpublish and publish), the call log, reader intents and embedding coverage
+ * (docs/DESIGN.md §6).
  */
 import { Hono } from "hono";
 import { recentCalls } from "../../store/call_log.ts";
 import { recentIntents } from "../../store/intents.ts";
 import type { AppDeps, AppEnv } from "../deps.ts";
+import { describeCallers } from "./callers.ts";
 import { current } from "./context.ts";
-import { listManagedArticles, patchManagedArticle } from "./articles.ts";
+import {
+  listManagedArticles,
+  patchManagedArticle,
+  setManagedArticlePublished,
+} from "./articles.ts";
 import { articlePatchSchema, articleQuerySchema } from "./schemas.ts";
 import { parseInput, readJson } from "./validation.ts";
 
@@ -24,21 +30,36 @@ export function articlesRoutes(deps: AppDeps): Hono<AppEnv> {
       articleQuerySchema,
       Object.fromEntries(new URL(c.req.url).searchParams),
     );
-    return c.json(await listManagedArticles(db, current(c).id, query));
+    return c.json(await listManagedArticles(deps, current(c), query));
   });
 
   app.patch("/articles/:id", async (c) => {
     const patch = parseInput(articlePatchSchema, await readJson(c));
-    const article = await patchManagedArticle(deps, current(c).id, {
+    const article = await patchManagedArticle(deps, current(c), {
       id: c.req.param("id"),
       ...patch,
     });
     return c.json({ article });
   });
 
+  for (const [action, published] of [["unpublish", false], ["publish", true]] as const) {
+    app.post(`/articles/:id/${action}`, async (c) => {
+      const article = await setManagedArticlePublished(deps, current(c), {
+        id: c.req.param("id"),
+        published,
+      });
+      return c.json({ article });
+    });
+  }
+
   app.get("/calls", async (c) => {
-    const calls = await recentCalls(db, current(c).id, { limit: RECENT });
-    // The columns of docs/SPEC.md "Events"; caller identities (addresses of anonymous callers) stay out.
+    // Calls, not protocol traces: a `_method:*` trace row is either the JSON-RPC envelope of a
+    // tool call logged on its own row (same request, latency, status and caller) or a handshake
+    // (initialize, tools/list, notifications) that uses no content. Failed protocol requests are
+    // logged as errors, not traces, and stay in the list.
+    const calls = await recentCalls(db, current(c).id, { limit: RECENT, withoutTraces: true });
+    const callerOf = await describeCallers(db, calls.map((e) => e.identity));
+    // The columns of docs/SPEC.md "Events", and who asked (never an anonymous caller's address).
     return c.json({
       calls: calls.map((e) => ({
         at: e.at.toISOString(),
@@ -48,12 +69,21 @@ export function articlesRoutes(deps: AppDeps): Hono<AppEnv> {
         latencyMs: e.latencyMs,
         status: e.status,
         httpStatus: e.httpStatus ?? null,
+        requestId: e.requestId ?? null,
+        caller: callerOf(e.identity),
       })),
     });
   });
 
   app.get("/intents", async (c) => {
-    return c.json({ intents: await recentIntents(db, current(c).id, { limit: RECENT }) });
+    const intents = await recentIntents(db, current(c).id, { limit: RECENT });
+    const callerOf = await describeCallers(db, intents.map((i) => i.identity));
+    return c.json({
+      intents: intents.map(({ identity, ...intent }) => ({
+        ...intent,
+        caller: callerOf(identity),
+      })),
+    });
   });
 
   app.get("/coverage", async (c) => {

@@ -1,6 +1,7 @@
 /**
  * Publisher management: license requests (the approval side of request_license) and earnings
- * (docs/DESIGN.md section 6). Approval creates the license (server/billing/license_requests.ts).
+ * (docs/DESIGN.md section 6). Approval creates the license (server/billing/license_requests.ts),
+ * with the monthly price and term the publisher sets; a denial may carry a reason.
  */
 import { Hono } from "hono";
 import {
@@ -12,6 +13,11 @@ import {
 import { publisherEarnings } from "../billing/earnings.ts";
 import type { AppDeps, AppEnv } from "../deps.ts";
 import { invalid } from "../errors.ts";
+import { centsToMicros } from "../money.ts";
+import { current } from "./context.ts";
+import { presentLicense, presentRequests } from "./license_requests.ts";
+import { licenseApprovalSchema, licenseDenialSchema } from "./schemas.ts";
+import { parseInput, readOptionalJson } from "./validation.ts";
 
 const STATES = new Set(["pending", "approved", "denied"]);
 
@@ -25,26 +31,38 @@ export function licenseRequestRoutes(deps: AppDeps): Hono<AppEnv> {
     if (state !== undefined && !STATES.has(state)) {
       throw invalid("state", "must be pending, approved or denied");
     }
-    const requests = await listRequests(db, c.var.publisher!.id, {
+    const publisher = current(c);
+    const requests = await listRequests(db, publisher.id, {
       state: state as LicenseRequest["state"] | undefined,
     });
-    return c.json({ requests });
+    return c.json({ requests: await presentRequests(db, publisher, requests) });
   });
 
   app.post("/license-requests/:id/approve", async (c) => {
-    const r = await approveLicenseRequest(db, c.var.publisher!, {
+    const terms = parseInput(licenseApprovalSchema, await readOptionalJson(c));
+    const publisher = current(c);
+    const { request, license } = await approveLicenseRequest(db, publisher, {
       requestId: c.req.param("id"),
+      monthlyPriceMicros: terms.monthlyPriceUsdCents === undefined
+        ? undefined
+        : centsToMicros(terms.monthlyPriceUsdCents),
+      termMonths: terms.termMonths,
       now: deps.clock.now(),
     });
-    return c.json(r);
+    const [presented] = await presentRequests(db, publisher, [request]);
+    return c.json({ request: presented, license: presentLicense(license) });
   });
 
   app.post("/license-requests/:id/deny", async (c) => {
-    const request = await denyLicenseRequest(db, c.var.publisher!.id, {
+    const { reason } = parseInput(licenseDenialSchema, await readOptionalJson(c));
+    const publisher = current(c);
+    const request = await denyLicenseRequest(db, publisher.id, {
       requestId: c.req.param("id"),
+      reason,
       now: deps.clock.now(),
     });
-    return c.json({ request });
+    const [presented] = await presentRequests(db, publisher, [request]);
+    return c.json({ request: presented });
   });
 
   app.get("/earnings", async (c) => {
@@ -52,7 +70,7 @@ export function licenseRequestRoutes(deps: AppDeps): Hono<AppEnv> {
     if (!/^\d{1,2}$/.test(raw) || Number(raw) < 1 || Number(raw) > 36) {
       throw invalid("months", "must be a whole number from 1 to 36");
     }
-    return c.json(await publisherEarnings(db, c.var.publisher!.id, { months: Number(raw) }));
+    return c.json(await publisherEarnings(db, current(c).id, { months: Number(raw) }));
   });
   return app;
 }

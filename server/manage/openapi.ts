@@ -11,9 +11,13 @@ import { POLICIES } from "../../store/vocabulary.ts";
 import * as io from "./openapi_schemas.ts";
 import {
   articlePatchSchema,
+  licenseApprovalSchema,
+  licenseDenialSchema,
   loginSchema,
   managedArticleSchema,
+  playgroundPassagesSchema,
   ruleInputSchema,
+  ruleOrderSchema,
   rulePatchSchema,
   ruleSchema,
   settingsPatchSchema,
@@ -28,6 +32,8 @@ interface Operation {
   description?: string;
   auth?: boolean;
   body?: z.ZodType | Json;
+  /** The body may be left out (every field of it is optional). */
+  bodyOptional?: boolean;
   params?: Json[];
   ok: [number, z.ZodType | null, string?];
   errors?: number[];
@@ -44,6 +50,8 @@ const ERRORS: Record<number, string> = {
   422: "The file could not be processed within the limits (e.g. a hostile PDF)",
   429: "Too many attempts from this address; see Retry-After",
 };
+
+const COUNTRY = { type: "string", pattern: "^[A-Za-z]{2}$", description: "ISO 3166-1 alpha-2" };
 
 let cached: { baseUrl: string; doc: Json } | null = null;
 
@@ -158,13 +166,26 @@ function build(baseUrl: string): Json {
     "/api/publisher/articles": {
       get: authed({
         summary: "List articles, most recently published first",
+        description: "Each article carries `effective`: the policy and display price a read gets " +
+          "now after content rules (for a reader from `country`, or of unknown country, whom no " +
+          "territory rule matches) and what decided them. `policy` filters on the effective " +
+          "policy, `storedPolicy` on the article's own.",
         params: [
           query("limit", { type: "integer", minimum: 1, maximum: 200, default: 50 }),
           query("offset", { type: "integer", minimum: 0, default: 0 }),
           query("policy", { type: "string", enum: [...POLICIES] }),
+          query("storedPolicy", { type: "string", enum: [...POLICIES] }),
           query("kind", { type: "string", enum: ["article", "chapter"] }),
+          query("published", { type: "string", enum: ["true", "false"] }),
+          query("country", COUNTRY),
+          query("q", {
+            type: "string",
+            maxLength: 200,
+            description: "Words all in the title or URL",
+          }),
         ],
         ok: [200, io.articlePageSchema],
+        errors: [400],
       }),
     },
     "/api/publisher/articles/{id}": {
@@ -179,12 +200,18 @@ function build(baseUrl: string): Json {
     },
     "/api/publisher/calls": {
       get: authed({
-        summary: "The last 100 calls to this publisher",
+        summary: "The last 100 calls to this publisher, and who made them",
+        description: "Protocol trace rows (`_method:*` with status trace: the JSON-RPC envelope " +
+          "of a tool call, or a handshake) are left out. An anonymous caller's address is " +
+          "never shown.",
         ok: [200, io.callListSchema],
       }),
     },
     "/api/publisher/intents": {
-      get: authed({ summary: "Recent reader intents", ok: [200, io.intentListSchema] }),
+      get: authed({
+        summary: "The last 100 reader intents, and who asked",
+        ok: [200, io.intentListSchema],
+      }),
     },
     "/api/publisher/coverage": {
       get: authed({ summary: "Embedding coverage", ok: [200, io.coverageSchema] }),
@@ -246,30 +273,107 @@ function build(baseUrl: string): Json {
     },
     "/api/publisher/license-requests": {
       get: authed({
-        summary: "License requests from agents",
+        summary: "License requests from agents, newest first",
+        description: "Each says who asked (requester, and the buyer billed), the rights asked, " +
+          "and the decision: when, the monthly price and term, or the reason of a denial.",
+        params: [query("state", { type: "string", enum: ["pending", "approved", "denied"] })],
         ok: [200, io.licenseRequestListSchema],
+        errors: [400],
       }),
     },
     "/api/publisher/license-requests/{id}/approve": {
       post: authed({
-        summary: "Approve a license request",
+        summary: "Approve a license request, creating its license",
+        description: "The body is optional. monthlyPriceUsdCents: the license's monthly price " +
+          "(default: the enterprise terms' price, or free), billed for this month at once and " +
+          "renewed on the 1st; termMonths: calendar months it runs, this one included (default: " +
+          "until canceled). 409 already_decided once decided, buyer_required while the " +
+          "requester is not linked to a buyer.",
         params: [id],
-        ok: [200, io.licenseRequestSchema],
-        errors: [404, 409],
+        body: licenseApprovalSchema,
+        bodyOptional: true,
+        ok: [200, io.licenseApprovalResponseSchema],
+        errors: [400, 404, 409, 413, 415],
       }),
     },
     "/api/publisher/license-requests/{id}/deny": {
       post: authed({
         summary: "Deny a license request",
+        description: "The body is optional; a reason is recorded and shown with the request.",
         params: [id],
-        ok: [200, io.licenseRequestSchema],
-        errors: [404, 409],
+        body: licenseDenialSchema,
+        bodyOptional: true,
+        ok: [200, z.object({ request: io.licenseRequestSchema })],
+        errors: [400, 404, 409, 413, 415],
       }),
     },
     "/api/publisher/earnings": {
       get: authed({
         summary: "Earnings from metered reads and licenses",
         ok: [200, io.earningsSchema],
+      }),
+    },
+    // Issue 11, part 2: the lifecycle operations of the publisher console.
+    "/api/publisher/rules/order": {
+      post: authed({
+        summary: "Reorder the content rules",
+        description: "ids: every one of the publisher's rule ids, once, in the new evaluation " +
+          "order; their priorities become 10, 20, 30, ... in one transaction.",
+        body: ruleOrderSchema,
+        ok: [200, io.ruleListSchema],
+        errors: [400, 413, 415],
+      }),
+    },
+    "/api/publisher/rules/explain": {
+      get: authed({
+        summary: "Which content rule applies to a URL, and the policy and price that follow",
+        description: "A URL that is none of the publisher's articles is evaluated as a new " +
+          "article published at `at` (so embargo rules match) with no price override.",
+        params: [
+          { name: "url", in: "query", required: true, schema: { type: "string" } },
+          query("country", COUNTRY),
+          query("at", { type: "string", format: "date-time" }),
+        ],
+        ok: [200, io.explainSchema],
+        errors: [400],
+      }),
+    },
+    "/api/publisher/articles/{id}/unpublish": {
+      post: authed({
+        summary: "Unpublish an article",
+        description: "Agents no longer find, list or read it on any surface (a get answers " +
+          "article_not_found); charges, calls and intents stay. Unpublishing again changes nothing.",
+        params: [id],
+        ok: [200, z.object({ article: managedArticleSchema })],
+        errors: [404],
+      }),
+    },
+    "/api/publisher/articles/{id}/publish": {
+      post: authed({
+        summary: "Publish an unpublished article again",
+        params: [id],
+        ok: [200, z.object({ article: managedArticleSchema })],
+        errors: [404],
+      }),
+    },
+    "/api/publisher/key/rotate": {
+      post: authed({
+        summary: "Rotate the publisher key",
+        description: "Returns a new pk_ key once (only its hash is stored); every earlier key " +
+          "stops working at once. Dashboard sessions stay signed in.",
+        ok: [200, io.keyResponseSchema],
+      }),
+    },
+    "/api/publisher/playground/passages": {
+      post: authed({
+        summary: "Try retrieve_passages as a buyer sees it, without charging",
+        description: "The read path of the MCP tool and REST passages search, for a buyer " +
+          "without licenses; nothing is charged, metered or recorded as an intent. " +
+          "wouldChargeUsdCents: what that buyer would pay for the article's rag read. Logged " +
+          "in the call log as _dash:retrieve_passages.",
+        body: playgroundPassagesSchema,
+        ok: [200, io.playgroundPassagesResponseSchema],
+        errors: [400, 413, 415],
       }),
     },
     "/api/openapi.json": {
@@ -332,7 +436,7 @@ function operation(op: Operation): Json {
     ...(op.body
       ? {
         requestBody: {
-          required: true,
+          required: !op.bodyOptional,
           content: op.body instanceof z.ZodType
             ? { "application/json": { schema: schemaOf(op.body, "input") } }
             : op.body,

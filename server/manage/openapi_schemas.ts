@@ -5,7 +5,7 @@
  */
 import { z } from "zod";
 import { USE_CASES } from "../../store/vocabulary.ts";
-import { managedArticleSchema, ruleSchema } from "./schemas.ts";
+import { effectiveSchema, managedArticleSchema, ruleSchema } from "./schemas.ts";
 
 /** Platform error body (docs/DESIGN.md §6 "Errors"). */
 export const errorSchema = z.object({
@@ -77,7 +77,24 @@ export const articlePageSchema = z.object({
 /** GET /api/publisher/rules. */
 export const ruleListSchema = z.object({ rules: z.array(ruleSchema) });
 
-/** GET /api/publisher/calls: the last 100 calls, newest first (docs/SPEC.md "Events"). */
+/** Who asked: a buyer (key), an OAuth install, an anonymous caller, or the publisher itself. */
+export const callerSchema = z.discriminatedUnion("kind", [
+  z.object({ kind: z.literal("buyer"), buyerId: z.string(), name: z.string().nullable() }),
+  z.object({
+    kind: z.literal("oauth"),
+    clientId: z.string(),
+    clientName: z.string().nullable(),
+    email: z.string().nullable(),
+    buyerId: z.string().optional(),
+  }),
+  z.object({ kind: z.literal("anonymous") }),
+  z.object({ kind: z.literal("publisher") }),
+]);
+
+/**
+ * GET /api/publisher/calls: the last 100 calls, newest first (docs/SPEC.md "Events"), without the
+ * protocol trace rows (`_method:*`, status trace).
+ */
 export const callListSchema = z.object({
   calls: z.array(z.object({
     at: z.iso.datetime(),
@@ -85,8 +102,10 @@ export const callListSchema = z.object({
     tool: z.string(),
     userAgent: z.string(),
     latencyMs: z.number(),
-    status: z.enum(["ok", "error", "trace"]),
+    status: z.enum(["ok", "error"]),
     httpStatus: z.int().nullable(),
+    requestId: z.string().nullable(),
+    caller: callerSchema,
   })),
 });
 
@@ -97,6 +116,7 @@ export const intentListSchema = z.object({
     prompt: z.string(),
     surface: z.string(),
     at: z.iso.datetime(),
+    caller: callerSchema,
   })),
 });
 
@@ -179,20 +199,74 @@ export const sourceUrlListSchema = z.object({
 /** GET /api/publisher/jobs: the last 50 jobs. */
 export const jobListSchema = z.object({ jobs: z.array(z.looseObject(jobSchema.shape)) });
 
-/** A license request from an agent (request_license MCP tool). */
+/** A license request from an agent (request_license MCP tool), with the publisher's decision. */
 export const licenseRequestSchema = z.looseObject({
   id: z.string(),
   useCase: z.enum(USE_CASES),
+  enterprise: z.boolean(),
   state: z.enum(["pending", "approved", "denied"]),
   message: z.string(),
+  contact: z.string().nullable(),
+  buyerId: z.string().nullable(),
+  licenseId: z.string().nullable(),
+  createdAt: z.iso.datetime(),
+  decidedAt: z.iso.datetime().nullable(),
+  requester: callerSchema,
+  buyerName: z.string().nullable(),
+  rightsAsked: z.array(z.enum(USE_CASES)),
+  monthlyPriceUsdCents: z.number().nullable(),
+  termMonths: z.int().nullable(),
+  reason: z.string().nullable(),
 });
 
-/** GET /api/publisher/license-requests. */
-export const licenseRequestListSchema = z.looseObject({
-  licenseRequests: z.array(licenseRequestSchema),
+/** GET /api/publisher/license-requests: newest first. */
+export const licenseRequestListSchema = z.object({
+  requests: z.array(licenseRequestSchema),
+});
+
+/** POST /api/publisher/license-requests/{id}/approve answer: the request and its new license. */
+export const licenseApprovalResponseSchema = z.object({
+  request: licenseRequestSchema,
+  license: z.object({
+    id: z.string(),
+    kind: z.enum(["request", "enterprise"]),
+    useCases: z.array(z.enum(USE_CASES)),
+    monthlyPriceUsdCents: z.number(),
+    termMonths: z.int().nullable(),
+    expiresAt: z.iso.datetime().nullable(),
+  }),
 });
 
 /** GET /api/publisher/earnings: the publisher's revenue by month (shape owned by billing). */
 export const earningsSchema = z.looseObject({});
 
-/** Policies, re-exported for the document's query parameters. */
+// Issue 11, part 2: the lifecycle operations of the publisher console.
+
+/** POST /api/publisher/key/rotate: the new key, shown this once. */
+export const keyResponseSchema = z.object({ apiKey: z.string().regex(/^pk_[0-9A-Za-z]{38}$/) });
+
+/** GET /api/publisher/rules/explain. */
+export const explainSchema = z.object({
+  url: z.string(),
+  path: z.string(),
+  country: z.string().nullable(),
+  at: z.iso.datetime(),
+  rule: ruleSchema.nullable(),
+  denials: z.array(ruleSchema),
+  effective: effectiveSchema,
+  article: managedArticleSchema.nullable(),
+});
+
+/** POST /api/publisher/playground/passages: what a buyer's retrieve_passages returns, uncharged. */
+export const playgroundPassagesResponseSchema = z.object({
+  count: z.int(),
+  results: z.array(z.looseObject({
+    chunkId: z.string(),
+    section: z.string(),
+    text: z.string(),
+    score: z.number(),
+    article: z.looseObject({ id: z.string(), url: z.string(), title: z.string() }),
+    license: z.looseObject({ pricingUsdCents: z.record(z.string(), z.number()) }),
+    wouldChargeUsdCents: z.number(),
+  })),
+});

@@ -5,6 +5,7 @@
  */
 import { Hono } from "hono";
 import type { AppDeps, AppEnv } from "../deps.ts";
+import { rotatePublisherKey } from "./accounts.ts";
 import { analyticsRoutes } from "./analytics_routes.ts";
 import { articlesRoutes } from "./articles_routes.ts";
 import { requirePublisher } from "./auth.ts";
@@ -12,12 +13,16 @@ import { userEmail } from "../../store/users.ts";
 import { current } from "./context.ts";
 import { ingestRoutes } from "./ingest_routes.ts";
 import { licenseRequestRoutes } from "./license_request_routes.ts";
+import { playgroundRoutes } from "./playground.ts";
 import { rulesRoutes } from "./rules_routes.ts";
 import { settingsPatchSchema } from "./schemas.ts";
 import { applySettingsPatch, presentSettings } from "./settings.ts";
 import { jsonLimit, parseInput, readJson } from "./validation.ts";
 
-/** Settings, rules, articles, analytics, sources, jobs, books, license requests, earnings. */
+/**
+ * Settings, key, rules, articles, analytics, sources, jobs, books, license requests, earnings,
+ * the passages playground.
+ */
 export function manageRoutes(deps: AppDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   app.use("*", requirePublisher(deps), jsonLimit);
@@ -45,10 +50,19 @@ export function manageRoutes(deps: AppDeps): Hono<AppEnv> {
     return c.json(presentSettings(updated, deps.config));
   });
 
+  app.post("/key/rotate", async (c) => {
+    const apiKey = await rotatePublisherKey(deps.store.db, current(c).id, {
+      now: deps.clock.now(),
+    });
+    c.header("Cache-Control", "no-store");
+    return c.json({ apiKey });
+  });
+
   app.route("/", analyticsRoutes(deps));
   app.route("/", rulesRoutes(deps));
   app.route("/", articlesRoutes(deps));
   app.route("/", ingestRoutes(deps));
   app.route("/", licenseRequestRoutes(deps));
+  app.route("/", playgroundRoutes(deps));
   return app;
 }

@@ -4,8 +4,15 @@
  */
 import type { Client } from "../../store/db.ts";
 import { newId } from "../../store/ids.ts";
-import { countRules, getRule, insertRule, listRules, updateRule } from "../../store/rules.ts";
-import { AppError, notFound } from "../errors.ts";
+import {
+  countRules,
+  getRule,
+  insertRule,
+  listRules,
+  reorderRules,
+  updateRule,
+} from "../../store/rules.ts";
+import { AppError, invalid, notFound } from "../errors.ts";
 import type { ContentRule } from "../licensing/mod.ts";
 import { centsToMicros, microsToCents } from "../money.ts";
 import { type RuleInput, ruleInputSchema } from "./schemas.ts";
@@ -19,6 +26,7 @@ export function presentRule(rule: ContentRule) {
   const { priceMicros, ...action } = rule.action;
   return {
     id: rule.id,
+    name: rule.name ?? null,
     priority: rule.priority,
     match: rule.match,
     action: priceMicros === undefined
@@ -55,12 +63,13 @@ export async function patchRule(
   db: Client,
   publisherId: string,
   id: string,
-  patch: Partial<Pick<RuleInput, "priority" | "match" | "action">>,
+  patch: Partial<Pick<RuleInput, "name" | "priority" | "match" | "action">>,
 ): Promise<ContentRule> {
   const existing = await getRule(db, publisherId, id);
   if (!existing) throw notFound("Rule");
   const current = presentRule(existing);
   const merged = parseInput(ruleInputSchema, {
+    name: patch.name === undefined ? current.name : patch.name,
     priority: patch.priority ?? current.priority,
     match: patch.match ?? current.match,
     action: patch.action ?? current.action,
@@ -92,5 +101,41 @@ function toStored(id: string, input: RuleInput): ContentRule {
     };
   }
   if (input.action.deny) action.deny = true;
-  return { id, priority: input.priority, match, action };
+  return {
+    id,
+    ...(input.name ? { name: input.name } : {}),
+    priority: input.priority,
+    match,
+    action,
+  };
+}
+
+/**
+ * Puts the publisher's rules in the order of `ids` (their priorities become 10, 20, 30, ... in
+ * one transaction); `ids` must be exactly the publisher's rule ids, else 400 saying what differs.
+ */
+export async function reorderPublisherRules(
+  db: Client,
+  publisherId: string,
+  ids: readonly string[],
+): Promise<void> {
+  const result = await reorderRules(db, publisherId, ids);
+  if (result.ok) return;
+  const given = new Set(ids);
+  const have = new Set(result.current);
+  const missing = result.current.filter((id) => !given.has(id));
+  const unknown = ids.filter((id) => !have.has(id));
+  const parts = [
+    missing.length ? `missing ${listed(missing)}` : "",
+    unknown.length ? `not your rules: ${listed(unknown)}` : "",
+  ].filter(Boolean);
+  throw invalid(
+    "ids",
+    `must list each of your ${result.current.length} rules exactly once (${parts.join("; ")})`,
+  );
+}
+
+function listed(ids: string[]): string {
+  const shown = ids.slice(0, 5).join(", ");
+  return ids.length > 5 ? `${shown} and ${ids.length - 5} more` : shown;
 }

@@ -1,11 +1,26 @@
-/** GET|POST /api/publisher/rules and PATCH|DELETE /api/publisher/rules/:id (docs/DESIGN.md §6). */
+/**
+ * GET|POST /api/publisher/rules, PATCH|DELETE /api/publisher/rules/:id, POST /rules/order and
+ * GET /rules/explain (docs/DESIGN.md §6).
+ */
 import { Hono } from "hono";
 import { deleteRule } from "../../store/rules.ts";
 import type { AppDeps, AppEnv } from "../deps.ts";
 import { notFound } from "../errors.ts";
 import { current } from "./context.ts";
-import { createRule, listPresentedRules, patchRule, presentRule } from "./rules.ts";
-import { ruleInputSchema, rulePatchSchema } from "./schemas.ts";
+import { explainRules } from "./explain.ts";
+import {
+  createRule,
+  listPresentedRules,
+  patchRule,
+  presentRule,
+  reorderPublisherRules,
+} from "./rules.ts";
+import {
+  explainQuerySchema,
+  ruleInputSchema,
+  ruleOrderSchema,
+  rulePatchSchema,
+} from "./schemas.ts";
 import { parseInput, readJson } from "./validation.ts";
 
 /** The content-rule routes. */
@@ -21,6 +36,20 @@ export function rulesRoutes(deps: AppDeps): Hono<AppEnv> {
     const input = parseInput(ruleInputSchema, await readJson(c));
     const rule = await createRule(db, current(c).id, input, { now: deps.clock.now() });
     return c.json({ rule: presentRule(rule) }, 201);
+  });
+
+  app.post("/rules/order", async (c) => {
+    const { ids } = parseInput(ruleOrderSchema, await readJson(c));
+    await reorderPublisherRules(db, current(c).id, ids);
+    return c.json({ rules: await listPresentedRules(db, current(c).id) });
+  });
+
+  app.get("/rules/explain", async (c) => {
+    const query = parseInput(
+      explainQuerySchema,
+      Object.fromEntries(new URL(c.req.url).searchParams),
+    );
+    return c.json(await explainRules(deps, current(c), query));
   });
 
   app.patch("/rules/:id", async (c) => {

@@ -5,6 +5,7 @@
 import { z } from "zod";
 import { POLICIES, USE_CASES } from "../../store/vocabulary.ts";
 import { hasControlChars, isEmail, isHostname, isSlug } from "../validate.ts";
+import { limit, query } from "../reads/inputs.ts";
 import { SPONSOR_TOOLS } from "../mcp/sponsor_tools.ts";
 import { METERED_CAP_MICROS, microsToCents } from "../money.ts";
 import { PASSWORD_MAX, PASSWORD_MIN } from "./passwords.ts";
@@ -146,16 +147,19 @@ export const loginSchema = z.strictObject({
 
 const isoInstant = z.iso.datetime({ offset: true });
 
+/** An ISO 3166-1 alpha-2 country code, any case. */
+const countryCode = z.string().regex(/^[A-Za-z]{2}$/, {
+  error: "must be a two-letter country code",
+})
+  .refine(isCountryCode, { error: "is not an ISO 3166-1 alpha-2 country code" });
+
 /** `match` of a content rule: fields combine with AND; an empty match matches every read. */
 export const ruleMatchSchema = z.strictObject({
   path: z.string().max(500).regex(/^\/[^\s?#]*$/, {
     error: 'must start with "/" and contain no spaces, "?" or "#"',
   }).optional(),
   publishedWithinHours: z.number().gt(0).max(87_600).optional(),
-  territories: z.array(
-    z.string().regex(/^[A-Za-z]{2}$/, { error: "must be a two-letter country code" })
-      .refine(isCountryCode, { error: "is not an ISO 3166-1 alpha-2 country code" }),
-  ).min(1).max(250).optional(),
+  territories: z.array(countryCode).min(1).max(250).optional(),
 });
 
 /** `action` of a content rule. */
@@ -166,8 +170,12 @@ export const ruleActionSchema = z.strictObject({
   deny: z.boolean().optional(),
 });
 
+/** A rule's name: what the dashboard, explain and the public terms page call it. */
+const ruleName = text(80).nullable().optional();
+
 /** A content rule as POSTed, and as a PATCH leaves it once merged (docs/DESIGN.md §6). */
 export const ruleInputSchema = z.strictObject({
+  name: ruleName,
   priority: z.int().min(0).max(1_000_000),
   match: ruleMatchSchema.default({}),
   action: ruleActionSchema,
@@ -198,6 +206,7 @@ export type RuleInput = z.output<typeof ruleInputSchema>;
 
 /** PATCH /api/publisher/rules/:id: each part given replaces that part of the rule. */
 export const rulePatchSchema = z.strictObject({
+  name: ruleName,
   priority: z.int().min(0).max(1_000_000),
   match: ruleMatchSchema,
   action: ruleActionSchema,
@@ -206,6 +215,7 @@ export const rulePatchSchema = z.strictObject({
 /** A stored content rule as the API shows it. */
 export const ruleSchema = z.object({
   id: z.string(),
+  name: z.string().nullable(),
   priority: z.int(),
   match: ruleMatchSchema,
   action: ruleActionSchema,
@@ -219,12 +229,64 @@ export const articlePatchSchema = z.strictObject({
   error: "must set policy or priceUsdCents",
 });
 
+/** POST /api/publisher/playground/passages: the retrieve_passages tool's own arguments. */
+export const playgroundPassagesSchema = z.strictObject({ query, limit });
+
+/** POST /api/publisher/license-requests/:id/approve (an empty body approves with the defaults). */
+export const licenseApprovalSchema = z.strictObject({
+  /** The license's monthly price in whole US cents; default: enterprise terms' price, or free. */
+  monthlyPriceUsdCents: z.int().min(0).max(100_000_000).optional(),
+  /** Calendar months the license runs, the approval's month included; default: until canceled. */
+  termMonths: z.int().min(1).max(120).optional(),
+});
+
+/** POST /api/publisher/license-requests/:id/deny (an empty body denies without a reason). */
+export const licenseDenialSchema = z.strictObject({ reason: text(1000).optional() });
+
+/** POST /api/publisher/rules/order: every one of the publisher's rule ids, in the new order. */
+export const ruleOrderSchema = z.strictObject({
+  ids: z.array(z.string().min(1).max(100)).max(1000).refine(unique, {
+    error: "must not repeat a rule",
+  }),
+});
+
+/** GET /api/publisher/rules/explain query parameters. */
+export const explainQuerySchema = z.strictObject({
+  url: z.string().max(2048).refine(isUrlOrPath, {
+    error: 'must be an http(s) URL or a path starting with "/"',
+  }),
+  country: countryCode.transform((c) => c.toUpperCase()).optional(),
+  at: isoInstant.optional(),
+});
+
 /** GET /api/publisher/articles query parameters. */
 export const articleQuerySchema = z.strictObject({
   limit: z.coerce.number().int().min(1).max(200).default(50),
   offset: z.coerce.number().int().min(0).max(10_000_000).default(0),
+  /** The effective policy (after content rules, for a reader from `country`). */
   policy: z.enum(POLICIES).optional(),
+  /** The policy stored on the article. */
+  storedPolicy: z.enum(POLICIES).optional(),
   kind: z.enum(["article", "chapter"]).optional(),
+  /** true: what agents see; false: what the publisher unpublished. */
+  published: z.enum(["true", "false"]).transform((v) => v === "true").optional(),
+  country: countryCode.transform((c) => c.toUpperCase()).optional(),
+  /** Words that must all appear in the title or URL. */
+  q: z.string().trim().max(200).optional(),
+});
+
+/** Who or what decided an article's effective policy and price. */
+export const decidedBySchema = z.discriminatedUnion("kind", [
+  z.object({ kind: z.literal("rule"), ruleId: z.string(), ruleName: z.string().nullable() }),
+  z.object({ kind: z.literal("article") }),
+  z.object({ kind: z.literal("default") }),
+]);
+
+/** The policy and display price a read gets now, after content rules. */
+export const effectiveSchema = z.object({
+  policy: z.enum(POLICIES),
+  priceUsdCents: z.number(),
+  decidedBy: decidedBySchema,
 });
 
 /** An article as the management API lists it (no body). */
@@ -241,12 +303,25 @@ export const managedArticleSchema = z.object({
   bookId: z.string().nullable(),
   chapterNo: z.int().nullable(),
   updatedAt: z.string(),
+  published: z.boolean(),
+  unpublishedAt: z.string().nullable(),
+  effective: effectiveSchema,
 });
 
 function isHttpsUrl(s: string): boolean {
   try {
     const url = new URL(s);
     return url.protocol === "https:" && !url.username && !url.password;
+  } catch {
+    return false;
+  }
+}
+
+function isUrlOrPath(s: string): boolean {
+  if (s.startsWith("/")) return !/[\s?#]/.test(s);
+  try {
+    const url = new URL(s);
+    return url.protocol === "https:" || url.protocol === "http:";
   } catch {
     return false;
   }

@@ -52,6 +52,12 @@ export async function readJson(c: Context): Promise<unknown> {
   return data;
 }
 
+/** Like `readJson`, but an empty body without a Content-Type reads as `{}` (all optional). */
+export async function readOptionalJson(c: Context): Promise<unknown> {
+  if (mediaType(c) === "" && (await c.req.text()) === "") return {};
+  return await readJson(c);
+}
+
 function mediaType(c: Context): string {
   return (c.req.header("content-type") ?? "").split(";")[0].trim().toLowerCase();
 }

@@ -52,18 +52,23 @@ export function licenseRoutes(deps: AppDeps): Hono<AppEnv> {
 
   app.get("/licenses", auth, async (c) => {
     const licenses = await listLicenses(db, c.var.buyer!.id);
+    const now = deps.clock.now().getTime();
     return c.json({
       licenses: licenses.map((l) => ({
         licenseId: l.id,
         publisherId: l.publisherId,
         kind: l.kind,
         useCases: l.useCases,
-        state: l.state,
+        // A license approved for a term grants nothing once the term is over.
+        state: l.state === "active" && l.expiresAt !== null && l.expiresAt <= now
+          ? "expired"
+          : l.state,
         monthlyFeeUsdCents: microsToWholeCents(l.monthlyFeeMicros),
         checkoutUrl: l.state === "pending" ? l.checkoutUrl : null,
         createdAt: new Date(l.createdAt).toISOString(),
         activatedAt: l.activatedAt === null ? null : new Date(l.activatedAt).toISOString(),
         canceledAt: l.canceledAt === null ? null : new Date(l.canceledAt).toISOString(),
+        expiresAt: l.expiresAt === null ? null : new Date(l.expiresAt).toISOString(),
       })),
     });
   });

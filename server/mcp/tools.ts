@@ -6,12 +6,11 @@
 import { z } from "zod";
 import { createLicenseRequest, REQUESTABLE_USES } from "../billing/license_requests.ts";
 import { AppError } from "../errors.ts";
-import { licenseBlock } from "../reads/license_block.ts";
 import { readArticle } from "../reads/read_article.ts";
 import { retrievePassages, searchArticles } from "../reads/search.ts";
 import { listVisible } from "../reads/listing.ts";
 import { articleResult, toolError } from "./results.ts";
-import { articleSummary } from "../reads/present.ts";
+import { articleSummary, passageResult } from "../reads/present.ts";
 import { lastUserPrompt, limit, query, text, urlOrId } from "../reads/inputs.ts";
 import { defineTool, readDeps, readKey, type ToolContext, type ToolDef } from "./tool_kit.ts";
 
@@ -111,14 +110,7 @@ const passagesTool = defineTool({
   annotations: READ_ONLY,
   async run(ctx, args) {
     const found = await retrievePassages(readDeps(ctx), { ...pc(ctx), ...args });
-    const results = found.map((p) => ({
-      chunkId: p.chunkId,
-      section: p.section,
-      text: p.text,
-      score: p.score,
-      article: articleSummary(p.article),
-      license: licenseBlock(ctx.deps.config, ctx.publisher, p.decision),
-    }));
+    const results = found.map((p) => passageResult(ctx.deps.config, ctx.publisher, p));
     return {
       content: [{
         type: "text",

@@ -1,5 +1,9 @@
 /** How articles look on the wire (REST, A2A, MCP): the fields docs/SPEC.md "Article" lists. */
 import type { Article } from "../../store/articles.ts";
+import type { Publisher } from "../../store/publishers.ts";
+import type { Config } from "../config.ts";
+import { licenseBlock } from "./license_block.ts";
+import type { PassageHit } from "./search.ts";
 
 /** Search result fields (docs/SPEC.md "Publisher REST API"). */
 export function articleSummary(a: Article) {
@@ -27,5 +31,21 @@ export function articleFull(a: Article, policy: string) {
     policy,
     kind: a.kind,
     ...(a.bookId ? { bookId: a.bookId, chapter: a.chapterNo } : {}),
+  };
+}
+
+/** A retrieved passage with its article and license block (retrieve_passages on every surface). */
+export function passageResult(
+  config: Pick<Config, "baseUrl">,
+  publisher: Publisher,
+  p: PassageHit,
+) {
+  return {
+    chunkId: p.chunkId,
+    section: p.section,
+    text: p.text,
+    score: p.score,
+    article: articleSummary(p.article),
+    license: licenseBlock(config, publisher, p.decision),
   };
 }

@@ -13,6 +13,7 @@ import { meterCount, meteredBefore, spendThisMonth, takeMeteredRead } from "../.
 import { chargeRead } from "../billing/metering.ts";
 import { type Clock, monthOf } from "../clock.ts";
 import {
+  type ArticleFacts,
   type ContentRule,
   decide,
   type Decision,
@@ -181,7 +182,7 @@ export async function readContext(
   const { publisher, caller } = req;
   const [rules, requester, spent, metered] = await Promise.all([
     listRules(db, publisher.id),
-    requesterFor(db, publisher.id, caller),
+    requesterFor(db, publisher.id, caller, { now }),
     caller.buyerId ? spendThisMonth(db, caller.buyerId, { publisherId: publisher.id, month }) : 0,
     caller.buyerId ? 0 : meterCount(db, publisher.id, { identity: caller.identity, month }),
   ]);
@@ -207,19 +208,29 @@ export function inputFor(
 ): DecisionInput {
   return {
     publisher: ctx.publisher,
-    article: {
-      id: article.id,
-      url: article.url,
-      citeUrl: article.canonicalUrl ?? article.url,
-      publishedAt: article.publishedAt ?? new Date(0).toISOString(),
-      policy: article.policy,
-      priceMicros: article.priceMicros,
-      bookCeiling: options.ceiling,
-    },
+    article: articleFacts(article, options.ceiling),
     rules: ctx.rules,
     requester: ctx.requester,
     use: options.use,
     usage: ctx.usage,
     now: options.now,
+  };
+}
+
+/** What the decision reads of an article (an undated article counts as old: no embargo). */
+export function articleFacts(
+  article:
+    & Pick<Article, "id" | "url" | "publishedAt" | "policy" | "priceMicros">
+    & { canonicalUrl?: string | null },
+  ceiling: Rights | null,
+): ArticleFacts {
+  return {
+    id: article.id,
+    url: article.url,
+    citeUrl: article.canonicalUrl ?? article.url,
+    publishedAt: article.publishedAt ?? new Date(0).toISOString(),
+    policy: article.policy,
+    priceMicros: article.priceMicros,
+    bookCeiling: ceiling,
   };
 }

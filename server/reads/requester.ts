@@ -13,14 +13,15 @@ export interface Caller {
   surface: Surface;
 }
 
-/** The decision's view of the caller for one publisher: adds the licenses held. */
+/** The decision's view of the caller for one publisher: adds the licenses held at `now`. */
 export async function requesterFor(
   db: Client,
   publisherId: string,
   caller: Caller,
+  options: { now: Date },
 ): Promise<Requester> {
   const licensedUses: UseCase[] = caller.buyerId
-    ? await heldUseCases(db, caller.buyerId, publisherId)
+    ? await heldUseCases(db, caller.buyerId, publisherId, options)
     : [];
   return { ...caller, licensedUses };
 }

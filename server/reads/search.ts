@@ -11,7 +11,13 @@ import type { Publisher } from "../../store/publishers.ts";
 import type { SearchService } from "../../search/mod.ts";
 import type { Clock } from "../clock.ts";
 import { decide, type Decision } from "../licensing/mod.ts";
-import { inputFor, readArticle, readContext } from "./read_article.ts";
+import {
+  inputFor,
+  peekArticle,
+  readArticle,
+  readContext,
+  type ReadResult,
+} from "./read_article.ts";
 import { bookCeilings } from "../../store/book_ceilings.ts";
 import type { Caller } from "./requester.ts";
 import { listable } from "./visibility.ts";
@@ -89,7 +95,11 @@ export interface PassageHit {
   decision: Decision;
 }
 
-/** The best passages for `query` whose articles this caller may use for rag. */
+/**
+ * The best passages for `query` whose articles this caller may use for rag. With `record: false`
+ * the same decisions are taken but nothing is recorded (no charge, meter read or intent): what
+ * the dashboard's playground shows (`decision.charge` then says what a read would have cost).
+ */
 export async function retrievePassages(
   deps: SearchDeps,
   req: {
@@ -98,25 +108,23 @@ export async function retrievePassages(
     limit: number;
     caller: Caller;
     lastUserPrompt?: string | null;
+    record?: boolean;
   },
 ): Promise<PassageHit[]> {
   if (!req.publisher.rights.rag) return [];
   const passages = await deps.search.passages(req.publisher.id, req.query, {
     limit: req.limit * 2 + 10,
   });
-  const released = new Map<string, Awaited<ReturnType<typeof readArticle>>>();
+  const released = new Map<string, Pick<ReadResult, "article" | "decision">>();
   const out: PassageHit[] = [];
   for (const p of passages) {
     let read = released.get(p.articleId);
     if (!read) {
       // One rag read per article per request: charged or metered once however many passages.
-      read = await readArticle(deps, {
-        publisher: req.publisher,
-        idOrUrl: p.articleId,
-        caller: req.caller,
-        use: "rag",
-        lastUserPrompt: req.lastUserPrompt,
-      });
+      const ask = { publisher: req.publisher, idOrUrl: p.articleId, caller: req.caller };
+      read = req.record === false
+        ? await peekArticle(deps, { ...ask, use: "rag" })
+        : await readArticle(deps, { ...ask, use: "rag", lastUserPrompt: req.lastUserPrompt });
       released.set(p.articleId, read);
     }
     if (!read.article || read.decision?.outcome !== "full") continue;

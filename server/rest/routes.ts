@@ -12,7 +12,7 @@ import type { AppDeps, AppEnv } from "../deps.ts";
 import { callerOf, callLogged, gate, publisherFrom } from "../envelope.ts";
 import { microsToCents } from "../money.ts";
 import { licenseBlock } from "../reads/license_block.ts";
-import { articleFull, articleSummary } from "../reads/present.ts";
+import { articleFull, articleSummary, passageResult } from "../reads/present.ts";
 import { readArticle } from "../reads/read_article.ts";
 import { retrievePassages, searchArticles } from "../reads/search.ts";
 import { clientAddress } from "../throttle.ts";
@@ -91,14 +91,7 @@ export function restRoutes(deps: AppDeps): Hono<AppEnv> {
     });
     return c.json({
       count: found.length,
-      results: found.map((p) => ({
-        chunkId: p.chunkId,
-        section: p.section,
-        text: p.text,
-        score: p.score,
-        article: articleSummary(p.article),
-        license: licenseBlock(deps.config, publisher, p.decision),
-      })),
+      results: found.map((p) => passageResult(deps.config, publisher, p)),
     });
   };
   const article = async (c: Context<AppEnv>, input: ArticleRead) => {

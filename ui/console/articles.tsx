@@ -99,9 +99,9 @@ export function ArticlesPage(props: {
       </form>
       <p class="muted small">
         {count(props.total)}{" "}
-        match{props.total === 1 ? "es" : ""}. OBSERVE: agents read freely. PAYWALL: licensed agents
-        pay the price; others get a few free reads, then a summary and how to license. BLOCKED:
-        agents get nothing but the title and your terms.
+        {props.total === 1 ? "match" : "matches"}. OBSERVE: agents read freely. PAYWALL: licensed
+        agents pay the price; others get a few free reads, then a summary and how to license.
+        BLOCKED: agents get nothing but the title and your terms.
       </p>
       {props.articles.length === 0
         ? (

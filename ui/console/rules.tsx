@@ -2,11 +2,13 @@
  * Content rules: the list in evaluation order with each rule in words, create, edit, reorder,
  * delete, and "which rule applies to this URL, country and time".
  */
+import { type DecidedBy, decidedText } from "./articles.tsx";
 import { ConsoleShell, CsrfField, perRead, when, type Who } from "./shell.tsx";
 
 /** A rule as GET /api/publisher/rules lists it. */
 export interface RuleView {
   id: string;
+  name?: string | null;
   priority: number;
   match: { path?: string; publishedWithinHours?: number; territories?: string[] };
   action: {
@@ -23,7 +25,8 @@ export type RuleForm = Record<string, string>;
 /** The answer of GET /api/publisher/rules/explain, shown as the page reads it. */
 export interface Explanation {
   rule: RuleView | null;
-  effective?: { policy?: string; priceUsdCents?: number | null; denied?: boolean };
+  denials?: RuleView[];
+  effective?: { policy?: string; priceUsdCents?: number | null; decidedBy?: DecidedBy };
   article?: { id: string; title: string; url: string } | null;
   [key: string]: unknown;
 }
@@ -37,7 +40,7 @@ export function ruleText(r: RuleView): string {
   }
   if (r.match.territories?.length) where.push(`read from ${r.match.territories.join(", ")}`);
   const subject = `Articles${where.length ? ` ${where.join(", ")}` : " (all)"}`;
-  if (r.action.deny) return `${subject}: denied in those countries.`;
+  if (r.action.deny) return `${r.name ? `${r.name}: ` : ""}${subject}: denied in those countries.`;
   const does: string[] = [];
   if (r.action.policy) does.push(r.action.policy);
   if (r.action.priceUsdCents !== undefined) {
@@ -52,6 +55,7 @@ export function ruleText(r: RuleView): string {
 /** The form values of a stored rule (for editing). */
 export function formOf(r: RuleView): RuleForm {
   return {
+    name: r.name ?? "",
     priority: String(r.priority),
     path: r.match.path ?? "",
     publishedWithinHours: r.match.publishedWithinHours ? String(r.match.publishedWithinHours) : "",
@@ -178,17 +182,19 @@ function ExplanationView(props: { e: Explanation }) {
           ? <>Rule: {ruleText(e.rule)}</>
           : "No rule matches: the article's own policy and your default prices apply."}
       </p>
+      {e.denials?.length
+        ? <p>Denied in that country by: {e.denials.map(ruleText).join(" ")}</p>
+        : null}
       {eff
         ? (
           <p>
-            Effective: {eff.denied ? "denied in that country" : (
-              <>
-                <span class={`tag ${eff.policy}`}>{eff.policy}</span>{" "}
-                {eff.priceUsdCents !== null && eff.priceUsdCents !== undefined
-                  ? `${perRead(eff.priceUsdCents)} per read`
-                  : ""}
-              </>
-            )}
+            Effective: <span class={`tag ${eff.policy}`}>{eff.policy}</span>{" "}
+            {eff.priceUsdCents !== null && eff.priceUsdCents !== undefined
+              ? `${perRead(eff.priceUsdCents)} per read`
+              : ""}
+            {eff.decidedBy
+              ? <span class="muted small">{` (${decidedText(eff.decidedBy)})`}</span>
+              : null}
           </p>
         )
         : null}
@@ -215,6 +221,18 @@ export function RuleFields(props: { who: Who; action: string; values: RuleForm; 
   return (
     <form method="post" action={props.action}>
       <CsrfField token={props.who.csrfToken} />
+      <label for="r-name">Name (optional)</label>
+      <p class="hint" id="r-name-hint">
+        Shown here, in explanations and on your public terms page.
+      </p>
+      <input
+        id="r-name"
+        name="name"
+        type="text"
+        maxLength={80}
+        aria-describedby="r-name-hint"
+        value={v.name ?? ""}
+      />
       <fieldset>
         <legend>Which reads it matches (all that are filled must hold)</legend>
         <label for="r-path">Path</label>
