@@ -14,6 +14,7 @@ import { onError } from "../middleware.ts";
 import { accountPages } from "./account.ts";
 import type { ApiFetch } from "./api.ts";
 import { callsPages } from "./calls.ts";
+import { earningsPages } from "./earnings.ts";
 import { intentsPages } from "./intents.ts";
 import { overviewPages } from "./overview.ts";
 import { settingsPages } from "./settings.ts";
@@ -67,6 +68,7 @@ export function consoleRoutes(deps: AppDeps, api: ApiFetch): Hono<AppEnv> {
   pages.route("/", settingsPages(deps, api));
   pages.route("/", callsPages(api));
   pages.route("/", intentsPages(api));
+  pages.route("/", earningsPages(api));
   pages.all("*", (c) => {
     throw new AppError(404, "not_found", `There is no console page at ${c.req.path}`);
   });
