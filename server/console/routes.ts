@@ -17,6 +17,7 @@ import { callsPages } from "./calls.ts";
 import { earningsPages } from "./earnings.ts";
 import { intentsPages } from "./intents.ts";
 import { overviewPages } from "./overview.ts";
+import { playgroundPages } from "./playground.ts";
 import { requestsPages } from "./requests.ts";
 import { settingsPages } from "./settings.ts";
 import { type ConsoleEnv, requireVisitor } from "./session.ts";
@@ -71,6 +72,7 @@ export function consoleRoutes(deps: AppDeps, api: ApiFetch): Hono<AppEnv> {
   pages.route("/", intentsPages(api));
   pages.route("/", earningsPages(api));
   pages.route("/", requestsPages(api));
+  pages.route("/", playgroundPages(api));
   pages.all("*", (c) => {
     throw new AppError(404, "not_found", `There is no console page at ${c.req.path}`);
   });
