@@ -189,3 +189,45 @@ export function StackedBarChart(
     </figure>
   );
 }
+
+/** One horizontal bar: its label (e.g. a prompt), its value, and the words of its tooltip. */
+export interface HorizontalBar {
+  label: string;
+  value: number;
+  title: string;
+}
+
+/**
+ * Horizontal bars, largest first as given (e.g. the most frequent reader intents): the label
+ * on the left (shortened when long; the full text is in the mark's title and the page's table),
+ * the bar, and its value.
+ */
+export function HorizontalBarChart(
+  props: { bars: HorizontalBar[]; label: string; labelChars?: number },
+) {
+  const row = 22;
+  const labelW = 290;
+  const valueW = 44;
+  const chars = props.labelChars ?? 44;
+  const h = Math.max(1, props.bars.length) * row;
+  const max = Math.max(1, ...props.bars.map((b) => b.value));
+  const room = W - labelW - valueW;
+  return (
+    <svg class="chart hbars" viewBox={`0 0 ${W} ${h}`} role="img" aria-label={props.label}>
+      <line x1={labelW} y1="0" x2={labelW} y2={h} class="axis" />
+      {props.bars.map((b, i) => {
+        const bw = Math.max(1, (b.value / max) * room);
+        const y = i * row;
+        const text = b.label.length > chars ? `${b.label.slice(0, chars - 1)}…` : b.label;
+        return (
+          <g key={`${i}:${b.label}`}>
+            <title>{b.title}</title>
+            <text x={labelW - 6} y={y + row / 2 + 4} class="tick" text-anchor="end">{text}</text>
+            <rect x={labelW} y={y + 3} width={bw} height={row - 6} class="bar" />
+            <text x={labelW + bw + 4} y={y + row / 2 + 4} class="tick">{String(b.value)}</text>
+          </g>
+        );
+      })}
+    </svg>
+  );
+}

@@ -15,7 +15,12 @@ import { accountPages } from "./account.ts";
 import type { ApiFetch } from "./api.ts";
 import { articlesPages } from "./articles.ts";
 import { booksPages } from "./books.ts";
+import { callsPages } from "./calls.ts";
+import { earningsPages } from "./earnings.ts";
+import { intentsPages } from "./intents.ts";
 import { overviewPages } from "./overview.ts";
+import { playgroundPages } from "./playground.ts";
+import { requestsPages } from "./requests.ts";
 import { rulesPages } from "./rules.ts";
 import { settingsPages } from "./settings.ts";
 import { sourcesPages } from "./sources.ts";
@@ -71,6 +76,11 @@ export function consoleRoutes(deps: AppDeps, api: ApiFetch): Hono<AppEnv> {
   pages.route("/", booksPages(api));
   pages.route("/", articlesPages(api));
   pages.route("/", rulesPages(api));
+  pages.route("/", callsPages(api));
+  pages.route("/", intentsPages(api));
+  pages.route("/", earningsPages(api));
+  pages.route("/", requestsPages(api));
+  pages.route("/", playgroundPages(api));
   pages.all("*", (c) => {
     throw new AppError(404, "not_found", `There is no console page at ${c.req.path}`);
   });

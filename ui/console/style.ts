@@ -48,4 +48,18 @@ figure.stacked{margin:0}
 .progress{height:.8rem;background:#e2e8f0;border-radius:999px;overflow:hidden;max-width:32rem}
 .progress span{display:block;height:100%;background:#1d4ed8}
 .auth{max-width:28rem;margin:3rem auto;padding:0 1rem}
+.tabs{display:flex;gap:.3rem;list-style:none;margin:0 0 1rem;padding:0;border-bottom:1px solid #cbd5e1}
+.tabs a{display:block;padding:.35rem .9rem;border:1px solid transparent;border-bottom:none;border-radius:6px 6px 0 0;text-decoration:none}
+.tabs a[aria-current=page]{background:#fff;border-color:#cbd5e1;font-weight:600;margin-bottom:-1px}
+.tag.ok{background:#ecfdf5;border-color:#6ee7b7}.tag.err{background:#fef2f2;border-color:#fca5a5}
+tr.read td{background:#eff6ff}tr.read td:first-child{box-shadow:inset 3px 0 #1d4ed8}
+.hbars{margin-bottom:1rem}.num{text-align:right;font-variant-numeric:tabular-nums}.nowrap{white-space:nowrap}
+.ua{display:block;max-width:16rem;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
+.filter{align-items:flex-end}.filter label{margin-top:0}.filter select{width:auto}
+.readers{margin:.3rem 0;padding-left:1.2rem}.prompt{max-width:28rem;overflow-wrap:anywhere}
+.facts{display:grid;grid-template-columns:max-content 1fr;gap:.2rem 1rem;margin:0 0 .6rem}.facts dt{font-weight:600;color:#334155}.facts dd{margin:0}
+blockquote.message{margin:.3rem 0 .8rem;padding:.5rem .8rem;border-left:3px solid #cbd5e1;background:#f8fafc;white-space:pre-wrap;overflow-wrap:anywhere}
+.decide{display:grid;grid-template-columns:repeat(auto-fit,minmax(16rem,1fr));gap:1.2rem;border-top:1px solid #e2e8f0;padding-top:.4rem}
+.passages{padding-left:1.2rem}.passages h3{margin:.8rem 0 .1rem;font-size:1rem}.url{margin:0;overflow-wrap:anywhere}
+pre.raw{background:#f8fafc;border:1px solid #e2e8f0;border-radius:6px;padding:.6rem;overflow:auto;max-height:24rem;font-size:.8rem}
 `;

@@ -1,0 +1,254 @@
+/**
+ * Earnings: what the publisher earned per statement month (metered reads, landing-page payments,
+ * subscriptions) and per day over a chosen window, the payout of each month, and in one paragraph
+ * how payouts and the platform fee work.
+ */
+import { BarChart, StackedBarChart } from "../chart.tsx";
+import { Scroll } from "./scroll.tsx";
+import { ConsoleShell, count, Figure, usd, type Who } from "./shell.tsx";
+
+/** One month of GET /api/publisher/earnings. */
+export interface EarningsMonth {
+  month: string;
+  meteredUsdCents: number;
+  landingUsdCents: number;
+  subscriptionUsdCents: number;
+  earningsUsdCents: number;
+  platformFeesUsdCents: number;
+  chargedReads: number;
+  payout: { state: string; amountUsdCents: number } | null;
+}
+
+/** One day of GET /api/publisher/analytics, the parts this page uses. */
+export interface EarningsDay {
+  day: string;
+  reads: number;
+  chargedReads: number;
+  earningsUsdCents: number;
+  platformFeesUsdCents: number;
+}
+
+/** What the earnings page shows. */
+export interface EarningsProps {
+  who: Who;
+  /** Newest first, as the API answers. */
+  months: EarningsMonth[];
+  daily: EarningsDay[];
+  days: number;
+  /** The windows offered by the switcher, in days. */
+  windows: readonly number[];
+  /** The current statement month, e.g. "2026-11". */
+  month: string;
+  /** The platform fee in words, e.g. "4.7%". */
+  feeText: string;
+  problem?: string | null;
+}
+
+const CHART_MONTHS = 12;
+
+const PARTS = [
+  ["meteredUsdCents", "Metered reads", "s0"],
+  ["landingUsdCents", "Landing page", "s1"],
+  ["subscriptionUsdCents", "Subscriptions", "s2"],
+] as const;
+
+/** GET /publisher/earnings. */
+export function EarningsPage(props: EarningsProps) {
+  const earned = props.months.some((m) => m.earningsUsdCents > 0 || m.chargedReads > 0) ||
+    props.daily.some((d) => d.earningsUsdCents > 0);
+  const paid = props.months.find((m) => m.payout);
+  const current = props.months.find((m) => m.month === props.month);
+  return (
+    <ConsoleShell who={props.who} section="earnings" title="Earnings" problem={props.problem}>
+      {!earned
+        ? (
+          <>
+            <NoEarnings />
+            <HowPayoutsWork feeText={props.feeText} />
+          </>
+        )
+        : (
+          <>
+            <div class="grid">
+              <Figure
+                value={usd(current?.earningsUsdCents ?? 0)}
+                label={`earned in ${props.month} so far`}
+              />
+              <Figure value={count(current?.chargedReads ?? 0)} label="charged reads this month" />
+              <Figure
+                value={paid?.payout ? usd(paid.payout.amountUsdCents) : "—"}
+                label={paid?.payout
+                  ? `payout for ${paid.month} (${paid.payout.state})`
+                  : "no payout yet"}
+              />
+            </div>
+            <HowPayoutsWork feeText={props.feeText} />
+            <section class="card" aria-labelledby="monthly-title">
+              <h2 id="monthly-title">Per month</h2>
+              <Monthly months={props.months} current={props.month} />
+            </section>
+          </>
+        )}
+      <section class="card" aria-labelledby="daily-title">
+        <h2 id="daily-title">Per day, last {props.days} days</h2>
+        <p class="muted small">
+          What reads earned each day (metered and landing-page reads); subscriptions are earned per
+          month.
+        </p>
+        <Windows days={props.days} windows={props.windows} />
+        {earned
+          ? <Daily daily={props.daily} />
+          : <p class="muted">Nothing earned in this window yet.</p>}
+      </section>
+    </ConsoleShell>
+  );
+}
+
+function HowPayoutsWork(props: { feeText: string }) {
+  return (
+    <section class="card" aria-labelledby="how-title">
+      <h2 id="how-title">How you are paid</h2>
+      <p>
+        You keep your own price on every read: your earnings are the sum of your prices for metered
+        reads, landing-page payments and subscriptions. When a month ends its statements close and
+        your payout for that month is computed; payouts are made monthly. On the landing-page and
+        crawler path the agent pays your price plus Folio's {props.feeText}{" "}
+        platform fee; that fee is recorded apart (the platform fees column) and never comes out of
+        your earnings.
+      </p>
+    </section>
+  );
+}
+
+function NoEarnings() {
+  return (
+    <section class="card" aria-labelledby="none-title">
+      <h2 id="none-title">No earnings yet</h2>
+      <p>
+        You earn when a buyer's agent reads one of your PAYWALL articles at your price, when an
+        agent pays on your landing page, or when a buyer subscribes to your catalog or has a license
+        request approved.
+      </p>
+      <p>
+        Set your prices under <a href="/publisher/settings#license">Settings</a>{" "}
+        and choose which articles are paid under <a href="/publisher/rules">Rules</a>.
+      </p>
+    </section>
+  );
+}
+
+/** The `n` months up to `last` ("YYYY-MM"), oldest first. */
+export function monthsUpTo(last: string, n: number): string[] {
+  const [y, m] = last.split("-").map(Number);
+  return Array.from({ length: n }, (_, i) => {
+    const k = y * 12 + (m - 1) - (n - 1 - i);
+    return `${Math.floor(k / 12)}-${String((k % 12) + 1).padStart(2, "0")}`;
+  });
+}
+
+function Monthly(props: { months: EarningsMonth[]; current: string }) {
+  // The chart always spans a year, so one month of data is one bar among twelve.
+  const span = monthsUpTo(props.current, CHART_MONTHS);
+  const of = (month: string) => props.months.find((m) => m.month === month);
+  return (
+    <>
+      <StackedBarChart
+        label={`Earnings per month in US dollars by kind, ${span[0]} to ${span.at(-1)}`}
+        series={PARTS.map(([, name, className]) => ({ name, className }))}
+        stacks={span.map((month) => ({
+          label: month,
+          values: PARTS.map(([key]) => (of(month)?.[key] ?? 0) / 100),
+        }))}
+      />
+      <Scroll label="Earnings per month">
+        <table>
+          <thead>
+            <tr>
+              <th scope="col">Month</th>
+              <th scope="col" class="num">Metered</th>
+              <th scope="col" class="num">Landing page</th>
+              <th scope="col" class="num">Subscriptions</th>
+              <th scope="col" class="num">Your earnings</th>
+              <th scope="col" class="num">Platform fees (apart)</th>
+              <th scope="col" class="num">Charged reads</th>
+              <th scope="col">Payout</th>
+            </tr>
+          </thead>
+          <tbody>
+            {props.months.map((m) => (
+              <tr key={m.month}>
+                <th scope="row" class="nowrap">{m.month}</th>
+                <td class="num">{usd(m.meteredUsdCents)}</td>
+                <td class="num">{usd(m.landingUsdCents)}</td>
+                <td class="num">{usd(m.subscriptionUsdCents)}</td>
+                <td class="num">
+                  <strong>{usd(m.earningsUsdCents)}</strong>
+                </td>
+                <td class="num">{usd(m.platformFeesUsdCents)}</td>
+                <td class="num">{count(m.chargedReads)}</td>
+                <td>
+                  {m.payout
+                    ? (
+                      <>
+                        {usd(m.payout.amountUsdCents)}{" "}
+                        <span class={`tag ${m.payout.state === "paid" ? "ok" : ""}`}>
+                          {m.payout.state}
+                        </span>
+                      </>
+                    )
+                    : <span class="muted small">computed when the month closes</span>}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </Scroll>
+    </>
+  );
+}
+
+function Windows(props: { days: number; windows: readonly number[] }) {
+  return (
+    <nav aria-label="Window">
+      <ul class="tabs">
+        {props.windows.map((d) => (
+          <li key={d}>
+            <a
+              href={`/publisher/earnings?days=${d}`}
+              aria-current={d === props.days ? "page" : undefined}
+            >
+              {d} days
+            </a>
+          </li>
+        ))}
+      </ul>
+    </nav>
+  );
+}
+
+function Daily(props: { daily: EarningsDay[] }) {
+  const { daily } = props;
+  const total = daily.reduce((t, d) => t + d.earningsUsdCents, 0);
+  const fees = daily.reduce((t, d) => t + d.platformFeesUsdCents, 0);
+  const charged = daily.reduce((t, d) => t + d.chargedReads, 0);
+  return (
+    <>
+      <BarChart
+        label={`Earnings per day in US dollars, ${daily[0]?.day} to ${daily.at(-1)?.day}`}
+        bars={daily.map((d) => ({
+          label: d.day,
+          value: d.earningsUsdCents / 100,
+          title: `${d.day}: ${
+            usd(d.earningsUsdCents)
+          } from ${d.chargedReads} charged of ${d.reads} reads; platform fees ${
+            usd(d.platformFeesUsdCents)
+          }`,
+        }))}
+      />
+      <p class="small">
+        In these days: {usd(total)} earned from {count(charged)} charged reads; {usd(fees)}{" "}
+        platform fees recorded apart.
+      </p>
+    </>
+  );
+}

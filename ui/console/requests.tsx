@@ -1,0 +1,278 @@
+/**
+ * License requests: what agents asked for with request_license, by state (tabs), each with who
+ * asked, the rights asked for and their message; a pending request has an approve form (price
+ * and term) and a deny form (reason).
+ */
+import { type Caller, CallerName } from "./caller.tsx";
+import { ConsoleShell, CsrfField, usd, when, type Who } from "./shell.tsx";
+
+/** The states a request can be in, in tab order. */
+export const REQUEST_STATES = ["pending", "approved", "denied"] as const;
+/** A request's state. */
+export type RequestState = typeof REQUEST_STATES[number];
+
+/**
+ * One of GET /api/publisher/license-requests `requests`. The decision's price, term and reason,
+ * and the requester's name, are optional: older APIs do not return them.
+ */
+export interface RequestView {
+  id: string;
+  buyerId: string | null;
+  identity: string;
+  useCase: string;
+  enterprise: boolean;
+  message: string;
+  contact: string | null;
+  state: string;
+  licenseId: string | null;
+  createdAt: string;
+  decidedAt: string | null;
+  requester?: Caller | null;
+  buyerName?: string | null;
+  rightsAsked?: string[];
+  monthlyPriceUsdCents?: number | null;
+  termMonths?: number | null;
+  reason?: string | null;
+}
+
+/** A decision the API refused: which request and form, its problem, and what was typed. */
+export interface FailedDecision {
+  id: string;
+  action: "approve" | "deny";
+  problem: string;
+  values: Record<string, string>;
+}
+
+/** What the requests page shows. */
+export interface RequestsProps {
+  who: Who;
+  state: RequestState;
+  requests: RequestView[];
+  /** The most the API lists at once. */
+  limit: number;
+  notice?: string | null;
+  problem?: string | null;
+  failed?: FailedDecision | null;
+}
+
+const EMPTY: Record<RequestState, string> = {
+  pending:
+    "No requests are waiting. When an agent asks for a license with the request_license tool (to fine-tune on your archive, say, or to display articles beyond its rights), the request waits here for you to approve or deny. An approved request becomes a license billed to the requester's buyer account.",
+  approved: "No approved requests yet. Requests you approve are listed here with their license.",
+  denied: "No denied requests.",
+};
+
+/** GET /publisher/requests. */
+export function RequestsPage(props: RequestsProps) {
+  const failedHere = props.failed && props.requests.some((r) => r.id === props.failed!.id);
+  const problem = props.problem ??
+    (props.failed
+      ? (failedHere ? "Not saved: see the request below." : props.failed.problem)
+      : null);
+  return (
+    <ConsoleShell
+      who={props.who}
+      section="requests"
+      title="License requests"
+      notice={props.notice}
+      problem={problem}
+    >
+      <nav aria-label="Request states">
+        <ul class="tabs">
+          {REQUEST_STATES.map((s) => (
+            <li key={s}>
+              <a
+                href={`/publisher/requests?state=${s}`}
+                aria-current={s === props.state ? "page" : undefined}
+              >
+                {s[0].toUpperCase() + s.slice(1)}
+              </a>
+            </li>
+          ))}
+        </ul>
+      </nav>
+      {props.requests.length === 0
+        ? <p class="card muted">{EMPTY[props.state]}</p>
+        : props.requests.map((r) => (
+          <Request
+            key={r.id}
+            request={r}
+            csrf={props.who.csrfToken}
+            failed={props.failed?.id === r.id ? props.failed : null}
+          />
+        ))}
+      {props.requests.length >= props.limit
+        ? <p class="muted small">Showing the latest {props.limit}.</p>
+        : null}
+    </ConsoleShell>
+  );
+}
+
+/** The requester in words, from what the API tells about them. */
+function Requester(props: { r: RequestView }) {
+  const { r } = props;
+  if (r.requester) return <CallerName caller={r.requester} />;
+  if (r.buyerName) {
+    return (
+      <span>
+        <strong>{r.buyerName}</strong> <span class="muted small">buyer</span>
+      </span>
+    );
+  }
+  const [kind, id] = [r.identity.split(":")[0], r.identity.slice(r.identity.indexOf(":") + 1)];
+  if (kind === "buyer") {
+    return (
+      <span>
+        Buyer <code>{id}</code>
+      </span>
+    );
+  }
+  if (kind === "oauth") {
+    return (
+      <span>
+        OAuth app <code>{id}</code>
+        {r.buyerId
+          ? (
+            <>
+              {" "}of buyer <code>{r.buyerId}</code>
+            </>
+          )
+          : <span class="muted small">(not linked to a buyer yet)</span>}
+      </span>
+    );
+  }
+  return <span class="muted">Anonymous</span>;
+}
+
+function useWords(r: RequestView): string {
+  const use = r.useCase.replace("_", "-");
+  return r.enterprise ? `your enterprise license (and ${use})` : use;
+}
+
+function Request(props: { request: RequestView; csrf: string; failed: FailedDecision | null }) {
+  const r = props.request;
+  const f = props.failed;
+  const typed = (action: string, name: string) => f?.action === action ? f.values[name] ?? "" : "";
+  const headingId = `req-${r.id}-title`;
+  return (
+    <article class="card" id={`req-${r.id}`} aria-labelledby={headingId}>
+      <h2 id={headingId}>Asks for {useWords(r)}</h2>
+      <dl class="facts">
+        <dt>From</dt>
+        <dd>
+          <Requester r={r} />
+        </dd>
+        {r.contact
+          ? (
+            <>
+              <dt>Contact</dt>
+              <dd>{r.contact}</dd>
+            </>
+          )
+          : null}
+        <dt>Asked</dt>
+        <dd>
+          <time datetime={r.createdAt}>{when(r.createdAt)}</time>
+        </dd>
+        <dt>State</dt>
+        <dd>
+          <span class={`tag ${r.state === "approved" ? "ok" : r.state === "denied" ? "err" : ""}`}>
+            {r.state}
+          </span>
+          {r.decidedAt
+            ? (
+              <>
+                {" "}on <time datetime={r.decidedAt}>{when(r.decidedAt)}</time>
+              </>
+            )
+            : null}
+        </dd>
+        {r.monthlyPriceUsdCents != null
+          ? (
+            <>
+              <dt>Price</dt>
+              <dd>{usd(r.monthlyPriceUsdCents)} a month</dd>
+            </>
+          )
+          : null}
+        {r.termMonths != null
+          ? (
+            <>
+              <dt>Term</dt>
+              <dd>{r.termMonths} {r.termMonths === 1 ? "month" : "months"}</dd>
+            </>
+          )
+          : null}
+        {r.reason
+          ? (
+            <>
+              <dt>Reason</dt>
+              <dd>{r.reason}</dd>
+            </>
+          )
+          : null}
+        {r.licenseId
+          ? (
+            <>
+              <dt>License</dt>
+              <dd>
+                <code>{r.licenseId}</code>
+              </dd>
+            </>
+          )
+          : null}
+      </dl>
+      <h3 class="small">Their message</h3>
+      <blockquote class="message">{r.message}</blockquote>
+      {f ? <p class="problem" role="alert">{f.problem}</p> : null}
+      {r.state === "pending"
+        ? (
+          <div class="decide">
+            <form method="post" action={`/publisher/requests/${r.id}/approve`}>
+              <CsrfField token={props.csrf} />
+              <label for={`price-${r.id}`}>Price (USD a month)</label>
+              <p class="hint" id={`price-${r.id}-hint`}>Leave empty for your standard terms.</p>
+              <input
+                id={`price-${r.id}`}
+                name="priceUsd"
+                type="number"
+                min="0"
+                step="0.01"
+                aria-describedby={`price-${r.id}-hint`}
+                value={typed("approve", "priceUsd")}
+              />
+              <label for={`term-${r.id}`}>Term (months)</label>
+              <input
+                id={`term-${r.id}`}
+                name="termMonths"
+                type="number"
+                min="1"
+                step="1"
+                value={typed("approve", "termMonths")}
+              />
+              <p>
+                <button type="submit">Approve</button>
+              </p>
+            </form>
+            <form method="post" action={`/publisher/requests/${r.id}/deny`}>
+              <CsrfField token={props.csrf} />
+              <label for={`reason-${r.id}`}>Reason (optional)</label>
+              <p class="hint" id={`reason-${r.id}-hint`}>Kept with the request.</p>
+              <textarea
+                id={`reason-${r.id}`}
+                name="reason"
+                maxLength={2000}
+                aria-describedby={`reason-${r.id}-hint`}
+              >
+                {typed("deny", "reason")}
+              </textarea>
+              <p>
+                <button type="submit" class="danger">Deny</button>
+              </p>
+            </form>
+          </div>
+        )
+        : null}
+    </article>
+  );
+}
