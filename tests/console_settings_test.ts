@@ -141,3 +141,24 @@ Deno.test("a settings form without the session's CSRF token is refused and chang
   const unknown = await visitor.post("/publisher/settings/nope", { _csrf: "x" });
   assert.equal(unknown.status, 404);
 });
+
+Deno.test("rotating the key in settings shows the new key once, and the old key stops working", async () => {
+  await using folio = await testFolio();
+  const { visitor, apiKey } = await consoleSignUp(folio);
+  const page = await visitor.get("/publisher/settings");
+  const rotated = await visitor.post("/publisher/settings/key", { _csrf: hidden(page.html) });
+  assert.equal(rotated.status, 200);
+  assert.equal(rotated.headers.get("cache-control"), "no-store");
+  const fresh = /data-copy="(pk_[^"]+)"/.exec(rotated.html)![1];
+  assert.notEqual(fresh, apiKey);
+  assert.equal((await settingsOf(folio, fresh)).slug !== undefined, true);
+  const old = await folio.request("/api/publisher/settings", {
+    headers: { authorization: `Bearer ${apiKey}` },
+  });
+  assert.equal(old.status, 401);
+  await old.body?.cancel();
+  assert.equal((await visitor.get("/publisher/settings")).html.includes(fresh), false);
+  const forged = await visitor.post("/publisher/settings/key", { _csrf: "forged" });
+  assert.equal(forged.status, 403);
+  assert.match(forged.html, /role="alert"/);
+});

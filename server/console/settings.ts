@@ -114,7 +114,8 @@ export function settingsPages(deps: AppDeps, api: ApiFetch): Hono<ConsoleEnv> {
       method: "POST",
     });
     if (!rotated.ok) {
-      return render(c, { failed: { part: "key", problem: rotated.problem!, values: {} } }, 400);
+      const status = rotated.status === 403 ? 403 : 400;
+      return render(c, { failed: { part: "key", problem: rotated.problem!, values: {} } }, status);
     }
     return render(c, {
       newKey: rotated.body.apiKey,
