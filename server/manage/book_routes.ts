@@ -1,7 +1,7 @@
-/** Publisher management routes for books: upload, list. */
+/** Publisher management routes for books: upload, list, read with chapters, delete. */
 import { Hono } from "hono";
 import { listBooks } from "../../store/books.ts";
-import { importBook, MAX_PDF_BYTES } from "../catalog/books.ts";
+import { bookDetail, importBook, MAX_PDF_BYTES, removeBook } from "../catalog/books.ts";
 import { mediaType, readUpload, refuseType, uploadLimit } from "../catalog/upload.ts";
 import type { AppDeps, AppEnv } from "../deps.ts";
 
@@ -22,5 +22,12 @@ export function bookRoutes(deps: AppDeps): Hono<AppEnv> {
     return c.json({ books: await listBooks(deps.store.db, c.var.publisher!.id) });
   });
 
+  app.get("/books/:id", async (c) => {
+    return c.json(await bookDetail(deps, c.var.publisher!.id, c.req.param("id")));
+  });
+
+  app.delete("/books/:id", async (c) => {
+    return c.json(await removeBook(deps, c.var.publisher!.id, c.req.param("id")));
+  });
   return app;
 }

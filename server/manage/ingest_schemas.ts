@@ -1,6 +1,6 @@
 /**
- * Inputs and answers of the ingestion lifecycle routes (issue 11): cancel, retry, removal. The
- * routes parse with these and the OpenAPI document is generated from them.
+ * Inputs and answers of the ingestion lifecycle routes (issue 11): cancel, retry, removal, book
+ * detail and deletion. The routes parse with these and the OpenAPI document is generated from them.
  */
 import { z } from "zod";
 import { URL_STATES } from "../../store/sources.ts";
@@ -64,4 +64,27 @@ export const urlRemovalSchema = z.object({
   removed: z.int(),
   notFound: z.int().meta({ description: "Given URLs that were not listed" }),
   ...kept,
+});
+
+/** GET /books/:id answer. */
+export const bookDetailSchema = z.looseObject({
+  id: z.string(),
+  title: z.string(),
+  author: z.string(),
+  format: z.enum(["pdf", "markdown", "text"]),
+  chapters: z.int(),
+  rightsCeiling: z.record(z.string(), z.boolean()),
+  contents: z.array(z.object({
+    number: z.int(),
+    title: z.string(),
+    articleId: z.string(),
+    words: z.int(),
+  })),
+});
+
+/** DELETE /books/:id answer. */
+export const bookRemovalSchema = z.object({
+  bookId: z.string(),
+  chaptersRemoved: z.int(),
+  note: z.string(),
 });

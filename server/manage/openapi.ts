@@ -225,7 +225,7 @@ function build(baseUrl: string): Json {
       }),
       get: authed({ summary: "The publisher's books", ok: [200, io.bookListSchema] }),
     },
-    // The ingestion lifecycle (issue 11): cancel, retry, removal.
+    // The ingestion lifecycle (issue 11): cancel, retry, removal, book detail and deletion.
     "/api/publisher/jobs/{id}/cancel": {
       post: authed({
         summary: "Cancel a queued or running job",
@@ -276,6 +276,22 @@ function build(baseUrl: string): Json {
         body: lifecycle.removeUrlsInputSchema,
         ok: [200, lifecycle.urlRemovalSchema],
         errors: [400, 413, 415],
+      }),
+    },
+    "/api/publisher/books/{id}": {
+      get: authed({
+        summary: "A book with its chapters",
+        params: [id],
+        ok: [200, lifecycle.bookDetailSchema],
+        errors: [404],
+      }),
+      delete: authed({
+        summary: "Delete a book",
+        description: "Its chapters leave search and every listing; charges, the call log and " +
+          "statements keep their rows.",
+        params: [id],
+        ok: [200, lifecycle.bookRemovalSchema],
+        errors: [404],
       }),
     },
     "/api/publisher/license-requests": {
