@@ -2,7 +2,9 @@
  * Running one ingestion job (docs/SPEC.md "Other records": kind drain|sync, counts, outcome, reason):
  * a bounded pool of URL workers, a heartbeat, a no-progress deadline, per-host failure memory,
  * and turns: after its slice a job hands its slot back when another job waits (issue 11), so a
- * huge or hopeless upload never holds up a later one.
+ * huge or hopeless upload never holds up a later one. Each upload is its own job (rather than one
+ * drain round-robining over uploads) so that cancel, retry, counts and the per-URL report each
+ * mean one upload; taking turns gives the fairness across uploads and publishers alike.
  *
  * Counts: each URL's result and the job's counts are written in one transaction
  * (store/ingest_queue.ts), so GET /jobs/:id is live and a resumed job counts every URL once.
