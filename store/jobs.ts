@@ -1,21 +1,32 @@
 /** Persistence of ingestion jobs (table ingestion_jobs). Tenant queries take publisherId first. */
-import type { Client } from "./db.ts";
+import type { InStatement } from "@libsql/client";
+import { type Client, inWriteTx } from "./db.ts";
 
 export type JobKind = "drain" | "sync";
 export type JobState = "queued" | "running" | "finished";
-export type JobOutcome = "SUCCEEDED" | "FAILED";
+export type JobOutcome = "SUCCEEDED" | "FAILED" | "CANCELLED";
+/**
+ * "publisher": the publisher's URLs at large (POST /jobs, the daily sync), one active per kind;
+ * "urls": the URLs assigned to the job when it was created (an upload, a retry).
+ */
+export type JobScope = "publisher" | "urls";
 
 /** An ingestion job as stored; times are ISO 8601 UTC or null. */
 export interface Job {
   id: string;
   publisherId: string;
   kind: JobKind;
+  scope: JobScope;
+  /** The upload the job was started for, if any. */
+  sourceId: string | null;
   state: JobState;
   outcome: JobOutcome | null;
   discovered: number;
   ingested: number;
   unchanged: number;
   failed: number;
+  /** URLs a cancellation released from the queue. */
+  cancelled: number;
   /** Failure counts by reason category, e.g. {"HTTP 404": 3}. */
   reasons: Record<string, number>;
   reason: string | null;
@@ -23,42 +34,71 @@ export interface Job {
   resumes: number;
   heartbeatAt: string | null;
   createdAt: string;
+  queuedAt: string;
   startedAt: string | null;
   finishedAt: string | null;
 }
 
-/** Running counts a job writes with each heartbeat. */
-export interface JobProgress {
-  discovered: number;
-  ingested: number;
-  unchanged: number;
-  failed: number;
-  reasons: Record<string, number>;
-}
-
 const COLUMNS =
-  "id, publisher_id, kind, state, outcome, discovered, ingested, unchanged, failed, reasons, reason, runner, resumes, heartbeat_at, created_at, started_at, finished_at";
+  "id, publisher_id, kind, scope, source_id, state, outcome, discovered, ingested, unchanged, failed, cancelled, reasons, reason, runner, resumes, heartbeat_at, created_at, queued_at, started_at, finished_at";
 
 /**
- * Queues a job unless one of the same kind is already queued or running for the publisher, in
- * which case that one is returned (a unique partial index makes this hold across processes).
+ * A queued URL belongs to no active job: never assigned, or its job finished (a job that timed
+ * out leaves its remaining URLs queued). Over `source_urls`, unaliased.
+ */
+export const UNOWNED_SQL = `(job_id IS NULL OR NOT EXISTS (SELECT 1 FROM ingestion_jobs j
+  WHERE j.id = source_urls.job_id AND j.state != 'finished'))`;
+
+/** The statement that queues a drain owning a set of URLs (an upload's, a retry's). */
+export function insertUrlsJob(
+  publisherId: string,
+  input: { id: string; sourceId: string | null; discovered: number; now: Date },
+): InStatement {
+  const now = input.now.getTime();
+  return {
+    sql: `INSERT INTO ingestion_jobs (id, publisher_id, kind, scope, source_id, state, discovered,
+            created_at, queued_at) VALUES (?, ?, 'drain', 'urls', ?, 'queued', ?, ?, ?)`,
+    args: [input.id, publisherId, input.sourceId, input.discovered, now, now],
+  };
+}
+
+/**
+ * Queues a publisher-wide job unless one of the same kind is already queued or running for the
+ * publisher, in which case that one is returned (a unique partial index makes this hold across
+ * processes). A new drain takes over every queued URL no active job owns.
  */
 export async function createJob(
   db: Client,
   publisherId: string,
   input: { id: string; kind: JobKind; now: Date },
 ): Promise<{ job: Job; created: boolean }> {
-  const rs = await db.execute({
-    sql: `INSERT INTO ingestion_jobs (id, publisher_id, kind, state, created_at)
-          VALUES (?, ?, ?, 'queued', ?) ON CONFLICT DO NOTHING`,
-    args: [input.id, publisherId, input.kind, input.now.getTime()],
+  const now = input.now.getTime();
+  return await inWriteTx(db, async (tx) => {
+    const rs = await tx.execute({
+      sql: `INSERT INTO ingestion_jobs (id, publisher_id, kind, scope, state, created_at, queued_at)
+            VALUES (?, ?, ?, 'publisher', 'queued', ?, ?) ON CONFLICT DO NOTHING`,
+      args: [input.id, publisherId, input.kind, now, now],
+    });
+    const created = rs.rowsAffected > 0;
+    if (created && input.kind === "drain") {
+      const adopted = await tx.execute({
+        sql: `UPDATE source_urls SET job_id = ?
+              WHERE publisher_id = ? AND state = 'queued' AND ${UNOWNED_SQL}`,
+        args: [input.id, publisherId],
+      });
+      await tx.execute({
+        sql: "UPDATE ingestion_jobs SET discovered = ? WHERE id = ?",
+        args: [adopted.rowsAffected, input.id],
+      });
+    }
+    const found = await tx.execute({
+      sql: `SELECT ${COLUMNS} FROM ingestion_jobs WHERE publisher_id = ? AND kind = ?
+            AND (id = ? OR (state != 'finished' AND scope = 'publisher'))
+            ORDER BY (id = ?) DESC LIMIT 1`,
+      args: [publisherId, input.kind, input.id, input.id],
+    });
+    return { job: toJob(found.rows[0]), created };
   });
-  const found = await db.execute({
-    sql: `SELECT ${COLUMNS} FROM ingestion_jobs WHERE publisher_id = ? AND kind = ?
-          AND (id = ? OR state != 'finished') ORDER BY (id = ?) DESC LIMIT 1`,
-    args: [publisherId, input.kind, input.id, input.id],
-  });
-  return { job: toJob(found.rows[0]), created: rs.rowsAffected > 0 };
 }
 
 /** One of a publisher's jobs. */
@@ -84,7 +124,40 @@ export async function listJobs(
   return rs.rows.map(toJob);
 }
 
-/** Atomically takes the oldest queued job (any publisher) for `runner`; null when none. */
+/** The jobs started for an upload, newest first. */
+export async function jobsOfSource(
+  db: Client,
+  publisherId: string,
+  sourceId: string,
+  opts: { active?: boolean } = {},
+): Promise<Job[]> {
+  const rs = await db.execute({
+    sql: `SELECT ${COLUMNS} FROM ingestion_jobs WHERE publisher_id = ? AND source_id = ?
+          ${opts.active ? "AND state != 'finished'" : ""} ORDER BY created_at DESC, id DESC`,
+    args: [publisherId, sourceId],
+  });
+  return rs.rows.map(toJob);
+}
+
+/** The newest job of each of a publisher's uploads, by source id. */
+export async function latestJobBySource(
+  db: Client,
+  publisherId: string,
+): Promise<Map<string, string>> {
+  const rs = await db.execute({
+    sql:
+      `SELECT source_id, id FROM ingestion_jobs j WHERE publisher_id = ? AND source_id IS NOT NULL
+          AND id = (SELECT id FROM ingestion_jobs k WHERE k.publisher_id = j.publisher_id
+                    AND k.source_id = j.source_id ORDER BY created_at DESC, id DESC LIMIT 1)`,
+    args: [publisherId],
+  });
+  return new Map(rs.rows.map((r) => [String(r.source_id), String(r.id)]));
+}
+
+/**
+ * Atomically takes the queued job (any publisher) that has waited longest for its turn, for
+ * `runner`; null when none.
+ */
 export async function claimJob(
   db: Client,
   runner: string,
@@ -96,68 +169,60 @@ export async function claimJob(
     sql: `UPDATE ingestion_jobs SET state = 'running', runner = ?, heartbeat_at = ?,
             started_at = COALESCE(started_at, ?)
           WHERE id = (SELECT id FROM ingestion_jobs WHERE state = 'queued'
-                      ORDER BY created_at, id LIMIT 1) AND state = 'queued'
+                      ORDER BY queued_at, created_at, id LIMIT 1) AND state = 'queued'
           RETURNING ${COLUMNS}`,
     args: [runner, now, now],
   });
   return rs.rows[0] ? toJob(rs.rows[0]) : null;
 }
 
-/** Writes progress and the heartbeat; false if the job is no longer this runner's. */
+/** How many jobs wait for a turn (any publisher). */
+export async function waitingJobs(db: Client): Promise<number> {
+  const rs = await db.execute(
+    "SELECT COUNT(*) AS n FROM ingestion_jobs WHERE state = 'queued'",
+  );
+  return Number(rs.rows[0].n);
+}
+
+/** Writes the heartbeat (and the discovered count); false if the job is no longer this runner's. */
 export async function heartbeatJob(
   db: Client,
   id: string,
-  input: { runner: string; progress: JobProgress; now: Date },
+  input: { runner: string; discovered?: number; now: Date },
 ): Promise<boolean> {
-  const p = input.progress;
   const rs = await db.execute({
-    sql: `UPDATE ingestion_jobs SET discovered = ?, ingested = ?, unchanged = ?, failed = ?,
-            reasons = ?, heartbeat_at = ?
+    sql: `UPDATE ingestion_jobs SET heartbeat_at = ?, discovered = COALESCE(?, discovered)
           WHERE id = ? AND runner = ? AND state = 'running'`,
-    args: [
-      p.discovered,
-      p.ingested,
-      p.unchanged,
-      p.failed,
-      JSON.stringify(p.reasons),
-      input.now.getTime(),
-      id,
-      input.runner,
-    ],
+    args: [input.now.getTime(), input.discovered ?? null, id, input.runner],
   });
   return rs.rowsAffected > 0;
 }
 
-/** Finishes a job with its outcome, final counts and reason. */
+/**
+ * Finishes a job with its outcome and reason (the counts are written as each URL is recorded).
+ * `discovered`, when given, is the final count of URLs the job found.
+ */
 export async function finishJob(
   db: Client,
   id: string,
   input: {
     runner: string | null;
-    outcome: JobOutcome;
+    outcome: Exclude<JobOutcome, "CANCELLED">;
     reason: string | null;
-    progress?: JobProgress;
+    discovered?: number;
     now: Date;
   },
 ): Promise<boolean> {
-  const p = input.progress;
   const rs = await db.execute({
     sql: `UPDATE ingestion_jobs SET state = 'finished', outcome = ?, reason = ?, finished_at = ?,
-            heartbeat_at = ?,
-            discovered = COALESCE(?, discovered), ingested = COALESCE(?, ingested),
-            unchanged = COALESCE(?, unchanged), failed = COALESCE(?, failed),
-            reasons = COALESCE(?, reasons)
+            heartbeat_at = ?, discovered = COALESCE(?, discovered)
           WHERE id = ? AND state != 'finished' AND (? IS NULL OR runner = ?)`,
     args: [
       input.outcome,
       input.reason,
       input.now.getTime(),
       input.now.getTime(),
-      p?.discovered ?? null,
-      p?.ingested ?? null,
-      p?.unchanged ?? null,
-      p?.failed ?? null,
-      p ? JSON.stringify(p.reasons) : null,
+      input.discovered ?? null,
       id,
       input.runner,
       input.runner,
@@ -166,16 +231,67 @@ export async function finishJob(
   return rs.rowsAffected > 0;
 }
 
-/** Hands a running job back to the queue (shutdown); false if it is no longer this runner's. */
+/**
+ * Cancels a queued or running job: it is finished as CANCELLED with `reason`, and the URLs it
+ * still had queued become "cancelled" with `urlReason`. Null when the job does not exist; the
+ * job as it is (with `released: null`) when it had already finished.
+ */
+export async function cancelJob(
+  db: Client,
+  publisherId: string,
+  id: string,
+  input: { reason: string; urlReason: string; now: Date },
+): Promise<{ job: Job; released: number | null } | null> {
+  const now = input.now.getTime();
+  return await inWriteTx(db, async (tx) => {
+    const done = await tx.execute({
+      sql: `UPDATE ingestion_jobs SET state = 'finished', outcome = 'CANCELLED', reason = ?,
+              finished_at = ?, heartbeat_at = ?
+            WHERE publisher_id = ? AND id = ? AND state != 'finished'`,
+      args: [input.reason, now, now, publisherId, id],
+    });
+    let released: number | null = null;
+    if (done.rowsAffected > 0) {
+      const urls = await tx.execute({
+        sql: `UPDATE source_urls SET state = 'cancelled', reason = ?
+              WHERE publisher_id = ? AND job_id = ? AND state = 'queued'`,
+        args: [input.urlReason, publisherId, id],
+      });
+      released = urls.rowsAffected;
+      await tx.execute({
+        sql: "UPDATE ingestion_jobs SET cancelled = ? WHERE id = ?",
+        args: [released, id],
+      });
+    }
+    const rs = await tx.execute({
+      sql: `SELECT ${COLUMNS} FROM ingestion_jobs WHERE publisher_id = ? AND id = ?`,
+      args: [publisherId, id],
+    });
+    return rs.rows[0] ? { job: toJob(rs.rows[0]), released } : null;
+  });
+}
+
+/**
+ * Hands a running job back to the queue; false if it is no longer this runner's. `requeueAt`
+ * puts it at the end of the queue (its turn is over); without it, it keeps its place (shutdown).
+ */
 export async function releaseJob(
   db: Client,
   id: string,
-  input: { runner: string },
+  input: { runner: string; requeueAt?: Date },
 ): Promise<boolean> {
   const rs = await db.execute({
-    sql: `UPDATE ingestion_jobs SET state = 'queued', runner = NULL
+    // Behind every job queued so far, even those queued in the same millisecond.
+    sql: `UPDATE ingestion_jobs SET state = 'queued', runner = NULL,
+            queued_at = CASE WHEN ? IS NULL THEN queued_at ELSE MAX(?, (SELECT MAX(queued_at) + 1
+              FROM ingestion_jobs WHERE state != 'finished')) END
           WHERE id = ? AND runner = ? AND state = 'running'`,
-    args: [id, input.runner],
+    args: [
+      input.requeueAt?.getTime() ?? null,
+      input.requeueAt?.getTime() ?? null,
+      id,
+      input.runner,
+    ],
   });
   return rs.rowsAffected > 0;
 }
@@ -212,18 +328,22 @@ function toJob(r: any): Job {
     id: String(r.id),
     publisherId: String(r.publisher_id),
     kind: String(r.kind) as JobKind,
+    scope: String(r.scope ?? "publisher") as JobScope,
+    sourceId: r.source_id === null || r.source_id === undefined ? null : String(r.source_id),
     state: String(r.state) as JobState,
     outcome: r.outcome === null ? null : String(r.outcome) as JobOutcome,
     discovered: Number(r.discovered),
     ingested: Number(r.ingested),
     unchanged: Number(r.unchanged),
     failed: Number(r.failed),
+    cancelled: Number(r.cancelled ?? 0),
     reasons: JSON.parse(String(r.reasons ?? "{}")),
     reason: r.reason === null ? null : String(r.reason),
     runner: r.runner === null ? null : String(r.runner),
     resumes: Number(r.resumes ?? 0),
     heartbeatAt: iso(r.heartbeat_at),
     createdAt: iso(r.created_at)!,
+    queuedAt: iso(r.queued_at ?? r.created_at)!,
     startedAt: iso(r.started_at),
     finishedAt: iso(r.finished_at),
   };

@@ -1,8 +1,24 @@
 /** Persistence of sources (uploaded URL lists) and the URLs they queue. publisherId comes first. */
-import type { Client } from "./db.ts";
+import { type Client, inWriteTx } from "./db.ts";
+import { insertUrlsJob } from "./jobs.ts";
 
-/** Where one listed URL stands. */
-export type SourceUrlState = "queued" | "ingested" | "unchanged" | "failed" | "blocked";
+/** Where one listed URL stands; "cancelled": released from the queue by a cancelled job. */
+export type SourceUrlState =
+  | "queued"
+  | "ingested"
+  | "unchanged"
+  | "failed"
+  | "blocked"
+  | "cancelled";
+/** Every URL state, in the order reports list them. */
+export const URL_STATES = [
+  "queued",
+  "ingested",
+  "unchanged",
+  "failed",
+  "blocked",
+  "cancelled",
+] as const satisfies readonly SourceUrlState[];
 
 /** An uploaded source as stored. */
 export interface Source {
@@ -25,8 +41,16 @@ export interface SourceUrl {
   attempts: number;
   etag: string | null;
   lastModified: string | null;
+  /** When it was last attempted (ms since the epoch), whatever the result. */
   fetchedAt: number | null;
+  /** The job that owns it while queued, then the job that last processed it. */
+  jobId: string | null;
 }
+
+const SOURCE_COLUMNS = "id, original_name, content_hash, accepted, rejected, created_at";
+/** Columns of a SourceUrl (toSourceUrl reads them). */
+export const URL_COLUMNS =
+  "url, source_id, title, state, reason, article_id, attempts, etag, last_modified, fetched_at, job_id";
 
 /** The source already uploaded with this content hash, if any (re-uploads create no work). */
 export async function findSourceByHash(
@@ -35,16 +59,30 @@ export async function findSourceByHash(
   contentHash: string,
 ): Promise<Source | null> {
   const rs = await db.execute({
-    sql: `SELECT id, original_name, content_hash, accepted, rejected, created_at FROM sources
+    sql: `SELECT ${SOURCE_COLUMNS} FROM sources
           WHERE publisher_id = ? AND content_hash = ? ORDER BY created_at LIMIT 1`,
     args: [publisherId, contentHash],
   });
   return rs.rows[0] ? toSource(rs.rows[0]) : null;
 }
 
+/** One of a publisher's sources. */
+export async function getSource(
+  db: Client,
+  publisherId: string,
+  id: string,
+): Promise<Source | null> {
+  const rs = await db.execute({
+    sql: `SELECT ${SOURCE_COLUMNS} FROM sources WHERE publisher_id = ? AND id = ?`,
+    args: [publisherId, id],
+  });
+  return rs.rows[0] ? toSource(rs.rows[0]) : null;
+}
+
 /**
  * Records a source and queues its URLs in one transaction. A URL the publisher already listed keeps
- * its row and state (no duplicate work); returns how many URLs were new.
+ * its row and state (no duplicate work). The new URLs are owned by a drain job `jobId` queued in
+ * the same transaction (none when nothing was new). Returns how many URLs were new.
  */
 export async function insertSource(
   db: Client,
@@ -55,12 +93,12 @@ export async function insertSource(
     contentHash: string;
     rows: { url: string; title: string | null }[];
     rejected: number;
+    jobId: string;
   },
   options: { now: Date },
 ): Promise<number> {
   const now = options.now.getTime();
-  const tx = await db.transaction("write");
-  try {
+  return await inWriteTx(db, async (tx) => {
     await tx.execute({
       sql: `INSERT INTO sources (id, publisher_id, kind, original_name, content_hash, accepted,
               rejected, created_at) VALUES (?, ?, 'csv', ?, ?, ?, ?, ?)`,
@@ -78,24 +116,29 @@ export async function insertSource(
     for (let i = 0; i < input.rows.length; i += 500) {
       const batch = input.rows.slice(i, i + 500);
       const rs = await tx.execute({
-        sql: `INSERT INTO source_urls (publisher_id, url, source_id, title, state, created_at)
-              VALUES ${batch.map(() => "(?, ?, ?, ?, 'queued', ?)").join(", ")}
+        sql: `INSERT INTO source_urls (publisher_id, url, source_id, title, state, created_at,
+                job_id) VALUES ${batch.map(() => "(?, ?, ?, ?, 'queued', ?, ?)").join(", ")}
               ON CONFLICT (publisher_id, url) DO NOTHING`,
-        args: batch.flatMap((r) => [publisherId, r.url, input.id, r.title, now]),
+        args: batch.flatMap((r) => [publisherId, r.url, input.id, r.title, now, input.jobId]),
       });
       added += rs.rowsAffected;
     }
-    await tx.commit();
+    if (added > 0) {
+      await tx.execute(insertUrlsJob(publisherId, {
+        id: input.jobId,
+        sourceId: input.id,
+        discovered: added,
+        now: options.now,
+      }));
+    }
     return added;
-  } finally {
-    tx.close();
-  }
+  });
 }
 
 /** A publisher's sources, newest first. */
 export async function listSources(db: Client, publisherId: string): Promise<Source[]> {
   const rs = await db.execute({
-    sql: `SELECT id, original_name, content_hash, accepted, rejected, created_at FROM sources
+    sql: `SELECT ${SOURCE_COLUMNS} FROM sources
           WHERE publisher_id = ? ORDER BY created_at DESC, id LIMIT 200`,
     args: [publisherId],
   });
@@ -111,113 +154,58 @@ export async function countUrlsByState(
     sql: "SELECT state, COUNT(*) AS n FROM source_urls WHERE publisher_id = ? GROUP BY state",
     args: [publisherId],
   });
-  const out: Record<SourceUrlState, number> = {
-    queued: 0,
-    ingested: 0,
-    unchanged: 0,
-    failed: 0,
-    blocked: 0,
-  };
+  const out = emptyCounts();
   for (const r of rs.rows) out[String(r.state) as SourceUrlState] = Number(r.n);
   return out;
 }
 
-/** Count of URLs in a state (or queued for a sync: every URL not fetched since `before`). */
-export async function countPending(
+/** URL counts per state of each source (sources without URLs left are absent). */
+export async function countUrlsBySource(
   db: Client,
   publisherId: string,
-  opts: { kind: "drain" | "sync"; before: number },
-): Promise<number> {
-  const rs = await db.execute(pendingQuery(publisherId, opts, "COUNT(*) AS n", null));
-  return Number(rs.rows[0].n);
-}
-
-/** The next batch of URLs a job must process, oldest first. */
-export async function nextPending(
-  db: Client,
-  publisherId: string,
-  opts: { kind: "drain" | "sync"; before: number; limit: number; exclude: string[] },
-): Promise<SourceUrl[]> {
-  const rs = await db.execute(pendingQuery(publisherId, opts, URL_COLUMNS, opts));
-  return rs.rows.map(toSourceUrl);
-}
-
-const URL_COLUMNS =
-  "url, source_id, title, state, reason, article_id, attempts, etag, last_modified, fetched_at";
-
-function pendingQuery(
-  publisherId: string,
-  { kind, before }: { kind: "drain" | "sync"; before: number },
-  columns: string,
-  page: { limit: number; exclude: string[] } | null,
-) {
-  // A drain takes what is queued; a sync re-checks every known URL not fetched since it started
-  // (so a resumed sync continues where it stopped), except those robots.txt or we refused.
-  const where = kind === "drain"
-    ? "state = 'queued'"
-    : "state IN ('ingested', 'unchanged', 'failed', 'queued') AND (fetched_at IS NULL OR fetched_at < ?)";
-  const args: (string | number)[] = [publisherId];
-  if (kind === "sync") args.push(before);
-  let tail = "";
-  if (page) {
-    const ex = page.exclude.length
-      ? ` AND url NOT IN (${page.exclude.map(() => "?").join(",")})`
-      : "";
-    args.push(...page.exclude, page.limit);
-    // Upload order (rowid), so a CSV that interleaves sites keeps several hosts busy at once.
-    tail = `${ex} ORDER BY rowid LIMIT ?`;
-  }
-  return {
-    sql: `SELECT ${columns} FROM source_urls WHERE publisher_id = ? AND ${where}${tail}`,
-    args,
-  };
-}
-
-/** Records the outcome of fetching one URL. */
-export async function markUrl(
-  db: Client,
-  publisherId: string,
-  url: string,
-  outcome: {
-    state: Exclude<SourceUrlState, "queued">;
-    reason?: string | null;
-    articleId?: string | null;
-    etag?: string | null;
-    lastModified?: string | null;
-    now: Date;
-  },
-): Promise<void> {
-  await db.execute({
-    sql: `UPDATE source_urls SET state = ?, reason = ?, article_id = COALESCE(?, article_id),
-            etag = CASE WHEN ? THEN ? ELSE etag END,
-            last_modified = CASE WHEN ? THEN ? ELSE last_modified END,
-            attempts = attempts + 1, fetched_at = ?
-          WHERE publisher_id = ? AND url = ?`,
-    args: [
-      outcome.state,
-      outcome.reason ?? null,
-      outcome.articleId ?? null,
-      outcome.etag !== undefined,
-      outcome.etag ?? null,
-      outcome.lastModified !== undefined,
-      outcome.lastModified ?? null,
-      outcome.now.getTime(),
-      publisherId,
-      url,
-    ],
+): Promise<Map<string, Record<SourceUrlState, number>>> {
+  const rs = await db.execute({
+    sql: `SELECT source_id, state, COUNT(*) AS n FROM source_urls
+          WHERE publisher_id = ? AND source_id IS NOT NULL GROUP BY source_id, state`,
+    args: [publisherId],
   });
+  const out = new Map<string, Record<SourceUrlState, number>>();
+  for (const r of rs.rows) {
+    const id = String(r.source_id);
+    if (!out.has(id)) out.set(id, emptyCounts());
+    out.get(id)![String(r.state) as SourceUrlState] = Number(r.n);
+  }
+  return out;
 }
 
-/** The URLs of a publisher in a state, for reports (newest first, bounded). */
+/** Counts with every state at zero. */
+export function emptyCounts(): Record<SourceUrlState, number> {
+  return Object.fromEntries(URL_STATES.map((s) => [s, 0])) as Record<SourceUrlState, number>;
+}
+
+/** The URLs of a publisher, optionally of one state, upload or job, for reports (bounded). */
 export async function listUrls(
   db: Client,
   publisherId: string,
-  opts: { state?: SourceUrlState; limit: number },
+  opts: { state?: SourceUrlState; sourceId?: string; jobId?: string; limit: number },
 ): Promise<SourceUrl[]> {
+  const where = ["publisher_id = ?"];
+  const args: (string | number)[] = [publisherId];
+  for (
+    const [column, value] of [
+      ["state", opts.state],
+      ["source_id", opts.sourceId],
+      ["job_id", opts.jobId],
+    ] as const
+  ) {
+    if (value === undefined) continue;
+    where.push(`${column} = ?`);
+    args.push(value);
+  }
   const rs = await db.execute({
-    sql: `SELECT ${URL_COLUMNS} FROM source_urls WHERE publisher_id = ?
-          ${opts.state ? "AND state = ?" : ""} ORDER BY created_at, url LIMIT ?`,
-    args: opts.state ? [publisherId, opts.state, opts.limit] : [publisherId, opts.limit],
+    sql: `SELECT ${URL_COLUMNS} FROM source_urls WHERE ${where.join(" AND ")}
+          ORDER BY created_at, url LIMIT ?`,
+    args: [...args, opts.limit],
   });
   return rs.rows.map(toSourceUrl);
 }
@@ -240,8 +228,9 @@ function toSource(r: any): Source {
   };
 }
 
+/** A source_urls row (URL_COLUMNS) as a SourceUrl. */
 // deno-lint-ignore no-explicit-any
-function toSourceUrl(r: any): SourceUrl {
+export function toSourceUrl(r: any): SourceUrl {
   const s = (v: unknown) => v === null || v === undefined ? null : String(v);
   return {
     url: String(r.url),
@@ -254,5 +243,6 @@ function toSourceUrl(r: any): SourceUrl {
     etag: s(r.etag),
     lastModified: s(r.last_modified),
     fetchedAt: r.fetched_at === null ? null : Number(r.fetched_at),
+    jobId: s(r.job_id),
   };
 }

@@ -43,7 +43,7 @@ Deno.test("without the loopback switch, loopback, private and metadata addresses
     const up = await uploadCsv(folio, urls.join("\n"));
     assert.equal(up.status, 201);
     assert.deepEqual(up.body.rejected, []);
-    const job = await runJobViaApi(folio, "drain");
+    const job = await waitForJob(folio, up.body.jobId as string); // the upload's own job
     assert.equal(job.outcome, "FAILED");
     assert.equal(job.failed, job.discovered);
     assert.match(String(job.reason), /^All 13 URLs failed; commonest reason: /);
@@ -76,14 +76,13 @@ Deno.test("recoverJobs() resumes a job whose runner died, and the worker finishe
   await using folio = await testFolio(LOOPBACK);
   await stopIngestionWorker(folio.deps); // these drive jobs by hand
   await using site = startPageServer([pageSpec(1), pageSpec(2)]);
-  await uploadCsv(folio, `${site.origin}${pageSpec(1).path}\n${site.origin}${pageSpec(2).path}\n`);
+  const up = await uploadCsv(
+    folio,
+    `${site.origin}${pageSpec(1).path}\n${site.origin}${pageSpec(2).path}\n`,
+  );
   const db = folio.deps.store.db;
-  // A job claimed by a runner that then vanished (no heartbeat since).
-  const { job } = await createJob(db, "pub_demo", {
-    id: "job_orphan",
-    kind: "drain",
-    now: folio.clock.now(),
-  });
+  // The upload's job, claimed by a runner that then vanished (no heartbeat since).
+  const job = { id: up.body.jobId as string };
   assert.equal((await claimJob(db, "run_dead", { now: folio.clock.now() }))?.id, job.id);
   assert.deepEqual(await recoverJobs(folio.deps), { resumed: 0, failed: 0 }, "fresh heartbeat");
   folio.clock.advance(5 * 60_000);
@@ -121,9 +120,9 @@ Deno.test("recoverJobs() fails a job that keeps dying instead of resuming it for
 Deno.test("a job with no progress for 600 s fails with that reason, and stopping hands a job back", async () => {
   await using folio = await testFolio(LOOPBACK);
   await using site = startPageServer([]);
-  await uploadCsv(folio, `${site.origin}/slow\n${site.origin}/slow?again\n`);
+  const up = await uploadCsv(folio, `${site.origin}/slow\n${site.origin}/slow?again\n`);
   let worker = startIngestionWorker(folio.deps, { pollMs: 50, pageTimeoutMs: 60_000 });
-  const { job } = await queueJob(folio.deps, "pub_demo", "drain");
+  const job = { id: up.body.jobId as string }; // the upload's own job
   const db = folio.deps.store.db;
   try {
     while ((await getJob(db, "pub_demo", job.id))?.state !== "running") {
@@ -153,8 +152,8 @@ Deno.test("a sync job re-checks known URLs with conditional requests and updates
   await using site = startPageServer(specs);
   const worker = startIngestionWorker(folio.deps, { pollMs: 50 });
   try {
-    await uploadCsv(folio, specs.map((s) => `${site.origin}${s.path}`).join("\n"));
-    const drain = await runJobViaApi(folio, "drain");
+    const up = await uploadCsv(folio, specs.map((s) => `${site.origin}${s.path}`).join("\n"));
+    const drain = await waitForJob(folio, up.body.jobId as string);
     assert.equal(drain.ingested, 4);
     site.setPage({ ...specs[0], summary: "A corrected summary." });
     folio.clock.advance(24 * 3600_000 + 1000);
@@ -221,7 +220,9 @@ Deno.test("dailySync() queues one sync per publisher with URLs, only on the node
     args: ["ingest-daily-sync", "node-other", now + 60_000],
   });
   assert.equal(await dailySync(folio.deps, { holder: "node-a" }), 0, "another node holds it");
-  assert.equal((await listJobs(db, "pub_demo", { limit: 10 })).length, 0);
+  const syncs = async () =>
+    (await listJobs(db, "pub_demo", { limit: 10 })).filter((j) => j.kind === "sync");
+  assert.equal((await syncs()).length, 0);
   folio.clock.advance(61_000);
   assert.equal(await dailySync(folio.deps, { holder: "node-a" }), 1);
   assert.equal(

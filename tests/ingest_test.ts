@@ -8,7 +8,7 @@ import { createFetcher } from "../server/catalog/fetcher.ts";
 import { startIngestionWorker } from "../server/catalog/jobs.ts";
 import { USER_AGENT } from "../server/runtime.ts";
 import { expectedBody, pageSpec } from "./fixtures/article_pages.ts";
-import { auth, runJobViaApi, uploadCsv, urlsIn } from "./fixtures/ingest_helpers.ts";
+import { auth, runJobViaApi, uploadCsv, urlsIn, waitForJob } from "./fixtures/ingest_helpers.ts";
 import { BAD_PATHS, startPageServer } from "./fixtures/page_server.ts";
 import { testFolio } from "./helpers.ts";
 
@@ -58,7 +58,8 @@ Deno.test("a drain job ingests a few hundred pages with their metadata and count
     assert.equal(rejected[1].url, '=HYPERLINK("http://evil.example","click")');
     assert.equal(rejected[1].reason, "not an http(s) URL");
 
-    const job = await runJobViaApi(folio, "drain", { timeoutMs: 240_000 });
+    // The upload started its own drain job.
+    const job = await waitForJob(folio, up.body.jobId as string, { timeoutMs: 240_000 });
     assert.equal(job.outcome, "SUCCEEDED", JSON.stringify(job));
     assert.equal(job.discovered, PAGES + expectedFailures);
     assert.equal(job.ingested, PAGES);
@@ -125,6 +126,7 @@ Deno.test("a drain job ingests a few hundred pages with their metadata and count
     assert.equal(again.body.sourceId, up.body.sourceId);
     assert.equal(again.body.duplicate, true);
     assert.equal(again.body.queued, 0);
+    assert.equal(again.body.jobId, up.body.jobId, "a duplicate names the upload's job");
     const second = await runJobViaApi(folio, "drain");
     assert.equal(second.outcome, "SUCCEEDED");
     assert.equal(second.discovered, 0);

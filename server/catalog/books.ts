@@ -4,11 +4,18 @@
  * book's author-contract ceiling (docs/SPEC.md "Content license"; read by server/reads/read_article.ts).
  */
 import { upsertArticle } from "../../store/articles.ts";
-import { deleteBook, insertBook, setBookChapters } from "../../store/books.ts";
+import {
+  type Book,
+  bookChapters,
+  deleteBook,
+  getBook,
+  insertBook,
+  setBookChapters,
+} from "../../store/books.ts";
 import { newId } from "../../store/ids.ts";
 import { type Rights, USE_CASES } from "../../store/vocabulary.ts";
 import type { AppDeps } from "../deps.ts";
-import { AppError, invalid } from "../errors.ts";
+import { AppError, invalid, notFound } from "../errors.ts";
 import { type Chapter, splitMarkdown, splitPdf, splitPlainText } from "./book_split.ts";
 import { type PdfLimits, pdfText } from "./pdf_text.ts";
 import type { Upload } from "./upload.ts";
@@ -82,6 +89,51 @@ export async function importBook(
   }
   for (const id of ids) await deps.search.articleChanged(publisherId, id);
   return { bookId, chapters: chapters.length, format, titles: chapters.map((c) => c.title) };
+}
+
+/** A chapter as GET /books/:id lists it. */
+export interface ChapterEntry {
+  number: number;
+  title: string;
+  articleId: string;
+  words: number;
+}
+
+/** A book with its chapters; 404 when it is not the publisher's. */
+export async function bookDetail(
+  deps: AppDeps,
+  publisherId: string,
+  bookId: string,
+): Promise<Book & { contents: ChapterEntry[] }> {
+  const book = await getBook(deps.store.db, publisherId, bookId);
+  if (!book) throw notFound("Book");
+  const prefix = `${book.title}: `;
+  const contents = (await bookChapters(deps.store.db, publisherId, bookId)).map((ch) => ({
+    number: ch.number,
+    title: ch.title.startsWith(prefix) ? ch.title.slice(prefix.length) : ch.title,
+    articleId: ch.articleId,
+    words: ch.body.split(/\s+/).filter((w) => /[\p{L}\p{N}]/u.test(w)).length,
+  }));
+  return { ...book, contents };
+}
+
+/**
+ * Deletes a book: its chapter articles leave the store, search (full text by trigger, passages
+ * here) and every listing. Ledger rows (charges, call log, statements) stay as they were.
+ */
+export async function removeBook(
+  deps: AppDeps,
+  publisherId: string,
+  bookId: string,
+): Promise<{ bookId: string; chaptersRemoved: number; note: string }> {
+  if (!await getBook(deps.store.db, publisherId, bookId)) throw notFound("Book");
+  const ids = await deleteBook(deps.store.db, publisherId, bookId);
+  for (const id of ids) await deps.search.articleChanged(publisherId, id);
+  return {
+    bookId,
+    chaptersRemoved: ids.length,
+    note: "Charges, the call log and statements keep their rows for these chapters",
+  };
 }
 
 function field(fields: Record<string, string>, name: string, max: number): string {

@@ -36,6 +36,8 @@ export type FetchRefusedCode =
 export class FetchRefused extends Error {
   readonly code: FetchRefusedCode;
   readonly url: string;
+  /** The refusal without the URL, e.g. "example.invalid did not resolve". */
+  readonly detail: string;
   /** Final HTTP status, for code "http_status". */
   readonly status?: number;
   /** Address class, for code "blocked_address". */
@@ -55,6 +57,7 @@ export class FetchRefused extends Error {
     this.name = "FetchRefused";
     this.code = code;
     this.url = url;
+    this.detail = safeText(detail);
     this.status = extra.status;
     this.reason = extra.reason;
   }

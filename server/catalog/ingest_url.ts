@@ -1,6 +1,7 @@
 /** Ingesting one listed URL: robots.txt, the guarded fetch, extraction, upsert, re-index. */
 import { upsertArticle } from "../../store/articles.ts";
-import { markUrl, type SourceUrl } from "../../store/sources.ts";
+import type { UrlResult } from "../../store/ingest_queue.ts";
+import type { SourceUrl } from "../../store/sources.ts";
 import type { AppDeps } from "../deps.ts";
 import { extractArticle } from "./extract.ts";
 import { FetchRefused, type FetchRefusedCode } from "./fetcher.ts";
@@ -12,10 +13,13 @@ export const PAGE_MAX_BYTES = 10 * 1024 * 1024;
 const EXTRACT_MAX_CHARS = 3 * 1024 * 1024;
 const PAGE_TYPES = ["text/html", "application/xhtml+xml"];
 
-/** What happened to one URL; `category` groups failures in the job's reason counts. */
+/**
+ * What happened to one URL; `category` groups failures in the job's reason counts, and `refused`
+ * is the fetcher's refusal behind a failure (the job's host memory reads it).
+ */
 export type UrlOutcome =
-  | { state: "ingested" | "unchanged"; articleId: string }
-  | { state: "failed" | "blocked"; category: string; reason: string };
+  | Extract<UrlResult, { state: "ingested" | "unchanged" }>
+  | (Extract<UrlResult, { state: "failed" | "blocked" }> & { refused?: FetchRefused });
 
 const CATEGORY: Record<FetchRefusedCode, string> = {
   bad_url: "refused URL",
@@ -32,40 +36,21 @@ const CATEGORY: Record<FetchRefusedCode, string> = {
   network: "network error",
 };
 
-/** Fetches, extracts and stores one URL, and records the outcome on its source_urls row. */
+/** The failure category of a fetcher refusal (e.g. "HTTP 404", "DNS failure"). */
+export function categoryOf(e: FetchRefused): string {
+  return e.code === "http_status" ? `HTTP ${e.status}` : CATEGORY[e.code];
+}
+
+/**
+ * Fetches, extracts and stores one URL (robots.txt first); the caller records the outcome on the
+ * URL's row with the job's counts (store/ingest_queue.ts recordUrl).
+ */
 export async function ingestUrl(
   deps: AppDeps,
   publisherId: string,
   row: SourceUrl,
   opts: { conditional: boolean; timeoutMs?: number; signal?: AbortSignal },
 ): Promise<UrlOutcome> {
-  const result = await attempt(deps, publisherId, row, opts);
-  const now = deps.clock.now();
-  if ("articleId" in result) {
-    const { etag, lastModified, ...outcome } = result;
-    await markUrl(deps.store.db, publisherId, row.url, {
-      state: outcome.state,
-      articleId: outcome.articleId,
-      etag,
-      lastModified,
-      now,
-    });
-    return outcome;
-  }
-  await markUrl(deps.store.db, publisherId, row.url, {
-    state: result.state,
-    reason: result.reason,
-    now,
-  });
-  return result;
-}
-
-async function attempt(
-  deps: AppDeps,
-  publisherId: string,
-  row: SourceUrl,
-  opts: { conditional: boolean; timeoutMs?: number; signal?: AbortSignal },
-): Promise<UrlOutcome & { etag?: string | null; lastModified?: string | null }> {
   try {
     const verdict = await robotsVerdict(deps, publisherId, row.url);
     if ("refused" in verdict) throw verdict.refused;
@@ -121,7 +106,6 @@ async function attempt(
     if (e.code === "http_status" && e.status === 304 && row.articleId) {
       return { state: "unchanged", articleId: row.articleId };
     }
-    const category = e.code === "http_status" ? `HTTP ${e.status}` : CATEGORY[e.code];
-    return { state: "failed", category, reason: e.message };
+    return { state: "failed", category: categoryOf(e), reason: e.message, refused: e };
   }
 }

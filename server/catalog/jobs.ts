@@ -1,7 +1,8 @@
 /**
  * Ingestion jobs in a bounded worker pool inside the process (docs/DESIGN.md section 8). Jobs live in
  * the store, so any node may run any job; a job whose runner died (stale heartbeat) is resumed,
- * and one that keeps dying is failed with a reason: never stuck "running".
+ * and one that keeps dying is failed with a reason: never stuck "running". Slots are taken in
+ * turns (run_job.ts): a job whose slice is over goes to the back of the queue when others wait.
  */
 import {
   claimJob,
@@ -17,7 +18,7 @@ import { newId } from "../../store/ids.ts";
 import { publishersWithUrls } from "../../store/sources.ts";
 import { withLease } from "../../store/leases.ts";
 import type { AppDeps } from "../deps.ts";
-import { runJob, type RunOptions, SHUTDOWN } from "./run_job.ts";
+import { CANCELLED, runJob, type RunOptions, SHUTDOWN } from "./run_job.ts";
 
 /** Tuning of the worker; every field has a production default. */
 export interface WorkerOptions extends RunOptions {
@@ -35,13 +36,28 @@ export interface IngestionWorker {
   wake(): void;
   /** Stops claiming jobs, hands running ones back to the queue, and waits for them. */
   stop(): Promise<void>;
+  /** Stops this process's run of a job now (it was cancelled); false if it is not running here. */
+  cancel(jobId: string): boolean;
 }
 
 /** A job resumed this many times is failed instead: something in it stops the process. */
 export const MAX_RESUMES = 3;
 const workers = new WeakMap<AppDeps, IngestionWorker>();
 
-/** Queues a drain or sync job (or returns the one of that kind already active) and wakes the worker. */
+/** Looks for queued jobs now (after an upload or a retry queued one). */
+export function wakeWorker(deps: AppDeps): void {
+  workers.get(deps)?.wake();
+}
+
+/**
+ * Stops this process's run of a cancelled job at once (its fetches in flight are aborted). A run
+ * on another node stops at its next URL or heartbeat, when it sees the job finished.
+ */
+export function abortJobRun(deps: AppDeps, jobId: string): boolean {
+  return workers.get(deps)?.cancel(jobId) ?? false;
+}
+
+/** Queues a publisher-wide drain or sync (or returns the one of that kind already active). */
 export async function queueJob(
   deps: AppDeps,
   publisherId: string,
@@ -100,17 +116,23 @@ export function startIngestionWorker(deps: AppDeps, opts: WorkerOptions = {}): I
   const pollMs = opts.pollMs ?? 2000;
   const stopping = new AbortController();
   const running = new Set<Promise<void>>();
+  const runs = new Map<string, AbortController>();
   let wakeUp: (() => void) | null = null;
   let woken = false;
   let lastRecovery = -Infinity;
 
   const runOne = (job: Job) => {
+    const cancelled = new AbortController();
+    runs.set(job.id, cancelled);
     const p = (async () => {
       try {
-        const finished = await runJob(deps, job, { ...opts, runner, signal: stopping.signal });
-        if (!finished) {
+        const signal = AbortSignal.any([stopping.signal, cancelled.signal]);
+        const end = await runJob(deps, job, { ...opts, runner, signal });
+        if (end === "released") {
           // Shutdown: hand the job back so the next start (or another node) resumes it at once.
           await releaseJob(deps.store.db, job.id, { runner });
+        } else if (end === "yielded") {
+          await releaseJob(deps.store.db, job.id, { runner, requeueAt: deps.clock.now() });
         }
       } catch (e) {
         deps.log.error("ingestion: job failed to run", { jobId: job.id, error: String(e) });
@@ -122,6 +144,7 @@ export function startIngestionWorker(deps: AppDeps, opts: WorkerOptions = {}): I
         }).catch(() => {});
       }
     })().finally(() => {
+      runs.delete(job.id);
       running.delete(p);
       worker.wake();
     });
@@ -167,6 +190,11 @@ export function startIngestionWorker(deps: AppDeps, opts: WorkerOptions = {}): I
     wake: () => {
       woken = true;
       wakeUp?.();
+    },
+    cancel: (jobId) => {
+      const run = runs.get(jobId);
+      run?.abort(CANCELLED);
+      return !!run;
     },
     stop: async () => {
       if (!stopping.signal.aborted) stopping.abort(SHUTDOWN);

@@ -1,12 +1,15 @@
 /**
  * Sources: a publisher's CSV of URLs (docs/SPEC.md "What the service does" 6: a url column, an optional
- * title column, at most 20 MB). Accepted URLs are queued in source_urls for the next drain job.
+ * title column, at most 20 MB). Accepted URLs are queued in source_urls, owned by a drain job the
+ * upload queues in the same transaction (each upload is its own job: see run_job.ts for turns).
  */
 import { CsvError, parse } from "csv-parse/sync";
 import { findSourceByHash, insertSource } from "../../store/sources.ts";
+import { getJob, type Job, jobsOfSource } from "../../store/jobs.ts";
 import { newId } from "../../store/ids.ts";
 import type { AppDeps } from "../deps.ts";
 import { AppError, invalid } from "../errors.ts";
+import { wakeWorker } from "./jobs.ts";
 
 /** docs/SPEC.md "Limits": source CSV size. */
 export const MAX_CSV_BYTES = 20 * 1024 * 1024;
@@ -32,6 +35,11 @@ export interface SourceImport {
   queued: number;
   /** True when the same file was uploaded before: nothing new was queued. */
   duplicate: boolean;
+  /**
+   * The drain job processing the upload's new URLs (for a duplicate, the upload's latest job);
+   * null when the upload queued nothing new.
+   */
+  job: Job | null;
 }
 
 /** A parsed CSV: the rows to queue and the lines refused. */
@@ -119,28 +127,34 @@ export async function importSourceCsv(
   const contentHash = await sha256(upload.bytes);
   const existing = await findSourceByHash(deps.store.db, publisherId, contentHash);
   if (existing) {
+    const [latest] = await jobsOfSource(deps.store.db, publisherId, existing.id);
     return {
       sourceId: existing.id,
       accepted: existing.accepted,
       rejected: parsed.rejected,
       queued: 0,
       duplicate: true,
+      job: latest ?? null,
     };
   }
   const sourceId = newId("src");
+  const jobId = newId("job");
   const queued = await insertSource(deps.store.db, publisherId, {
     id: sourceId,
     originalName: upload.name,
     contentHash,
     rows: parsed.rows.map(({ url, title }) => ({ url, title })),
     rejected: parsed.rejected.length,
+    jobId,
   }, { now: deps.clock.now() });
+  if (queued > 0) wakeWorker(deps);
   return {
     sourceId,
     accepted: parsed.rows.length,
     rejected: parsed.rejected,
     queued,
     duplicate: false,
+    job: queued > 0 ? await getJob(deps.store.db, publisherId, jobId) : null,
   };
 }
 
@@ -172,6 +186,12 @@ function openQuoteLine(text: string): number | null {
 
 function isHttpUrl(cell: string): boolean {
   return /^https?:\/\//i.test(cell.trim());
+}
+
+/** A URL as uploads store it (fragment dropped, normalised by URL), or null if it is not one. */
+export function normalizeUrl(cell: string): string | null {
+  const url = urlProblem(cell.trim());
+  return typeof url === "string" ? null : url.href;
 }
 
 /** The normalised URL, or why the cell is not one we can queue. */

@@ -12,6 +12,17 @@ export interface Upload {
   fields: Record<string, string>;
 }
 
+/** The media type of a request, lower case, without parameters. */
+export function mediaType(req: Request): string {
+  return (req.headers.get("content-type") ?? "").split(";")[0].trim().toLowerCase();
+}
+
+/** Refuses a body of the wrong type (415), releasing the body first. */
+export async function refuseType(req: Request, expected: string): Promise<never> {
+  await req.body?.cancel().catch(() => {});
+  throw new AppError(415, "unsupported_media_type", `Content-Type must be ${expected}`);
+}
+
 /** Multipart boundaries, headers and form fields around a file stay well under this. */
 const MULTIPART_SLACK = 64 * 1024;
 

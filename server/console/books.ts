@@ -42,31 +42,29 @@ export function booksPages(api: ApiFetch): Hono<ConsoleEnv> {
   app.get("/books", (c) => list(c, null));
 
   app.post("/books/upload", async (c) => {
-    const answer = await callApi<{ id: string }>(c, api, "/api/publisher/books", {
+    const answer = await callApi<{ bookId: string }>(c, api, "/api/publisher/books", {
       method: "POST",
       body: c.req.raw.body,
       contentType: c.req.header("content-type") ?? "",
       csrf: c.req.query("_csrf") ?? "",
     });
     if (!answer.ok) return list(c, answer.problem, refusalStatus(answer.status));
-    return doneRedirect(c, `/publisher/books/${segment(answer.body.id)}`, "uploaded");
+    return doneRedirect(c, `/publisher/books/${segment(answer.body.bookId)}`, "uploaded");
   });
 
   app.get("/books/:id", async (c) => {
     const id = segment(c.req.param("id"));
     const book = must(
-      await callApi<BookView & { chapters: ChapterView[] | number; chapterList?: ChapterView[] }>(
+      await callApi<BookView & { contents: ChapterView[] }>(
         c,
         api,
         `/api/publisher/books/${id}`,
       ),
     );
-    const chapters = Array.isArray(book.chapters) ? book.chapters : book.chapterList ?? [];
-    const count = Array.isArray(book.chapters) ? book.chapters.length : book.chapters;
     return c.html(renderPage(BookPage({
       who: c.var.who,
-      book: { ...book, chapters: count },
-      chapters,
+      book,
+      chapters: book.contents,
       notice: noticeOf(c, NOTICES),
     })));
   });

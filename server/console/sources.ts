@@ -23,6 +23,7 @@ import type { ConsoleEnv } from "./session.ts";
 const NOTICES: Record<string, string> = {
   uploaded: "Upload received; its job has started.",
   duplicate: "This file was uploaded before; nothing new was queued.",
+  nothing: "No new URLs in this file: rows that are not URLs are skipped, and known URLs are not queued again.",
   cancelled: "The job was cancelled; its queued URLs were released.",
   retried: "The failed URLs were queued again.",
   removed: "Removed.",
@@ -64,7 +65,7 @@ export function sourcesPages(api: ApiFetch): Hono<ConsoleEnv> {
   app.get("/sources", (c) => overview(c, null));
 
   app.post("/sources/upload", async (c) => {
-    const answer = await callApi<{ jobId?: string; duplicate?: boolean }>(
+    const answer = await callApi<{ jobId: string | null; duplicate: boolean }>(
       c,
       api,
       "/api/publisher/sources",
@@ -81,7 +82,7 @@ export function sourcesPages(api: ApiFetch): Hono<ConsoleEnv> {
     if (answer.body.duplicate) return doneRedirect(c, "/publisher/sources", "duplicate");
     return answer.body.jobId
       ? doneRedirect(c, `/publisher/jobs/${segment(answer.body.jobId)}`, "uploaded")
-      : doneRedirect(c, "/publisher/sources", "uploaded");
+      : doneRedirect(c, "/publisher/sources", "nothing");
   });
 
   app.get("/sources/urls", async (c) => {

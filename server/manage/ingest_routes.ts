@@ -1,24 +1,27 @@
 /**
- * Publisher management routes for the catalog (docs/DESIGN.md section 6): sources (CSV of URLs),
- * ingestion jobs, books. Auth is attached per route (see account_routes.ts for why).
+ * Publisher management routes for the catalog (docs/DESIGN.md section 6): sources (CSV of URLs)
+ * and their per-URL report, removal and retry; jobs (job_routes.ts) and books (book_routes.ts)
+ * are mounted here too. Auth is attached for the whole sub-app by routes.ts.
  */
 import { Hono } from "hono";
-import { listBooks } from "../../store/books.ts";
-import { getJob, type Job, listJobs } from "../../store/jobs.ts";
+import { latestJobBySource } from "../../store/jobs.ts";
 import {
+  countUrlsBySource,
   countUrlsByState,
+  emptyCounts,
   listSources,
   listUrls,
-  type SourceUrlState,
+  type SourceUrl,
 } from "../../store/sources.ts";
-import { importBook, MAX_PDF_BYTES } from "../catalog/books.ts";
-import { queueJob } from "../catalog/jobs.ts";
+import { removeListedUrls, removeUpload, retrySource } from "../catalog/lifecycle.ts";
 import { importSourceCsv, MAX_CSV_BYTES } from "../catalog/sources.ts";
-import { readUpload, uploadLimit } from "../catalog/upload.ts";
+import { mediaType, readUpload, refuseType, uploadLimit } from "../catalog/upload.ts";
 import type { AppDeps, AppEnv } from "../deps.ts";
-import { AppError, invalid, notFound } from "../errors.ts";
+import { bookRoutes } from "./book_routes.ts";
+import { removeUrlsInputSchema, urlQuerySchema } from "./ingest_schemas.ts";
+import { jobRoutes, presentJob } from "./job_routes.ts";
+import { parseInput, readJson } from "./validation.ts";
 
-const URL_STATES = new Set(["queued", "ingested", "unchanged", "failed", "blocked"]);
 /** Media types a CSV upload may carry (browsers label .csv files in several ways). */
 const CSV_TYPES = new Set([
   "",
@@ -30,15 +33,6 @@ const CSV_TYPES = new Set([
   "multipart/form-data",
 ]);
 
-function mediaType(req: Request): string {
-  return (req.headers.get("content-type") ?? "").split(";")[0].trim().toLowerCase();
-}
-
-async function refuseType(req: Request, expected: string): Promise<never> {
-  await req.body?.cancel().catch(() => {});
-  throw new AppError(415, "unsupported_media_type", `Content-Type must be ${expected}`);
-}
-
 /** Routes for sources, jobs, books. */
 export function ingestRoutes(deps: AppDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
@@ -49,86 +43,55 @@ export function ingestRoutes(deps: AppDeps): Hono<AppEnv> {
       await refuseType(c.req.raw, "text/csv or multipart/form-data with a file field");
     }
     const upload = await readUpload(c.req.raw, MAX_CSV_BYTES);
-    const result = await importSourceCsv(deps, c.var.publisher!.id, upload);
-    return c.json(result, result.duplicate ? 200 : 201);
+    const { job, ...result } = await importSourceCsv(deps, c.var.publisher!.id, upload);
+    const body = { ...result, jobId: job?.id ?? null, job: job ? presentJob(job) : null };
+    return c.json(body, result.duplicate ? 200 : 201);
   });
 
   app.get("/sources", async (c) => {
     const publisherId = c.var.publisher!.id;
-    const [sources, urls] = await Promise.all([
+    const [sources, urls, bySource, jobs] = await Promise.all([
       listSources(db, publisherId),
       countUrlsByState(db, publisherId),
+      countUrlsBySource(db, publisherId),
+      latestJobBySource(db, publisherId),
     ]);
-    return c.json({ sources, urls });
+    return c.json({
+      sources: sources.map((s) => ({
+        ...s,
+        urls: bySource.get(s.id) ?? emptyCounts(),
+        jobId: jobs.get(s.id) ?? null,
+      })),
+      urls,
+    });
   });
 
   app.get("/sources/urls", async (c) => {
-    const state = c.req.query("state");
-    if (state && !URL_STATES.has(state)) {
-      throw invalid("state", "must be one of queued, ingested, unchanged, failed, blocked");
-    }
-    const urls = await listUrls(db, c.var.publisher!.id, {
-      state: state as SourceUrlState | undefined,
-      limit: 1000,
-    });
-    return c.json({ urls });
+    const query = parseInput(urlQuerySchema, c.req.query());
+    const urls = await listUrls(db, c.var.publisher!.id, { ...query, limit: 1000 });
+    return c.json({ urls: urls.map(presentUrl) });
   });
 
-  app.post("/jobs", async (c) => {
-    let body: unknown;
-    try {
-      body = await c.req.json();
-    } catch {
-      throw invalid("body", 'must be JSON: {"kind": "drain"} or {"kind": "sync"}');
-    }
-    const kind = (body as { kind?: unknown } | null)?.kind;
-    if (kind !== "drain" && kind !== "sync") throw invalid("kind", "must be drain or sync");
-    const { job, created } = await queueJob(deps, c.var.publisher!.id, kind);
-    return c.json({ jobId: job.id, created, job: presentJob(job) }, 202);
+  app.post("/sources/urls/remove", async (c) => {
+    const { urls } = parseInput(removeUrlsInputSchema, await readJson(c));
+    return c.json(await removeListedUrls(deps, c.var.publisher!.id, urls));
   });
 
-  app.get("/jobs", async (c) => {
-    const jobs = await listJobs(db, c.var.publisher!.id, { limit: 50 });
-    return c.json({ jobs: jobs.map(presentJob) });
+  app.delete("/sources/:id", async (c) => {
+    return c.json(await removeUpload(deps, c.var.publisher!.id, c.req.param("id")));
   });
 
-  app.get("/jobs/:id", async (c) => {
-    const job = await getJob(db, c.var.publisher!.id, c.req.param("id"));
-    if (!job) throw notFound("Job");
-    return c.json(presentJob(job));
+  app.post("/sources/:id/retry", async (c) => {
+    const { job, requeued } = await retrySource(deps, c.var.publisher!.id, c.req.param("id"));
+    return c.json({ jobId: job.id, job: presentJob(job), requeued }, 202);
   });
 
-  app.post("/books", uploadLimit(MAX_PDF_BYTES), async (c) => {
-    if (mediaType(c.req.raw) !== "multipart/form-data") {
-      await refuseType(c.req.raw, "multipart/form-data with file, title, author and rights fields");
-    }
-    const upload = await readUpload(c.req.raw, MAX_PDF_BYTES);
-    const book = await importBook(deps, c.var.publisher!.id, upload);
-    return c.json(book, 201);
-  });
-
-  app.get("/books", async (c) => {
-    return c.json({ books: await listBooks(db, c.var.publisher!.id) });
-  });
-
+  app.route("/", jobRoutes(deps));
+  app.route("/", bookRoutes(deps));
   return app;
 }
 
-/** The API form of a job (docs/DESIGN.md section 6). */
-export function presentJob(job: Job) {
-  return {
-    id: job.id,
-    kind: job.kind,
-    state: job.state,
-    outcome: job.outcome,
-    discovered: job.discovered,
-    ingested: job.ingested,
-    unchanged: job.unchanged,
-    failed: job.failed,
-    reason: job.reason,
-    reasons: job.reasons,
-    createdAt: job.createdAt,
-    startedAt: job.startedAt,
-    finishedAt: job.finishedAt,
-  };
+/** A URL row of the report: the stored fields, plus the last attempt as an ISO time. */
+function presentUrl(u: SourceUrl) {
+  return { ...u, lastAttemptAt: u.fetchedAt === null ? null : new Date(u.fetchedAt).toISOString() };
 }

@@ -8,6 +8,8 @@ import { z } from "zod";
 import type { Config } from "../config.ts";
 import type { AppDeps, AppEnv } from "../deps.ts";
 import { POLICIES } from "../../store/vocabulary.ts";
+import { URL_STATES } from "../../store/sources.ts";
+import * as lifecycle from "./ingest_schemas.ts";
 import * as io from "./openapi_schemas.ts";
 import {
   articlePatchSchema,
@@ -229,6 +231,8 @@ function build(baseUrl: string): Json {
             },
           },
         },
+        description: "Starts a drain job for the upload's new URLs (named in the answer); a " +
+          "re-upload of the same file answers 200 with the upload's latest job.",
         ok: [201, io.sourceResponseSchema, "Accepted URLs queued for ingestion"],
         errors: [400, 413, 415],
       }),
@@ -240,12 +244,13 @@ function build(baseUrl: string): Json {
     "/api/publisher/sources/urls": {
       get: authed({
         summary: "The per-URL ingestion report (up to 1,000 rows)",
-        params: [{
-          name: "state",
-          in: "query",
-          required: false,
-          schema: { enum: ["queued", "ingested", "unchanged", "failed", "blocked"] },
-        }],
+        description: "Each row: state, reason, article id once ingested, the job that owns or " +
+          "last processed it, and the last attempt time. Filters combine.",
+        params: [
+          query("state", { enum: [...URL_STATES] }),
+          query("sourceId", { type: "string" }),
+          query("jobId", { type: "string" }),
+        ],
         ok: [200, io.sourceUrlListSchema],
         errors: [400],
       }),
@@ -270,6 +275,75 @@ function build(baseUrl: string): Json {
         errors: [400, 413, 415, 422],
       }),
       get: authed({ summary: "The publisher's books", ok: [200, io.bookListSchema] }),
+    },
+    // The ingestion lifecycle (issue 11): cancel, retry, removal, book detail and deletion.
+    "/api/publisher/jobs/{id}/cancel": {
+      post: authed({
+        summary: "Cancel a queued or running job",
+        description: "The job finishes as CANCELLED with the reason; its run stops at once; the " +
+          "URLs it still had queued become cancelled (retry them with POST .../retry). " +
+          "The body is optional.",
+        params: [id],
+        body: lifecycle.cancelInputSchema,
+        bodyOptional: true,
+        ok: [200, lifecycle.cancelResponseSchema],
+        errors: [400, 404, 409, 413, 415],
+      }),
+    },
+    "/api/publisher/jobs/{id}/retry": {
+      post: authed({
+        summary: "Retry a finished job's failed and cancelled URLs",
+        description: "Queues them again under a new drain job, named in the answer. 409 while " +
+          "the job is active or when it has nothing to retry.",
+        params: [id],
+        ok: [202, lifecycle.retryResponseSchema, "Queued"],
+        errors: [404, 409],
+      }),
+    },
+    "/api/publisher/sources/{id}": {
+      delete: authed({
+        summary: "Remove an upload and the URLs it added",
+        description: "Cancels the upload's active jobs first. Articles already ingested stay " +
+          "published (articlesKept counts them).",
+        params: [id],
+        ok: [200, lifecycle.sourceRemovalSchema],
+        errors: [404],
+      }),
+    },
+    "/api/publisher/sources/{id}/retry": {
+      post: authed({
+        summary: "Retry an upload's failed and cancelled URLs",
+        description: "Queues them again under a new drain job, named in the answer; URLs an " +
+          "active job owns are left to it. 409 when there is nothing to retry.",
+        params: [id],
+        ok: [202, lifecycle.retryResponseSchema, "Queued"],
+        errors: [404, 409],
+      }),
+    },
+    "/api/publisher/sources/urls/remove": {
+      post: authed({
+        summary: "Remove listed URLs (at most 1,000)",
+        description: "A running job skips them. Articles already ingested stay published.",
+        body: lifecycle.removeUrlsInputSchema,
+        ok: [200, lifecycle.urlRemovalSchema],
+        errors: [400, 413, 415],
+      }),
+    },
+    "/api/publisher/books/{id}": {
+      get: authed({
+        summary: "A book with its chapters",
+        params: [id],
+        ok: [200, lifecycle.bookDetailSchema],
+        errors: [404],
+      }),
+      delete: authed({
+        summary: "Delete a book",
+        description: "Its chapters leave search and every listing; charges, the call log and " +
+          "statements keep their rows.",
+        params: [id],
+        ok: [200, lifecycle.bookRemovalSchema],
+        errors: [404],
+      }),
     },
     "/api/publisher/license-requests": {
       get: authed({

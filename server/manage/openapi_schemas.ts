@@ -4,6 +4,7 @@
  * docs/DESIGN.md §6 gives (their routes live in ingest_routes.ts and license_request_routes.ts).
  */
 import { z } from "zod";
+import { URL_STATES } from "../../store/sources.ts";
 import { USE_CASES } from "../../store/vocabulary.ts";
 import { effectiveSchema, managedArticleSchema, ruleSchema } from "./schemas.ts";
 
@@ -123,26 +124,43 @@ export const intentListSchema = z.object({
 /** GET /api/publisher/coverage (docs/SPEC.md "Embedding coverage"). */
 export const coverageSchema = z.object({ embedded: z.int(), total: z.int() });
 
-/** POST /api/publisher/sources answer. */
+/** POST /api/publisher/jobs body. */
+export const jobInputSchema = z.strictObject({ kind: z.enum(["drain", "sync"]) });
+
+/** An ingestion job (docs/SPEC.md "Other records"); counts are live while it runs. */
+export const jobSchema = z.object({
+  id: z.string(),
+  kind: z.enum(["drain", "sync"]),
+  scope: z.enum(["publisher", "urls"]).meta({
+    description: "publisher: the publisher's URLs at large; urls: those of an upload or a retry",
+  }),
+  sourceId: z.string().nullable().meta({ description: "The upload the job was started for" }),
+  state: z.enum(["queued", "running", "finished"]),
+  outcome: z.enum(["SUCCEEDED", "FAILED", "CANCELLED"]).nullable(),
+  discovered: z.int(),
+  ingested: z.int(),
+  unchanged: z.int(),
+  failed: z.int(),
+  cancelled: z.int().meta({ description: "Queued URLs released when the job was cancelled" }),
+  reason: z.string().nullable(),
+  reasons: z.record(z.string(), z.int()),
+  createdAt: z.iso.datetime(),
+  startedAt: z.iso.datetime().nullable(),
+  finishedAt: z.iso.datetime().nullable(),
+});
+
+/** POST /api/publisher/sources answer: the upload and the drain job it started. */
 export const sourceResponseSchema = z.object({
   sourceId: z.string(),
   accepted: z.int(),
   rejected: z.array(z.looseObject({ reason: z.string() })),
-});
-
-/** POST /api/publisher/jobs body. */
-export const jobInputSchema = z.strictObject({ kind: z.enum(["drain", "sync"]) });
-
-/** An ingestion job (docs/SPEC.md "Other records"). */
-export const jobSchema = z.object({
-  id: z.string(),
-  kind: z.enum(["drain", "sync"]),
-  state: z.enum(["queued", "running", "finished"]),
-  outcome: z.enum(["SUCCEEDED", "FAILED"]).nullable(),
-  discovered: z.int(),
-  ingested: z.int(),
-  failed: z.int(),
-  reason: z.string().nullable(),
+  queued: z.int(),
+  duplicate: z.boolean(),
+  jobId: z.string().nullable().meta({
+    description: "The job ingesting the upload (a duplicate: the upload's latest job); " +
+      "null when nothing new was queued",
+  }),
+  job: jobSchema.nullable(),
 });
 
 /** POST /api/publisher/books: a file, its metadata and the author-contract rights ceiling. */
@@ -178,21 +196,33 @@ export const bookListSchema = z.object({
   })),
 });
 
-const URL_STATES = ["queued", "ingested", "unchanged", "failed", "blocked"] as const;
+const urlCounts = z.record(z.enum(URL_STATES), z.int());
 
 /** GET /api/publisher/sources: uploads and where their URLs stand. */
 export const sourceListSchema = z.object({
-  sources: z.array(z.looseObject({ id: z.string(), accepted: z.int(), rejected: z.int() })),
-  urls: z.record(z.enum(URL_STATES), z.int()),
+  sources: z.array(z.looseObject({
+    id: z.string(),
+    accepted: z.int(),
+    rejected: z.int(),
+    urls: urlCounts.meta({ description: "The upload's URLs by state (cancelled included)" }),
+    jobId: z.string().nullable().meta({ description: "The upload's latest job" }),
+  })),
+  urls: urlCounts,
 });
 
 /** GET /api/publisher/sources/urls: the per-URL report with reasons. */
 export const sourceUrlListSchema = z.object({
   urls: z.array(z.looseObject({
     url: z.string(),
+    sourceId: z.string().nullable(),
     state: z.enum(URL_STATES),
     reason: z.string().nullable(),
     articleId: z.string().nullable(),
+    attempts: z.int(),
+    jobId: z.string().nullable().meta({
+      description: "The job that owns it while queued, then the job that last processed it",
+    }),
+    lastAttemptAt: z.iso.datetime().nullable(),
   })),
 });
 

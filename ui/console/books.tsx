@@ -15,14 +15,10 @@ export interface BookView {
 
 /** A chapter (GET /api/publisher/books/:id). */
 export interface ChapterView {
-  number?: number;
-  chapterNo?: number;
+  number: number;
   title: string;
-  articleId?: string | null;
-  id?: string;
-  url?: string | null;
-  words?: number | null;
-  wordCount?: number | null;
+  articleId: string;
+  words: number | null;
 }
 
 const USES: [string, string][] = [
@@ -184,15 +180,12 @@ export function BookPage(props: {
         <h2 id="chapters-title">{count(props.chapters.length)} chapters</h2>
         {props.chapters.length === 0 ? <p class="muted">No chapters.</p> : (
           <ol>
-            {props.chapters.map((ch, i) => {
-              const words = ch.words ?? ch.wordCount;
-              return (
-                <li key={ch.articleId ?? ch.id ?? i}>
-                  {ch.url ? <a href={ch.url}>{ch.title}</a> : ch.title}
-                  {words ? <span class="muted small">{` · ${count(words)} words`}</span> : null}
-                </li>
-              );
-            })}
+            {props.chapters.map((ch) => (
+              <li key={ch.articleId} value={ch.number}>
+                {ch.title}
+                {ch.words ? <span class="muted small">{` · ${count(ch.words)} words`}</span> : null}
+              </li>
+            ))}
           </ol>
         )}
       </section>

@@ -23,6 +23,7 @@ export interface JobView {
   ingested: number;
   unchanged: number;
   failed: number;
+  cancelled?: number;
   reason: string | null;
   reasons: Record<string, number>;
   createdAt: string;
@@ -171,8 +172,9 @@ export function stateText(j: JobView): string {
 
 /** "12 of 300 done · 3 failed". */
 export function progressText(j: JobView): string {
-  const done = j.ingested + j.unchanged + j.failed;
-  return `${count(done)} of ${count(j.discovered)} done · ${count(j.failed)} failed`;
+  const done = j.ingested + j.unchanged + j.failed + (j.cancelled ?? 0);
+  const cancelled = j.cancelled ? ` · ${count(j.cancelled)} cancelled` : "";
+  return `${count(done)} of ${count(j.discovered)} done · ${count(j.failed)} failed${cancelled}`;
 }
 
 /** GET /publisher/jobs/:id. */
@@ -184,7 +186,7 @@ export function JobPage(props: {
   problem?: string | null;
 }) {
   const j = props.job;
-  const done = j.ingested + j.unchanged + j.failed;
+  const done = j.ingested + j.unchanged + j.failed + (j.cancelled ?? 0);
   const pct = j.discovered ? Math.round((done / j.discovered) * 100) : isActive(j) ? 0 : 100;
   const reasons = Object.entries(j.reasons ?? {}).sort((a, b) => b[1] - a[1]);
   return (
@@ -231,10 +233,12 @@ export function JobPage(props: {
               <button type="submit" class="danger">Cancel job</button>
             </form>
           )}
-          {!isActive(j) && j.failed > 0 && (
+          {!isActive(j) && j.failed + (j.cancelled ?? 0) > 0 && (
             <form method="post" action={`/publisher/jobs/${j.id}/retry`}>
               <CsrfField token={props.who.csrfToken} />
-              <button type="submit">Retry {count(j.failed)} failed URLs</button>
+              <button type="submit">
+                Retry {count(j.failed + (j.cancelled ?? 0))} failed or cancelled URLs
+              </button>
             </form>
           )}
           {j.sourceId
