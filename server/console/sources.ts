@@ -23,7 +23,8 @@ import type { ConsoleEnv } from "./session.ts";
 const NOTICES: Record<string, string> = {
   uploaded: "Upload received; its job has started.",
   duplicate: "This file was uploaded before; nothing new was queued.",
-  nothing: "No new URLs in this file: rows that are not URLs are skipped, and known URLs are not queued again.",
+  nothing:
+    "No new URLs in this file: rows that are not URLs are skipped, and known URLs are not queued again.",
   cancelled: "The job was cancelled; its queued URLs were released.",
   retried: "The failed URLs were queued again.",
   removed: "Removed.",
