@@ -92,6 +92,17 @@ Deno.test({
     );
     assert.match(await page.content(), /Profile and branding saved/);
     await checkPage(page, "console-settings-saved");
+
+    // The catalog pages, empty for a new publisher, each say what to do next.
+    for (
+      const [path, shot] of [
+        ["/publisher/sources", "console-sources"],
+        ["/publisher/books", "console-books"],
+        ["/publisher/articles", "console-articles"],
+        ["/publisher/rules", "console-rules"],
+        ["/publisher/rules?url=%2Fnews%2Fa&country=DE", "console-rules-explain"],
+      ]
+    ) await visit(page, base, path, shot);
   },
 });
 

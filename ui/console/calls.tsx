@@ -139,7 +139,8 @@ function Readers(props: { calls: CallRow[] }) {
     <section class="card" aria-labelledby="readers-title">
       <h2 id="readers-title">Who read your articles</h2>
       <p class="muted small">
-        {count(reads.length)} article reads among these calls (highlighted below).
+        {count(reads.length)} article {reads.length === 1 ? "read" : "reads"}{" "}
+        among these calls (highlighted below).
       </p>
       {readers.length
         ? (

@@ -1,0 +1,174 @@
+/**
+ * Issue 11's walk, in Chromium, as a publisher who never saw the API: sign up, brand the page,
+ * upload a CSV, watch the job finish, set a PAYWALL rule, see an agent's read in the calls with who
+ * read it, and approve a license request. The agent is a real MCP SDK client with a buyer key.
+ */
+import assert from "node:assert/strict";
+import type { Page } from "puppeteer-core";
+import {
+  browserAvailable,
+  launchBrowser,
+  openPage,
+  screenshot,
+  seriousViolations,
+} from "./browser.ts";
+import { pageSpec } from "./fixtures/article_pages.ts";
+import { startPageServer } from "./fixtures/page_server.ts";
+import { startTestFolio } from "./helpers.ts";
+import { PASSWORD } from "./manage_helpers.ts";
+import { connect } from "./mcp_helpers.ts";
+
+const hasBrowser = browserAvailable();
+
+async function go(page: Page, url: string, shot: string): Promise<void> {
+  const res = await page.goto(url, { waitUntil: "load" });
+  assert.equal(res?.status(), 200, `${url} answered ${res?.status()}`);
+  assert.deepEqual(await seriousViolations(page), [], `axe on ${shot}`);
+  await screenshot(page, shot);
+}
+
+async function fill(page: Page, values: Record<string, string>, form: string): Promise<void> {
+  for (const [name, value] of Object.entries(values)) {
+    const field = await page.$(`${form} [name="${name}"]`);
+    assert.ok(field, `no field ${name} in ${form}`);
+    const tag = await field.evaluate((el) => el.tagName);
+    if (tag === "SELECT") await field.select(value);
+    else {
+      await field.evaluate((el) => (el as HTMLInputElement).value = "");
+      await field.type(value);
+    }
+  }
+}
+
+async function submitForm(page: Page, form: string, button?: string): Promise<number | undefined> {
+  const [res] = await Promise.all([
+    page.waitForNavigation({ waitUntil: "load" }),
+    button
+      ? page.click(`${form} ${button}`)
+      : page.$eval(form, (f) => (f as HTMLFormElement).requestSubmit()),
+  ]);
+  return res?.status();
+}
+
+async function text(page: Page): Promise<string> {
+  return await page.$eval("body", (b) => (b as HTMLElement).innerText);
+}
+
+Deno.test({
+  name:
+    "a new publisher runs Folio from the browser: sign up, brand, upload, rule, an agent's read, a license approved",
+  ignore: !hasBrowser,
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    await using folio = await startTestFolio({ env: { FOLIO_FETCH_ALLOW_LOOPBACK: "1" } });
+    await using site = startPageServer([pageSpec(1), pageSpec(2), pageSpec(3)]);
+    await using browser = await launchBrowser();
+    const page = await openPage(browser);
+    await page.setViewport({ width: 1280, height: 900 });
+    const base = folio.url;
+
+    // Sign up; the key is shown once.
+    await go(page, `${base}/publisher/signup`, "walk-1-signup");
+    await fill(page, {
+      name: "Harbor Gazette",
+      slug: "harbor-gazette",
+      email: "editor@harbor.example",
+      password: PASSWORD,
+    }, "form[action='/publisher/signup']");
+    assert.equal(await submitForm(page, "form[action='/publisher/signup']"), 201);
+    assert.match(await text(page), /shown only this once/);
+
+    // Brand the page.
+    await go(page, `${base}/publisher/settings`, "walk-2-settings");
+    await fill(page, {
+      "branding.primaryColor": "#0f766e",
+      description: "News from the harbor.",
+    }, "form[action='/publisher/settings/profile']");
+    assert.equal(await submitForm(page, "form[action='/publisher/settings/profile']"), 200);
+    assert.match(await text(page), /Profile and branding saved/);
+
+    // Upload a CSV; the job starts by itself and its page follows it to the end.
+    await go(page, `${base}/publisher/sources`, "walk-3-sources");
+    const csv = [1, 2, 3].map((i) => `${site.origin}${pageSpec(i).path}`).join("\n");
+    const csvPath = await Deno.makeTempFile({ suffix: ".csv" });
+    await Deno.writeTextFile(csvPath, `url\n${csv}\n`);
+    const input = await page.$("input[type=file][name=file]");
+    await input!.uploadFile(csvPath);
+    await submitForm(page, "form[enctype='multipart/form-data']");
+    assert.match(new URL(page.url()).pathname, /^\/publisher\/jobs\//);
+    const deadline = Date.now() + 60_000;
+    while (!/succeeded|finished|failed|cancelled/i.test(await page.title())) {
+      assert.ok(Date.now() < deadline, "the job finished");
+      await new Promise((r) => setTimeout(r, 500));
+      await page.reload({ waitUntil: "load" });
+    }
+    assert.match(await text(page), /3 of 3 done/);
+    await screenshot(page, "walk-4-job");
+
+    // A PAYWALL rule for the news section.
+    await go(page, `${base}/publisher/rules`, "walk-5-rules");
+    await fill(
+      page,
+      { path: "/news/", policy: "PAYWALL", priceUsd: "0.05" },
+      "form[action='/publisher/rules']",
+    );
+    assert.equal(await submitForm(page, "form[action='/publisher/rules']"), 200);
+    assert.match(await text(page), /Articles under \/news\/: PAYWALL at \$0\.05 per read/);
+
+    // An agent with a buyer key reads an article over MCP, and asks for a fine-tuning license.
+    const buyer = await (await fetch(`${base}/api/marketplace/signup`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ name: "Acme AI", email: "ml@acme.example" }),
+    })).json();
+    const publisherId = await page.$eval(
+      ".copy [data-copy*='/api/mcp/']",
+      (el) => el.getAttribute("data-copy")!.split("/").pop()!,
+    ).catch(async () => {
+      await page.goto(`${base}/publisher`);
+      return await page.$eval(
+        ".copy [data-copy*='/api/mcp/']",
+        (el) => el.getAttribute("data-copy")!.split("/").pop()!,
+      );
+    });
+    {
+      await using client = await connect(folio, {
+        publisherId,
+        headers: { authorization: `Bearer ${buyer.apiKey}` },
+      });
+      const read = await client.callTool({
+        name: "get_article",
+        arguments: {
+          url_or_id: `${site.origin}${pageSpec(1).path}`,
+          last_user_prompt: "What happened at the harbor?",
+        },
+      });
+      assert.equal(read.isError ?? false, false, JSON.stringify(read));
+      const asked = await client.callTool({
+        name: "request_license",
+        arguments: {
+          use_case: "fine_tuning",
+          message: "We would like to fine-tune on your archive.",
+        },
+      });
+      assert.equal(asked.isError ?? false, false, JSON.stringify(asked));
+    }
+    await folio.deps.callLog.flush();
+
+    // The read shows in the calls, with who read it.
+    await go(page, `${base}/publisher/calls`, "walk-6-calls");
+    const calls = await text(page);
+    assert.match(calls, /get_article/);
+    assert.match(calls, /Acme AI/);
+
+    // Approve the request with a price and a term.
+    await go(page, `${base}/publisher/requests`, "walk-7-requests");
+    assert.match(await text(page), /fine/i);
+    const approve = "form[action$='/approve']";
+    await fill(page, { priceUsd: "500", termMonths: "12" }, approve);
+    assert.equal(await submitForm(page, approve), 200);
+    assert.match(await text(page), /approved/i);
+    await screenshot(page, "walk-8-approved");
+  },
+});
