@@ -6,7 +6,7 @@ import { ConfigError, loadConfig } from "./server/config.ts";
 import { cronJobs } from "./server/crons.ts";
 import { PortInUseError, startFolio } from "./server/runtime.ts";
 import { StoreError } from "./store/db.ts";
-import { DEMO_DOMAIN } from "./server/seed/demo.ts";
+import { DEMO_CONSOLE_EMAIL, DEMO_DOMAIN } from "./server/seed/demo.ts";
 
 async function main(): Promise<number> {
   let folio;
@@ -26,6 +26,7 @@ async function main(): Promise<number> {
     `  Catalog:       ${config.baseUrl}/api/marketplace/catalog`,
     `  Health:        ${config.baseUrl}/api/health`,
     `  Status:        ${config.baseUrl}/status`,
+    `  Publishers:    ${config.baseUrl}/publisher (console; sign up at /publisher/signup)`,
   ];
   const demoHost = `http://${DEMO_DOMAIN}:${config.port}`;
   lines.push(
@@ -38,6 +39,7 @@ async function main(): Promise<number> {
     lines.push(
       `Seeded the demo publisher "The Demo Ledger" with ${folio.seeded.articleIds.length} articles.`,
       `  Its publisher API key (shown once): ${folio.seeded.apiKey}`,
+      `  Its console sign-in (shown once): ${DEMO_CONSOLE_EMAIL} / ${folio.seeded.consolePassword}`,
     );
   }
   console.log(lines.join("\n"));

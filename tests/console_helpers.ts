@@ -6,8 +6,7 @@
 import assert from "node:assert/strict";
 import type { TestFolio } from "./helpers.ts";
 import { PASSWORD } from "./manage_helpers.ts";
-import { hashPassword } from "../server/manage/passwords.ts";
-import { userInsert } from "../store/users.ts";
+import { DEMO_CONSOLE_EMAIL } from "../server/seed/demo.ts";
 
 /** A page as the visitor got it. */
 export interface Visited {
@@ -105,25 +104,18 @@ export function textOf(html: string): string {
     .replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/\s+/g, " ").trim();
 }
 
-/** A visitor signed in to the seeded demo publisher (which has articles), through the console. */
+/** A visitor signed in to the seeded demo publisher (which has articles) with its console login. */
 export async function demoVisitor(folio: TestFolio): Promise<Visitor> {
-  const email = `demo-${crypto.randomUUID().slice(0, 8)}@example.test`;
-  await folio.deps.store.db.batch([
-    userInsert({
-      id: `usr_${crypto.randomUUID().replaceAll("-", "").slice(0, 16)}`,
-      publisherId: "pub_demo",
-      email,
-      passwordHash: await hashPassword(PASSWORD),
-    }, { now: folio.clock.now() }),
-  ], "write");
+  assert.ok(folio.seeded, "the demo publisher is seeded");
   const visitor = new Visitor(folio);
   const page = await visitor.get("/publisher/login");
   const signedIn = await visitor.post("/publisher/login", {
     _csrf: hidden(page.html),
-    email,
-    password: PASSWORD,
+    email: DEMO_CONSOLE_EMAIL,
+    password: folio.seeded.consolePassword,
     next: "/publisher",
   });
   assert.equal(signedIn.status, 200, signedIn.html);
+  assert.equal(signedIn.url, "/publisher");
   return visitor;
 }

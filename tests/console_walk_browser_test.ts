@@ -170,5 +170,9 @@ Deno.test({
     assert.equal(await submitForm(page, approve), 200);
     assert.match(await text(page), /approved/i);
     await screenshot(page, "walk-8-approved");
+
+    // The overview now shows the read, and the checklist has moved on.
+    await go(page, `${base}/publisher`, "walk-9-overview");
+    assert.match(await text(page), /1\s+article reads/);
   },
 });

@@ -86,7 +86,7 @@ Deno.test("main.ts prints the URLs, serves, and shuts down cleanly on SIGTERM", 
   try {
     const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
     let banner = "";
-    while (!banner.includes("publisher API key")) {
+    while (!banner.includes("console sign-in")) {
       const { value, done } = await reader.read();
       if (done) break;
       banner += value;
@@ -96,10 +96,21 @@ Deno.test("main.ts prints the URLs, serves, and shuts down cleanly on SIGTERM", 
     assert.match(banner, /Catalog: +http:\/\/localhost:\d+\/api\/marketplace\/catalog/);
     assert.match(banner, /Demo REST: +http:\/\/demo\.localhost:\d+\/api\/v1\/articles\/search/);
     assert.match(banner, /publisher API key \(shown once\): pk_[0-9A-Za-z]{38}/);
+    const signIn = /console sign-in \(shown once\): (\S+) \/ (\S+)/.exec(banner);
+    assert.ok(signIn, banner);
+    assert.match(banner, /Publishers: +http:\/\/localhost:\d+\/publisher/);
     const port = new URL(base).port;
     const res = await fetch(`http://127.0.0.1:${port}/api/health`);
     assert.equal(res.status, 200);
     await res.body?.cancel();
+    // The printed console sign-in works (the JSON login the console's form uses).
+    const login = await fetch(`http://127.0.0.1:${port}/api/publishers/login`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ email: signIn[1], password: signIn[2] }),
+    });
+    assert.equal(login.status, 200);
+    await login.body?.cancel();
     child.kill("SIGTERM");
     const rest = await reader.read();
     if (!rest.done) banner += rest.value;

@@ -6,6 +6,10 @@ import { upsertArticle } from "../../store/articles.ts";
 import type { Client } from "../../store/db.ts";
 import { findPublisherBySlug, insertPublisher } from "../../store/publishers.ts";
 import { issuePublisherKey } from "../manage/accounts.ts";
+import { hashPassword } from "../manage/passwords.ts";
+import { randomBase62 } from "../secrets.ts";
+import { userInsert } from "../../store/users.ts";
+import { newId } from "../../store/ids.ts";
 import { centsToMicros } from "../money.ts";
 import catalog from "./demo_catalog.json" with { type: "json" };
 
@@ -25,11 +29,16 @@ interface DemoArticle {
   body: string;
 }
 
-/** What seeding did: the publisher key is returned once, for the start banner. */
+/** Who signs in to the demo publisher's console (/publisher/login). */
+export const DEMO_CONSOLE_EMAIL = "editors@demo.localhost";
+
+/** What seeding did: the publisher key and console password are returned once, for the banner. */
 export interface SeedResult {
   publisherId: string;
   articleIds: string[];
   apiKey: string;
+  /** The password of DEMO_CONSOLE_EMAIL; only its hash is stored. */
+  consolePassword: string;
 }
 
 /** Seeds the demo publisher unless a publisher with its slug exists; returns null if it did. */
@@ -69,6 +78,15 @@ export async function seedDemo(
     },
   }, { now: options.now });
   const apiKey = await issuePublisherKey(db, DEMO_PUBLISHER_ID, options);
+  const consolePassword = randomBase62(20);
+  await db.batch([
+    userInsert({
+      id: newId("usr"),
+      publisherId: DEMO_PUBLISHER_ID,
+      email: DEMO_CONSOLE_EMAIL,
+      passwordHash: await hashPassword(consolePassword),
+    }, options),
+  ], "write");
   const articleIds: string[] = [];
   for (const a of catalog as DemoArticle[]) {
     const { id } = await upsertArticle(db, DEMO_PUBLISHER_ID, {
@@ -85,5 +103,5 @@ export async function seedDemo(
     articleIds.push(id);
     await options.onArticle?.(DEMO_PUBLISHER_ID, id);
   }
-  return { publisherId: DEMO_PUBLISHER_ID, articleIds, apiKey };
+  return { publisherId: DEMO_PUBLISHER_ID, articleIds, apiKey, consolePassword };
 }
