@@ -101,6 +101,11 @@ Deno.test("the articles search finds titles by all their words, and shows the ef
   assert.match(textOf(found.html), /by your defaults|by rule|by this article/);
   const none = await visitor.get("/publisher/articles?q=100%25_nothing");
   assert.match(textOf(none.html), /No article matches these filters/);
+  const german = await visitor.get("/publisher/articles?country=de&q=night+train");
+  assert.equal(german.status, 200);
+  assert.match(german.html, /name="country"[^>]*value="DE"/);
+  const nowhere = await visitor.get("/publisher/articles?country=ZZZ");
+  assert.equal(nowhere.status, 400, "the API names the bad country");
   const bad = await visitor.get("/publisher/articles?policy=SOMETIMES");
   assert.equal(bad.status, 400);
   assert.match(bad.html, /role="alert"/);

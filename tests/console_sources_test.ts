@@ -116,3 +116,29 @@ Deno.test("a book is uploaded, listed with its chapters, and deleted from the co
   const missing = await visitor.post(`/publisher/books/${bookId}/delete`, { _csrf: csrf });
   assert.equal(missing.status, 404);
 });
+
+Deno.test("a sync can be started from the sources page, and an upload's failed or cancelled URLs retried", async () => {
+  await using folio = await testFolio();
+  const { visitor } = await consoleSignUp(folio);
+  const sources = await visitor.get("/publisher/sources");
+  const csrf = hidden(sources.html);
+  const synced = await visitor.post("/publisher/jobs", { _csrf: csrf, kind: "sync" });
+  assert.match(synced.url, /^\/publisher\/jobs\/job_\w+\?done=queued$/);
+  const bad = await visitor.post("/publisher/jobs", { _csrf: csrf, kind: "everything" });
+  assert.equal(bad.status, 400);
+  assert.match(textOf(bad.html), /kind: must be drain or sync/);
+
+  const uploaded = await visitor.postMultipart(
+    `/publisher/sources/upload?_csrf=${encodeURIComponent(csrf)}`,
+    csvForm("https://a.example/1\n"),
+  );
+  const jobId = /\/publisher\/jobs\/(job_\w+)/.exec(uploaded.url)![1];
+  await visitor.post(`/publisher/jobs/${jobId}/cancel`, { _csrf: csrf });
+  const list = await visitor.get("/publisher/sources");
+  const sourceId = /href="\/publisher\/sources\/(src_\w+)"/.exec(list.html)![1];
+  const retried = await visitor.post(`/publisher/sources/${sourceId}/retry`, { _csrf: csrf });
+  assert.match(retried.url, /^\/publisher\/jobs\/job_\w+\?done=retried$/);
+  assert.match(textOf(retried.html), /0 of 1 done/);
+  const nothing = await visitor.post(`/publisher/sources/${sourceId}/retry`, { _csrf: csrf });
+  assert.equal(nothing.status, 409, "nothing left to retry");
+});

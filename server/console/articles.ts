@@ -37,6 +37,7 @@ function filtersOf(params: URLSearchParams): Filters {
     policy: params.get("policy") ?? "",
     kind: params.get("kind") ?? "",
     published: params.get("published") ?? "",
+    country: (params.get("country") ?? "").toUpperCase(),
     offset: Number(params.get("offset") ?? 0) || 0,
   };
 }

@@ -28,6 +28,7 @@ const NOTICES: Record<string, string> = {
   cancelled: "The job was cancelled; its queued URLs were released.",
   retried: "The failed URLs were queued again.",
   removed: "Removed.",
+  queued: "Job queued.",
 };
 
 const STATES = ["queued", "ingested", "unchanged", "failed", "blocked", "cancelled"];
@@ -175,6 +176,26 @@ export function sourcesPages(api: ApiFetch): Hono<ConsoleEnv> {
   };
 
   app.get("/jobs/:id", (c) => jobPage(c, null));
+
+  app.post("/jobs", formLimit, async (c) => {
+    const f = await readForm(c);
+    const queued = await send<{ jobId: string }>(c, api, f, "/api/publisher/jobs", {
+      method: "POST",
+      json: { kind: field(f, "kind") },
+    });
+    if (!queued.ok) return overview(c, queued.problem, refusalStatus(queued.status));
+    return doneRedirect(c, `/publisher/jobs/${segment(queued.body.jobId)}`, "queued");
+  });
+
+  app.post("/sources/:id/retry", formLimit, async (c) => {
+    const f = await readForm(c);
+    const id = segment(c.req.param("id"));
+    const retried = await send<{ jobId: string }>(c, api, f, `/api/publisher/sources/${id}/retry`, {
+      method: "POST",
+    });
+    if (!retried.ok) return overview(c, retried.problem, refusalStatus(retried.status));
+    return doneRedirect(c, `/publisher/jobs/${segment(retried.body.jobId)}`, "retried");
+  });
 
   app.post("/jobs/:id/cancel", formLimit, async (c) => {
     const f = await readForm(c);

@@ -30,6 +30,7 @@ export interface ArticleFilters {
   policy: string;
   kind: string;
   published: string;
+  country: string;
   offset: number;
 }
 
@@ -51,6 +52,7 @@ export function ArticlesPage(props: {
     if (f.policy) p.set("policy", f.policy);
     if (f.kind) p.set("kind", f.kind);
     if (f.published) p.set("published", f.published);
+    if (f.country) p.set("country", f.country);
     if (offset) p.set("offset", String(offset));
     const s = p.toString();
     return `/publisher/articles${s ? `?${s}` : ""}`;
@@ -93,6 +95,22 @@ export function ArticlesPage(props: {
             ))}
           </select>
         </div>
+        <div>
+          <label for="country">Reader's country</label>
+          <input
+            id="country"
+            name="country"
+            type="text"
+            maxLength={2}
+            size={3}
+            style="width:5rem"
+            value={f.country}
+            aria-describedby="country-hint"
+          />
+          <span class="hint" id="country-hint" hidden>
+            Two letters; territory rules then apply as for a reader there.
+          </span>
+        </div>
         <div style="align-self:flex-end">
           <button type="submit">Filter</button>
         </div>
@@ -106,7 +124,7 @@ export function ArticlesPage(props: {
       {props.articles.length === 0
         ? (
           <p class="card muted">
-            {f.q || f.policy || f.kind || f.published
+            {f.q || f.policy || f.kind || f.published || f.country
               ? "No article matches these filters."
               : "No articles yet: upload a CSV under Sources & jobs, or a book."}
           </p>

@@ -90,6 +90,15 @@ export function SourcesPage(props: {
       </section>
       <section class="card" aria-labelledby="jobs-title">
         <h2 id="jobs-title">Jobs</h2>
+        <form method="post" action="/publisher/jobs" class="row">
+          <CsrfField token={props.who.csrfToken} />
+          <button type="submit" name="kind" value="sync" class="secondary">
+            Re-check every URL now
+          </button>
+          <span class="muted small">
+            A sync fetches your ingested pages again and updates what changed (it also runs daily).
+          </span>
+        </form>
         {props.jobs.length === 0
           ? <p class="muted">No jobs yet: upload a CSV above and its job appears here.</p>
           : <JobTable jobs={props.jobs} />}
@@ -373,6 +382,10 @@ export function UrlsPage(props: {
             Uploaded {when(props.source.createdAt)}: {count(props.source.accepted)} URLs,{" "}
             {count(props.source.rejected)} rows rejected.
           </p>
+          <form method="post" action={`/publisher/sources/${props.source.id}/retry`} class="row">
+            <CsrfField token={props.who.csrfToken} />
+            <button type="submit" class="secondary">Retry its failed and cancelled URLs</button>
+          </form>
           <form method="post" action={`/publisher/sources/${props.source.id}/remove`}>
             <CsrfField token={props.who.csrfToken} />
             <button type="submit" class="danger">Cancel and remove this upload</button>
