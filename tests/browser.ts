@@ -77,3 +77,43 @@ export async function screenshot(page: Page, name: string): Promise<void> {
   await Deno.mkdir(dir, { recursive: true });
   await page.screenshot({ path: `${dir}/${name}.png`, fullPage: true });
 }
+
+/** Accessibility of the page as it is now (0 serious or critical), and its screenshot. */
+export async function checkPage(page: Page, shot: string): Promise<void> {
+  const violations = await seriousViolations(page);
+  if (violations.length) throw new Error(`axe on ${shot}: ${JSON.stringify(violations, null, 2)}`);
+  await screenshot(page, shot);
+}
+
+/** Opens `url`, requires a 200, then checks the page (`checkPage`). */
+export async function visitPage(page: Page, url: string, shot: string): Promise<void> {
+  const res = await page.goto(url, { waitUntil: "load" });
+  if (res?.status() !== 200) throw new Error(`${url} answered ${res?.status()}`);
+  await checkPage(page, shot);
+}
+
+/**
+ * Fills the named fields of the form `selector` (text typed, options selected) and submits it as
+ * a person would; resolves to the status of the page it lands on.
+ */
+export async function submitForm(
+  page: Page,
+  selector: string,
+  values: Record<string, string> = {},
+): Promise<number | undefined> {
+  for (const [name, value] of Object.entries(values)) {
+    const field = await page.$(`${selector} [name="${name}"]`);
+    if (!field) throw new Error(`no field ${name} in ${selector}`);
+    if (await field.evaluate((el) => el.tagName === "SELECT")) {
+      await field.select(value);
+      continue;
+    }
+    await field.evaluate((el) => (el as HTMLInputElement).value = "");
+    await field.type(value);
+  }
+  const [res] = await Promise.all([
+    page.waitForNavigation({ waitUntil: "load" }),
+    page.$eval(selector, (form) => (form as HTMLFormElement).requestSubmit()),
+  ]);
+  return res?.status();
+}

@@ -8,10 +8,11 @@ import assert from "node:assert/strict";
 import type { Page } from "puppeteer-core";
 import {
   browserAvailable,
+  checkPage,
   launchBrowser,
   openPage,
-  screenshot,
-  seriousViolations,
+  submitForm,
+  visitPage,
 } from "./browser.ts";
 import {
   addDemoLogin,
@@ -27,38 +28,12 @@ import { PASSWORD, signUp } from "./manage_helpers.ts";
 
 const hasBrowser = browserAvailable();
 
-/** Opens `path`, checks the status and accessibility, and saves a screenshot. */
-async function visit(page: Page, base: string, path: string, shot: string): Promise<void> {
-  const res = await page.goto(`${base}${path}`, { waitUntil: "load" });
-  assert.equal(res?.status(), 200, `${path} answered ${res?.status()}`);
-  await checkPage(page, shot);
+/** Opens `path` on `base` and checks it. */
+function visit(page: Page, base: string, path: string, shot: string): Promise<void> {
+  return visitPage(page, `${base}${path}`, shot);
 }
 
-async function checkPage(page: Page, shot: string): Promise<void> {
-  assert.deepEqual(await seriousViolations(page), [], `axe on ${shot}`);
-  await screenshot(page, shot);
-}
-
-/** Fills the named fields of the form `selector` and submits it; the status of the answer. */
-async function submit(
-  page: Page,
-  selector: string,
-  values: Record<string, string> = {},
-): Promise<number | undefined> {
-  for (const [name, value] of Object.entries(values)) {
-    const field = await page.$(`${selector} [name="${name}"]`);
-    assert.ok(field, `no field ${name} in ${selector}`);
-    await field.evaluate((el) => {
-      (el as HTMLInputElement).value = "";
-    });
-    await field.type(value);
-  }
-  const [res] = await Promise.all([
-    page.waitForNavigation({ waitUntil: "load" }),
-    page.$eval(selector, (form) => (form as HTMLFormElement).requestSubmit()),
-  ]);
-  return res?.status();
-}
+const submit = submitForm;
 
 async function signInAs(page: Page, base: string, email: string): Promise<void> {
   await page.goto(`${base}/publisher/login`, { waitUntil: "load" });

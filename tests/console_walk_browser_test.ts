@@ -10,7 +10,8 @@ import {
   launchBrowser,
   openPage,
   screenshot,
-  seriousViolations,
+  submitForm,
+  visitPage,
 } from "./browser.ts";
 import { pageSpec } from "./fixtures/article_pages.ts";
 import { startPageServer } from "./fixtures/page_server.ts";
@@ -20,35 +21,7 @@ import { connect } from "./mcp_helpers.ts";
 
 const hasBrowser = browserAvailable();
 
-async function go(page: Page, url: string, shot: string): Promise<void> {
-  const res = await page.goto(url, { waitUntil: "load" });
-  assert.equal(res?.status(), 200, `${url} answered ${res?.status()}`);
-  assert.deepEqual(await seriousViolations(page), [], `axe on ${shot}`);
-  await screenshot(page, shot);
-}
-
-async function fill(page: Page, values: Record<string, string>, form: string): Promise<void> {
-  for (const [name, value] of Object.entries(values)) {
-    const field = await page.$(`${form} [name="${name}"]`);
-    assert.ok(field, `no field ${name} in ${form}`);
-    const tag = await field.evaluate((el) => el.tagName);
-    if (tag === "SELECT") await field.select(value);
-    else {
-      await field.evaluate((el) => (el as HTMLInputElement).value = "");
-      await field.type(value);
-    }
-  }
-}
-
-async function submitForm(page: Page, form: string, button?: string): Promise<number | undefined> {
-  const [res] = await Promise.all([
-    page.waitForNavigation({ waitUntil: "load" }),
-    button
-      ? page.click(`${form} ${button}`)
-      : page.$eval(form, (f) => (f as HTMLFormElement).requestSubmit()),
-  ]);
-  return res?.status();
-}
+const go = visitPage;
 
 async function text(page: Page): Promise<string> {
   return await page.$eval("body", (b) => (b as HTMLElement).innerText);
@@ -70,22 +43,26 @@ Deno.test({
 
     // Sign up; the key is shown once.
     await go(page, `${base}/publisher/signup`, "walk-1-signup");
-    await fill(page, {
-      name: "Harbor Gazette",
-      slug: "harbor-gazette",
-      email: "editor@harbor.example",
-      password: PASSWORD,
-    }, "form[action='/publisher/signup']");
-    assert.equal(await submitForm(page, "form[action='/publisher/signup']"), 201);
+    assert.equal(
+      await submitForm(page, "form[action='/publisher/signup']", {
+        name: "Harbor Gazette",
+        slug: "harbor-gazette",
+        email: "editor@harbor.example",
+        password: PASSWORD,
+      }),
+      201,
+    );
     assert.match(await text(page), /shown only this once/);
 
     // Brand the page.
     await go(page, `${base}/publisher/settings`, "walk-2-settings");
-    await fill(page, {
-      "branding.primaryColor": "#0f766e",
-      description: "News from the harbor.",
-    }, "form[action='/publisher/settings/profile']");
-    assert.equal(await submitForm(page, "form[action='/publisher/settings/profile']"), 200);
+    assert.equal(
+      await submitForm(page, "form[action='/publisher/settings/profile']", {
+        "branding.primaryColor": "#0f766e",
+        description: "News from the harbor.",
+      }),
+      200,
+    );
     assert.match(await text(page), /Profile and branding saved/);
 
     // Upload a CSV; the job starts by itself and its page follows it to the end.
@@ -108,12 +85,14 @@ Deno.test({
 
     // A PAYWALL rule for the news section.
     await go(page, `${base}/publisher/rules`, "walk-5-rules");
-    await fill(
-      page,
-      { path: "/news/", policy: "PAYWALL", priceUsd: "0.05" },
-      "form[action='/publisher/rules']",
+    assert.equal(
+      await submitForm(page, "form[action='/publisher/rules']", {
+        path: "/news/",
+        policy: "PAYWALL",
+        priceUsd: "0.05",
+      }),
+      200,
     );
-    assert.equal(await submitForm(page, "form[action='/publisher/rules']"), 200);
     assert.match(await text(page), /Articles under \/news\/: PAYWALL at \$0\.05 per read/);
 
     // An agent with a buyer key reads an article over MCP, and asks for a fine-tuning license.
@@ -166,8 +145,7 @@ Deno.test({
     await go(page, `${base}/publisher/requests`, "walk-7-requests");
     assert.match(await text(page), /fine/i);
     const approve = "form[action$='/approve']";
-    await fill(page, { priceUsd: "500", termMonths: "12" }, approve);
-    assert.equal(await submitForm(page, approve), 200);
+    assert.equal(await submitForm(page, approve, { priceUsd: "500", termMonths: "12" }), 200);
     assert.match(await text(page), /approved/i);
     await screenshot(page, "walk-8-approved");
 
