@@ -22,7 +22,10 @@ Deno.test("signup creates a publisher whose pk_ key manages it, storing only has
   assert.equal(s.name, "Acme News");
 
   const db = folio.store.db;
-  const users = await db.execute("SELECT email, password_hash FROM publisher_users");
+  const users = await db.execute({
+    sql: "SELECT email, password_hash FROM publisher_users WHERE publisher_id = ?",
+    args: [body.publisherId],
+  });
   assert.equal(users.rows.length, 1);
   assert.equal(users.rows[0].email, "editor@acme.test");
   const hash = String(users.rows[0].password_hash);
