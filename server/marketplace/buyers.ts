@@ -2,7 +2,7 @@
 import { insertBuyer, replaceBuyerKey } from "../../store/buyers.ts";
 import type { Client } from "../../store/db.ts";
 import { newId } from "../../store/ids.ts";
-import { invalid } from "../errors.ts";
+import { AppError, invalid } from "../errors.ts";
 import { hashSecret, hint, newSecret } from "../secrets.ts";
 import { hasControlChars, isEmail } from "../validate.ts";
 
@@ -20,13 +20,24 @@ export async function createBuyer(
   if (!isEmail(email)) throw invalid("email", "is not an email address");
   const buyerId = newId("buy");
   const apiKey = newSecret("mk");
-  await insertBuyer(db, { id: buyerId, name, email }, {
-    id: newId("bkey"),
-    hash: await hashSecret(apiKey),
-    hint: hint(apiKey),
-    now: options.now,
-  });
+  try {
+    await insertBuyer(db, { id: buyerId, name, email }, {
+      id: newId("bkey"),
+      hash: await hashSecret(apiKey),
+      hint: hint(apiKey),
+      now: options.now,
+    });
+  } catch (err) {
+    // The store's one-account-per-email index (migration 0011), raced or not.
+    if (String(err).includes("buyers.email")) throw buyerEmailTaken();
+    throw err;
+  }
   return { buyerId, apiKey };
+}
+
+/** 409 for a second buyer account with an email that already has one. */
+function buyerEmailTaken(): AppError {
+  return new AppError(409, "email_taken", "email: a buyer account with this email already exists");
 }
 
 /** Revokes the buyer's key and returns a new one; the old key fails on the very next request. */
