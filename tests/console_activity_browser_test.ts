@@ -28,17 +28,10 @@ import { PASSWORD, signUp } from "./manage_helpers.ts";
 
 const hasBrowser = browserAvailable();
 
-/** Opens `path` on `base` and checks it. */
-function visit(page: Page, base: string, path: string, shot: string): Promise<void> {
-  return visitPage(page, `${base}${path}`, shot);
-}
-
-const submit = submitForm;
-
 async function signInAs(page: Page, base: string, email: string): Promise<void> {
   await page.goto(`${base}/publisher/login`, { waitUntil: "load" });
   assert.equal(
-    await submit(page, "form[action='/publisher/login']", { email, password: PASSWORD }),
+    await submitForm(page, "form[action='/publisher/login']", { email, password: PASSWORD }),
     200,
   );
   assert.equal(new URL(page.url()).pathname, "/publisher");
@@ -102,7 +95,7 @@ Deno.test({
     const { email } = await signUp(folio, { name: "Harbor Gazette" });
     await signInAs(page, base, email);
     for (const name of ["calls", "intents", "earnings", "requests", "playground"]) {
-      await visit(page, base, `/publisher/${name}`, `activity-empty-${name}`);
+      await visitPage(page, base + `/publisher/${name}`, `activity-empty-${name}`);
     }
     await page.deleteCookie(...await page.cookies());
 
@@ -111,25 +104,25 @@ Deno.test({
     const requestId = await demoActivity(folio);
     await signInAs(page, base, DEMO_EMAIL);
 
-    await visit(page, base, "/publisher/calls", "activity-calls");
+    await visitPage(page, base + "/publisher/calls", "activity-calls");
     assert.match(await page.content(), /Who read your articles/);
     await page.select("#surface", "rest");
-    assert.equal(await submit(page, "form[action='/publisher/calls']"), 200);
+    assert.equal(await submitForm(page, "form[action='/publisher/calls']"), 200);
     assert.equal(new URL(page.url()).searchParams.get("surface"), "rest");
     await checkPage(page, "activity-calls-rest");
 
-    await visit(page, base, "/publisher/intents", "activity-intents");
+    await visitPage(page, base + "/publisher/intents", "activity-intents");
     assert.match(await page.content(), /are heat pumps worth it in a cold climate\?/);
 
-    await visit(page, base, "/publisher/earnings", "activity-earnings");
-    await visit(page, base, "/publisher/earnings?days=7", "activity-earnings-7");
+    await visitPage(page, base + "/publisher/earnings", "activity-earnings");
+    await visitPage(page, base + "/publisher/earnings?days=7", "activity-earnings-7");
     const bad = await page.goto(`${base}/publisher/earnings?days=nope`, { waitUntil: "load" });
     assert.equal(bad?.status(), 400);
     await checkPage(page, "activity-earnings-bad-days");
 
-    await visit(page, base, "/publisher/requests", "activity-requests");
+    await visitPage(page, base + "/publisher/requests", "activity-requests");
     assert.equal(
-      await submit(page, `form[action='/publisher/requests/${requestId}/approve']`, {
+      await submitForm(page, `form[action='/publisher/requests/${requestId}/approve']`, {
         priceUsd: "250",
         termMonths: "12",
       }),
@@ -137,17 +130,17 @@ Deno.test({
     );
     assert.match(await page.content(), /Request approved/);
     await checkPage(page, "activity-requests-approved");
-    await visit(page, base, "/publisher/requests", "activity-requests-after");
+    await visitPage(page, base + "/publisher/requests", "activity-requests-after");
     const deny = await page.$("form[action$='/deny']");
     assert.ok(deny, "the other request is still pending");
     assert.equal(
-      await submit(page, "form[action$='/deny']", { reason: "Not for display." }),
+      await submitForm(page, "form[action$='/deny']", { reason: "Not for display." }),
       200,
     );
     assert.match(await page.content(), /Request denied/);
     await checkPage(page, "activity-requests-denied");
 
-    await visit(page, base, "/publisher/playground", "activity-playground");
+    await visitPage(page, base + "/publisher/playground", "activity-playground");
   },
 });
 
@@ -163,8 +156,8 @@ Deno.test({
     const page = await openPage(browser);
     await addDemoLogin(folio);
     await signInAs(page, folio.url, DEMO_EMAIL);
-    await visit(page, folio.url, "/publisher/playground", "activity-playground-form");
-    const status = await submit(page, "form[action='/publisher/playground']", {
+    await visitPage(page, folio.url + "/publisher/playground", "activity-playground-form");
+    const status = await submitForm(page, "form[action='/publisher/playground']", {
       query: "heat pumps",
       limit: "3",
     });

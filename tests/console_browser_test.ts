@@ -4,7 +4,6 @@
  * serious or critical violation. Screenshots go to FOLIO_SCREENSHOTS when it is set.
  */
 import assert from "node:assert/strict";
-import type { Page } from "puppeteer-core";
 import {
   browserAvailable,
   checkPage,
@@ -18,13 +17,6 @@ import { PASSWORD } from "./manage_helpers.ts";
 
 const hasBrowser = browserAvailable();
 
-/** Opens `path` on `base` and checks it. */
-function visit(page: Page, base: string, path: string, shot: string): Promise<void> {
-  return visitPage(page, `${base}${path}`, shot);
-}
-
-const submit = submitForm;
-
 Deno.test({
   name: "a publisher signs up, brands its page and visits every console page in Chromium",
   ignore: !hasBrowser,
@@ -36,8 +28,8 @@ Deno.test({
     const page = await openPage(browser);
     const base = folio.url;
 
-    await visit(page, base, "/publisher/signup", "console-signup");
-    const status = await submit(page, "form[action='/publisher/signup']", {
+    await visitPage(page, base + "/publisher/signup", "console-signup");
+    const status = await submitForm(page, "form[action='/publisher/signup']", {
       name: "Harbor Gazette",
       slug: "harbor-gazette",
       email: "editor@harbor.example",
@@ -48,10 +40,10 @@ Deno.test({
     assert.match(key ?? "", /^pk_/);
     await checkPage(page, "console-welcome");
 
-    await visit(page, base, "/publisher", "console-overview");
+    await visitPage(page, base + "/publisher", "console-overview");
     assert.match(await page.content(), /Getting started/);
 
-    await visit(page, base, "/publisher/settings", "console-settings");
+    await visitPage(page, base + "/publisher/settings", "console-settings");
     await page.type("#color", "#0f766e");
     const previewColor = await page.$eval(
       "#branding-preview",
@@ -59,7 +51,7 @@ Deno.test({
     );
     assert.equal(previewColor, "#0f766e", "the preview follows the colour as it is typed");
     assert.equal(
-      await submit(page, "form[action='/publisher/settings/profile']", {
+      await submitForm(page, "form[action='/publisher/settings/profile']", {
         description: "News from the harbor, every morning.",
       }),
       200,
@@ -76,7 +68,7 @@ Deno.test({
         ["/publisher/rules", "console-rules"],
         ["/publisher/rules?url=%2Fnews%2Fa&country=DE", "console-rules-explain"],
       ]
-    ) await visit(page, base, path, shot);
+    ) await visitPage(page, base + path, shot);
   },
 });
 
@@ -100,9 +92,9 @@ Deno.test({
       }),
     });
     assert.equal(signup.status, 201);
-    await visit(page, folio.url, "/publisher/login", "console-login");
+    await visitPage(page, folio.url + "/publisher/login", "console-login");
     assert.equal(
-      await submit(page, "form[action='/publisher/login']", {
+      await submitForm(page, "form[action='/publisher/login']", {
         email: "in@example.test",
         password: PASSWORD,
       }),

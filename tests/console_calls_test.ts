@@ -124,7 +124,6 @@ Deno.test("each kind of caller is named: buyer, OAuth app with the consented ema
       { ...base, tool: "_rest:get_article", status: "error", httpStatus: 402 },
     ],
     received: 5,
-    folded: 0,
     surface: "",
     surfaces: ["rest", "mcp"],
     readsOnly: false,

@@ -167,6 +167,7 @@ Deno.test("a decided request shows the price, term and reason when the API retur
   const base = {
     buyerId: "buy_1",
     identity: "buyer:buy_1",
+    requester: { kind: "buyer" as const, buyerId: "buy_1", name: "Acme AI" },
     useCase: "rag",
     enterprise: false,
     message: "m",
@@ -184,7 +185,6 @@ Deno.test("a decided request shows the price, term and reason when the API retur
         state: "approved",
         licenseId: "lic_1",
         decidedAt: "2026-11-02T10:30:00.000Z",
-        buyerName: "Acme AI",
         monthlyPriceUsdCents: 25000,
         termMonths: 12,
       },

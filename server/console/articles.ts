@@ -4,12 +4,12 @@ import { renderPage } from "../../ui/layout.tsx";
 import { type ArticleRow, ArticlesPage } from "../../ui/console/articles.tsx";
 import { type ApiFetch, callApi } from "./api.ts";
 import {
+  cents,
   doneRedirect,
   field,
   type Fields,
   formLimit,
   noticeOf,
-  numeric,
   readForm,
   send,
 } from "./forms.ts";
@@ -73,16 +73,11 @@ export function articlesPages(api: ApiFetch): Hono<ConsoleEnv> {
 
   app.post("/articles/:id", formLimit, async (c) => {
     const f = await readForm(c);
-    const usd = numeric(f, "priceUsd");
     const saved = await send(c, api, f, `/api/publisher/articles/${segment(c.req.param("id"))}`, {
       method: "PATCH",
       json: {
         policy: field(f, "policy") || undefined,
-        priceUsdCents: usd === undefined
-          ? null
-          : typeof usd === "number"
-          ? Math.round(usd * 1e6) / 1e4
-          : usd,
+        priceUsdCents: cents(f, "priceUsd") ?? null,
       },
     });
     if (saved.ok) return doneRedirect(c, backOf(f), "saved");

@@ -16,8 +16,6 @@ const NOTICES: Record<string, string> = {
   deleted: "Book deleted; its chapters left search and listings.",
 };
 
-const EMPTY_FORM = { title: "", author: "", rights: ["summarization", "rag"] };
-
 /** The books pages. */
 export function booksPages(api: ApiFetch): Hono<ConsoleEnv> {
   const app = new Hono<ConsoleEnv>();
@@ -31,7 +29,6 @@ export function booksPages(api: ApiFetch): Hono<ConsoleEnv> {
       renderPage(BooksPage({
         who: c.var.who,
         books: books.books,
-        form: EMPTY_FORM,
         notice: noticeOf(c, NOTICES),
         problem,
       })),

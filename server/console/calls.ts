@@ -1,7 +1,6 @@
 /**
  * GET /publisher/calls: the last 100 calls from GET /api/publisher/calls. The surface and "reads
- * only" filters work on those 100 rows here; protocol trace rows are folded away (the API may
- * already have done so).
+ * only" filters work on those 100 rows here (the API already leaves protocol trace rows out).
  */
 import { Hono } from "hono";
 import { SURFACES } from "../../store/vocabulary.ts";
@@ -16,12 +15,11 @@ export function callsPages(api: ApiFetch): Hono<ConsoleEnv> {
   const app = new Hono<ConsoleEnv>();
   app.get("/calls", async (c) => {
     const { calls } = must(await callApi<{ calls: CallRow[] }>(c, api, "/api/publisher/calls"));
-    const shown = calls.filter((r) => r.status !== "trace");
     const asked = c.req.query("surface") ?? "";
     const known = asked === "" || (SURFACES as readonly string[]).includes(asked);
     const surface = known ? asked : "";
     const readsOnly = c.req.query("only") === "reads";
-    const rows = shown.filter((r) =>
+    const rows = calls.filter((r) =>
       (surface === "" || r.surface === surface) && (!readsOnly || isRead(r.tool))
     );
     return c.html(
@@ -29,7 +27,6 @@ export function callsPages(api: ApiFetch): Hono<ConsoleEnv> {
         who: c.var.who,
         calls: rows,
         received: calls.length,
-        folded: calls.length - shown.length,
         surface,
         surfaces: SURFACES,
         readsOnly,

@@ -51,6 +51,15 @@ export function numeric(fields: Fields, name: string): number | string | undefin
   return Number.isFinite(n) ? n : v;
 }
 
+/**
+ * A dollar field as the API's US cents (fractional cents kept to 4 places), undefined when empty,
+ * or the raw text so the API names the problem.
+ */
+export function cents(fields: Fields, name: string): number | string | undefined {
+  const usd = numeric(fields, name);
+  return typeof usd === "number" ? Math.round(usd * 1_000_000) / 10_000 : usd;
+}
+
 /** A checkbox: present means on. */
 export function checked(fields: Fields, name: string): boolean {
   return field(fields, name) !== "";

@@ -13,6 +13,7 @@ import {
 import { renderPage } from "../../ui/layout.tsx";
 import { type ApiFetch, callApi } from "./api.ts";
 import {
+  cents,
   doneRedirect,
   field,
   type Fields,
@@ -39,9 +40,10 @@ type Refusal = 400 | 403 | 404 | 409 | 413 | 415;
 /** What each form sends to its API action. */
 const BODIES: Record<FailedDecision["action"], (f: Fields) => Record<string, unknown>> = {
   approve: (f) => {
-    const usd = numeric(f, "priceUsd");
+    const price = cents(f, "priceUsd");
     return {
-      monthlyPriceUsdCents: typeof usd === "number" ? Math.round(usd * 100) : usd,
+      // The API takes whole cents a month.
+      monthlyPriceUsdCents: typeof price === "number" ? Math.round(price) : price,
       termMonths: numeric(f, "termMonths"),
     };
   },

@@ -12,6 +12,7 @@ import {
 import { AppError } from "../errors.ts";
 import { type ApiFetch, callApi } from "./api.ts";
 import {
+  cents,
   doneRedirect,
   field,
   type Fields,
@@ -58,10 +59,8 @@ export function ruleOf(f: Fields) {
   const action: Record<string, unknown> = {};
   if (field(f, "deny")) action.deny = true;
   if (text("policy")) action.policy = text("policy");
-  const usd = numeric(f, "priceUsd");
-  if (usd !== undefined) {
-    action.priceUsdCents = typeof usd === "number" ? Math.round(usd * 1e6) / 1e4 : usd;
-  }
+  const price = cents(f, "priceUsd");
+  if (price !== undefined) action.priceUsdCents = price;
   if (text("windowStart") || text("windowEnd")) {
     action.window = { start: utc(text("windowStart")), end: utc(text("windowEnd")) };
   }

@@ -9,6 +9,7 @@ import { SPONSOR_TOOLS } from "../mcp/sponsor_tools.ts";
 import type { AppDeps } from "../deps.ts";
 import { type ApiFetch, callApi } from "./api.ts";
 import {
+  cents,
   checked,
   doneRedirect,
   field,
@@ -62,8 +63,8 @@ const PATCHES: Record<string, (f: Fields) => Record<string, unknown>> = {
     ),
     pricingUsdCents: Object.fromEntries(
       ["display", "summarization", "rag"].flatMap((use) => {
-        const usd = numeric(f, `pricingUsd.${use}`);
-        return usd === undefined ? [] : [[use, dollarsToCents(usd)]];
+        const price = cents(f, `pricingUsd.${use}`);
+        return price === undefined ? [] : [[use, price]];
       }),
     ),
   }),
@@ -78,7 +79,7 @@ const PATCHES: Record<string, (f: Fields) => Record<string, unknown>> = {
     field(f, "enterprise.action") === "remove" ? { enterpriseTerms: null } : {
       enterpriseTerms: {
         useCases: [f["enterprise.useCases"] ?? []].flat(),
-        monthlyPriceUsdCents: dollarsToCents(numeric(f, "enterprise.monthlyPriceUsd") ?? 0),
+        monthlyPriceUsdCents: cents(f, "enterprise.monthlyPriceUsd") ?? 0,
         conditions: field(f, "enterprise.conditions"),
       },
     },
@@ -142,9 +143,4 @@ export function settingsPages(deps: AppDeps, api: ApiFetch): Hono<ConsoleEnv> {
 function orNull(f: Fields, name: string): string | null {
   const v = field(f, name).trim();
   return v === "" ? null : v;
-}
-
-/** Dollars typed in a form as the API's cents (fractional cents kept to 4 places). */
-function dollarsToCents(usd: number | string): number | string {
-  return typeof usd === "number" ? Math.round(usd * 1_000_000) / 10_000 : usd;
 }

@@ -2,6 +2,7 @@
  * Articles: search and filter the catalog, see the policy and price the rules make effective (and
  * which rule decided), override one article's policy or price, unpublish and publish again.
  */
+import { Scroll } from "./scroll.tsx";
 import { ConsoleShell, count, CsrfField, perRead, when, type Who } from "./shell.tsx";
 
 /** What decided an article's effective policy and price. */
@@ -20,8 +21,8 @@ export interface ArticleRow {
   policy: string;
   priceUsdCents: number | null;
   kind: string;
-  published?: boolean;
-  effective?: { policy: string; priceUsdCents: number | null; decidedBy: DecidedBy };
+  published: boolean;
+  effective: { policy: string; priceUsdCents: number | null; decidedBy: DecidedBy };
 }
 
 /** The filters of the list, echoed into the form and the pager. */
@@ -130,19 +131,21 @@ export function ArticlesPage(props: {
           </p>
         )
         : (
-          <div class="scroll card">
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">Article</th>
-                  <th scope="col">Effective</th>
-                  <th scope="col">Override</th>
-                </tr>
-              </thead>
-              <tbody>
-                {props.articles.map((a) => <Row key={a.id} who={props.who} a={a} back={back} />)}
-              </tbody>
-            </table>
+          <div class="card">
+            <Scroll label="Articles">
+              <table>
+                <thead>
+                  <tr>
+                    <th scope="col">Article</th>
+                    <th scope="col">Effective</th>
+                    <th scope="col">Override</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {props.articles.map((a) => <Row key={a.id} who={props.who} a={a} back={back} />)}
+                </tbody>
+              </table>
+            </Scroll>
           </div>
         )}
       <nav class="pager" aria-label="Pages">
@@ -158,7 +161,7 @@ export function ArticlesPage(props: {
 function Row(props: { who: Who; a: ArticleRow; back: string }) {
   const { a } = props;
   const eff = a.effective;
-  const published = a.published !== false;
+  const published = a.published;
   return (
     <tr>
       <td>
@@ -171,15 +174,9 @@ function Row(props: { who: Who; a: ArticleRow; back: string }) {
         </div>
       </td>
       <td>
-        {eff
-          ? (
-            <>
-              <span class={`tag ${eff.policy}`}>{eff.policy}</span>{" "}
-              {eff.priceUsdCents !== null ? perRead(eff.priceUsdCents) : ""}
-              <div class="muted small">{decidedText(eff.decidedBy)}</div>
-            </>
-          )
-          : <span class={`tag ${a.policy}`}>{a.policy}</span>}
+        <span class={`tag ${eff.policy}`}>{eff.policy}</span>{" "}
+        {eff.priceUsdCents !== null ? perRead(eff.priceUsdCents) : ""}
+        <div class="muted small">{decidedText(eff.decidedBy)}</div>
       </td>
       <td>
         <details>

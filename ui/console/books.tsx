@@ -1,4 +1,5 @@
 /** Books: upload a PDF or markdown book (split into chapters), its rights ceiling, chapters, delete. */
+import { Scroll } from "./scroll.tsx";
 import { ConsoleShell, count, CsrfField, when, type Who } from "./shell.tsx";
 
 /** A book (GET /api/publisher/books). */
@@ -28,18 +29,13 @@ const USES: [string, string][] = [
   ["fine_tuning", "Fine-tuning"],
 ];
 
-/** The values typed into the upload form, kept when the API refuses them. */
-export interface BookForm {
-  title: string;
-  author: string;
-  rights: string[];
-}
+/** Checked at first: what most author contracts allow. */
+const DEFAULT_CEILING = ["summarization", "rag"];
 
 /** GET /publisher/books. */
 export function BooksPage(props: {
   who: Who;
   books: BookView[];
-  form: BookForm;
   notice?: string | null;
   problem?: string | null;
 }) {
@@ -72,7 +68,6 @@ export function BooksPage(props: {
             type="text"
             required
             maxLength={300}
-            value={props.form.title}
           />
           <label for="book-author">Author</label>
           <input
@@ -81,7 +76,6 @@ export function BooksPage(props: {
             type="text"
             required
             maxLength={300}
-            value={props.form.author}
           />
           <fieldset>
             <legend>Rights ceiling (from the author's contract)</legend>
@@ -91,7 +85,7 @@ export function BooksPage(props: {
                   type="checkbox"
                   name={use}
                   value="on"
-                  checked={props.form.rights.includes(use)}
+                  checked={DEFAULT_CEILING.includes(use)}
                 />
                 <span>{label}</span>
               </label>
@@ -105,7 +99,7 @@ export function BooksPage(props: {
       <section class="card" aria-labelledby="books-title">
         <h2 id="books-title">Your books</h2>
         {props.books.length === 0 ? <p class="muted">No books yet.</p> : (
-          <div class="scroll">
+          <Scroll label="Books">
             <table>
               <thead>
                 <tr>
@@ -130,7 +124,7 @@ export function BooksPage(props: {
                 ))}
               </tbody>
             </table>
-          </div>
+          </Scroll>
         )}
       </section>
     </ConsoleShell>

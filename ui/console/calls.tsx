@@ -1,7 +1,7 @@
 /**
  * The call log: the last 100 calls on every surface, who made each, how it went and how long it
- * took, with article reads set apart ("who read what"). Protocol messages that only carried a
- * call (MCP initialize, tools/call envelopes, A2A methods) are folded away.
+ * took, with article reads set apart ("who read what"). The API leaves out protocol messages
+ * that only carried a call (MCP initialize, tools/call envelopes, A2A methods).
  */
 import { type Caller, CallerName } from "./caller.tsx";
 import { Scroll } from "./scroll.tsx";
@@ -26,8 +26,6 @@ export interface CallsProps {
   calls: CallRow[];
   /** How many rows the API returned (at most 100). */
   received: number;
-  /** Protocol messages folded into the calls they carried. */
-  folded: number;
   /** The surface filter ("" for all) and the surfaces to choose from. */
   surface: string;
   surfaces: readonly string[];
@@ -85,15 +83,6 @@ export function CallsPage(props: CallsProps) {
             <h2 id="calls-title">
               {filtered ? `${count(props.calls.length)} matching calls` : "Latest calls"}
             </h2>
-            {props.folded > 0
-              ? (
-                <p class="muted small">
-                  {count(props.folded)}{" "}
-                  protocol messages (such as MCP initialize and tools/call envelopes) are folded
-                  into the calls they carried.
-                </p>
-              )
-              : null}
             {props.calls.length === 0
               ? <p class="muted">None of the last 100 calls match this filter.</p>
               : <CallTable calls={props.calls} />}

@@ -11,10 +11,7 @@ export const REQUEST_STATES = ["pending", "approved", "denied"] as const;
 /** A request's state. */
 export type RequestState = typeof REQUEST_STATES[number];
 
-/**
- * One of GET /api/publisher/license-requests `requests`. The decision's price, term and reason,
- * and the requester's name, are optional: older APIs do not return them.
- */
+/** One of GET /api/publisher/license-requests `requests` (price, term and reason once decided). */
 export interface RequestView {
   id: string;
   buyerId: string | null;
@@ -27,9 +24,7 @@ export interface RequestView {
   licenseId: string | null;
   createdAt: string;
   decidedAt: string | null;
-  requester?: Caller | null;
-  buyerName?: string | null;
-  rightsAsked?: string[];
+  requester: Caller;
   monthlyPriceUsdCents?: number | null;
   termMonths?: number | null;
   reason?: string | null;
@@ -108,42 +103,6 @@ export function RequestsPage(props: RequestsProps) {
   );
 }
 
-/** The requester in words, from what the API tells about them. */
-function Requester(props: { r: RequestView }) {
-  const { r } = props;
-  if (r.requester) return <CallerName caller={r.requester} />;
-  if (r.buyerName) {
-    return (
-      <span>
-        <strong>{r.buyerName}</strong> <span class="muted small">buyer</span>
-      </span>
-    );
-  }
-  const [kind, id] = [r.identity.split(":")[0], r.identity.slice(r.identity.indexOf(":") + 1)];
-  if (kind === "buyer") {
-    return (
-      <span>
-        Buyer <code>{id}</code>
-      </span>
-    );
-  }
-  if (kind === "oauth") {
-    return (
-      <span>
-        OAuth app <code>{id}</code>
-        {r.buyerId
-          ? (
-            <>
-              {" "}of buyer <code>{r.buyerId}</code>
-            </>
-          )
-          : <span class="muted small">(not linked to a buyer yet)</span>}
-      </span>
-    );
-  }
-  return <span class="muted">Anonymous</span>;
-}
-
 function useWords(r: RequestView): string {
   const use = r.useCase.replace("_", "-");
   return r.enterprise ? `your enterprise license (and ${use})` : use;
@@ -160,7 +119,7 @@ function Request(props: { request: RequestView; csrf: string; failed: FailedDeci
       <dl class="facts">
         <dt>From</dt>
         <dd>
-          <Requester r={r} />
+          <CallerName caller={r.requester} />
         </dd>
         {r.contact
           ? (

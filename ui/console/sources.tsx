@@ -2,6 +2,7 @@
  * Sources and jobs: upload a CSV of article URLs, watch its job, see each URL's result with its
  * reason, and cancel, retry or remove. A running job's page refreshes itself every few seconds.
  */
+import { Scroll } from "./scroll.tsx";
 import { ConsoleShell, count, CsrfField, when, type Who } from "./shell.tsx";
 
 /** An upload (GET /api/publisher/sources). */
@@ -113,32 +114,34 @@ export function SourcesPage(props: {
             </span>
           ))}
         </p>
-        {props.sources.length === 0 ? <p class="muted">No uploads yet.</p> : (
-          <div class="scroll">
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">File</th>
-                  <th scope="col">Uploaded</th>
-                  <th scope="col">URLs</th>
-                  <th scope="col">Rejected rows</th>
-                </tr>
-              </thead>
-              <tbody>
-                {props.sources.map((s) => (
-                  <tr key={s.id}>
-                    <td>
-                      <a href={`/publisher/sources/${s.id}`}>{s.originalName ?? s.id}</a>
-                    </td>
-                    <td>{when(s.createdAt)}</td>
-                    <td>{count(s.accepted)}</td>
-                    <td>{count(s.rejected)}</td>
+        {props.sources.length === 0
+          ? <p class="muted">No uploads yet.</p>
+          : (
+            <Scroll label="Uploads">
+              <table>
+                <thead>
+                  <tr>
+                    <th scope="col">File</th>
+                    <th scope="col">Uploaded</th>
+                    <th scope="col">URLs</th>
+                    <th scope="col">Rejected rows</th>
                   </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        )}
+                </thead>
+                <tbody>
+                  {props.sources.map((s) => (
+                    <tr key={s.id}>
+                      <td>
+                        <a href={`/publisher/sources/${s.id}`}>{s.originalName ?? s.id}</a>
+                      </td>
+                      <td>{when(s.createdAt)}</td>
+                      <td>{count(s.accepted)}</td>
+                      <td>{count(s.rejected)}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </Scroll>
+          )}
       </section>
     </ConsoleShell>
   );
@@ -146,7 +149,7 @@ export function SourcesPage(props: {
 
 function JobTable(props: { jobs: JobView[] }) {
   return (
-    <div class="scroll">
+    <Scroll label="Jobs">
       <table>
         <thead>
           <tr>
@@ -169,7 +172,7 @@ function JobTable(props: { jobs: JobView[] }) {
           ))}
         </tbody>
       </table>
-    </div>
+    </Scroll>
   );
 }
 
@@ -296,7 +299,7 @@ export function UrlTable(props: { who: Who; urls: UrlView[]; back?: string }) {
     <form method="post" action="/publisher/sources/urls/remove">
       <CsrfField token={props.who.csrfToken} />
       {props.back ? <input type="hidden" name="back" value={props.back} /> : null}
-      <div class="scroll">
+      <Scroll label="URLs">
         <table>
           <thead>
             <tr>
@@ -331,7 +334,7 @@ export function UrlTable(props: { who: Who; urls: UrlView[]; back?: string }) {
             ))}
           </tbody>
         </table>
-      </div>
+      </Scroll>
       <p>
         <button type="submit" class="secondary">Remove selected URLs</button>
       </p>

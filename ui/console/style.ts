@@ -47,6 +47,7 @@ figure.stacked{margin:0}
 .pager{display:flex;gap:1rem;margin-top:.8rem}
 .progress{height:.8rem;background:#e2e8f0;border-radius:999px;overflow:hidden;max-width:32rem}
 .progress span{display:block;height:100%;background:#1d4ed8}
+summary{white-space:nowrap;cursor:pointer}
 .auth{max-width:28rem;margin:3rem auto;padding:0 1rem}
 .tabs{display:flex;gap:.3rem;list-style:none;margin:0 0 1rem;padding:0;border-bottom:1px solid #cbd5e1}
 .tabs a{display:block;padding:.35rem .9rem;border:1px solid transparent;border-bottom:none;border-radius:6px 6px 0 0;text-decoration:none}
