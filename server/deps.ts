@@ -2,6 +2,7 @@
 import type { SearchService } from "../search/mod.ts";
 import type { Store } from "../store/db.ts";
 import type { Buyer } from "../store/buyers.ts";
+import type { BuyerSession } from "../store/buyer_sessions.ts";
 import type { DashboardSession } from "../store/sessions.ts";
 import type { Publisher } from "../store/publishers.ts";
 import type { CallLog } from "./call_log.ts";
@@ -33,6 +34,8 @@ export interface AppEnv {
     session: DashboardSession | null;
     /** Set by the marketplace's buyer authentication. */
     buyer: Buyer | null;
+    /** The buyer portal session a marketplace request came with (null for a buyer key). */
+    buyerSession: BuyerSession | null;
     /** The verified credential of an agent surface's caller; null when it presented none. */
     credential: Credential | null;
     /** The caller's meter identity, for the decision and the call log (docs/DESIGN.md §4). */

@@ -128,7 +128,8 @@ export function territoryOf(
   return v && /^[A-Z]{2}$/.test(v) && v !== "XX" && v !== "T1" ? v : null;
 }
 
-async function liveBuyer(db: Client, key: string): Promise<Buyer | null> {
+/** The buyer whose live key is `key`; null for a malformed, unknown or revoked one. */
+export async function liveBuyer(db: Client, key: string): Promise<Buyer | null> {
   if (!wellFormed(key, "mk")) return null;
   return await findBuyerByKeyHash(db, await hashSecret(key));
 }

@@ -9,7 +9,7 @@ import type { AppDeps, AppEnv } from "../deps.ts";
 import { clientAddress, throttle } from "../throttle.ts";
 import { createPublisherAccount } from "./accounts.ts";
 import { SESSION_COOKIE } from "./auth.ts";
-import { emailKey, LIMITS, logIn, logOut, SESSION_TTL_MS } from "./login.ts";
+import { emailKey, LIMITS, logIn, logOut, SESSION_TTL_MS, sessionCookieOptions } from "./login.ts";
 import { hashPassword } from "./passwords.ts";
 import { loginSchema, signupSchema } from "./schemas.ts";
 import { jsonLimit, parseInput, readJson } from "./validation.ts";
@@ -37,7 +37,12 @@ export function accountRoutes(deps: AppDeps): Hono<AppEnv> {
     const input = parseInput(loginSchema, await readJson(c));
     await throttle(deps, await emailKey(input.email), LIMITS.loginPerEmail);
     const session = await logIn(db, input, { now: deps.clock.now() });
-    setCookie(c, SESSION_COOKIE, session.token, cookieOptions(deps, SESSION_TTL_MS / 1000));
+    setCookie(
+      c,
+      SESSION_COOKIE,
+      session.token,
+      sessionCookieOptions(deps.config, SESSION_TTL_MS / 1000),
+    );
     c.header("Cache-Control", "no-store");
     return c.json({
       publisherId: session.publisherId,
@@ -50,19 +55,9 @@ export function accountRoutes(deps: AppDeps): Hono<AppEnv> {
   app.post("/logout", async (c) => {
     const token = getCookie(c, SESSION_COOKIE);
     if (token) await logOut(db, token);
-    deleteCookie(c, SESSION_COOKIE, cookieOptions(deps, 0));
+    deleteCookie(c, SESSION_COOKIE, sessionCookieOptions(deps.config, 0));
     return c.body(null, 204);
   });
 
   return app;
-}
-
-function cookieOptions(deps: AppDeps, maxAge: number) {
-  return {
-    path: "/",
-    httpOnly: true,
-    sameSite: "Lax" as const,
-    secure: deps.config.baseUrl.startsWith("https:"),
-    maxAge,
-  };
 }

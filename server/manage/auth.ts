@@ -3,7 +3,7 @@
  * session cookie. Cookie-authenticated requests that change state must also carry the session's
  * CSRF token in `X-CSRF-Token`, since browsers attach cookies to cross-site requests.
  */
-import type { MiddlewareHandler } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
 import { getCookie } from "hono/cookie";
 import { findPublisherIdByKeyHash, getPublisher } from "../../store/publishers.ts";
 import { findSession } from "../../store/sessions.ts";
@@ -26,6 +26,18 @@ export function unauthenticated(): AppError {
   );
 }
 
+/**
+ * A cookie-authenticated request that changes state must echo the session's CSRF token in
+ * `X-CSRF-Token` (the buyer portal's sessions too, server/marketplace/auth.ts); 403 otherwise.
+ */
+export function requireCsrf(c: Context, sessionToken: string): void {
+  if (SAFE_METHODS.has(c.req.method)) return;
+  const csrf = c.req.header("x-csrf-token") ?? "";
+  if (!timingSafeEqual(csrf, sessionToken)) {
+    throw new AppError(403, "csrf_failed", "X-CSRF-Token is missing or does not match the session");
+  }
+}
+
 /** Requires a publisher credential and puts the publisher in `c.var.publisher`. */
 export function requirePublisher(deps: AppDeps): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
@@ -42,16 +54,7 @@ export function requirePublisher(deps: AppDeps): MiddlewareHandler<AppEnv> {
         now: deps.clock.now(),
       });
       if (!session) throw unauthenticated();
-      if (!SAFE_METHODS.has(c.req.method)) {
-        const csrf = c.req.header("x-csrf-token") ?? "";
-        if (!timingSafeEqual(csrf, session.csrfToken)) {
-          throw new AppError(
-            403,
-            "csrf_failed",
-            "X-CSRF-Token is missing or does not match the session",
-          );
-        }
-      }
+      requireCsrf(c, session.csrfToken);
       publisherId = session.publisherId;
       c.set("session", session);
     }

@@ -64,7 +64,21 @@ export async function logOut(db: Client, token: string): Promise<void> {
   await deleteSession(db, await hashSecret(token));
 }
 
-/** The throttle key of an email: hashed, so addresses typed at the login form are not stored. */
-export async function emailKey(email: string): Promise<string> {
-  return `login:email:${await sha256Hex(email.trim().toLowerCase())}`;
+/**
+ * The throttle key of an email: hashed, so addresses typed at the login form are not stored.
+ * `scope` keeps the publisher and buyer sign-ins apart (one email may have both accounts).
+ */
+export async function emailKey(email: string, scope = "login"): Promise<string> {
+  return `${scope}:email:${await sha256Hex(email.trim().toLowerCase())}`;
+}
+
+/** The attributes of a session cookie (publisher dashboard and buyer portal alike). */
+export function sessionCookieOptions(config: { baseUrl: string }, maxAgeSeconds: number) {
+  return {
+    path: "/",
+    httpOnly: true,
+    sameSite: "Lax" as const,
+    secure: config.baseUrl.startsWith("https:"),
+    maxAge: maxAgeSeconds,
+  };
 }

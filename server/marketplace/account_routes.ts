@@ -3,7 +3,9 @@ import { Hono } from "hono";
 import { listBuyerClients } from "../../store/buyer_clients.ts";
 import type { AppDeps, AppEnv } from "../deps.ts";
 import { requireBuyer } from "./auth.ts";
-import { jsonBody, jsonLimit, stringField } from "./body.ts";
+import { jsonBody, jsonLimit } from "./body.ts";
+import { parseInput } from "../manage/validation.ts";
+import { buyerSignupSchema } from "./session_schemas.ts";
 import { createBuyer, rotateBuyerKey } from "./buyers.ts";
 import { registerClient } from "./clients.ts";
 import { clientAddress, throttle } from "../throttle.ts";
@@ -11,7 +13,7 @@ import { clientAddress, throttle } from "../throttle.ts";
 /** Buyer sign-ups per address (docs/TEST-PLAN.md 5.10): generous for a team, useless for key farming. */
 export const SIGNUP_LIMIT = { limit: 20, windowMs: 3_600_000 };
 
-/** POST signup, POST rotate-key, POST/GET clients. */
+/** POST signup (with an optional portal password), POST rotate-key, POST/GET clients. */
 export function accountRoutes(deps: AppDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   const db = deps.store.db;
@@ -19,8 +21,7 @@ export function accountRoutes(deps: AppDeps): Hono<AppEnv> {
 
   app.post("/signup", jsonLimit, async (c) => {
     await throttle(deps, `buyer-signup:ip:${clientAddress(c)}`, SIGNUP_LIMIT);
-    const body = await jsonBody(c);
-    const input = { name: stringField(body, "name"), email: stringField(body, "email") };
+    const input = parseInput(buyerSignupSchema, await jsonBody(c));
     const { buyerId, apiKey } = await createBuyer(db, input, { now: deps.clock.now() });
     c.header("Cache-Control", "no-store");
     return c.json({
@@ -32,7 +33,10 @@ export function accountRoutes(deps: AppDeps): Hono<AppEnv> {
   });
 
   app.post("/rotate-key", auth, async (c) => {
-    const apiKey = await rotateBuyerKey(db, c.var.buyer!.id, { now: deps.clock.now() });
+    const apiKey = await rotateBuyerKey(db, c.var.buyer!.id, {
+      now: deps.clock.now(),
+      keepSession: c.var.buyerSession?.tokenHash ?? null,
+    });
     c.header("Cache-Control", "no-store");
     return c.json({ apiKey });
   });

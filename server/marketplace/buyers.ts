@@ -3,13 +3,17 @@ import { insertBuyer, replaceBuyerKey } from "../../store/buyers.ts";
 import type { Client } from "../../store/db.ts";
 import { newId } from "../../store/ids.ts";
 import { AppError, invalid } from "../errors.ts";
+import { hashPassword } from "../manage/passwords.ts";
 import { hashSecret, hint, newSecret } from "../secrets.ts";
 import { hasControlChars, isEmail } from "../validate.ts";
 
-/** Creates a buyer with its `mk_` key (returned once) and its virtual client `buyer:<id>`. */
+/**
+ * Creates a buyer with its `mk_` key (returned once), its virtual client `buyer:<id>` and, when
+ * given (already checked by the signup schema), its portal password.
+ */
 export async function createBuyer(
   db: Client,
-  input: { name: string; email: string },
+  input: { name: string; email: string; password?: string },
   options: { now: Date },
 ): Promise<{ buyerId: string; apiKey: string }> {
   const name = input.name.trim();
@@ -21,7 +25,8 @@ export async function createBuyer(
   const buyerId = newId("buy");
   const apiKey = newSecret("mk");
   try {
-    await insertBuyer(db, { id: buyerId, name, email }, {
+    const passwordHash = input.password === undefined ? null : await hashPassword(input.password);
+    await insertBuyer(db, { id: buyerId, name, email, passwordHash }, {
       id: newId("bkey"),
       hash: await hashSecret(apiKey),
       hint: hint(apiKey),
@@ -40,11 +45,16 @@ function buyerEmailTaken(): AppError {
   return new AppError(409, "email_taken", "email: a buyer account with this email already exists");
 }
 
-/** Revokes the buyer's key and returns a new one; the old key fails on the very next request. */
+/**
+ * Revokes the buyer's key and returns a new one; the old key fails on the very next request.
+ * Portal sessions belong to the account, not to a key, so they survive; but the ones a key opened
+ * (anyone holding the old key could have) end, except `keepSession` (the hash of the session
+ * asking, if one is): a leaked key cannot leave a session behind.
+ */
 export async function rotateBuyerKey(
   db: Client,
   buyerId: string,
-  options: { now: Date },
+  options: { now: Date; keepSession?: string | null },
 ): Promise<string> {
   const apiKey = newSecret("mk");
   await replaceBuyerKey(db, buyerId, {
@@ -52,6 +62,6 @@ export async function rotateBuyerKey(
     hash: await hashSecret(apiKey),
     hint: hint(apiKey),
     now: options.now,
-  });
+  }, { keepSession: options.keepSession });
   return apiKey;
 }

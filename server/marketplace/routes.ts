@@ -1,20 +1,24 @@
 /**
  * The buyer marketplace API (docs/SPEC.md "Buyer marketplace API"). CORS: the API is callable from
- * browsers with `Access-Control-Allow-Origin: *` and never with credentials: it authenticates by
- * the Authorization header only and reads no cookies (docs/TEST-PLAN.md 5.12-5.13).
+ * browsers with `Access-Control-Allow-Origin: *` and never with credentials (docs/TEST-PLAN.md
+ * 5.12-5.13): scripts authenticate by the Authorization header. The buyer portal's session cookie
+ * (issue 12 part 2) is for the portal alone: the session routes are not CORS-open at all, and an
+ * answer to a cookie-authenticated request never carries the CORS header.
  */
 import { Hono } from "hono";
 import type { AppDeps, AppEnv } from "../deps.ts";
 import { accountRoutes } from "./account_routes.ts";
 import { catalogRoutes } from "./catalog.ts";
 import { licenseRoutes } from "./license_routes.ts";
+import { sessionRoutes } from "./session_routes.ts";
 import { statementRoutes } from "./statement_routes.ts";
 
 /** Where the marketplace is mounted (server/app.ts). */
 export const MARKETPLACE = "/api/marketplace";
 
 // Browsers land on checkout pages and the processor posts webhooks: neither is an API for scripts.
-const NO_CORS = [`${MARKETPLACE}/webhooks/`, `${MARKETPLACE}/checkout/`];
+// Signing in is the portal's business, not a cross-origin script's.
+const NO_CORS = [`${MARKETPLACE}/webhooks/`, `${MARKETPLACE}/checkout/`, `${MARKETPLACE}/session`];
 
 /** Marketplace routes, mounted at MARKETPLACE. */
 export function marketplaceRoutes(deps: AppDeps): Hono<AppEnv> {
@@ -30,10 +34,11 @@ export function marketplaceRoutes(deps: AppDeps): Hono<AppEnv> {
       });
     }
     await next();
-    if (open) c.header("Access-Control-Allow-Origin", "*");
+    if (open && !c.var.buyerSession) c.header("Access-Control-Allow-Origin", "*");
   });
   app.route("/", catalogRoutes(deps));
   app.route("/", accountRoutes(deps));
+  app.route("/", sessionRoutes(deps));
   app.route("/", licenseRoutes(deps));
   app.route("/", statementRoutes(deps));
   return app;
