@@ -32,3 +32,33 @@ export async function callsByPublisher(
     reads: Number(r.reads),
   }));
 }
+
+/** Calls and article reads on one UTC day ("YYYY-MM-DD"). */
+export interface DayCounts {
+  day: string;
+  calls: number;
+  reads: number;
+}
+
+/** Counts calls (protocol traces excluded) by `identities` since `since` (ms), per UTC day. */
+export async function callsByDay(
+  db: Client,
+  identities: string[],
+  options: { since: number },
+): Promise<DayCounts[]> {
+  if (identities.length === 0) return [];
+  const marks = identities.map(() => "?").join(", ");
+  const rs = await db.execute({
+    sql: `SELECT date(l.at / 1000, 'unixepoch') AS day, COUNT(*) AS calls,
+            SUM(CASE WHEN l.tool LIKE '%get_article' THEN 1 ELSE 0 END) AS reads
+          FROM call_log l
+          WHERE l.identity IN (${marks}) AND l.at >= ? AND l.status != 'trace'
+          GROUP BY day ORDER BY day`,
+    args: [...identities, options.since],
+  });
+  return rs.rows.map((r) => ({
+    day: String(r.day),
+    calls: Number(r.calls),
+    reads: Number(r.reads),
+  }));
+}

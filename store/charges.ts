@@ -117,6 +117,23 @@ export async function spendByPublisher(
   }));
 }
 
+/** The buyer's metered and landing spend per UTC day ("YYYY-MM-DD") since `since` (ms). */
+export async function spendByDay(
+  db: Client,
+  buyerId: string,
+  options: { since: number },
+): Promise<{ day: string; spendMicros: number }[]> {
+  const rs = await db.execute({
+    sql: `SELECT date(created_at / 1000, 'unixepoch') AS day,
+            SUM(price_micros + fee_micros) AS s
+          FROM charges
+          WHERE buyer_id = ? AND kind IN ('metered', 'landing') AND created_at >= ?
+          GROUP BY day ORDER BY day`,
+    args: [buyerId, options.since],
+  });
+  return rs.rows.map((r) => ({ day: String(r.day), spendMicros: Number(r.s) }));
+}
+
 /** What the publisher earned per statement month: its own prices; platform fees are not its. */
 export async function earningsByMonth(
   db: Client,

@@ -90,3 +90,30 @@ export async function buyersWithOpenStatement(db: Client, month: string): Promis
   });
   return rs.rows.map((r) => String(r.buyer_id));
 }
+
+/** A month with something on the buyer's statement: its ledger total, and whether it is closed. */
+export interface StatementMonth {
+  month: string;
+  closed: boolean;
+  totalMicros: number;
+}
+
+/**
+ * The months whose statement has ledger rows (by statement month, so a late charge counts where
+ * it is billed), newest first, with their totals; a closed statement always has rows.
+ */
+export async function statementMonths(db: Client, buyerId: string): Promise<StatementMonth[]> {
+  const rs = await db.execute({
+    sql: `SELECT c.statement_month AS month, SUM(c.price_micros + c.fee_micros) AS total,
+            EXISTS (SELECT 1 FROM statements s WHERE s.buyer_id = c.buyer_id
+                    AND s.month = c.statement_month AND s.state = 'closed') AS closed
+          FROM charges c WHERE c.buyer_id = ?
+          GROUP BY c.statement_month ORDER BY c.statement_month DESC`,
+    args: [buyerId],
+  });
+  return rs.rows.map((r) => ({
+    month: String(r.month),
+    closed: Number(r.closed) === 1,
+    totalMicros: Number(r.total),
+  }));
+}

@@ -2,11 +2,12 @@
  * GET /api/marketplace/usage (docs/SPEC.md: `{usage, metered, meteredTotalCents}`; fields of entries and
  * the default window are ours): per publisher, `calls` are logged calls by any identity billed to
  * the buyer, `reads` the article reads among them, `paywalls` the paid reads of paywalled content
- * (ledger rows); `metered` is the per-use spend in the window.
+ * (ledger rows); `metered` is the per-use spend in the window. `daily` has every UTC day the window
+ * touches, oldest first, zeros included, so the buyer portal can chart it (issue 12 part 5).
  */
 import { identitiesOfBuyer } from "../../store/buyer_clients.ts";
-import { callsByPublisher } from "../../store/buyer_usage.ts";
-import { spendByPublisher } from "../../store/charges.ts";
+import { callsByDay, callsByPublisher } from "../../store/buyer_usage.ts";
+import { spendByDay, spendByPublisher } from "../../store/charges.ts";
 import type { Client } from "../../store/db.ts";
 import { invalid } from "../errors.ts";
 import { microsToCents, microsToWholeCents } from "../money.ts";
@@ -29,9 +30,12 @@ export async function buyerUsage(
   options: { days: number; now: Date },
 ) {
   const since = options.now.getTime() - options.days * DAY_MS;
-  const [calls, spend] = await Promise.all([
-    identitiesOfBuyer(db, buyerId).then((ids) => callsByPublisher(db, ids, { since })),
+  const identities = await identitiesOfBuyer(db, buyerId);
+  const [calls, spend, callDays, spendDays] = await Promise.all([
+    callsByPublisher(db, identities, { since }),
     spendByPublisher(db, buyerId, { since }),
+    callsByDay(db, identities, { since }),
+    spendByDay(db, buyerId, { since }),
   ]);
   const names = new Map<string, string>();
   for (const r of [...calls, ...spend]) names.set(r.publisherId, r.publisherName);
@@ -58,5 +62,24 @@ export async function buyerUsage(
       spendUsdCents: microsToCents(s.spendMicros),
     })),
     meteredTotalCents: microsToWholeCents(total),
+    daily: daysBetween(since, options.now.getTime()).map((day) => {
+      const c = callDays.find((d) => d.day === day);
+      const s = spendDays.find((d) => d.day === day);
+      return {
+        day,
+        calls: c?.calls ?? 0,
+        reads: c?.reads ?? 0,
+        spendUsdCents: microsToCents(s?.spendMicros ?? 0),
+      };
+    }),
   };
+}
+
+/** Every UTC day ("YYYY-MM-DD") from the day of `from` to the day of `to`, both included. */
+function daysBetween(from: number, to: number): string[] {
+  const days: string[] = [];
+  for (let t = from - (from % DAY_MS); t <= to; t += DAY_MS) {
+    days.push(new Date(t).toISOString().slice(0, 10));
+  }
+  return days;
 }

@@ -45,6 +45,8 @@ function catalogEntry(
     mcpEndpoint: urls.mcp,
     restApi: urls.rest,
     a2aEndpoint: offered(p, "a2a") ? urls.a2a : null,
+    // The agent card an A2A client starts from (the buyer portal's connection snippets).
+    a2aCardUrl: offered(p, "a2a") ? urls.agentCard : null,
     termsUrl: urls.terms,
     requiresAuth: !openToAnonymous(p, "mcp"),
     enterpriseLicense: p.enterpriseTerms

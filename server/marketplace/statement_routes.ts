@@ -1,4 +1,7 @@
-/** Usage and statements: GET /api/marketplace/usage, /statement and /statement/invoice. */
+/**
+ * Usage and statements: GET /api/marketplace/usage, /statements (the months to choose from, for
+ * the buyer portal: issue 12 part 5), /statement and /statement/invoice.
+ */
 import { Hono } from "hono";
 import { renderPage } from "../../ui/layout.tsx";
 import { InvoicePage } from "../../ui/invoice.tsx";
@@ -8,7 +11,8 @@ import { buyerUsage, parseDays } from "../billing/usage.ts";
 import { monthOf } from "../clock.ts";
 import type { AppDeps, AppEnv } from "../deps.ts";
 import { invalid } from "../errors.ts";
-import { microsToCents } from "../money.ts";
+import { microsToCents, microsToWholeCents } from "../money.ts";
+import { statementMonths } from "../../store/statements.ts";
 import { requireBuyer } from "./auth.ts";
 
 /** Usage and statement routes. */
@@ -27,6 +31,22 @@ export function statementRoutes(deps: AppDeps): Hono<AppEnv> {
     if (!isMonth(m)) throw invalid("month", "must be a month written YYYY-MM");
     return buildStatement(db, buyerId, m);
   };
+
+  // The current month always, then every earlier month with something on its statement.
+  app.get("/statements", auth, async (c) => {
+    const current = monthOf(deps.clock.now());
+    const months = await statementMonths(db, c.var.buyer!.id);
+    if (!months.some((m) => m.month === current)) {
+      months.unshift({ month: current, closed: false, totalMicros: 0 });
+    }
+    return c.json({
+      months: months.map((m) => ({
+        month: m.month,
+        state: m.closed ? "closed" : "open",
+        totalUsdCents: microsToWholeCents(m.totalMicros),
+      })),
+    });
+  });
 
   app.get("/statement", auth, async (c) => {
     const s = await statementFor(c.req.query("month"), c.var.buyer!.id);
