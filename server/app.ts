@@ -7,6 +7,7 @@ import { Hono } from "hono";
 import { a2aRoutes } from "./a2a/routes.ts";
 import type { AppDeps, AppEnv } from "./deps.ts";
 import { errorBody } from "./errors.ts";
+import { buyerRoutes } from "./buyer/routes.ts";
 import { consoleRoutes } from "./console/routes.ts";
 import { homeRoutes } from "./home.ts";
 import { accountRoutes } from "./manage/account_routes.ts";
@@ -49,8 +50,10 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.route("/api/publishers", cardRoutes(deps));
   app.route("/api/publisher", manageRoutes(deps));
   app.route("/api/openapi.json", openApiRoutes(deps));
-  // Pages. The console calls the API through the app itself (server/console/api.ts).
-  app.route("/publisher", consoleRoutes(deps, (req, env) => app.fetch(req, env)));
+  // Pages. The portals call the API through the app itself (server/console/api.ts).
+  const self = (req: Request, env: unknown) => app.fetch(req, env);
+  app.route("/publisher", consoleRoutes(deps, self));
+  app.route("/buyer", buyerRoutes(deps, self));
   app.route("/license", termsRoutes(deps));
   app.route("/status", statusPageRoutes(deps));
   app.route("/", homeRoutes(deps));

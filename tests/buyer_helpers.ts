@@ -1,6 +1,11 @@
-/** Fixtures for buyer tests: sign a buyer up and in through the marketplace API. */
+/**
+ * Fixtures for buyer tests: sign a buyer up and in through the marketplace API, or through the
+ * buyer portal with the form-posting visitor of tests/console_helpers.ts.
+ */
 import assert from "node:assert/strict";
+import { hidden, textOf, type Visited, Visitor } from "./console_helpers.ts";
 import { json, type TestFolio } from "./helpers.ts";
+import { PASSWORD } from "./manage_helpers.ts";
 
 /** A signed-in buyer: the cookie (name=value) and the CSRF token its changes echo. */
 export interface BuyerSession {
@@ -42,4 +47,49 @@ export async function signIn(
   assert.equal(res.status, 201, JSON.stringify(body));
   const cookie = res.headers.get("set-cookie")!.split(";")[0];
   return { buyerId: body.buyerId, cookie, csrfToken: body.csrfToken };
+}
+
+/** Signs a buyer up through the portal; returns the visitor (signed in), its key and email. */
+export async function portalSignUp(
+  folio: TestFolio,
+  options: { name?: string; email?: string; password?: string } = {},
+): Promise<{ visitor: Visitor; apiKey: string; email: string; welcome: Visited }> {
+  const visitor = new Visitor(folio);
+  const email = options.email ?? `buyer-${crypto.randomUUID().slice(0, 8)}@acme.test`;
+  const page = await visitor.get("/buyer/signup");
+  const welcome = await visitor.post("/buyer/signup", {
+    _csrf: hidden(page.html),
+    name: options.name ?? "Acme AI",
+    email,
+    password: options.password ?? PASSWORD,
+  });
+  assert.equal(welcome.status, 201, welcome.html);
+  const key = /data-copy="(mk_[^"]+)"/.exec(welcome.html);
+  assert.ok(key, "the welcome page shows the key");
+  return { visitor, apiKey: key[1], email, welcome };
+}
+
+/** A page's `role="alert"` problem text, or null. */
+export function alertOf(html: string): string | null {
+  const m = /<p class="problem" role="alert">([\s\S]*?)<\/p>/.exec(html);
+  return m ? textOf(m[1]) : null;
+}
+
+/** The notice (`role="status"`) of a page, or null. */
+export function noticeText(html: string): string | null {
+  const m = /<p class="notice" role="status">([\s\S]*?)<\/p>/.exec(html);
+  return m ? textOf(m[1]) : null;
+}
+
+/** A portal visitor signed in with an API key (e.g. of an account made by the API). */
+export async function keyVisitor(folio: TestFolio, apiKey: string): Promise<Visitor> {
+  const visitor = new Visitor(folio);
+  const login = await visitor.get("/buyer/login");
+  const page = await visitor.post("/buyer/login/key", {
+    _csrf: hidden(login.html),
+    apiKey,
+    next: "/buyer",
+  });
+  assert.ok(visitor.cookies.has("folio_buyer_session"), page.html);
+  return visitor;
 }

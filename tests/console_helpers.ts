@@ -1,7 +1,8 @@
 /**
- * A small form-posting visitor for console tests in process: it keeps cookies, follows redirects,
- * and fills forms the way a browser without JavaScript would (hidden fields included). The real
- * browser walks the same pages in tests/console_browser_test.ts.
+ * A small form-posting visitor for portal tests in process (the publisher console here, the buyer
+ * portal in tests/buyer_helpers.ts): it keeps cookies, follows redirects, and fills forms the way
+ * a browser without JavaScript would (hidden fields included). The real browser walks the same
+ * pages in tests/console_browser_test.ts and tests/buyer_browser_test.ts.
  */
 import assert from "node:assert/strict";
 import type { TestFolio } from "./helpers.ts";

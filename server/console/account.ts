@@ -10,9 +10,16 @@ import type { AppDeps, AppEnv } from "../deps.ts";
 import { timingSafeEqual } from "../secrets.ts";
 import { type ApiAnswer, type ApiFetch, callApi } from "./api.ts";
 import { field, formLimit, readForm } from "./forms.ts";
-import { formToken, formTokenMatches, safeNext } from "./session.ts";
+import {
+  formToken,
+  formTokenMatches,
+  type PortalSite,
+  PUBLISHER_SITE,
+  safeNext,
+} from "./session.ts";
 
-const EXPIRED_FORM = "The form expired. Please try again.";
+/** What a sign-up or sign-in form without its double-submit token is told. */
+export const EXPIRED_FORM = "The form expired. Please try again.";
 
 /** The pages used without a session. */
 export function accountPages(deps: AppDeps, api: ApiFetch): Hono<AppEnv> {
@@ -20,15 +27,18 @@ export function accountPages(deps: AppDeps, api: ApiFetch): Hono<AppEnv> {
 
   app.get("/signup", (c) => {
     const values = { name: "", email: "", slug: "" };
-    return c.html(renderPage(SignupPage({ csrf: formToken(c, deps), values })));
+    return c.html(renderPage(SignupPage({ csrf: formToken(c, deps, PUBLISHER_SITE), values })));
   });
 
   app.post("/signup", formLimit, async (c) => {
     const f = await readForm(c);
     const values = { name: field(f, "name"), email: field(f, "email"), slug: field(f, "slug") };
     const again = (problem: string, status: 400 | 403 | 409 | 429) =>
-      c.html(renderPage(SignupPage({ csrf: formToken(c, deps), values, problem })), status);
-    if (!formTokenMatches(c, f._csrf)) return again(EXPIRED_FORM, 403);
+      c.html(
+        renderPage(SignupPage({ csrf: formToken(c, deps, PUBLISHER_SITE), values, problem })),
+        status,
+      );
+    if (!formTokenMatches(c, f._csrf, PUBLISHER_SITE)) return again(EXPIRED_FORM, 403);
     const password = field(f, "password");
     const signup = await callApi<{ apiKey: string }>(c, api, "/api/publishers/signup", {
       method: "POST",
@@ -45,20 +55,23 @@ export function accountPages(deps: AppDeps, api: ApiFetch): Hono<AppEnv> {
   });
 
   app.get("/login", (c) => {
-    const next = safeNext(c.req.query("next"));
+    const next = safeNext(c.req.query("next"), PUBLISHER_SITE);
     const notice = c.req.query("done") === "signed-out" ? "You are signed out." : null;
     return c.html(
-      renderPage(LoginPage({ csrf: formToken(c, deps), email: "", next, notice })),
+      renderPage(LoginPage({ csrf: formToken(c, deps, PUBLISHER_SITE), email: "", next, notice })),
     );
   });
 
   app.post("/login", formLimit, async (c) => {
     const f = await readForm(c);
     const email = field(f, "email");
-    const next = safeNext(field(f, "next"));
+    const next = safeNext(field(f, "next"), PUBLISHER_SITE);
     const again = (problem: string, status: 400 | 401 | 403 | 429) =>
-      c.html(renderPage(LoginPage({ csrf: formToken(c, deps), email, next, problem })), status);
-    if (!formTokenMatches(c, f._csrf)) return again(EXPIRED_FORM, 403);
+      c.html(
+        renderPage(LoginPage({ csrf: formToken(c, deps, PUBLISHER_SITE), email, next, problem })),
+        status,
+      );
+    if (!formTokenMatches(c, f._csrf, PUBLISHER_SITE)) return again(EXPIRED_FORM, 403);
     const login = await callApi(c, api, "/api/publishers/login", {
       method: "POST",
       json: { email, password: field(f, "password") },
@@ -68,20 +81,36 @@ export function accountPages(deps: AppDeps, api: ApiFetch): Hono<AppEnv> {
     return c.redirect(next, 303);
   });
 
-  // Signing out needs the session's CSRF token too: otherwise any site could sign a visitor out.
-  app.post("/logout", formLimit, async (c) => {
-    const f = await readForm(c);
-    const who = await callApi<{ csrfToken: string | null }>(c, api, "/api/publisher/session");
-    const token = who.ok ? who.body.csrfToken ?? "" : "";
-    if (!token) return c.redirect("/publisher/login", 303);
-    if (!timingSafeEqual(token, field(f, "_csrf"))) return c.redirect("/publisher", 303);
-    passCookie(c, await callApi(c, api, "/api/publishers/logout", { method: "POST" }));
-    return c.redirect("/publisher/login?done=signed-out", 303);
-  });
+  app.post(
+    "/logout",
+    formLimit,
+    signOut(api, PUBLISHER_SITE, { path: "/api/publishers/logout", method: "POST" }),
+  );
   return app;
 }
 
-function passCookie(c: Context, answer: ApiAnswer<unknown>): void {
+/**
+ * A portal's sign-out form: it needs the session's CSRF token too (otherwise any site could sign
+ * a visitor out), then `end` ends the session in the API, whose cleared cookie is passed on.
+ */
+export function signOut(
+  api: ApiFetch,
+  site: PortalSite,
+  end: { path: string; method: "POST" | "DELETE" },
+): (c: Context) => Promise<Response> {
+  return async (c) => {
+    const f = await readForm(c);
+    const who = await callApi<{ csrfToken: string | null }>(c, api, site.sessionApi);
+    const token = who.ok ? who.body.csrfToken ?? "" : "";
+    if (!token) return c.redirect(`${site.home}/login`, 303);
+    if (!timingSafeEqual(token, field(f, "_csrf"))) return c.redirect(site.home, 303);
+    passCookie(c, await callApi(c, api, end.path, { method: end.method, csrf: token }));
+    return c.redirect(`${site.home}/login?done=signed-out`, 303);
+  };
+}
+
+/** Passes the API's Set-Cookie (a session opened or ended) on to the browser. */
+export function passCookie(c: Context, answer: ApiAnswer<unknown>): void {
   for (const cookie of answer.headers.getSetCookie()) {
     c.header("Set-Cookie", cookie, { append: true });
   }

@@ -1,8 +1,9 @@
 /**
- * The console is a client of the management API: every page reads and every form writes through
- * the same routes a script would call, in process (no network hop), with the visitor's own session
- * cookie and CSRF token. Authorization, validation and scoping therefore live only in the API, and
- * no page can do what the API would refuse (issue: "every page's action is an API operation").
+ * Both portals are clients of their API (the console of the management API, the buyer portal of
+ * the marketplace API): every page reads and every form writes through the same routes a script
+ * would call, in process (no network hop), with the visitor's own session cookie and CSRF token.
+ * Authorization, validation and scoping therefore live only in the API, and no page can do what
+ * the API would refuse (issue: "every page's action is an API operation").
  */
 import type { Context } from "hono";
 
@@ -17,11 +18,13 @@ export interface ApiAnswer<T> {
   /** The API's error message (`{error: {message}}`), for showing beside the form. */
   problem: string | null;
   headers: Headers;
+  /** The body as it came (for answers that are not JSON, e.g. an invoice page). */
+  text: string;
 }
 
 /** One API call: JSON in and out, or a raw body (uploads) passed through as it came. */
 export interface ApiCall {
-  method?: "GET" | "POST" | "PATCH" | "DELETE";
+  method?: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
   json?: unknown;
   body?: BodyInit | null;
   contentType?: string;
@@ -62,7 +65,7 @@ export async function callApi<T = Record<string, unknown>>(
     parsed = null;
   }
   const problem = res.ok ? null : errorMessage(parsed) ?? `The request failed (${res.status})`;
-  return { status: res.status, ok: res.ok, body: parsed as T, problem, headers: res.headers };
+  return { status: res.status, ok: res.ok, body: parsed as T, problem, headers: res.headers, text };
 }
 
 function errorMessage(body: unknown): string | null {

@@ -22,3 +22,8 @@ export function segment(value: string): string {
 export function refusalStatus(status: number): ContentfulStatusCode {
   return status >= 400 && status < 500 ? status as ContentfulStatusCode : 400;
 }
+
+/** The status of a page that may carry a refused form: 200, or the refusal's (`refusalStatus`). */
+export function pageStatus(status: number): ContentfulStatusCode {
+  return status === 200 ? 200 : refusalStatus(status);
+}

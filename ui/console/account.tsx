@@ -1,7 +1,41 @@
 /** Signing up and in to the publisher console, and the one showing of a new publisher key. */
+import type { ComponentChildren } from "preact";
 import { Page } from "../layout.tsx";
 import { Copyable, CsrfField, Messages } from "./shell.tsx";
 import { CONSOLE_CSS } from "./style.ts";
+
+/** The frame of the pages used before there is a session, in either portal. */
+export function AuthPage(
+  props: {
+    title: string;
+    heading: string;
+    problem?: string | null;
+    notice?: string | null;
+    /** The portal's script (copy buttons), for pages that show a key. */
+    script?: string;
+    children: ComponentChildren;
+  },
+) {
+  return (
+    <Page title={`${props.title} · Folio`} css={CONSOLE_CSS}>
+      <main class="auth">
+        <h1>{props.heading}</h1>
+        <Messages problem={props.problem} notice={props.notice} />
+        {props.children}
+      </main>
+      {props.script ? <script src={props.script} defer /> : null}
+    </Page>
+  );
+}
+
+/** What a sign-in page is given. */
+export interface SignInProps {
+  csrf: string;
+  email: string;
+  next: string;
+  problem?: string | null;
+  notice?: string | null;
+}
 
 /** The values typed into the sign-up form, kept when the API refuses them. */
 export interface SignupValues {
@@ -14,124 +48,159 @@ export interface SignupValues {
 export function SignupPage(props: { csrf: string; values: SignupValues; problem?: string | null }) {
   const v = props.values;
   return (
-    <Page title="Create a publisher account · Folio" css={CONSOLE_CSS}>
-      <main class="auth">
-        <h1>Bring your catalog to Folio</h1>
-        <p class="muted">
-          AI companies and their agents read your articles under your license, through MCP, REST and
-          A2A; every read is decided, logged and settled on one monthly statement.
+    <AuthPage
+      title="Create a publisher account"
+      heading="Bring your catalog to Folio"
+      problem={props.problem}
+    >
+      <p class="muted">
+        AI companies and their agents read your articles under your license, through MCP, REST and
+        A2A; every read is decided, logged and settled on one monthly statement.
+      </p>
+      <form method="post" action="/publisher/signup" class="card">
+        <CsrfField token={props.csrf} />
+        <label for="name">Publication name</label>
+        <input id="name" name="name" type="text" required maxLength={120} value={v.name} />
+        <label for="slug">Short name</label>
+        <p class="hint" id="slug-hint">
+          Lower-case letters, digits and hyphens; it names your agent card and cannot change.
         </p>
-        <Messages problem={props.problem} />
-        <form method="post" action="/publisher/signup" class="card">
-          <CsrfField token={props.csrf} />
-          <label for="name">Publication name</label>
-          <input id="name" name="name" type="text" required maxLength={120} value={v.name} />
-          <label for="slug">Short name</label>
-          <p class="hint" id="slug-hint">
-            Lower-case letters, digits and hyphens; it names your agent card and cannot change.
-          </p>
-          <input
-            id="slug"
-            name="slug"
-            type="text"
-            required
-            minLength={2}
-            maxLength={40}
-            pattern="[a-z0-9](?:[a-z0-9\-]*[a-z0-9])?"
-            aria-describedby="slug-hint"
-            value={v.slug}
-          />
-          <label for="email">Email</label>
-          <input
-            id="email"
-            name="email"
-            type="email"
-            required
-            autocomplete="email"
-            value={v.email}
-          />
-          <label for="password">Password</label>
-          <p class="hint" id="password-hint">At least 10 characters.</p>
-          <input
-            id="password"
-            name="password"
-            type="password"
-            required
-            minLength={10}
-            autocomplete="new-password"
-            aria-describedby="password-hint"
-          />
-          <p>
-            <button type="submit">Create account</button>
-          </p>
-        </form>
+        <input
+          id="slug"
+          name="slug"
+          type="text"
+          required
+          minLength={2}
+          maxLength={40}
+          pattern="[a-z0-9](?:[a-z0-9\-]*[a-z0-9])?"
+          aria-describedby="slug-hint"
+          value={v.slug}
+        />
+        <EmailField value={v.email} autocomplete="email" />
+        <NewPasswordField label="Password" />
         <p>
-          Already have an account? <a href="/publisher/login">Sign in</a>
+          <button type="submit">Create account</button>
         </p>
-      </main>
-    </Page>
+      </form>
+      <p>
+        Already have an account? <a href="/publisher/login">Sign in</a>
+      </p>
+    </AuthPage>
   );
 }
 
 /** GET /publisher/login. */
-export function LoginPage(
-  props: {
-    csrf: string;
-    email: string;
-    next: string;
-    problem?: string | null;
-    notice?: string | null;
-  },
-) {
+export function LoginPage(props: SignInProps) {
   return (
-    <Page title="Sign in · Folio" css={CONSOLE_CSS}>
-      <main class="auth">
-        <h1>Sign in to your publisher console</h1>
-        <Messages problem={props.problem} notice={props.notice} />
-        <form method="post" action="/publisher/login" class="card">
-          <CsrfField token={props.csrf} />
-          <input type="hidden" name="next" value={props.next} />
-          <label for="email">Email</label>
-          <input
-            id="email"
-            name="email"
-            type="email"
-            required
-            autocomplete="username"
-            value={props.email}
-          />
-          <label for="password">Password</label>
-          <input
-            id="password"
-            name="password"
-            type="password"
-            required
-            autocomplete="current-password"
-          />
-          <p>
-            <button type="submit">Sign in</button>
-          </p>
-        </form>
-        <p>
-          New to Folio? <a href="/publisher/signup">Create a publisher account</a>
-        </p>
-      </main>
-    </Page>
+    <AuthPage
+      title="Sign in"
+      heading="Sign in to your publisher console"
+      problem={props.problem}
+      notice={props.notice}
+    >
+      <PasswordSignIn action="/publisher/login" {...props} />
+      <p>
+        New to Folio? <a href="/publisher/signup">Create a publisher account</a>
+      </p>
+    </AuthPage>
   );
 }
 
-/** The publisher key, shown once: after sign-up and after a rotation. */
-export function KeyOnce(props: { apiKey: string; next: string; nextLabel: string }) {
+/** The email field of a sign-up (`email`) or sign-in (`username`) form. */
+export function EmailField(props: { value: string; autocomplete: "email" | "username" }) {
   return (
-    <section class="card" aria-labelledby="key-title">
-      <h2 id="key-title">Your publisher key</h2>
+    <>
+      <label for="email">Email</label>
+      <input
+        id="email"
+        name="email"
+        type="email"
+        required
+        autocomplete={props.autocomplete}
+        value={props.value}
+      />
+    </>
+  );
+}
+
+/** A new password (server/manage/passwords.ts: 10 to 200 characters), with its hint. */
+export function NewPasswordField(props: { label: string }) {
+  return (
+    <>
+      <label for="password">{props.label}</label>
+      <p class="hint" id="password-hint">At least 10 characters.</p>
+      <input
+        id="password"
+        name="password"
+        type="password"
+        required
+        minLength={10}
+        maxLength={200}
+        autocomplete="new-password"
+        aria-describedby="password-hint"
+      />
+    </>
+  );
+}
+
+/** The sign-in form by email and password (either portal); `children` go above the fields. */
+export function PasswordSignIn(
+  props: {
+    action: string;
+    csrf: string;
+    next: string;
+    email: string;
+    children?: ComponentChildren;
+  },
+) {
+  return (
+    <form method="post" action={props.action} class="card" aria-labelledby="sign-in-title">
+      {props.children ?? <h2 id="sign-in-title" class="sr-only">Sign in</h2>}
+      <CsrfField token={props.csrf} />
+      <input type="hidden" name="next" value={props.next} />
+      <EmailField value={props.email} autocomplete="username" />
+      <label for="password">Password</label>
+      <input
+        id="password"
+        name="password"
+        type="password"
+        required
+        autocomplete="current-password"
+      />
       <p>
-        <strong>Copy it now: it is shown only this once.</strong>{" "}
-        Folio keeps only a hash of it, so it cannot show it again. Scripts use it as{" "}
-        <code>Authorization: Bearer pk_…</code>{" "}
-        on the management API; if it leaks, rotate it in Settings.
+        <button type="submit">Sign in</button>
       </p>
-      <Copyable label="publisher key" value={props.apiKey} secret />
+    </form>
+  );
+}
+
+/**
+ * A new key, shown once (after sign-up and after a rotation, in either portal): the warning, the
+ * key with a copy button, what it is for (`children`), and the way on.
+ */
+export function KeyOnce(
+  props: {
+    apiKey: string;
+    next: string;
+    nextLabel: string;
+    title?: string;
+    children?: ComponentChildren;
+  },
+) {
+  return (
+    <section class="card key-once" aria-labelledby="key-title">
+      <h2 id="key-title">{props.title ?? "Your publisher key"}</h2>
+      <p class="warning">
+        <strong>Copy it now: it is shown only this once.</strong>{" "}
+        Folio keeps only a hash of it, so it cannot show it again.
+      </p>
+      <Copyable label={props.title ?? "publisher key"} value={props.apiKey} secret />
+      {props.children ?? (
+        <p>
+          Scripts use it as <code>Authorization: Bearer pk_…</code>{" "}
+          on the management API; if it leaks, rotate it in Settings.
+        </p>
+      )}
       <p>
         <a class="button" href={props.next}>{props.nextLabel}</a>
       </p>
@@ -142,12 +211,8 @@ export function KeyOnce(props: { apiKey: string; next: string; nextLabel: string
 /** After sign-up: the key once, then on to the onboarding checklist. */
 export function WelcomePage(props: { name: string; apiKey: string }) {
   return (
-    <Page title="Welcome · Folio" css={CONSOLE_CSS}>
-      <main class="auth">
-        <h1>Welcome, {props.name}</h1>
-        <KeyOnce apiKey={props.apiKey} next="/publisher" nextLabel="Continue to your console" />
-      </main>
-      <script src="/publisher/console.js" defer />
-    </Page>
+    <AuthPage title="Welcome" heading={`Welcome, ${props.name}`} script="/publisher/console.js">
+      <KeyOnce apiKey={props.apiKey} next="/publisher" nextLabel="Continue to your console" />
+    </AuthPage>
   );
 }

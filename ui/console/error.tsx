@@ -1,9 +1,11 @@
-/** The console's error page: what went wrong, in words, and a way back. */
+/** Either portal's error page: what went wrong, in words, and a way back to the portal. */
 import { Page } from "../layout.tsx";
 import { CONSOLE_CSS } from "./style.ts";
 
-/** Any console page that could not be shown. */
-export function ConsoleErrorPage(props: { status: number; message: string }) {
+/** Any portal page that could not be shown; `home` is the portal's start page. */
+export function ConsoleErrorPage(
+  props: { status: number; message: string; home?: string; homeLabel?: string },
+) {
   const title = props.status === 404 ? "Not found" : "Something went wrong";
   return (
     <Page title={`${title} · Folio`} css={CONSOLE_CSS}>
@@ -11,7 +13,7 @@ export function ConsoleErrorPage(props: { status: number; message: string }) {
         <h1>{title}</h1>
         <p class="problem" role="alert">{props.message}</p>
         <p>
-          <a href="/publisher">Back to the console</a>
+          <a href={props.home ?? "/publisher"}>{props.homeLabel ?? "Back to the console"}</a>
         </p>
       </main>
     </Page>

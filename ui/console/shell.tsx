@@ -1,8 +1,9 @@
 /**
- * The publisher console's frame: top bar (publisher, who is signed in, sign out), the section
- * navigation, the notice or problem of the last action, and small shared pieces (CSRF field,
- * copyable values, figures). Everything works without JavaScript; /publisher/console.js only adds
- * copy buttons and the branding preview.
+ * The frame of Folio's two portals, the publisher console (/publisher) and the buyer portal
+ * (/buyer): top bar (the account, who is signed in, sign out), the section navigation, the notice
+ * or problem of the last action, and small shared pieces (CSRF field, copyable values, figures).
+ * Everything works without JavaScript; each portal's console.js only adds copy buttons and small
+ * live previews.
  */
 import type { ComponentChildren } from "preact";
 import { Page } from "../layout.tsx";
@@ -35,37 +36,63 @@ export const SECTIONS = [
 /** A section's id. */
 export type Section = typeof SECTIONS[number][0];
 
-/** What every signed-in page is given. */
-export interface ShellProps {
-  who: Who;
-  section: Section;
+/** What tells one portal from the other in its frame. */
+export interface PortalFrame {
+  /** Where the portal is mounted ("/publisher", "/buyer"); its script and sign-out live under it. */
+  home: string;
+  /** The navigation's accessible name. */
+  navLabel: string;
+  /** Its sections, in navigation order: id, link, label. */
+  sections: readonly (readonly [string, string, string])[];
+}
+
+/** The publisher console's frame. */
+export const CONSOLE_FRAME: PortalFrame = {
+  home: "/publisher",
+  navLabel: "Console sections",
+  sections: SECTIONS,
+};
+
+/** Who is signed in, as either portal's session API answers. */
+export interface SignedIn {
+  name: string;
+  email: string | null;
+  csrfToken: string;
+}
+
+/** What every signed-in page of either portal is given. */
+export interface PortalShellProps {
+  frame: PortalFrame;
+  who: SignedIn;
+  section: string;
   title: string;
   notice?: string | null;
   problem?: string | null;
-  /** A job is running: the page refreshes itself (works without JavaScript). */
+  /** Something is running: the page refreshes itself (works without JavaScript). */
   refreshSeconds?: number;
   children: ComponentChildren;
 }
 
-/** A signed-in console page. */
-export function ConsoleShell(props: ShellProps) {
+/** A signed-in page of either portal. */
+export function PortalShell(props: PortalShellProps) {
+  const { frame } = props;
   return (
     <Page title={`${props.title} · ${props.who.name} · Folio`} css={CONSOLE_CSS}>
       {props.refreshSeconds
         ? <meta http-equiv="refresh" content={String(props.refreshSeconds)} />
         : null}
       <header class="top">
-        <a class="brand" href="/publisher">Folio · {props.who.name}</a>
+        <a class="brand" href={frame.home}>Folio · {props.who.name}</a>
         {props.who.email ? <span class="small">{props.who.email}</span> : null}
-        <form method="post" action="/publisher/logout">
+        <form method="post" action={`${frame.home}/logout`}>
           <CsrfField token={props.who.csrfToken} />
           <button type="submit">Sign out</button>
         </form>
       </header>
       <div class="wrap">
-        <nav class="side" aria-label="Console sections">
+        <nav class="side" aria-label={frame.navLabel}>
           <ul>
-            {SECTIONS.map(([id, href, label]) => (
+            {frame.sections.map(([id, href, label]) => (
               <li key={id}>
                 <a href={href} aria-current={id === props.section ? "page" : undefined}>{label}</a>
               </li>
@@ -78,9 +105,20 @@ export function ConsoleShell(props: ShellProps) {
           {props.children}
         </main>
       </div>
-      <script src="/publisher/console.js" defer />
+      <script src={`${frame.home}/console.js`} defer />
     </Page>
   );
+}
+
+/** What every signed-in console page is given. */
+export interface ShellProps extends Omit<PortalShellProps, "frame" | "who" | "section"> {
+  who: Who;
+  section: Section;
+}
+
+/** A signed-in console page. */
+export function ConsoleShell(props: ShellProps) {
+  return <PortalShell frame={CONSOLE_FRAME} {...props} />;
 }
 
 /** The result of the last action: a notice, or a problem announced to screen readers. */

@@ -28,6 +28,8 @@ button.danger{background:#b91c1c;border-color:#b91c1c}
 .inline{display:inline}.row{display:flex;gap:.6rem;flex-wrap:wrap;align-items:center}
 .notice{padding:.6rem .9rem;border-radius:8px;margin:0 0 1rem;background:#ecfdf5;border:1px solid #6ee7b7}
 .problem{padding:.6rem .9rem;border-radius:8px;margin:0 0 1rem;background:#fef2f2;border:1px solid #fca5a5;color:#7f1d1d}
+.sr-only{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
+.warning{padding:.6rem .9rem;border-radius:8px;margin:0 0 .8rem;background:#fffbeb;border:1px solid #f59e0b;color:#78350f}
 .secret{font-family:ui-monospace,monospace;background:#fffbeb;border:1px solid #f59e0b;padding:.6rem;border-radius:6px;word-break:break-all}
 table{width:100%;background:#fff}th{font-size:.85rem;color:#334155}td{vertical-align:top}
 .scroll{overflow-x:auto}

@@ -1,0 +1,32 @@
+/**
+ * The buyer portal (issue 12 parts 1 and 5), mounted at /buyer on the platform host:
+ * server-rendered Preact pages that are in-process clients of the marketplace API
+ * (server/console/api.ts), in the same portal frame as the publisher console
+ * (server/console/frame.ts).
+ */
+import { Hono } from "hono";
+import type { AppDeps, AppEnv } from "../deps.ts";
+import { AppError } from "../errors.ts";
+import type { ApiFetch } from "../console/api.ts";
+import { framePortal } from "../console/frame.ts";
+import { requireVisitor } from "../console/session.ts";
+import type { BuyerWho } from "../../ui/buyer/shell.tsx";
+import { buyerAccountPages } from "./account.ts";
+import { keysPages } from "./keys.ts";
+import { BUYER_SITE, type BuyerEnv } from "./site.ts";
+
+/** The buyer portal sub-app; `api` is the application's own fetch. */
+export function buyerRoutes(deps: AppDeps, api: ApiFetch): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+  framePortal(app, deps, { href: "/buyer", label: "Back to the buyer portal" });
+  app.route("/", buyerAccountPages(deps, api));
+
+  const pages = new Hono<BuyerEnv>();
+  pages.use("*", requireVisitor<BuyerWho>(api, BUYER_SITE));
+  pages.route("/", keysPages(api));
+  pages.all("*", (c) => {
+    throw new AppError(404, "not_found", `There is no buyer portal page at ${c.req.path}`);
+  });
+  app.route("/", pages);
+  return app;
+}
