@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { closeMonth } from "../server/billing/close.ts";
 import { json, type TestFolio, testFolio } from "./helpers.ts";
-import { apiSignup } from "./buyer_helpers.ts";
+import { apiSignup, paywalledArticles, restRead } from "./buyer_helpers.ts";
 
 interface Day {
   day: string;
@@ -11,20 +11,8 @@ interface Day {
   spendUsdCents: number;
 }
 
-async function paywalled(folio: TestFolio, n: number): Promise<string[]> {
-  const rs = await folio.store.db.execute({
-    sql: `SELECT id FROM articles WHERE publisher_id = 'pub_demo' AND policy = 'PAYWALL'
-          ORDER BY id LIMIT ?`,
-    args: [n],
-  });
-  return rs.rows.map((r) => String(r.id));
-}
-
 async function read(folio: TestFolio, key: string, id: string): Promise<void> {
-  const res = await folio.request(`/api/v1/articles/${id}?last_user_prompt=what%20happened`, {
-    host: "demo.localhost",
-    headers: { authorization: `Bearer ${key}` },
-  });
+  const res = await restRead(folio, key, id);
   assert.equal(res.status, 200);
   await res.body?.cancel();
 }
@@ -32,7 +20,7 @@ async function read(folio: TestFolio, key: string, id: string): Promise<void> {
 Deno.test("usage has a daily series: calls, reads and spend per UTC day across the window, zeros included", async () => {
   await using folio = await testFolio();
   const { apiKey } = await apiSignup(folio);
-  const [a, b] = await paywalled(folio, 2);
+  const [a, b] = await paywalledArticles(folio, 2);
   await read(folio, apiKey, a); // 2026-11-15, charged 2¢
   folio.clock.advance(2 * 86_400_000);
   await read(folio, apiKey, b); // 2026-11-17, charged 2¢
@@ -91,7 +79,7 @@ Deno.test("GET /statements lists the current month and every earlier month with 
     )).months;
   assert.deepEqual(await list(), [{ month: "2026-11", state: "open", totalUsdCents: 0 }]);
 
-  const [a, b] = await paywalled(folio, 2);
+  const [a, b] = await paywalledArticles(folio, 2);
   await read(folio, apiKey, a);
   await read(folio, apiKey, b);
   folio.clock.set(new Date("2027-01-03T09:00:00Z"));

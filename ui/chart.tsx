@@ -176,17 +176,26 @@ export function StackedBarChart(
         </text>
         <text x="4" y="12" class="tick">{`max ${max}`}</text>
       </svg>
-      <figcaption class="legend">
-        {props.series.map((s) => (
-          <span key={s.name}>
-            <svg width="12" height="12" aria-hidden="true" class="swatch-svg">
-              <rect width="12" height="12" class={s.className} />
-            </svg>{" "}
-            {s.name}
-          </span>
-        ))}
+      <figcaption>
+        <Legend items={props.series.map((s) => [s.name, s.className])} />
       </figcaption>
     </figure>
+  );
+}
+
+/** A chart's legend: each series' name beside a swatch of its color class. */
+export function Legend(props: { items: [name: string, className: string][] }) {
+  return (
+    <span class="legend">
+      {props.items.map(([name, className]) => (
+        <span key={name}>
+          <svg width="12" height="12" aria-hidden="true" class="swatch-svg">
+            <rect width="12" height="12" class={className} />
+          </svg>{" "}
+          {name}
+        </span>
+      ))}
+    </span>
   );
 }
 

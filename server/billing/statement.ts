@@ -51,6 +51,14 @@ export interface Statement {
   settlement: "invoice";
 }
 
+/** A statement as the marketplace API sends it (GET /statement): cents only, micros stay inside. */
+export type StatementWire = Omit<Statement, "totalMicros" | "lines"> & {
+  lines: (Omit<StatementLine, "priceMicros" | "feeMicros" | "amountMicros"> & {
+    priceUsdCents: number;
+    feeUsdCents: number;
+  })[];
+};
+
 const DESCRIPTIONS: Record<StatementLine["kind"], string> = {
   subscription: "Monthly license fee",
   metered: "Metered reads",
@@ -121,8 +129,20 @@ export async function statementFromLedger(
   };
 }
 
-/** A statement as CSV, with every text cell guarded against formula injection (docs/TEST-PLAN.md 4.23). */
-export function statementCsv(s: Statement): string {
+/** What a statement's CSV is made of: the statement or its wire form (GET /statement). */
+export type CsvStatement = Pick<Statement, "month" | "totalUsdCents"> & {
+  lines: Pick<
+    StatementLine,
+    "publisherName" | "kind" | "description" | "quantity" | "amountUsdCents"
+  >[];
+};
+
+/**
+ * A statement as CSV (RFC 4180: every cell quoted, quotes doubled, CRLF line ends; no CSV writer is
+ * among our dependencies), with every text cell guarded against formula injection
+ * (docs/TEST-PLAN.md 4.23). The admin CLI and the buyer portal's download both write it.
+ */
+export function statementCsv(s: CsvStatement): string {
   const rows = [["month", "publisher", "kind", "description", "quantity", "amount_usd_cents"]];
   for (const l of s.lines) {
     rows.push([

@@ -3,7 +3,7 @@
  * pages over POST /api/marketplace/signup and POST/DELETE /api/marketplace/session. The API sets
  * and clears the session cookie; the portal passes its Set-Cookie on to the browser.
  */
-import { Hono } from "hono";
+import { type Context, Hono } from "hono";
 import { BuyerLoginPage, BuyerSignupPage, BuyerWelcomePage } from "../../ui/buyer/account.tsx";
 import { renderPage } from "../../ui/layout.tsx";
 import type { AppDeps, AppEnv } from "../deps.ts";
@@ -17,7 +17,7 @@ import { BUYER_SITE, market } from "./site.ts";
 /** The pages used without a session. */
 export function buyerAccountPages(deps: AppDeps, api: ApiFetch): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
-  const token = (c: Parameters<typeof formToken>[0]) => formToken(c, deps, BUYER_SITE);
+  const token = (c: Context) => formToken(c, deps, BUYER_SITE);
 
   app.get("/signup", (c) => {
     return c.html(renderPage(BuyerSignupPage({ csrf: token(c), values: { name: "", email: "" } })));
@@ -62,7 +62,7 @@ export function buyerAccountPages(deps: AppDeps, api: ApiFetch): Hono<AppEnv> {
   });
 
   // Both sign-in forms: by email and password, or by the API key.
-  const signIn = (via: "password" | "key") => async (c: Parameters<typeof formToken>[0]) => {
+  const signIn = (via: "password" | "key") => async (c: Context) => {
     const f = await readForm(c);
     const email = field(f, "email");
     const next = safeNext(field(f, "next"), BUYER_SITE);

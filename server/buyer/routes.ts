@@ -12,7 +12,11 @@ import { framePortal } from "../console/frame.ts";
 import { requireVisitor } from "../console/session.ts";
 import type { BuyerWho } from "../../ui/buyer/shell.tsx";
 import { buyerAccountPages } from "./account.ts";
+import { catalogPages } from "./catalog.ts";
 import { keysPages } from "./keys.ts";
+import { licensesPages } from "./licenses.ts";
+import { statementsPages } from "./statements.ts";
+import { usagePages } from "./usage.ts";
 import { BUYER_SITE, type BuyerEnv } from "./site.ts";
 
 /** The buyer portal sub-app; `api` is the application's own fetch. */
@@ -23,6 +27,10 @@ export function buyerRoutes(deps: AppDeps, api: ApiFetch): Hono<AppEnv> {
 
   const pages = new Hono<BuyerEnv>();
   pages.use("*", requireVisitor<BuyerWho>(api, BUYER_SITE));
+  pages.route("/", catalogPages(deps, api));
+  pages.route("/", licensesPages(api));
+  pages.route("/", usagePages(api));
+  pages.route("/", statementsPages(api));
   pages.route("/", keysPages(api));
   pages.all("*", (c) => {
     throw new AppError(404, "not_found", `There is no buyer portal page at ${c.req.path}`);

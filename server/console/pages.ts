@@ -27,3 +27,15 @@ export function refusalStatus(status: number): ContentfulStatusCode {
 export function pageStatus(status: number): ContentfulStatusCode {
   return status === 200 ? 200 : refusalStatus(status);
 }
+
+/** One page of `items` (pages count from 1; a bad or past-the-end `raw` page shows the nearest). */
+export function pageOf<T>(
+  items: T[],
+  raw: string | undefined,
+  size: number,
+): { items: T[]; page: number; pages: number } {
+  const pages = Math.max(1, Math.ceil(items.length / size));
+  const asked = /^\d{1,6}$/.test(raw ?? "") ? Number(raw) : 1;
+  const page = Math.min(Math.max(1, asked), pages);
+  return { items: items.slice((page - 1) * size, page * size), page, pages };
+}

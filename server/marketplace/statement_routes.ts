@@ -6,7 +6,7 @@ import { Hono } from "hono";
 import { renderPage } from "../../ui/layout.tsx";
 import { InvoicePage } from "../../ui/invoice.tsx";
 import { isMonth } from "../billing/months.ts";
-import { buildStatement, type Statement } from "../billing/statement.ts";
+import { buildStatement, type Statement, type StatementWire } from "../billing/statement.ts";
 import { buyerUsage, parseDays } from "../billing/usage.ts";
 import { monthOf } from "../clock.ts";
 import type { AppDeps, AppEnv } from "../deps.ts";
@@ -64,7 +64,7 @@ export function statementRoutes(deps: AppDeps): Hono<AppEnv> {
 }
 
 /** The statement's wire form: cents only (micros stay inside). */
-function present(s: Statement) {
+function present(s: Statement): StatementWire {
   const { totalMicros: _t, lines, ...rest } = s;
   return {
     ...rest,

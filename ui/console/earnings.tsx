@@ -5,7 +5,7 @@
  */
 import { BarChart, StackedBarChart } from "../chart.tsx";
 import { Scroll } from "./scroll.tsx";
-import { ConsoleShell, count, Figure, usd, type Who } from "./shell.tsx";
+import { ConsoleShell, count, Figure, usd, type Who, WindowTabs } from "./shell.tsx";
 
 /** One month of GET /api/publisher/earnings. */
 export interface EarningsMonth {
@@ -95,7 +95,7 @@ export function EarningsPage(props: EarningsProps) {
           What reads earned each day (metered and landing-page reads); subscriptions are earned per
           month.
         </p>
-        <Windows days={props.days} windows={props.windows} />
+        <WindowTabs base="/publisher/earnings" days={props.days} windows={props.windows} />
         {earned
           ? <Daily daily={props.daily} />
           : <p class="muted">Nothing earned in this window yet.</p>}
@@ -204,25 +204,6 @@ function Monthly(props: { months: EarningsMonth[]; current: string }) {
         </table>
       </Scroll>
     </>
-  );
-}
-
-function Windows(props: { days: number; windows: readonly number[] }) {
-  return (
-    <nav aria-label="Window">
-      <ul class="tabs">
-        {props.windows.map((d) => (
-          <li key={d}>
-            <a
-              href={`/publisher/earnings?days=${d}`}
-              aria-current={d === props.days ? "page" : undefined}
-            >
-              {d} days
-            </a>
-          </li>
-        ))}
-      </ul>
-    </nav>
   );
 }
 

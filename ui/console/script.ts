@@ -1,6 +1,7 @@
 /**
- * The console's only script, served as /publisher/console.js (CSP script-src 'self'): it reveals
- * copy buttons and drives the branding preview. Pages work fully without it.
+ * The portals' only script, served as /publisher/console.js and /buyer/console.js (CSP script-src
+ * 'self'): it reveals copy buttons, drives the branding preview and totals a license's monthly
+ * fee as use cases are ticked. Pages work fully without it.
  */
 export const CONSOLE_JS = `"use strict";
 document.querySelectorAll(".copy").forEach(function (box) {
@@ -14,6 +15,19 @@ document.querySelectorAll(".copy").forEach(function (box) {
       button.textContent = "Copied";
       setTimeout(function () { button.textContent = "Copy"; }, 1500);
     });
+  });
+});
+document.querySelectorAll("form[data-fee-base]").forEach(function (form) {
+  var out = form.querySelector("[data-fee-total]");
+  var more = form.querySelector("[data-fee-more]");
+  var base = Number(form.getAttribute("data-fee-base"));
+  if (!out) return;
+  form.addEventListener("change", function () {
+    var total = base;
+    var ticked = form.querySelectorAll("input[data-fee]:checked");
+    ticked.forEach(function (box) { total += Number(box.getAttribute("data-fee")); });
+    out.textContent = "$" + (total / 100).toLocaleString("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+    if (more) more.hidden = ticked.length > 0;
   });
 });
 var preview = document.getElementById("branding-preview");

@@ -148,6 +148,41 @@ export function Copyable(props: { label: string; value: string; secret?: boolean
   );
 }
 
+/** A block to copy (a config file, a command): preformatted, plus a copy button with JavaScript. */
+export function CopyBlock(props: { label: string; value: string }) {
+  return (
+    <div class="copy block">
+      <pre
+        tabIndex={0}
+        aria-label={props.label}
+      ><code data-copy={props.value}>{props.value}</code></pre>
+      <button type="button" class="secondary copy-button" data-copy-label={props.label} hidden>
+        Copy
+      </button>
+    </div>
+  );
+}
+
+/** The switcher of a page's time window (`?days=`), as tabs. */
+export function WindowTabs(props: { base: string; days: number; windows: readonly number[] }) {
+  return (
+    <nav aria-label="Window">
+      <ul class="tabs">
+        {props.windows.map((d) => (
+          <li key={d}>
+            <a
+              href={`${props.base}?days=${d}`}
+              aria-current={d === props.days ? "page" : undefined}
+            >
+              {d} days
+            </a>
+          </li>
+        ))}
+      </ul>
+    </nav>
+  );
+}
+
 /** One headline figure. */
 export function Figure(props: { value: string; label: string }) {
   return (

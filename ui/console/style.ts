@@ -38,6 +38,8 @@ table{width:100%;background:#fff}th{font-size:.85rem;color:#334155}td{vertical-a
 .muted{color:#475569}.small{font-size:.85rem}
 .copy{display:flex;gap:.4rem;align-items:center;margin:.2rem 0}.copy code{flex:1;overflow-wrap:anywhere}
 .copy button{padding:.1rem .5rem;font-size:.85rem}
+.copy.block{align-items:flex-start}.copy.block pre{flex:1;min-width:0;margin:0;background:#f8fafc;border:1px solid #e2e8f0;border-radius:6px;padding:.6rem;overflow:auto;font-size:.82rem}
+.copy.block pre code{background:none;padding:0}
 .steps{list-style:none;padding:0}.steps li{padding:.35rem 0}.steps .done::before{content:"\\2713  ";color:#047857;font-weight:700}
 .steps .todo::before{content:"\\25CB  ";color:#475569}
 .chart{width:100%;height:auto;display:block}.axis{stroke:#94a3b8}.bar{fill:#1d4ed8}.bar-alarm{fill:#b91c1c}

@@ -1,0 +1,70 @@
+/**
+ * /buyer/statements: the months (GET /api/marketplace/statements), one month's statement (GET
+ * /statement?month=), its printable invoice (GET /statement/invoice, ui/invoice.tsx, passed on as
+ * the API renders it), and downloads of the statement as CSV (statementCsv, the admin CLI's
+ * export) and JSON (the API's answer), both as attachments.
+ */
+import { type Context, Hono } from "hono";
+import {
+  type StatementMonthView,
+  StatementPage,
+  StatementsPage,
+  type StatementView,
+} from "../../ui/buyer/statements.tsx";
+import { renderPage } from "../../ui/layout.tsx";
+import { statementCsv } from "../billing/statement.ts";
+import { type ApiFetch, callApi } from "../console/api.ts";
+import { must, pageOf } from "../console/pages.ts";
+import { type BuyerEnv, market } from "./site.ts";
+
+/** Months per page of the list. */
+const PAGE_SIZE = 12;
+
+/** The statement pages and downloads. */
+export function statementsPages(api: ApiFetch): Hono<BuyerEnv> {
+  const app = new Hono<BuyerEnv>();
+  const statementOf = (c: Context<BuyerEnv>, month: string) =>
+    callApi<StatementView>(c, api, market(`/statement?month=${encodeURIComponent(month)}`))
+      .then(must);
+
+  app.get("/statements", async (c) => {
+    const { months } = must(
+      await callApi<{ months: StatementMonthView[] }>(c, api, market("/statements")),
+    );
+    const shown = pageOf(months, c.req.query("page"), PAGE_SIZE);
+    return c.html(renderPage(StatementsPage({
+      who: c.var.who,
+      months: shown.items,
+      page: shown.page,
+      pages: shown.pages,
+      billed: months.some((m) => m.totalUsdCents > 0),
+    })));
+  });
+
+  // Downloads first: "2026-11.csv" is not a month, so the statement page's route would refuse it.
+  app.get("/statements/:file{\\d{4}-\\d{2}\\.(?:csv|json)}", async (c) => {
+    const [month, format] = c.req.param("file").split(".");
+    const statement = await statementOf(c, month);
+    const name = `folio-statement-${statement.month}.${format}`;
+    c.header("Content-Disposition", `attachment; filename="${name}"`);
+    if (format === "json") return c.json(statement);
+    c.header("Content-Type", "text/csv; charset=utf-8; header=present");
+    return c.body(statementCsv(statement));
+  });
+
+  app.get("/statements/:month", async (c) => {
+    const statement = await statementOf(c, c.req.param("month"));
+    return c.html(renderPage(StatementPage({ who: c.var.who, statement })));
+  });
+
+  // The API's own invoice page, with its own (stricter) CSP: it runs no script and has no forms.
+  app.get("/statements/:month/invoice", async (c) => {
+    const month = encodeURIComponent(c.req.param("month"));
+    const answer = await callApi(c, api, market(`/statement/invoice?month=${month}`));
+    must(answer);
+    const csp = answer.headers.get("content-security-policy");
+    if (csp) c.header("Content-Security-Policy", csp);
+    return c.html(answer.text);
+  });
+  return app;
+}

@@ -1,0 +1,51 @@
+/** The buyer portal's licenses page: empty, listed in order, paged. */
+import assert from "node:assert/strict";
+import { insertLicense } from "../store/licenses.ts";
+import { textOf } from "./console_helpers.ts";
+import { testFolio } from "./helpers.ts";
+import { portalSignUp } from "./buyer_helpers.ts";
+
+Deno.test("with no license the page says what licenses are for and where to find one", async () => {
+  await using folio = await testFolio();
+  const { visitor } = await portalSignUp(folio);
+  const page = await visitor.get("/buyer/licenses");
+  assert.equal(page.status, 200);
+  assert.match(textOf(page.html), /No licenses yet/);
+  assert.match(page.html, /href="\/buyer\/catalog">Find a publisher to license/);
+});
+
+Deno.test("licenses are listed pending first, then active, newest first, a page at a time", async () => {
+  await using folio = await testFolio();
+  const { visitor, apiKey } = await portalSignUp(folio);
+  const account = await (await folio.request("/api/marketplace/account", {
+    headers: { authorization: `Bearer ${apiKey}` },
+  })).json();
+  const start = folio.clock.now().getTime();
+  for (let i = 0; i < 30; i++) {
+    await insertLicense(folio.store.db, account.buyerId, {
+      id: `lic_${String(i).padStart(2, "0")}`,
+      publisherId: "pub_demo",
+      kind: i === 3 ? "enterprise" : "request",
+      useCases: ["rag"],
+      monthlyFeeMicros: 0,
+      state: i === 0 ? "canceled" : "active",
+      now: new Date(start + i * 60_000),
+    });
+  }
+  const first = await visitor.get("/buyer/licenses");
+  const rows = [...first.html.matchAll(/<tr id="(lic_\d+)"/g)].map((m) => m[1]);
+  assert.equal(rows.length, 25);
+  assert.equal(rows[0], "lic_29", "newest active first");
+  assert.equal(rows.includes("lic_00"), false, "the canceled one comes last, on page 2");
+  assert.match(textOf(first.html), /Page 1 of 2/);
+  assert.match(first.html, /href="\/buyer\/licenses\?page=2">Next/);
+  const second = await visitor.get("/buyer/licenses?page=2");
+  const rest = [...second.html.matchAll(/<tr id="(lic_\d+)"/g)].map((m) => m[1]);
+  assert.deepEqual(rest, ["lic_04", "lic_03", "lic_02", "lic_01", "lic_00"]);
+  assert.match(textOf(second.html), /The Demo Ledger enterprise rag \$0\.00 active/);
+  assert.equal(
+    (second.html.match(/>Cancel</g) ?? []).length,
+    4,
+    "a cancel button for each active license only",
+  );
+});

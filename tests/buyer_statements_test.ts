@@ -1,0 +1,90 @@
+/** Statements in the buyer portal: the months, one month, the invoice and the downloads. */
+import assert from "node:assert/strict";
+import { parse } from "csv-parse/sync";
+import { closeMonth } from "../server/billing/close.ts";
+import { textOf } from "./console_helpers.ts";
+import { testFolio } from "./helpers.ts";
+import { paywalledArticles, portalSignUp, restRead } from "./buyer_helpers.ts";
+
+Deno.test("a new buyer's statements list the current month with nothing billed", async () => {
+  await using folio = await testFolio();
+  const { visitor } = await portalSignUp(folio);
+  const page = await visitor.get("/buyer/statements");
+  assert.equal(page.status, 200);
+  const text = textOf(page.html);
+  assert.match(text, /Nothing billed yet/);
+  assert.match(text, /2026-11 open \(month in progress\) \$0\.00/);
+  const month = await visitor.get("/buyer/statements/2026-11");
+  assert.match(textOf(month.html), /Nothing on this statement/);
+});
+
+Deno.test("statements: months with charges, a closed month's lines and totals, its invoice, CSV and JSON", async () => {
+  await using folio = await testFolio();
+  folio.clock.set(new Date("2026-11-28T10:00:00Z")); // sessions last 7 days: the close is within
+  const { visitor, apiKey } = await portalSignUp(folio, { name: 'Acme, "AI" =Labs' });
+  for (const id of await paywalledArticles(folio, 2)) {
+    const res = await restRead(folio, apiKey, id);
+    await res.body?.cancel();
+  }
+  folio.clock.set(new Date("2026-12-02T08:00:00Z"));
+  await closeMonth(folio.store.db, { month: "2026-11", now: folio.clock.now() });
+
+  const list = await visitor.get("/buyer/statements");
+  const text = textOf(list.html);
+  assert.match(text, /2026-12 open \(month in progress\) \$0\.00/);
+  assert.match(text, /2026-11 closed \$0\.0\d/);
+  assert.match(list.html, /href="\/buyer\/statements\/2026-11\.csv" download/);
+
+  const month = await visitor.get("/buyer/statements/2026-11");
+  assert.equal(month.status, 200);
+  const mtext = textOf(month.html);
+  assert.match(mtext, /Closed 2026-12-02 08:00 UTC: this statement no longer changes/);
+  assert.match(mtext, /The Demo Ledger Metered reads 2/);
+
+  const invoice = await visitor.get("/buyer/statements/2026-11/invoice");
+  assert.equal(invoice.status, 200);
+  assert.match(invoice.html, /<h1>Invoice 2026-11<\/h1>/);
+  assert.ok(textOf(invoice.html).includes('Acme, "AI" =Labs'), "the buyer, escaped as text");
+  assert.match(invoice.headers.get("content-security-policy")!, /^default-src 'none'; style-src/);
+  assert.equal(invoice.headers.get("x-frame-options"), "DENY");
+
+  const csv = await visitor.get("/buyer/statements/2026-11.csv");
+  assert.equal(csv.status, 200);
+  assert.equal(
+    csv.headers.get("content-disposition"),
+    'attachment; filename="folio-statement-2026-11.csv"',
+  );
+  assert.match(csv.headers.get("content-type")!, /^text\/csv; charset=utf-8/);
+  const rows: string[][] = parse(csv.html);
+  assert.deepEqual(rows[0], [
+    "month",
+    "publisher",
+    "kind",
+    "description",
+    "quantity",
+    "amount_usd_cents",
+  ]);
+  assert.deepEqual(rows[1].slice(0, 5), [
+    "2026-11",
+    "The Demo Ledger",
+    "metered",
+    "Metered reads",
+    "2",
+  ]);
+  assert.equal(rows.at(-1)![2], "total");
+  assert.ok(csv.html.endsWith("\r\n"));
+
+  const json = await visitor.get("/buyer/statements/2026-11.json");
+  assert.equal(
+    json.headers.get("content-disposition"),
+    'attachment; filename="folio-statement-2026-11.json"',
+  );
+  const body = JSON.parse(json.html);
+  assert.equal(body.month, "2026-11");
+  assert.equal(body.state, "closed");
+  assert.equal(Number(rows.at(-1)![5]), body.totalUsdCents);
+
+  const bad = await visitor.get("/buyer/statements/2026-13");
+  assert.equal(bad.status, 400);
+  assert.match(textOf(bad.html), /month: must be a month written YYYY-MM/);
+});

@@ -1,0 +1,216 @@
+/**
+ * One publisher from the buyer's side: what it grants and charges, its paywall meter and
+ * enterprise terms, the standard rate card, how to connect (snippets), and the license form.
+ */
+import { Copyable, CopyBlock, CsrfField, perRead, usd } from "../console/shell.tsx";
+import {
+  BUNDLE_USES,
+  type BundleUse,
+  type CatalogPublisher,
+  type RateCard,
+  surfacesOf,
+} from "./catalog.tsx";
+import { type LicenseView, stateText } from "./licenses.tsx";
+import { BuyerShell, type BuyerWho } from "./shell.tsx";
+import { snippetsFor } from "./snippets.ts";
+
+/** What the publisher page shows. */
+export interface PublisherProps {
+  who: BuyerWho;
+  publisher: CatalogPublisher;
+  rateCard: RateCard;
+  /** The buyer's active and pending licenses for this publisher. */
+  held: LicenseView[];
+  /** The license form the API refused: its words and the use cases ticked. */
+  failed?: { problem: string; useCases: string[] } | null;
+}
+
+/** The monthly fee of a bundle on the rate card, in cents. */
+export function bundleFee(card: RateCard, uses: readonly string[]): number {
+  return uses.reduce(
+    (t, u) => t + (card.useCasesUsdCents[u as BundleUse] ?? 0),
+    card.baseUsdCents,
+  );
+}
+
+/** GET /buyer/catalog/<publisherId>. */
+export function PublisherPage(props: PublisherProps) {
+  const { publisher: p, rateCard: card } = props;
+  const ticked = props.failed?.useCases ?? [];
+  const granted = BUNDLE_USES.filter((u) => p.rights[u] === "granted");
+  return (
+    <BuyerShell who={props.who} section="catalog" title={p.name}>
+      <p>
+        <a href="/buyer/catalog">← Catalog</a>
+      </p>
+      {p.description ? <p>{p.description}</p> : null}
+      <div class="grid">
+        <div class="figure">
+          <b>{p.articleCount.toLocaleString("en-US")}</b>
+          <span>articles{p.chapterCount ? `, ${p.chapterCount} of them book chapters` : ""}</span>
+        </div>
+        <div class="figure">
+          <b>{surfacesOf(p).join(" · ")}</b>
+          <span>{p.requiresAuth ? "MCP clients sign in (OAuth)" : "surfaces"}</span>
+        </div>
+      </div>
+
+      <section class="card" aria-labelledby="rights-title">
+        <h2 id="rights-title">Rights and per-use prices</h2>
+        <table>
+          <thead>
+            <tr>
+              <th scope="col">Use</th>
+              <th scope="col">Granted</th>
+              <th scope="col" class="num">Per read, metered</th>
+            </tr>
+          </thead>
+          <tbody>
+            {BUNDLE_USES.map((u) => (
+              <tr key={u}>
+                <th scope="row">{u}</th>
+                <td>{p.rights[u] === "granted" ? "yes" : "no"}</td>
+                <td class="num">{perRead(p.pricingUsdCents[u])}</td>
+              </tr>
+            ))}
+            <tr>
+              <th scope="row">fine_tuning</th>
+              <td>{p.rights.fine_tuning === "granted" ? "yes" : "no"}</td>
+              <td class="num">by request</td>
+            </tr>
+          </tbody>
+        </table>
+        <p class="hint">
+          Reads you hold no license for are charged these prices, up to $1,000.00 a month for this
+          publisher (docs/SPEC.md "Limits"); past that, only the rights you hold apply. Anonymous
+          agents get {p.paywallMeterLimit} free paywalled read{p.paywallMeterLimit === 1 ? "" : "s"}
+          {" "}
+          a month (the paywall meter); your key is charged per use instead.
+        </p>
+        <p>
+          <a href={p.termsUrl}>License terms of {p.name}</a>
+        </p>
+      </section>
+
+      {p.enterpriseLicense
+        ? (
+          <section class="card" aria-labelledby="enterprise-title">
+            <h2 id="enterprise-title">Enterprise license</h2>
+            <dl class="facts">
+              <dt>Covers</dt>
+              <dd>{p.enterpriseLicense.useCases.join(", ")}</dd>
+              <dt>Monthly price</dt>
+              <dd>{usd(p.enterpriseLicense.monthlyPriceUsdCents)}</dd>
+              <dt>Conditions</dt>
+              <dd>{p.enterpriseLicense.conditions || "—"}</dd>
+            </dl>
+            <p class="hint">
+              Ask for it with the <code>request_license</code>{" "}
+              MCP tool; the publisher approves it and it appears under Licenses.
+            </p>
+          </section>
+        )
+        : null}
+
+      <section class="card" aria-labelledby="license-title" id="license">
+        <h2 id="license-title">License this publisher</h2>
+        {props.held.length
+          ? (
+            <ul>
+              {props.held.map((l) => (
+                <li key={l.licenseId}>
+                  Your {l.kind} license for {l.useCases.join(", ")}: {stateText(l)}.{" "}
+                  {l.checkoutUrl ? <a href={l.checkoutUrl}>Continue to checkout</a> : null}
+                </li>
+              ))}
+            </ul>
+          )
+          : null}
+        <p class="hint" id="fee-hint">
+          The standard monthly license: {usd(card.baseUsdCents)}{" "}
+          base access plus each use case below. Reads it covers are not charged per use. The fee is
+          on your monthly statement (renewing on the 1st, UTC) or paid by card at checkout when
+          Folio takes cards.
+        </p>
+        {props.failed ? <p class="problem" role="alert">{props.failed.problem}</p> : null}
+        {granted.length === 0
+          ? <p class="muted">{p.name} grants none of the standard use cases.</p>
+          : (
+            <form
+              method="post"
+              action={`/buyer/catalog/${encodeURIComponent(p.publisherId)}/license`}
+              data-fee-base={card.baseUsdCents}
+            >
+              <CsrfField token={props.who.csrfToken} />
+              <fieldset>
+                <legend>Use cases</legend>
+                {BUNDLE_USES.map((u) => (
+                  <label class="check" key={u}>
+                    <input
+                      type="checkbox"
+                      name="useCases"
+                      value={u}
+                      checked={ticked.includes(u)}
+                      disabled={!granted.includes(u)}
+                      data-fee={card.useCasesUsdCents[u]}
+                    />
+                    <span>
+                      {u} (+{usd(card.useCasesUsdCents[u])} a month)
+                      {granted.includes(u) ? null : <span class="muted">: not granted</span>}
+                    </span>
+                  </label>
+                ))}
+              </fieldset>
+              <p>
+                Monthly fee:{" "}
+                <output data-fee-total aria-live="polite">
+                  {usd(bundleFee(card, ticked))}
+                </output>
+                <span class="muted" data-fee-more hidden={ticked.length > 0}>
+                  {" "}plus the use cases you tick
+                </span>
+              </p>
+              <button type="submit" aria-describedby="fee-hint">License</button>
+            </form>
+          )}
+      </section>
+
+      <section class="card" aria-labelledby="connect-title">
+        <h2 id="connect-title">Connect</h2>
+        <p>
+          Replace <code>YOUR_FOLIO_API_KEY</code> (or set <code>FOLIO_API_KEY</code>) with your{" "}
+          <code>mk_…</code> key. Lost it? Rotate it under{" "}
+          <a href="/buyer/keys">Keys &amp; clients</a>.
+        </p>
+        <h3>MCP server (streamable HTTP)</h3>
+        <Copyable label="MCP server URL" value={p.mcpEndpoint} />
+        {snippetsFor(p).map((s) => (
+          <section key={s.id} class="snippet" aria-labelledby={`snippet-${s.id}`}>
+            <h3 id={`snippet-${s.id}`}>{s.title}</h3>
+            <p class="hint">{s.where}</p>
+            <CopyBlock label={`${s.title} snippet`} value={s.code} />
+          </section>
+        ))}
+      </section>
+
+      <section class="card" aria-labelledby="card-title">
+        <h2 id="card-title">Standard rate card (monthly, every publisher)</h2>
+        <table>
+          <tbody>
+            <tr>
+              <th scope="row">Base access</th>
+              <td class="num">{usd(card.baseUsdCents)}</td>
+            </tr>
+            {BUNDLE_USES.map((u) => (
+              <tr key={u}>
+                <th scope="row">+ {u}</th>
+                <td class="num">{usd(card.useCasesUsdCents[u])}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+        <p class="hint">fine_tuning: {card.fineTuning}.</p>
+      </section>
+    </BuyerShell>
+  );
+}

@@ -1,0 +1,161 @@
+/** Statements: the months to choose from, and one month's statement with its downloads. */
+import type { StatementWire } from "../../server/billing/statement.ts";
+import { Pager, Scroll } from "../console/scroll.tsx";
+import { count, perRead, usd, when } from "../console/shell.tsx";
+import { BuyerShell, type BuyerWho } from "./shell.tsx";
+
+/** One month of GET /api/marketplace/statements. */
+export interface StatementMonthView {
+  month: string;
+  state: "open" | "closed";
+  totalUsdCents: number;
+}
+
+/** GET /api/marketplace/statement?month= (the wire form: cents only). */
+export type StatementView = StatementWire;
+
+/** A month's links: the statement, the invoice, and the two downloads. */
+function MonthLinks(props: { month: string; page?: boolean }) {
+  const base = `/buyer/statements/${props.month}`;
+  return (
+    <span class="row">
+      {props.page ? <a href={base}>Statement</a> : null}
+      <a href={`${base}/invoice`}>Invoice</a>
+      <a href={`${base}.csv`} download>CSV</a>
+      <a href={`${base}.json`} download>JSON</a>
+    </span>
+  );
+}
+
+/** GET /buyer/statements. */
+export function StatementsPage(
+  props: {
+    who: BuyerWho;
+    months: StatementMonthView[];
+    page: number;
+    pages: number;
+    /** Whether any month has anything on it. */
+    billed: boolean;
+  },
+) {
+  return (
+    <BuyerShell who={props.who} section="statements" title="Statements">
+      <p class="hint">
+        Everything you owe lands on one statement a month (UTC): license fees, metered reads and
+        agent payments. A month's statement closes after it ends and never changes; a charge that
+        arrives later is an adjustment on the next one. Statements are settled by invoice.
+      </p>
+      {props.billed ? null : (
+        <p class="card">
+          Nothing billed yet. Metered reads and license fees appear on the current month's statement
+          as they happen.
+        </p>
+      )}
+      <Scroll label="Statements by month">
+        <table>
+          <thead>
+            <tr>
+              <th scope="col">Month</th>
+              <th scope="col">State</th>
+              <th scope="col" class="num">Total</th>
+              <th scope="col">Documents</th>
+            </tr>
+          </thead>
+          <tbody>
+            {props.months.map((m) => (
+              <tr key={m.month}>
+                <th scope="row">
+                  <a href={`/buyer/statements/${m.month}`}>{m.month}</a>
+                </th>
+                <td>{m.state === "open" ? "open (month in progress)" : "closed"}</td>
+                <td class="num">{usd(m.totalUsdCents)}</td>
+                <td>
+                  <MonthLinks month={m.month} />
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </Scroll>
+      <Pager
+        label="Statement pages"
+        page={props.page}
+        pages={props.pages}
+        href={(n) => `/buyer/statements?page=${n}`}
+      />
+    </BuyerShell>
+  );
+}
+
+/** GET /buyer/statements/<YYYY-MM>. */
+export function StatementPage(props: { who: BuyerWho; statement: StatementView }) {
+  const s = props.statement;
+  return (
+    <BuyerShell who={props.who} section="statements" title={`Statement ${s.month}`}>
+      <p>
+        <a href="/buyer/statements">← Statements</a>
+      </p>
+      <p>
+        {s.state === "closed"
+          ? `Closed ${when(s.closedAt)}: this statement no longer changes.`
+          : "Open: the month is in progress and its charges are still arriving."}
+      </p>
+      <p>
+        <MonthLinks month={s.month} />
+      </p>
+      {s.lines.length === 0
+        ? <p class="card">Nothing on this statement.</p>
+        : (
+          <Scroll label={`Lines of the ${s.month} statement`}>
+            <table>
+              <thead>
+                <tr>
+                  <th scope="col">Publisher</th>
+                  <th scope="col">Item</th>
+                  <th scope="col" class="num">Quantity</th>
+                  <th scope="col" class="num">Publisher price</th>
+                  <th scope="col" class="num">Platform fee</th>
+                  <th scope="col" class="num">Amount</th>
+                </tr>
+              </thead>
+              <tbody>
+                {s.lines.map((l, i) => (
+                  <tr key={i}>
+                    <td>{l.publisherName}</td>
+                    <td>{l.description}{l.prepaid ? " (paid by card)" : ""}</td>
+                    <td class="num">{count(l.quantity)}</td>
+                    <td class="num">{perRead(l.priceUsdCents)}</td>
+                    <td class="num">{perRead(l.feeUsdCents)}</td>
+                    <td class="num">{perRead(l.amountUsdCents)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </Scroll>
+        )}
+      <section class="card" aria-labelledby="totals-title">
+        <h2 id="totals-title">Totals</h2>
+        <dl class="facts">
+          <dt>License fees</dt>
+          <dd>{usd(s.subscriptionFeesUsdCents)}</dd>
+          <dt>Metered reads</dt>
+          <dd>{usd(s.meteredUsdCents)}</dd>
+          <dt>Agent payments</dt>
+          <dd>{usd(s.landingUsdCents)} (incl. {usd(s.platformFeesUsdCents)} platform fees)</dd>
+          <dt>Adjustments</dt>
+          <dd>{usd(s.adjustmentsUsdCents)}</dd>
+          <dt>Total</dt>
+          <dd>
+            <strong>{usd(s.totalUsdCents)}</strong>
+          </dd>
+          <dt>Paid by card</dt>
+          <dd>{usd(s.prepaidUsdCents)}</dd>
+          <dt>Amount due</dt>
+          <dd>
+            <strong>{usd(s.amountDueUsdCents)}</strong>
+          </dd>
+        </dl>
+      </section>
+    </BuyerShell>
+  );
+}
