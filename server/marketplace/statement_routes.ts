@@ -1,9 +1,9 @@
-/** Usage and statements: GET /api/marketplace/usage, /statement and /statement/invoice. */
+/** Usage and statements: GET /api/marketplace/usage, /statement, /statement/csv and /statement/invoice. */
 import { Hono } from "hono";
 import { renderPage } from "../../ui/layout.tsx";
 import { InvoicePage } from "../../ui/invoice.tsx";
 import { isMonth } from "../billing/months.ts";
-import { buildStatement, type Statement } from "../billing/statement.ts";
+import { buildStatement, type Statement, statementCsv } from "../billing/statement.ts";
 import { buyerUsage, parseDays } from "../billing/usage.ts";
 import { monthOf } from "../clock.ts";
 import type { AppDeps, AppEnv } from "../deps.ts";
@@ -25,12 +25,19 @@ export function statementRoutes(deps: AppDeps): Hono<AppEnv> {
   const statementFor = (month: string | undefined, buyerId: string) => {
     const m = month ?? monthOf(deps.clock.now());
     if (!isMonth(m)) throw invalid("month", "must be a month written YYYY-MM");
-    return buildStatement(db, buyerId, m);
+    return buildStatement(db, buyerId, m, { now: deps.clock.now() });
   };
 
   app.get("/statement", auth, async (c) => {
     const s = await statementFor(c.req.query("month"), c.var.buyer!.id);
     return c.json(present(s));
+  });
+
+  app.get("/statement/csv", auth, async (c) => {
+    const s = await statementFor(c.req.query("month"), c.var.buyer!.id);
+    c.header("Content-Disposition", `attachment; filename="folio-statement-${s.month}.csv"`);
+    c.header("Cache-Control", "no-store");
+    return c.body(statementCsv(s), 200, { "Content-Type": "text/csv; charset=utf-8" });
   });
 
   app.get("/statement/invoice", auth, async (c) => {
