@@ -183,7 +183,7 @@ export interface CappedCharge {
 
 /**
  * Raises the month's spend and writes the ledger row in one batch, only if the spend stays within
- * the cap and the idempotency key is unused. The batch runs without yielding in this process and
+ * the cap and the buyer's budgets (store/budgets.ts) and the idempotency key is unused. The batch runs without yielding in this process and
  * under SQLite's write lock across processes, so no concurrent read can push a month past the cap
  * (store/write_lock.ts explains why a batch, not an interactive transaction). `written` is true
  * when this call wrote the row; `prior` is the row the key already names, if any.
@@ -199,20 +199,17 @@ export async function insertChargeWithinCap(
       args: [c.buyerId, c.publisherId, c.month],
     },
     {
-      // The cap check and the spend increase are one statement; a used key raises nothing.
-      sql: `UPDATE monthly_spend SET metered_micros = metered_micros + ?
-            WHERE buyer_id = ? AND publisher_id = ? AND month = ? AND metered_micros + ? <= ?
-              AND NOT EXISTS (SELECT 1 FROM charges WHERE buyer_id = ? AND idempotency_key = ?)`,
-      args: [
-        c.micros,
-        c.buyerId,
-        c.publisherId,
-        c.month,
-        c.micros,
-        c.capMicros,
-        c.buyerId,
-        c.idempotencyKey,
-      ],
+      // The cap check, the buyer's budgets (this publisher's, then every publisher's together) and
+      // the spend increase are one statement; a used key raises nothing.
+      sql: `UPDATE monthly_spend SET metered_micros = metered_micros + ?1
+            WHERE buyer_id = ?2 AND publisher_id = ?3 AND month = ?4 AND metered_micros + ?1 <= ?5
+              AND NOT EXISTS (SELECT 1 FROM buyer_budgets WHERE buyer_id = ?2 AND scope = ?3
+                AND monthly_micros < metered_micros + ?1)
+              AND NOT EXISTS (SELECT 1 FROM buyer_budgets WHERE buyer_id = ?2 AND scope = '*'
+                AND monthly_micros < ?1 + (SELECT SUM(metered_micros) FROM monthly_spend
+                  WHERE buyer_id = ?2 AND month = ?4))
+              AND NOT EXISTS (SELECT 1 FROM charges WHERE buyer_id = ?2 AND idempotency_key = ?6)`,
+      args: [c.micros, c.buyerId, c.publisherId, c.month, c.capMicros, c.idempotencyKey],
     },
     {
       // Written only when the UPDATE above raised the spend (changes() = 1). The statement is the

@@ -20,6 +20,36 @@ export interface License {
   /** A license with a term: how many months, and when it ends (ms); null: until canceled. */
   termMonths: number | null;
   expiresAt: number | null;
+  /** When the buyer asked to end the license at the end of the paid month (ms). */
+  cancelRequestedAt: number | null;
+  processorSubscriptionId: string | null;
+}
+
+/**
+ * The use cases covered by the buyer's active licenses for a publisher, not past their term, and
+ * those among them the publisher approved itself (request and enterprise licenses).
+ */
+export async function heldGrants(
+  db: Executor,
+  buyerId: string,
+  publisherId: string,
+  options: { now: Date },
+): Promise<{ licensed: UseCase[]; approved: UseCase[] }> {
+  const rs = await db.execute({
+    sql: `SELECT kind, use_cases FROM licenses
+          WHERE buyer_id = ? AND publisher_id = ? AND state = 'active'
+            AND (expires_at IS NULL OR expires_at > ?)`,
+    args: [buyerId, publisherId, options.now.getTime()],
+  });
+  const licensed = new Set<UseCase>();
+  const approved = new Set<UseCase>();
+  for (const r of rs.rows) {
+    for (const u of JSON.parse(String(r.use_cases))) {
+      licensed.add(u);
+      if (r.kind !== "subscription") approved.add(u);
+    }
+  }
+  return { licensed: [...licensed], approved: [...approved] };
 }
 
 /** The use cases covered by the buyer's active licenses for a publisher, not past their term. */
@@ -29,15 +59,7 @@ export async function heldUseCases(
   publisherId: string,
   options: { now: Date },
 ): Promise<UseCase[]> {
-  const rs = await db.execute({
-    sql: `SELECT use_cases FROM licenses
-          WHERE buyer_id = ? AND publisher_id = ? AND state = 'active'
-            AND (expires_at IS NULL OR expires_at > ?)`,
-    args: [buyerId, publisherId, options.now.getTime()],
-  });
-  const uses = new Set<UseCase>();
-  for (const r of rs.rows) for (const u of JSON.parse(String(r.use_cases))) uses.add(u);
-  return [...uses];
+  return (await heldGrants(db, buyerId, publisherId, options)).licensed;
 }
 
 /** Inserts a license; `useCases` are stored sorted so equal bundles compare equal. */
@@ -152,6 +174,39 @@ export async function cancelLicense(
   return rs.rowsAffected > 0;
 }
 
+/**
+ * Ends an active license of the buyer at `endsAt` (or its term's end, if sooner) and records when
+ * the buyer asked; null when the buyer has no such license still running.
+ */
+export async function endLicenseAt(
+  db: Executor,
+  buyerId: string,
+  licenseId: string,
+  options: { endsAt: Date; now: Date },
+): Promise<License | null> {
+  const rs = await db.execute({
+    sql: `UPDATE licenses SET cancel_requested_at = ?1,
+            expires_at = MIN(COALESCE(expires_at, ?2), ?2)
+          WHERE id = ?3 AND buyer_id = ?4 AND state = 'active' AND cancel_requested_at IS NULL
+            AND (expires_at IS NULL OR expires_at > ?1) RETURNING *`,
+    args: [options.now.getTime(), options.endsAt.getTime(), licenseId, buyerId],
+  });
+  return rs.rows[0] ? toLicense(rs.rows[0]) : null;
+}
+
+/** One of the buyer's licenses. */
+export async function getLicense(
+  db: Executor,
+  buyerId: string,
+  licenseId: string,
+): Promise<License | null> {
+  const rs = await db.execute({
+    sql: "SELECT * FROM licenses WHERE id = ? AND buyer_id = ?",
+    args: [licenseId, buyerId],
+  });
+  return rs.rows[0] ? toLicense(rs.rows[0]) : null;
+}
+
 /** The license of a checkout session. */
 export async function licenseOfCheckout(db: Executor, sessionId: string): Promise<License | null> {
   const rs = await db.execute({
@@ -193,5 +248,9 @@ function toLicense(r: any): License {
     canceledAt: n(r.canceled_at),
     termMonths: n(r.term_months),
     expiresAt: n(r.expires_at),
+    cancelRequestedAt: n(r.cancel_requested_at),
+    processorSubscriptionId: r.processor_subscription_id === null
+      ? null
+      : String(r.processor_subscription_id),
   };
 }

@@ -1,19 +1,5 @@
-/** Persistence of the month's counters: a buyer's metered spend and a non-buyer's paywall meter. */
+/** Persistence of the paywall meter: free PAYWALL reads of identities that are not buyers. */
 import type { Client } from "./db.ts";
-
-/** The buyer's metered spend with the publisher in `month` ("YYYY-MM"), in micros. */
-export async function spendThisMonth(
-  db: Client,
-  buyerId: string,
-  options: { publisherId: string; month: string },
-): Promise<number> {
-  const rs = await db.execute({
-    sql: `SELECT metered_micros FROM monthly_spend
-          WHERE buyer_id = ? AND publisher_id = ? AND month = ?`,
-    args: [buyerId, options.publisherId, options.month],
-  });
-  return rs.rows[0] ? Number(rs.rows[0].metered_micros) : 0;
-}
 
 /** How many free PAYWALL reads `identity` has used with the publisher in `month`. */
 export async function meterCount(

@@ -57,6 +57,16 @@ export function startFakeStripe(): FakeStripe {
       if (key) byIdempotency.set(key, id);
       return Response.json(session);
     }
+    const sub = /^\/v1\/subscriptions\/([\w]+)$/.exec(url.pathname);
+    if (req.method === "POST" && sub) {
+      const known = [...sessions.values()].some((s) => s.subscription === sub[1]);
+      if (!known) return Response.json({ error: {} }, { status: 404 });
+      return Response.json({
+        id: sub[1],
+        object: "subscription",
+        cancel_at_period_end: form.get("cancel_at_period_end") === "true",
+      });
+    }
     const m = /^\/v1\/checkout\/sessions\/([\w]+)$/.exec(url.pathname);
     if (req.method === "GET" && m) {
       const s = sessions.get(m[1]);

@@ -92,7 +92,7 @@ async function runSkill(deps: AppDeps, run: SkillRun): Promise<SkillOutcome> {
   return articleOutcome({ config: deps.config, publisher }, {
     article: read.article,
     decision: read.decision,
-    chargedMicros: read.charge && !read.charge.duplicate ? read.charge.micros : null,
+    charge: read.charge && !read.charge.duplicate ? read.charge : null,
   });
 }
 

@@ -64,7 +64,11 @@ export function searchOutcome(found: { mode: string; hits: ArticleHit[] }): Skil
 /** get_article: the decision about one article, in task form. */
 export function articleOutcome(
   ctx: { config: Pick<Config, "baseUrl">; publisher: Publisher },
-  read: { article: Article | null; decision: Decision | null; chargedMicros: number | null },
+  read: {
+    article: Article | null;
+    decision: Decision | null;
+    charge: { micros: number; remainingMicros: number } | null;
+  },
 ): SkillOutcome {
   const { config, publisher } = ctx;
   const { article, decision } = read;
@@ -83,8 +87,11 @@ export function articleOutcome(
         text: `Here is "${article.title}", licensed by ${publisher.name}. Cite ${cite}.`,
         data: {
           status: "ok",
-          ...(read.chargedMicros !== null
-            ? { chargedUsdCents: microsToCents(read.chargedMicros) }
+          ...(read.charge
+            ? {
+              chargedUsdCents: microsToCents(read.charge.micros),
+              budgetRemainingUsdCents: microsToCents(read.charge.remainingMicros),
+            }
             : {}),
         },
         artifacts: [{

@@ -42,6 +42,8 @@ export interface ProcessorEvent {
 export interface PaymentProcessor {
   createCheckout(req: CheckoutRequest): Promise<{ sessionId: string; url: string }>;
   retrieveCheckout(sessionId: string): Promise<CheckoutSession>;
+  /** Stops the processor renewing a subscription; it runs to the end of the period paid for. */
+  cancelAtPeriodEnd(subscriptionId: string): Promise<void>;
   /** Verifies the signature over the raw body; throws a 400 AppError when it does not hold. */
   verifyWebhook(
     rawBody: string,

@@ -9,7 +9,8 @@ import type { Client } from "../../store/db.ts";
 import type { Executor } from "../../store/db.ts";
 import { getClosedStatement } from "../../store/statements.ts";
 import { microsToCents, microsToWholeCents } from "../money.ts";
-import { isMonth } from "./months.ts";
+import { monthOf } from "../clock.ts";
+import { isMonth, monthStart, nextMonth } from "./months.ts";
 
 /** One line of a statement. Amounts are in micro-dollars; `...Cents` fields are for display. */
 export interface StatementLine {
@@ -66,16 +67,25 @@ const DESCRIPTIONS: Record<StatementLine["kind"], string> = {
   adjustment: "Adjustment",
 };
 
-/** The statement of `buyerId` for `month`: the closed document, or the open one from the ledger. */
+/**
+ * The statement of `buyerId` for `month`: the closed document, or the open one from the ledger.
+ * Given `now`, a finished month with nothing on it reports closed: month close stores statements
+ * only for buyers with ledger rows, and there is nothing left to add to an empty past month.
+ */
 export async function buildStatement(
   db: Client,
   buyerId: string,
   month: string,
+  options?: { now: Date },
 ): Promise<Statement> {
   if (!isMonth(month)) throw new RangeError(`Bad month "${month}"`);
   const closed = await getClosedStatement(db, buyerId, month);
   if (closed) return JSON.parse(closed.document) as Statement;
-  return await statementFromLedger(db, buyerId, month);
+  const statement = await statementFromLedger(db, buyerId, month);
+  if (options && statement.lines.length === 0 && month < monthOf(options.now)) {
+    return { ...statement, state: "closed", closedAt: monthStart(nextMonth(month)).toISOString() };
+  }
+  return statement;
 }
 
 /** The statement as the ledger has it now (what closing freezes). */
@@ -129,20 +139,8 @@ export async function statementFromLedger(
   };
 }
 
-/** What a statement's CSV is made of: the statement or its wire form (GET /statement). */
-export type CsvStatement = Pick<Statement, "month" | "totalUsdCents"> & {
-  lines: Pick<
-    StatementLine,
-    "publisherName" | "kind" | "description" | "quantity" | "amountUsdCents"
-  >[];
-};
-
-/**
- * A statement as CSV (RFC 4180: every cell quoted, quotes doubled, CRLF line ends; no CSV writer is
- * among our dependencies), with every text cell guarded against formula injection
- * (docs/TEST-PLAN.md 4.23). The admin CLI and the buyer portal's download both write it.
- */
-export function statementCsv(s: CsvStatement): string {
+/** A statement as CSV, with every text cell guarded against formula injection (docs/TEST-PLAN.md 4.23). */
+export function statementCsv(s: Statement): string {
   const rows = [["month", "publisher", "kind", "description", "quantity", "amount_usd_cents"]];
   for (const l of s.lines) {
     rows.push([

@@ -86,6 +86,13 @@ export function createStripe(
       return { sessionId: s.id, url: s.url };
     },
 
+    async cancelAtPeriodEnd(subscriptionId: string): Promise<void> {
+      await call(`/v1/subscriptions/${encodeURIComponent(subscriptionId)}`, {
+        method: "POST",
+        form: new URLSearchParams({ cancel_at_period_end: "true" }),
+        idempotencyKey: `cancel:${subscriptionId}`,
+      });
+    },
     async retrieveCheckout(sessionId: string): Promise<CheckoutSession> {
       if (!/^[A-Za-z0-9_]{1,255}$/.test(sessionId)) {
         throw new AppError(400, "invalid_request", "session_id: is not a checkout session id");

@@ -1,8 +1,8 @@
 /**
  * /buyer/statements: the months (GET /api/marketplace/statements), one month's statement (GET
- * /statement?month=), its printable invoice (GET /statement/invoice, ui/invoice.tsx, passed on as
- * the API renders it), and downloads of the statement as CSV (statementCsv, the admin CLI's
- * export) and JSON (the API's answer), both as attachments.
+ * /statement?month=), its printable invoice (GET /statement/invoice, ui/invoice.tsx) and its CSV
+ * (GET /statement/csv: RFC 4180, formula-guarded), each passed on as the API answers it, and the
+ * statement as a JSON download.
  */
 import { type Context, Hono } from "hono";
 import {
@@ -12,7 +12,6 @@ import {
   type StatementView,
 } from "../../ui/buyer/statements.tsx";
 import { renderPage } from "../../ui/layout.tsx";
-import { statementCsv } from "../billing/statement.ts";
 import { type ApiFetch, callApi } from "../console/api.ts";
 import { must, pageOf } from "../console/pages.ts";
 import { type BuyerEnv, market } from "./site.ts";
@@ -44,12 +43,13 @@ export function statementsPages(api: ApiFetch): Hono<BuyerEnv> {
   // Downloads first: "2026-11.csv" is not a month, so the statement page's route would refuse it.
   app.get("/statements/:file{\\d{4}-\\d{2}\\.(?:csv|json)}", async (c) => {
     const [month, format] = c.req.param("file").split(".");
-    const statement = await statementOf(c, month);
-    const name = `folio-statement-${statement.month}.${format}`;
-    c.header("Content-Disposition", `attachment; filename="${name}"`);
-    if (format === "json") return c.json(statement);
-    c.header("Content-Type", "text/csv; charset=utf-8; header=present");
-    return c.body(statementCsv(statement));
+    const attachment = {
+      "Content-Disposition": `attachment; filename="folio-statement-${month}.${format}"`,
+    };
+    if (format === "json") return c.json(await statementOf(c, month), 200, attachment);
+    const csv = await callApi(c, api, market(`/statement/csv?month=${month}`));
+    must(csv);
+    return c.body(csv.text, 200, { ...attachment, "Content-Type": "text/csv; charset=utf-8" });
   });
 
   app.get("/statements/:month", async (c) => {

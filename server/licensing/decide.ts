@@ -38,7 +38,7 @@ export function decide(input: DecisionInput): Decision {
   const { publisher, article, requester, use, usage, now } = input;
   const rules = matchRules(input.rules, { article, requester, now });
   const { policy, prices } = termsOf(publisher, article, rules);
-  const rights = effectiveRights(publisher, article);
+  const rights = rightsOf(input);
   const base = {
     policy,
     rights,
@@ -71,7 +71,7 @@ export function decide(input: DecisionInput): Decision {
     return result("blocked", reasons.blocked(facts));
   }
   // c/d. Rights come before licenses and money: nothing can buy past them.
-  if (!isGranted(use, rights, input)) {
+  if (!rights[use]) {
     // docs/SPEC.md "Content license": unchecking Full display makes agents receive summaries only.
     if (use === "display" && rights.summarization) {
       return result("license_limited", reasons.summaryOnly(facts));
@@ -86,12 +86,15 @@ export function decide(input: DecisionInput): Decision {
   }
   if (price === 0) return result("full", reasons.free(facts));
 
-  // g. Buyers pay per use up to the monthly cap, then fall back to held rights (docs/SPEC.md "Limits").
+  // g. Buyers pay per use up to the monthly cap and their own budgets, then fall back to held
+  // rights (docs/SPEC.md "Limits").
   if (requester.buyerId !== null) {
     const landing = requester.surface === "landing";
     const { total, fee } = landing ? withPlatformFee(price) : { total: price, fee: 0 };
-    // The cap counts what the buyer is billed, so the landing fee counts too.
-    if (usage.spentThisMonthMicros + total <= METERED_CAP_MICROS) {
+    // The cap and budgets count what the buyer is billed, so the landing fee counts too.
+    const withinCap = usage.spentThisMonthMicros + total <= METERED_CAP_MICROS;
+    const withinBudget = usage.budgetLeftMicros === null || total <= usage.budgetLeftMicros;
+    if (withinCap && withinBudget) {
       const charge: Charge = {
         micros: total,
         use,
@@ -100,10 +103,11 @@ export function decide(input: DecisionInput): Decision {
       };
       return result("full", reasons.charged(facts, total), { charge });
     }
+    const limit = withinCap ? "budget" : "cap";
     if ((use === "display" || use === "summarization") && rights.summarization) {
-      return result("license_limited", reasons.cappedSummary(facts), { capped: true });
+      return result("license_limited", reasons.cappedSummary(facts, limit), { capped: true });
     }
-    return result("license_denied", reasons.cappedDenied(facts), { capped: true });
+    return result("license_denied", reasons.cappedDenied(facts, limit), { capped: true });
   }
 
   // h. Non-buyers: the landing path quotes price + platform fee (HTTP 402, docs/SPEC.md "Agent
@@ -163,13 +167,23 @@ export function termsOf(
 }
 
 /**
- * A requester's license never grants a use the rights deny, except fine_tuning, which only an
- * approved license request grants and the book ceiling still caps (docs/SPEC.md "Content license").
+ * What this requester may do with this article: the license block shows it, and step c checks it.
+ * A self-serve subscription never grants a use the publisher's rights deny; a use the publisher
+ * approved for this buyer (a license request or an enterprise license) is granted even so, and
+ * fine_tuning only that way. The book ceiling caps everything (docs/SPEC.md "Content license").
  */
-function isGranted(use: UseCase, rights: Rights, input: DecisionInput): boolean {
-  if (use !== "fine_tuning") return rights[use];
-  const ceiling = input.article.bookCeiling;
-  return input.requester.licensedUses.includes("fine_tuning") && (ceiling?.fine_tuning ?? true);
+export function rightsOf(
+  input: Pick<DecisionInput, "publisher" | "article" | "requester">,
+): Rights {
+  const { publisher, article, requester } = input;
+  const ceiling = article.bookCeiling;
+  const rights = {} as Rights;
+  for (const use of USE_CASES) {
+    const granted = requester.approvedUses.includes(use) ||
+      (use === "fine_tuning" ? requester.licensedUses.includes(use) : publisher.rights[use]);
+    rights[use] = granted && (ceiling?.[use] ?? true);
+  }
+  return rights;
 }
 
 function deliverFor(outcome: Outcome, use: UseCase): Deliver {

@@ -39,6 +39,7 @@ const BUYER: Requester = {
   identity: "buyer:b1",
   buyerId: "b1",
   licensedUses: [],
+  approvedUses: [],
   territory: "US",
   surface: "rest",
 };
@@ -67,7 +68,7 @@ function given(g: Given): DecisionInput {
     rules: g.rules ?? [],
     requester: { ...BUYER, ...g.requester },
     use: g.use ?? "display",
-    usage: { spentThisMonthMicros: 0, meterCount: 0, ...g.usage },
+    usage: { spentThisMonthMicros: 0, budgetLeftMicros: null, meterCount: 0, ...g.usage },
     now: new Date(g.now ?? NOW),
   };
 }
@@ -261,8 +262,44 @@ const cases: Case[] = [
   },
   {
     name: "grants fine_tuning through an approved license request",
-    given: { use: "fine_tuning", article: PAYWALL, requester: { licensedUses: ["fine_tuning"] } },
-    want: { outcome: "full", deliver: "body", charge: null, rights: PUBLISHER.rights },
+    given: {
+      use: "fine_tuning",
+      article: PAYWALL,
+      requester: { licensedUses: ["fine_tuning"], approvedUses: ["fine_tuning"] },
+    },
+    want: {
+      outcome: "full",
+      deliver: "body",
+      charge: null,
+      // The license block tells this buyer the truth: fine_tuning is granted to it.
+      rights: { ...PUBLISHER.rights, fine_tuning: true },
+    },
+  },
+  {
+    name: "grants display the publisher approved for this buyer beyond its default rights",
+    given: {
+      article: PAYWALL,
+      publisher: { rights: { ...ALL, display: false } },
+      requester: { licensedUses: ["display"], approvedUses: ["display"] },
+    },
+    want: { outcome: "full", charge: null, rights: { ...ALL, fine_tuning: false } },
+  },
+  {
+    name: "never lets a self-serve subscription grant a use the publisher's rights deny",
+    given: {
+      article: PAYWALL,
+      publisher: { rights: { ...ALL, display: false } },
+      requester: { licensedUses: ["display"] },
+    },
+    want: { outcome: "license_limited", rights: { ...ALL, display: false, fine_tuning: false } },
+  },
+  {
+    name: "keeps an approved use under the book ceiling",
+    given: {
+      article: CHAPTER_NO_DISPLAY,
+      requester: { licensedUses: ["display"], approvedUses: ["display"] },
+    },
+    want: { outcome: "license_limited" },
   },
   {
     name: "caps a fine_tuning license by the book ceiling",
@@ -400,6 +437,45 @@ const cases: Case[] = [
       usage: { spentThisMonthMicros: METERED_CAP_MICROS },
     },
     want: { outcome: "license_denied", capped: true },
+  },
+  // The buyer's own budgets (step g), below the cap and the same way.
+  {
+    name: "charges a buyer whose budget covers the read exactly",
+    given: { article: PAYWALL, usage: { budgetLeftMicros: 50_000 } },
+    want: { outcome: "full", charge: metered(50_000), capped: false },
+  },
+  {
+    name: "falls back to the summary when the buyer's budget does not cover the read",
+    given: { article: PAYWALL, usage: { budgetLeftMicros: 49_999 } },
+    want: {
+      outcome: "license_limited",
+      deliver: "summary",
+      charge: null,
+      capped: true,
+      reasonMatches: /budget/,
+    },
+  },
+  {
+    name: "denies rag when the budget is spent",
+    given: { use: "rag", article: PAYWALL, usage: { budgetLeftMicros: 0 } },
+    want: { outcome: "license_denied", capped: true, reasonMatches: /budget/ },
+  },
+  {
+    name: "names the cap, not the budget, when the cap binds first",
+    given: {
+      article: PAYWALL,
+      usage: { spentThisMonthMicros: METERED_CAP_MICROS, budgetLeftMicros: 10_000_000 },
+    },
+    want: { outcome: "license_limited", capped: true, reasonMatches: /cap/ },
+  },
+  {
+    name: "ignores budgets on a read a license covers",
+    given: {
+      article: PAYWALL,
+      requester: { licensedUses: ["display"] },
+      usage: { budgetLeftMicros: 0 },
+    },
+    want: { outcome: "full", charge: null, capped: false },
   },
   // The landing/WAF path: price + 4.7% fee.
   {

@@ -20,8 +20,14 @@ export interface ReasonFacts {
   cite: string;
 }
 
+/** Which monthly limit stopped a charge: the platform cap or the buyer's own budget. */
+export type SpendLimit = "cap" | "budget";
+
 /** docs/SPEC.md "Limits": the metered spend cap, with the publisher it applies to. */
-function capReached(f: ReasonFacts): string {
+function capReached(f: ReasonFacts, limit: SpendLimit): string {
+  if (limit === "budget") {
+    return `Your monthly budget does not cover this read from ${f.publisher}`;
+  }
   return `Your metered spend with ${f.publisher} reached the ${
     usdText(METERED_CAP_MICROS)
   } monthly cap`;
@@ -39,9 +45,12 @@ export const reasons = {
   summaryOnly: (f: ReasonFacts) =>
     `The license grants summarization only: here is the summary. Cite ${f.cite}.`,
   denied: () => `No AI use of this article is licensed to you. ${REQUEST_VIA}`,
-  cappedSummary: (f: ReasonFacts) =>
-    `${capReached(f)}; you hold summary rights only. Cite ${f.cite}.`,
-  cappedDenied: (f: ReasonFacts) => `${capReached(f)}; a subscription lifts it. ${REQUEST_VIA}`,
+  cappedSummary: (f: ReasonFacts, limit: SpendLimit) =>
+    `${capReached(f, limit)}; you hold summary rights only. Cite ${f.cite}.`,
+  cappedDenied: (f: ReasonFacts, limit: SpendLimit) =>
+    `${capReached(f, limit)}; ${
+      limit === "budget" ? "raise the budget or subscribe" : "a subscription lifts it"
+    }. ${REQUEST_VIA}`,
   licensed: (f: ReasonFacts, use: UseCase) =>
     `Served under your ${use} license with ${f.publisher}; cite ${f.cite}.`,
   free: (f: ReasonFacts) => `Served free under ${f.publisher}'s terms; cite ${f.cite}.`,

@@ -19,6 +19,7 @@ const REQUESTER: Requester = {
   identity: "buyer:b1",
   buyerId: "b1",
   licensedUses: [],
+  approvedUses: [],
   territory: "US",
   surface: "rest",
 };

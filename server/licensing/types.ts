@@ -50,6 +50,11 @@ export interface Requester {
   buyerId: string | null;
   /** Use cases covered by ACTIVE licenses for this publisher (fine_tuning: approved request). */
   licensedUses: UseCase[];
+  /**
+   * The part of `licensedUses` the publisher granted this buyer itself (an approved request or an
+   * enterprise license): granted even where the publisher's default rights deny the use.
+   */
+  approvedUses: UseCase[];
   /** ISO 3166 alpha-2; null (unknown) matches no territory rule. */
   territory: string | null;
   surface: Surface;
@@ -59,6 +64,11 @@ export interface Requester {
 export interface UsageState {
   /** Buyer's metered spend with this publisher this UTC month. */
   spentThisMonthMicros: number;
+  /**
+   * What the buyer's own budgets (overall and for this publisher) still allow this month; null when
+   * the buyer set none. Binds like the cap, below it.
+   */
+  budgetLeftMicros: number | null;
   /** Non-buyer PAYWALL reads counted this month for this identity. */
   meterCount: number;
 }

@@ -59,6 +59,7 @@ export function evaluate(
     identity: `publisher:${ctx.publisher.id}`,
     buyerId: null,
     licensedUses: [],
+    approvedUses: [],
     territory: ctx.territory,
     surface: "dashboard",
   };

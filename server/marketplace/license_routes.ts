@@ -3,9 +3,10 @@
  * buyer lands on after checkout, and the processor's signed webhook.
  */
 import { Hono } from "hono";
-import { listLicenses } from "../../store/licenses.ts";
+import { type License, listLicenses } from "../../store/licenses.ts";
 import { renderPage } from "../../ui/layout.tsx";
 import { CheckoutPage } from "../../ui/invoice.tsx";
+import { cancelAtPeriodEnd } from "../billing/cancel.ts";
 import { createStripe } from "../billing/stripe.ts";
 import { completeCheckout, subscribe } from "../billing/subscriptions.ts";
 import { handleWebhook } from "../billing/webhooks.ts";
@@ -52,25 +53,19 @@ export function licenseRoutes(deps: AppDeps): Hono<AppEnv> {
 
   app.get("/licenses", auth, async (c) => {
     const licenses = await listLicenses(db, c.var.buyer!.id);
-    const now = deps.clock.now().getTime();
-    return c.json({
-      licenses: licenses.map((l) => ({
-        licenseId: l.id,
-        publisherId: l.publisherId,
-        kind: l.kind,
-        useCases: l.useCases,
-        // A license approved for a term grants nothing once the term is over.
-        state: l.state === "active" && l.expiresAt !== null && l.expiresAt <= now
-          ? "expired"
-          : l.state,
-        monthlyFeeUsdCents: microsToWholeCents(l.monthlyFeeMicros),
-        checkoutUrl: l.state === "pending" ? l.checkoutUrl : null,
-        createdAt: new Date(l.createdAt).toISOString(),
-        activatedAt: l.activatedAt === null ? null : new Date(l.activatedAt).toISOString(),
-        canceledAt: l.canceledAt === null ? null : new Date(l.canceledAt).toISOString(),
-        expiresAt: l.expiresAt === null ? null : new Date(l.expiresAt).toISOString(),
-      })),
-    });
+    const now = deps.clock.now();
+    return c.json({ licenses: licenses.map((l) => presentLicense(l, now)) });
+  });
+
+  app.post("/licenses/:licenseId/cancel", auth, async (c) => {
+    const now = deps.clock.now();
+    const license = await cancelAtPeriodEnd(
+      { db, processor },
+      c.var.buyer!.id,
+      c.req.param("licenseId"),
+      { now },
+    );
+    return c.json(presentLicense(license, now));
   });
 
   // The buyer's browser lands here from checkout: confirm with the processor, never trust the URL.
@@ -111,4 +106,27 @@ export function licenseRoutes(deps: AppDeps): Hono<AppEnv> {
     },
   );
   return app;
+}
+
+/** A license as the buyer sees it, at `now`. */
+function presentLicense(l: License, now: Date) {
+  const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+  const over = l.state === "active" && l.expiresAt !== null && l.expiresAt <= now.getTime();
+  const cancelRequested = l.cancelRequestedAt !== null;
+  return {
+    licenseId: l.id,
+    publisherId: l.publisherId,
+    kind: l.kind,
+    useCases: l.useCases,
+    // A license past its end grants nothing: "canceled" when the buyer ended it, else "expired".
+    state: over ? (cancelRequested ? "canceled" : "expired") : l.state,
+    monthlyFeeUsdCents: microsToWholeCents(l.monthlyFeeMicros),
+    checkoutUrl: l.state === "pending" ? l.checkoutUrl : null,
+    createdAt: iso(l.createdAt),
+    activatedAt: iso(l.activatedAt),
+    canceledAt: over && cancelRequested ? iso(l.expiresAt) : iso(l.canceledAt),
+    /** Set once the buyer canceled: the license runs until then and is not renewed. */
+    cancelsAt: cancelRequested && !over ? iso(l.expiresAt) : null,
+    expiresAt: iso(l.expiresAt),
+  };
 }

@@ -8,6 +8,7 @@
 import { Hono } from "hono";
 import type { AppDeps, AppEnv } from "../deps.ts";
 import { accountRoutes } from "./account_routes.ts";
+import { budgetRoutes } from "./budget_routes.ts";
 import { catalogRoutes } from "./catalog.ts";
 import { licenseRoutes } from "./license_routes.ts";
 import { sessionRoutes } from "./session_routes.ts";
@@ -28,7 +29,7 @@ export function marketplaceRoutes(deps: AppDeps): Hono<AppEnv> {
     if (open && c.req.method === "OPTIONS") {
       return c.body(null, 204, {
         "Access-Control-Allow-Origin": "*",
-        "Access-Control-Allow-Methods": "GET, POST, OPTIONS",
+        "Access-Control-Allow-Methods": "GET, POST, PUT, OPTIONS",
         "Access-Control-Allow-Headers": "Authorization, Content-Type, Idempotency-Key",
         "Access-Control-Max-Age": "600",
       });
@@ -41,5 +42,6 @@ export function marketplaceRoutes(deps: AppDeps): Hono<AppEnv> {
   app.route("/", sessionRoutes(deps));
   app.route("/", licenseRoutes(deps));
   app.route("/", statementRoutes(deps));
+  app.route("/", budgetRoutes(deps));
   return app;
 }

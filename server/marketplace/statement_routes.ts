@@ -1,12 +1,17 @@
 /**
  * Usage and statements: GET /api/marketplace/usage, /statements (the months to choose from, for
- * the buyer portal: issue 12 part 5), /statement and /statement/invoice.
+ * the buyer portal: issue 12 part 5), /statement, /statement/csv and /statement/invoice.
  */
 import { Hono } from "hono";
 import { renderPage } from "../../ui/layout.tsx";
 import { InvoicePage } from "../../ui/invoice.tsx";
 import { isMonth } from "../billing/months.ts";
-import { buildStatement, type Statement, type StatementWire } from "../billing/statement.ts";
+import {
+  buildStatement,
+  type Statement,
+  statementCsv,
+  type StatementWire,
+} from "../billing/statement.ts";
 import { buyerUsage, parseDays } from "../billing/usage.ts";
 import { monthOf } from "../clock.ts";
 import type { AppDeps, AppEnv } from "../deps.ts";
@@ -29,7 +34,7 @@ export function statementRoutes(deps: AppDeps): Hono<AppEnv> {
   const statementFor = (month: string | undefined, buyerId: string) => {
     const m = month ?? monthOf(deps.clock.now());
     if (!isMonth(m)) throw invalid("month", "must be a month written YYYY-MM");
-    return buildStatement(db, buyerId, m);
+    return buildStatement(db, buyerId, m, { now: deps.clock.now() });
   };
 
   // The current month always, then every earlier month with something on its statement.
@@ -51,6 +56,13 @@ export function statementRoutes(deps: AppDeps): Hono<AppEnv> {
   app.get("/statement", auth, async (c) => {
     const s = await statementFor(c.req.query("month"), c.var.buyer!.id);
     return c.json(present(s));
+  });
+
+  app.get("/statement/csv", auth, async (c) => {
+    const s = await statementFor(c.req.query("month"), c.var.buyer!.id);
+    c.header("Content-Disposition", `attachment; filename="folio-statement-${s.month}.csv"`);
+    c.header("Cache-Control", "no-store");
+    return c.body(statementCsv(s), 200, { "Content-Type": "text/csv; charset=utf-8" });
   });
 
   app.get("/statement/invoice", auth, async (c) => {

@@ -61,7 +61,12 @@ export function articleResult(
   }
   const meta = articleSummary(article);
   const license = licenseBlock(config, publisher, decision);
-  const charged = read.charge ? { chargedUsdCents: microsToCents(read.charge.micros) } : {};
+  const charged = read.charge
+    ? {
+      chargedUsdCents: microsToCents(read.charge.micros),
+      budgetRemainingUsdCents: microsToCents(read.charge.remainingMicros),
+    }
+    : {};
   const ui = (): CallToolResult["content"][number] => ({
     type: "resource",
     resource: {

@@ -9,7 +9,8 @@ import type { Client } from "../../store/db.ts";
 import type { Publisher } from "../../store/publishers.ts";
 import { insertIntent } from "../../store/intents.ts";
 import { listRules } from "../../store/rules.ts";
-import { meterCount, meteredBefore, spendThisMonth, takeMeteredRead } from "../../store/usage.ts";
+import { type SpendState, spendState } from "../../store/budgets.ts";
+import { meterCount, meteredBefore, takeMeteredRead } from "../../store/usage.ts";
 import { chargeRead } from "../billing/metering.ts";
 import { type Clock, monthOf } from "../clock.ts";
 import {
@@ -42,8 +43,12 @@ export interface ReadRequest {
 export interface ReadResult {
   article: Article | null;
   decision: Decision | null;
-  /** The ledger entry this read created or matched (retries with the same key match). */
-  charge: { chargeId: string; micros: number; duplicate: boolean } | null;
+  /**
+   * The ledger entry this read created or matched (retries with the same key match), and what the
+   * buyer can still spend with this publisher this month: the least of the cap's and the budgets'
+   * room after this read.
+   */
+  charge: { chargeId: string; micros: number; duplicate: boolean; remainingMicros: number } | null;
 }
 
 /**
@@ -111,16 +116,27 @@ async function read(deps: { db: Client; clock: Clock }, req: ReadRequest): Promi
       now,
     });
     if (result.status === "capped") {
-      // Another read won the last of the cap between our look and our write: fall back.
-      decision = decide({
-        ...input,
-        usage: { ...input.usage, spentThisMonthMicros: METERED_CAP_MICROS },
+      // Another read won the last of the cap or a budget between our look and our write: decide
+      // again on the spend as it is now; should that still charge, the write's refusal stands.
+      const spend = await spendState(db, req.caller.buyerId, {
+        publisherId: req.publisher.id,
+        month: monthOf(now),
       });
+      decision = decide({ ...input, usage: { ...input.usage, ...usageOf(spend) } });
+      if (decision.charge) {
+        decision = decide({
+          ...input,
+          usage: { ...input.usage, spentThisMonthMicros: METERED_CAP_MICROS },
+        });
+      }
     } else {
+      const duplicate = result.status === "duplicate";
+      const room = roomOf(input.usage) - (duplicate ? 0 : decision.charge.micros);
       charge = {
         chargeId: result.chargeId,
         micros: decision.charge.micros,
-        duplicate: result.status === "duplicate",
+        duplicate,
+        remainingMicros: Math.max(0, room),
       };
     }
   }
@@ -180,10 +196,10 @@ export async function readContext(
 ): Promise<ReadContext> {
   const month = monthOf(now);
   const { publisher, caller } = req;
-  const [rules, requester, spent, metered] = await Promise.all([
+  const [rules, requester, spend, metered] = await Promise.all([
     listRules(db, publisher.id),
     requesterFor(db, publisher.id, caller, { now }),
-    caller.buyerId ? spendThisMonth(db, caller.buyerId, { publisherId: publisher.id, month }) : 0,
+    caller.buyerId ? spendState(db, caller.buyerId, { publisherId: publisher.id, month }) : null,
     caller.buyerId ? 0 : meterCount(db, publisher.id, { identity: caller.identity, month }),
   ]);
   return {
@@ -196,8 +212,31 @@ export async function readContext(
     },
     rules,
     requester,
-    usage: { spentThisMonthMicros: spent, meterCount: metered },
+    usage: { ...usageOf(spend), meterCount: metered },
   };
+}
+
+/** The decision's view of a buyer's spend: what the cap counts and what the budgets still allow. */
+function usageOf(
+  spend: SpendState | null,
+): Pick<UsageState, "spentThisMonthMicros" | "budgetLeftMicros"> {
+  if (!spend) return { spentThisMonthMicros: 0, budgetLeftMicros: null };
+  const left = [
+    spend.publisherBudgetMicros === null ? null : spend.publisherBudgetMicros - spend.spentMicros,
+    spend.overallBudgetMicros === null
+      ? null
+      : spend.overallBudgetMicros - spend.overallSpentMicros,
+  ].filter((v): v is number => v !== null);
+  return {
+    spentThisMonthMicros: spend.spentMicros,
+    budgetLeftMicros: left.length ? Math.max(0, Math.min(...left)) : null,
+  };
+}
+
+/** What the buyer may still spend with the publisher this month: the cap's room or the budget's. */
+function roomOf(usage: UsageState): number {
+  const cap = METERED_CAP_MICROS - usage.spentThisMonthMicros;
+  return usage.budgetLeftMicros === null ? cap : Math.min(cap, usage.budgetLeftMicros);
 }
 
 /** The decision input for one article within a gathered context. */

@@ -1,7 +1,7 @@
 /** Gathers what the access decision needs about the requester, from the store. */
 import type { Client } from "../../store/db.ts";
-import { heldUseCases } from "../../store/licenses.ts";
-import type { Requester, Surface, UseCase } from "../licensing/mod.ts";
+import { heldGrants } from "../../store/licenses.ts";
+import type { Requester, Surface } from "../licensing/mod.ts";
 
 /** How a surface identified its caller before the decision. */
 export interface Caller {
@@ -20,8 +20,7 @@ export async function requesterFor(
   caller: Caller,
   options: { now: Date },
 ): Promise<Requester> {
-  const licensedUses: UseCase[] = caller.buyerId
-    ? await heldUseCases(db, caller.buyerId, publisherId, options)
-    : [];
-  return { ...caller, licensedUses };
+  if (!caller.buyerId) return { ...caller, licensedUses: [], approvedUses: [] };
+  const held = await heldGrants(db, caller.buyerId, publisherId, options);
+  return { ...caller, licensedUses: held.licensed, approvedUses: held.approved };
 }

@@ -57,7 +57,11 @@ export function restRoutes(deps: AppDeps): Hono<AppEnv> {
       origin: "*",
       allowMethods: ["GET", "OPTIONS"],
       allowHeaders: ["Authorization", "Content-Type", "Idempotency-Key"],
-      exposeHeaders: ["X-Request-Id", "Folio-Charged-Usd-Cents"],
+      exposeHeaders: [
+        "X-Request-Id",
+        "Folio-Charged-Usd-Cents",
+        "Folio-Budget-Remaining-Usd-Cents",
+      ],
       maxAge: 86400,
     }),
   );
@@ -104,7 +108,13 @@ export function restRoutes(deps: AppDeps): Hono<AppEnv> {
       idempotencyKey: c.req.header("idempotency-key") ?? null,
     });
     if (!read.article || !read.decision) throw articleNotFound();
-    if (read.charge) c.header("Folio-Charged-Usd-Cents", String(microsToCents(read.charge.micros)));
+    if (read.charge) {
+      c.header("Folio-Charged-Usd-Cents", String(microsToCents(read.charge.micros)));
+      c.header(
+        "Folio-Budget-Remaining-Usd-Cents",
+        String(microsToCents(read.charge.remainingMicros)),
+      );
+    }
     if (read.decision.outcome === "full") {
       return c.json({
         article: articleFull(read.article, read.decision.policy),
