@@ -93,28 +93,3 @@ export async function keyVisitor(folio: TestFolio, apiKey: string): Promise<Visi
   assert.ok(visitor.cookies.has("folio_buyer_session"), page.html);
   return visitor;
 }
-
-/** The ids of the first `n` PAYWALL articles of the demo publisher. */
-export async function paywalledArticles(folio: TestFolio, n: number): Promise<string[]> {
-  const rs = await folio.store.db.execute({
-    sql: `SELECT id FROM articles WHERE publisher_id = 'pub_demo' AND policy = 'PAYWALL'
-          ORDER BY id LIMIT ?`,
-    args: [n],
-  });
-  return rs.rows.map((r) => String(r.id));
-}
-
-/** Reads an article of the demo publisher over REST with a buyer key; returns the response. */
-export function restRead(
-  folio: TestFolio,
-  apiKey: string,
-  articleId: string,
-  idempotencyKey?: string,
-): Promise<Response> {
-  const headers: Record<string, string> = { authorization: `Bearer ${apiKey}` };
-  if (idempotencyKey) headers["idempotency-key"] = idempotencyKey;
-  return folio.request(`/api/v1/articles/${articleId}?last_user_prompt=what%20happened`, {
-    host: "demo.localhost",
-    headers,
-  });
-}

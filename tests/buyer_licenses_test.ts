@@ -1,7 +1,7 @@
 /** The buyer portal's licenses page: empty, listed in order, paged. */
 import assert from "node:assert/strict";
 import { insertLicense } from "../store/licenses.ts";
-import { textOf } from "./console_helpers.ts";
+import { hidden, textOf } from "./console_helpers.ts";
 import { testFolio } from "./helpers.ts";
 import { portalSignUp } from "./buyer_helpers.ts";
 
@@ -48,4 +48,29 @@ Deno.test("licenses are listed pending first, then active, newest first, a page 
     4,
     "a cancel button for each active license only",
   );
+});
+
+Deno.test("canceling a license from the portal: it stays active until the period ends, and says so", async () => {
+  await using folio = await testFolio();
+  const { visitor } = await portalSignUp(folio);
+  const catalog = await visitor.get("/buyer/catalog/pub_demo");
+  const licensed = await visitor.post("/buyer/catalog/pub_demo/license", {
+    _csrf: hidden(catalog.html),
+    useCases: "display",
+  });
+  const action = /action="(\/buyer\/licenses\/[^"]+\/cancel)"/.exec(licensed.html)![1];
+  const forged = await visitor.post(action, { _csrf: "nope" });
+  assert.equal(forged.status, 403);
+  assert.match(textOf(forged.html), /X-CSRF-Token is missing or does not match the session/);
+  assert.match(forged.html, /class="problem small" role="alert"/, "beside the license it is about");
+
+  const canceled = await visitor.post(action, { _csrf: hidden(licensed.html) });
+  assert.equal(canceled.url, "/buyer/licenses?done=canceled");
+  const text = textOf(canceled.html);
+  assert.match(text, /License canceled: it stays active until the date shown, then ends/);
+  assert.match(text, /active until 2026-12-01 00:00 UTC, then ends/);
+  assert.doesNotMatch(canceled.html, />Cancel</, "no second cancel");
+
+  const again = await visitor.post(action, { _csrf: hidden(licensed.html) });
+  assert.ok(again.status === 409 || again.url === "/buyer/licenses?done=canceled", again.html);
 });

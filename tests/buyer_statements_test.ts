@@ -4,7 +4,8 @@ import { parse } from "csv-parse/sync";
 import { closeMonth } from "../server/billing/close.ts";
 import { textOf } from "./console_helpers.ts";
 import { testFolio } from "./helpers.ts";
-import { paywalledArticles, portalSignUp, restRead } from "./buyer_helpers.ts";
+import { paywalled, read } from "./billing_helpers.ts";
+import { portalSignUp } from "./buyer_helpers.ts";
 
 Deno.test("a new buyer's statements list the current month with nothing billed", async () => {
   await using folio = await testFolio();
@@ -22,9 +23,8 @@ Deno.test("statements: months with charges, a closed month's lines and totals, i
   await using folio = await testFolio();
   folio.clock.set(new Date("2026-11-28T10:00:00Z")); // sessions last 7 days: the close is within
   const { visitor, apiKey } = await portalSignUp(folio, { name: 'Acme, "AI" =Labs' });
-  for (const id of await paywalledArticles(folio, 2)) {
-    const res = await restRead(folio, apiKey, id);
-    await res.body?.cancel();
+  for (const id of await paywalled(folio, 2)) {
+    assert.equal((await read(folio, apiKey, id)).status, 200);
   }
   folio.clock.set(new Date("2026-12-02T08:00:00Z"));
   await closeMonth(folio.store.db, { month: "2026-11", now: folio.clock.now() });

@@ -2,7 +2,8 @@
 import assert from "node:assert/strict";
 import { textOf } from "./console_helpers.ts";
 import { testFolio } from "./helpers.ts";
-import { alertOf, paywalledArticles, portalSignUp, restRead } from "./buyer_helpers.ts";
+import { paywalled, read } from "./billing_helpers.ts";
+import { alertOf, portalSignUp } from "./buyer_helpers.ts";
 
 Deno.test("usage says what to do when there is none, then charts calls, reads and spend", async () => {
   await using folio = await testFolio();
@@ -12,10 +13,8 @@ Deno.test("usage says what to do when there is none, then charts calls, reads an
   assert.match(textOf(empty.html), /No usage in these 30 days/);
   assert.match(empty.html, /href="\/buyer\/catalog"/);
 
-  for (const id of await paywalledArticles(folio, 2)) {
-    const res = await restRead(folio, apiKey, id);
-    assert.equal(res.status, 200);
-    await res.body?.cancel();
+  for (const id of await paywalled(folio, 2)) {
+    assert.equal((await read(folio, apiKey, id)).status, 200);
   }
   await folio.deps.callLog.flush();
   const page = await visitor.get("/buyer/usage?days=7");

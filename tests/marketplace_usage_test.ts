@@ -2,7 +2,8 @@
 import assert from "node:assert/strict";
 import { closeMonth } from "../server/billing/close.ts";
 import { json, type TestFolio, testFolio } from "./helpers.ts";
-import { apiSignup, paywalledArticles, restRead } from "./buyer_helpers.ts";
+import { paywalled, read } from "./billing_helpers.ts";
+import { apiSignup } from "./buyer_helpers.ts";
 
 interface Day {
   day: string;
@@ -11,20 +12,18 @@ interface Day {
   spendUsdCents: number;
 }
 
-async function read(folio: TestFolio, key: string, id: string): Promise<void> {
-  const res = await restRead(folio, key, id);
-  assert.equal(res.status, 200);
-  await res.body?.cancel();
+async function charged(folio: TestFolio, key: string, id: string): Promise<void> {
+  assert.equal((await read(folio, key, id)).status, 200);
 }
 
 Deno.test("usage has a daily series: calls, reads and spend per UTC day across the window, zeros included", async () => {
   await using folio = await testFolio();
   const { apiKey } = await apiSignup(folio);
-  const [a, b] = await paywalledArticles(folio, 2);
-  await read(folio, apiKey, a); // 2026-11-15, charged 2¢
+  const [a, b] = await paywalled(folio, 2);
+  await charged(folio, apiKey, a); // 2026-11-15, charged 2¢
   folio.clock.advance(2 * 86_400_000);
-  await read(folio, apiKey, b); // 2026-11-17, charged 2¢
-  await read(folio, apiKey, b); // the same article again: another call and read
+  await charged(folio, apiKey, b); // 2026-11-17, charged 2¢
+  await charged(folio, apiKey, b); // the same article again: another call and read
   const search = await folio.request("/api/v1/articles/search?q=energy", {
     host: "demo.localhost",
     headers: { authorization: `Bearer ${apiKey}` },
@@ -79,9 +78,9 @@ Deno.test("GET /statements lists the current month and every earlier month with 
     )).months;
   assert.deepEqual(await list(), [{ month: "2026-11", state: "open", totalUsdCents: 0 }]);
 
-  const [a, b] = await paywalledArticles(folio, 2);
-  await read(folio, apiKey, a);
-  await read(folio, apiKey, b);
+  const [a, b] = await paywalled(folio, 2);
+  await charged(folio, apiKey, a);
+  await charged(folio, apiKey, b);
   folio.clock.set(new Date("2027-01-03T09:00:00Z"));
   await closeMonth(folio.store.db, { month: "2026-11", now: folio.clock.now() });
   const november = await json<{ totalUsdCents: number }>(

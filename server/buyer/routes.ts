@@ -12,9 +12,11 @@ import { framePortal } from "../console/frame.ts";
 import { requireVisitor } from "../console/session.ts";
 import type { BuyerWho } from "../../ui/buyer/shell.tsx";
 import { buyerAccountPages } from "./account.ts";
+import { budgetsPages } from "./budgets.ts";
 import { catalogPages } from "./catalog.ts";
 import { keysPages } from "./keys.ts";
 import { licensesPages } from "./licenses.ts";
+import { overviewPages } from "./overview.ts";
 import { statementsPages } from "./statements.ts";
 import { usagePages } from "./usage.ts";
 import { BUYER_SITE, type BuyerEnv } from "./site.ts";
@@ -27,9 +29,11 @@ export function buyerRoutes(deps: AppDeps, api: ApiFetch): Hono<AppEnv> {
 
   const pages = new Hono<BuyerEnv>();
   pages.use("*", requireVisitor<BuyerWho>(api, BUYER_SITE));
+  pages.route("/", overviewPages(api));
   pages.route("/", catalogPages(deps, api));
   pages.route("/", licensesPages(api));
   pages.route("/", usagePages(api));
+  pages.route("/", budgetsPages(api));
   pages.route("/", statementsPages(api));
   pages.route("/", keysPages(api));
   pages.all("*", (c) => {

@@ -1,5 +1,6 @@
 /** The console's overview: what is live, this month's figures, the last 30 days, and what to do next. */
 import { BarChart, StackedBarChart } from "../chart.tsx";
+import { Checklist, type Step } from "./checklist.tsx";
 import { ConsoleShell, Copyable, count, Figure, usd, type Who } from "./shell.tsx";
 
 /** Where the publisher's surfaces answer (GET /api/publisher/settings `urls`). */
@@ -32,13 +33,7 @@ export interface ActivityTotals {
   earningsUsdCents: number;
 }
 
-/** One step of the onboarding checklist. */
-export interface Step {
-  label: string;
-  done: boolean;
-  href: string;
-  hint: string;
-}
+export type { Step } from "./checklist.tsx";
 
 /** What the overview shows. */
 export interface OverviewProps {
@@ -56,24 +51,10 @@ export interface OverviewProps {
 /** GET /publisher. */
 export function OverviewPage(props: OverviewProps) {
   const { urls, month, coverage } = props;
-  const pending = props.steps.filter((s) => !s.done).length;
   const pct = coverage.total ? Math.round((coverage.embedded / coverage.total) * 100) : 100;
   return (
     <ConsoleShell who={props.who} section="overview" title="Overview">
-      {pending > 0 && (
-        <section class="card" aria-labelledby="steps-title">
-          <h2 id="steps-title">
-            Getting started: {props.steps.length - pending} of {props.steps.length} done
-          </h2>
-          <ul class="steps">
-            {props.steps.map((s) => (
-              <li key={s.label} class={s.done ? "done" : "todo"}>
-                <a href={s.href}>{s.label}</a> <span class="muted small">{s.hint}</span>
-              </li>
-            ))}
-          </ul>
-        </section>
-      )}
+      <Checklist steps={props.steps} />
       <div class="grid">
         <Figure value={count(month.calls)} label={`calls in ${month.month}`} />
         <Figure value={count(month.reads)} label="article reads" />

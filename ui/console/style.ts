@@ -51,6 +51,10 @@ figure.stacked{margin:0}
 .pager{display:flex;gap:1rem;margin-top:.8rem}
 .progress{height:.8rem;background:#e2e8f0;border-radius:999px;overflow:hidden;max-width:32rem}
 .progress span{display:block;height:100%;background:#1d4ed8}
+.progress.near span{background:#b45309}.progress.full span{background:#b91c1c}
+.spend-row{display:grid;grid-template-columns:minmax(8rem,14rem) 1fr;gap:.3rem 1rem;align-items:center;margin:.5rem 0}
+.spend-row .limit{grid-column:2}.spend-row b{grid-row:span 2}
+.limit{display:flex;flex-direction:column;gap:.1rem}
 summary{white-space:nowrap;cursor:pointer}
 .auth{max-width:28rem;margin:3rem auto;padding:0 1rem}
 .tabs{display:flex;gap:.3rem;list-style:none;margin:0 0 1rem;padding:0;border-bottom:1px solid #cbd5e1}

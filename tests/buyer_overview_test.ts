@@ -1,0 +1,48 @@
+/** The buyer portal's overview: the checklist, this month's figures, spend against cap and budgets. */
+import assert from "node:assert/strict";
+import { hidden, textOf } from "./console_helpers.ts";
+import { testFolio } from "./helpers.ts";
+import { paywalled, read } from "./billing_helpers.ts";
+import { portalSignUp } from "./buyer_helpers.ts";
+
+Deno.test("a new buyer's overview: the checklist, zero figures, no spend yet", async () => {
+  await using folio = await testFolio();
+  const { visitor } = await portalSignUp(folio);
+  const page = await visitor.get("/buyer");
+  assert.equal(page.status, 200);
+  const text = textOf(page.html);
+  assert.match(text, /Getting started: 1 of 4 done/);
+  assert.match(text, /0 calls in 2026-11 0 article reads \$0\.00 per-read spend 0 active licenses/);
+  assert.match(text, /No per-read spend in 2026-11 yet/);
+  assert.match(page.html, /aria-current="page">Overview</);
+});
+
+Deno.test("after reads, a license and a budget the overview shows them and the checklist is done", async () => {
+  await using folio = await testFolio();
+  const { visitor, apiKey } = await portalSignUp(folio);
+  for (const id of await paywalled(folio, 2)) {
+    assert.equal((await read(folio, apiKey, id)).status, 200);
+  }
+  await folio.deps.callLog.flush();
+  const catalog = await visitor.get("/buyer/catalog/pub_demo");
+  await visitor.post("/buyer/catalog/pub_demo/license", {
+    _csrf: hidden(catalog.html),
+    useCases: "summarization",
+  });
+  await visitor.post("/buyer/budgets", {
+    _csrf: hidden(catalog.html),
+    publisherId: "pub_demo",
+    monthlyUsd: "10",
+  });
+  const page = await visitor.get("/buyer");
+  const text = textOf(page.html);
+  assert.doesNotMatch(text, /Getting started/, "every step done: the checklist goes");
+  assert.match(
+    text,
+    /2 calls in 2026-11 2 article reads \$0\.0\d per-read spend 1 active licenses/,
+  );
+  assert.match(text, /The Demo Ledger \$0\.0\d+ of the cap of \$1,000\.00 \(0%\)/);
+  assert.match(text, /of your budget of \$10\.00 \(0%\)/);
+  assert.match(page.html, /role="img" aria-label="\$0\.0\d+ of your budget of \$10\.00 \(0%\)"/);
+  assert.match(page.html, /href="\/buyer\/statements\/2026-11"/);
+});

@@ -1,0 +1,43 @@
+/** The buyer's overview: this month's calls, reads and spend against the cap and budgets, and next steps. */
+import { Checklist, type Step } from "../console/checklist.tsx";
+import { count, Figure, usd } from "../console/shell.tsx";
+import { type BudgetReport, SpendBars } from "./budgets.tsx";
+import { BuyerShell, type BuyerWho } from "./shell.tsx";
+
+/** What the overview shows. */
+export interface BuyerOverviewProps {
+  who: BuyerWho;
+  report: BudgetReport;
+  month: { calls: number; reads: number };
+  activeLicenses: number;
+  steps: Step[];
+}
+
+/** GET /buyer. */
+export function BuyerOverviewPage(props: BuyerOverviewProps) {
+  const r = props.report;
+  return (
+    <BuyerShell who={props.who} section="overview" title="Overview">
+      <Checklist steps={props.steps} />
+      <div class="grid">
+        <Figure value={count(props.month.calls)} label={`calls in ${r.month}`} />
+        <Figure value={count(props.month.reads)} label="article reads" />
+        <Figure value={usd(r.overall.spentUsdCents)} label="per-read spend" />
+        <Figure value={count(props.activeLicenses)} label="active licenses" />
+      </div>
+      <section class="card" aria-labelledby="spend-title">
+        <h2 id="spend-title">Spend per publisher in {r.month}</h2>
+        <p class="hint">
+          Each publisher's per-read spend against the platform's {usd(r.capUsdCents)}{" "}
+          monthly cap and against your own budgets. Past either, reads are served with the rights
+          you hold and are not charged.
+        </p>
+        <SpendBars report={r} />
+        <p class="small">
+          <a href="/buyer/budgets">Set budgets</a> · <a href="/buyer/usage">Usage per day</a> ·{" "}
+          <a href={`/buyer/statements/${r.month}`}>This month's statement</a>
+        </p>
+      </section>
+    </BuyerShell>
+  );
+}
