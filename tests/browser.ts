@@ -6,6 +6,7 @@
  */
 import axe from "axe-core";
 import puppeteer, { type Browser, type Page } from "puppeteer-core";
+import { startTestFolio, type TestFolio, type TestOptions } from "./helpers.ts";
 
 const CHROMIUM = Deno.env.get("FOLIO_CHROMIUM") ?? "/usr/bin/chromium";
 
@@ -21,6 +22,46 @@ export function browserAvailable(): boolean {
     console.warn(`No browser at ${CHROMIUM}: page tests in a browser are skipped.`);
     return false;
   }
+}
+
+let present: boolean | null = null;
+
+/** What a page test is given: a real Folio, a Chromium tab on it (1280×900), and its origin. */
+export interface PageTest {
+  folio: TestFolio;
+  page: Page;
+  base: string;
+}
+
+/**
+ * A test in Chromium against a fresh Folio on a real socket (`options` go to startTestFolio);
+ * skipped with a note where there is no browser (`browserAvailable`).
+ */
+export function browserTest(
+  name: string,
+  fn: (t: PageTest) => Promise<void>,
+  options: TestOptions = {},
+): void {
+  present ??= browserAvailable();
+  Deno.test({
+    name,
+    ignore: !present,
+    // Chromium's pipes and the page server outlive a test's own resources by design.
+    sanitizeResources: false,
+    sanitizeOps: false,
+    async fn() {
+      await using folio = await startTestFolio(options);
+      await using browser = await launchBrowser();
+      const page = await openPage(browser);
+      await page.setViewport({ width: 1280, height: 900 });
+      await fn({ folio, page, base: folio.url });
+    },
+  });
+}
+
+/** The text of the page as a reader sees it. */
+export async function pageText(page: Page): Promise<string> {
+  return await page.$eval("body", (b) => (b as HTMLElement).innerText);
 }
 
 /** A headless Chromium, closed with `await using`. */

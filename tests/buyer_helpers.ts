@@ -3,6 +3,8 @@
  * buyer portal with the form-posting visitor of tests/console_helpers.ts.
  */
 import assert from "node:assert/strict";
+import type { Page } from "puppeteer-core";
+import { submitForm, visitPage } from "./browser.ts";
 import { hidden, textOf, type Visited, Visitor } from "./console_helpers.ts";
 import { json, type TestFolio } from "./helpers.ts";
 import { PASSWORD } from "./manage_helpers.ts";
@@ -92,4 +94,21 @@ export async function keyVisitor(folio: TestFolio, apiKey: string): Promise<Visi
   });
   assert.ok(visitor.cookies.has("folio_buyer_session"), page.html);
   return visitor;
+}
+
+/**
+ * Signs a buyer up in the browser tab `page` (the sign-up page checked with axe and shot as
+ * `shot`); returns the key as the welcome page shows it, read from its copy button's value.
+ */
+export async function browserSignUp(page: Page, base: string, shot: string): Promise<string> {
+  await visitPage(page, `${base}/buyer/signup`, shot);
+  const status = await submitForm(page, "form[action='/buyer/signup']", {
+    name: "Acme AI",
+    email: "ml@acme.example",
+    password: PASSWORD,
+  });
+  assert.equal(status, 201);
+  const apiKey = await page.$eval("[data-copy^='mk_']", (el) => el.getAttribute("data-copy")!);
+  assert.match(apiKey, /^mk_[0-9A-Za-z]{38}$/);
+  return apiKey;
 }

@@ -24,7 +24,7 @@ Deno.test("usage says what to do when there is none, then charts calls, reads an
   assert.match(text, /2 article reads/);
   assert.match(text, /The Demo Ledger 2 2 2 \$0\.0\d/);
   assert.match(page.html, /aria-label="Calls and article reads per day, 2026-11-08 to 2026-11-15"/);
-  assert.match(page.html, /aria-label="Metered spend per day in US dollars/);
+  assert.match(page.html, /aria-label="Metered spend per day in US cents/);
   assert.match(page.html, /<a href="\/buyer\/usage\?days=7" aria-current="page">/);
 
   const bad = await visitor.get("/buyer/usage?days=400");

@@ -6,14 +6,7 @@
  */
 import assert from "node:assert/strict";
 import type { Page } from "puppeteer-core";
-import {
-  browserAvailable,
-  checkPage,
-  launchBrowser,
-  openPage,
-  submitForm,
-  visitPage,
-} from "./browser.ts";
+import { browserTest, checkPage, submitForm, visitPage } from "./browser.ts";
 import {
   addDemoLogin,
   DEMO_EMAIL,
@@ -23,10 +16,8 @@ import {
   restRead,
   signUpBuyer,
 } from "./console_activity_helpers.ts";
-import { startTestFolio, type TestFolio } from "./helpers.ts";
+import type { TestFolio } from "./helpers.ts";
 import { PASSWORD, signUp } from "./manage_helpers.ts";
-
-const hasBrowser = browserAvailable();
 
 async function signInAs(page: Page, base: string, email: string): Promise<void> {
   await page.goto(`${base}/publisher/login`, { waitUntil: "load" });
@@ -79,18 +70,9 @@ async function demoActivity(folio: TestFolio): Promise<string> {
   return (asked.structuredContent as { requestId: string }).requestId;
 }
 
-Deno.test({
-  name: "the activity pages pass axe-core empty and with data, and their forms work in Chromium",
-  ignore: !hasBrowser,
-  sanitizeResources: false,
-  sanitizeOps: false,
-  async fn() {
-    await using folio = await startTestFolio();
-    await using browser = await launchBrowser();
-    const page = await openPage(browser);
-    await page.setViewport({ width: 1280, height: 900 });
-    const base = folio.url;
-
+browserTest(
+  "the activity pages pass axe-core empty and with data, and their forms work in Chromium",
+  async ({ folio, page, base }) => {
     // A new publisher: every page's empty state.
     const { email } = await signUp(folio, { name: "Harbor Gazette" });
     await signInAs(page, base, email);
@@ -142,21 +124,15 @@ Deno.test({
 
     await visitPage(page, base + "/publisher/playground", "activity-playground");
   },
-});
+);
 
 // Needs POST /api/publisher/playground/passages: fails on a branch without it.
-Deno.test({
-  name: "the passages playground shows passages in Chromium and passes axe-core",
-  ignore: !hasBrowser,
-  sanitizeResources: false,
-  sanitizeOps: false,
-  async fn() {
-    await using folio = await startTestFolio();
-    await using browser = await launchBrowser();
-    const page = await openPage(browser);
+browserTest(
+  "the passages playground shows passages in Chromium and passes axe-core",
+  async ({ folio, page, base }) => {
     await addDemoLogin(folio);
-    await signInAs(page, folio.url, DEMO_EMAIL);
-    await visitPage(page, folio.url + "/publisher/playground", "activity-playground-form");
+    await signInAs(page, base, DEMO_EMAIL);
+    await visitPage(page, base + "/publisher/playground", "activity-playground-form");
     const status = await submitForm(page, "form[action='/publisher/playground']", {
       query: "heat pumps",
       limit: "3",
@@ -165,4 +141,4 @@ Deno.test({
     assert.equal(status, 200);
     assert.match(await page.content(), /<ol class="passages">/);
   },
-});
+);

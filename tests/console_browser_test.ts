@@ -4,30 +4,12 @@
  * serious or critical violation. Screenshots go to FOLIO_SCREENSHOTS when it is set.
  */
 import assert from "node:assert/strict";
-import {
-  browserAvailable,
-  checkPage,
-  launchBrowser,
-  openPage,
-  submitForm,
-  visitPage,
-} from "./browser.ts";
-import { startTestFolio } from "./helpers.ts";
+import { browserTest, checkPage, submitForm, visitPage } from "./browser.ts";
 import { PASSWORD } from "./manage_helpers.ts";
 
-const hasBrowser = browserAvailable();
-
-Deno.test({
-  name: "a publisher signs up, brands its page and visits every console page in Chromium",
-  ignore: !hasBrowser,
-  sanitizeResources: false,
-  sanitizeOps: false,
-  async fn() {
-    await using folio = await startTestFolio();
-    await using browser = await launchBrowser();
-    const page = await openPage(browser);
-    const base = folio.url;
-
+browserTest(
+  "a publisher signs up, brands its page and visits every console page in Chromium",
+  async ({ page, base }) => {
     await visitPage(page, base + "/publisher/signup", "console-signup");
     const status = await submitForm(page, "form[action='/publisher/signup']", {
       name: "Harbor Gazette",
@@ -70,17 +52,11 @@ Deno.test({
       ]
     ) await visitPage(page, base + path, shot);
   },
-});
+);
 
-Deno.test({
-  name: "the console sign-in page passes axe-core and signs a publisher in",
-  ignore: !hasBrowser,
-  sanitizeResources: false,
-  sanitizeOps: false,
-  async fn() {
-    await using folio = await startTestFolio();
-    await using browser = await launchBrowser();
-    const page = await openPage(browser);
+browserTest(
+  "the console sign-in page passes axe-core and signs a publisher in",
+  async ({ folio, page, base }) => {
     const signup = await folio.request("/api/publishers/signup", {
       method: "POST",
       headers: { "content-type": "application/json" },
@@ -92,7 +68,7 @@ Deno.test({
       }),
     });
     assert.equal(signup.status, 201);
-    await visitPage(page, folio.url + "/publisher/login", "console-login");
+    await visitPage(page, base + "/publisher/login", "console-login");
     assert.equal(
       await submitForm(page, "form[action='/publisher/login']", {
         email: "in@example.test",
@@ -102,4 +78,4 @@ Deno.test({
     );
     assert.equal(new URL(page.url()).pathname, "/publisher");
   },
-});
+);

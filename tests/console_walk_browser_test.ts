@@ -4,42 +4,18 @@
  * read it, and approve a license request. The agent is a real MCP SDK client with a buyer key.
  */
 import assert from "node:assert/strict";
-import type { Page } from "puppeteer-core";
-import {
-  browserAvailable,
-  launchBrowser,
-  openPage,
-  screenshot,
-  submitForm,
-  visitPage,
-} from "./browser.ts";
+import { browserTest, pageText as text, screenshot, submitForm, visitPage } from "./browser.ts";
 import { pageSpec } from "./fixtures/article_pages.ts";
 import { startPageServer } from "./fixtures/page_server.ts";
-import { startTestFolio } from "./helpers.ts";
 import { PASSWORD } from "./manage_helpers.ts";
 import { connect } from "./mcp_helpers.ts";
 
-const hasBrowser = browserAvailable();
-
 const go = visitPage;
 
-async function text(page: Page): Promise<string> {
-  return await page.$eval("body", (b) => (b as HTMLElement).innerText);
-}
-
-Deno.test({
-  name:
-    "a new publisher runs Folio from the browser: sign up, brand, upload, rule, an agent's read, a license approved",
-  ignore: !hasBrowser,
-  sanitizeResources: false,
-  sanitizeOps: false,
-  async fn() {
-    await using folio = await startTestFolio({ env: { FOLIO_FETCH_ALLOW_LOOPBACK: "1" } });
+browserTest(
+  "a new publisher runs Folio from the browser: sign up, brand, upload, rule, an agent's read, a license approved",
+  async ({ folio, page, base }) => {
     await using site = startPageServer([pageSpec(1), pageSpec(2), pageSpec(3)]);
-    await using browser = await launchBrowser();
-    const page = await openPage(browser);
-    await page.setViewport({ width: 1280, height: 900 });
-    const base = folio.url;
 
     // Sign up; the key is shown once.
     await go(page, `${base}/publisher/signup`, "walk-1-signup");
@@ -153,4 +129,5 @@ Deno.test({
     await go(page, `${base}/publisher`, "walk-9-overview");
     assert.match(await text(page), /1\s+article reads/);
   },
-});
+  { env: { FOLIO_FETCH_ALLOW_LOOPBACK: "1" } },
+);

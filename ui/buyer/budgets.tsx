@@ -116,6 +116,8 @@ function BudgetForm(
     label: string;
     cents: number | null;
     failed?: FailedBudget | null;
+    /** In a table row the publisher is named beside it: the label is for screen readers. */
+    quietLabel?: boolean;
   },
 ) {
   const mine = props.failed && props.failed.publisherId === props.publisherId;
@@ -127,7 +129,7 @@ function BudgetForm(
         ? <input type="hidden" name="publisherId" value={props.publisherId} />
         : null}
       <div>
-        <label for={id}>{props.label}</label>
+        <label for={id} class={props.quietLabel ? "sr-only" : undefined}>{props.label}</label>
         <input
           id={id}
           name="monthlyUsd"
@@ -218,6 +220,7 @@ export function BudgetsPage(props: BudgetsProps) {
                           label={`Monthly budget for ${p.publisherName} (USD)`}
                           cents={p.monthlyUsdCents}
                           failed={props.failed}
+                          quietLabel
                         />
                       </td>
                     </tr>

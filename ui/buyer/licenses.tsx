@@ -35,10 +35,17 @@ export interface LicensesProps {
 
 /** The words of a license's state, with the date it ends when one is set. */
 export function stateText(l: LicenseView): string {
-  if (l.state === "active" && l.cancelsAt) return `active until ${when(l.cancelsAt)}, then ends`;
-  if (l.state === "active" && l.expiresAt) return `active until ${when(l.expiresAt)} (term)`;
-  if (l.state === "pending") return "waiting for checkout";
-  return l.state;
+  return `${stateWord(l)}${stateDetail(l)}`;
+}
+
+function stateWord(l: LicenseView): string {
+  return l.state === "pending" ? "waiting for checkout" : l.state;
+}
+
+function stateDetail(l: LicenseView): string {
+  if (l.state === "active" && l.cancelsAt) return ` until ${when(l.cancelsAt)}, then ends`;
+  if (l.state === "active" && l.expiresAt) return ` until ${when(l.expiresAt)} (term)`;
+  return "";
 }
 
 /** GET /buyer/licenses. */
@@ -93,7 +100,8 @@ export function LicensesPage(props: LicensesProps) {
                     <td>{l.useCases.join(", ")}</td>
                     <td class="num">{usd(l.monthlyFeeUsdCents)}</td>
                     <td>
-                      <span class={`tag state-${l.state}`}>{stateText(l)}</span>
+                      <span class={`tag state-${l.state}`}>{stateWord(l)}</span>
+                      {stateDetail(l)}
                       {failed?.licenseId === l.licenseId
                         ? <p class="problem small" role="alert">{failed.problem}</p>
                         : null}

@@ -82,9 +82,8 @@ export function PublisherPage(props: PublisherProps) {
         </table>
         <p class="hint">
           Reads you hold no license for are charged these prices, up to $1,000.00 a month for this
-          publisher (docs/SPEC.md "Limits"); past that, only the rights you hold apply. Anonymous
-          agents get {p.paywallMeterLimit} free paywalled read{p.paywallMeterLimit === 1 ? "" : "s"}
-          {" "}
+          publisher; past that, only the rights you hold apply. Anonymous agents get{" "}
+          {p.paywallMeterLimit} free paywalled read{p.paywallMeterLimit === 1 ? "" : "s"}{" "}
           a month (the paywall meter); your key is charged per use instead.
         </p>
         <p>

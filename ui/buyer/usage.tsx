@@ -76,10 +76,11 @@ export function UsagePage(props: UsageProps) {
               <Legend items={[["calls", "s0"], ["article reads", "s1"]]} />
               <h3>Metered spend</h3>
               <BarChart
-                label={`Metered spend per day in US dollars, ${span}`}
+                label={`Metered spend per day in US cents, ${span}`}
                 bars={u.daily.map((d) => ({
                   label: d.day,
-                  value: d.spendUsdCents / 100,
+                  // Cents, not dollars: the chart's scale starts at 1, and a day's spend is often less.
+                  value: d.spendUsdCents,
                   title: `${d.day}: ${perRead(d.spendUsdCents)}`,
                 }))}
               />
