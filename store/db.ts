@@ -89,15 +89,18 @@ export async function migrate(
     await tx.execute(
       "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)",
     );
-    const rs = await tx.execute("SELECT COALESCE(MAX(version), 0) AS v FROM schema_migrations");
-    const current = Number(rs.rows[0].v);
+    const rs = await tx.execute("SELECT version FROM schema_migrations");
+    const applied = new Set(rs.rows.map((r) => Number(r.version)));
+    const current = Math.max(0, ...applied);
     if (current > latest) {
       throw new StoreError(
         `Refusing to use the store: its schema is version ${current}, newer than this build's ${latest}; upgrade Folio first`,
       );
     }
+    // Every migration not yet recorded, not only those above the highest: branches merge
+    // migrations written side by side (0012 after 0013 was applied), and each must run once.
     for (const m of migrations) {
-      if (m.version <= current) continue;
+      if (applied.has(m.version)) continue;
       await tx.executeMultiple(m.sql);
       await tx.execute({
         sql: "INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)",

@@ -169,6 +169,29 @@ Deno.test("migrations are recorded once and re-opening changes nothing", async (
   }
 });
 
+Deno.test("a migration missing below the highest applied one still runs (branches merged side by side)", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const url = `file:${dir}/folio.db`;
+    const s = await openStore(url, { now: new Date() });
+    // As a store that ran 0013 (budgets) from one branch before 0012 (buyer sessions) merged.
+    await s.db.executeMultiple(`
+      DROP TABLE buyer_sessions;
+      ALTER TABLE buyers DROP COLUMN password_hash;
+      DELETE FROM schema_migrations WHERE version = 12;
+    `);
+    s.close();
+    const again = await openStore(url, { now: new Date() });
+    const rs = await again.db.execute("SELECT name FROM schema_migrations WHERE version = 12");
+    assert.equal(rs.rows[0]?.name, "buyer_sessions");
+    await again.db.execute("SELECT token_hash FROM buyer_sessions LIMIT 1");
+    await again.db.execute("SELECT password_hash FROM buyers LIMIT 1");
+    again.close();
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
 Deno.test("a store with a newer schema is refused and left untouched", async () => {
   const dir = await Deno.makeTempDir();
   try {
