@@ -27,6 +27,7 @@ async function main(): Promise<number> {
     `  Health:        ${config.baseUrl}/api/health`,
     `  Status:        ${config.baseUrl}/status`,
     `  Publishers:    ${config.baseUrl}/publisher (console; sign up at /publisher/signup)`,
+    `  Buyers:        ${config.baseUrl}/buyer (portal; sign up at /buyer/signup)`,
   ];
   const demoHost = `http://${DEMO_DOMAIN}:${config.port}`;
   lines.push(

@@ -162,3 +162,10 @@ Deno.test("signing out needs the session's token, ends the session and says so",
   const rs = await folio.store.db.execute("SELECT COUNT(*) AS n FROM buyer_sessions");
   assert.equal(Number(rs.rows[0].n), 0);
 });
+
+Deno.test("the front page leads AI companies to the buyer portal", async () => {
+  await using folio = await testFolio();
+  const home = await (await folio.request("/")).text();
+  assert.match(home, /<a href="\/buyer\/signup">create a buyer account<\/a>/);
+  assert.match(home, /<a href="\/buyer\/login">sign in to your buyer portal<\/a>/);
+});

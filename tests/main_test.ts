@@ -99,6 +99,7 @@ Deno.test("main.ts prints the URLs, serves, and shuts down cleanly on SIGTERM", 
     const signIn = /console sign-in \(shown once\): (\S+) \/ (\S+)/.exec(banner);
     assert.ok(signIn, banner);
     assert.match(banner, /Publishers: +http:\/\/localhost:\d+\/publisher/);
+    assert.match(banner, /Buyers: +http:\/\/localhost:\d+\/buyer /);
     const port = new URL(base).port;
     const res = await fetch(`http://127.0.0.1:${port}/api/health`);
     assert.equal(res.status, 200);

@@ -23,6 +23,10 @@ export function HomePage(props: { baseUrl: string; publishers: HomePublisher[] }
         Publishers: <a href="/publisher/signup">create an account</a> or{" "}
         <a href="/publisher/login">sign in to your console</a>.
       </p>
+      <p>
+        AI companies: <a href="/buyer/signup">create a buyer account</a> or{" "}
+        <a href="/buyer/login">sign in to your buyer portal</a>.
+      </p>
       <ul>
         <li>
           Marketplace catalog: <a href="/api/marketplace/catalog">/api/marketplace/catalog</a>
