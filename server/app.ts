@@ -10,7 +10,7 @@ import { errorBody } from "./errors.ts";
 import { consoleRoutes } from "./console/routes.ts";
 import { homeRoutes } from "./home.ts";
 import { accountRoutes } from "./manage/account_routes.ts";
-import { openApiRoutes } from "./manage/openapi.ts";
+import { openApiRoutes } from "./openapi/document.ts";
 import { manageRoutes } from "./manage/routes.ts";
 import { MARKETPLACE, marketplaceRoutes } from "./marketplace/routes.ts";
 import { cardRoutes, mcpRoutes } from "./mcp/routes.ts";

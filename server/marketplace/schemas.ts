@@ -287,11 +287,11 @@ export const budgetInputSchema = z.object({
 
 // Issue 12: portal sessions, passwords and the account.
 
-/** Issue 12: POST /api/marketplace/session. */
+/** Issue 12: POST /api/marketplace/session: the email and password, or the API key. */
 export const sessionInputSchema = z.union([
-  z.object({ email, password: z.string({ error: REQUIRED_STRING }) }),
-  z.object({ apiKey: z.string({ error: REQUIRED_STRING }).describe("The buyer key, mk_...") }),
-]);
+  z.strictObject({ email: z.string().max(254), password: z.string().max(1000) }),
+  z.strictObject({ apiKey: z.string().max(200).describe("The buyer key, mk_...") }),
+], { error: "must be {email, password} or {apiKey}" });
 
 const sessionFields = {
   buyerId: z.string(),
@@ -303,13 +303,20 @@ const sessionFields = {
 /** Issue 12: 201 of POST /api/marketplace/session (the session travels in its cookie). */
 export const sessionCreatedSchema = z.object(sessionFields);
 
-/** Issue 12: GET /api/marketplace/session. */
-export const sessionSchema = z.object({ ...sessionFields, email: z.string() });
+/** Issue 12: GET /api/marketplace/session; with a key, not a session, the last two are null. */
+export const sessionSchema = z.object({
+  ...sessionFields,
+  email: z.string(),
+  csrfToken: sessionFields.csrfToken.nullable(),
+  expiresAt: sessionFields.expiresAt.nullable(),
+});
 
 /** Issue 12: PUT /api/marketplace/password. */
-export const passwordInputSchema = z.object({
+export const passwordInputSchema = z.strictObject({
   password,
-  currentPassword: z.string().optional().describe("Required when the account has a password"),
+  currentPassword: z.string().max(1000).optional().describe(
+    "Required when the account already has a password",
+  ),
 });
 
 /** Issue 12: GET /api/marketplace/account. */
