@@ -40,8 +40,10 @@ export const buyerSchema = z.object({
   name: z.string({ error: REQUIRED_STRING }).trim()
     .min(1, NAME).max(120, NAME)
     .refine((s) => !hasControlChars(s), NAME)
-    .describe("The company or team the account is for"),
-  email: email.describe("Where statements and the processor's receipts go; one account per email"),
+    .describe("The company or team the account is for")
+    .meta({ examples: ["Acme AI"] }),
+  email: email.describe("Where statements and the processor's receipts go; one account per email")
+    .meta({ examples: ["dev@acme.test"] }),
 });
 
 /** POST /api/marketplace/signup. */
@@ -68,7 +70,8 @@ export const rotateKeyResponseSchema = z.object({
 /** POST /api/marketplace/clients. */
 export const clientInputSchema = z.object({
   clientId: z.string({ error: CLIENT_ID }).min(1, CLIENT_ID).max(200, CLIENT_ID)
-    .describe("The client_id from dynamic client registration (POST /api/oauth/register)"),
+    .describe("The client_id from dynamic client registration (POST /api/oauth/register)")
+    .meta({ examples: ["oc_0123456789ABCDEF"] }),
 });
 
 /** The answer of POST /api/marketplace/clients. */
@@ -131,7 +134,9 @@ export const catalogSchema = z.object({
 
 /** POST /api/marketplace/licenses. */
 export const licenseInputSchema = z.object({
-  publisherId: z.string({ error: "is required" }).min(1, "is required"),
+  publisherId: z.string({ error: "is required" }).min(1, "is required")
+    .describe("The publisher to license (publisherId in GET /catalog)")
+    .meta({ examples: ["pub_demo"] }),
   useCases: z.array(
     z.enum(BUNDLE as [RateCardUseCase, ...RateCardUseCase[]], {
       error: (issue) =>
@@ -141,7 +146,8 @@ export const licenseInputSchema = z.object({
     }),
     { error: USE_CASES_SHAPE },
   ).min(1, USE_CASES_SHAPE).max(10, USE_CASES_SHAPE)
-    .describe("The uses to license, priced from the rate card (base fee plus each use)"),
+    .describe("The uses to license, priced from the rate card (base fee plus each use)")
+    .meta({ examples: [["display", "rag"]] }),
 });
 
 /** 201 of POST /api/marketplace/licenses without a payment processor: active at once. */
@@ -281,15 +287,20 @@ export const budgetsSchema = z.object({
 
 /** Issue 12: PUT /api/marketplace/budgets. */
 export const budgetInputSchema = z.object({
-  publisherId: z.string().min(1).optional().describe("One publisher's budget; absent: overall"),
-  monthlyUsdCents: z.int().min(0).nullable().describe("US cents a month; null removes it"),
+  publisherId: z.string().min(1).optional().describe("One publisher's budget; absent: overall")
+    .meta({ examples: ["pub_demo"] }),
+  monthlyUsdCents: z.int().min(0).nullable().describe("US cents a month; null removes it")
+    .meta({ examples: [5000] }),
 });
 
 // Issue 12: portal sessions, passwords and the account.
 
 /** Issue 12: POST /api/marketplace/session: the email and password, or the API key. */
 export const sessionInputSchema = z.union([
-  z.strictObject({ email: z.string().max(254), password: z.string().max(1000) }),
+  z.strictObject({
+    email: z.string().max(254).meta({ examples: ["dev@acme.test"] }),
+    password: z.string().max(1000).meta({ examples: ["correct horse battery"] }),
+  }),
   z.strictObject({ apiKey: z.string().max(200).describe("The buyer key, mk_...") }),
 ], { error: "must be {email, password} or {apiKey}" });
 

@@ -25,6 +25,8 @@ export interface Operation {
   body?: z.ZodType | Json;
   /** The body may be left out (every field of it is optional). */
   bodyOptional?: boolean;
+  /** An example JSON body (the reference's curl example uses it). */
+  example?: unknown;
   params?: Json[];
   ok: Reply;
   /** Other answers with a body of their own (outcomes, the other success status). */
@@ -113,16 +115,18 @@ function operation(api: Api, op: Operation): Json {
     ...(security ? { security } : {}),
     ...(op.servers ? { servers: op.servers } : {}),
     ...(op.params ? { parameters: op.params } : {}),
-    ...(op.body
-      ? { requestBody: { required: !op.bodyOptional, content: content(op.body, "input") } }
-      : {}),
+    ...(op.body ? { requestBody: requestBody(op) } : {}),
     responses,
     ...(op.pending ? { "x-folio-pending": op.pending } : {}),
   };
 }
 
-function content(body: z.ZodType | Json, mode: "input" | "output"): Json {
-  return body instanceof z.ZodType
-    ? { "application/json": { schema: schemaOf(body, mode) } }
-    : body;
+function requestBody(op: Operation): Json {
+  return { required: !op.bodyOptional, content: content(op.body!, "input", op.example) };
+}
+
+function content(body: z.ZodType | Json, mode: "input" | "output", example?: unknown): Json {
+  if (!(body instanceof z.ZodType)) return body;
+  const schema = schemaOf(body, mode);
+  return { "application/json": example === undefined ? { schema } : { schema, example } };
 }

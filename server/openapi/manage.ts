@@ -62,6 +62,12 @@ export function manageApi(): Api {
           description: "Returns the publisher key (pk_) once; only its hash is stored. " +
             "Rate-limited per client address.",
           body: signupSchema,
+          example: {
+            name: "Harbor Gazette",
+            slug: "harbor-gazette",
+            email: "editor@harbor.example",
+            password: "a long passphrase",
+          },
           ok: [201, io.signupResponseSchema, "Created"],
           errors: [400, 409, 413, 429],
         },
@@ -72,6 +78,7 @@ export function manageApi(): Api {
           description: "Sets the folio_session cookie (HttpOnly, SameSite=Lax, Secure on https). " +
             "Send csrfToken as X-CSRF-Token on every cookie-authenticated change.",
           body: loginSchema,
+          example: { email: "editor@harbor.example", password: "a long passphrase" },
           ok: [200, io.loginResponseSchema],
           errors: [400, 401, 429],
         },
@@ -113,6 +120,7 @@ export function manageApi(): Api {
           description:
             'Merges: {"toggles": {"publicRest": true}} changes one toggle and nothing else.',
           body: settingsPatchSchema,
+          example: { toggles: { publicRest: true } },
           ok: [200, settingsResponseSchema],
           errors: [400, 409, 413],
         }),
@@ -127,6 +135,12 @@ export function manageApi(): Api {
           description: "Lower priority first; the first match sets policy/price; denials stack. " +
             "deny needs match.territories; window needs priceUsdCents.",
           body: ruleInputSchema,
+          example: {
+            name: "Premium section",
+            priority: 10,
+            match: { path: "/premium/" },
+            action: { policy: "PAYWALL", priceUsdCents: 5 },
+          },
           ok: [201, z.object({ rule: ruleSchema }), "Created"],
           errors: [400, 409],
         }),
@@ -177,6 +191,7 @@ export function manageApi(): Api {
           description: "priceUsdCents: null removes the override (the publisher price applies).",
           params: [id],
           body: articlePatchSchema,
+          example: { policy: "PAYWALL", priceUsdCents: 3 },
           ok: [200, z.object({ article: managedArticleSchema })],
           errors: [400, 404],
         }),
@@ -430,6 +445,7 @@ export function manageApi(): Api {
             "wouldChargeUsdCents: what that buyer would pay for the article's rag read. Logged " +
             "in the call log as _dash:retrieve_passages.",
           body: playgroundPassagesSchema,
+          example: { query: "heat pumps", limit: 3 },
           ok: [200, io.playgroundPassagesResponseSchema],
           errors: [400, 413, 415],
         }),

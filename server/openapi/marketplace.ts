@@ -240,6 +240,7 @@ export function marketplaceApi(): Api {
         description: "currentPassword is required once the account has a password. Other " +
           "sessions end; this one stays.",
         body: m.passwordInputSchema,
+        example: { password: "a long passphrase" },
         ok: [204, null, "Changed"],
         errors: [400, 413, 415, 429],
         pending: PENDING,

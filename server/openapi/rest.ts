@@ -17,7 +17,7 @@ const ERRORS: Record<number, string> = {
   409: "idempotency_key_reused: the Idempotency-Key was used for a different read",
 };
 
-const PUBLISHER_ID = pathParam("publisherId", "The publisher's id, e.g. pub_demo");
+const PUBLISHER_ID = { ...pathParam("publisherId", "The publisher's id"), example: "pub_demo" };
 
 /** The REST read API; `baseUrl` gives the port a publisher's custom domain is served on. */
 export function restApi(baseUrl: string): Api {
@@ -27,16 +27,17 @@ export function restApi(baseUrl: string): Api {
     description: "The publisher's custom domain",
     variables: { publisherHost: { default: `demo.localhost${base.port ? `:${base.port}` : ""}` } },
   }];
-  const param = (name: string, schema: z.ZodType, required: boolean): Json => ({
+  const param = (name: string, schema: z.ZodType, required: boolean, example?: unknown): Json => ({
     name,
     in: "query",
     required,
     schema: schemaOf(schema, "input"),
+    ...(example === undefined ? {} : { example }),
   });
   const searchParams = [
-    param("query", inputs.query, false),
+    param("query", inputs.query, false, "warming homes without gas"),
     { ...param("q", inputs.query, false), description: "Alias of query" },
-    param("limit", inputs.limit, false),
+    param("limit", inputs.limit, false, 3),
   ];
   const search: Operation = {
     summary: "Search the publisher's articles",
@@ -66,7 +67,7 @@ export function restApi(baseUrl: string): Api {
       "send an Idempotency-Key so a retried read is not billed twice.",
     params: [
       pathParam("idOrUrl", "The article's id, or its URL (percent-encoded or raw)"),
-      param("last_user_prompt", inputs.lastUserPrompt, true),
+      param("last_user_prompt", inputs.lastUserPrompt, true, "What does it say about heat pumps?"),
       {
         name: "Idempotency-Key",
         in: "header",

@@ -42,7 +42,7 @@ export const articleFullSchema = z.object({
     chapter: z.int().optional().describe("Book chapters only"),
   }),
   license: licenseBlockSchema,
-});
+}).describe("The full article");
 
 /** 200 license_limited: the summary only (summarization license, or the metered cap reached). */
 export const licenseLimitedSchema = z.object({
@@ -50,14 +50,14 @@ export const licenseLimitedSchema = z.object({
   message: z.string(),
   article: articleSummarySchema.extend({ policy }),
   license: licenseBlockSchema,
-});
+}).describe("license_limited: the summary only");
 
 /** 200 blocked: the publisher blocks the article for AI agents (policy BLOCKED). */
 export const blockedSchema = z.object({
   status: z.literal("blocked"),
   message: z.string(),
   article: articleRefSchema,
-});
+}).describe("blocked: the publisher blocks the article for AI agents");
 
 /** 403 license_denied. */
 export const licenseDeniedSchema = z.object({
