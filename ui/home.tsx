@@ -23,7 +23,16 @@ export function HomePage(props: { baseUrl: string; publishers: HomePublisher[] }
         Publishers: <a href="/publisher/signup">create an account</a> or{" "}
         <a href="/publisher/login">sign in to your console</a>.
       </p>
+      <p>
+        AI companies: sign up once with <code>POST /api/marketplace/signup</code>{" "}
+        and read every publisher under one key. The <a href="/docs">API reference</a>{" "}
+        documents every buyer, REST and publisher operation with curl examples.
+      </p>
       <ul>
+        <li>
+          API reference: <a href="/docs">/docs</a> (as OpenAPI 3.1:{" "}
+          <a href="/api/openapi.json">/api/openapi.json</a>)
+        </li>
         <li>
           Marketplace catalog: <a href="/api/marketplace/catalog">/api/marketplace/catalog</a>
         </li>

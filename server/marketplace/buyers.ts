@@ -2,22 +2,21 @@
 import { insertBuyer, replaceBuyerKey } from "../../store/buyers.ts";
 import type { Client } from "../../store/db.ts";
 import { newId } from "../../store/ids.ts";
-import { AppError, invalid } from "../errors.ts";
+import { AppError } from "../errors.ts";
 import { hashSecret, hint, newSecret } from "../secrets.ts";
-import { hasControlChars, isEmail } from "../validate.ts";
+import { parseInput } from "../validate.ts";
+import { buyerSchema } from "./schemas.ts";
 
-/** Creates a buyer with its `mk_` key (returned once) and its virtual client `buyer:<id>`. */
+/**
+ * Creates a buyer with its `mk_` key (returned once) and its virtual client `buyer:<id>`; the name
+ * and email are checked by the signup schema, whoever calls (the API or the admin CLI).
+ */
 export async function createBuyer(
   db: Client,
   input: { name: string; email: string },
   options: { now: Date },
 ): Promise<{ buyerId: string; apiKey: string }> {
-  const name = input.name.trim();
-  if (name.length < 1 || name.length > 120 || hasControlChars(name)) {
-    throw invalid("name", "must be 1 to 120 characters without control characters");
-  }
-  const email = input.email.trim();
-  if (!isEmail(email)) throw invalid("email", "is not an email address");
+  const { name, email } = parseInput(buyerSchema, input);
   const buyerId = newId("buy");
   const apiKey = newSecret("mk");
   try {

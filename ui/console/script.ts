@@ -1,21 +1,10 @@
 /**
  * The console's only script, served as /publisher/console.js (CSP script-src 'self'): it reveals
- * copy buttons and drives the branding preview. Pages work fully without it.
+ * copy buttons (ui/copy_script.ts) and drives the branding preview. Pages work fully without it.
  */
-export const CONSOLE_JS = `"use strict";
-document.querySelectorAll(".copy").forEach(function (box) {
-  var code = box.querySelector("[data-copy]");
-  var button = box.querySelector(".copy-button");
-  if (!code || !button || !navigator.clipboard) return;
-  button.hidden = false;
-  button.setAttribute("aria-label", "Copy " + button.getAttribute("data-copy-label"));
-  button.addEventListener("click", function () {
-    navigator.clipboard.writeText(code.getAttribute("data-copy")).then(function () {
-      button.textContent = "Copied";
-      setTimeout(function () { button.textContent = "Copy"; }, 1500);
-    });
-  });
-});
+import { COPY_JS } from "../copy_script.ts";
+
+export const CONSOLE_JS = `${COPY_JS}
 var preview = document.getElementById("branding-preview");
 if (preview) {
   var form = preview.closest("form") || document;
