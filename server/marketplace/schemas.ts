@@ -182,25 +182,16 @@ export const licenseSchema = z.object({
   createdAt: z.iso.datetime(),
   activatedAt: z.iso.datetime().nullable(),
   canceledAt: z.iso.datetime().nullable(),
-  expiresAt: z.iso.datetime().nullable().describe("The end of an approved term"),
-  cancelsAt: z.iso.datetime().nullable().optional().describe(
-    "When a cancellation takes effect (the start of next UTC month); null: not canceled",
+  expiresAt: z.iso.datetime().nullable().describe(
+    "When the license stops granting: the end of an approved term or of the month it was canceled in",
+  ),
+  cancelsAt: z.iso.datetime().nullable().describe(
+    "Set once the buyer canceled: the license stays active until then and is not renewed",
   ),
 });
 
 /** GET /api/marketplace/licenses. */
 export const licenseListSchema = z.object({ licenses: z.array(licenseSchema) });
-
-/** Issue 12: POST /api/marketplace/licenses/{licenseId}/cancel. */
-export const licenseCancelSchema = z.object({
-  licenseId: z.string(),
-  state: z.enum(["active", "canceled"]).describe(
-    "active: canceled at period end, still active until cancelsAt; canceled: a pending " +
-      "checkout, canceled at once",
-  ),
-  cancelsAt: z.iso.datetime().nullable(),
-  canceledAt: z.iso.datetime().nullable(),
-});
 
 /** GET /api/marketplace/usage. */
 export const usageSchema = z.object({
@@ -261,14 +252,14 @@ export const webhookResponseSchema = z.object({
   effect: z.enum(["activated", "canceled", "none"]),
 });
 
-// Issue 12: budgets.
+// Budgets.
 
 const budgetFigures = {
   monthlyUsdCents: z.int().nullable().describe("The budget set; null: none"),
   spentUsdCents: z.number().describe("Metered spend this month"),
 };
 
-/** Issue 12: GET and PUT /api/marketplace/budgets. */
+/** GET and PUT /api/marketplace/budgets. */
 export const budgetsSchema = z.object({
   month: z.string().describe("YYYY-MM (UTC)"),
   capUsdCents: z.int().describe(`The metered cap per publisher per month (${CAP_CENTS})`),
@@ -285,11 +276,16 @@ export const budgetsSchema = z.object({
   })),
 });
 
-/** Issue 12: PUT /api/marketplace/budgets. */
-export const budgetInputSchema = z.object({
-  publisherId: z.string().min(1).optional().describe("One publisher's budget; absent: overall")
+/** Highest budget accepted, in cents: 1,000,000 USD a month. */
+export const MAX_BUDGET_CENTS = 100_000_000;
+
+/** PUT /api/marketplace/budgets. */
+export const budgetInputSchema = z.strictObject({
+  publisherId: z.string().min(1).max(100).optional()
+    .describe("The publisher this budget is for; leave it out for the overall budget")
     .meta({ examples: ["pub_demo"] }),
-  monthlyUsdCents: z.int().min(0).nullable().describe("US cents a month; null removes it")
+  monthlyUsdCents: z.int().min(0).max(MAX_BUDGET_CENTS).nullable()
+    .describe("The most per-read spend allowed in a UTC month, in US cents; null removes it")
     .meta({ examples: [5000] }),
 });
 

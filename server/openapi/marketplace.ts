@@ -106,12 +106,12 @@ export function marketplaceApi(): Api {
       post: authed({
         summary: "Cancel a license at the end of the month",
         description: "The license stays active until the start of next UTC month and is not " +
-          "renewed (cancelsAt); a pending checkout is canceled at once. 409 when already " +
-          "canceled.",
+          "renewed (cancelsAt); a pending checkout is canceled at once; with a payment " +
+          "processor, the subscription is set to cancel at period end first. A repeat answers " +
+          "the same; 409 once the license has ended.",
         params: [pathParam("licenseId")],
-        ok: [200, m.licenseCancelSchema],
+        ok: [200, m.licenseSchema],
         errors: [404, 409],
-        pending: PENDING,
       }),
     },
     "/checkout/success": {
@@ -165,7 +165,6 @@ export function marketplaceApi(): Api {
           "budget and cap (1,000 USD per publisher per month). A read " +
           "that would go past a budget falls back to the rights held, as at the cap.",
         ok: [200, m.budgetsSchema],
-        pending: PENDING,
       }),
       put: authed({
         summary: "Set or remove a monthly budget",
@@ -174,7 +173,6 @@ export function marketplaceApi(): Api {
         body: m.budgetInputSchema,
         ok: [200, m.budgetsSchema],
         errors: [400, 404, 413],
-        pending: PENDING,
       }),
     },
     "/statement": {
@@ -204,7 +202,6 @@ export function marketplaceApi(): Api {
         params: [MONTH],
         ok: [200, { "text/csv": { schema: { type: "string" } } }],
         errors: [400],
-        pending: PENDING,
       }),
     },
     "/session": {
