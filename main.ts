@@ -23,6 +23,7 @@ async function main(): Promise<number> {
   const lines = [
     `Folio is serving on ${folio.url} (store: ${config.dbUrl.replace(/\?.*$/, "")})`,
     `  Home:          ${config.baseUrl}/`,
+    `  API reference: ${config.baseUrl}/docs (OpenAPI: ${config.baseUrl}/api/openapi.json)`,
     `  Catalog:       ${config.baseUrl}/api/marketplace/catalog`,
     `  Health:        ${config.baseUrl}/api/health`,
     `  Status:        ${config.baseUrl}/status`,
@@ -34,7 +35,6 @@ async function main(): Promise<number> {
     `  Demo REST:     ${demoHost}/api/v1/articles/search?q=energy`,
     `  Demo MCP:      ${config.baseUrl}/api/mcp/pub_demo`,
     `  Demo A2A card: ${demoHost}/.well-known/agent-card.json`,
-    `  Management:    ${config.baseUrl}/api/openapi.json`,
   );
   if (folio.seeded) {
     lines.push(

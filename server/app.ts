@@ -11,7 +11,8 @@ import { buyerRoutes } from "./buyer/routes.ts";
 import { consoleRoutes } from "./console/routes.ts";
 import { homeRoutes } from "./home.ts";
 import { accountRoutes } from "./manage/account_routes.ts";
-import { openApiRoutes } from "./manage/openapi.ts";
+import { docsRoutes } from "./openapi/docs_routes.ts";
+import { openApiRoutes } from "./openapi/document.ts";
 import { manageRoutes } from "./manage/routes.ts";
 import { MARKETPLACE, marketplaceRoutes } from "./marketplace/routes.ts";
 import { cardRoutes, mcpRoutes } from "./mcp/routes.ts";
@@ -56,6 +57,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.route("/buyer", buyerRoutes(deps, self));
   app.route("/license", termsRoutes(deps));
   app.route("/status", statusPageRoutes(deps));
+  app.route("/docs", docsRoutes(deps));
   app.route("/", homeRoutes(deps));
   return app;
 }

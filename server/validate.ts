@@ -1,5 +1,6 @@
 /** Small validators shared by every surface's input schemas, and how a failed parse is named. */
 import type { z } from "zod";
+import { invalid } from "./errors.ts";
 
 /** A plausible email address (one @, a dot in the domain, no spaces), at most 254 characters. */
 export function isEmail(s: string): boolean {
@@ -49,4 +50,66 @@ function fieldName(path: readonly PropertyKey[], root = "body"): string {
   return path.map((p, i) =>
     typeof p === "number" ? `[${p}]` : i === 0 ? String(p) : `.${String(p)}`
   ).join("");
+}
+
+/**
+ * Parses `data` with `schema`, or throws a 400 `invalid_request` naming the first field that failed
+ * and why (the management and marketplace APIs' one error shape for bad input).
+ */
+export function parseInput<T extends z.ZodType>(schema: T, data: unknown): z.output<T> {
+  const result = schema.safeParse(data, { error: describeIssue });
+  if (result.success) return result.data;
+  const { field, message } = firstProblem(result.error);
+  throw invalid(field, message);
+}
+
+const ARTICLE: Record<string, string> = {
+  boolean: "a boolean",
+  number: "a number",
+  int: "an integer",
+  string: "a string",
+  object: "an object",
+  array: "an array",
+};
+
+/** zod's per-parse error map: a short reason for issues whose schema gave no message. */
+function describeIssue(issue: z.core.$ZodRawIssue): string | undefined {
+  switch (issue.code) {
+    case "invalid_type":
+      if (issue.input === undefined) return "is required";
+      return `expected ${ARTICLE[issue.expected] ?? issue.expected}`;
+    case "too_small":
+      return bound(issue.origin, issue.minimum, issue.inclusive, "least", "more than");
+    case "too_big":
+      return bound(issue.origin, issue.maximum, issue.inclusive, "most", "less than");
+    case "invalid_value":
+      return `must be one of ${issue.values.map((v) => JSON.stringify(v)).join(", ")}`;
+    case "invalid_format":
+      return issue.format === "datetime"
+        ? "must be an ISO 8601 instant with a time zone, e.g. 2026-01-01T00:00:00Z"
+        : `is not a valid ${issue.format}`;
+    case "invalid_union":
+      return "has the wrong shape";
+    default:
+      return undefined;
+  }
+}
+
+function bound(
+  origin: string,
+  limit: number | bigint,
+  inclusive: boolean | undefined,
+  word: string,
+  strict: string,
+): string {
+  const plural = Number(limit) === 1 ? "" : "s";
+  const unit = origin === "string"
+    ? ` character${plural}`
+    : origin === "array" || origin === "set"
+    ? ` item${plural}`
+    : "";
+  const have = origin === "array" || origin === "string" ? "have" : "be";
+  return inclusive === false
+    ? `must ${have} ${strict} ${limit}${unit}`
+    : `must ${have} at ${word} ${limit}${unit}`;
 }

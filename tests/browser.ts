@@ -111,12 +111,15 @@ export async function seriousViolations(page: Page): Promise<Violation[]> {
   return violations.filter((v) => v.impact === "serious" || v.impact === "critical");
 }
 
-/** Saves a screenshot when FOLIO_SCREENSHOTS names a directory (to look at pages by eye). */
-export async function screenshot(page: Page, name: string): Promise<void> {
+/**
+ * Saves a screenshot when FOLIO_SCREENSHOTS names a directory (to look at pages by eye): the whole
+ * page, or with `fullPage: false` what the viewport shows (for pages too long to take in at once).
+ */
+export async function screenshot(page: Page, name: string, fullPage = true): Promise<void> {
   const dir = Deno.env.get("FOLIO_SCREENSHOTS");
   if (!dir) return;
   await Deno.mkdir(dir, { recursive: true });
-  await page.screenshot({ path: `${dir}/${name}.png`, fullPage: true });
+  await page.screenshot({ path: `${dir}/${name}.png`, fullPage });
 }
 
 /** Accessibility of the page as it is now (0 serious or critical), and its screenshot. */

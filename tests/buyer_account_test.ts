@@ -54,7 +54,7 @@ Deno.test("a refused sign-up shows the API's words with its status and keeps wha
     password: "short",
   });
   assert.equal(short.status, 400);
-  assert.equal(alertOf(short.html), "password: must have at least 10 characters");
+  assert.equal(alertOf(short.html), "password: must be at least 10 characters");
   const rs = await folio.store.db.execute("SELECT COUNT(*) AS n FROM buyers");
   assert.equal(Number(rs.rows[0].n), 1);
 });

@@ -67,7 +67,7 @@ Deno.test("changing the password needs the current one; refusals keep the form a
     password: "short",
   });
   assert.equal(short.status, 400);
-  assert.equal(alertOf(short.html), "password: must have at least 10 characters");
+  assert.equal(alertOf(short.html), "password: must be at least 10 characters");
   const ok = await visitor.post("/buyer/keys/password", {
     _csrf: csrf,
     currentPassword: PASSWORD,

@@ -5,6 +5,11 @@
  */
 import assert from "node:assert/strict";
 import { LIMITS } from "../server/manage/login.ts";
+import {
+  accountSchema,
+  sessionCreatedSchema,
+  sessionSchema,
+} from "../server/marketplace/schemas.ts";
 import { json, type TestFolio, testFolio } from "./helpers.ts";
 import { PASSWORD } from "./manage_helpers.ts";
 import { apiSignup, type BuyerSession, signIn } from "./buyer_helpers.ts";
@@ -58,6 +63,7 @@ Deno.test("a buyer signs in with email and password, or with the key; the cookie
   assert.equal(byPassword.headers.get("access-control-allow-origin"), null);
   const body = await json<Obj>(byPassword);
   assert.deepEqual(Object.keys(body).sort(), ["buyerId", "csrfToken", "expiresAt", "name"]);
+  assert.deepEqual(sessionCreatedSchema.parse(body), body, "the answer the document describes");
   assert.equal(body.buyerId, buyerId);
   assert.equal(body.expiresAt, "2026-11-22T12:00:00.000Z", "7 days, absolute");
 
@@ -71,7 +77,9 @@ Deno.test("a buyer signs in with email and password, or with the key; the cookie
   const session = await send(folio, "GET", "/api/marketplace/session", {
     cookie: cookie.split(";")[0],
   });
-  assert.deepEqual(await json(session), {
+  const who = await json(session);
+  assert.deepEqual(sessionSchema.parse(who), who);
+  assert.deepEqual(who, {
     buyerId,
     name: "Acme AI",
     email: "Ops@Acme.test",
@@ -82,8 +90,11 @@ Deno.test("a buyer signs in with email and password, or with the key; the cookie
 
   const byKey = await signIn(folio, { apiKey });
   assert.equal(byKey.buyerId, buyerId);
-  const account = await send(folio, "GET", "/api/marketplace/account", { cookie: byKey.cookie });
-  assert.deepEqual(await json(account), {
+  const account = await json(
+    await send(folio, "GET", "/api/marketplace/account", { cookie: byKey.cookie }),
+  );
+  assert.deepEqual(accountSchema.parse(account), account);
+  assert.deepEqual(account, {
     buyerId,
     name: "Acme AI",
     email: "Ops@Acme.test",
@@ -293,7 +304,7 @@ Deno.test("setting a password needs no current one; changing it needs the curren
   assert.deepEqual(await errorOf(short), {
     status: 400,
     code: "invalid_request",
-    message: "password: must have at least 10 characters",
+    message: "password: must be at least 10 characters",
   });
   const set = await put({ password: PASSWORD }, { key: apiKey });
   assert.equal(set.status, 204);
@@ -375,7 +386,7 @@ Deno.test("signup takes an optional password of 10 to 200 characters and keeps i
   assert.deepEqual(await errorOf(long), {
     status: 400,
     code: "invalid_request",
-    message: "password: must have at most 200 characters",
+    message: "password: must be at most 200 characters",
   });
   const notString = await post({ name: "A", email: "a@acme.test", password: 1234567890 });
   assert.equal(notString.status, 400);

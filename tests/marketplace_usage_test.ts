@@ -1,6 +1,7 @@
 /** GET /api/marketplace/usage per day and GET /statements (issue 12 part 5, for the buyer portal). */
 import assert from "node:assert/strict";
 import { closeMonth } from "../server/billing/close.ts";
+import { statementMonthsSchema, usageSchema } from "../server/marketplace/schemas.ts";
 import { json, type TestFolio, testFolio } from "./helpers.ts";
 import { paywalled, read } from "./billing_helpers.ts";
 import { apiSignup } from "./buyer_helpers.ts";
@@ -36,6 +37,7 @@ Deno.test("usage has a daily series: calls, reads and spend per UTC day across t
       headers: { authorization: `Bearer ${apiKey}` },
     }),
   );
+  assert.deepEqual(usageSchema.parse(usage), usage, "the answer the document describes");
   assert.equal(usage.daily.length, 8, "the 7 days reach back into an eighth calendar day");
   assert.equal(usage.daily[0].day, "2026-11-10");
   assert.equal(usage.daily.at(-1)!.day, "2026-11-17");
@@ -70,12 +72,15 @@ Deno.test("usage has a daily series: calls, reads and spend per UTC day across t
 Deno.test("GET /statements lists the current month and every earlier month with charges, newest first, with state and total", async () => {
   await using folio = await testFolio();
   const { apiKey } = await apiSignup(folio);
-  const list = async () =>
-    (await json<{ months: unknown[] }>(
+  const list = async () => {
+    const body = await json<{ months: unknown[] }>(
       await folio.request("/api/marketplace/statements", {
         headers: { authorization: `Bearer ${apiKey}` },
       }),
-    )).months;
+    );
+    assert.deepEqual(statementMonthsSchema.parse(body), body, "the answer the document describes");
+    return body.months;
+  };
   assert.deepEqual(await list(), [{ month: "2026-11", state: "open", totalUsdCents: 0 }]);
 
   const [a, b] = await paywalled(folio, 2);

@@ -1,26 +1,186 @@
+/**
+ * GET /api/openapi.json against the routes the app really serves (`app.routes`, not a hand list):
+ * every route of the management API, the buyer marketplace and the REST read API is documented, and
+ * nothing is documented that is not served, except the operations marked x-folio-pending (an
+ * agreed contract documented before its route lands). And the answers the document describes are
+ * the answers the routes give, field for field.
+ */
 import assert from "node:assert/strict";
+import type { z } from "zod";
 import { createApp } from "../server/app.ts";
-import { json, testFolio } from "./helpers.ts";
+import { createBuyer } from "../server/marketplace/buyers.ts";
+import * as m from "../server/marketplace/schemas.ts";
+import * as r from "../server/rest/schemas.ts";
+import { errorSchema } from "../server/manage/openapi_schemas.ts";
+import { demoIds, denyTerritory, patchDemo, spendToCap } from "./fixtures/demo.ts";
+import { json, type TestFolio, testFolio } from "./helpers.ts";
 
-Deno.test("the OpenAPI document describes every management route, and no route that does not exist", async () => {
+type Doc = { paths: Record<string, Record<string, Record<string, unknown>>> };
+
+/** `GET /api/v1/articles/{}`: a route whatever its parameters are called, or a wildcard. */
+const served = (method: string, path: string) =>
+  `${method.toUpperCase()} ${path.replace(/:\w+|\*/g, "{}")}`;
+const documented = (method: string, path: string) =>
+  `${method.toUpperCase()} ${path.replace(/\{\w+\}/g, "{}")}`;
+
+/** The documented APIs: management, the marketplace, the REST read API, and the document. */
+const inScope = (path: string) =>
+  path.startsWith("/api/publisher/") || /^\/api\/publishers\/(signup|login|logout)$/.test(path) ||
+  path.startsWith("/api/marketplace/") || path.startsWith("/api/v1/") ||
+  path === "/api/openapi.json";
+
+Deno.test("the OpenAPI document describes every served API route, and only pending contract routes beyond them", async () => {
   await using folio = await testFolio();
-  const doc = await json<{ paths: Record<string, Record<string, unknown>> }>(
-    await folio.request("/api/openapi.json"),
+  const doc = await json<Doc>(await folio.request("/api/openapi.json"));
+  const ops = Object.entries(doc.paths).flatMap(([path, item]) =>
+    Object.entries(item).map(([method, op]) => ({ key: documented(method, path), op }))
   );
-  const documented = new Set(
-    Object.entries(doc.paths).flatMap(([path, ops]) =>
-      Object.keys(ops).map((m) => `${m.toUpperCase()} ${path.replace(/\{(\w+)\}/g, ":$1")}`)
-    ),
-  );
-  // The management API: everything under /api/publisher, accounts, and this document itself.
-  const management = (path: string) =>
-    path.startsWith("/api/publisher/") || /^\/api\/publishers\/(signup|login|logout)$/.test(path) ||
-    path === "/api/openapi.json";
-  const served = new Set(
+  const inDoc = new Set(ops.map((o) => o.key));
+  const pending = new Set(ops.filter((o) => o.op["x-folio-pending"]).map((o) => o.key));
+  const routes = new Set(
     createApp(folio.deps).routes
-      .filter((r) => r.method !== "ALL" && management(r.path))
-      .map((r) => `${r.method} ${r.path}`),
+      .filter((route) => route.method !== "ALL" && inScope(route.path))
+      .map((route) => served(route.method, route.path)),
   );
-  assert.deepEqual([...served].filter((r) => !documented.has(r)).sort(), []);
-  assert.deepEqual([...documented].filter((r) => !served.has(r)).sort(), []);
+  assert.ok(routes.has("POST /api/marketplace/signup") && routes.has("GET /api/v1/articles/{}"));
+  assert.deepEqual([...routes].filter((k) => !inDoc.has(k)).sort(), [], "served, not documented");
+  assert.deepEqual(
+    [...inDoc].filter((k) => !routes.has(k) && !pending.has(k)).sort(),
+    [],
+    "documented, not served, not pending",
+  );
+  assert.deepEqual(
+    [...pending].filter((k) => routes.has(k)).sort(),
+    [],
+    "served now: drop x-folio-pending (`pending:`) from these in server/openapi/",
+  );
+  for (const { key, op } of ops) {
+    assert.ok(Array.isArray(op.tags) && op.tags.length === 1, `${key} has its API's tag`);
+  }
 });
+
+Deno.test("the marketplace routes' answers are the answers the document describes", async () => {
+  await using folio = await testFolio();
+  const post = (path: string, body: unknown, key?: string) =>
+    folio.request(path, {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        ...(key ? { authorization: `Bearer ${key}` } : {}),
+      },
+      body: JSON.stringify(body),
+    });
+  const get = (path: string, key: string) =>
+    folio.request(path, { headers: { authorization: `Bearer ${key}` } });
+
+  const signup = await conforms(
+    post("/api/marketplace/signup", { name: "Doc AI", email: "doc@ai.test" }),
+    201,
+    m.signupResponseSchema,
+  );
+  const key = signup.apiKey;
+  await conforms(folio.request("/api/marketplace/catalog"), 200, m.catalogSchema);
+  await conforms(
+    post("/api/marketplace/licenses", { publisherId: "pub_demo", useCases: ["display"] }, key),
+    201,
+    m.licenseActiveSchema,
+  );
+  await conforms(get("/api/marketplace/licenses", key), 200, m.licenseListSchema);
+  await conforms(get("/api/marketplace/clients", key), 200, m.clientListSchema);
+  const [paid] = await demoIds(folio, "PAYWALL");
+  await read(folio, paid, { authorization: `Bearer ${key}` });
+  await conforms(get("/api/marketplace/usage", key), 200, m.usageSchema);
+  await conforms(get("/api/marketplace/statement", key), 200, m.statementSchema);
+  await conforms(post("/api/marketplace/signup", {}), 400, errorSchema);
+  await conforms(get("/api/marketplace/usage", "mk_nope"), 401, errorSchema);
+  const rotated = await conforms(
+    post("/api/marketplace/rotate-key", {}, key),
+    200,
+    m.rotateKeyResponseSchema,
+  );
+  assert.notEqual(rotated.apiKey, key);
+});
+
+Deno.test("the REST read API's answers and refusals are the ones the document describes", async () => {
+  await using folio = await testFolio({ env: { FOLIO_COUNTRY_HEADER: "cf-ipcountry" } });
+  const { apiKey, buyerId } = await createBuyer(folio.deps.store.db, {
+    name: "Doc REST",
+    email: "rest@doc.test",
+  }, { now: folio.clock.now() });
+  const buyer = { authorization: `Bearer ${apiKey}` };
+  const demo = (path: string, headers: Record<string, string> = {}) =>
+    folio.request(path, { host: "demo.localhost", headers });
+
+  await conforms(demo("/api/v1/articles/search?q=energy&limit=3"), 200, r.searchResponseSchema);
+  await conforms(demo("/api/v1/passages/search?q=energy&limit=3"), 200, r.passagesResponseSchema);
+  await conforms(
+    folio.request("/api/v1/publishers/pub_demo/articles/search?q=energy", { headers: buyer }),
+    200,
+    r.searchResponseSchema,
+  );
+  const [observe] = await demoIds(folio, "OBSERVE");
+  const [paid] = await demoIds(folio, "PAYWALL");
+  const full = await read(folio, paid, { ...buyer, "idempotency-key": "doc-1" });
+  assert.ok(full.headers.get("folio-charged-usd-cents"), "a charged read names its charge");
+  await conforms(Promise.resolve(full), 200, r.articleFullSchema);
+  await conforms(read(folio, observe, {}), 200, r.articleFullSchema);
+  // An anonymous caller past the paywall meter.
+  let upsold = false;
+  for (const id of await demoIds(folio, "PAYWALL")) {
+    const res = await read(folio, id, {});
+    if (res.status === 402) {
+      await conforms(Promise.resolve(res), 402, r.paymentRequiredSchema);
+      upsold = true;
+      break;
+    }
+    await res.body?.cancel();
+  }
+  assert.ok(upsold, "the meter ran out");
+  await conforms(demo("/api/v1/articles/search"), 400, r.restErrorSchema);
+  await conforms(read(folio, "nope", {}), 404, r.restErrorSchema);
+
+  // The other outcomes: past the cap, blocked, another territory, no rights at all.
+  await spendToCap(folio, buyerId);
+  await conforms(read(folio, paid, buyer), 200, r.licenseLimitedSchema);
+  await folio.deps.store.db.execute({
+    sql: "UPDATE articles SET policy = 'BLOCKED' WHERE id = ?",
+    args: [observe],
+  });
+  await conforms(read(folio, observe, buyer), 200, r.blockedSchema);
+  await denyTerritory(folio, "FR");
+  await conforms(
+    read(folio, paid, { ...buyer, "cf-ipcountry": "FR" }),
+    451,
+    r.territoryBlockedSchema,
+  );
+  await patchDemo(folio, (p) => ({
+    ...p,
+    rights: { summarization: false, display: false, rag: false, fine_tuning: false },
+  }));
+  await conforms(read(folio, paid, buyer), 403, r.licenseDeniedSchema);
+});
+
+function read(folio: TestFolio, id: string, headers: Record<string, string>) {
+  return folio.request(`/api/v1/articles/${id}?last_user_prompt=what%20happened`, {
+    host: "demo.localhost",
+    headers,
+  });
+}
+
+/**
+ * The answer has `status` and its body is exactly what `schema` documents: parsing drops fields a
+ * schema does not name, so an undocumented field makes the parsed body differ from the body.
+ */
+async function conforms<S extends z.ZodType>(
+  answer: Promise<Response>,
+  status: number,
+  schema: S,
+): Promise<z.output<S>> {
+  const res = await answer;
+  const body = await res.json();
+  assert.equal(res.status, status, JSON.stringify(body));
+  const parsed = schema.safeParse(body);
+  assert.ok(parsed.success, `${JSON.stringify(body).slice(0, 300)}: ${parsed.error?.message}`);
+  assert.deepEqual(parsed.data, body);
+  return parsed.data;
+}

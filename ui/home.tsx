@@ -25,9 +25,16 @@ export function HomePage(props: { baseUrl: string; publishers: HomePublisher[] }
       </p>
       <p>
         AI companies: <a href="/buyer/signup">create a buyer account</a> or{" "}
-        <a href="/buyer/login">sign in to your buyer portal</a>.
+        <a href="/buyer/login">sign in to your buyer portal</a>, or sign up from a script with{" "}
+        <code>POST /api/marketplace/signup</code>, and read every publisher under one key. The{" "}
+        <a href="/docs">API reference</a>{" "}
+        documents every buyer, REST and publisher operation with curl examples.
       </p>
       <ul>
+        <li>
+          API reference: <a href="/docs">/docs</a> (as OpenAPI 3.1:{" "}
+          <a href="/api/openapi.json">/api/openapi.json</a>)
+        </li>
         <li>
           Marketplace catalog: <a href="/api/marketplace/catalog">/api/marketplace/catalog</a>
         </li>

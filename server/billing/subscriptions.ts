@@ -27,7 +27,6 @@ import { microsToWholeCents, priceSubscription, type RateCardUseCase } from "../
 import { monthStart } from "./months.ts";
 import { checkoutPaid, type CheckoutSession, type PaymentProcessor } from "./processor.ts";
 
-const BUNDLE: readonly RateCardUseCase[] = ["summarization", "display", "rag"];
 // Stripe sessions expire after 24 h; an older pending checkout is replaced, not reused.
 const CHECKOUT_REUSE_MS = 23 * 3600_000;
 
@@ -36,17 +35,18 @@ export type SubscribeResult =
   | { state: "active"; licenseId: string; monthlyFeeMicros: number; useCases: RateCardUseCase[] }
   | { state: "pending"; licenseId: string; checkoutUrl: string; monthlyFeeMicros: number };
 
-/** Validates `{publisherId, useCases}` and subscribes the buyer. */
+/**
+ * Subscribes the buyer to `useCases` of the publisher (the request body is already parsed with
+ * `licenseInputSchema`, server/marketplace/schemas.ts); refuses rights the publisher does not grant.
+ */
 export async function subscribe(
   deps: { db: Client; processor: PaymentProcessor | null; baseUrl: string },
   buyer: { id: string; email: string },
-  input: { publisherId: unknown; useCases: unknown; now: Date },
+  input: { publisherId: string; useCases: readonly RateCardUseCase[]; now: Date },
 ): Promise<SubscribeResult> {
   const { db } = deps;
-  if (typeof input.publisherId !== "string" || !input.publisherId) {
-    throw invalid("publisherId", "is required");
-  }
-  const useCases = parseUseCases(input.useCases);
+  // A Set so that ["rag", "rag"] is one use; sorted so equal requests read alike.
+  const useCases = [...new Set(input.useCases)].sort();
   const publisher = await getPublisher(db, input.publisherId);
   if (!publisher) throw notFound("Publisher");
   const denied = useCases.filter((u) => !publisher.rights[u]);
@@ -213,21 +213,4 @@ async function pendingCheckout(
   } finally {
     tx.close();
   }
-}
-
-function parseUseCases(raw: unknown): RateCardUseCase[] {
-  if (!Array.isArray(raw) || raw.length === 0 || raw.length > 10) {
-    throw invalid("useCases", `must be a non-empty array of ${BUNDLE.join(", ")}`);
-  }
-  for (const u of raw) {
-    if (u === "fine_tuning") {
-      throw invalid(
-        "useCases",
-        "fine_tuning is not in the standard bundle; ask the publisher with the request_license " +
-          "MCP tool (publisher approval workflow)",
-      );
-    }
-    if (!BUNDLE.includes(u)) throw invalid("useCases", `unknown use case ${JSON.stringify(u)}`);
-  }
-  return [...new Set(raw as RateCardUseCase[])].sort();
 }

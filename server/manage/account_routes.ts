@@ -12,7 +12,8 @@ import { SESSION_COOKIE } from "./auth.ts";
 import { emailKey, LIMITS, logIn, logOut, SESSION_TTL_MS, sessionCookieOptions } from "./login.ts";
 import { hashPassword } from "./passwords.ts";
 import { loginSchema, signupSchema } from "./schemas.ts";
-import { jsonLimit, parseInput, readJson } from "./validation.ts";
+import { jsonLimit, readJson } from "./validation.ts";
+import { parseInput } from "../validate.ts";
 
 /** Routes for signup, login and logout. */
 export function accountRoutes(deps: AppDeps): Hono<AppEnv> {

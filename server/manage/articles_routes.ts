@@ -15,7 +15,8 @@ import {
   setManagedArticlePublished,
 } from "./articles.ts";
 import { articlePatchSchema, articleQuerySchema } from "./schemas.ts";
-import { parseInput, readJson } from "./validation.ts";
+import { readJson } from "./validation.ts";
+import { parseInput } from "../validate.ts";
 
 /** docs/SPEC.md "Events": the call log shows the last 100 calls; reader intents likewise. */
 const RECENT = 100;

@@ -20,7 +20,8 @@ import type { AppDeps, AppEnv } from "../deps.ts";
 import { bookRoutes } from "./book_routes.ts";
 import { removeUrlsInputSchema, urlQuerySchema } from "./ingest_schemas.ts";
 import { jobRoutes, presentJob } from "./job_routes.ts";
-import { parseInput, readJson } from "./validation.ts";
+import { readJson } from "./validation.ts";
+import { parseInput } from "../validate.ts";
 
 /** Media types a CSV upload may carry (browsers label .csv files in several ways). */
 const CSV_TYPES = new Set([

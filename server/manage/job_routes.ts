@@ -6,7 +6,8 @@ import { cancelIngestJob, retryJob } from "../catalog/lifecycle.ts";
 import type { AppDeps, AppEnv } from "../deps.ts";
 import { invalid, notFound } from "../errors.ts";
 import { cancelInputSchema } from "./ingest_schemas.ts";
-import { parseInput, readJson } from "./validation.ts";
+import { readJson } from "./validation.ts";
+import { parseInput } from "../validate.ts";
 
 /** Routes under /jobs. */
 export function jobRoutes(deps: AppDeps): Hono<AppEnv> {

@@ -17,7 +17,8 @@ import { centsToMicros } from "../money.ts";
 import { current } from "./context.ts";
 import { presentLicense, presentRequests } from "./license_requests.ts";
 import { licenseApprovalSchema, licenseDenialSchema } from "./schemas.ts";
-import { parseInput, readOptionalJson } from "./validation.ts";
+import { readOptionalJson } from "./validation.ts";
+import { parseInput } from "../validate.ts";
 
 const STATES = new Set(["pending", "approved", "denied"]);
 

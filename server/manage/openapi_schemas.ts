@@ -6,6 +6,7 @@
 import { z } from "zod";
 import { URL_STATES } from "../../store/sources.ts";
 import { USE_CASES } from "../../store/vocabulary.ts";
+import { passageSchema } from "../reads/present_schemas.ts";
 import { effectiveSchema, managedArticleSchema, ruleSchema } from "./schemas.ts";
 
 /** Platform error body (docs/DESIGN.md §6 "Errors"). */
@@ -290,13 +291,5 @@ export const explainSchema = z.object({
 /** POST /api/publisher/playground/passages: what a buyer's retrieve_passages returns, uncharged. */
 export const playgroundPassagesResponseSchema = z.object({
   count: z.int(),
-  results: z.array(z.looseObject({
-    chunkId: z.string(),
-    section: z.string(),
-    text: z.string(),
-    score: z.number(),
-    article: z.looseObject({ id: z.string(), url: z.string(), title: z.string() }),
-    license: z.looseObject({ pricingUsdCents: z.record(z.string(), z.number()) }),
-    wouldChargeUsdCents: z.number(),
-  })),
+  results: z.array(passageSchema.extend({ wouldChargeUsdCents: z.number() })),
 });

@@ -13,7 +13,8 @@ import { retrievePassages } from "../reads/search.ts";
 import { publisherIdentity } from "./callers.ts";
 import { current } from "./context.ts";
 import { playgroundPassagesSchema } from "./schemas.ts";
-import { parseInput, readJson } from "./validation.ts";
+import { readJson } from "./validation.ts";
+import { parseInput } from "../validate.ts";
 
 /** The playground route. */
 export function playgroundRoutes(deps: AppDeps): Hono<AppEnv> {

@@ -17,7 +17,8 @@ import { playgroundRoutes } from "./playground.ts";
 import { rulesRoutes } from "./rules_routes.ts";
 import { settingsPatchSchema } from "./schemas.ts";
 import { applySettingsPatch, presentSettings } from "./settings.ts";
-import { jsonLimit, parseInput, readJson } from "./validation.ts";
+import { jsonLimit, readJson } from "./validation.ts";
+import { parseInput } from "../validate.ts";
 
 /**
  * Settings, key, rules, articles, analytics, sources, jobs, books, license requests, earnings,

@@ -16,7 +16,7 @@ import { AppError, invalid, notFound } from "../errors.ts";
 import type { ContentRule } from "../licensing/mod.ts";
 import { centsToMicros, microsToCents } from "../money.ts";
 import { type RuleInput, ruleInputSchema } from "./schemas.ts";
-import { parseInput } from "./validation.ts";
+import { parseInput } from "../validate.ts";
 
 /** Most rules one publisher may have: every read evaluates all of them. */
 export const MAX_RULES = 200;

@@ -21,7 +21,8 @@ import {
   ruleOrderSchema,
   rulePatchSchema,
 } from "./schemas.ts";
-import { parseInput, readJson } from "./validation.ts";
+import { readJson } from "./validation.ts";
+import { parseInput } from "../validate.ts";
 
 /** The content-rule routes. */
 export function rulesRoutes(deps: AppDeps): Hono<AppEnv> {

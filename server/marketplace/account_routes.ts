@@ -4,11 +4,11 @@ import { listBuyerClients } from "../../store/buyer_clients.ts";
 import type { AppDeps, AppEnv } from "../deps.ts";
 import { requireBuyer } from "./auth.ts";
 import { jsonBody, jsonLimit } from "./body.ts";
-import { parseInput } from "../manage/validation.ts";
-import { buyerSignupSchema } from "./session_schemas.ts";
 import { createBuyer, rotateBuyerKey } from "./buyers.ts";
 import { registerClient } from "./clients.ts";
+import { clientInputSchema, signupSchema } from "./schemas.ts";
 import { clientAddress, throttle } from "../throttle.ts";
+import { parseInput } from "../validate.ts";
 
 /** Buyer sign-ups per address (docs/TEST-PLAN.md 5.10): generous for a team, useless for key farming. */
 export const SIGNUP_LIMIT = { limit: 20, windowMs: 3_600_000 };
@@ -21,7 +21,7 @@ export function accountRoutes(deps: AppDeps): Hono<AppEnv> {
 
   app.post("/signup", jsonLimit, async (c) => {
     await throttle(deps, `buyer-signup:ip:${clientAddress(c)}`, SIGNUP_LIMIT);
-    const input = parseInput(buyerSignupSchema, await jsonBody(c));
+    const input = parseInput(signupSchema, await jsonBody(c));
     const { buyerId, apiKey } = await createBuyer(db, input, { now: deps.clock.now() });
     c.header("Cache-Control", "no-store");
     return c.json({
@@ -42,8 +42,8 @@ export function accountRoutes(deps: AppDeps): Hono<AppEnv> {
   });
 
   app.post("/clients", auth, jsonLimit, async (c) => {
-    const body = await jsonBody(c);
-    const r = await registerClient(db, c.var.buyer!.id, body.clientId);
+    const { clientId } = parseInput(clientInputSchema, await jsonBody(c));
+    const r = await registerClient(db, c.var.buyer!.id, clientId);
     return c.json({ clientId: r.clientId, buyerId: c.var.buyer!.id }, r.created ? 201 : 200);
   });
 

@@ -1,4 +1,7 @@
-/** Reading small JSON request bodies on the marketplace API. */
+/**
+ * Reading small JSON request bodies on the marketplace API; routes then parse them with their
+ * schema (server/marketplace/schemas.ts).
+ */
 import type { Context } from "hono";
 import { bodyLimited, JSON_BODY_LIMIT } from "../envelope.ts";
 import { AppError, invalid } from "../errors.ts";
@@ -23,11 +26,4 @@ export async function jsonBody(c: Context): Promise<Record<string, unknown>> {
     throw invalid("body", "must be a JSON object");
   }
   return value as Record<string, unknown>;
-}
-
-/** A required string field. */
-export function stringField(body: Record<string, unknown>, name: string): string {
-  const v = body[name];
-  if (typeof v !== "string") throw invalid(name, "is required and must be a string");
-  return v;
 }

@@ -2,10 +2,10 @@
 import { Hono } from "hono";
 import { budgetReport, changeBudget } from "../billing/budgets.ts";
 import type { AppDeps, AppEnv } from "../deps.ts";
-import { parseInput } from "../manage/validation.ts";
+import { parseInput } from "../validate.ts";
 import { requireBuyer } from "./auth.ts";
 import { jsonBody, jsonLimit } from "./body.ts";
-import { budgetInputSchema } from "./budget_schemas.ts";
+import { budgetInputSchema } from "./schemas.ts";
 
 /** Budget routes. */
 export function budgetRoutes(deps: AppDeps): Hono<AppEnv> {

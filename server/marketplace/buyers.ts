@@ -2,26 +2,23 @@
 import { insertBuyer, replaceBuyerKey } from "../../store/buyers.ts";
 import type { Client } from "../../store/db.ts";
 import { newId } from "../../store/ids.ts";
-import { AppError, invalid } from "../errors.ts";
+import { AppError } from "../errors.ts";
 import { hashPassword } from "../manage/passwords.ts";
 import { hashSecret, hint, newSecret } from "../secrets.ts";
-import { hasControlChars, isEmail } from "../validate.ts";
+import { parseInput } from "../validate.ts";
+import { buyerSchema } from "./schemas.ts";
 
 /**
  * Creates a buyer with its `mk_` key (returned once), its virtual client `buyer:<id>` and, when
- * given (already checked by the signup schema), its portal password.
+ * given (already checked by the API's signup schema), its portal password; the name and email are
+ * checked by the signup schema, whoever calls (the API or the admin CLI).
  */
 export async function createBuyer(
   db: Client,
   input: { name: string; email: string; password?: string },
   options: { now: Date },
 ): Promise<{ buyerId: string; apiKey: string }> {
-  const name = input.name.trim();
-  if (name.length < 1 || name.length > 120 || hasControlChars(name)) {
-    throw invalid("name", "must be 1 to 120 characters without control characters");
-  }
-  const email = input.email.trim();
-  if (!isEmail(email)) throw invalid("email", "is not an email address");
+  const { name, email } = parseInput(buyerSchema, input);
   const buyerId = newId("buy");
   const apiKey = newSecret("mk");
   try {

@@ -6,17 +6,14 @@
 import { bindClient } from "../../store/buyer_clients.ts";
 import type { Client } from "../../store/db.ts";
 import { attachBuyerToRequests } from "../../store/license_requests.ts";
-import { AppError, invalid, notFound } from "../errors.ts";
+import { AppError, notFound } from "../errors.ts";
 
 /** Binds `clientId` to the buyer; `created` is false when it was already the buyer's. */
 export async function registerClient(
   db: Client,
   buyerId: string,
-  clientId: unknown,
+  clientId: string,
 ): Promise<{ clientId: string; created: boolean }> {
-  if (typeof clientId !== "string" || clientId.length < 1 || clientId.length > 200) {
-    throw invalid("clientId", "is required (the client_id from dynamic client registration)");
-  }
   const tx = await db.transaction("write");
   try {
     const result = await bindClient(tx, buyerId, clientId);

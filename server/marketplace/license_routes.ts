@@ -16,6 +16,8 @@ import { AppError, invalid, notFound } from "../errors.ts";
 import { microsToWholeCents } from "../money.ts";
 import { requireBuyer } from "./auth.ts";
 import { jsonBody, jsonLimit } from "./body.ts";
+import { licenseInputSchema } from "./schemas.ts";
+import { parseInput } from "../validate.ts";
 
 /** License and checkout routes. */
 export function licenseRoutes(deps: AppDeps): Hono<AppEnv> {
@@ -25,11 +27,10 @@ export function licenseRoutes(deps: AppDeps): Hono<AppEnv> {
   const processor = deps.config.stripe ? createStripe(deps.config.stripe, deps.fetcher) : null;
 
   app.post("/licenses", auth, jsonLimit, async (c) => {
-    const body = await jsonBody(c);
+    const body = parseInput(licenseInputSchema, await jsonBody(c));
     const buyer = c.var.buyer!;
     const r = await subscribe({ db, processor, baseUrl: deps.config.baseUrl }, buyer, {
-      publisherId: body.publisherId,
-      useCases: body.useCases,
+      ...body,
       now: deps.clock.now(),
     });
     const monthlyFeeUsdCents = microsToWholeCents(r.monthlyFeeMicros);

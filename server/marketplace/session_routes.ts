@@ -1,7 +1,7 @@
 /**
  * The buyer portal's sign-in and account (issue 12 part 2): POST/GET/DELETE /session, PUT
- * /password and GET /account under /api/marketplace. Inputs are the zod schemas of
- * session_schemas.ts; sign-in is throttled per address and per hashed email exactly like the
+ * /password and GET /account under /api/marketplace. Inputs are the zod schemas of schemas.ts
+ * (the OpenAPI document's too); sign-in is throttled per address and per hashed email exactly like the
  * publisher's (server/manage/login.ts LIMITS).
  */
 import { Hono } from "hono";
@@ -11,12 +11,13 @@ import { deleteBuyerSession, findBuyerSession } from "../../store/buyer_sessions
 import type { AppDeps, AppEnv } from "../deps.ts";
 import { requireCsrf } from "../manage/auth.ts";
 import { emailKey, LIMITS, SESSION_TTL_MS, sessionCookieOptions } from "../manage/login.ts";
-import { parseInput, readJson } from "../manage/validation.ts";
+import { readJson } from "../manage/validation.ts";
+import { parseInput } from "../validate.ts";
 import { hashSecret } from "../secrets.ts";
 import { clientAddress, throttle } from "../throttle.ts";
 import { BUYER_SESSION_COOKIE, requireBuyer } from "./auth.ts";
 import { jsonLimit } from "./body.ts";
-import { buyerPasswordSchema, buyerSessionSchema } from "./session_schemas.ts";
+import { passwordInputSchema, sessionInputSchema } from "./schemas.ts";
 import { changeBuyerPassword, openBuyerSession } from "./sessions.ts";
 
 /** Session, password and account routes. */
@@ -29,7 +30,7 @@ export function sessionRoutes(deps: AppDeps): Hono<AppEnv> {
   // JSON only (415 otherwise), so a form on another site cannot sign a visitor in (login CSRF).
   app.post("/session", jsonLimit, async (c) => {
     await throttle(deps, `buyer-login:ip:${clientAddress(c)}`, LIMITS.loginPerIp);
-    const input = parseInput(buyerSessionSchema, await readJson(c));
+    const input = parseInput(sessionInputSchema, await readJson(c));
     if ("email" in input) {
       await throttle(deps, await emailKey(input.email, "buyer-login"), LIMITS.loginPerEmail);
     }
@@ -73,7 +74,7 @@ export function sessionRoutes(deps: AppDeps): Hono<AppEnv> {
 
   app.put("/password", auth, jsonLimit, async (c) => {
     const buyer = c.var.buyer!;
-    const input = parseInput(buyerPasswordSchema, await readJson(c));
+    const input = parseInput(passwordInputSchema, await readJson(c));
     // Guessing the current password through a stolen session is as slow as guessing it at sign-in.
     if (input.currentPassword !== undefined) {
       await throttle(deps, `buyer-password:${buyer.id}`, LIMITS.loginPerEmail);

@@ -1,22 +1,11 @@
 /**
  * The portals' only script, served as /publisher/console.js and /buyer/console.js (CSP script-src
- * 'self'): it reveals copy buttons, drives the branding preview and totals a license's monthly
- * fee as use cases are ticked. Pages work fully without it.
+ * 'self'): it reveals copy buttons (ui/copy_script.ts), drives the branding preview and totals a
+ * license's monthly fee as use cases are ticked. Pages work fully without it.
  */
-export const CONSOLE_JS = `"use strict";
-document.querySelectorAll(".copy").forEach(function (box) {
-  var code = box.querySelector("[data-copy]");
-  var button = box.querySelector(".copy-button");
-  if (!code || !button || !navigator.clipboard) return;
-  button.hidden = false;
-  button.setAttribute("aria-label", "Copy " + button.getAttribute("data-copy-label"));
-  button.addEventListener("click", function () {
-    navigator.clipboard.writeText(code.getAttribute("data-copy")).then(function () {
-      button.textContent = "Copied";
-      setTimeout(function () { button.textContent = "Copy"; }, 1500);
-    });
-  });
-});
+import { COPY_JS } from "../copy_script.ts";
+
+export const CONSOLE_JS = `${COPY_JS}
 document.querySelectorAll("form[data-fee-base]").forEach(function (form) {
   var out = form.querySelector("[data-fee-total]");
   var more = form.querySelector("[data-fee-more]");
