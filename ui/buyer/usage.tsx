@@ -74,7 +74,7 @@ export function UsagePage(props: UsageProps) {
                 ]}
               />
               <Legend items={[["calls", "s0"], ["article reads", "s1"]]} />
-              <h3>Metered spend</h3>
+              <h3>Metered spend (US cents)</h3>
               <BarChart
                 label={`Metered spend per day in US cents, ${span}`}
                 bars={u.daily.map((d) => ({
@@ -87,12 +87,31 @@ export function UsagePage(props: UsageProps) {
             </section>
             <section class="card" aria-labelledby="publishers-title">
               <h2 id="publishers-title">Per publisher</h2>
+              <h3>Calls</h3>
               <HorizontalBarChart
                 label="Calls per publisher"
                 bars={u.usage.map((p) => ({
                   label: p.publisherName,
                   value: p.calls,
-                  title: `${p.publisherName}: ${p.calls} calls, ${p.reads} reads`,
+                  title: `${p.publisherName}: ${p.calls} calls`,
+                }))}
+              />
+              <h3>Article reads</h3>
+              <HorizontalBarChart
+                label="Article reads per publisher"
+                bars={u.usage.map((p) => ({
+                  label: p.publisherName,
+                  value: p.reads,
+                  title: `${p.publisherName}: ${p.reads} article reads`,
+                }))}
+              />
+              <h3>Metered spend (US cents)</h3>
+              <HorizontalBarChart
+                label="Metered spend per publisher in US cents"
+                bars={u.usage.map((p) => ({
+                  label: p.publisherName,
+                  value: spend(p.publisherId),
+                  title: `${p.publisherName}: ${perRead(spend(p.publisherId))}`,
                 }))}
               />
               <Scroll label="Usage per publisher">
