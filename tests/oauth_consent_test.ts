@@ -235,7 +235,9 @@ Deno.test("oauth consent: a buyer key links the install to the buyer's subscript
   const { cookie, fields, html } = await openConsent(folio, clientId, challenge);
   assert.ok(html.includes("Link an existing subscription"));
   const base = { ...fields, email: "r@example.com", accept_terms: "yes", decision: "approve" };
-  const bad = await submit(folio, { ...base, buyer_key: `${apiKey.slice(0, -1)}x` }, { cookie });
+  // One character changed (never to itself: a key ending in "x" would otherwise stay valid).
+  const wrong = `${apiKey.slice(0, -1)}${apiKey.endsWith("x") ? "y" : "x"}`;
+  const bad = await submit(folio, { ...base, buyer_key: wrong }, { cookie });
   await bad.body?.cancel();
   assert.equal(bad.status, 400);
   const ok = await submit(folio, { ...base, buyer_key: apiKey }, { cookie });
