@@ -12,6 +12,7 @@ import { type Config, loadConfig } from "../server/config.ts";
 import { memoryLogger } from "../server/log.ts";
 import { assembleFolio, type Folio, startFolio } from "../server/runtime.ts";
 import type { SeedResult } from "../server/seed/demo.ts";
+import { type Client, fileUrl, openStore } from "../store/db.ts";
 import { runProbeRound } from "../server/status/probes.ts";
 
 /** A test service that cleans up after itself with `await using`. */
@@ -138,13 +139,22 @@ async function prepare(options: TestOptions, listen: { port: string }) {
   return { config, clock, dataDir, seeded, owned };
 }
 
-let template: Promise<{ dir: string; seeded: SeedResult }> | null = null;
+let template: Promise<{ dir: string; seeded: SeedResult; db: Client }> | null = null;
 
-/** Copies the process's seeded template store into `dir`; returns what seeding returned. */
+/**
+ * Copies the process's seeded template store into `dir`; returns what seeding returned. The
+ * database goes through `VACUUM INTO`, a consistent snapshot: copying its files could catch the
+ * WAL mid-checkpoint as the template's last connection closes.
+ */
 async function copyTemplate(dir: string): Promise<SeedResult> {
-  template ??= buildTemplate();
+  template ??= buildTemplate().then(async (t) => ({
+    ...t,
+    // A reader kept open for the process's copies; the template's own Folio is closed.
+    db: (await openStore(fileUrl(t.dir), { now: new Date(START) })).db,
+  }));
   const t = await template;
   await copyDir(t.dir, dir);
+  await t.db.execute({ sql: "VACUUM INTO ?", args: [`${dir}/folio.db`] });
   return t.seeded;
 }
 
@@ -172,6 +182,8 @@ async function copyDir(from: string, to: string): Promise<void> {
   await Deno.mkdir(to, { recursive: true });
   for await (const entry of Deno.readDir(from)) {
     if (entry.isDirectory) await copyDir(`${from}/${entry.name}`, `${to}/${entry.name}`);
-    else if (entry.isFile) await Deno.copyFile(`${from}/${entry.name}`, `${to}/${entry.name}`);
+    else if (entry.isFile && !entry.name.startsWith("folio.db")) {
+      await Deno.copyFile(`${from}/${entry.name}`, `${to}/${entry.name}`);
+    }
   }
 }
