@@ -25,14 +25,6 @@ import type {
 
 const FREE: UsePrices = { summarization: 0, display: 0, rag: 0 };
 
-/** Publisher rights ∩ the book's author-contract ceiling: what the license block advertises. */
-export function effectiveRights(publisher: PublisherTerms, article: ArticleFacts): Rights {
-  const ceiling = article.bookCeiling;
-  const rights = {} as Rights;
-  for (const use of USE_CASES) rights[use] = publisher.rights[use] && (ceiling?.[use] ?? true);
-  return rights;
-}
-
 /** Decide what one requester may receive of one article for one use, and what it costs. */
 export function decide(input: DecisionInput): Decision {
   const { publisher, article, requester, use, usage, now } = input;

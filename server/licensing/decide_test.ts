@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { METERED_CAP_MICROS } from "../money.ts";
-import { decide, effectiveRights, termsOf } from "./mod.ts";
+import { decide, rightsOf, termsOf } from "./mod.ts";
 import type {
   ArticleFacts,
   ContentRule,
@@ -550,15 +550,22 @@ Deno.test("decide() is pure: same input, same decision, input untouched", () => 
   assert.deepEqual(input, snapshot);
 });
 
-Deno.test("effectiveRights() intersects publisher rights with the book ceiling", () => {
-  assert.deepEqual(effectiveRights(PUBLISHER, ARTICLE), PUBLISHER.rights);
+Deno.test("rightsOf() a caller without licenses: publisher rights ∩ the book ceiling", () => {
+  const { requester } = given({});
+  assert.deepEqual(
+    rightsOf({ publisher: PUBLISHER, article: ARTICLE, requester }),
+    PUBLISHER.rights,
+  );
   const chapter = { ...ARTICLE, ...CHAPTER_NO_DISPLAY };
-  assert.deepEqual(effectiveRights({ ...PUBLISHER, rights: ALL }, chapter), {
-    summarization: true,
-    display: false,
-    rag: true,
-    fine_tuning: false,
-  });
+  assert.deepEqual(
+    rightsOf({ publisher: { ...PUBLISHER, rights: ALL }, article: chapter, requester }),
+    {
+      summarization: true,
+      display: false,
+      rag: true,
+      fine_tuning: false,
+    },
+  );
 });
 
 Deno.test("termsOf() names what set the policy and the display price", () => {

@@ -4,7 +4,7 @@
  * @module
  */
 
-export { decide, effectiveRights, type Terms, termsOf } from "./decide.ts";
+export { decide, rightsOf, type Terms, termsOf } from "./decide.ts";
 export { reasons, REQUEST_VIA } from "./reasons.ts";
 export { articlePathname, matchRules, pathMatches } from "./rules.ts";
 export type { RuleContext, RuleMatch } from "./rules.ts";
