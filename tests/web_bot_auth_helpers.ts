@@ -1,0 +1,80 @@
+/**
+ * A Web Bot Auth signer for tests: a fresh Ed25519 key, its key directory served on loopback, and
+ * request signing with Cloudflare's web-bot-auth library (the same code real crawlers use), so
+ * server/landing/web_bot_auth.ts is checked against an independent implementation.
+ *
+ * Verify with a fetcher that may reach loopback:
+ * `createFetcher({ userAgent: "FolioBot/test", allowLoopback: true })`.
+ *
+ * @module
+ */
+import { HTTP_MESSAGE_SIGNATURES_DIRECTORY, MediaType, signatureHeaders } from "web-bot-auth";
+import { Ed25519Signer } from "web-bot-auth/crypto";
+
+/** A signing agent with a loopback key directory; dispose to stop its server. */
+export interface TestSigner extends AsyncDisposable {
+  /** Origin of the loopback directory server, e.g. "http://127.0.0.1:PORT". */
+  agent: string;
+  /** The key's RFC 7638 JWK thumbprint. */
+  keyid: string;
+  /**
+   * Returns headers (signature-agent, signature-input, signature) for a request to `url`, covering
+   * @authority, signature-agent and every header named in `cover` (their values taken from
+   * `headers`). `created`/`expires` default to clock-now-1s / +5 min; pass other dates to make
+   * expired signatures.
+   */
+  sign(
+    url: string,
+    opts?: {
+      headers?: Record<string, string>;
+      cover?: string[];
+      created?: Date;
+      expires?: Date;
+    },
+  ): Promise<Record<string, string>>;
+}
+
+/** Starts a loopback directory server (Deno.serve on 127.0.0.1 port 0) serving a fresh Ed25519 key's directory. */
+export async function startTestSigner(opts: { now?: () => Date } = {}): Promise<TestSigner> {
+  const now = opts.now ?? (() => new Date());
+  const pair = await crypto.subtle.generateKey({ name: "Ed25519" }, true, [
+    "sign",
+    "verify",
+  ]) as CryptoKeyPair;
+  const jwk = await crypto.subtle.exportKey("jwk", pair.privateKey);
+  const signer = await Ed25519Signer.fromJWK(jwk);
+  const directory = JSON.stringify({ keys: [{ kty: "OKP", crv: "Ed25519", x: jwk.x }] });
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, (req) => {
+    if (new URL(req.url).pathname !== HTTP_MESSAGE_SIGNATURES_DIRECTORY) {
+      return new Response("not found", { status: 404 });
+    }
+    return new Response(directory, {
+      headers: { "content-type": MediaType.HTTP_MESSAGE_SIGNATURES_DIRECTORY },
+    });
+  });
+  const agent = `http://127.0.0.1:${server.addr.port}`;
+  const signatureAgent = `"${agent}"`;
+  return {
+    agent,
+    keyid: signer.keyid,
+    async sign(url, o = {}) {
+      const created = o.created ?? new Date(now().getTime() - 1000);
+      const expires = o.expires ?? new Date(created.getTime() + 5 * 60_000 + 1000);
+      const headers = { ...o.headers, "signature-agent": signatureAgent };
+      const components = ["@authority", "signature-agent", ...(o.cover ?? [])];
+      const signed = await signatureHeaders({ method: "GET", url, headers }, signer, {
+        created,
+        expires,
+        components: components.map((c) => c.toLowerCase()),
+      });
+      return {
+        "signature-agent": signatureAgent,
+        "signature-input": signed["Signature-Input"],
+        "signature": signed.Signature,
+      };
+    },
+    async [Symbol.asyncDispose]() {
+      await server.shutdown();
+    },
+  };
+}
