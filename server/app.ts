@@ -16,6 +16,7 @@ import { openApiRoutes } from "./openapi/document.ts";
 import { manageRoutes } from "./manage/routes.ts";
 import { MARKETPLACE, marketplaceRoutes } from "./marketplace/routes.ts";
 import { cardRoutes, mcpRoutes } from "./mcp/routes.ts";
+import { publisherHostRoutes } from "./landing/routes.ts";
 import { onError, requestId } from "./middleware.ts";
 import { oauthRoutes } from "./oauth/routes.ts";
 import { restRoutes } from "./rest/routes.ts";
@@ -51,6 +52,8 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.route("/api/publishers", cardRoutes(deps));
   app.route("/api/publisher", manageRoutes(deps));
   app.route("/api/openapi.json", openApiRoutes(deps));
+  // Every other path on a publisher's custom domain is its site (server/landing/routes.ts).
+  app.route("/", publisherHostRoutes(deps));
   // Pages. The portals call the API through the app itself (server/console/api.ts).
   const self = (req: Request, env: unknown) => app.fetch(req, env);
   app.route("/publisher", consoleRoutes(deps, self));

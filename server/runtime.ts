@@ -11,6 +11,9 @@ import { type Clock, systemClock } from "./clock.ts";
 import { type Config, withListeningPort } from "./config.ts";
 import { createFetcher, type GuardedFetcher } from "./catalog/fetcher.ts";
 import { startIngestionWorker } from "./catalog/jobs.ts";
+import { syncChapterUrls } from "./catalog/books.ts";
+import { backfillSitePaths } from "../store/articles.ts";
+import { listPublishers } from "../store/publishers.ts";
 import type { AppDeps } from "./deps.ts";
 import { createLogger, type Logger } from "./log.ts";
 import { listenerSender, runProbeRound } from "./status/probes.ts";
@@ -81,12 +84,19 @@ export async function assembleFolio(
       : null;
     callLog = createCallLog(store.db, { log });
     const deps: AppDeps = { store, config, clock, log, callLog, search, fetcher };
+    await preparePublisherHosts(deps);
     let ingestion: { stop(): Promise<void> } | null = null;
     return {
       deps,
       store,
       seeded,
       handler(listening) {
+        // PORT=0 learns its port only now, and chapter URLs carry it.
+        if (listening.baseUrl !== deps.config.baseUrl) {
+          preparePublisherHosts({ ...deps, config: listening }).catch((err) =>
+            log.error("chapter URLs not updated", { error: String(err) })
+          );
+        }
         deps.config = listening;
         return createApp(deps).fetch;
       },
@@ -109,6 +119,12 @@ export async function assembleFolio(
     store.close();
     throw err;
   }
+}
+
+/** Gives older articles their host path and every publisher's chapters their host URL. */
+async function preparePublisherHosts(deps: AppDeps): Promise<void> {
+  await backfillSitePaths(deps.store.db, { batch: 1000 });
+  for (const p of await listPublishers(deps.store.db)) await syncChapterUrls(deps, p);
 }
 
 /** Assembles Folio and serves it on `config.host:config.port`. */

@@ -44,6 +44,24 @@ export interface ArticleInput {
 const COLUMNS =
   "id, publisher_id, url, canonical_url, title, author, published_at, summary, tags, body, policy, price_micros, kind, book_id, chapter_no, content_hash, updated_at";
 
+/**
+ * The path an article answers at on its publisher's host (docs/DESIGN.md "Publisher host"): a
+ * chapter's `/books/<bookId>/chapters/<n>`, else the path of its canonical URL or URL.
+ */
+export function sitePathOf(
+  a: Pick<ArticleInput, "url" | "canonicalUrl" | "kind" | "bookId" | "chapterNo">,
+): string | null {
+  if (a.kind === "chapter" && a.bookId && a.chapterNo) {
+    return `/books/${a.bookId}/chapters/${a.chapterNo}`;
+  }
+  try {
+    const u = new URL(a.canonicalUrl ?? a.url);
+    return u.protocol === "http:" || u.protocol === "https:" ? u.pathname : null;
+  } catch {
+    return null;
+  }
+}
+
 /** Inserts or updates the article at `input.url`; returns its id and whether its content changed. */
 export async function upsertArticle(
   db: Client,
@@ -64,9 +82,10 @@ export async function upsertArticle(
   // Policy and price are the publisher's settings: a re-ingest keeps them unless given.
   await db.batch([
     {
-      sql: `INSERT INTO articles (${COLUMNS}, created_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+      sql: `INSERT INTO articles (${COLUMNS}, created_at, site_path)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             ON CONFLICT (id) DO UPDATE SET canonical_url = excluded.canonical_url,
+              site_path = excluded.site_path,
               title = excluded.title, author = excluded.author, published_at = excluded.published_at,
               summary = excluded.summary, tags = excluded.tags, body = excluded.body,
               policy = CASE WHEN ? THEN excluded.policy ELSE articles.policy END,
@@ -91,6 +110,8 @@ export async function upsertArticle(
         hash,
         now,
         now,
+        // "" marks "no page" so the start-up backfill does not visit the row again.
+        sitePathOf(input) ?? "",
         input.policy !== undefined,
         input.priceMicros !== undefined,
       ],
@@ -127,6 +148,71 @@ export async function findArticle(
     args: [idOrUrl, publisherId],
   });
   return rs.rows[0] ? toArticle(rs.rows[0]) : null;
+}
+
+/**
+ * The published article at `path` on the publisher's host; a trailing slash is optional. When two
+ * articles share a path (the same path on two origins), the most recently published wins.
+ */
+export async function findArticleByPath(
+  db: Client,
+  publisherId: string,
+  path: string,
+): Promise<Article | null> {
+  const other = path.length > 1 && path.endsWith("/") ? path.slice(0, -1) : `${path}/`;
+  const rs = await db.execute({
+    sql: `SELECT ${COLUMNS} FROM articles
+          WHERE publisher_id = ? AND site_path IN (?, ?) AND ${PUBLISHED}
+          ORDER BY site_path = ? DESC, published_at DESC LIMIT 1`,
+    args: [publisherId, path, other, path],
+  });
+  return rs.rows[0] ? toArticle(rs.rows[0]) : null;
+}
+
+/**
+ * Gives a publisher's chapters their URL on its host (`origin` + their site path), or none when the
+ * publisher has no host: chapters are uploads, so their host page is where they are cited.
+ */
+export async function setChapterUrls(
+  db: Client,
+  publisherId: string,
+  origin: string | null,
+): Promise<void> {
+  await db.execute({
+    sql:
+      `UPDATE articles SET canonical_url = CASE WHEN ?1 IS NULL THEN NULL ELSE ?1 || site_path END
+          WHERE publisher_id = ?2 AND kind = 'chapter' AND site_path IS NOT NULL
+            AND canonical_url IS NOT (CASE WHEN ?1 IS NULL THEN NULL ELSE ?1 || site_path END)`,
+    args: [origin, publisherId],
+  });
+}
+
+/** Fills `site_path` of rows stored before it existed, `batch` at a time; returns how many. */
+export async function backfillSitePaths(db: Client, options: { batch: number }): Promise<number> {
+  let done = 0;
+  while (true) {
+    const rs = await db.execute({
+      sql: `SELECT id, url, canonical_url, kind, book_id, chapter_no FROM articles
+            WHERE site_path IS NULL LIMIT ?`,
+      args: [options.batch],
+    });
+    const updates = rs.rows.map((r) => ({
+      sql: "UPDATE articles SET site_path = ? WHERE id = ?",
+      args: [
+        sitePathOf({
+          url: String(r.url),
+          canonicalUrl: r.canonical_url === null ? null : String(r.canonical_url),
+          kind: String(r.kind) as "article" | "chapter",
+          bookId: r.book_id === null ? null : String(r.book_id),
+          chapterNo: r.chapter_no === null ? null : Number(r.chapter_no),
+        }) ?? "",
+        String(r.id),
+      ],
+    }));
+    if (updates.length) await db.batch(updates, "write");
+    done += updates.length;
+    if (rs.rows.length < options.batch) return done;
+  }
 }
 
 /**
@@ -279,4 +365,34 @@ export async function countsByPublisher(
     out.set(String(r.publisher_id), entry);
   }
   return out;
+}
+
+/** The publisher's most used tags over its published articles, most used first. */
+export async function topTags(
+  db: Client,
+  publisherId: string,
+  options: { limit: number },
+): Promise<{ tag: string; count: number }[]> {
+  const rs = await db.execute({
+    sql: `SELECT t.tag, COUNT(*) AS n FROM article_tags t
+          JOIN articles a ON a.id = t.article_id AND a.${PUBLISHED}
+          WHERE t.publisher_id = ? GROUP BY t.tag ORDER BY n DESC, t.tag LIMIT ?`,
+    args: [publisherId, options.limit],
+  });
+  return rs.rows.map((r) => ({ tag: String(r.tag), count: Number(r.n) }));
+}
+
+/** Host paths of the publisher's published PAYWALL articles (their own policy), up to `limit`. */
+export async function paywalledPaths(
+  db: Client,
+  publisherId: string,
+  options: { limit: number },
+): Promise<string[]> {
+  const rs = await db.execute({
+    sql: `SELECT site_path FROM articles WHERE publisher_id = ? AND policy = 'PAYWALL'
+            AND site_path IS NOT NULL AND site_path != '' AND ${PUBLISHED}
+          ORDER BY site_path LIMIT ?`,
+    args: [publisherId, options.limit],
+  });
+  return rs.rows.map((r) => String(r.site_path));
 }

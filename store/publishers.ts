@@ -26,6 +26,32 @@ export interface EnterpriseTerms {
   conditions: string;
 }
 
+/** What the landing path does with a crawler: serve it by the policy, charge it for every page, or refuse it. */
+export type CrawlerAction = "allow" | "charge" | "block";
+
+/**
+ * Agent payments on the publisher's host (docs/SPEC.md "Agent payments"): whether crawlers pay
+ * there, per-crawler actions by family (server/landing/crawlers.json), the action for crawlers
+ * not listed, how user-initiated fetchers (ChatGPT-User, ...) count, and the crawler price.
+ */
+export interface AgentPayments {
+  enabled: boolean;
+  /** Per page, before the platform fee; null: the publisher's full-display price. */
+  crawlerPriceMicros: number | null;
+  defaultAction: CrawlerAction;
+  crawlers: Record<string, CrawlerAction>;
+  /** "reader": a person's own request through an assistant is served like a human reader. */
+  userFetchers: "reader" | CrawlerAction;
+}
+
+export const DEFAULT_AGENT_PAYMENTS: AgentPayments = {
+  enabled: true,
+  crawlerPriceMicros: null,
+  defaultAction: "allow",
+  crawlers: {},
+  userFetchers: "reader",
+};
+
 /** A publisher with all its settings. */
 export interface Publisher {
   id: string;
@@ -43,6 +69,7 @@ export interface Publisher {
   robotsOrigin: string | null;
   enterpriseTerms: EnterpriseTerms | null;
   sponsorTools: string[];
+  agentPayments: AgentPayments;
 }
 
 export const DEFAULT_TOGGLES: Toggles = {
@@ -90,8 +117,8 @@ export function publisherInsert(
     statement: {
       sql: `INSERT INTO publishers (id, slug, name, description, email, custom_domain, branding,
             toggles, rights, prices, paywall_meter_limit, robots_origin, enterprise_terms,
-            sponsor_tools, created_at, updated_at)
-          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+            sponsor_tools, agent_payments, created_at, updated_at)
+          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       args: [...toRow(publisher), now, now],
     },
   };
@@ -107,7 +134,8 @@ export async function updatePublisher(
   await db.execute({
     sql: `UPDATE publishers SET slug = ?, name = ?, description = ?, email = ?, custom_domain = ?,
             branding = ?, toggles = ?, rights = ?, prices = ?, paywall_meter_limit = ?,
-            robots_origin = ?, enterprise_terms = ?, sponsor_tools = ?, updated_at = ?
+            robots_origin = ?, enterprise_terms = ?, sponsor_tools = ?, agent_payments = ?,
+            updated_at = ?
           WHERE id = ?`,
     args: [...rest, options.now.getTime(), id],
   });
@@ -200,6 +228,7 @@ function withDefaults(p: NewPublisher): Publisher {
     robotsOrigin: null,
     enterpriseTerms: null,
     sponsorTools: [],
+    agentPayments: DEFAULT_AGENT_PAYMENTS,
     ...p,
   };
 }
@@ -220,6 +249,7 @@ function toRow(p: Publisher) {
     p.robotsOrigin,
     p.enterpriseTerms ? JSON.stringify(p.enterpriseTerms) : null,
     JSON.stringify(p.sponsorTools),
+    JSON.stringify(p.agentPayments),
   ];
 }
 
@@ -245,5 +275,8 @@ function toPublisher(r: any): Publisher {
     robotsOrigin: r.robots_origin === null ? null : String(r.robots_origin),
     enterpriseTerms: r.enterprise_terms === null ? null : JSON.parse(String(r.enterprise_terms)),
     sponsorTools: JSON.parse(String(r.sponsor_tools)),
+    agentPayments: r.agent_payments === null || r.agent_payments === undefined
+      ? DEFAULT_AGENT_PAYMENTS
+      : { ...DEFAULT_AGENT_PAYMENTS, ...JSON.parse(String(r.agent_payments)) },
   };
 }

@@ -3,7 +3,9 @@
  * chapter-level units, each stored as an article of kind "chapter" whose rights are capped by the
  * book's author-contract ceiling (docs/SPEC.md "Content license"; read by server/reads/read_article.ts).
  */
-import { upsertArticle } from "../../store/articles.ts";
+import { setChapterUrls, upsertArticle } from "../../store/articles.ts";
+import { getPublisher, type Publisher } from "../../store/publishers.ts";
+import { publisherUrls } from "../urls.ts";
 import {
   type Book,
   bookChapters,
@@ -36,6 +38,17 @@ export interface BookImport {
 /** The article URL of a book chapter: stable, never fetched, never mistaken for a web page. */
 export function chapterUrl(bookId: string, n: number): string {
   return `book:${bookId}/chapter/${n}`;
+}
+
+/**
+ * Points the publisher's chapters at their pages on its host (docs/SPEC.md: agents cite the URL),
+ * or back to none when it has no custom domain. Runs at start, on upload and when the domain moves.
+ */
+export async function syncChapterUrls(
+  deps: Pick<AppDeps, "store" | "config">,
+  publisher: Publisher,
+): Promise<void> {
+  await setChapterUrls(deps.store.db, publisher.id, publisherUrls(deps.config, publisher).host);
 }
 
 /** Validates, splits and stores an uploaded book; the chapters are indexed for search. */
@@ -83,6 +96,8 @@ export async function importBook(
       ids.push(id);
     }
     await setBookChapters(deps.store.db, publisherId, bookId, chapters.length);
+    const publisher = await getPublisher(deps.store.db, publisherId);
+    if (publisher) await syncChapterUrls(deps, publisher);
   } catch (e) {
     await deleteBook(deps.store.db, publisherId, bookId).catch(() => {});
     throw e;

@@ -116,15 +116,36 @@ function isOk(rec: { status: number }): boolean {
     (rec.status >= 400 && rec.status < 500 && rec.status !== 429);
 }
 
-function verdictFor(rec: RobotsRecord, owner: string, url: string): RobotsVerdict {
-  if (rec.status >= 400 && rec.status < 500 && rec.status !== 429) return { allowed: true };
-  if (!isOk(rec)) {
-    const why = rec.status === 0 ? "could not be fetched" : `answered HTTP ${rec.status}`;
-    return {
-      allowed: false,
-      reason: `robots.txt ${why}; the host is treated as disallowed until it answers`,
-    };
+/**
+ * Whether the origin's stored robots.txt disallows `url` to any of a crawler's product tokens, for
+ * the landing path's escalation (docs/SPEC.md "Agent payments"). Only an explicit rule counts: a
+ * host that fails or has no file escalates no one. Never fetches on the request path: a missing
+ * record is fetched in the background (the daily cron keeps it fresh) and counts as allowed.
+ */
+export async function robotsDisallows(
+  deps: AppDeps,
+  publisherId: string,
+  url: string,
+  tokens: string[],
+): Promise<boolean> {
+  if (tokens.length === 0) return false;
+  const origin = new URL(url).origin;
+  const rec = await getRobots(deps.store.db, publisherId, origin);
+  if (!rec) {
+    const key = `${deps.store.url}\n${publisherId}\n${origin}`;
+    if (!inFlight.has(key)) {
+      const p = fetchRobots(deps, publisherId, origin).finally(() => inFlight.delete(key));
+      inFlight.set(key, p);
+      p.catch((err) => deps.log.warn("robots.txt fetch failed", { origin, error: String(err) }));
+    }
+    return false;
   }
+  if (rec.status < 200 || rec.status >= 300) return false;
+  const robots = parsed(rec, `${deps.store.url}\n${publisherId}`);
+  return tokens.some((token) => robots?.isAllowed(url, token) === false);
+}
+
+function parsed(rec: RobotsRecord, owner: string): Parsed | null {
   const key = `${owner}\n${rec.origin}`;
   let cached = parsedCache.get(key);
   if (!cached || cached.fetchedAt !== rec.fetchedAt || cached.body !== rec.body) {
@@ -136,7 +157,20 @@ function verdictFor(rec: RobotsRecord, owner: string, url: string): RobotsVerdic
     parsedCache.set(key, cached);
     if (parsedCache.size > 1000) parsedCache.delete(parsedCache.keys().next().value!);
   }
-  if (!cached.robots || cached.robots.isAllowed(url, ROBOTS_TOKEN) !== false) {
+  return cached.robots;
+}
+
+function verdictFor(rec: RobotsRecord, owner: string, url: string): RobotsVerdict {
+  if (rec.status >= 400 && rec.status < 500 && rec.status !== 429) return { allowed: true };
+  if (!isOk(rec)) {
+    const why = rec.status === 0 ? "could not be fetched" : `answered HTTP ${rec.status}`;
+    return {
+      allowed: false,
+      reason: `robots.txt ${why}; the host is treated as disallowed until it answers`,
+    };
+  }
+  const robots = parsed(rec, owner);
+  if (!robots || robots.isAllowed(url, ROBOTS_TOKEN) !== false) {
     return { allowed: true };
   }
   return { allowed: false, reason: `robots.txt disallows ${ROBOTS_TOKEN}` };

@@ -12,6 +12,7 @@ import { matchRules, type RuleMatch } from "./rules.ts";
 import type {
   ArticleFacts,
   Charge,
+  CrawlTerms,
   Decision,
   DecisionInput,
   Deliver,
@@ -29,7 +30,7 @@ const FREE: UsePrices = { summarization: 0, display: 0, rag: 0 };
 export function decide(input: DecisionInput): Decision {
   const { publisher, article, requester, use, usage, now } = input;
   const rules = matchRules(input.rules, { article, requester, now });
-  const { policy, prices } = termsOf(publisher, article, rules);
+  const { policy, prices } = termsOf(publisher, article, rules, requester.crawl);
   const rights = rightsOf(input);
   const base = {
     policy,
@@ -121,19 +122,23 @@ export interface Terms {
   policy: Policy;
   /** Per-use prices in micros; all 0 unless the policy is PAYWALL. */
   prices: UsePrices;
-  /** What set the policy: the first matching non-deny rule, or the article's own policy. */
-  policyFrom: "rule" | "article";
+  /**
+   * What set the policy: the first matching non-deny rule, the article's own policy, or a crawler's
+   * terms on the landing path (a charged or robots-disallowed crawler finds no free page).
+   */
+  policyFrom: "rule" | "article" | "crawler";
   /** What set the display price; null when the policy is not PAYWALL (nothing is priced). */
-  priceFrom: "article" | "rule" | "publisher" | null;
+  priceFrom: "article" | "rule" | "crawler" | "publisher" | null;
   /** The first matching non-deny rule, whether or not its price was overridden. */
   ruleId: string | null;
 }
 
 /**
  * The one place policy and prices are decided (every surface, the terms page and the management
- * API read them through here). A matching rule's policy beats the article's; on a PAYWALL article
- * display costs the per-article override, else the rule's (windowed) price, else the publisher's
- * price: docs/SPEC.md "Agent payments" ("per-article overrides take precedence"). Only display is
+ * API read them through here). A matching rule's policy beats the article's; a paying crawler's
+ * terms turn OBSERVE into PAYWALL. On a PAYWALL article display costs the per-article override,
+ * else the rule's (windowed) price, else the crawler price, else the publisher's price:
+ * docs/SPEC.md "Agent payments" ("per-article overrides take precedence"). Only display is
  * priced per article: docs/SPEC.md "Article" ties the per-article price to reading the article, and
  * summaries/passages keep the publisher's per-use prices. Denials are not terms: see `decide()`.
  */
@@ -141,11 +146,18 @@ export function termsOf(
   publisher: Pick<PublisherTerms, "pricesMicros">,
   article: Pick<ArticleFacts, "policy" | "priceMicros">,
   rules: Pick<RuleMatch, "policy" | "priceMicros" | "ruleId">,
+  crawl?: CrawlTerms | null,
 ): Terms {
-  const policy = rules.policy ?? article.policy;
+  const chosen = rules.policy ?? article.policy;
+  const escalated = chosen === "OBSERVE" && !!crawl;
+  const policy = escalated ? "PAYWALL" : chosen;
   const base = {
     policy,
-    policyFrom: rules.policy !== undefined ? "rule" as const : "article" as const,
+    policyFrom: escalated
+      ? "crawler" as const
+      : rules.policy !== undefined
+      ? "rule" as const
+      : "article" as const,
     ruleId: rules.ruleId ?? null,
   };
   // docs/SPEC.md "Article": price applies when policy is PAYWALL; OBSERVE articles are free.
@@ -154,6 +166,8 @@ export function termsOf(
     ? [article.priceMicros, "article" as const]
     : rules.priceMicros !== undefined
     ? [rules.priceMicros, "rule" as const]
+    : crawl && crawl.priceMicros !== null
+    ? [crawl.priceMicros, "crawler" as const]
     : [publisher.pricesMicros.display, "publisher" as const];
   return { ...base, prices: { ...publisher.pricesMicros, display }, priceFrom };
 }

@@ -514,6 +514,68 @@ const cases: Case[] = [
       countsAgainstMeter: false,
     },
   },
+  // A paying crawler's terms on the landing path: charged, or escalated by robots.txt.
+  {
+    name: "escalates an OBSERVE article to PAYWALL for a charged crawler, at the crawler price",
+    given: {
+      requester: {
+        surface: "landing",
+        crawl: { why: "charge", priceMicros: 10_000 },
+      },
+    },
+    want: {
+      outcome: "full",
+      policy: "PAYWALL",
+      charge: { micros: 10_470, use: "display", kind: "landing", feeMicros: 470 },
+    },
+  },
+  {
+    name: "quotes a robots-disallowed crawler the publisher's display price on an OBSERVE article",
+    given: {
+      requester: {
+        ...ANON,
+        identity: "crawler:GPTBot",
+        surface: "landing",
+        crawl: { why: "robots", priceMicros: null },
+      },
+    },
+    want: { outcome: "payment_required", quote: { micros: 52_350, feeMicros: 2_350 } },
+  },
+  {
+    name: "keeps the per-article price over the crawler price",
+    given: {
+      article: { ...PAYWALL, priceMicros: 20_000 },
+      requester: { surface: "landing", crawl: { why: "charge", priceMicros: 10_000 } },
+    },
+    want: { charge: { micros: 20_940, use: "display", kind: "landing", feeMicros: 940 } },
+  },
+  {
+    name: "keeps a rule's price over the crawler price",
+    given: {
+      rules: [{ id: "r1", priority: 1, match: {}, action: { priceMicros: 30_000 } }],
+      requester: { surface: "landing", crawl: { why: "robots", priceMicros: 10_000 } },
+    },
+    want: { charge: { micros: 31_410, use: "display", kind: "landing", feeMicros: 1_410 } },
+  },
+  {
+    name: "never unblocks a BLOCKED article for a paying crawler",
+    given: {
+      article: { policy: "BLOCKED" },
+      requester: { surface: "landing", crawl: { why: "charge", priceMicros: 10_000 } },
+    },
+    want: { outcome: "blocked", charge: null },
+  },
+  {
+    name: "lets a licensed buyer's crawler read an escalated page without charge",
+    given: {
+      requester: {
+        surface: "landing",
+        licensedUses: ["display"],
+        crawl: { why: "charge", priceMicros: 10_000 },
+      },
+    },
+    want: { outcome: "full", policy: "PAYWALL", charge: null },
+  },
   // The paywall meter for non-buyers (step h).
   {
     name: "serves and counts a non-buyer's last free metered read",
@@ -593,4 +655,16 @@ Deno.test("termsOf() names what set the policy and the display price", () => {
   // A price rule on an OBSERVE article prices nothing.
   const free = termsOf(pub, observe, { ruleId: "r2", priceMicros: 70_000 });
   assert.deepEqual([free.prices.display, free.priceFrom, free.policyFrom], [0, null, "article"]);
+  // A paying crawler: OBSERVE becomes PAYWALL; the crawler price comes after article and rule.
+  const crawl = { why: "robots" as const, priceMicros: 9_000 };
+  const escalated = termsOf(pub, observe, {}, crawl);
+  assert.deepEqual(
+    [escalated.policy, escalated.policyFrom, escalated.prices.display, escalated.priceFrom],
+    ["PAYWALL", "crawler", 9_000, "crawler"],
+  );
+  assert.equal(termsOf(pub, { ...observe, priceMicros: 1_000 }, {}, crawl).priceFrom, "article");
+  assert.equal(
+    termsOf(pub, observe, { ruleId: "r2", priceMicros: 70_000 }, crawl).priceFrom,
+    "rule",
+  );
 });

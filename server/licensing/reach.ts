@@ -9,7 +9,7 @@
 import type { Publisher } from "../../store/publishers.ts";
 
 /** The surfaces the gate guards. */
-export type ReachSurface = "rest" | "mcp" | "a2a";
+export type ReachSurface = "rest" | "mcp" | "a2a" | "landing";
 
 /** What a request presents, before it is verified: nothing, a buyer key, or an access token. */
 export type Presented = "none" | "buyer_key" | "access_token";
@@ -20,8 +20,9 @@ export type Presented = "none" | "buyer_key" | "access_token";
  * - `auth_required`: the publisher requires a credential (Require auth, on MCP and A2A);
  * - `rest_not_public`: anonymous REST needs public REST on and a custom domain (docs/SPEC.md
  *   "Publisher REST API"); a buyer key always reaches REST;
- * - `credential_not_accepted`: this surface takes no credential of that kind (REST takes buyer
- *   keys only; access tokens are bound to a publisher's MCP and A2A servers).
+ * - `credential_not_accepted`: this surface takes no credential of that kind (REST and the landing
+ *   path take buyer keys only; access tokens are bound to a publisher's MCP and A2A servers).
+ * The landing path (the publisher's own pages, NLWeb ask) is open to anyone without a credential.
  */
 export type Refusal =
   | "surface_off"
@@ -45,6 +46,8 @@ export function reach(p: ReachFacts, surface: ReachSurface, presented: Presented
       return p.toggles.a2a ? credentialRequired(p, presented) : "surface_off";
     case "mcp":
       return credentialRequired(p, presented);
+    case "landing":
+      return presented === "access_token" ? "credential_not_accepted" : null;
   }
 }
 

@@ -58,6 +58,18 @@ export interface Requester {
   /** ISO 3166 alpha-2; null (unknown) matches no territory rule. */
   territory: string | null;
   surface: Surface;
+  /** A crawler on the landing path that pays for every page it takes; absent elsewhere. */
+  crawl?: CrawlTerms | null;
+}
+
+/**
+ * A crawler's terms on the landing path (docs/SPEC.md "Agent payments"): charged by the publisher's
+ * setting or escalated because the origin's robots.txt disallows it; its free pages become PAYWALL.
+ */
+export interface CrawlTerms {
+  why: "charge" | "robots";
+  /** The crawler price per page, before the fee; null: the publisher's full-display price. */
+  priceMicros: number | null;
 }
 
 /** This month's counters for the requester and publisher (UTC month). */

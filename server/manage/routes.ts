@@ -17,6 +17,8 @@ import { playgroundRoutes } from "./playground.ts";
 import { rulesRoutes } from "./rules_routes.ts";
 import { settingsPatchSchema } from "./schemas.ts";
 import { applySettingsPatch, presentSettings } from "./settings.ts";
+import { CRAWLERS } from "../landing/crawlers.ts";
+import { settingFor } from "../landing/visitor.ts";
 import { jsonLimit, readJson } from "./validation.ts";
 import { parseInput } from "../validate.ts";
 
@@ -49,6 +51,20 @@ export function manageRoutes(deps: AppDeps): Hono<AppEnv> {
     const patch = parseInput(settingsPatchSchema, await readJson(c));
     const updated = await applySettingsPatch(deps, current(c), patch);
     return c.json(presentSettings(updated, deps.config));
+  });
+
+  app.get("/crawlers", (c) => {
+    const p = current(c);
+    return c.json({
+      crawlers: CRAWLERS.map((cr) => ({
+        family: cr.family,
+        operator: cr.operator,
+        class: cr.class,
+        robotsTokens: cr.robotsTokens,
+        action: settingFor(p, cr),
+        own: cr.family in p.agentPayments.crawlers,
+      })),
+    });
   });
 
   app.post("/key/rotate", async (c) => {

@@ -10,6 +10,7 @@ import { SPONSOR_TOOLS } from "../mcp/sponsor_tools.ts";
 import { METERED_CAP_MICROS, microsToCents } from "../money.ts";
 import { PASSWORD_MAX, PASSWORD_MIN } from "./passwords.ts";
 import { isCountryCode } from "./territories.ts";
+import { crawlerFamily } from "../landing/crawlers.ts";
 
 /**
  * Sponsor tools a publisher may switch on (docs/SPEC.md "MCP server"): the ids of the MCP surface's
@@ -79,6 +80,39 @@ export const enterpriseTermsSchema = z.strictObject({
   }),
 });
 
+const crawlerAction = z.enum(["allow", "charge", "block"]);
+
+/**
+ * Agent payments on the publisher's host (docs/SPEC.md "Agent payments"): per-crawler actions are
+ * keyed by the crawler family names of server/landing/crawlers.json.
+ */
+export const agentPaymentsSchema = z.strictObject({
+  enabled: z.boolean(),
+  /** Per page before the 4.7% platform fee; null: the full-display price. */
+  crawlerPriceUsdCents: cents.nullable(),
+  defaultAction: crawlerAction,
+  crawlers: z.record(
+    z.string().refine((name) => crawlerFamily(name) !== null, {
+      error: "is not a crawler of the list (GET /api/publisher/crawlers)",
+    }),
+    crawlerAction,
+  ),
+  userFetchers: z.enum(["reader", "allow", "charge", "block"]),
+});
+
+/** GET /api/publisher/crawlers. */
+export const crawlersSchema = z.object({
+  crawlers: z.array(z.object({
+    family: z.string(),
+    operator: z.string(),
+    class: z.enum(["training", "search", "user"]),
+    robotsTokens: z.array(z.string()),
+    action: z.enum(["reader", "allow", "charge", "block"]),
+    /** True when the action is the publisher's own setting for this crawler. */
+    own: z.boolean(),
+  })),
+});
+
 /** A publisher's settings as GET /api/publisher/settings answers them. */
 export const settingsSchema = z.strictObject({
   publisherId: z.string(),
@@ -103,6 +137,7 @@ export const settingsSchema = z.strictObject({
     error: "must not repeat a tool",
   }),
   enterpriseTerms: enterpriseTermsSchema.nullable(),
+  agentPayments: agentPaymentsSchema,
 });
 
 /** GET /api/publisher/settings: the settings, plus where the publisher's surfaces answer. */
@@ -124,6 +159,7 @@ export const settingsPatchSchema = settingsSchema.omit({ publisherId: true, slug
   toggles: togglesSchema.partial(),
   rights: rightsSchema.partial(),
   pricingUsdCents: pricingSchema.partial(),
+  agentPayments: agentPaymentsSchema.partial(),
 }).partial();
 
 /** Input type of a settings patch. */

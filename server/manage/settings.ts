@@ -11,6 +11,8 @@ import { publisherUrls } from "../urls.ts";
 import { invalid } from "../errors.ts";
 import { centsToMicros, microsToCents, pricesInCents } from "../money.ts";
 import { domainTaken } from "./accounts.ts";
+import { crawlerFamily } from "../landing/crawlers.ts";
+import { syncChapterUrls } from "../catalog/books.ts";
 import type { SettingsPatch } from "./schemas.ts";
 
 /** The settings document of GET /api/publisher/settings. */
@@ -35,6 +37,15 @@ export function presentSettings(p: Publisher, config: Pick<Config, "baseUrl">) {
         conditions: p.enterpriseTerms.conditions,
       }
       : null,
+    agentPayments: {
+      enabled: p.agentPayments.enabled,
+      crawlerPriceUsdCents: p.agentPayments.crawlerPriceMicros === null
+        ? null
+        : microsToCents(p.agentPayments.crawlerPriceMicros),
+      defaultAction: p.agentPayments.defaultAction,
+      crawlers: p.agentPayments.crawlers,
+      userFetchers: p.agentPayments.userFetchers,
+    },
     /** Where the publisher's surfaces answer (read-only). */
     urls: publisherUrls(config, p),
   };
@@ -67,6 +78,7 @@ export async function applySettingsPatch(
     next.robotsOrigin = patch.robotsOrigin === null ? null : new URL(patch.robotsOrigin).origin;
   }
   if (patch.sponsorTools !== undefined) next.sponsorTools = patch.sponsorTools;
+  if (patch.agentPayments !== undefined) next.agentPayments = agentPaymentsOf(next, patch);
   if (patch.enterpriseTerms !== undefined) {
     next.enterpriseTerms = patch.enterpriseTerms === null ? null : {
       useCases: patch.enterpriseTerms.useCases,
@@ -83,6 +95,24 @@ export async function applySettingsPatch(
     // Another publisher claimed the domain between our check and this write.
     if (String(err).includes("publishers.custom_domain")) throw domainTaken(next.customDomain!);
     throw err;
+  }
+  if (next.customDomain !== publisher.customDomain) await syncChapterUrls(deps, next);
+  return next;
+}
+
+/** Merges an agent-payments patch; per-crawler actions replace the map, under canonical names. */
+function agentPaymentsOf(p: Publisher, patch: SettingsPatch): Publisher["agentPayments"] {
+  const { crawlerPriceUsdCents, crawlers, ...rest } = patch.agentPayments!;
+  const next = { ...p.agentPayments, ...rest };
+  if (crawlerPriceUsdCents !== undefined) {
+    next.crawlerPriceMicros = crawlerPriceUsdCents === null
+      ? null
+      : centsToMicros(crawlerPriceUsdCents);
+  }
+  if (crawlers !== undefined) {
+    next.crawlers = Object.fromEntries(
+      Object.entries(crawlers).map(([name, action]) => [crawlerFamily(name)!, action]),
+    );
   }
   return next;
 }

@@ -12,6 +12,7 @@ import { budgetRoutes } from "./budget_routes.ts";
 import { catalogRoutes } from "./catalog.ts";
 import { licenseRoutes } from "./license_routes.ts";
 import { sessionRoutes } from "./session_routes.ts";
+import { signatureAgentRoutes } from "./signature_agent_routes.ts";
 import { statementRoutes } from "./statement_routes.ts";
 
 /** Where the marketplace is mounted (server/app.ts). */
@@ -29,8 +30,9 @@ export function marketplaceRoutes(deps: AppDeps): Hono<AppEnv> {
     if (open && c.req.method === "OPTIONS") {
       return c.body(null, 204, {
         "Access-Control-Allow-Origin": "*",
-        "Access-Control-Allow-Methods": "GET, POST, PUT, OPTIONS",
-        "Access-Control-Allow-Headers": "Authorization, Content-Type, Idempotency-Key",
+        "Access-Control-Allow-Methods": "GET, POST, PUT, DELETE, OPTIONS",
+        "Access-Control-Allow-Headers":
+          "Authorization, Content-Type, Idempotency-Key, Signature, Signature-Input, Signature-Agent",
         "Access-Control-Max-Age": "600",
       });
     }
@@ -43,5 +45,6 @@ export function marketplaceRoutes(deps: AppDeps): Hono<AppEnv> {
   app.route("/", licenseRoutes(deps));
   app.route("/", statementRoutes(deps));
   app.route("/", budgetRoutes(deps));
+  app.route("/", signatureAgentRoutes(deps));
   return app;
 }

@@ -351,3 +351,34 @@ export const accountSchema = z.object({
   hasPassword: z.boolean(),
   keyHint: z.string().describe("The end of the live key, to tell keys apart"),
 });
+
+// Issue 13: Web Bot Auth key directories a buyer pays for.
+
+/** POST /api/marketplace/signature-agents. */
+export const signatureAgentInputSchema = z.strictObject({
+  agent: z.string().max(2048).refine(isAgentOrigin, {
+    error: "must be the https origin of a key directory, such as https://bot.example",
+  }).transform((s) => new URL(s).origin)
+    .describe("The origin whose /.well-known/http-message-signatures-directory lists the keys")
+    .meta({ examples: ["https://crawler.example"] }),
+});
+
+/** The buyer's registered key directories. */
+export const signatureAgentsSchema = z.object({
+  agents: z.array(z.object({
+    agent: z.string().describe("Origin of the key directory"),
+    createdAt: z.string().describe("ISO 8601"),
+  })),
+});
+
+/** An https origin; http only for loopback hosts (local crawlers and tests). */
+function isAgentOrigin(s: string): boolean {
+  try {
+    const u = new URL(s);
+    if (u.pathname !== "/" || u.search || u.hash || u.username || u.password) return false;
+    return u.protocol === "https:" ||
+      (u.protocol === "http:" && ["127.0.0.1", "localhost", "[::1]"].includes(u.hostname));
+  } catch {
+    return false;
+  }
+}

@@ -10,6 +10,7 @@ import * as lifecycle from "../manage/ingest_schemas.ts";
 import * as io from "../manage/openapi_schemas.ts";
 import {
   articlePatchSchema,
+  crawlersSchema,
   licenseApprovalSchema,
   licenseDenialSchema,
   loginSchema,
@@ -123,6 +124,15 @@ export function manageApi(): Api {
           example: { toggles: { publicRest: true } },
           ok: [200, settingsResponseSchema],
           errors: [400, 409, 413],
+        }),
+      },
+      "/api/publisher/crawlers": {
+        get: authed({
+          summary: "The crawlers Folio recognises, and what the publisher does with each",
+          description: "Training and search crawlers and user-initiated fetchers by User-Agent " +
+            "(a maintained list kept as data). `action` is the publisher's setting, its default " +
+            "for the class, or `reader` (served like a person) for user fetchers by default.",
+          ok: [200, crawlersSchema],
         }),
       },
       "/api/publisher/rules": {

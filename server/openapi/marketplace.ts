@@ -171,6 +171,29 @@ export function marketplaceApi(): Api {
         errors: [400, 404, 413],
       }),
     },
+    "/signature-agents": {
+      get: authed({
+        summary: "The Web Bot Auth key directories that pay as this buyer",
+        description: "A crawler signing its requests (RFC 9421) with a key from one of these " +
+          "directories pays as this buyer on publishers' pages (pay-per-crawl).",
+        ok: [200, m.signatureAgentsSchema],
+      }),
+      post: authed({
+        summary: "Register a key directory",
+        description: "The request itself must carry a Web Bot Auth signature (Signature-Agent, " +
+          "Signature-Input, Signature) from a key of that directory: it proves the directory " +
+          "is the buyer's. 409 when another buyer holds it.",
+        body: m.signatureAgentInputSchema,
+        ok: [201, m.signatureAgentsSchema],
+        errors: [400, 403, 409, 413],
+      }),
+      delete: authed({
+        summary: "Remove a key directory",
+        params: [query("agent", { type: "string", description: "The directory's origin" })],
+        ok: [200, m.signatureAgentsSchema],
+        errors: [404],
+      }),
+    },
     "/statements": {
       get: authed({
         summary: "The months to choose a statement from",

@@ -1,7 +1,7 @@
 /** Gathers what the access decision needs about the requester, from the store. */
 import type { Client } from "../../store/db.ts";
 import { heldGrants } from "../../store/licenses.ts";
-import type { Requester, Surface } from "../licensing/mod.ts";
+import type { CrawlTerms, Requester, Surface } from "../licensing/mod.ts";
 
 /** How a surface identified its caller before the decision. */
 export interface Caller {
@@ -11,6 +11,8 @@ export interface Caller {
   buyerId: string | null;
   territory: string | null;
   surface: Surface;
+  /** A paying crawler's terms on the landing path (server/landing/visitor.ts). */
+  crawl?: CrawlTerms | null;
 }
 
 /** The decision's view of the caller for one publisher: adds the licenses held at `now`. */
