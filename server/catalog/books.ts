@@ -86,6 +86,8 @@ export async function importBook(
         url: chapterUrl(bookId, i + 1),
         title: `${title}: ${ch.title}`.slice(0, 500),
         author,
+        // A chapter is dated by its book's upload, so every surface can cite it with a date.
+        publishedAt: now.toISOString(),
         summary: summaryOf(ch.body),
         tags: ["book"],
         body: ch.body,
