@@ -138,7 +138,9 @@ async function render(
     article: {
       ...card,
       body: opts.access === "full" ? article.body : "",
-      canonicalUrl: article.canonicalUrl ?? `${brand.origin}${card.path}`,
+      // The publisher's own URL is canonical; a chapter's is its page here.
+      canonicalUrl: article.canonicalUrl ??
+        (/^https?:/.test(article.url) ? article.url : `${brand.origin}${card.path}`),
       chapter,
     },
     access: opts.access,
