@@ -70,7 +70,13 @@ export async function launchBrowser(): Promise<Browser & AsyncDisposable> {
     executablePath: CHROMIUM,
     headless: true,
     // Root in a container has no user namespace sandbox; the pages under test are our own.
-    args: ["--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu"],
+    // *.localhost names publishers' custom domains in tests; they all live on loopback.
+    args: [
+      "--no-sandbox",
+      "--disable-dev-shm-usage",
+      "--disable-gpu",
+      "--host-resolver-rules=MAP *.localhost 127.0.0.1",
+    ],
   });
   return Object.assign(browser, { [Symbol.asyncDispose]: () => browser.close() });
 }
