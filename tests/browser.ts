@@ -128,6 +128,16 @@ export async function screenshot(page: Page, name: string, fullPage = true): Pro
   await page.screenshot({ path: `${dir}/${name}.png`, fullPage });
 }
 
+/** Saves a screenshot of the element `selector` alone, when FOLIO_SCREENSHOTS names a directory. */
+export async function screenshotOf(page: Page, selector: string, name: string): Promise<void> {
+  const dir = Deno.env.get("FOLIO_SCREENSHOTS");
+  if (!dir) return;
+  await Deno.mkdir(dir, { recursive: true });
+  const element = await page.$(selector);
+  if (!element) throw new Error(`no ${selector} to take a screenshot of`);
+  await element.screenshot({ path: `${dir}/${name}.png` });
+}
+
 /** Accessibility of the page as it is now (0 serious or critical), and its screenshot. */
 export async function checkPage(page: Page, shot: string): Promise<void> {
   const violations = await seriousViolations(page);

@@ -4,7 +4,7 @@
  * serious or critical violation. Screenshots go to FOLIO_SCREENSHOTS when it is set.
  */
 import assert from "node:assert/strict";
-import { browserTest, checkPage, submitForm, visitPage } from "./browser.ts";
+import { browserTest, checkPage, screenshotOf, submitForm, visitPage } from "./browser.ts";
 import { PASSWORD } from "./manage_helpers.ts";
 
 browserTest(
@@ -40,6 +40,23 @@ browserTest(
     );
     assert.match(await page.content(), /Profile and branding saved/);
     await checkPage(page, "console-settings-saved");
+
+    // Agent payments: the switch, a price, the defaults and one crawler of its own.
+    await page.click("input[name='agentPayments.enabled']");
+    assert.equal(
+      await submitForm(page, "form[action='/publisher/settings/agent-payments']", {
+        "agentPayments.crawlerPriceUsd": "0.02",
+        "agentPayments.defaultAction": "charge",
+        "agentPayments.userFetchers": "reader",
+        "crawler.GPTBot": "block",
+        "crawler.PerplexityBot": "allow",
+      }),
+      200,
+    );
+    assert.match(await page.content(), /Agent payments saved/);
+    assert.equal(await page.$eval("select[name='crawler.GPTBot']", (s) => s.value), "block");
+    await checkPage(page, "console-settings-agent-payments");
+    await screenshotOf(page, "#agent-payments", "console-agent-payments");
 
     // The catalog pages, empty for a new publisher, each say what to do next.
     for (

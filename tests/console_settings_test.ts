@@ -162,3 +162,114 @@ Deno.test("rotating the key in settings shows the new key once, and the old key 
   assert.equal(forged.status, 403);
   assert.match(forged.html, /role="alert"/);
 });
+
+Deno.test("agent payments save through the API: switch, price, defaults and per-crawler actions", async () => {
+  await using folio = await testFolio();
+  const { visitor, apiKey } = await consoleSignUp(folio);
+  const page = await visitor.get("/publisher/settings");
+  const text = textOf(page.html);
+  assert.match(text, /Agent payments/);
+  assert.match(text, /set a custom domain above/, "no host yet: the pages need a custom domain");
+  assert.match(page.html, /<select name="crawler\.GPTBot" aria-label="Action for GPTBot">/);
+  assert.match(text, /Default \(treat as a reader\)/, "user fetchers' default is named");
+  const saved = await visitor.post("/publisher/settings/agent-payments", {
+    _csrf: hidden(page.html),
+    "agentPayments.crawlerPriceUsd": "0.02",
+    "agentPayments.defaultAction": "block",
+    "agentPayments.userFetchers": "charge",
+    "crawler.GPTBot": "charge",
+    "crawler.Claude-SearchBot": "allow",
+    "crawler.ClaudeBot": "",
+  });
+  assert.equal(saved.status, 200);
+  assert.equal(saved.url, "/publisher/settings?done=agent-payments");
+  assert.match(textOf(saved.html), /Agent payments saved/);
+  const s = await settingsOf(folio, apiKey);
+  assert.deepEqual(s.agentPayments, {
+    enabled: false,
+    crawlerPriceUsdCents: 2,
+    defaultAction: "block",
+    crawlers: { GPTBot: "charge", "Claude-SearchBot": "allow" },
+    userFetchers: "charge",
+  });
+  // The page shows what was saved: own choices selected, defaults named by the new settings.
+  assert.match(saved.html, /name="crawler\.GPTBot"[^>]*>.*?<option value="charge" selected/s);
+  assert.match(textOf(saved.html), /Default \(block\)/);
+  assert.match(saved.html, /name="agentPayments\.crawlerPriceUsd"[^>]*value="0\.02"/);
+
+  // Switched on, with the price left empty (the full-display price) and the choices cleared.
+  await visitor.post("/publisher/settings/agent-payments", {
+    _csrf: hidden(saved.html),
+    "agentPayments.enabled": "on",
+    "agentPayments.crawlerPriceUsd": "",
+    "agentPayments.defaultAction": "charge",
+    "agentPayments.userFetchers": "reader",
+    "crawler.GPTBot": "",
+  });
+  const after = await settingsOf(folio, apiKey);
+  assert.deepEqual(after.agentPayments, {
+    enabled: true,
+    crawlerPriceUsdCents: null,
+    defaultAction: "charge",
+    crawlers: {},
+    userFetchers: "reader",
+  });
+});
+
+Deno.test("agent payments: the host's robots.txt and license.xml are linked once there is a domain", async () => {
+  await using folio = await testFolio();
+  const { visitor } = await consoleSignUp(folio);
+  const page = await visitor.get("/publisher/settings");
+  await visitor.post("/publisher/settings/domain", {
+    _csrf: hidden(page.html),
+    customDomain: "news.harbor.example",
+  });
+  const html = (await visitor.get("/publisher/settings")).html;
+  assert.match(html, /href="http:\/\/news\.harbor\.example(:\d+)?\/robots\.txt"/);
+  assert.match(html, /href="http:\/\/news\.harbor\.example(:\d+)?\/license\.xml"/);
+  assert.doesNotMatch(textOf(html), /set a custom domain above/);
+});
+
+Deno.test("agent payments: an invalid value shows the API's problem and changes nothing; CSRF is required", async () => {
+  await using folio = await testFolio();
+  const { visitor, apiKey } = await consoleSignUp(folio);
+  const before = await settingsOf(folio, apiKey);
+  const page = await visitor.get("/publisher/settings");
+  const refused = await visitor.post("/publisher/settings/agent-payments", {
+    _csrf: hidden(page.html),
+    "agentPayments.enabled": "on",
+    "agentPayments.crawlerPriceUsd": "0.03",
+    "agentPayments.defaultAction": "charge",
+    "agentPayments.userFetchers": "reader",
+    "crawler.GPTBot": "free",
+  });
+  assert.equal(refused.status, 400);
+  const alert = /<p class="problem" role="alert">([\s\S]*?)<\/p>/g;
+  const problems = [...refused.html.matchAll(alert)].map((m) => textOf(m[1]));
+  assert.ok(
+    problems.some((p) => /agentPayments\.crawlers\.GPTBot/.test(p)),
+    `the API's words are shown: ${problems.join(" | ")}`,
+  );
+  assert.match(refused.html, /name="agentPayments\.crawlerPriceUsd"[^>]*value="0\.03"/, "kept");
+  assert.deepEqual(await settingsOf(folio, apiKey), before);
+
+  const unknown = await visitor.post("/publisher/settings/agent-payments", {
+    _csrf: hidden(page.html),
+    "agentPayments.defaultAction": "charge",
+    "agentPayments.userFetchers": "reader",
+    "crawler.NotABot": "block",
+  });
+  assert.equal(unknown.status, 400);
+  assert.match(textOf(unknown.html), /agentPayments\.crawlers\.NotABot: /);
+  assert.deepEqual(await settingsOf(folio, apiKey), before);
+
+  const forged = await visitor.post("/publisher/settings/agent-payments", {
+    _csrf: "forged",
+    "agentPayments.enabled": "on",
+    "agentPayments.defaultAction": "block",
+    "agentPayments.userFetchers": "block",
+  });
+  assert.equal(forged.status, 403);
+  assert.match(forged.html, /role="alert"/);
+  assert.deepEqual(await settingsOf(folio, apiKey), before);
+});

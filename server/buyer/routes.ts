@@ -14,6 +14,7 @@ import type { BuyerWho } from "../../ui/buyer/shell.tsx";
 import { buyerAccountPages } from "./account.ts";
 import { budgetsPages } from "./budgets.ts";
 import { catalogPages } from "./catalog.ts";
+import { crawlersPages } from "./crawlers.ts";
 import { keysPages } from "./keys.ts";
 import { licensesPages } from "./licenses.ts";
 import { overviewPages } from "./overview.ts";
@@ -36,6 +37,7 @@ export function buyerRoutes(deps: AppDeps, api: ApiFetch): Hono<AppEnv> {
   pages.route("/", budgetsPages(api));
   pages.route("/", statementsPages(api));
   pages.route("/", keysPages(api));
+  pages.route("/", crawlersPages(deps, api));
   pages.all("*", (c) => {
     throw new AppError(404, "not_found", `There is no buyer portal page at ${c.req.path}`);
   });

@@ -4,7 +4,12 @@
  */
 import { type Context, Hono } from "hono";
 import { renderPage } from "../../ui/layout.tsx";
-import { SettingsPage, type SettingsProps, type SettingsView } from "../../ui/console/settings.tsx";
+import {
+  type CrawlerView,
+  SettingsPage,
+  type SettingsProps,
+  type SettingsView,
+} from "../../ui/console/settings.tsx";
 import { SPONSOR_TOOLS } from "../mcp/sponsor_tools.ts";
 import type { AppDeps } from "../deps.ts";
 import { type ApiFetch, callApi } from "./api.ts";
@@ -31,6 +36,7 @@ const NOTICES: Record<string, string> = {
   access: "Paywall meter and robots saved.",
   sponsor: "Sponsor tools saved.",
   enterprise: "Enterprise terms saved.",
+  "agent-payments": "Agent payments saved.",
 };
 
 const SPONSOR_LIST = [...SPONSOR_TOOLS.values()].map((t) => ({
@@ -38,6 +44,9 @@ const SPONSOR_LIST = [...SPONSOR_TOOLS.values()].map((t) => ({
   title: t.title ?? t.name,
   description: t.description ?? "",
 }));
+
+/** Per-crawler selects are named `crawler.<family>`; empty means the default for its class. */
+const CRAWLER_FIELD = "crawler.";
 
 /** Builds the PATCH body of one settings part from its form. */
 const PATCHES: Record<string, (f: Fields) => Record<string, unknown>> = {
@@ -72,6 +81,25 @@ const PATCHES: Record<string, (f: Fields) => Record<string, unknown>> = {
     paywallMeterLimit: numeric(f, "paywallMeterLimit"),
     robotsOrigin: orNull(f, "robotsOrigin"),
   }),
+  "agent-payments": (f) => {
+    const price = cents(f, "agentPayments.crawlerPriceUsd");
+    return {
+      agentPayments: {
+        enabled: checked(f, "agentPayments.enabled"),
+        crawlerPriceUsdCents: price === undefined ? null : price,
+        defaultAction: field(f, "agentPayments.defaultAction"),
+        userFetchers: field(f, "agentPayments.userFetchers"),
+        // Only the crawlers set to something other than their default; the map replaces the old.
+        crawlers: Object.fromEntries(
+          Object.keys(f).flatMap((name) => {
+            const family = name.startsWith(CRAWLER_FIELD) ? name.slice(CRAWLER_FIELD.length) : "";
+            const action = field(f, name);
+            return family && action !== "" ? [[family, action]] : [];
+          }),
+        ),
+      },
+    };
+  },
   sponsor: (f) => ({
     sponsorTools: [f.sponsorTools ?? []].flat().filter((t) => t !== ""),
   }),
@@ -93,11 +121,15 @@ export function settingsPages(deps: AppDeps, api: ApiFetch): Hono<ConsoleEnv> {
     extra: Partial<SettingsProps>,
     status: 200 | 400 | 403 | 404 | 409 = 200,
   ) => {
-    const settings = must(await callApi<SettingsView>(c, api, "/api/publisher/settings"));
+    const [settings, crawlers] = await Promise.all([
+      callApi<SettingsView>(c, api, "/api/publisher/settings").then(must),
+      callApi<{ crawlers: CrawlerView[] }>(c, api, "/api/publisher/crawlers").then(must),
+    ]);
     return c.html(
       renderPage(SettingsPage({
         who: c.var.who,
         settings,
+        crawlers: crawlers.crawlers,
         sponsorTools: SPONSOR_LIST,
         platformHost: new URL(deps.config.baseUrl).hostname,
         notice: noticeOf(c, NOTICES),

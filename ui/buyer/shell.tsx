@@ -22,6 +22,7 @@ export const BUYER_SECTIONS = [
   ["budgets", "/buyer/budgets", "Budgets"],
   ["statements", "/buyer/statements", "Statements"],
   ["keys", "/buyer/keys", "Keys & clients"],
+  ["crawlers", "/buyer/crawlers", "Crawlers"],
 ] as const;
 
 /** A section's id. */

@@ -6,6 +6,7 @@
 import type { ComponentChildren } from "preact";
 import { ConsoleShell, CsrfField, perRead, type Who } from "./shell.tsx";
 import { KeyOnce } from "./account.tsx";
+import { Scroll } from "./scroll.tsx";
 
 /** GET /api/publisher/settings, as the page reads it. */
 export interface SettingsView {
@@ -21,7 +22,28 @@ export interface SettingsView {
   robotsOrigin: string | null;
   sponsorTools: string[];
   enterpriseTerms: { useCases: string[]; monthlyPriceUsdCents: number; conditions: string } | null;
+  agentPayments: {
+    enabled: boolean;
+    crawlerPriceUsdCents: number | null;
+    defaultAction: CrawlerAction;
+    crawlers: Record<string, CrawlerAction>;
+    userFetchers: "reader" | CrawlerAction;
+  };
   urls: { host: string | null; mcp: string };
+}
+
+/** What a publisher may do with a crawler on its pages. */
+export type CrawlerAction = "allow" | "charge" | "block";
+
+/** One entry of GET /api/publisher/crawlers. */
+export interface CrawlerView {
+  family: string;
+  operator: string;
+  class: "training" | "search" | "user";
+  robotsTokens: string[];
+  /** The publisher's own setting, or the default for the class. */
+  action: "reader" | CrawlerAction;
+  own: boolean;
 }
 
 type ToggleName =
@@ -73,6 +95,8 @@ const RIGHTS: [keyof SettingsView["rights"], string][] = [
 export interface SettingsProps {
   who: Who;
   settings: SettingsView;
+  /** The crawlers of the list, with the publisher's action for each (GET /api/publisher/crawlers). */
+  crawlers: CrawlerView[];
   /** Sponsor tools a publisher may switch on: id and title. */
   sponsorTools: { id: string; title: string; description: string }[];
   /** The part whose form the problem belongs to, and the values typed into it. */
@@ -297,6 +321,12 @@ export function SettingsPage(props: SettingsProps) {
           value={typed("access", "robotsOrigin", s.robotsOrigin ?? "")}
         />
       </Part>
+      <AgentPayments
+        who={props.who}
+        settings={s}
+        crawlers={props.crawlers}
+        failed={props.failed?.part === "agent-payments" ? props.failed : null}
+      />
       <Part id="sponsor" title="Sponsor tools" hint="Extra MCP tools you offer agents for free.">
         {props.sponsorTools.map((t) => (
           <label class="check" key={t.id}>
@@ -384,4 +414,198 @@ function Enterprise(
       </form>
     </section>
   );
+}
+
+const ACTION_WORDS: Record<"reader" | CrawlerAction, string> = {
+  reader: "treat as a reader",
+  allow: "allow",
+  charge: "charge",
+  block: "block",
+};
+
+const CLASSES: [CrawlerView["class"], string, string][] = [
+  ["training", "Training crawlers", "Collect pages to train AI models."],
+  ["search", "AI search crawlers", "Index pages for AI search and answers."],
+  [
+    "user",
+    "User-initiated fetchers",
+    "Fetch a page when a person asks an AI assistant about it.",
+  ],
+];
+
+/**
+ * Agent payments: pay-per-crawl on the publisher's own host. One form, a PATCH of
+ * `agentPayments` alone; per-crawler selects send only the crawlers not left at their default.
+ */
+function AgentPayments(props: {
+  who: Who;
+  settings: SettingsView;
+  crawlers: CrawlerView[];
+  failed: { problem: string; values: Record<string, string | string[]> } | null;
+}) {
+  const ap = props.settings.agentPayments;
+  const failed = props.failed;
+  const typed = (name: string, fallback: string): string => {
+    if (!failed) return fallback;
+    const v = failed.values[name];
+    return (Array.isArray(v) ? v[0] : v) ?? "";
+  };
+  const enabled = failed ? typed("agentPayments.enabled", "") !== "" : ap.enabled;
+  const defaultAction = typed("agentPayments.defaultAction", ap.defaultAction);
+  const userFetchers = typed("agentPayments.userFetchers", ap.userFetchers);
+  const price = typed(
+    "agentPayments.crawlerPriceUsd",
+    ap.crawlerPriceUsdCents === null ? "" : String(ap.crawlerPriceUsdCents / 100),
+  );
+  const host = props.settings.urls.host;
+  const displayPrice = props.settings.pricingUsdCents.display;
+  return (
+    <section class="card" id="agent-payments" aria-labelledby="agent-payments-title">
+      <h2 id="agent-payments-title">Agent payments</h2>
+      <p class="muted small">
+        Pay-per-crawl on your own host: AI crawlers that read your pages there are asked to pay per
+        page (HTTP 402 with a price) and pay with a buyer key or a signed request.
+      </p>
+      {host
+        ? (
+          <p class="small">
+            Crawlers read your terms at <a href={`${host}/robots.txt`}>{`${host}/robots.txt`}</a>
+            {" "}
+            and <a href={`${host}/license.xml`}>{`${host}/license.xml`}</a>.
+          </p>
+        )
+        : (
+          <p class="warning small">
+            Agent payments apply to your pages on your own host: set a custom domain above to serve
+            them (with their robots.txt and license.xml).
+          </p>
+        )}
+      {failed ? <p class="problem" role="alert">{failed.problem}</p> : null}
+      <form method="post" action="/publisher/settings/agent-payments">
+        <CsrfField token={props.who.csrfToken} />
+        <label class="check">
+          <input type="checkbox" name="agentPayments.enabled" value="on" checked={enabled} />
+          <span>
+            <strong>Charge AI crawlers on my pages</strong>
+            <span class="hint" style="display:block">
+              Off, every crawler you do not block is served like a person: free pages in full,
+              PAYWALL pages as a teaser.
+            </span>
+          </span>
+        </label>
+        <label for="crawler-price">Price per page for crawlers (USD)</label>
+        <p class="hint" id="crawler-price-hint">
+          What a charged crawler pays per page, before the 4.7% platform fee. Leave empty to use
+          your full-display price (now {perRead(displayPrice)}).
+        </p>
+        <input
+          id="crawler-price"
+          name="agentPayments.crawlerPriceUsd"
+          type="number"
+          min="0"
+          step="any"
+          aria-describedby="crawler-price-hint"
+          value={price}
+        />
+        <label for="default-action">Training and search crawlers</label>
+        <p class="hint" id="default-action-hint">
+          Allow: served free. Charge: they pay on every page, free ones included. Block: refused
+          with 403. A crawler your origin's robots.txt disallows pays as if charged, and PAYWALL
+          pages always cost a crawler the price plus the 4.7% fee.
+        </p>
+        <select
+          id="default-action"
+          name="agentPayments.defaultAction"
+          aria-describedby="default-action-hint"
+        >
+          {(["allow", "charge", "block"] as const).map((a) => (
+            <option key={a} value={a} selected={defaultAction === a}>
+              {capital(ACTION_WORDS[a])}
+            </option>
+          ))}
+        </select>
+        <label for="user-fetchers">User-initiated fetchers</label>
+        <p class="hint" id="user-fetchers-hint">
+          Assistants fetching a page a person asked about (ChatGPT-User, Claude-User). Treat as a
+          reader: served like a person and never charged.
+        </p>
+        <select
+          id="user-fetchers"
+          name="agentPayments.userFetchers"
+          aria-describedby="user-fetchers-hint"
+        >
+          {(["reader", "allow", "charge", "block"] as const).map((a) => (
+            <option key={a} value={a} selected={userFetchers === a}>
+              {capital(ACTION_WORDS[a])}
+            </option>
+          ))}
+        </select>
+        <h3>Each crawler</h3>
+        <p class="hint">
+          Leave a crawler at its default, or choose for it alone; only your own choices are saved.
+        </p>
+        {CLASSES.map(([cls, title, hint]) => {
+          const list = props.crawlers.filter((cr) => cr.class === cls);
+          if (!list.length) return null;
+          const classDefault = cls === "user" ? ap.userFetchers : ap.defaultAction;
+          return (
+            <Scroll key={cls} label={title}>
+              <table>
+                <caption class="left">
+                  <strong>{title}</strong> <span class="muted small">{hint}</span>
+                </caption>
+                <thead>
+                  <tr>
+                    <th scope="col">Crawler</th>
+                    <th scope="col">Operator</th>
+                    <th scope="col">robots.txt tokens</th>
+                    <th scope="col">Action</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {list.map((cr) => {
+                    const name = `crawler.${cr.family}`;
+                    const own = failed ? typed(name, "") : cr.own ? cr.action : "";
+                    return (
+                      <tr key={cr.family}>
+                        <th scope="row">{cr.family}</th>
+                        <td>{cr.operator}</td>
+                        <td>
+                          {cr.robotsTokens.map((t, i) => (
+                            <span key={t}>
+                              {i ? ", " : ""}
+                              <code>{t}</code>
+                            </span>
+                          ))}
+                        </td>
+                        <td>
+                          <select name={name} aria-label={`Action for ${cr.family}`}>
+                            <option value="" selected={own === ""}>
+                              Default ({ACTION_WORDS[classDefault]})
+                            </option>
+                            {(["allow", "charge", "block"] as const).map((a) => (
+                              <option key={a} value={a} selected={own === a}>
+                                {capital(ACTION_WORDS[a])}
+                              </option>
+                            ))}
+                          </select>
+                        </td>
+                      </tr>
+                    );
+                  })}
+                </tbody>
+              </table>
+            </Scroll>
+          );
+        })}
+        <p>
+          <button type="submit">Save agent payments</button>
+        </p>
+      </form>
+    </section>
+  );
+}
+
+function capital(s: string): string {
+  return s.charAt(0).toUpperCase() + s.slice(1);
 }
