@@ -260,7 +260,10 @@ Deno.test("agent payments: an invalid value shows the API's problem and changes 
     "crawler.NotABot": "block",
   });
   assert.equal(unknown.status, 400);
-  assert.match(textOf(unknown.html), /agentPayments\.crawlers\.NotABot: /);
+  assert.match(
+    textOf(unknown.html),
+    /agentPayments\.crawlers\.NotABot: NotABot is not a crawler of the list/,
+  );
   assert.deepEqual(await settingsOf(folio, apiKey), before);
 
   const forged = await visitor.post("/publisher/settings/agent-payments", {

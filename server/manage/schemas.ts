@@ -91,12 +91,20 @@ export const agentPaymentsSchema = z.strictObject({
   /** Per page before the 4.7% platform fee; null: the full-display price. */
   crawlerPriceUsdCents: cents.nullable(),
   defaultAction: crawlerAction,
-  crawlers: z.record(
-    z.string().refine((name) => crawlerFamily(name) !== null, {
-      error: "is not a crawler of the list (GET /api/publisher/crawlers)",
-    }),
-    crawlerAction,
-  ),
+  // Keys are checked by a refinement on the record: zod words a bad record key only generically.
+  crawlers: z.record(z.string(), crawlerAction).superRefine((map, ctx) => {
+    for (const name of Object.keys(map)) {
+      if (crawlerFamily(name) === null) {
+        ctx.addIssue({
+          code: "custom",
+          path: [name],
+          message: `${
+            name.slice(0, 64)
+          } is not a crawler of the list (GET /api/publisher/crawlers)`,
+        });
+      }
+    }
+  }),
   userFetchers: z.enum(["reader", "allow", "charge", "block"]),
 });
 
