@@ -32,6 +32,7 @@ async function main(): Promise<number> {
   ];
   const demoHost = `http://${DEMO_DOMAIN}:${config.port}`;
   lines.push(
+    `  Demo site:     ${demoHost}/ (crawlers pay per page; ${demoHost}/license.xml)`,
     `  Demo REST:     ${demoHost}/api/v1/articles/search?q=energy`,
     `  Demo MCP:      ${config.baseUrl}/api/mcp/pub_demo`,
     `  Demo A2A card: ${demoHost}/.well-known/agent-card.json`,

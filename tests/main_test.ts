@@ -95,6 +95,7 @@ Deno.test("main.ts prints the URLs, serves, and shuts down cleanly on SIGTERM", 
     assert.ok(base, banner);
     assert.match(banner, /Catalog: +http:\/\/localhost:\d+\/api\/marketplace\/catalog/);
     assert.match(banner, /Demo REST: +http:\/\/demo\.localhost:\d+\/api\/v1\/articles\/search/);
+    assert.match(banner, /Demo site: +http:\/\/demo\.localhost:\d+\/ /);
     assert.match(banner, /publisher API key \(shown once\): pk_[0-9A-Za-z]{38}/);
     const signIn = /console sign-in \(shown once\): (\S+) \/ (\S+)/.exec(banner);
     assert.ok(signIn, banner);
