@@ -4,6 +4,7 @@
  * dialect, charges exactly price + 4.7%, and shows up on the statement and in earnings.
  */
 import assert from "node:assert/strict";
+import { formatCrawlerPrice, parseCrawlerPrice } from "../server/landing/crawler_price.ts";
 import { createBuyer } from "../server/marketplace/buyers.ts";
 import { json, type TestFolio, testFolio } from "./helpers.ts";
 import { bodySample, CHATGPT_USER, demoPath, GPTBOT, visit } from "./landing_helpers.ts";
@@ -26,8 +27,7 @@ async function quoted(folio: TestFolio, path: string): Promise<number> {
   const res = await visit(folio, path, { "user-agent": GPTBOT });
   await res.body?.cancel();
   assert.equal(res.status, 402);
-  const m = /^USD (\d+)\.(\d+)$/.exec(res.headers.get("crawler-price")!)!;
-  return Number(m[1]) * 1_000_000 + Number(m[2].padEnd(6, "0"));
+  return parseCrawlerPrice(res.headers.get("crawler-price")!)!;
 }
 
 /** The publisher's own price inside a quoted price + 4.7% fee. */
@@ -37,10 +37,7 @@ function ownPrice(quotedMicros: number): number {
   return own;
 }
 
-const usd = (micros: number) => {
-  const frac = String(micros % 1_000_000).padStart(6, "0").replace(/0+$/, "").padEnd(2, "0");
-  return `USD ${Math.floor(micros / 1_000_000)}.${frac}`;
-};
+const usd = formatCrawlerPrice;
 
 Deno.test("pay-per-crawl: crawler × policy × credential × price header", async (t) => {
   await using folio = await testFolio();

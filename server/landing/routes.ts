@@ -3,15 +3,16 @@
  * publisher's custom domain every path the agent APIs do not claim is the publisher's site. The
  * root app mounts `publisherHostRoutes()` after the agent surfaces and before the platform's
  * pages; a request for any other host falls through to them. The site itself is one inner app:
- * every page runs the envelope (call log, publisher by Host, reach gate on surface `landing`).
+ * every page runs the envelope (call log, the publisher the dispatcher found, reach gate on surface
+ * `landing`).
  */
-import { type Context, Hono } from "hono";
+import { type Context, Hono, type MiddlewareHandler } from "hono";
 import { findArticleByPath } from "../../store/articles.ts";
 import { bookChapters, getBook } from "../../store/books.ts";
-import { findPublisherByDomain, normaliseHost } from "../../store/publishers.ts";
+import { findPublisherByDomain, normaliseHost, type Publisher } from "../../store/publishers.ts";
 import { renderSite, SiteBook, SiteHome, SiteNotFound, SiteTopic } from "../../ui/site/mod.ts";
 import type { AppDeps, AppEnv } from "../deps.ts";
-import { bodyLimited, callLogged, gate, JSON_BODY_LIMIT, publisherFrom } from "../envelope.ts";
+import { bodyLimited, callLogged, gate, JSON_BODY_LIMIT } from "../envelope.ts";
 import { territoryOf } from "../identity.ts";
 import { hostOf, requestId } from "../middleware.ts";
 import type { Caller } from "../reads/requester.ts";
@@ -24,6 +25,15 @@ import { nlwebAsk } from "./nlweb.ts";
 import { brandOf, homeView, pageParam, topicView } from "./pages.ts";
 import { identifyVisitor, type Visitor } from "./visitor.ts";
 
+/** The publisher the dispatcher found for a request it hands to the site: looked up once. */
+const handedOver = new WeakMap<Request, Publisher>();
+
+/** Puts the publisher the dispatcher found on `c.var` (the site's step of the envelope). */
+const sitePublisher: MiddlewareHandler<AppEnv> = async (c, next) => {
+  c.set("publisher", handedOver.get(c.req.raw) ?? null);
+  await next();
+};
+
 /** Hands requests for a publisher's custom domain to its site; others go on to the platform. */
 export function publisherHostRoutes(deps: AppDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
@@ -31,11 +41,14 @@ export function publisherHostRoutes(deps: AppDeps): Hono<AppEnv> {
   app.all("*", async (c, next) => {
     const host = normaliseHost(hostOf(c));
     if (host === normaliseHost(new URL(deps.config.baseUrl).host)) return await next();
-    if (!(await findPublisherByDomain(deps.store.db, host))) return await next();
+    const publisher = await findPublisherByDomain(deps.store.db, host);
+    if (!publisher) return await next();
     // The site keeps the request id the root assigned, so the call log and the answer agree.
     const headers = new Headers(c.req.raw.headers);
     headers.set("x-request-id", c.var.requestId);
-    return await site.fetch(new Request(c.req.raw, { headers }), c.env);
+    const req = new Request(c.req.raw, { headers });
+    handedOver.set(req, publisher);
+    return await site.fetch(req, c.env);
   });
   return app;
 }
@@ -47,13 +60,13 @@ function siteApp(deps: AppDeps): Hono<AppEnv> {
   app.notFound((c) => notFoundPage(deps, c));
   const logged = (tool: string, surface: "landing" | "nlweb" = "landing") =>
     callLogged(deps, surface, { tools: [tool] });
-  const publisher = publisherFrom(deps, "host");
+  const publisher = sitePublisher;
   // A named crawler is metered as its family; anyone else by address.
   const reachable = gate(deps, "landing", (c) => {
     const crawler = classifyAgent(c.req.header("user-agent"));
     return crawler ? `crawler:${crawler.family}` : `ip:${clientAddress(c)}`;
   });
-  const visitor = async (c: Context<AppEnv>): Promise<Visitor> => await identifyVisitor(deps, c);
+  const visitor = (c: Context<AppEnv>) => identifyVisitor(deps, c);
 
   // Always free, to every visitor (robots.txt, the license): they say what the rest costs.
   app.get("/robots.txt", logged("_landing:robots.txt"), publisher, robotsTxtRoute(deps));
@@ -137,7 +150,8 @@ function page(c: Context<AppEnv>, html: string): Response {
 
 async function notFoundPage(deps: AppDeps, c: Context<AppEnv>): Promise<Response> {
   const host = normaliseHost(hostOf(c));
-  const p = c.var.publisher ?? await findPublisherByDomain(deps.store.db, host);
+  const p = c.var.publisher ?? handedOver.get(c.req.raw) ??
+    await findPublisherByDomain(deps.store.db, host);
   if (!p) return c.text("Not found", 404);
   return c.html(
     renderSite(SiteNotFound({ brand: brandOf(deps, p), path: new URL(c.req.url).pathname })),
