@@ -18,11 +18,19 @@ const concurrency = Number(flags.concurrency ?? 16);
 const size = flags.size ? Number(flags.size) : null;
 const dataDir = await Deno.makeTempDir({ prefix: "folio-bench-" });
 
-async function load(host: string, urls: string[], workers = concurrency, forSeconds = seconds) {
+async function load(
+  host: string,
+  urls: string[],
+  workers = concurrency,
+  forSeconds = seconds,
+  env: Record<string, string> = {},
+) {
   const out = await new Deno.Command(Deno.execPath(), {
+    env,
     args: [
       "run",
       "--allow-net",
+      "--allow-env",
       new URL("./load_client.ts", import.meta.url).pathname,
       String(forSeconds),
       String(workers),
@@ -94,6 +102,34 @@ const folio = await startFolio(
   loadConfig({ PORT: "0", FOLIO_HOST: "127.0.0.1", FOLIO_DATA_DIR: dataDir }),
   { log: createLogger("warn") },
 );
+
+/** A buyer signed up through the API, its key for the charged reads. */
+async function benchBuyerKey(port: string): Promise<string> {
+  const res = await fetch(`http://127.0.0.1:${port}/api/marketplace/signup`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ name: "Bench buyer", email: "bench@buyer.test" }),
+  });
+  if (!res.ok) throw new Error(`signup failed: ${res.status} ${await res.text()}`);
+  return (await res.json()).apiKey;
+}
+
+/**
+ * The demo's PAYWALL articles at a price that cannot reach the monthly cap in a run (a hundredth
+ * of a cent), so every request is a charge rather than a refusal.
+ */
+async function chargedUrls(port: string): Promise<string[]> {
+  const db = folio.store.db;
+  await db.execute(
+    "UPDATE articles SET price_micros = 100 WHERE publisher_id = 'pub_demo' AND policy = 'PAYWALL'",
+  );
+  const rs = await db.execute(
+    "SELECT id FROM articles WHERE publisher_id = 'pub_demo' AND policy = 'PAYWALL' ORDER BY id",
+  );
+  return rs.rows.map((r) =>
+    `http://127.0.0.1:${port}/api/v1/articles/${r.id}?last_user_prompt=benchmark`
+  );
+}
 try {
   while (await folio.deps.search.embedPending({ publisherId: "pub_demo" }) > 0) { /* embed all */ }
   const port = new URL(folio.url).port;
@@ -114,11 +150,24 @@ try {
   const bareUrls = [`http://127.0.0.1:${bare.addr.port}/`];
   const baseline = await load("127.0.0.1", bareUrls);
   const get = await load("demo.localhost", articleUrls);
+  const charged = await load("demo.localhost", await chargedUrls(port), concurrency, seconds, {
+    FOLIO_LOAD_AUTH: await benchBuyerKey(port),
+    FOLIO_LOAD_IDEMPOTENT: "1",
+  });
+  // Every charged request must have written its own ledger row, or the figure measures refusals.
+  const ledger = await folio.store.db.execute("SELECT COUNT(*) AS n FROM charges");
+  const chargesRecorded = Number(ledger.rows[0].n);
   const search = await load("demo.localhost", searchUrls);
   await bare.shutdown();
   const rows = [
     { name: "baseline (bare Deno.serve, same body)", ...baseline },
     { name: "REST get_article", ...get, ratioToBaseline: +(get.rps / baseline.rps).toFixed(3) },
+    {
+      name: "REST get_article, charged (buyer key, PAYWALL, Idempotency-Key)",
+      ...charged,
+      ratioToBaseline: +(charged.rps / baseline.rps).toFixed(3),
+      chargesRecorded,
+    },
     {
       name: "REST search_articles",
       ...search,

@@ -2,8 +2,16 @@
  * A load generator meant to run as a separate process: fires `concurrency` request loops at the
  * given URLs for `seconds`, then prints one JSON line {requests, errors, rps, p50, p95, p99}.
  * Usage: deno run --allow-net scripts/load_client.ts <seconds> <concurrency> <host> <url>...
+ * FOLIO_LOAD_AUTH sends `Authorization: Bearer <it>`; FOLIO_LOAD_IDEMPOTENT=1 sends a fresh
+ * Idempotency-Key with every request (charged reads, each one a new charge).
  */
 const [secondsArg, concurrencyArg, host, ...urls] = Deno.args;
+const auth = Deno.env.get("FOLIO_LOAD_AUTH");
+const idempotent = Deno.env.get("FOLIO_LOAD_IDEMPOTENT") === "1";
+const headers = (): HeadersInit => ({
+  ...(auth ? { authorization: `Bearer ${auth}` } : {}),
+  ...(idempotent ? { "idempotency-key": crypto.randomUUID() } : {}),
+});
 const seconds = Number(secondsArg);
 const concurrency = Number(concurrencyArg);
 const target = new URL(urls[0]);
@@ -22,7 +30,7 @@ async function loop(offset: number) {
     url.hostname = host;
     const t0 = performance.now();
     try {
-      const res = await fetch(url, { client });
+      const res = await fetch(url, { client, headers: headers() });
       await res.arrayBuffer();
       if (res.status >= 400) errors++;
     } catch {

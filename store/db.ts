@@ -4,6 +4,7 @@
  */
 import { type Client, createClient, LibsqlError, type Transaction } from "@libsql/client";
 import { withWriteLock } from "./write_lock.ts";
+import { createEmbeddedClient } from "./embedded.ts";
 
 export type { Client } from "@libsql/client";
 
@@ -35,22 +36,21 @@ export async function openStore(
   url: string,
   options: { authToken?: string; now: Date },
 ): Promise<Store> {
-  const local = url.startsWith("file:");
+  const path = embeddedPath(url);
   let db: Client;
   try {
-    // timeout is SQLite's busy timeout: writers from other processes wait instead of failing.
-    db = withWriteLock(
-      createClient({ url, authToken: options.authToken, timeout: 5000, concurrency: 8 }),
-      url,
-    );
+    // The timeout is SQLite's busy timeout: writers from other processes wait instead of failing.
+    const client = path === null
+      ? createClient({ url, authToken: options.authToken, timeout: BUSY_TIMEOUT_MS })
+      : createEmbeddedClient(path, { timeoutMs: BUSY_TIMEOUT_MS });
+    db = withWriteLock(client, url);
   } catch (err) {
     throw new StoreError(`Cannot open the store at ${redact(url)}: ${describe(err)}`);
   }
   try {
-    if (local) {
+    if (path !== null) {
       // WAL lets readers run beside the one writer and survives crashes without losing commits.
       await db.execute("PRAGMA journal_mode=WAL");
-      await db.execute("PRAGMA synchronous=NORMAL");
     }
     const version = await migrate(db, await loadMigrations(), options);
     return { db, url, version, close: () => db.close() };
@@ -59,6 +59,16 @@ export async function openStore(
     if (err instanceof StoreError) throw err;
     throw new StoreError(`Cannot open the store at ${redact(url)}: ${describe(err)}`);
   }
+}
+
+const BUSY_TIMEOUT_MS = 5000;
+
+/** The file behind a plain `file:` URL, served by the embedded client; null for anything else. */
+function embeddedPath(url: string): string | null {
+  if (!url.startsWith("file:") || url.includes("?") || url.includes(":memory:")) return null;
+  const rest = decodeURIComponent(url.slice("file:".length));
+  // file:///abs and file://localhost/abs name the same file as file:/abs.
+  return rest.replace(/^\/\/(localhost)?(?=\/)/, "");
 }
 
 /** Reads the numbered SQL files beside this module, in order. */

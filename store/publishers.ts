@@ -1,6 +1,7 @@
 /** Persistence of publishers, their settings and their API keys. */
 import type { InStatement } from "@libsql/client";
 import type { Client } from "./db.ts";
+import { cachedConfig } from "./config_cache.ts";
 import type { Rights, UseCase, UsePrices } from "./vocabulary.ts";
 
 /** Feature switches a publisher turns on and off (docs/DESIGN.md section 4). */
@@ -253,7 +254,11 @@ function toRow(p: Publisher) {
   ];
 }
 
-async function one(db: Client, where: string, arg: string): Promise<Publisher | null> {
+function one(db: Client, where: string, arg: string): Promise<Publisher | null> {
+  return cachedConfig(db, `publisher:${where}:${arg}`, () => uncachedOne(db, where, arg));
+}
+
+async function uncachedOne(db: Client, where: string, arg: string): Promise<Publisher | null> {
   const rs = await db.execute({ sql: `SELECT * FROM publishers WHERE ${where}`, args: [arg] });
   return rs.rows[0] ? toPublisher(rs.rows[0]) : null;
 }

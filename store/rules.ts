@@ -1,14 +1,17 @@
 /** Persistence of a publisher's content rules. Prices are stored in micros. */
 import { type Client, inWriteTx } from "./db.ts";
+import { cachedConfig } from "./config_cache.ts";
 import type { ContentRule } from "./vocabulary.ts";
 
 /** A publisher's rules, lowest priority number first. */
-export async function listRules(db: Client, publisherId: string): Promise<ContentRule[]> {
-  const rs = await db.execute({
-    sql: "SELECT * FROM content_rules WHERE publisher_id = ? ORDER BY priority, id",
-    args: [publisherId],
+export function listRules(db: Client, publisherId: string): Promise<ContentRule[]> {
+  return cachedConfig(db, `rules:${publisherId}`, async () => {
+    const rs = await db.execute({
+      sql: "SELECT * FROM content_rules WHERE publisher_id = ? ORDER BY priority, id",
+      args: [publisherId],
+    });
+    return rs.rows.map(toRule);
   });
-  return rs.rows.map(toRule);
 }
 
 /** Inserts a rule. */

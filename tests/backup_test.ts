@@ -215,9 +215,7 @@ Deno.test("restore refuses a newer schema, a foreign or missing file and a remot
     await createBuyer(store.db, { name: "Acme AI", email: "ops@acme.test" }, { now: NOW });
     await backupStore(store.db, `${dir}/good.backup`);
     await backupStore(store.db, `${dir}/newer.backup`);
-    // Out of WAL mode, so the driver's close at garbage collection (not at close()) cannot
-    // checkpoint and delete sidecars while the test compares the directory.
-    await store.db.execute("PRAGMA journal_mode=DELETE");
+    // Closing checkpoints the WAL and removes its sidecars before the directory is compared.
     store.close();
     const newer = createClient({ url: `file:${dir}/newer.backup` });
     await newer.execute(

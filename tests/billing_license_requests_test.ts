@@ -89,11 +89,13 @@ Deno.test("an enterprise approval creates an enterprise license billed monthly o
   await using folio = await testFolio();
   const db = folio.deps.store.db;
   const now = folio.clock.now();
-  const publisher = (await getPublisher(db, "pub_demo"))!;
-  publisher.enterpriseTerms = {
-    useCases: ["display", "rag"],
-    monthlyPriceMicros: 2_500_000_000,
-    conditions: "Attribution required",
+  const publisher = {
+    ...(await getPublisher(db, "pub_demo"))!,
+    enterpriseTerms: {
+      useCases: ["display" as const, "rag" as const],
+      monthlyPriceMicros: 2_500_000_000,
+      conditions: "Attribution required",
+    },
   };
   await updatePublisher(db, publisher, { now });
   const { buyerId } = await createBuyer(db, { name: "Big Co", email: "legal@big.test" }, { now });

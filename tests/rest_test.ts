@@ -20,7 +20,8 @@ async function patchDemo(
   folio: TestFolio,
   patch: (p: NonNullable<Awaited<ReturnType<typeof getPublisher>>>) => void,
 ) {
-  const p = (await getPublisher(folio.store.db, "pub_demo"))!;
+  // A copy: the store hands out its cached publisher frozen.
+  const p = structuredClone((await getPublisher(folio.store.db, "pub_demo"))!);
   patch(p);
   await updatePublisher(folio.store.db, p, { now: folio.clock.now() });
 }

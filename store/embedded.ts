@@ -1,0 +1,436 @@
+/**
+ * The embedded store's client: libSQL's native binding (`libsql`, the very package the `file:`
+ * client of @libsql/client wraps) with each connection's prepared statements kept. @libsql/client
+ * prepares, describes and converts every statement on every call (about 160 µs for one publisher
+ * row); a kept statement is only bound and stepped (about 26 µs). ARCHITECTURE.md, issue 15.
+ *
+ * Same contract as @libsql/client's `Client` for what Folio uses, with two narrowings: rows are
+ * plain objects keyed by column name (no index access), and integers come back as numbers.
+ * Autocommit statements and batches share one connection: the driver is synchronous, so nothing
+ * interleaves inside a call. Each interactive transaction borrows a connection of its own, since it
+ * is held across awaits.
+ */
+import {
+  type Client,
+  type InArgs,
+  type InStatement,
+  type InValue,
+  LibsqlBatchError,
+  LibsqlError,
+  type ResultSet,
+  type Row,
+  type Transaction,
+  type TransactionMode,
+} from "@libsql/client";
+import Database from "libsql";
+
+/** The part of libsql's Statement this client uses. */
+interface NativeStatement {
+  raw(on?: boolean): NativeStatement;
+  readonly reader: boolean;
+  columns(): { name: string; type: string | null }[];
+  all(args: unknown): unknown[][];
+  run(args: unknown): { changes: number; lastInsertRowid: number | bigint };
+}
+interface NativeDatabase {
+  readonly open: boolean;
+  readonly inTransaction: boolean;
+  prepare(sql: string): NativeStatement;
+  exec(sql: string): void;
+  close(): void;
+}
+const NativeDb = Database as unknown as new (
+  path: string,
+  options: { timeout: number },
+) => NativeDatabase;
+
+/** A kept statement and what describing it once told us. */
+interface Prepared {
+  stmt: NativeStatement;
+  reader: boolean;
+  columns: string[];
+  columnTypes: string[];
+  // Index of each distinct column name's first occurrence (a join's repeated `id` keeps the first).
+  keep: number[];
+}
+
+/** Statements kept per connection; the oldest goes first once dynamic SQL (IN lists) fills it. */
+const MAX_KEPT = 500;
+/** Connections open at most for concurrent interactive transactions. */
+const MAX_TRANSACTIONS = 8;
+
+/** One connection with its kept statements. */
+class Connection {
+  readonly db: NativeDatabase;
+  #kept = new Map<string, Prepared>();
+
+  constructor(path: string, timeoutMs: number) {
+    try {
+      this.db = new NativeDb(path, { timeout: timeoutMs });
+      // NORMAL in WAL mode loses no committed transaction on a process crash, only on power
+      // loss; it is per connection, so every connection sets it (FULL fsyncs every commit).
+      this.db.exec("PRAGMA synchronous=NORMAL");
+    } catch (err) {
+      throw mapError(err);
+    }
+  }
+
+  execute(stmt: InStatement): ResultSet {
+    const { sql, args } = typeof stmt === "string" ? { sql: stmt, args: undefined } : stmt;
+    const prepared = this.#prepare(sql);
+    try {
+      return run(prepared, toNative(args));
+    } catch (err) {
+      // A statement that failed mid-step is not reused: prepare it afresh next time.
+      this.#kept.delete(sql);
+      throw mapError(err);
+    }
+  }
+
+  executeMultiple(sql: string): void {
+    try {
+      this.db.exec(sql);
+    } catch (err) {
+      throw mapError(err);
+    }
+  }
+
+  /** Rolls back whatever a failed caller left open, so the connection is clean for the next. */
+  reset(): void {
+    if (this.db.open && this.db.inTransaction) this.db.exec("ROLLBACK");
+  }
+
+  close(): void {
+    this.#kept.clear();
+    if (this.db.open) this.db.close();
+  }
+
+  #prepare(sql: string): Prepared {
+    const hit = this.#kept.get(sql);
+    if (hit) return hit;
+    let stmt: NativeStatement;
+    try {
+      stmt = this.db.prepare(sql);
+    } catch (err) {
+      throw mapError(err);
+    }
+    const reader = stmt.reader;
+    const described = reader ? stmt.raw(true).columns() : [];
+    const columns = described.map((c) => c.name);
+    const seen = new Set<string>();
+    const keep = columns.flatMap((name, i) => seen.has(name) ? [] : (seen.add(name), [i]));
+    const prepared = {
+      stmt,
+      reader,
+      columns,
+      columnTypes: described.map((c) => c.type ?? ""),
+      keep,
+    };
+    if (this.#kept.size >= MAX_KEPT) this.#kept.delete(this.#kept.keys().next().value!);
+    this.#kept.set(sql, prepared);
+    return prepared;
+  }
+}
+
+// Reads step to the end (all()), which also ends the statement's implicit read transaction: a
+// kept statement left mid-result would pin its snapshot and the connection would read stale data.
+function run(p: Prepared, args: unknown): ResultSet {
+  if (!p.reader) {
+    const info = p.stmt.run(args);
+    return resultSet([], [], [], info.changes, BigInt(info.lastInsertRowid));
+  }
+  const raw = p.stmt.all(args);
+  const rows = new Array<Row>(raw.length);
+  for (let r = 0; r < raw.length; r++) {
+    const values = raw[r];
+    const row: Record<string, unknown> = {};
+    for (const i of p.keep) row[p.columns[i]] = fromNative(values[i]);
+    rows[r] = row as Row;
+  }
+  return resultSet(p.columns, p.columnTypes, rows, 0, undefined);
+}
+
+function resultSet(
+  columns: string[],
+  columnTypes: string[],
+  rows: Row[],
+  rowsAffected: number,
+  lastInsertRowid: bigint | undefined,
+): ResultSet {
+  return {
+    columns,
+    columnTypes,
+    rows,
+    rowsAffected,
+    lastInsertRowid,
+    toJSON: () => ({
+      columns,
+      columnTypes,
+      rows,
+      rowsAffected,
+      lastInsertRowid: lastInsertRowid?.toString() ?? null,
+    }),
+  };
+}
+
+// Blobs arrive as Node Buffers; Folio reads them as ArrayBuffers (as @libsql/client hands them).
+function fromNative(value: unknown): unknown {
+  if (value instanceof Uint8Array) {
+    return value.byteOffset === 0 && value.byteLength === value.buffer.byteLength
+      ? value.buffer
+      : value.slice().buffer;
+  }
+  return value;
+}
+
+function toNative(args: InArgs | undefined): unknown {
+  if (args === undefined) return [];
+  if (Array.isArray(args)) return args.map(valueToNative);
+  const named: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(args)) {
+    named[/^[@$:]/.test(name) ? name.slice(1) : name] = valueToNative(value);
+  }
+  return named;
+}
+
+function valueToNative(value: InValue): unknown {
+  switch (typeof value) {
+    case "number":
+      if (!Number.isFinite(value)) throw new RangeError("Only finite numbers can be stored");
+      return value;
+    case "boolean":
+      return value ? 1 : 0;
+    case "undefined":
+      throw new TypeError("undefined cannot be passed as argument to the database");
+  }
+  if (value instanceof ArrayBuffer) return new Uint8Array(value);
+  if (value instanceof Date) return value.valueOf();
+  return value;
+}
+
+function mapError(err: unknown): unknown {
+  if (err instanceof LibsqlError || !(err instanceof Error) || !("rawCode" in err)) return err;
+  const extended = String((err as { code?: unknown }).code ?? "SQLITE_UNKNOWN");
+  // Extended codes name their base first: SQLITE_CONSTRAINT_UNIQUE is a SQLITE_CONSTRAINT.
+  const base = extended.split("_").slice(0, 2).join("_");
+  return new LibsqlError(err.message, base, extended, Number(err.rawCode), err);
+}
+
+const BEGIN: Record<TransactionMode, string> = {
+  write: "BEGIN IMMEDIATE",
+  read: "BEGIN TRANSACTION READONLY",
+  deferred: "BEGIN DEFERRED",
+};
+
+/** Runs `stmts` in one transaction on `conn`, as @libsql/client's batch does. */
+function runBatch(conn: Connection, stmts: Array<InStatement | [string, InArgs?]>): ResultSet[] {
+  const out: ResultSet[] = [];
+  for (let i = 0; i < stmts.length; i++) {
+    const s = stmts[i];
+    try {
+      if (!conn.db.inTransaction) {
+        throw new LibsqlBatchError("The transaction has been rolled back", i, "TRANSACTION_CLOSED");
+      }
+      out.push(conn.execute(Array.isArray(s) ? { sql: s[0], args: s[1] ?? [] } : s));
+    } catch (err) {
+      if (err instanceof LibsqlBatchError || !(err instanceof LibsqlError)) throw err;
+      throw new LibsqlBatchError(err.message, i, err.code, err.extendedCode, err.rawCode, err);
+    }
+  }
+  return out;
+}
+
+class EmbeddedTransaction implements Transaction {
+  #conn: Connection | null;
+  #release: (conn: Connection) => void;
+
+  constructor(conn: Connection, release: (conn: Connection) => void) {
+    this.#conn = conn;
+    this.#release = release;
+  }
+
+  get closed(): boolean {
+    return this.#conn === null || !this.#conn.db.open || !this.#conn.db.inTransaction;
+  }
+
+  execute(stmt: InStatement): Promise<ResultSet> {
+    return attempt(() => this.#open().execute(stmt));
+  }
+
+  batch(stmts: InStatement[]): Promise<ResultSet[]> {
+    return attempt(() => runBatch(this.#open(), stmts));
+  }
+
+  executeMultiple(sql: string): Promise<void> {
+    return attempt(() => this.#open().executeMultiple(sql));
+  }
+
+  rollback(): Promise<void> {
+    return attempt(() => {
+      try {
+        if (!this.closed) this.#conn!.execute("ROLLBACK");
+      } finally {
+        this.#settle();
+      }
+    });
+  }
+
+  commit(): Promise<void> {
+    return attempt(() => {
+      try {
+        this.#open().execute("COMMIT");
+      } finally {
+        this.#settle();
+      }
+    });
+  }
+
+  close(): void {
+    try {
+      if (this.#conn?.db.open && this.#conn.db.inTransaction) this.#conn.execute("ROLLBACK");
+    } finally {
+      this.#settle();
+    }
+  }
+
+  #open(): Connection {
+    if (this.closed) throw new LibsqlError("The transaction is closed", "TRANSACTION_CLOSED");
+    return this.#conn!;
+  }
+
+  #settle(): void {
+    const conn = this.#conn;
+    if (conn === null) return;
+    this.#conn = null;
+    this.#release(conn);
+  }
+}
+
+/** Runs synchronous driver work as the async API promises it: throws become rejections. */
+function attempt<T>(fn: () => T): Promise<T> {
+  try {
+    return Promise.resolve(fn());
+  } catch (err) {
+    return Promise.reject(err);
+  }
+}
+
+/** An embedded client on the database file at `path`. */
+export function createEmbeddedClient(path: string, options: { timeoutMs: number }): Client {
+  const open = () => new Connection(path, options.timeoutMs);
+  let shared: Connection | null = open();
+  let idle: Connection[] = [];
+  const lent = new Set<Connection>();
+  let waiters: { resolve: (c: Connection) => void; reject: (e: unknown) => void }[] = [];
+  let closed = false;
+
+  const usable = (): Connection => {
+    if (closed || shared === null) throw new LibsqlError("The client is closed", "CLIENT_CLOSED");
+    return shared;
+  };
+  const borrow = (): Promise<Connection> => {
+    usable();
+    const conn = idle.pop();
+    if (conn) return Promise.resolve(lend(conn));
+    if (lent.size < MAX_TRANSACTIONS) return Promise.resolve(lend(open()));
+    return new Promise((resolve, reject) => waiters.push({ resolve, reject }));
+  };
+  const lend = (conn: Connection) => (lent.add(conn), conn);
+  const giveBack = (conn: Connection) => {
+    lent.delete(conn);
+    try {
+      conn.reset();
+    } catch {
+      conn.close(); // unusable: drop it rather than hand it on
+      return;
+    }
+    if (closed) return conn.close();
+    const waiter = waiters.shift();
+    if (waiter) waiter.resolve(lend(conn));
+    else idle.push(conn);
+  };
+  const closeAll = () => {
+    shared?.close();
+    shared = null;
+    for (const conn of [...idle, ...lent]) conn.close();
+    idle = [];
+    lent.clear();
+    const pending = waiters;
+    waiters = [];
+    for (const w of pending) w.reject(new LibsqlError("The client is closed", "CLIENT_CLOSED"));
+  };
+
+  const client: Client = {
+    get closed() {
+      return closed;
+    },
+    protocol: "file",
+    execute(stmt: InStatement | string, args?: InArgs) {
+      return attempt(() =>
+        usable().execute(typeof stmt === "string" ? { sql: stmt, args: args ?? [] } : stmt)
+      );
+    },
+    batch(stmts, mode = "deferred") {
+      return attempt(() => {
+        const conn = usable();
+        conn.execute(BEGIN[mode]);
+        try {
+          const out = runBatch(conn, stmts);
+          conn.execute("COMMIT");
+          return out;
+        } finally {
+          conn.reset();
+        }
+      });
+    },
+    migrate(stmts) {
+      return attempt(() => {
+        const conn = usable();
+        conn.execute("PRAGMA foreign_keys=off");
+        try {
+          conn.execute(BEGIN.deferred);
+          const out = runBatch(conn, stmts);
+          conn.execute("COMMIT");
+          return out;
+        } finally {
+          conn.reset();
+          conn.execute("PRAGMA foreign_keys=on");
+        }
+      });
+    },
+    async transaction(mode: TransactionMode = "write") {
+      const conn = await borrow();
+      try {
+        conn.execute(BEGIN[mode]);
+      } catch (err) {
+        giveBack(conn);
+        throw err;
+      }
+      return new EmbeddedTransaction(conn, giveBack);
+    },
+    executeMultiple(sql) {
+      return attempt(() => {
+        const conn = usable();
+        try {
+          conn.executeMultiple(sql);
+        } finally {
+          conn.reset();
+        }
+      });
+    },
+    sync() {
+      return Promise.resolve(undefined); // an embedded store has no replica to sync
+    },
+    reconnect() {
+      closeAll();
+      closed = false;
+      shared = open();
+      return Promise.resolve();
+    },
+    close() {
+      closed = true;
+      closeAll();
+    },
+  };
+  return client;
+}

@@ -1,0 +1,140 @@
+import * as assert from "node:assert/strict";
+import { LibsqlBatchError, LibsqlError } from "@libsql/client";
+import { createEmbeddedClient } from "./embedded.ts";
+
+async function withClients(
+  fn: (a: ReturnType<typeof createEmbeddedClient>, path: string) => Promise<void>,
+) {
+  const dir = await Deno.makeTempDir();
+  const path = `${dir}/t.db`;
+  const a = createEmbeddedClient(path, { timeoutMs: 2000 });
+  try {
+    await a.execute("PRAGMA journal_mode=WAL");
+    await a.execute("CREATE TABLE t (id INTEGER PRIMARY KEY, name TEXT UNIQUE, data BLOB)");
+    await fn(a, path);
+  } finally {
+    a.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+}
+
+Deno.test("rows are objects by column name; a join's repeated name keeps its first column", async () => {
+  await withClients(async (db) => {
+    await db.execute({ sql: "INSERT INTO t (name) VALUES (?)", args: ["a"] });
+    const rs = await db.execute(
+      "SELECT t.id, t.name, 'other' AS name, 7 AS n FROM t",
+    );
+    assert.deepEqual(rs.columns, ["id", "name", "name", "n"]);
+    assert.deepEqual({ ...rs.rows[0] }, { id: 1, name: "a", n: 7 });
+  });
+});
+
+Deno.test("arguments convert as @libsql/client converts them; blobs come back as ArrayBuffers", async () => {
+  await withClients(async (db) => {
+    const bytes = new Uint8Array([1, 2, 3, 250]);
+    const w = await db.execute({
+      sql: "INSERT INTO t (name, data) VALUES (:name, :data)",
+      args: { ":name": "x", data: bytes },
+    });
+    assert.equal(w.rowsAffected, 1);
+    assert.equal(w.lastInsertRowid, 1n);
+    const rs = await db.execute({
+      sql: "SELECT data, ? AS flag, ? AS at FROM t",
+      args: [true, new Date(5000)],
+    });
+    const row = rs.rows[0];
+    assert.ok(row.data instanceof ArrayBuffer);
+    assert.deepEqual([...new Uint8Array(row.data as ArrayBuffer)], [1, 2, 3, 250]);
+    assert.equal(row.flag, 1);
+    assert.equal(row.at, 5000);
+    await assert.rejects(
+      () => db.execute({ sql: "SELECT ?", args: [undefined as unknown as null] }),
+      TypeError,
+    );
+  });
+});
+
+Deno.test("a kept statement reads what another connection committed since (no pinned snapshot)", async () => {
+  await withClients(async (db, path) => {
+    await db.batch(["INSERT INTO t (name) VALUES ('a')", "INSERT INTO t (name) VALUES ('b')"]);
+    const other = createEmbeddedClient(path, { timeoutMs: 2000 });
+    try {
+      const first = "SELECT name FROM t ORDER BY id LIMIT 1";
+      assert.equal((await db.execute(first)).rows[0].name, "a");
+      await other.execute("UPDATE t SET name = 'z' WHERE id = 1");
+      assert.equal((await db.execute(first)).rows[0].name, "z");
+      // The writer is not blocked by a reader's kept statements either.
+      await other.execute("INSERT INTO t (name) VALUES ('c')");
+      assert.equal((await db.execute("SELECT count(*) AS n FROM t")).rows[0].n, 3);
+    } finally {
+      other.close();
+    }
+  });
+});
+
+Deno.test("a failed statement maps to LibsqlError with SQLite's codes and can run again", async () => {
+  await withClients(async (db) => {
+    const insert = "INSERT INTO t (name) VALUES (?)";
+    await db.execute({ sql: insert, args: ["dup"] });
+    const err = await db.execute({ sql: insert, args: ["dup"] }).catch((e) => e);
+    assert.ok(err instanceof LibsqlError);
+    assert.equal(err.code, "SQLITE_CONSTRAINT");
+    assert.equal(err.extendedCode, "SQLITE_CONSTRAINT_UNIQUE");
+    await db.execute({ sql: insert, args: ["fresh"] });
+    const bad = await db.execute("SELECT nope FROM t").catch((e) => e);
+    assert.ok(bad instanceof LibsqlError);
+    assert.match(bad.message, /no such column/);
+  });
+});
+
+Deno.test("a batch is atomic: a failing statement rolls back the ones before it", async () => {
+  await withClients(async (db) => {
+    const err = await db.batch([
+      { sql: "INSERT INTO t (name) VALUES (?)", args: ["one"] },
+      { sql: "INSERT INTO t (name) VALUES (?)", args: ["one"] },
+    ], "write").catch((e) => e);
+    assert.ok(err instanceof LibsqlBatchError);
+    assert.equal(err.statementIndex, 1);
+    assert.equal((await db.execute("SELECT count(*) AS n FROM t")).rows[0].n, 0);
+    // The shared connection is left outside any transaction.
+    await db.execute("INSERT INTO t (name) VALUES ('after')");
+    assert.equal((await db.execute("SELECT count(*) AS n FROM t")).rows[0].n, 1);
+  });
+});
+
+Deno.test("interactive transactions: own connection, commit, rollback, closed afterwards", async () => {
+  await withClients(async (db) => {
+    const tx = await db.transaction("write");
+    await tx.execute("INSERT INTO t (name) VALUES ('in-tx')");
+    // Autocommit reads on the shared connection do not see the open transaction's write.
+    assert.equal((await db.execute("SELECT count(*) AS n FROM t")).rows[0].n, 0);
+    assert.equal((await tx.execute("PRAGMA synchronous")).rows[0].synchronous, 1);
+    await tx.commit();
+    assert.equal(tx.closed, true);
+    await assert.rejects(() => tx.execute("SELECT 1"), /TRANSACTION_CLOSED/);
+    assert.equal((await db.execute("SELECT count(*) AS n FROM t")).rows[0].n, 1);
+
+    const undo = await db.transaction("write");
+    await undo.execute("DELETE FROM t");
+    await undo.rollback();
+    assert.equal((await db.execute("SELECT count(*) AS n FROM t")).rows[0].n, 1);
+
+    const dropped = await db.transaction("write");
+    await dropped.execute("DELETE FROM t");
+    dropped.close();
+    assert.equal((await db.execute("SELECT count(*) AS n FROM t")).rows[0].n, 1);
+    assert.equal((await db.execute("PRAGMA synchronous")).rows[0].synchronous, 1);
+  });
+});
+
+Deno.test("read transactions run side by side; a closed client refuses work", async () => {
+  await withClients(async (db) => {
+    const txs = await Promise.all([1, 2, 3].map(() => db.transaction("read")));
+    for (const tx of txs) assert.equal((await tx.execute("SELECT 1 AS one")).rows[0].one, 1);
+    for (const tx of txs) tx.close();
+    db.close();
+    assert.equal(db.closed, true);
+    await assert.rejects(() => db.execute("SELECT 1"), /CLIENT_CLOSED/);
+    await assert.rejects(() => db.transaction("write"), /CLIENT_CLOSED/);
+  });
+});

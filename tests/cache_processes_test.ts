@@ -1,0 +1,68 @@
+/**
+ * Caches stay correct across processes: this test's Folio and a real `deno run main.ts` share one
+ * store, each warms its caches, and a price, a rule, a key rotation and an article change made
+ * through one must show in the other's very next request (store/config_cache.ts).
+ */
+import assert from "node:assert/strict";
+import { manualClock } from "../server/clock.ts";
+import { getPublisher, updatePublisher } from "../store/publishers.ts";
+import { insertRule } from "../store/rules.ts";
+import { paywalled, read, signup } from "./billing_helpers.ts";
+import { json, testFolio } from "./helpers.ts";
+import { secondProcess } from "./processes.ts";
+
+const cents = (res: { headers: Headers }) => res.headers.get("folio-charged-usd-cents");
+
+Deno.test("a price, a rule, a key rotation and an article change reach the other process at once", async () => {
+  const dataDir = await Deno.makeTempDir({ prefix: "folio-cache-2p-" });
+  try {
+    await using a = await testFolio({ dataDir, clock: manualClock(new Date()) });
+    await using b = await secondProcess(dataDir);
+    const { apiKey } = await signup(a, "cache");
+    const [first, second, third, fourth] = await paywalled(a, 4);
+    const db = a.deps.store.db;
+    const publisher = (await getPublisher(db, "pub_demo"))!;
+
+    // Both processes have read the publisher and its rules (warm caches) at the old price.
+    const before = await read(b, apiKey, first, "b-1");
+    assert.equal(before.status, 200);
+    const oldCents = Number(cents(before));
+    assert.ok(oldCents > 0);
+    assert.equal(cents(await read(a, apiKey, first, "a-1")), String(oldCents));
+
+    // A price changed through this process is charged by the other on its next read.
+    await updatePublisher(db, {
+      ...publisher,
+      pricesMicros: { ...publisher.pricesMicros, display: (oldCents + 7) * 10_000 },
+    }, { now: new Date() });
+    assert.equal(cents(await read(b, apiKey, second, "b-2")), String(oldCents + 7));
+
+    // So is a rule that prices one path.
+    await insertRule(db, "pub_demo", {
+      id: "rule_cache_test",
+      priority: 1,
+      match: {},
+      action: { priceMicros: 990_000 },
+      now: new Date(),
+    });
+    assert.equal(cents(await read(b, apiKey, third, "b-3")), "99");
+
+    // A key rotated through the other process stops working here at once.
+    const rotated = await b.request("/api/marketplace/rotate-key", {
+      method: "POST",
+      headers: { authorization: `Bearer ${apiKey}` },
+    });
+    assert.equal(rotated.status, 200);
+    const { apiKey: newKey } = await json<{ apiKey: string }>(rotated);
+    assert.equal((await read(a, apiKey, fourth, "a-old")).status, 401);
+    assert.equal((await read(a, newKey, fourth, "a-new")).status, 200);
+
+    // An article blocked through this process is refused by the other.
+    await db.execute({ sql: "UPDATE articles SET policy = 'BLOCKED' WHERE id = ?", args: [first] });
+    const blocked = await read(b, newKey, first, "b-blocked");
+    assert.equal(blocked.body.status, "blocked");
+    assert.equal(cents(blocked), null);
+  } finally {
+    await Deno.remove(dataDir, { recursive: true });
+  }
+});
