@@ -205,10 +205,15 @@ Deno.test("a newsletter box or print footer longer than a short story does not r
 
 Deno.test("clutter words in a class never take the article itself", () => {
   const x = extractArticle(
-    page("<title>On work</title>", `<div class="commentary-body share-safe-article">${BODY}</div>`),
+    page(
+      "<title>On work</title>",
+      `<div class="commentary-body">${BODY}</div><div class="subscriber-content">${BODY}</div>` +
+        `<div class="newsletter">Sign up for our newsletter.</div>`,
+    ),
     "https://x.example/a",
   );
-  assert.match(x.body, /harbour plan/);
+  assert.equal(x.body.match(/harbour plan/g)?.length, 20, "both halves of the story are kept");
+  assert.doesNotMatch(x.body, /Sign up/);
 });
 
 Deno.test("hostile or empty pages give empty fields, not errors", () => {
