@@ -1,12 +1,25 @@
 /**
  * Article extraction from real-world HTML: @mozilla/readability over a linkedom document for the
- * main content; JSON-LD (schema.org NewsArticle/Article/BlogPosting, including @graph), OpenGraph
- * and <meta> tags win for the metadata where present, in that order.
+ * main content, after clutter it does not know (cookie banners, newsletter boxes, print footers)
+ * is taken out; the metadata is read first by extract_meta.ts, each field with its own precedence.
  */
 import { Readability } from "@mozilla/readability";
 import { parseHTML } from "linkedom";
 import { htmlToText } from "./html_text.ts";
 import { normaliseDate } from "./dates.ts";
+import {
+  byline,
+  clean,
+  decodeEntities,
+  isDecoyAuthor,
+  jsonLd,
+  metaTags,
+  pickAuthor,
+  pickPublished,
+  pickTitle,
+  siteNames,
+  str,
+} from "./extract_meta.ts";
 
 /** What an article page says about itself. */
 export interface Extracted {
@@ -21,85 +34,94 @@ export interface Extracted {
   canonicalUrl: string | null;
 }
 
-const ARTICLE_TYPES = new Set([
-  "article",
-  "newsarticle",
-  "blogposting",
-  "reportagenewsarticle",
-  "analysisnewsarticle",
-  "opinionnewsarticle",
-  "techarticle",
-  "scholarlyarticle",
-  "report",
-]);
+type Obj = Record<string, unknown>;
+
 const MAX_SUMMARY = 1000;
+/**
+ * Readability's own default: a first pass shorter than this is retried with fewer heuristics, so a
+ * 200-character newsletter box can no longer pass for the article.
+ */
+const CHAR_THRESHOLD = 500;
 
 /** Extracts an article from `html` fetched from `url` (the final URL, for relative links). */
 export function extractArticle(html: string, url: string): Extracted {
-  const { document } = parseHTML(html);
-  const doc = document as unknown as Document;
-  const ld = jsonLdArticle(doc);
+  const doc = parsePage(html);
+  const ld = jsonLd(doc);
+  const article = ld.article;
   const meta = metaTags(doc);
+  const sites = siteNames(meta, article);
   const canonicalUrl = absolute(
     attr(doc.querySelector('link[rel~="canonical"]'), "href") ?? meta.get("og:url")?.[0] ??
-      ldUrl(ld),
+      ldUrl(article),
     url,
   );
   // Readability mutates the document, so metadata is read first.
-  const titleTag = text(doc.querySelector("title")?.textContent);
-  const timeTag = attr(doc.querySelector("article time[datetime], time[datetime]"), "datetime");
+  const title = pickTitle(doc, meta, article, sites);
+  const author = pickAuthor(doc, meta, ld, sites);
+  const published = pickPublished(doc, meta, article);
+  removeClutter(doc);
   let readable: ReturnType<Readability<string>["parse"]> = null;
   try {
-    readable = new Readability(doc, { charThreshold: 200 }).parse();
+    readable = new Readability(doc, { charThreshold: CHAR_THRESHOLD }).parse();
   } catch {
     readable = null;
   }
   const body = readable?.content ? htmlToText(readable.content) : fallbackBody(html);
-  const title = first(
-    str(ld?.headline),
-    str(ld?.name),
-    meta.get("og:title")?.[0],
-    meta.get("twitter:title")?.[0],
-    readable?.title,
-    titleTag,
-  );
-  const author = first(
-    ldAuthor(ld?.author),
-    ...(meta.get("article:author") ?? []).filter((a) => !/^https?:\/\//i.test(a)),
-    meta.get("author")?.[0],
-    meta.get("parsely-author")?.[0],
-    byline(readable?.byline),
-  );
-  const publishedAt = firstDate(
-    str(ld?.datePublished),
-    meta.get("article:published_time")?.[0],
-    meta.get("date")?.[0],
-    meta.get("pubdate")?.[0],
-    meta.get("dc.date")?.[0],
-    readable?.publishedTime ?? undefined,
-    timeTag ?? undefined,
-  );
+  const publishedAt = published ??
+    (readable?.publishedTime ? normaliseDate(readable.publishedTime) : null);
   const summary = first(
-    str(ld?.description),
+    str(article?.description),
     meta.get("og:description")?.[0],
     meta.get("description")?.[0],
+    meta.get("dc.description")?.[0],
     meta.get("twitter:description")?.[0],
     readable?.excerpt,
   ).slice(0, MAX_SUMMARY);
   const tags = firstList(
-    ldKeywords(ld?.keywords),
+    ldKeywords(article?.keywords),
     meta.get("article:tag") ?? [],
     splitKeywords(meta.get("keywords")?.[0] ?? meta.get("news_keywords")?.[0] ?? ""),
   );
   return {
-    title,
-    author,
+    title: title || clean(readable?.title),
+    author: author ||
+      (isDecoyAuthor(byline(readable?.byline), sites) ? "" : byline(readable?.byline)),
     publishedAt,
     summary,
     tags,
-    body: dropLeadChrome(body, { title, author }),
+    body: dropTailChrome(dropLeadChrome(body, { title, author })),
     canonicalUrl,
   };
+}
+
+/**
+ * Boxes Readability's unlikely-candidate list does not name (it has "footer" and "related", not
+ * "newsletter", "cookie" or "print"): removed unless they hold the article itself.
+ */
+const CLUTTER =
+  /cookie|consent|gdpr|cmp-|didomi|newsletter|subscri|signup|sign-up|paywall|upsell|promo|print-|print_|printfooter|share|social|advert|publicidad|publicidade|anzeige|\bads?\b|ad-slot|related|recommend|most-read|ranking|\bcomments?\b|comment-|respond|feedback|rating|poll|disclosure|author-bio|profile-box|follow|toc\b|infobox|navbox|navframe|catlinks|reflist|\breferences\b|hatnote|bandeau|normdaten|sitesub|editsection/i;
+/** Bounds the work on hostile pages (thousands of nested boxes each named "share"). */
+const MAX_CLUTTER = 300;
+const CLUTTER_ROLES = /^(dialog|alertdialog|navigation|banner|contentinfo|complementary|search)$/;
+
+function removeClutter(doc: Document): void {
+  // A box holding most of the page's words is the story ("subscriber-content"), whatever its name.
+  const words = (el: Element | null) => (el?.textContent ?? "").split(/\s+/).length;
+  const total = words(doc.body);
+  const keep = (el: Element) =>
+    /^(HTML|BODY|MAIN|ARTICLE)$/.test(el.tagName) ||
+    el.querySelector("article, main, h1, [itemprop=articleBody]") !== null ||
+    words(el) > total * 0.4;
+  let examined = 0;
+  for (const el of [...doc.querySelectorAll("[class], [id], [role], [aria-hidden], [hidden]")]) {
+    const names = `${el.getAttribute("class") ?? ""} ${el.getAttribute("id") ?? ""}`;
+    const clutter = CLUTTER.test(names) || CLUTTER_ROLES.test(el.getAttribute("role") ?? "") ||
+      el.getAttribute("aria-hidden") === "true" || el.hasAttribute("hidden");
+    if (clutter && ++examined <= MAX_CLUTTER && el.isConnected && !keep(el)) el.remove();
+  }
+  for (const el of [...doc.querySelectorAll("nav, aside, form, dialog")]) {
+    if (el.isConnected && !keep(el)) el.remove();
+  }
 }
 
 /** Byline, dateline and repeated-title lines Readability leaves at the top of the body. */
@@ -119,58 +141,19 @@ function dropLeadChrome(body: string, meta: { title: string; author: string }): 
   return blocks.slice(i).join("\n\n");
 }
 
-type Obj = Record<string, unknown>;
+/** Sharing prompts, copyright and print lines that trail the article's last paragraph. */
+const TAIL =
+  /^(©|\(c\)|copyright|all rights reserved|share( this)?|teilen|partager|compartir|condividi|print(ed)?( from)?|drucken|imprimer|tags?:|etiquetas:|schlagwörter|mots-clés|read more|more on this|related|mehr zum thema|lire aussi|lee también|leggi anche|advertisement|anzeige|publicité|publicidad|publicidade)\b/i;
 
-/** The first schema.org article object in the page's JSON-LD blocks, looking inside @graph. */
-function jsonLdArticle(doc: Document): Obj | null {
-  for (const script of doc.querySelectorAll('script[type="application/ld+json"]')) {
-    let data: unknown;
-    try {
-      data = JSON.parse(script.textContent ?? "");
-    } catch {
-      continue; // a broken block is common in the wild; the others may still be good
-    }
-    const found = findArticle(data, 0);
-    if (found) return found;
-  }
-  return null;
-}
-
-function findArticle(node: unknown, depth: number): Obj | null {
-  if (depth > 5 || node === null || typeof node !== "object") return null;
-  if (Array.isArray(node)) {
-    for (const n of node) {
-      const f = findArticle(n, depth + 1);
-      if (f) return f;
-    }
-    return null;
-  }
-  const o = node as Obj;
-  const types = ([] as unknown[]).concat(o["@type"] ?? []).map((t) => String(t).toLowerCase());
-  if (types.some((t) => ARTICLE_TYPES.has(t))) return o;
-  return findArticle(o["@graph"], depth + 1);
-}
-
-function metaTags(doc: Document): Map<string, string[]> {
-  const out = new Map<string, string[]>();
-  for (const m of doc.querySelectorAll("meta")) {
-    const key = (m.getAttribute("property") ?? m.getAttribute("name") ?? "").trim().toLowerCase();
-    const content = text(m.getAttribute("content"));
-    if (!key || !content) continue;
-    out.set(key, [...(out.get(key) ?? []), content]);
-  }
-  return out;
-}
-
-function ldAuthor(v: unknown): string {
-  const names = ([] as unknown[]).concat(v ?? []).map((a) =>
-    typeof a === "string" ? a : a && typeof a === "object" ? str((a as Obj).name) : ""
-  ).map((n) => text(n)).filter((n) => n && !/^https?:\/\//i.test(n));
-  return names.join(", ");
+function dropTailChrome(body: string): string {
+  const blocks = body.split("\n\n");
+  let end = blocks.length;
+  while (end > 1 && blocks[end - 1].split(/\s+/).length <= 40 && TAIL.test(blocks[end - 1])) end--;
+  return blocks.slice(0, end).join("\n\n");
 }
 
 function ldKeywords(v: unknown): string[] {
-  if (Array.isArray(v)) return v.map((k) => text(String(k))).filter(Boolean);
+  if (Array.isArray(v)) return v.map((k) => clean(String(k))).filter(Boolean);
   return typeof v === "string" ? splitKeywords(v) : [];
 }
 
@@ -184,19 +167,7 @@ function ldUrl(ld: Obj | null): string | undefined {
 }
 
 function splitKeywords(s: string): string[] {
-  return s.split(/[,;]/).map((k) => text(k)).filter(Boolean);
-}
-
-function byline(s: string | null | undefined): string {
-  return text(s).replace(/^by\s+/i, "");
-}
-
-function str(v: unknown): string {
-  return typeof v === "string" ? v : "";
-}
-
-function text(s: string | null | undefined): string {
-  return (s ?? "").replace(/\s+/g, " ").trim();
+  return s.split(/[,;]/).map((k) => clean(k)).filter(Boolean);
 }
 
 function attr(el: Element | null, name: string): string | undefined {
@@ -205,7 +176,7 @@ function attr(el: Element | null, name: string): string | undefined {
 
 function first(...values: (string | null | undefined)[]): string {
   for (const v of values) {
-    const t = text(v);
+    const t = clean(v);
     if (t) return decodeEntities(t);
   }
   return "";
@@ -214,14 +185,6 @@ function first(...values: (string | null | undefined)[]): string {
 function firstList(...lists: string[][]): string[] {
   for (const l of lists) if (l.length) return [...new Set(l.map(decodeEntities))].slice(0, 50);
   return [];
-}
-
-function firstDate(...values: (string | undefined)[]): string | null {
-  for (const v of values) {
-    const d = v ? normaliseDate(v) : null;
-    if (d) return d;
-  }
-  return null;
 }
 
 function absolute(href: string | undefined, base: string): string | null {
@@ -234,20 +197,17 @@ function absolute(href: string | undefined, base: string): string | null {
   }
 }
 
-/** Entities JSON-LD authors sometimes leave encoded inside strings ("Tom &amp; Jerry"). */
-function decodeEntities(s: string): string {
-  if (!s.includes("&")) return s;
-  return s.replace(
-    /&(amp|lt|gt|quot|#39|apos);/g,
-    (_, e) => ({ amp: "&", lt: "<", gt: ">", quot: '"', "#39": "'", apos: "'" })[e as string] ?? _,
-  );
-}
-
 /** When Readability finds no article, keep the paragraphs of the page rather than nothing. */
 function fallbackBody(html: string): string {
-  const { document } = parseHTML(html);
+  const document = parsePage(html);
   for (const el of document.querySelectorAll("script, style, nav, header, footer, noscript")) {
     el.remove();
   }
   return htmlToText(document.body?.innerHTML ?? "");
+}
+
+/** linkedom builds no document element for text without an <html> tag: give it one. */
+function parsePage(html: string): Document {
+  const whole = /<html[\s>]/i.test(html) ? html : `<html><body>${html}</body></html>`;
+  return parseHTML(whole).document as unknown as Document;
 }

@@ -93,6 +93,8 @@ export interface FetchOptions {
   /** Allowed content-type prefixes; anything else is refused before the body is read. */
   accept?: string[];
   maxBytes?: number;
+  /** Keep the first maxBytes of a longer body instead of refusing it (robots.txt). */
+  truncate?: boolean;
   timeoutMs?: number;
   method?: "GET" | "POST";
   body?: string;
@@ -257,6 +259,7 @@ export function createFetcher(options: FetcherOptions): GuardedFetcher {
     deadline: AbortSignal;
     timeoutMs: number;
     maxBytes: number;
+    truncate: boolean;
     accept?: string[];
     startClock(): void;
   }
@@ -319,13 +322,13 @@ export function createFetcher(options: FetcherOptions): GuardedFetcher {
         throw await refuse("unsupported_type", detail);
       }
       const declared = Number(res.headers.get("content-length") ?? NaN);
-      if (!res.headers.has("content-encoding") && declared > call.maxBytes) {
+      if (!call.truncate && !res.headers.has("content-encoding") && declared > call.maxBytes) {
         throw await refuse(
           "too_large",
           `declared length ${declared} exceeds ${call.maxBytes} bytes`,
         );
       }
-      const bytes = await readCapped(res, call.maxBytes);
+      const bytes = await readCapped(res, call.maxBytes, call.truncate);
       if (!bytes) {
         throw new FetchRefused("too_large", {
           url: url.href,
@@ -395,6 +398,7 @@ export function createFetcher(options: FetcherOptions): GuardedFetcher {
         signal: opts.signal ? AbortSignal.any([ctl.signal, opts.signal]) : ctl.signal,
         timeoutMs,
         maxBytes: opts.maxBytes ?? o.maxBytes,
+        truncate: opts.truncate ?? false,
         accept: opts.accept,
         // The clock starts once the first hop holds its slots, so queueing is not a timeout.
         startClock: () => void (timer ??= setTimeout(() => ctl.abort(), timeoutMs)),

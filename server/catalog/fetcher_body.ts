@@ -1,7 +1,14 @@
 /** Reading a response body under a byte cap, and decoding it by its declared charset. */
 
-/** Read the whole body, or cancel it and return null once it passes `max` bytes. */
-export async function readCapped(res: Response, max: number): Promise<Uint8Array | null> {
+/**
+ * Read the whole body, or cancel it once it passes `max` bytes: null, or with `truncate` its first
+ * `max` bytes.
+ */
+export async function readCapped(
+  res: Response,
+  max: number,
+  truncate = false,
+): Promise<Uint8Array | null> {
   if (!res.body) return new Uint8Array();
   const reader = res.body.getReader();
   const chunks: Uint8Array[] = [];
@@ -11,7 +18,10 @@ export async function readCapped(res: Response, max: number): Promise<Uint8Array
     total += r.value.length;
     if (total > max) {
       await reader.cancel().catch(() => {});
-      return null;
+      if (!truncate) return null;
+      chunks.push(r.value.subarray(0, r.value.length - (total - max)));
+      total = max;
+      break;
     }
     chunks.push(r.value);
   }

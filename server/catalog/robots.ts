@@ -1,18 +1,22 @@
 /**
  * robots.txt for ingestion (RFC 9309): fetched through the guarded fetcher, stored per publisher
- * and origin, refetched daily. 4xx → allow all (RFC 9309 section 2.3.1.3); 5xx, 429 and
- * unreachable → disallow all until a later success (section 2.3.1.4); at most 500 KiB parsed.
+ * and origin, refetched daily. Redirects are followed up to 5 hops, more count as unavailable
+ * (section 2.3.1.2); 4xx → allow all (section 2.3.1.3); 5xx, 429 and unreachable → disallow all
+ * until a later success (section 2.3.1.4); the first 500 KiB are parsed (robots_rules.ts).
  */
-import robotsParserModule from "robots-parser";
 import { getRobots, putRobots, type RobotsRecord, staleRobots } from "../../store/robots.ts";
 import { withLease } from "../../store/leases.ts";
 import type { AppDeps } from "../deps.ts";
 import { FetchRefused } from "./fetcher.ts";
+import {
+  parseRobots,
+  ROBOTS_MAX_BYTES,
+  ROBOTS_TOKEN,
+  type RobotsRules,
+  statusRule,
+} from "./robots_rules.ts";
 
-/** Our product token: the start of the fetcher's User-Agent (server/runtime.ts USER_AGENT). */
-export const ROBOTS_TOKEN = "FolioBot";
-/** RFC 9309 section 2.5: crawlers must parse at least 500 KiB. */
-export const ROBOTS_MAX_BYTES = 500 * 1024;
+export { ROBOTS_MAX_BYTES, ROBOTS_TOKEN };
 const DAY_MS = 24 * 3600_000;
 /** A failing host is asked again after an hour rather than a day, so it recovers sooner. */
 const RETRY_FAILED_MS = 3600_000;
@@ -23,14 +27,9 @@ export type RobotsVerdict =
   | { allowed: false; reason: string }
   | { refused: FetchRefused };
 
-interface Parsed {
-  isAllowed(url: string, ua?: string): boolean | undefined;
-}
-// The package's typings declare an ambient module, which hides its default export's signature.
-const robotsParser = robotsParserModule as unknown as (url: string, body: string) => Parsed;
 const parsedCache = new Map<
   string,
-  { fetchedAt: number; body: string | null; robots: Parsed | null }
+  { fetchedAt: number; body: string | null; robots: RobotsRules | null }
 >();
 const inFlight = new Map<string, Promise<RobotsRecord | FetchRefused>>();
 
@@ -94,15 +93,21 @@ export async function fetchRobots(
   try {
     const res = await deps.fetcher.fetch(`${origin}/robots.txt`, {
       maxBytes: ROBOTS_MAX_BYTES,
-      // Servers that honour Range keep a huge file within the cap; the rest are refused below.
+      // Content past the limit is ignored, not a reason to refuse the file (section 2.5).
+      truncate: true,
+      // Servers that honour Range do not even send the rest.
       headers: { range: `bytes=0-${ROBOTS_MAX_BYTES - 1}` },
     });
     // Served as text/html or anything else: parsed leniently (docs/TEST-PLAN.md section 4, case 15).
     body = res.text();
+    // Cut at the limit: the last line may be half a rule, which could disallow more than it says.
+    if (res.bytes.length >= ROBOTS_MAX_BYTES) body = body.slice(0, body.search(/[^\r\n]*$/));
     status = res.status === 206 ? 200 : res.status;
   } catch (e) {
     if (!(e instanceof FetchRefused)) throw e;
     if (e.code === "http_status") status = e.status ?? 0;
+    // More than 5 redirects: the file is unavailable (section 2.3.1.2), kept as a 3xx status.
+    else if (e.code === "too_many_redirects") status = 310;
     else if (e.code === "timeout" || e.code === "network" || e.code === "too_large") status = 0;
     else return e; // the host itself is refused (private address, bad port, no DNS): so is the page
   }
@@ -112,8 +117,7 @@ export async function fetchRobots(
 }
 
 function isOk(rec: { status: number }): boolean {
-  return (rec.status >= 200 && rec.status < 300) ||
-    (rec.status >= 400 && rec.status < 500 && rec.status !== 429);
+  return statusRule(rec.status) !== "disallow_all";
 }
 
 /**
@@ -140,19 +144,19 @@ export async function robotsDisallows(
     }
     return false;
   }
-  if (rec.status < 200 || rec.status >= 300) return false;
+  if (statusRule(rec.status) !== "parse") return false;
   const robots = parsed(rec, `${deps.store.url}\n${publisherId}`);
   return tokens.some((token) => robots?.isAllowed(url, token) === false);
 }
 
-function parsed(rec: RobotsRecord, owner: string): Parsed | null {
+function parsed(rec: RobotsRecord, owner: string): RobotsRules | null {
   const key = `${owner}\n${rec.origin}`;
   let cached = parsedCache.get(key);
   if (!cached || cached.fetchedAt !== rec.fetchedAt || cached.body !== rec.body) {
     cached = {
       fetchedAt: rec.fetchedAt,
       body: rec.body,
-      robots: rec.body ? robotsParser(`${rec.origin}/robots.txt`, rec.body) : null,
+      robots: rec.body ? parseRobots(rec.body) : null,
     };
     parsedCache.set(key, cached);
     if (parsedCache.size > 1000) parsedCache.delete(parsedCache.keys().next().value!);
@@ -161,7 +165,7 @@ function parsed(rec: RobotsRecord, owner: string): Parsed | null {
 }
 
 function verdictFor(rec: RobotsRecord, owner: string, url: string): RobotsVerdict {
-  if (rec.status >= 400 && rec.status < 500 && rec.status !== 429) return { allowed: true };
+  if (statusRule(rec.status) === "allow_all") return { allowed: true };
   if (!isOk(rec)) {
     const why = rec.status === 0 ? "could not be fetched" : `answered HTTP ${rec.status}`;
     return {
@@ -170,7 +174,7 @@ function verdictFor(rec: RobotsRecord, owner: string, url: string): RobotsVerdic
     };
   }
   const robots = parsed(rec, owner);
-  if (!robots || robots.isAllowed(url, ROBOTS_TOKEN) !== false) {
+  if (!robots || robots.isAllowed(url, ROBOTS_TOKEN)) {
     return { allowed: true };
   }
   return { allowed: false, reason: `robots.txt disallows ${ROBOTS_TOKEN}` };

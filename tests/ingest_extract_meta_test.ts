@@ -1,0 +1,233 @@
+/** Extraction metadata: JSON-LD in CDATA, title precedence, author decoys, Dublin Core, dates. */
+import assert from "node:assert/strict";
+import { normaliseDate, pickDate } from "../server/catalog/dates.ts";
+import { extractArticle } from "../server/catalog/extract.ts";
+
+const BODY = "<p>" +
+  "The committee met on Tuesday to weigh the harbour plan and its costs. ".repeat(10) +
+  "</p>";
+const page = (head: string, body = `<article>${BODY}</article>`) =>
+  `<!doctype html><html><head>${head}</head><body>${body}</body></html>`;
+const ld = (o: unknown) => JSON.stringify({ "@context": "https://schema.org", ...(o as object) });
+
+Deno.test("JSON-LD wrapped in CDATA, bare or inside comments, is read", () => {
+  const data = ld({
+    "@type": "NewsArticle",
+    headline: "H",
+    datePublished: "2023-12-14T07:30:15.250Z",
+    author: { "@type": "Person", name: "Dan Oak" },
+  });
+  const wrappers = [
+    `<![CDATA[${data}]]>`,
+    `\n//<![CDATA[\n${data}\n//]]>\n`,
+    `/*<![CDATA[*/${data}/*]]>*/`,
+  ];
+  for (const w of wrappers) {
+    const x = extractArticle(
+      page(
+        `<script type="application/ld+json">${w}</script>`,
+        `<p><time datetime="2023-12-15T10:02:00Z">updated</time></p><article>${BODY}</article>`,
+      ),
+      "https://x.example/a",
+    );
+    assert.equal(x.publishedAt, "2023-12-14T07:30:15.250Z", w);
+    assert.equal(x.author, "Dan Oak", w);
+  }
+});
+
+Deno.test("the title is the one most kinds of source agree on, with the site's name cut off", () => {
+  const t = (head: string, body = `<article>${BODY}</article>`) =>
+    extractArticle(page(head, body), "https://x.example/a").title;
+  const real = "Harbour council approves flood barrier";
+  // A JSON-LD SEO headline loses to og:title, <title> and <h1> agreeing.
+  assert.equal(
+    t(
+      `<title>${real} | The Herald</title><meta property="og:title" content="${real}">` +
+        `<script type="application/ld+json">${
+          ld({ "@type": "NewsArticle", headline: "Barrier: what it means" })
+        }</script>`,
+      `<article><h1>${real}</h1>${BODY}</article>`,
+    ),
+    real,
+  );
+  // A social og:title (echoed by twitter:title) loses to <title> and <h1>.
+  assert.equal(
+    t(
+      `<title>${real} | Opinion | The Herald</title><meta property="og:title" content="You won't believe this">` +
+        `<meta name="twitter:title" content="You won't believe this">`,
+      `<article><h1>${real}</h1>${BODY}</article>`,
+    ),
+    real,
+  );
+  // No og:site_name: the <h1> is the piece of "<title>" before the separator.
+  assert.equal(t(`<title>Zugspitze – Wikipedia</title>`, `<h1>Zugspitze</h1>${BODY}`), "Zugspitze");
+  // The site's name, before or after, is cut from a lone <title>; fullwidth bars count.
+  const site = `<meta property="og:site_name" content="東都新聞">`;
+  assert.equal(t(`${site}<title>給食費を無償化へ｜東都新聞</title>`), "給食費を無償化へ");
+  assert.equal(t(`${site}<title>東都新聞 | 給食費を無償化へ</title>`), "給食費を無償化へ");
+  // An <h1> that is the site's logo is no title.
+  assert.equal(
+    t(
+      `${site}<meta property="og:title" content="${real}">`,
+      `<h1>東都新聞</h1><article>${BODY}</article>`,
+    ),
+    real,
+  );
+  // A hyphen inside a headline is not a separator when nothing says the rest is a site.
+  assert.equal(t(`<title>Covid-19 - a year on</title>`), "Covid-19 - a year on");
+});
+
+Deno.test("a site name or desk in <meta name=author> is a decoy; better sources win", () => {
+  const a = (head: string, body = `<article>${BODY}</article>`) =>
+    extractArticle(page(head, body), "https://x.example/a").author;
+  const graph = ld({
+    "@graph": [
+      { "@type": "WebPage", name: "P" },
+      { "@type": "Article", author: { "@id": "#p1" } },
+      { "@type": "Person", "@id": "#p1", name: "Hannah Birch" },
+    ],
+  });
+  assert.equal(
+    a(`<meta name="author" content="admin"><script type="application/ld+json">${graph}</script>`),
+    "Hannah Birch",
+    "a JSON-LD author given by @id",
+  );
+  assert.equal(
+    a(
+      `<meta name="author" content="The Herald"><meta property="og:site_name" content="The Herald">`,
+      `<article><p class="byline">By <a rel="author" href="/p/m">Megan Hartley</a></p>${BODY}</article>`,
+    ),
+    "Megan Hartley",
+  );
+  assert.equal(
+    a(`<meta name="author" content="Redaktion"><meta name="DC.creator" content="Katrin Vogel">`),
+    "Katrin Vogel",
+  );
+  assert.equal(
+    a(
+      `<meta name="author" content="Redazione Gazzetta"><meta property="og:site_name" content="Gazzetta">` +
+        `<script type="application/ld+json">${
+          ld({ "@type": "NewsArticle", author: { "@type": "Organization", name: "Gazzetta" } })
+        }</script>`,
+    ),
+    "",
+    "an organisation and a desk are no author",
+  );
+  assert.equal(a(`<meta name="author" content="GOV.EXAMPLE">`), "", "a domain is no author");
+  assert.equal(
+    a(`<meta name="author" content="田中 健太">`),
+    "田中 健太",
+    "a real meta author stays",
+  );
+  assert.equal(
+    a(`<meta property="article:author" content="https://facebook.com/x"><meta name="author" content="Ann Lee">`),
+    "Ann Lee",
+  );
+});
+
+Deno.test("Dublin Core title, creator and date are read", () => {
+  const x = extractArticle(
+    page(
+      `<title>The last lamplighters — Features — Northern Review</title>` +
+        `<meta name="DC.title" content="The last lamplighters"><meta name="DC.creator" content="Imogen Clarke">` +
+        `<meta name="DC.date" content="2021-11-20">`,
+    ),
+    "https://x.example/a",
+  );
+  assert.deepEqual([x.title, x.author, x.publishedAt], [
+    "The last lamplighters",
+    "Imogen Clarke",
+    "2021-11-20T00:00:00.000Z",
+  ]);
+});
+
+Deno.test("normaliseDate() keeps milliseconds and reads the zone spellings pages use", () => {
+  const cases: [string, string | null][] = [
+    ["2024-02-14T06:30:12.250", "2024-02-14T06:30:12.250Z"],
+    ["2024-02-14T06:30:12,250+01:00", "2024-02-14T05:30:12.250Z"],
+    ["2024-02-14T06:30:12+01", "2024-02-14T05:30:12.000Z"],
+    ["2024-02-14T06:30:12.5 UTC", "2024-02-14T06:30:12.500Z"],
+    ["20240214T063012Z", "2024-02-14T06:30:12.000Z"],
+    ["2024年1月22日 11時15分", "2024-01-22T11:15:00.000Z"],
+    ["18.01.2024, 06:45 Uhr", "2024-01-18T06:45:00.000Z"],
+    ["2024-02-30", null],
+    ["2024-02-14T25:00:00", null],
+    ["0099-01-01", null],
+  ];
+  for (const [raw, want] of cases) assert.equal(normaliseDate(raw), want, raw);
+});
+
+Deno.test("pickDate() gives a zone-less time the offset the page states for the same minute", () => {
+  assert.equal(
+    pickDate(["2024-02-14T06:30:12.250", "2024-02-14T06:30:12+01:00"]),
+    "2024-02-14T05:30:12.250Z",
+  );
+  assert.equal(
+    pickDate(["2024-02-14T06:30:12.250", "2024-02-14T09:00:00+01:00"]),
+    "2024-02-14T06:30:12.250Z",
+    "another minute lends nothing: UTC",
+  );
+  assert.equal(
+    pickDate(["2024-03-05", "2024-03-05T23:30:00-05:00"]),
+    "2024-03-06T04:30:00.000Z",
+    "a bare date takes the time written for that day",
+  );
+  assert.equal(pickDate(["2024-03-05", "2024-03-07T10:00:00Z"]), "2024-03-05T00:00:00.000Z");
+  assert.equal(pickDate([undefined, "nonsense", "2024-03-05"]), "2024-03-05T00:00:00.000Z");
+  assert.equal(pickDate([null, "soon"]), null);
+});
+
+Deno.test("a newsletter box or print footer longer than a short story does not replace it", () => {
+  const story =
+    "<p>The library will stay open until 10pm on weekdays during exams, the university said.</p>" +
+    "<p>More than 2,300 students signed the petition asking for the later closing time.</p>";
+  const box =
+    "Join thousands of readers and get the week's campus news in your inbox every Friday. ".repeat(
+      4,
+    );
+  const x = extractArticle(
+    page(
+      "<title>Library</title>",
+      `<div class="cookie-banner"><p>${
+        "We use cookies to improve your experience. ".repeat(6)
+      }</p></div>` +
+        `<div class="col"><h1>Library</h1><div class="story">${story}</div>` +
+        `<div class="newsletter-signup"><p>${box}</p></div>` +
+        `<div class="print-footer"><p>${
+          "Printed from the Courier. Not to be reproduced. ".repeat(6)
+        }</p></div></div>`,
+    ),
+    "https://x.example/a",
+  );
+  assert.match(x.body, /2,300 students/);
+  assert.doesNotMatch(x.body, /inbox|Printed from|cookies/);
+});
+
+Deno.test("clutter words in a class never take the article itself", () => {
+  const x = extractArticle(
+    page(
+      "<title>On work</title>",
+      `<div class="commentary-body">${BODY}</div><div class="subscriber-content">${BODY}</div>` +
+        `<div class="newsletter">Sign up for our newsletter.</div>`,
+    ),
+    "https://x.example/a",
+  );
+  assert.equal(x.body.match(/harbour plan/g)?.length, 20, "both halves of the story are kept");
+  assert.doesNotMatch(x.body, /Sign up/);
+});
+
+Deno.test("hostile or empty pages give empty fields, not errors", () => {
+  const selfRef = ld({ "@type": "Article", "@id": "#a", author: { "@id": "#a" } });
+  for (
+    const html of [
+      "",
+      "\u0000\uFFFD<<>>",
+      page(`<script type="application/ld+json">${selfRef}</script>`),
+      page(`<script type="application/ld+json"><![CDATA[ {"@graph": ${"[".repeat(500)}</script>`),
+    ]
+  ) {
+    const x = extractArticle(html, "https://x.example/a");
+    assert.equal(typeof x.body, "string");
+    assert.equal(typeof x.author, "string");
+  }
+});
