@@ -271,7 +271,6 @@ Deno.test("methods the card does not offer get the A2A error that says so", asyn
     "message/stream": -32004,
     SendStreamingMessage: -32004,
     "tasks/resubscribe": -32004,
-    ListTasks: -32004,
     "tasks/pushNotificationConfig/set": -32003,
     CreateTaskPushNotificationConfig: -32003,
     GetExtendedAgentCard: -32007,

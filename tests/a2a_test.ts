@@ -1,34 +1,19 @@
 /** The A2A server driven by the official SDK client, plus the card, toggles, hosts and billing. */
 import assert from "node:assert/strict";
 import { type Message, SendMessageRequest, type Task, TaskState } from "@a2a-js/sdk";
-import {
-  Client,
-  ClientFactory,
-  ClientFactoryOptions,
-  DefaultAgentCardResolver,
-  JsonRpcTransportFactory,
-} from "@a2a-js/sdk/client";
+import { Client, DefaultAgentCardResolver } from "@a2a-js/sdk/client";
 import { LegacyJsonRpcTransport } from "@a2a-js/sdk/compat/v0_3/client";
-import { message, rpc, stateOf } from "../server/a2a/_test_utils.ts";
+import {
+  loopbackFetch,
+  message,
+  origin,
+  rpc,
+  sdkClientFactory,
+  stateOf,
+} from "../server/a2a/_test_utils.ts";
 import { demoIds, patchDemo } from "./fixtures/demo.ts";
 import { createBuyer } from "../server/marketplace/buyers.ts";
-import { json, startTestFolio, type TestFolio } from "./helpers.ts";
-
-/** fetch() that reaches `*.localhost` publisher hosts on this test server's loopback port. */
-function loopbackFetch(folio: TestFolio): typeof fetch & Disposable {
-  const client = Deno.createHttpClient({
-    proxy: { transport: "tcp", hostname: "127.0.0.1", port: Number(new URL(folio.url).port) },
-  });
-  const f = (input: RequestInfo | URL, init?: RequestInit) => fetch(input, { ...init, client });
-  return Object.assign(f, { [Symbol.dispose]: () => client.close() });
-}
-
-function sdkClientFactory(fetchImpl: typeof fetch): ClientFactory {
-  return new ClientFactory(ClientFactoryOptions.createFrom(ClientFactoryOptions.default, {
-    transports: [new JsonRpcTransportFactory({ fetchImpl })],
-    cardResolver: new DefaultAgentCardResolver({ fetchImpl }),
-  }));
-}
+import { json, startTestFolio } from "./helpers.ts";
 
 function send(json: Record<string, unknown>): SendMessageRequest {
   return SendMessageRequest.fromJSON({ message: json });
@@ -37,10 +22,6 @@ function send(json: Record<string, unknown>): SendMessageRequest {
 function asTask(result: Message | Task): Task {
   assert.ok("status" in result, "the agent answers with a task");
   return result as Task;
-}
-
-function origin(folio: TestFolio, host = "demo.localhost"): string {
-  return `http://${host}:${new URL(folio.url).port}`;
 }
 
 Deno.test("the SDK client discovers the card, sends messages, gets and cancels tasks (v1.0)", async () => {

@@ -21,11 +21,12 @@ import type { Caller } from "../reads/requester.ts";
 import { agentCard } from "./card.ts";
 import { skillExecutor } from "./executor.ts";
 import { CODES, rpcError, type RpcId } from "./jsonrpc.ts";
+import { parseListTasks } from "./list_tasks.ts";
 import { ParamsError, parseSkillCall } from "./skills.ts";
 import { stateName, TERMINAL } from "./states.ts";
 import { storeTaskStore } from "./task_store.ts";
 
-const V1 = new Set(["SendMessage", "GetTask", "CancelTask"]);
+const V1 = new Set(["SendMessage", "GetTask", "CancelTask", "ListTasks"]);
 const V03 = new Set(["message/send", "tasks/get", "tasks/cancel"]);
 const SENDS = new Set(["SendMessage", "message/send"]);
 const NOT_OFFERED: Record<string, [number, string]> = {
@@ -45,10 +46,6 @@ const NOT_OFFERED: Record<string, [number, string]> = {
     CODES.unsupportedOperation,
     "Streaming is not offered (capabilities.streaming is false)",
   ],
-  ListTasks: [
-    CODES.unsupportedOperation,
-    "Listing tasks is not offered; keep the task ids you receive",
-  ],
   GetExtendedAgentCard: [CODES.extendedCardNotConfigured, "There is no extended agent card"],
   "agent/getAuthenticatedExtendedCard": [
     CODES.extendedCardNotConfigured,
@@ -64,6 +61,8 @@ export interface Dispatched {
   /** Call-log tool: the skill name for sends, `_method:<method>` for protocol calls. */
   tool: string;
   ok: boolean;
+  /** HTTP status when not 200: 401 for a call that needs credentials the caller did not send. */
+  status?: 401;
 }
 
 /** Runs one JSON-RPC call for `caller` at `publisher`. */
@@ -75,6 +74,8 @@ export async function dispatch(
     params: Record<string, unknown>;
     publisher: Publisher;
     caller: Caller;
+    /** True when the caller presented a credential (a buyer key or an access token). */
+    authenticated: boolean;
   },
 ): Promise<Dispatched> {
   const { id, method, publisher, caller } = call;
@@ -107,6 +108,27 @@ export async function dispatch(
     params = blocking(params);
     const messageId = String((params.message as Record<string, unknown>).messageId);
     executor = skillExecutor(deps, { publisher, caller, call: skillCall, messageId });
+  } else if (method === "ListTasks") {
+    // Anonymous callers share a meter identity per address: listing by it would show one
+    // person's tasks (and prompts) to another behind the same address.
+    if (!call.authenticated) {
+      const message =
+        "Listing tasks needs a credential: send a buyer key (Authorization: Bearer mk_...) or an OAuth access token";
+      return {
+        response: rpcError(id, CODES.unauthenticated, message, {
+          status: "authentication_required",
+        }) as unknown as Record<string, unknown>,
+        tool: protocolTool,
+        ok: false,
+        status: 401,
+      };
+    }
+    try {
+      params = parseListTasks(params);
+    } catch (err) {
+      if (err instanceof ParamsError) return fail(err.code, `Invalid params: ${err.message}`);
+      throw err;
+    }
   }
   const tasks = storeTaskStore({ db: deps.store.db, clock: deps.clock }, {
     publisherId: publisher.id,

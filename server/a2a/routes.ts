@@ -60,13 +60,19 @@ export function a2aRoutes(deps: AppDeps, via: "host" | "param"): Hono<AppEnv> {
         return c.body(null, 204);
       }
       const caller = callerOf(c, deps, "a2a");
-      const out = await dispatch(deps, { ...env, publisher: c.var.publisher!, caller });
+      const out = await dispatch(deps, {
+        ...env,
+        publisher: c.var.publisher!,
+        caller,
+        authenticated: c.var.credential !== null,
+      });
       c.set("call", {
         tools: [out.tool],
         okAs: out.tool.startsWith("_method:") ? "trace" : "ok",
         failed: !out.ok,
       });
-      return c.json(out.response);
+      if (out.status === 401) c.header("WWW-Authenticate", 'Bearer realm="folio"');
+      return c.json(out.response, out.status ?? 200);
     },
   );
   return app;
