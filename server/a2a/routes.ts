@@ -19,7 +19,7 @@ import {
 import { offered } from "../licensing/reach.ts";
 import { hostOf } from "../middleware.ts";
 import { clientAddress } from "../throttle.ts";
-import { agentCardJson } from "./card.ts";
+import { agentCardJson, cardForm } from "./card.ts";
 import { dispatch } from "./dispatch.ts";
 import { a2aError, notServed } from "./errors.ts";
 import { parseEnvelope } from "./jsonrpc.ts";
@@ -87,6 +87,7 @@ export function agentCardRoute(deps: AppDeps) {
       (slug ? await findPublisherBySlug(db, slug.slice(0, 64)) : null);
     if (!publisher || !offered(publisher, "a2a")) return notServed(c, publisher);
     c.header("Cache-Control", "public, max-age=60");
-    return c.json(agentCardJson(deps.config, publisher));
+    c.header("Vary", "A2A-Version");
+    return c.json(agentCardJson(deps.config, publisher, cardForm(c.req.header("A2A-Version"))));
   };
 }
