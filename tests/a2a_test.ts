@@ -224,7 +224,7 @@ Deno.test("the agent card is served by host and by slug, and carries no secrets"
   );
   assert.ok(card.skills.every((s: { examples: string[] }) => s.examples.length > 0));
   assert.deepEqual(card.capabilities, {
-    streaming: false,
+    streaming: true,
     pushNotifications: false,
     extendedAgentCard: false,
   });

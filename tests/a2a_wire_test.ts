@@ -72,6 +72,7 @@ Deno.test("A2A wire: cards, reach and envelope refusals", async (t) => {
       "nope",
       "ListTasks",
       "message/stream",
+      "SubscribeToTask",
       "tasks/pushNotificationConfig/set",
       "GetExtendedAgentCard",
     ]

@@ -110,7 +110,7 @@ export function agentCard(config: Pick<Config, "baseUrl">, publisher: Publisher)
     version: "1.0.0",
     documentationUrl: urls.terms,
     capabilities: {
-      streaming: false,
+      streaming: true,
       pushNotifications: false,
       extensions: [],
       extendedAgentCard: false,

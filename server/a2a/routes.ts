@@ -23,6 +23,7 @@ import { agentCardJson, cardForm } from "./card.ts";
 import { dispatch } from "./dispatch.ts";
 import { a2aError, notServed } from "./errors.ts";
 import { parseEnvelope } from "./jsonrpc.ts";
+import { sseBody } from "./stream.ts";
 
 /** CORS for the card and the endpoint: keys travel in the Authorization header, never cookies. */
 export const A2A_CORS: MiddlewareHandler = cors({
@@ -71,6 +72,13 @@ export function a2aRoutes(deps: AppDeps, via: "host" | "param"): Hono<AppEnv> {
         okAs: out.tool.startsWith("_method:") ? "trace" : "ok",
         failed: !out.ok,
       });
+      if (out.stream) {
+        const onGone = out.tool.startsWith("_method:") ? "stop" : "drain";
+        return c.body(sseBody(out.stream, onGone), 200, {
+          "content-type": "text/event-stream",
+          "cache-control": "no-cache",
+        });
+      }
       if (out.status === 401) c.header("WWW-Authenticate", 'Bearer realm="folio"');
       return c.json(out.response, out.status ?? 200);
     },
