@@ -3,6 +3,7 @@
  * identity; every query takes both, so a task id alone never reaches another caller's task.
  * `document` is the task in A2A v1.0 JSON form; `state` mirrors its status for queries.
  */
+import type { Row } from "@libsql/client";
 import type { Client } from "./db.ts";
 
 /** One stored task. */
@@ -33,7 +34,10 @@ export async function findA2aTask(
     args: [publisherId, query.identity, query.id],
   });
   const r = rs.rows[0];
-  if (!r) return null;
+  return r ? taskRow(r) : null;
+}
+
+function taskRow(r: Row): A2aTaskRow {
   return {
     id: String(r.id),
     contextId: String(r.context_id),
@@ -78,6 +82,53 @@ export async function saveA2aTask(
     args: [task.state, doc, now, publisherId, task.identity, task.id, task.expectState],
   });
   return rs.rowsAffected > 0;
+}
+
+/** Filters and position of one page of a caller's tasks (newest update first, then id). */
+export interface TaskListQuery extends TaskOwner {
+  contextId: string | null;
+  state: string | null;
+  /** Only tasks updated at or after this instant (ms). */
+  updatedSince: number | null;
+  /** The last task of the previous page. */
+  after: { updatedAt: number; id: string } | null;
+  limit: number;
+}
+
+/**
+ * One page of `owner`'s tasks at this publisher, most recently updated first, and how many match
+ * the filters in all (pages aside).
+ */
+export async function listA2aTasks(
+  db: Client,
+  publisherId: string,
+  q: TaskListQuery,
+): Promise<{ rows: A2aTaskRow[]; total: number }> {
+  const conditions: [string, string | number | null][] = [
+    ["publisher_id = ?", publisherId],
+    ["identity = ?", q.identity],
+    ["context_id = ?", q.contextId],
+    ["state = ?", q.state],
+    ["updated_at >= ?", q.updatedSince],
+  ];
+  const used = conditions.filter(([, v]) => v !== null) as [string, string | number][];
+  const filters = used.map(([sql]) => sql).join(" AND ");
+  const args = used.map(([, v]) => v);
+  const page = q.after
+    ? {
+      sql: `${filters} AND (updated_at < ? OR (updated_at = ? AND id < ?))`,
+      args: [...args, q.after.updatedAt, q.after.updatedAt, q.after.id],
+    }
+    : { sql: filters, args };
+  const [rs, count] = await db.batch([
+    {
+      sql: `SELECT id, context_id, state, document, created_at, updated_at FROM a2a_tasks
+            WHERE ${page.sql} ORDER BY updated_at DESC, id DESC LIMIT ?`,
+      args: [...page.args, q.limit],
+    },
+    { sql: `SELECT COUNT(*) AS n FROM a2a_tasks WHERE ${filters}`, args },
+  ], "read");
+  return { rows: rs.rows.map(taskRow), total: Number(count.rows[0].n) };
 }
 
 /** Counts a publisher's tasks by state (for tests and the dashboard). */

@@ -268,10 +268,6 @@ Deno.test("a notification gets 204 with no body and runs nothing", async () => {
 Deno.test("methods the card does not offer get the A2A error that says so", async () => {
   await using folio = await testFolio();
   const expect: Record<string, number> = {
-    "message/stream": -32004,
-    SendStreamingMessage: -32004,
-    "tasks/resubscribe": -32004,
-    ListTasks: -32004,
     "tasks/pushNotificationConfig/set": -32003,
     CreateTaskPushNotificationConfig: -32003,
     GetExtendedAgentCard: -32007,

@@ -1,34 +1,19 @@
 /** The A2A server driven by the official SDK client, plus the card, toggles, hosts and billing. */
 import assert from "node:assert/strict";
-import { type Message, SendMessageRequest, type Task, TaskState } from "@a2a-js/sdk";
+import { AgentCard, type Message, SendMessageRequest, type Task, TaskState } from "@a2a-js/sdk";
+import { Client, DefaultAgentCardResolver } from "@a2a-js/sdk/client";
+import { LegacyJsonRpcTransport, parseLegacyAgentCard } from "@a2a-js/sdk/compat/v0_3/client";
 import {
-  Client,
-  ClientFactory,
-  ClientFactoryOptions,
-  DefaultAgentCardResolver,
-  JsonRpcTransportFactory,
-} from "@a2a-js/sdk/client";
-import { LegacyJsonRpcTransport } from "@a2a-js/sdk/compat/v0_3/client";
-import { message, rpc, stateOf } from "../server/a2a/_test_utils.ts";
+  loopbackFetch,
+  message,
+  origin,
+  rpc,
+  sdkClientFactory,
+  stateOf,
+} from "../server/a2a/_test_utils.ts";
 import { demoIds, patchDemo } from "./fixtures/demo.ts";
 import { createBuyer } from "../server/marketplace/buyers.ts";
-import { json, startTestFolio, type TestFolio } from "./helpers.ts";
-
-/** fetch() that reaches `*.localhost` publisher hosts on this test server's loopback port. */
-function loopbackFetch(folio: TestFolio): typeof fetch & Disposable {
-  const client = Deno.createHttpClient({
-    proxy: { transport: "tcp", hostname: "127.0.0.1", port: Number(new URL(folio.url).port) },
-  });
-  const f = (input: RequestInfo | URL, init?: RequestInit) => fetch(input, { ...init, client });
-  return Object.assign(f, { [Symbol.dispose]: () => client.close() });
-}
-
-function sdkClientFactory(fetchImpl: typeof fetch): ClientFactory {
-  return new ClientFactory(ClientFactoryOptions.createFrom(ClientFactoryOptions.default, {
-    transports: [new JsonRpcTransportFactory({ fetchImpl })],
-    cardResolver: new DefaultAgentCardResolver({ fetchImpl }),
-  }));
-}
+import { json, startTestFolio } from "./helpers.ts";
 
 function send(json: Record<string, unknown>): SendMessageRequest {
   return SendMessageRequest.fromJSON({ message: json });
@@ -37,10 +22,6 @@ function send(json: Record<string, unknown>): SendMessageRequest {
 function asTask(result: Message | Task): Task {
   assert.ok("status" in result, "the agent answers with a task");
   return result as Task;
-}
-
-function origin(folio: TestFolio, host = "demo.localhost"): string {
-  return `http://${host}:${new URL(folio.url).port}`;
 }
 
 Deno.test("the SDK client discovers the card, sends messages, gets and cancels tasks (v1.0)", async () => {
@@ -169,6 +150,65 @@ Deno.test("bad credentials get one identical 401 and Require auth refuses anonym
   assert.ok(schemes.oauth.oauth2SecurityScheme.flows.authorizationCode.pkceRequired);
 });
 
+Deno.test("one card: a v0.3 reader and a v1.0 reader both find how to authenticate", async () => {
+  await using folio = await startTestFolio();
+  await patchDemo(folio, (p) => ({ ...p, toggles: { ...p.toggles, requireAuth: true } }));
+  using fetchImpl = loopbackFetch(folio);
+  const res = await fetchImpl(`${origin(folio)}/.well-known/agent-card.json`);
+  assert.equal(res.headers.get("vary"), "A2A-Version");
+  const raw = await res.json();
+  // v0.3 (no A2A-Version header): OpenAPI-like schemes and name → scopes requirements.
+  assert.deepEqual(raw.security, [{ buyerKey: [] }, { oauth: [] }]);
+  assert.equal(raw.securitySchemes.buyerKey.type, "http");
+  assert.equal(raw.securitySchemes.buyerKey.scheme, "bearer");
+  assert.equal(raw.securitySchemes.oauth.type, "oauth2");
+  assert.match(raw.securitySchemes.oauth.flows.authorizationCode.tokenUrl, /\/api\/oauth\/token$/);
+  assert.deepEqual(raw.additionalInterfaces, [{ url: raw.url, transport: "JSONRPC" }]);
+  assert.equal(raw.supportsAuthenticatedExtendedCard, false);
+  const v03 = parseLegacyAgentCard(raw);
+  const bearer = v03.securitySchemes.buyerKey.scheme;
+  assert.equal(bearer?.$case, "httpAuthSecurityScheme");
+  assert.equal(bearer?.$case === "httpAuthSecurityScheme" && bearer.value.scheme, "bearer");
+  const oauth = v03.securitySchemes.oauth.scheme;
+  assert.equal(
+    oauth?.$case === "oauth2SecurityScheme" && oauth.value.flows?.flow?.$case,
+    "authorizationCode",
+  );
+  assert.deepEqual(
+    v03.securityRequirements.map((r) => Object.keys(r.schemes)),
+    [["buyerKey"], ["oauth"]],
+  );
+  // The v0.3 reader then authenticates with what the card told it and is served.
+  const { apiKey } = await createBuyer(folio.deps.store.db, { name: "V", email: "v@v.example" }, {
+    now: folio.clock.now(),
+  });
+  using keyed = loopbackFetch(folio, { auth: `Bearer ${apiKey}` });
+  const legacy = new Client(
+    new LegacyJsonRpcTransport({ endpoint: v03.supportedInterfaces[0].url, fetchImpl: keyed }),
+    v03,
+  );
+  const task = asTask(await legacy.sendMessage(send(message("1.0", { text: "dams" }))));
+  assert.equal(task.status?.state, TaskState.TASK_STATE_COMPLETED);
+
+  // v1.0: the SDK's resolver sends A2A-Version: 1.0 and gets the v1.0 form alone.
+  const v1 = await new DefaultAgentCardResolver({ fetchImpl }).resolve(origin(folio));
+  assert.equal(v1.securitySchemes.buyerKey.scheme?.$case, "httpAuthSecurityScheme");
+  assert.equal(v1.securitySchemes.oauth.scheme?.$case, "oauth2SecurityScheme");
+  assert.deepEqual(
+    v1.securityRequirements.map((r) => Object.keys(r.schemes)),
+    [["buyerKey"], ["oauth"]],
+  );
+  const pure = await (await fetchImpl(`${origin(folio)}/.well-known/agent-card.json`, {
+    headers: { "A2A-Version": "1.0" },
+  })).json();
+  assert.equal(
+    "security" in pure || "url" in pure || "type" in pure.securitySchemes.buyerKey,
+    false,
+  );
+  // A v1.0 parser reading the two-version card finds exactly the same card.
+  assert.deepEqual(AgentCard.fromJSON(raw), v1);
+});
+
 Deno.test("the agent card is served by host and by slug, and carries no secrets", async () => {
   await using folio = await startTestFolio();
   const byHost = await folio.request("/.well-known/agent-card.json", { host: "demo.localhost" });
@@ -184,7 +224,7 @@ Deno.test("the agent card is served by host and by slug, and carries no secrets"
   );
   assert.ok(card.skills.every((s: { examples: string[] }) => s.examples.length > 0));
   assert.deepEqual(card.capabilities, {
-    streaming: false,
+    streaming: true,
     pushNotifications: false,
     extendedAgentCard: false,
   });

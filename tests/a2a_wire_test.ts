@@ -72,6 +72,7 @@ Deno.test("A2A wire: cards, reach and envelope refusals", async (t) => {
       "nope",
       "ListTasks",
       "message/stream",
+      "SubscribeToTask",
       "tasks/pushNotificationConfig/set",
       "GetExtendedAgentCard",
     ]
@@ -230,5 +231,34 @@ Deno.test("A2A wire: every get_article outcome as a task", async (t) => {
     {},
   );
   table.push(["denied (0.3)", await wire(legacy)]);
+  await t.assertSnapshot(table);
+});
+
+Deno.test("A2A wire: streams (both versions), a subscription refused, and a page of ListTasks", async (t) => {
+  await using folio = await testFolio();
+  const { observe: [observe], apiKey } = await outcomeFixture(folio);
+  const table: [string, Wire][] = [];
+  const call = async (label: string, method: string, params: unknown, auth?: string) => {
+    const res = await post(folio, JSON.stringify({ jsonrpc: "2.0", id: 7, method, params }), {
+      headers: { accept: "text/event-stream", ...(auth ? { authorization: auth } : {}) },
+    });
+    table.push([label, await wire(res, ["cache-control"])]);
+  };
+  const read = (v: "1.0" | "0.3") =>
+    message(v, { data: { skill: "get_article", url_or_id: observe } }, { messageId: `m-${v}` });
+  await call(
+    "SendStreamingMessage",
+    "SendStreamingMessage",
+    { message: read("1.0") },
+    `Bearer ${apiKey}`,
+  );
+  await call("message/stream", "message/stream", { message: read("0.3") });
+  await call("SubscribeToTask unknown", "SubscribeToTask", { id: "t-nope" });
+  await call(
+    "ListTasks",
+    "ListTasks",
+    { pageSize: 5, includeArtifacts: false },
+    `Bearer ${apiKey}`,
+  );
   await t.assertSnapshot(table);
 });

@@ -1,5 +1,49 @@
-/** Test helpers for the A2A surface: raw JSON-RPC calls and message builders for both versions. */
+/**
+ * Test helpers for the A2A surface: raw JSON-RPC calls, message builders for both versions, and
+ * the official SDK client wired to a test server's loopback port.
+ */
+import {
+  type Client,
+  ClientFactory,
+  ClientFactoryOptions,
+  DefaultAgentCardResolver,
+  JsonRpcTransportFactory,
+} from "@a2a-js/sdk/client";
 import type { TestFolio } from "../../tests/helpers.ts";
+
+/** fetch() that reaches `*.localhost` publisher hosts on this test server's loopback port. */
+export function loopbackFetch(
+  folio: TestFolio,
+  options: { auth?: string } = {},
+): typeof fetch & Disposable {
+  const client = Deno.createHttpClient({
+    proxy: { transport: "tcp", hostname: "127.0.0.1", port: Number(new URL(folio.url).port) },
+  });
+  const f = (input: RequestInfo | URL, init?: RequestInit) => {
+    const headers = new Headers(init?.headers);
+    if (options.auth) headers.set("authorization", options.auth);
+    return fetch(input, { ...init, headers, client });
+  };
+  return Object.assign(f, { [Symbol.dispose]: () => client.close() });
+}
+
+/** The SDK's client factory over `fetchImpl` (JSON-RPC transport, default card resolver). */
+export function sdkClientFactory(fetchImpl: typeof fetch): ClientFactory {
+  return new ClientFactory(ClientFactoryOptions.createFrom(ClientFactoryOptions.default, {
+    transports: [new JsonRpcTransportFactory({ fetchImpl })],
+    cardResolver: new DefaultAgentCardResolver({ fetchImpl }),
+  }));
+}
+
+/** The origin of a publisher host on the test server's port. */
+export function origin(folio: TestFolio, host = "demo.localhost"): string {
+  return `http://${host}:${new URL(folio.url).port}`;
+}
+
+/** An SDK (v1.0) client for the demo publisher, discovered from its card. */
+export function sdkClient(fetchImpl: typeof fetch, folio: TestFolio): Promise<Client> {
+  return sdkClientFactory(fetchImpl).createFromUrl(origin(folio));
+}
 
 /** Protocol versions by their method names. */
 export type Version = "1.0" | "0.3";

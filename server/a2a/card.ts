@@ -1,10 +1,13 @@
 /**
- * A publisher's Agent Card (A2A v1.0 §4.4; docs/SPEC.md "A2A server"). Built as the SDK's AgentCard and
- * serialised with its own ProtoJSON writer, so v1.0 clients parse exactly what the SDK expects; the
- * v0.3 top-level fields (`url`, `preferredTransport`, `protocolVersion`) are added for older
- * clients. Only public facts go in: no keys, no emails, no enterprise terms.
+ * A publisher's Agent Card (A2A v1.0 §4.4 and v0.3 §5.5; docs/SPEC.md "A2A server"). Built as the
+ * SDK's AgentCard and serialised with its own ProtoJSON writer. One card serves both versions:
+ * where v0.3 and v1.0 name a field differently, both are present, since no key collides (v0.3's
+ * `url`, `preferredTransport`, `additionalInterfaces`, `protocolVersion`, `security`,
+ * `supportsAuthenticatedExtendedCard`, and in each security scheme `type` with its OpenAPI-like
+ * fields beside the v1.0 one-of member). A client that sends `A2A-Version: 1.x` (the v1.0 SDK
+ * does) gets the v1.0 form alone, which its parser takes whole. Only public facts go in.
  */
-import { AgentCard, type SecurityRequirement } from "@a2a-js/sdk";
+import { AgentCard, type SecurityRequirement, type SecurityScheme } from "@a2a-js/sdk";
 import type { Publisher } from "../../store/publishers.ts";
 import type { Config } from "../config.ts";
 import { openToAnonymous } from "../licensing/reach.ts";
@@ -13,20 +16,76 @@ import { publisherUrls } from "../urls.ts";
 
 const MODES = ["text/plain", "application/json"];
 
-/** The card as JSON for `publisher`, whose JSON-RPC endpoint is `endpoint`. */
+/** Which card form a request asked for, by its A2A-Version header (absent in v0.3). */
+export function cardForm(version: string | undefined): "v1" | "both" {
+  const major = /^\s*(\d+)(\.\d+)?\s*$/.exec(version ?? "")?.[1];
+  return major !== undefined && Number(major) >= 1 ? "v1" : "both";
+}
+
+/** The card as JSON for `publisher`: v1.0 alone, or v1.0 with the v0.3 fields beside it. */
 export function agentCardJson(
   config: Pick<Config, "baseUrl">,
   publisher: Publisher,
+  form: "v1" | "both" = "both",
 ): Record<string, unknown> {
   const card = agentCard(config, publisher);
+  const v1 = AgentCard.toJSON(card) as Record<string, unknown>;
+  if (form === "v1") return v1;
   const endpoint = card.supportedInterfaces[0].url;
+  const v1Schemes = (v1.securitySchemes ?? {}) as Record<string, Record<string, unknown>>;
   return {
-    ...AgentCard.toJSON(card) as Record<string, unknown>,
-    // v0.3 clients read these (A2A v0.3 §5.5); v1.0 clients use supportedInterfaces.
+    ...v1,
+    securitySchemes: Object.fromEntries(
+      Object.entries(card.securitySchemes).map(([name, scheme]) => [
+        name,
+        { ...v03Scheme(scheme), ...v1Schemes[name] },
+      ]),
+    ),
+    // v0.3: requirement objects map a scheme name to its scopes.
+    security: card.securityRequirements.map((r) =>
+      Object.fromEntries(Object.entries(r.schemes).map(([name, s]) => [name, s.list]))
+    ),
     protocolVersion: "0.3.0",
     url: endpoint,
     preferredTransport: "JSONRPC",
+    additionalInterfaces: [{ url: endpoint, transport: "JSONRPC" }],
+    supportsAuthenticatedExtendedCard: false,
   };
+}
+
+/** A security scheme in v0.3's OpenAPI-like form (`type` and its fields). */
+function v03Scheme(s: SecurityScheme): Record<string, unknown> {
+  const scheme = s.scheme;
+  switch (scheme?.$case) {
+    case "httpAuthSecurityScheme":
+      return {
+        type: "http",
+        scheme: scheme.value.scheme.toLowerCase(),
+        bearerFormat: scheme.value.bearerFormat,
+        description: scheme.value.description,
+      };
+    case "oauth2SecurityScheme": {
+      const flow = scheme.value.flows?.flow;
+      const code = flow?.$case === "authorizationCode" ? flow.value : null;
+      return {
+        type: "oauth2",
+        description: scheme.value.description,
+        oauth2MetadataUrl: scheme.value.oauth2MetadataUrl,
+        flows: code
+          ? {
+            authorizationCode: {
+              authorizationUrl: code.authorizationUrl,
+              tokenUrl: code.tokenUrl,
+              refreshUrl: code.refreshUrl,
+              scopes: code.scopes,
+            },
+          }
+          : {},
+      };
+    }
+    default:
+      throw new Error(`No v0.3 form for security scheme ${scheme?.$case}`);
+  }
 }
 
 /** The SDK AgentCard for `publisher`. */
@@ -51,7 +110,7 @@ export function agentCard(config: Pick<Config, "baseUrl">, publisher: Publisher)
     version: "1.0.0",
     documentationUrl: urls.terms,
     capabilities: {
-      streaming: false,
+      streaming: true,
       pushNotifications: false,
       extensions: [],
       extendedAgentCard: false,

@@ -1,12 +1,25 @@
 /**
  * Dispatches one checked JSON-RPC call to the SDK's transport handlers: v1.0 names (SendMessage,
- * GetTask, CancelTask) to JsonRpcTransportHandler, v0.3 names (message/send, tasks/get,
- * tasks/cancel) to LegacyJsonRpcTransportHandler, both over one DefaultRequestHandler built for
- * this request with the store-backed TaskStore. Methods the card does not offer (streaming, push
- * notifications, task listing, extended card) get the A2A error that says so.
+ * SendStreamingMessage, GetTask, ListTasks, CancelTask, SubscribeToTask) to
+ * JsonRpcTransportHandler, v0.3 names (message/send, message/stream, tasks/get, tasks/cancel,
+ * tasks/resubscribe) to LegacyJsonRpcTransportHandler, both over one DefaultRequestHandler built
+ * for this request with the store-backed TaskStore. Methods the card does not offer (push
+ * notifications, extended card) get the A2A error that says so.
  */
-import type { AgentCard, CancelTaskRequest, Task } from "@a2a-js/sdk";
-import { TaskNotCancelableError } from "@a2a-js/sdk/errors";
+import type {
+  AgentCard,
+  CancelTaskRequest,
+  StreamResponse,
+  SubscribeToTaskRequest,
+  Task,
+} from "@a2a-js/sdk";
+import {
+  A2AError,
+  RequestMalformedError,
+  TaskNotCancelableError,
+  TaskNotFoundError,
+  UnsupportedOperationError,
+} from "@a2a-js/sdk/errors";
 import {
   type AgentExecutor,
   DefaultRequestHandler,
@@ -21,34 +34,29 @@ import type { Caller } from "../reads/requester.ts";
 import { agentCard } from "./card.ts";
 import { skillExecutor } from "./executor.ts";
 import { CODES, rpcError, type RpcId } from "./jsonrpc.ts";
+import { parseListTasks } from "./list_tasks.ts";
 import { ParamsError, parseSkillCall } from "./skills.ts";
 import { stateName, TERMINAL } from "./states.ts";
+import { followStored, withErrorEvent } from "./stream.ts";
 import { storeTaskStore } from "./task_store.ts";
 
-const V1 = new Set(["SendMessage", "GetTask", "CancelTask"]);
-const V03 = new Set(["message/send", "tasks/get", "tasks/cancel"]);
-const SENDS = new Set(["SendMessage", "message/send"]);
+const V1 = new Set([
+  "SendMessage",
+  "SendStreamingMessage",
+  "GetTask",
+  "CancelTask",
+  "ListTasks",
+  "SubscribeToTask",
+]);
+const V03 = new Set([
+  "message/send",
+  "message/stream",
+  "tasks/get",
+  "tasks/cancel",
+  "tasks/resubscribe",
+]);
+const SENDS = new Set(["SendMessage", "message/send", "SendStreamingMessage", "message/stream"]);
 const NOT_OFFERED: Record<string, [number, string]> = {
-  SendStreamingMessage: [
-    CODES.unsupportedOperation,
-    "Streaming is not offered (capabilities.streaming is false)",
-  ],
-  SubscribeToTask: [
-    CODES.unsupportedOperation,
-    "Streaming is not offered (capabilities.streaming is false)",
-  ],
-  "message/stream": [
-    CODES.unsupportedOperation,
-    "Streaming is not offered (capabilities.streaming is false)",
-  ],
-  "tasks/resubscribe": [
-    CODES.unsupportedOperation,
-    "Streaming is not offered (capabilities.streaming is false)",
-  ],
-  ListTasks: [
-    CODES.unsupportedOperation,
-    "Listing tasks is not offered; keep the task ids you receive",
-  ],
   GetExtendedAgentCard: [CODES.extendedCardNotConfigured, "There is no extended agent card"],
   "agent/getAuthenticatedExtendedCard": [
     CODES.extendedCardNotConfigured,
@@ -64,6 +72,10 @@ export interface Dispatched {
   /** Call-log tool: the skill name for sends, `_method:<method>` for protocol calls. */
   tool: string;
   ok: boolean;
+  /** HTTP status when not 200: 401 for a call that needs credentials the caller did not send. */
+  status?: 401;
+  /** For a streaming method that started: the JSON-RPC responses to send as events. */
+  stream?: AsyncIterator<Record<string, unknown>>;
 }
 
 /** Runs one JSON-RPC call for `caller` at `publisher`. */
@@ -75,6 +87,8 @@ export async function dispatch(
     params: Record<string, unknown>;
     publisher: Publisher;
     caller: Caller;
+    /** True when the caller presented a credential (a buyer key or an access token). */
+    authenticated: boolean;
   },
 ): Promise<Dispatched> {
   const { id, method, publisher, caller } = call;
@@ -93,6 +107,11 @@ export async function dispatch(
     return fail(CODES.methodNotFound, `Method not found: ${method.slice(0, 64)}`);
   }
   let params = call.params;
+  const tasks = storeTaskStore({ db: deps.store.db, clock: deps.clock }, {
+    publisherId: publisher.id,
+    identity: caller.identity,
+  });
+  const context = new ServerCallContext({ requestedVersion: V1.has(method) ? "1.0" : "0.3" });
   let executor: AgentExecutor = idleExecutor;
   let tool = protocolTool;
   if (SENDS.has(method)) {
@@ -106,21 +125,66 @@ export async function dispatch(
     tool = skillCall.skill;
     params = blocking(params);
     const messageId = String((params.message as Record<string, unknown>).messageId);
-    executor = skillExecutor(deps, { publisher, caller, call: skillCall, messageId });
+    executor = skillExecutor(deps, {
+      publisher,
+      caller,
+      call: skillCall,
+      messageId,
+      canceled: async (taskId) => {
+        const task = await tasks.load(taskId, context);
+        return task && stateName(task.status?.state) === "canceled" ? task : null;
+      },
+    });
+  } else if (method === "ListTasks") {
+    // Anonymous callers share a meter identity per address: listing by it would show one
+    // person's tasks (and prompts) to another behind the same address.
+    if (!call.authenticated) {
+      const message =
+        "Listing tasks needs a credential: send a buyer key (Authorization: Bearer mk_...) or an OAuth access token";
+      return {
+        response: rpcError(id, CODES.unauthenticated, message, {
+          status: "authentication_required",
+        }) as unknown as Record<string, unknown>,
+        tool: protocolTool,
+        ok: false,
+        status: 401,
+      };
+    }
+    try {
+      params = parseListTasks(params);
+    } catch (err) {
+      if (err instanceof ParamsError) return fail(err.code, `Invalid params: ${err.message}`);
+      throw err;
+    }
   }
-  const tasks = storeTaskStore({ db: deps.store.db, clock: deps.clock }, {
-    publisherId: publisher.id,
-    identity: caller.identity,
-  });
   const handler = new FolioRequestHandler(agentCard(deps.config, publisher), tasks, executor);
   const transport = V1.has(method)
     ? new JsonRpcTransportHandler(handler)
     : new LegacyJsonRpcTransportHandler(handler);
   const out = await transport.handle(
     { jsonrpc: "2.0", id, method, params },
-    new ServerCallContext({ requestedVersion: V1.has(method) ? "1.0" : "0.3" }),
+    context,
   );
-  if (Symbol.asyncIterator in out) throw new Error(`Unexpected stream for ${method}`);
+  const mapError = (err: unknown) => {
+    if (!(err instanceof A2AError)) {
+      deps.log.error("a2a stream failed", { method, error: String(err) });
+      return { code: CODES.internalError, message: "Internal error" };
+    }
+    return V1.has(method)
+      ? JsonRpcTransportHandler.mapToJSONRPCError(err)
+      : LegacyJsonRpcTransportHandler.mapToLegacyJSONRPCError(err);
+  };
+  if (Symbol.asyncIterator in out) {
+    const events = (out as AsyncGenerator<Record<string, unknown>>)[Symbol.asyncIterator]();
+    // A refusal before the first event (bad task, finished task) is a plain JSON-RPC answer.
+    let first;
+    try {
+      first = await events.next();
+    } catch (err) {
+      return { response: { jsonrpc: "2.0", id, error: mapError(err) }, tool, ok: false };
+    }
+    return { response: {}, tool, ok: true, stream: withErrorEvent(first, events, id, mapError) };
+  }
   const response = { ...(out as Record<string, unknown>), id };
   return { response, tool, ok: !("error" in out && out.error) };
 }
@@ -137,7 +201,11 @@ function blocking(params: Record<string, unknown>): Record<string, unknown> {
   return { ...params, configuration: { ...config, returnImmediately: false, blocking: true } };
 }
 
-/** Cancels follow A2A v1.0 §3.1.5: a task in any terminal state, canceled too, is not cancelable. */
+/**
+ * Cancels follow A2A v1.0 §3.1.5: a task in any terminal state, canceled too, is not cancelable.
+ * Subscriptions follow the stored task (stream.ts), since the request running it may be on
+ * another node.
+ */
 class FolioRequestHandler extends DefaultRequestHandler {
   #tasks: TaskStore;
   constructor(card: AgentCard, tasks: TaskStore, executor: AgentExecutor) {
@@ -154,6 +222,22 @@ class FolioRequestHandler extends DefaultRequestHandler {
       throw new TaskNotCancelableError(`Task ${task.id} is ${state} and cannot be canceled`);
     }
     return super.cancelTask(params, context);
+  }
+
+  override async *resubscribe(
+    params: SubscribeToTaskRequest,
+    context: ServerCallContext,
+  ): AsyncGenerator<StreamResponse, void, undefined> {
+    if (!params.id?.trim()) throw new RequestMalformedError("Invalid params: id is required");
+    const task = await this.#tasks.load(params.id, context);
+    if (!task) throw new TaskNotFoundError(`Task not found: ${params.id}`);
+    const state = stateName(task.status?.state);
+    if (state && TERMINAL.has(state)) {
+      throw new UnsupportedOperationError(
+        `Task ${task.id} is ${state}: there is nothing to follow (get it with GetTask)`,
+      );
+    }
+    yield* followStored((taskId) => this.#tasks.load(taskId, context), task);
   }
 }
 

@@ -1,7 +1,10 @@
 /**
  * The agent behind a publisher's A2A server: runs one skill through the same read functions as
  * REST (readArticle decides and records; searchArticles decides per article) and publishes the
- * task's life as SDK events: task (submitted) → working → artifacts → final state.
+ * task's life as SDK events: task (submitted) → working → artifacts → final state. The same run
+ * answers a send and a stream; only the transport differs. A cancel is written to the store by
+ * whichever request (and node) receives it; the run looks there before the skill and before it
+ * publishes results, and stops with the canceled status it finds.
  */
 import { type Artifact, type Message, type Part, Role, type Task, TaskState } from "@a2a-js/sdk";
 import { AgentEvent, type AgentExecutor, type ExecutionEventBus } from "@a2a-js/sdk/server";
@@ -21,6 +24,8 @@ export interface SkillRun {
   call: SkillCall;
   /** The client's messageId: the idempotency key of any charge, so a resend is not billed twice. */
   messageId: string;
+  /** The stored task if it has been canceled meanwhile, else null. */
+  canceled: (taskId: string) => Promise<Task | null>;
 }
 
 /** An AgentExecutor for one request (a fresh one per call; nothing is kept in memory). */
@@ -44,9 +49,23 @@ export function skillExecutor(deps: AppDeps, run: SkillRun): AgentExecutor {
         history: [ctx.userMessage],
         metadata: {},
       };
+      const stopped = async () => {
+        const canceled = await run.canceled(taskId);
+        if (canceled?.status) {
+          bus.publish(AgentEvent.statusUpdate({
+            taskId,
+            contextId,
+            status: canceled.status,
+            metadata: {},
+          }));
+        }
+        return canceled !== null;
+      };
       bus.publish(AgentEvent.task(task));
       bus.publish(status(TaskState.TASK_STATE_WORKING));
+      if (await stopped()) return;
       const outcome = await runSkill(deps, run);
+      if (await stopped()) return;
       for (const a of outcome.artifacts) {
         bus.publish(AgentEvent.artifactUpdate({
           taskId,

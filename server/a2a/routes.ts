@@ -19,10 +19,11 @@ import {
 import { offered } from "../licensing/reach.ts";
 import { hostOf } from "../middleware.ts";
 import { clientAddress } from "../throttle.ts";
-import { agentCardJson } from "./card.ts";
+import { agentCardJson, cardForm } from "./card.ts";
 import { dispatch } from "./dispatch.ts";
 import { a2aError, notServed } from "./errors.ts";
 import { parseEnvelope } from "./jsonrpc.ts";
+import { sseBody } from "./stream.ts";
 
 /** CORS for the card and the endpoint: keys travel in the Authorization header, never cookies. */
 export const A2A_CORS: MiddlewareHandler = cors({
@@ -60,13 +61,26 @@ export function a2aRoutes(deps: AppDeps, via: "host" | "param"): Hono<AppEnv> {
         return c.body(null, 204);
       }
       const caller = callerOf(c, deps, "a2a");
-      const out = await dispatch(deps, { ...env, publisher: c.var.publisher!, caller });
+      const out = await dispatch(deps, {
+        ...env,
+        publisher: c.var.publisher!,
+        caller,
+        authenticated: c.var.credential !== null,
+      });
       c.set("call", {
         tools: [out.tool],
         okAs: out.tool.startsWith("_method:") ? "trace" : "ok",
         failed: !out.ok,
       });
-      return c.json(out.response);
+      if (out.stream) {
+        const onGone = out.tool.startsWith("_method:") ? "stop" : "drain";
+        return c.body(sseBody(out.stream, onGone), 200, {
+          "content-type": "text/event-stream",
+          "cache-control": "no-cache",
+        });
+      }
+      if (out.status === 401) c.header("WWW-Authenticate", 'Bearer realm="folio"');
+      return c.json(out.response, out.status ?? 200);
     },
   );
   return app;
@@ -81,6 +95,7 @@ export function agentCardRoute(deps: AppDeps) {
       (slug ? await findPublisherBySlug(db, slug.slice(0, 64)) : null);
     if (!publisher || !offered(publisher, "a2a")) return notServed(c, publisher);
     c.header("Cache-Control", "public, max-age=60");
-    return c.json(agentCardJson(deps.config, publisher));
+    c.header("Vary", "A2A-Version");
+    return c.json(agentCardJson(deps.config, publisher, cardForm(c.req.header("A2A-Version"))));
   };
 }

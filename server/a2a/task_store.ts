@@ -4,12 +4,13 @@
  * save checks the state machine (states.ts) and writes with compare-and-set on the stored state.
  */
 import { type ListTasksRequest, type ListTasksResponse, Task } from "@a2a-js/sdk";
-import { A2AError, TaskNotCancelableError, UnsupportedOperationError } from "@a2a-js/sdk/errors";
+import { A2AError, RequestMalformedError, TaskNotCancelableError } from "@a2a-js/sdk/errors";
 import type { TaskStore } from "@a2a-js/sdk/server";
-import { findA2aTask, saveA2aTask } from "../../store/a2a_tasks.ts";
+import { findA2aTask, listA2aTasks, saveA2aTask } from "../../store/a2a_tasks.ts";
 import type { Client } from "../../store/db.ts";
 import type { Clock } from "../clock.ts";
-import { canTransition, type StateName, stateName } from "./states.ts";
+import { BAD_TOKEN, decodePageToken, encodePageToken, PAGE } from "./list_tasks.ts";
+import { canTransition, type StateName, stateName, TERMINAL } from "./states.ts";
 
 /** Whose tasks the store serves. */
 export interface TaskScope {
@@ -38,6 +39,9 @@ export function storeTaskStore(
         id: task.id,
       });
       const from = current ? current.state as StateName : null;
+      // A terminal task is never rewritten; reaching the same end again (a canceled run that
+      // reports its cancellation) changes nothing.
+      if (from && from === next && TERMINAL.has(from)) return;
       if (from && !canTransition(from, next)) {
         throw next === "canceled"
           ? new TaskNotCancelableError(`Task ${task.id} is ${from} and cannot be canceled`)
@@ -59,8 +63,36 @@ export function storeTaskStore(
           : new A2AError(`Task ${task.id} was changed by another request; retry`);
       }
     },
-    list(_params: ListTasksRequest): Promise<ListTasksResponse> {
-      return Promise.reject(new UnsupportedOperationError("ListTasks is not offered by Folio"));
+    async list(params: ListTasksRequest): Promise<ListTasksResponse> {
+      const pageSize = params.pageSize ?? PAGE.default;
+      const after = params.pageToken ? decodePageToken(params.pageToken) : null;
+      if (params.pageToken && !after) {
+        throw new RequestMalformedError(`Invalid params: ${BAD_TOKEN}`);
+      }
+      const since = params.statusTimestampAfter ? Date.parse(params.statusTimestampAfter) : null;
+      const { rows, total } = await listA2aTasks(deps.db, scope.publisherId, {
+        identity: scope.identity,
+        contextId: params.contextId || null,
+        state: stateName(params.status),
+        updatedSince: since,
+        after,
+        limit: pageSize + 1,
+      });
+      const page = rows.slice(0, pageSize);
+      const last = page.at(-1);
+      return {
+        tasks: page.map((row) => {
+          const task = Task.fromJSON(row.document);
+          // Left out unless asked for (A2A v1.0 ListTasksRequest.include_artifacts).
+          if (!params.includeArtifacts) task.artifacts = [];
+          return task;
+        }),
+        nextPageToken: rows.length > pageSize && last
+          ? encodePageToken({ updatedAt: last.updatedAt, id: last.id })
+          : "",
+        pageSize,
+        totalSize: total,
+      };
     },
   };
 }
