@@ -8,7 +8,9 @@
 import type { Context } from "hono";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import {
+  type JSONRPCMessage,
   LATEST_PROTOCOL_VERSION,
+  type RequestId,
   SUPPORTED_PROTOCOL_VERSIONS,
 } from "@modelcontextprotocol/sdk/types.js";
 import type { Publisher } from "../../store/publishers.ts";
@@ -111,13 +113,38 @@ async function post(
     requestId: c.get("requestId"),
     logged: !c.var.probe,
   });
-  await server.connect(transport);
+  await server.connect(withBareErrors(transport));
   try {
     const res = await transport.handleRequest(c.req.raw, { parsedBody: r.body });
     return { res, identity };
   } finally {
     await server.close();
   }
+}
+
+/**
+ * The transport, sending each error message bare. The SDK answers a thrown McpError with its
+ * `message`, which McpError's constructor already prefixed with "MCP error <code>: "; the client's
+ * McpError prefixes it again, so clients read "MCP error -32602: MCP error -32602: ...".
+ */
+function withBareErrors(
+  t: WebStandardStreamableHTTPServerTransport,
+): WebStandardStreamableHTTPServerTransport {
+  const send = t.send.bind(t);
+  t.send = (message: JSONRPCMessage, options?: { relatedRequestId?: RequestId }) =>
+    send(bareError(message), options);
+  return t;
+}
+
+/** The message with its error's own "MCP error <code>: " prefix removed (once). */
+export function bareError(message: JSONRPCMessage): JSONRPCMessage {
+  if (!("error" in message)) return message;
+  const prefix = `MCP error ${message.error.code}: `;
+  if (!message.error.message.startsWith(prefix)) return message;
+  return {
+    ...message,
+    error: { ...message.error, message: message.error.message.slice(prefix.length) },
+  };
 }
 
 function resume(

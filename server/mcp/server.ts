@@ -6,8 +6,6 @@
  */
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import {
-  type CallToolRequest,
-  CallToolRequestSchema,
   type CallToolResult,
   ErrorCode,
   type ListResourcesRequest,
@@ -15,8 +13,6 @@ import {
   ListResourceTemplatesRequestSchema,
   ListToolsRequestSchema,
   McpError,
-  type ReadResourceRequest,
-  ReadResourceRequestSchema,
   type Tool,
 } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
@@ -30,9 +26,23 @@ import { viewOf } from "./results.ts";
 import { enabledSponsorTools } from "./sponsor_tools.ts";
 import { inputJsonSchema, readKey, type ToolContext, type ToolDef } from "./tool_kit.ts";
 import { CORE_TOOLS } from "./tools.ts";
+import { registerPrompts } from "./prompt_handlers.ts";
+import { name, onRequest } from "./rpc.ts";
 
 /** Server name and version announced at initialize. */
 export const SERVER_VERSION = "1.0.0";
+
+const callParams = z.object({
+  name,
+  arguments: z.record(z.string(), z.unknown()).optional(),
+}).passthrough();
+
+const readParams = z.object({
+  uri: z.string({ error: "is required (a resource URI)" }).max(
+    2048,
+    "must be at most 2048 characters",
+  ),
+}).passthrough();
 
 const DiscoverRequestSchema = z.object({
   method: z.literal("server/discover"),
@@ -79,7 +89,7 @@ export function buildServer(ctx: ServerContext): Server {
   const server = new Server(
     { name: `folio-${publisher.slug}`, title: publisher.name, version: SERVER_VERSION },
     {
-      capabilities: { tools: {}, resources: {} },
+      capabilities: { tools: {}, resources: {}, prompts: {}, completions: {} },
       instructions:
         `Articles of ${publisher.name}, licensed for AI use. Search with search_articles, read with get_article (pass last_user_prompt), cite the URL you are given, and use request_license for rights you do not hold.`,
     },
@@ -90,15 +100,15 @@ export function buildServer(ctx: ServerContext): Server {
     tools: tools.map((t) => describeTool(t, { mcpApps })),
   }));
 
-  server.setRequestHandler(CallToolRequestSchema, async (request: CallToolRequest) => {
-    const tool = tools.find((t) => t.name === request.params.name);
+  onRequest(server, "tools/call", callParams, async (params) => {
+    const tool = tools.find((t) => t.name === params.name);
     if (!tool) {
       throw new McpError(
         ErrorCode.InvalidParams,
-        `Unknown tool: ${request.params.name.slice(0, 100)}`,
+        `Unknown tool: ${params.name}`,
       );
     }
-    const parsed = tool.schema.safeParse(request.params.arguments ?? {});
+    const parsed = tool.schema.safeParse(params.arguments ?? {});
     if (!parsed.success) {
       const { field, message } = firstProblem(parsed.error, "arguments");
       throw new McpError(
@@ -165,8 +175,7 @@ export function buildServer(ctx: ServerContext): Server {
     }],
   }));
 
-  server.setRequestHandler(ReadResourceRequestSchema, async (request: ReadResourceRequest) => {
-    const uri = request.params.uri;
+  onRequest(server, "resources/read", readParams, async ({ uri }) => {
     const m = /^ui:\/\/article\/([^/?#]{1,200})$/.exec(uri);
     if (!m) throw new McpError(ErrorCode.InvalidParams, `Resource not found: ${uri.slice(0, 200)}`);
     const id = decodeURIComponent(m[1]);
@@ -194,6 +203,7 @@ export function buildServer(ctx: ServerContext): Server {
   });
 
   server.setRequestHandler(DiscoverRequestSchema, () => publisherCard(deps.config, publisher));
+  registerPrompts(server, { ...ctx, tools: tools.map((t) => t.name) });
   return server;
 }
 
