@@ -6,6 +6,8 @@
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { ErrorCode, McpError, type ServerResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
+import type { AppDeps } from "../deps.ts";
+import { AppError } from "../errors.ts";
 import { firstProblem } from "../validate.ts";
 
 /** Registers `handler` for `method`; params that fail `params` answer -32602. */
@@ -34,3 +36,22 @@ export const name = z.string({
   error: (issue) => issue.input === undefined ? "is required" : "must be a string",
 }).min(1, "must not be empty")
   .max(100, "must be at most 100 characters");
+
+/** Known errors keep their message; anything else is logged and answered without internals. */
+export function internal(
+  ctx: { deps: Pick<AppDeps, "log">; requestId: string },
+  err: unknown,
+): McpError {
+  if (err instanceof McpError) return err;
+  if (err instanceof AppError && err.status < 500) {
+    return new McpError(ErrorCode.InvalidParams, err.message);
+  }
+  ctx.deps.log.error("MCP handler failed", {
+    requestId: ctx.requestId,
+    error: err instanceof Error ? `${err.name}: ${err.message}\n${err.stack}` : String(err),
+  });
+  return new McpError(
+    ErrorCode.InternalError,
+    `Something went wrong on our side (request ${ctx.requestId})`,
+  );
+}
