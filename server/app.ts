@@ -40,9 +40,10 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.route("/.well-known", wellKnownRoutes(deps));
   app.route("/api/health", healthRoutes(deps));
   app.route("/api/status", statusApiRoutes(deps));
-  // Agent surfaces: REST and A2A on a publisher's custom domain or by id; MCP by id.
+  // Agent surfaces: REST on a publisher's custom domain; MCP and A2A there or by id.
   app.route("/api/v1", restRoutes(deps));
-  app.route("/api/mcp", mcpRoutes(deps));
+  app.route("/api/mcp", mcpRoutes(deps, "param"));
+  app.route("/mcp", mcpRoutes(deps, "host"));
   app.route("/a2a", a2aRoutes(deps, "host"));
   app.route("/api/a2a", a2aRoutes(deps, "param"));
   app.route("/api/oauth", oauthRoutes(deps));

@@ -12,7 +12,7 @@ import type { Clock } from "./clock.ts";
 import type { Config } from "./config.ts";
 import { AppError } from "./errors.ts";
 import type { Presented } from "./licensing/reach.ts";
-import { mcpResourceUri } from "./oauth/metadata.ts";
+import { mcpResourceUris } from "./oauth/metadata.ts";
 import { ACCESS_PREFIX, REFRESH_PREFIX, verifyAccessToken } from "./oauth/tokens.ts";
 import { hashSecret, wellFormed } from "./secrets.ts";
 
@@ -48,7 +48,7 @@ export function presentation(header: string | null | undefined): Presentation {
 
 /**
  * The credential behind a presentation, for one publisher: a live buyer key, or a live access
- * token bound (RFC 8707) to this publisher's MCP resource. Null when it is not genuine.
+ * token bound (RFC 8707) to one of this publisher's MCP resource URIs. Null when it is not genuine.
  */
 export async function verifyCredential(
   deps: { db: Client; clock: Clock; config: Pick<Config, "baseUrl"> },
@@ -70,7 +70,7 @@ export async function verifyCredential(
     };
   }
   const grant = await verifyAccessToken(deps.db, p.token, {
-    resource: mcpResourceUri(deps.config.baseUrl, publisher.id),
+    resource: mcpResourceUris(deps.config.baseUrl, publisher),
     now: deps.clock.now(),
   });
   if (!grant || grant.publisherId !== publisher.id) return null;

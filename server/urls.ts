@@ -7,6 +7,8 @@ export interface PublisherUrls {
   /** Origin of the publisher's custom domain (same scheme and port as the platform), or null. */
   host: string | null;
   mcp: string;
+  /** The same MCP server at `/mcp` on the publisher's custom domain, or null without one. */
+  mcpHost: string | null;
   rest: string | null;
   a2a: string;
   agentCard: string;
@@ -21,6 +23,7 @@ export function publisherUrls(config: Pick<Config, "baseUrl">, p: Publisher): Pu
   return {
     host,
     mcp: `${base}/api/mcp/${p.id}`,
+    mcpHost: host ? `${host}/mcp` : null,
     rest: host ? `${host}/api/v1` : null,
     a2a: host ? `${host}/a2a` : `${base}/api/a2a/${p.id}`,
     agentCard: host

@@ -41,7 +41,7 @@ export interface ArticleInput {
   chapterNo?: number | null;
 }
 
-const COLUMNS =
+export const COLUMNS =
   "id, publisher_id, url, canonical_url, title, author, published_at, summary, tags, body, policy, price_micros, kind, book_id, chapter_no, content_hash, updated_at";
 
 /**
@@ -129,7 +129,7 @@ export async function upsertArticle(
  * The reads below serve agents: they see published articles only (an unpublished article is not
  * found, listed or counted). The management API reads through store/article_pages.ts.
  */
-const PUBLISHED = "unpublished_at IS NULL";
+export const PUBLISHED = "unpublished_at IS NULL";
 
 /** One published article by id, or by URL (exact or canonical), within a publisher. */
 export async function findArticle(
@@ -327,7 +327,7 @@ function contentHash(input: ArticleInput, tags: string[]): Promise<string> {
 }
 
 // deno-lint-ignore no-explicit-any
-function toArticle(r: any): Article {
+export function toArticle(r: any): Article {
   return {
     id: String(r.id),
     publisherId: String(r.publisher_id),

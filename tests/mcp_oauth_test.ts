@@ -2,80 +2,14 @@
  * The whole OAuth flow as a real MCP client runs it (docs/SPEC.md "Authentication" 4): the SDK's own
  * OAuth support discovers the protected resource and authorization server metadata, registers a
  * client (RFC 7591), authorizes with PKCE S256 and exchanges the code, then calls tools with the
- * Bearer token. The provider below follows the authorization redirect headlessly.
+ * Bearer token. The provider follows the authorization redirect headlessly (tests/mcp_oauth_helpers.ts).
  */
 import assert from "node:assert/strict";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import type { OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
 import { UnauthorizedError } from "@modelcontextprotocol/sdk/client/auth.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import type {
-  OAuthClientInformationMixed,
-  OAuthClientMetadata,
-  OAuthTokens,
-} from "@modelcontextprotocol/sdk/shared/auth.js";
 import { getPublisher, insertPublisher, updatePublisher } from "../store/publishers.ts";
-import { startTestFolio, type TestFolio } from "./helpers.ts";
-
-const REDIRECT = "http://127.0.0.1:9/callback";
-
-/** An OAuthClientProvider that follows the authorization redirect itself and keeps the code. */
-class HeadlessProvider implements OAuthClientProvider {
-  info?: OAuthClientInformationMixed;
-  saved?: OAuthTokens;
-  verifier = "";
-  code: string | null = null;
-  authorizeStatus = 0;
-
-  get redirectUrl() {
-    return REDIRECT;
-  }
-  get clientMetadata(): OAuthClientMetadata {
-    return {
-      client_name: "Headless test client",
-      redirect_uris: [REDIRECT],
-      grant_types: ["authorization_code", "refresh_token"],
-      response_types: ["code"],
-      token_endpoint_auth_method: "none",
-    };
-  }
-  clientInformation() {
-    return this.info;
-  }
-  saveClientInformation(info: OAuthClientInformationMixed) {
-    this.info = info;
-  }
-  tokens() {
-    return this.saved;
-  }
-  saveTokens(tokens: OAuthTokens) {
-    this.saved = tokens;
-  }
-  saveCodeVerifier(v: string) {
-    this.verifier = v;
-  }
-  codeVerifier() {
-    return this.verifier;
-  }
-  async redirectToAuthorization(url: URL) {
-    // No consent screen by default (docs/SPEC.md "Authentication" 3): the server redirects at once.
-    const res = await fetch(url, { redirect: "manual" });
-    await res.body?.cancel();
-    this.authorizeStatus = res.status;
-    const location = new URL(res.headers.get("location") ?? "", REDIRECT);
-    this.code = location.searchParams.get("code");
-  }
-}
-
-/** A Folio whose base URL is its loopback address, so resource URIs match what the client uses. */
-async function startLoopbackFolio(): Promise<TestFolio> {
-  const probe = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-  const port = (probe.addr as Deno.NetAddr).port;
-  probe.close();
-  return await startTestFolio({
-    env: { PORT: String(port), FOLIO_BASE_URL: `http://127.0.0.1:${port}` },
-  });
-}
+import { HeadlessProvider, startLoopbackFolio } from "./mcp_oauth_helpers.ts";
 
 Deno.test("the SDK client's OAuth flow obtains a token and calls tools on a requireAuth publisher", async () => {
   await using folio = await startLoopbackFolio();

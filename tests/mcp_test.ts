@@ -202,6 +202,37 @@ Deno.test("tools/call with unknown or out-of-bounds arguments answers -32602", a
   );
 });
 
+Deno.test("the SDK client reads each error with its MCP prefix once", async () => {
+  await using folio = await startTestFolio();
+  await using client = await connect(folio);
+  const message = async (p: Promise<unknown>) => {
+    const err = await p.then(() => null, (e: unknown) => e);
+    assert.ok(err instanceof McpError, String(err));
+    return (err as McpError).message;
+  };
+  assert.equal(
+    await message(client.callTool({ name: "search_articles", arguments: { query: "" } })),
+    "MCP error -32602: Invalid arguments for search_articles: query: must not be empty",
+  );
+  assert.equal(
+    await message(client.callTool({ name: "no_such_tool", arguments: {} })),
+    "MCP error -32602: Unknown tool: no_such_tool",
+  );
+  assert.equal(
+    await message(client.readResource({ uri: "ui://nope" })),
+    "MCP error -32602: Resource not found: ui://nope",
+  );
+  // The SDK's own McpError (its tools/call request check) is sent bare too.
+  const sdk = await message(
+    client.request(
+      { method: "tools/call", params: { name: 5 } as never },
+      (await import("zod")).z.looseObject({}),
+    ),
+  );
+  assert.match(sdk, /^MCP error -32602: Invalid tools\/call request: /);
+  assert.equal(sdk.match(/MCP error/g)?.length, 1);
+});
+
 Deno.test("hostile and null Origins are refused with 403 on POST, GET and DELETE", async () => {
   await using folio = await startTestFolio();
   const { sessionId } = await initialize(folio);

@@ -28,10 +28,11 @@ Deno.test("get_article returns the body, the license block and the ui://article 
   assert.equal(ui.resource.uri, `ui://article/${id}`);
   assert.equal(ui.resource.mimeType, "text/html;profile=mcp-app"); // demo has MCP Apps on
   assert.match(ui.resource.text, /ui\/initialize/);
-  assert.equal(r._meta.ui.resourceUri, `ui://article/${id}`);
+  assert.deepEqual(ui.resource._meta.ui.csp, { connectDomains: [], resourceDomains: [] });
+  assert.equal(r._meta, undefined, "the UI link is the tool's, not the result's");
   const { tools } = await client.listTools();
   const get = tools.find((t: Result) => t.name === "get_article");
-  assert.equal(get._meta.ui.resourceUri, "ui://article/{id}");
+  assert.equal(get._meta.ui.resourceUri, "ui://folio/article-view");
   const intents = await folio.deps.store.db.execute(
     "SELECT prompt, surface FROM reader_intents WHERE publisher_id = 'pub_demo'",
   );
@@ -52,6 +53,10 @@ Deno.test("with MCP Apps off the article resource is plain text/html and no tool
   assert.ok(tools.every((t: Result) => t._meta?.ui === undefined));
   const read = await client.readResource({ uri: `ui://article/${id}` }) as Result;
   assert.equal(read.contents[0].mimeType, "text/html");
+  assert.equal(read.contents[0]._meta, undefined);
+  await assert.rejects(client.readResource({ uri: "ui://folio/article-view" }), /not found/);
+  const { resources } = await client.listResources() as Result;
+  assert.ok(resources.every((x: Result) => x.uri.startsWith("ui://article/")));
 });
 
 Deno.test("resources/read renders user text escaped, with the license block", async () => {

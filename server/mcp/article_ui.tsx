@@ -18,8 +18,30 @@ export function articleUiUri(id: string): string {
   return `ui://article/${id}`;
 }
 
-/** The template URI advertised in tools/list `_meta.ui.resourceUri`. */
+/** The resource template of the article pages (resources/templates/list, completion). */
 export const ARTICLE_UI_TEMPLATE = "ui://article/{id}";
+
+/**
+ * The app view that tools/list `_meta.ui.resourceUri` names: one concrete, predeclared resource
+ * (SEP-1865 "Resource Discovery": it MUST exist and the host reads it before the call), which renders
+ * the tool result the host forwards. A URI template there would be read literally.
+ */
+export const ARTICLE_VIEW_URI = "ui://folio/article-view";
+
+/** The tool's UI metadata, with the flat key older hosts read (as ext-apps' registerAppTool does). */
+export const TOOL_UI_META = {
+  ui: { resourceUri: ARTICLE_VIEW_URI },
+  "ui/resourceUri": ARTICLE_VIEW_URI,
+} as const;
+
+/**
+ * The UI resource's `_meta.ui` (SEP-1865 "UI Resource Format"): no external origin of any kind (the
+ * page is inline HTML, CSS and script; links open through the host), no device permission, and a
+ * border, stated rather than left to each host's default.
+ */
+export const RESOURCE_UI_META = {
+  ui: { csp: { connectDomains: [], resourceDomains: [] }, prefersBorder: true },
+};
 
 /** What the page shows: the article (body only when served in full) and its license block. */
 export interface ArticleView {
@@ -140,6 +162,11 @@ const BRIDGE = `(() => {
       if (m.error) p.reject(m.error); else p.resolve(m.result);
     } else if (m.method === "ui/notifications/tool-result") {
       render(m.params);
+    } else if (m.method && m.id !== undefined) {
+      // The host waits for an answer to its requests (teardown, ping); nothing else is served.
+      const known = m.method === "ui/resource-teardown" || m.method === "ping";
+      post(known ? { jsonrpc: "2.0", id: m.id, result: {} }
+        : { jsonrpc: "2.0", id: m.id, error: { code: -32601, message: "Method not found" } });
     }
   });
   document.addEventListener("click", (e) => {
@@ -154,7 +181,7 @@ const BRIDGE = `(() => {
   });
   request("ui/initialize", {
     appInfo: { name: "folio-article", version: "1.0.0" },
-    appCapabilities: {},
+    appCapabilities: { availableDisplayModes: ["inline"] },
     protocolVersion: "2026-01-26",
   }).then(() => { notify("ui/notifications/initialized", {}); size(); }).catch(() => {});
   if (window.ResizeObserver) new ResizeObserver(size).observe(document.body);

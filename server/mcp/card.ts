@@ -12,6 +12,7 @@ import { offered, openToAnonymous } from "../licensing/reach.ts";
 import { publisherUrls } from "../urls.ts";
 import { enabledSponsorTools } from "./sponsor_tools.ts";
 import { CORE_TOOLS } from "./tools.ts";
+import { PROMPTS } from "./prompts.ts";
 
 /** The protocol versions this server speaks (the SDK's list). */
 export { SUPPORTED_PROTOCOL_VERSIONS } from "@modelcontextprotocol/sdk/types.js";
@@ -28,11 +29,15 @@ export function publisherCard(config: Pick<Config, "baseUrl">, p: Publisher) {
     description: p.description,
     mcp: {
       endpoint: urls.mcp,
+      // The same server on the publisher's own domain (null without one).
+      hostEndpoint: urls.mcpHost,
       transport: "streamable-http",
       protocolVersions: SUPPORTED_PROTOCOL_VERSIONS,
+      capabilities: ["tools", "resources", "prompts", "completions"],
       mcpApps: p.toggles.mcpApps,
     },
     tools: tools.map((t) => ({ name: t.name, title: t.title, description: t.description })),
+    prompts: PROMPTS.map((t) => ({ name: t.name, title: t.title, description: t.description })),
     auth: !openToAnonymous(p, "mcp")
       ? {
         required: true,

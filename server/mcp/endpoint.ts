@@ -1,5 +1,6 @@
 /**
- * The MCP endpoint, `POST|DELETE {base}/api/mcp/<publisherId>` (docs/SPEC.md "MCP server"), over the
+ * The MCP endpoint, `POST|DELETE {base}/api/mcp/<publisherId>` and `/mcp` on the publisher's own
+ * domain (docs/SPEC.md "MCP server"), over the
  * SDK's web-standard streamable HTTP transport. Each request gets a fresh server and transport;
  * the session lives in the store (server/mcp/session.ts), so any node serves any session:
  * initialize runs a stateful transport that issues the id; later requests are checked against the
@@ -8,7 +9,9 @@
 import type { Context } from "hono";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import {
+  type JSONRPCMessage,
   LATEST_PROTOCOL_VERSION,
+  type RequestId,
   SUPPORTED_PROTOCOL_VERSIONS,
 } from "@modelcontextprotocol/sdk/types.js";
 import type { Publisher } from "../../store/publishers.ts";
@@ -31,11 +34,15 @@ import {
  * session; DELETE: ends the session. The envelope (server/mcp/routes.ts) has already resolved the
  * publisher, checked Host, Origin, credential and scope, and limited the body.
  */
-export async function handleMcp(c: Context<AppEnv>, deps: AppDeps): Promise<Response> {
+export async function handleMcp(
+  c: Context<AppEnv>,
+  deps: AppDeps,
+  metadataUrl: string,
+): Promise<Response> {
   const publisher = c.var.publisher!;
   const credential = c.var.credential;
   if (c.req.method === "DELETE") {
-    const session = await resume(deps, publisher, c.req.raw, credential);
+    const session = await resume(deps, publisher, c.req.raw, { credential, metadataUrl });
     await closeSession(deps.store.db, publisher, session, { now: deps.clock.now() });
     return new Response(null, { status: 200 });
   }
@@ -47,7 +54,7 @@ export async function handleMcp(c: Context<AppEnv>, deps: AppDeps): Promise<Resp
     ),
     okAs: "trace",
   });
-  const out = await post(c, deps, { publisher, credential, body, messages });
+  const out = await post(c, deps, { publisher, credential, body, messages, metadataUrl });
   c.set("identity", out.identity);
   return out.res;
 }
@@ -60,6 +67,7 @@ async function post(
     credential: Credential | null;
     body: unknown;
     messages: { method?: unknown }[];
+    metadataUrl: string;
   },
 ): Promise<{ res: Response; identity: string }> {
   const { publisher, credential } = r;
@@ -88,7 +96,7 @@ async function post(
       },
     });
   } else {
-    const session = await resume(deps, publisher, c.req.raw, credential);
+    const session = await resume(deps, publisher, c.req.raw, r);
     if (Array.isArray(r.body) && session.protocolVersion >= "2025-06-18") {
       // JSON-RPC batching was removed in protocol 2025-06-18 (docs/TEST-PLAN.md 2.16).
       throw new McpHttpError(
@@ -111,7 +119,7 @@ async function post(
     requestId: c.get("requestId"),
     logged: !c.var.probe,
   });
-  await server.connect(transport);
+  await server.connect(withBareErrors(transport));
   try {
     const res = await transport.handleRequest(c.req.raw, { parsedBody: r.body });
     return { res, identity };
@@ -120,16 +128,41 @@ async function post(
   }
 }
 
+/**
+ * The transport, sending each error message bare. The SDK answers a thrown McpError with its
+ * `message`, which McpError's constructor already prefixed with "MCP error <code>: "; the client's
+ * McpError prefixes it again, so clients read "MCP error -32602: MCP error -32602: ...".
+ */
+function withBareErrors(
+  t: WebStandardStreamableHTTPServerTransport,
+): WebStandardStreamableHTTPServerTransport {
+  const send = t.send.bind(t);
+  t.send = (message: JSONRPCMessage, options?: { relatedRequestId?: RequestId }) =>
+    send(bareError(message), options);
+  return t;
+}
+
+/** The message with its error's own "MCP error <code>: " prefix removed (once). */
+export function bareError(message: JSONRPCMessage): JSONRPCMessage {
+  if (!("error" in message)) return message;
+  const prefix = `MCP error ${message.error.code}: `;
+  if (!message.error.message.startsWith(prefix)) return message;
+  return {
+    ...message,
+    error: { ...message.error, message: message.error.message.slice(prefix.length) },
+  };
+}
+
 function resume(
   deps: AppDeps,
   publisher: Publisher,
   req: Request,
-  credential: Credential | null,
+  r: { credential: Credential | null; metadataUrl: string },
 ) {
   return resumeSession(deps.store.db, publisher, {
     header: req.headers.get("mcp-session-id"),
-    credential,
-    baseUrl: deps.config.baseUrl,
+    credential: r.credential,
+    metadataUrl: r.metadataUrl,
     now: deps.clock.now(),
   });
 }

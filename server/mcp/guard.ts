@@ -6,11 +6,10 @@
  */
 import type { Publisher } from "../../store/publishers.ts";
 import { normaliseHost } from "../../store/publishers.ts";
-import type { MiddlewareHandler } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
 import type { AppEnv } from "../deps.ts";
 import type { EnvelopeRefusal } from "../envelope.ts";
 import type { Credential } from "../identity.ts";
-import { protectedResourceMetadataUrl } from "../oauth/metadata.ts";
 
 /** An HTTP-level refusal, answered as a JSON-RPC error object with `id: null`. */
 export class McpHttpError extends Error {
@@ -81,25 +80,19 @@ export function checkOrigin(
 export const MCP_SCOPE = "mcp";
 
 /** RFC 6750 §3.1: a token without the `mcp` scope gets 403 insufficient_scope. */
-export function checkScope(
-  credential: Credential | null,
-  ctx: { baseUrl: string; publisherId: string },
-) {
+export function checkScope(credential: Credential | null, metadata: string) {
   if (credential?.scope == null || credential.scope.split(" ").includes(MCP_SCOPE)) return;
-  const metadata = protectedResourceMetadataUrl(ctx.baseUrl, ctx.publisherId);
   throw new McpHttpError(403, -32001, `Forbidden: the token lacks the "${MCP_SCOPE}" scope`, {
     "WWW-Authenticate":
       `Bearer error="insufficient_scope", scope="${MCP_SCOPE}", resource_metadata="${metadata}"`,
   });
 }
 
-/** The 401 challenge for this publisher's MCP resource. */
+/** The 401 challenge for the MCP resource whose RFC 9728 metadata is at `metadata`. */
 export function unauthorized(
-  baseUrl: string,
-  publisherId: string,
+  metadata: string,
   problem?: { error: "invalid_token" | "invalid_request"; description: string },
 ): McpHttpError {
-  const metadata = protectedResourceMetadataUrl(baseUrl, publisherId);
   let challenge = `Bearer resource_metadata="${metadata}"`;
   if (problem) {
     challenge += `, error="${problem.error}", error_description="${problem.description}"`;
@@ -127,33 +120,38 @@ export function transportChecks(baseUrl: string): MiddlewareHandler<AppEnv> {
 }
 
 /** After the credential: a token without the `mcp` scope is refused (checkScope). */
-export function scopeCheck(baseUrl: string): MiddlewareHandler<AppEnv> {
+export function scopeCheck(
+  metadataOf: (c: Context<AppEnv>) => string,
+): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
-    checkScope(c.var.credential, { baseUrl, publisherId: c.var.publisher!.id });
+    checkScope(c.var.credential, metadataOf(c));
     await next();
   };
 }
 
 /** MCP's words for a refusal of the envelope (server/envelope.ts). */
-export function refusalError(
-  r: EnvelopeRefusal,
-  ctx: { baseUrl: string; publisherId: string },
-): McpHttpError {
+export function refusalError(r: EnvelopeRefusal, metadata: string): McpHttpError {
   switch (r.kind) {
     case "unknown_publisher":
-      return new McpHttpError(404, -32001, "No MCP server has that publisher id");
+      return new McpHttpError(
+        404,
+        -32001,
+        r.via === "host"
+          ? `No publisher serves MCP at ${r.host.slice(0, 100)}`
+          : "No MCP server has that publisher id",
+      );
     case "key_in_url":
       // MCP authorization spec: tokens MUST NOT travel in the query string (logs, caches, Referer).
-      return unauthorized(ctx.baseUrl, ctx.publisherId, {
+      return unauthorized(metadata, {
         error: "invalid_request",
         description: "Send the token in the Authorization header, never in the URL",
       });
     case "unreachable":
-      return unauthorized(ctx.baseUrl, ctx.publisherId);
+      return unauthorized(metadata);
     case "bad_credential":
       // Every bad credential gets the same invalid_token 401, whether or not auth is required: a
       // wrong token is never silently downgraded to anonymous access.
-      return unauthorized(ctx.baseUrl, ctx.publisherId, {
+      return unauthorized(metadata, {
         error: "invalid_token",
         description:
           "The access token is missing, malformed, expired, revoked or for another server",

@@ -14,7 +14,13 @@ import { licenseBlock } from "../reads/license_block.ts";
 import { articleRef, articleSummary } from "../reads/present.ts";
 import type { ReadResult } from "../reads/read_article.ts";
 import { publisherUrls } from "../urls.ts";
-import { articlePage, articleUiUri, type ArticleView, MCP_APP_MIME } from "./article_ui.tsx";
+import {
+  articlePage,
+  articleUiUri,
+  type ArticleView,
+  MCP_APP_MIME,
+  RESOURCE_UI_META,
+} from "./article_ui.tsx";
 
 /** A tool error the model can read. */
 export function toolError(text: string, structured?: Record<string, unknown>): CallToolResult {
@@ -73,13 +79,11 @@ export function articleResult(
       uri: articleUiUri(article.id),
       mimeType: ctx.mcpApps ? MCP_APP_MIME : "text/html",
       text: articlePage(viewOf(config, publisher, read), { mcpApps: ctx.mcpApps }),
+      ...(ctx.mcpApps ? { _meta: RESOURCE_UI_META } : {}),
     },
   });
-  const withUi = (r: CallToolResult): CallToolResult => ({
-    ...r,
-    content: [...r.content, ui()],
-    ...(ctx.mcpApps ? { _meta: { ui: { resourceUri: articleUiUri(article.id) } } } : {}),
-  });
+  // The app view is the tool's (tools/list `_meta.ui`); SEP-1865 puts no UI link on a result.
+  const withUi = (r: CallToolResult): CallToolResult => ({ ...r, content: [...r.content, ui()] });
   const licenseText = `License: ${license.licensor}; rights ${
     Object.entries(license.rights).map(([k, v]) => `${k} ${v}`).join(", ")
   }; terms ${license.termsUrl}.`;

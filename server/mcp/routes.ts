@@ -1,6 +1,7 @@
 /**
- * The per-publisher MCP servers (docs/SPEC.md "MCP server"), mounted at /api/mcp:
- *   POST|DELETE /<publisherId>   streamable HTTP (GET answers 405: no SSE stream)
+ * The per-publisher MCP servers (docs/SPEC.md "MCP server"), mounted at /api/mcp (publisher by id)
+ * and at /mcp on a publisher's custom domain (publisher by Host), the same server at both:
+ *   POST|DELETE /api/mcp/<publisherId> or /mcp   streamable HTTP (GET answers 405: no SSE stream)
  * and their discovery documents: the publisher card at /api/publishers/<publisherId>/card and
  * /.well-known/mcp.json?slug=<slug> (server/well_known.ts).
  */
@@ -16,24 +17,32 @@ import {
   RPC_BODY_LIMIT,
 } from "../envelope.ts";
 import { AppError, invalid, notFound } from "../errors.ts";
+import { metadataUrlOf, protectedResourceMetadataUrl } from "../oauth/metadata.ts";
+import { publisherUrls } from "../urls.ts";
 import { publisherCard } from "./card.ts";
 import { handleMcp } from "./endpoint.ts";
 import { errorResponse, McpHttpError, refusalError, scopeCheck, transportChecks } from "./guard.ts";
 
-/** The MCP endpoint: the envelope and MCP's own checks, in the order a client sees them. */
-export function mcpRoutes(deps: AppDeps): Hono<AppEnv> {
+/**
+ * The MCP endpoint: the envelope and MCP's own checks, in the order a client sees them. `via` says
+ * where the publisher comes from, and so which resource URI a 401 points the client's OAuth at.
+ */
+export function mcpRoutes(deps: AppDeps, via: "host" | "param"): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   const base = deps.config.baseUrl;
+  const metadataOf = (c: Context<AppEnv>): string => {
+    const p = c.var.publisher;
+    const host = via === "host" && p ? publisherUrls(deps.config, p).mcpHost : null;
+    if (host) return metadataUrlOf(host);
+    return protectedResourceMetadataUrl(base, p?.id ?? c.req.param("publisherId") ?? "");
+  };
   app.onError((err, c) => {
-    const publisherId = c.req.param("publisherId") ?? "";
-    const e = err instanceof Refused
-      ? refusalError(err.refusal, { baseUrl: base, publisherId })
-      : err;
+    const e = err instanceof Refused ? refusalError(err.refusal, metadataOf(c)) : err;
     if (e instanceof McpHttpError) return errorResponse(e);
     throw err;
   });
   app.all(
-    "/:publisherId",
+    via === "host" ? "/" : "/:publisherId",
     callLogged(deps, "mcp"),
     async (c, next) => {
       // A GET (a client probing for an SSE stream) is no protocol call: it is not logged.
@@ -42,13 +51,13 @@ export function mcpRoutes(deps: AppDeps): Hono<AppEnv> {
       }
       await next();
     },
-    publisherFrom(deps, "param"),
+    publisherFrom(deps, via),
     transportChecks(base),
     // Anonymous callers are named by their session (server/mcp/session.ts) once it is known.
     gate(deps, "mcp", () => null),
-    scopeCheck(base),
+    scopeCheck(metadataOf),
     bodyLimited(RPC_BODY_LIMIT),
-    (c) => handleMcp(c, deps),
+    (c) => handleMcp(c, deps, metadataOf(c)),
   );
   return app;
 }

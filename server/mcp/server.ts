@@ -6,33 +6,30 @@
  */
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import {
-  type CallToolRequest,
-  CallToolRequestSchema,
   type CallToolResult,
   ErrorCode,
-  type ListResourcesRequest,
-  ListResourcesRequestSchema,
-  ListResourceTemplatesRequestSchema,
   ListToolsRequestSchema,
   McpError,
-  type ReadResourceRequest,
-  ReadResourceRequestSchema,
   type Tool,
 } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
-import { AppError } from "../errors.ts";
 import { firstProblem } from "../validate.ts";
-import { readArticle } from "../reads/read_article.ts";
-import { ARTICLE_UI_TEMPLATE, articlePage, articleUiUri, MCP_APP_MIME } from "./article_ui.tsx";
+import { TOOL_UI_META } from "./article_ui.tsx";
 import { publisherCard } from "./card.ts";
-import { listVisible } from "../reads/listing.ts";
-import { viewOf } from "./results.ts";
 import { enabledSponsorTools } from "./sponsor_tools.ts";
-import { inputJsonSchema, readKey, type ToolContext, type ToolDef } from "./tool_kit.ts";
+import { inputJsonSchema, type ToolContext, type ToolDef } from "./tool_kit.ts";
 import { CORE_TOOLS } from "./tools.ts";
+import { registerPrompts } from "./prompt_handlers.ts";
+import { registerResources } from "./resources.ts";
+import { internal, name, onRequest } from "./rpc.ts";
 
 /** Server name and version announced at initialize. */
 export const SERVER_VERSION = "1.0.0";
+
+const callParams = z.object({
+  name,
+  arguments: z.record(z.string(), z.unknown()).optional(),
+}).passthrough();
 
 const DiscoverRequestSchema = z.object({
   method: z.literal("server/discover"),
@@ -65,9 +62,7 @@ export function describeTool(t: ToolDef, options: { mcpApps: boolean }): Tool {
     inputSchema,
     ...(t.annotations ? { annotations: t.annotations } : {}),
     // SEP-1865 (MCP Apps): the tool names its UI resource; hosts without Apps ignore _meta.
-    ...(t.articleUi && options.mcpApps
-      ? { _meta: { ui: { resourceUri: ARTICLE_UI_TEMPLATE } } }
-      : {}),
+    ...(t.articleUi && options.mcpApps ? { _meta: TOOL_UI_META } : {}),
   };
 }
 
@@ -75,11 +70,10 @@ export function describeTool(t: ToolDef, options: { mcpApps: boolean }): Tool {
 export function buildServer(ctx: ServerContext): Server {
   const { publisher, deps } = ctx;
   const mcpApps = publisher.toggles.mcpApps;
-  const mime = mcpApps ? MCP_APP_MIME : "text/html";
   const server = new Server(
     { name: `folio-${publisher.slug}`, title: publisher.name, version: SERVER_VERSION },
     {
-      capabilities: { tools: {}, resources: {} },
+      capabilities: { tools: {}, resources: {}, prompts: {}, completions: {} },
       instructions:
         `Articles of ${publisher.name}, licensed for AI use. Search with search_articles, read with get_article (pass last_user_prompt), cite the URL you are given, and use request_license for rights you do not hold.`,
     },
@@ -90,15 +84,15 @@ export function buildServer(ctx: ServerContext): Server {
     tools: tools.map((t) => describeTool(t, { mcpApps })),
   }));
 
-  server.setRequestHandler(CallToolRequestSchema, async (request: CallToolRequest) => {
-    const tool = tools.find((t) => t.name === request.params.name);
+  onRequest(server, "tools/call", callParams, async (params) => {
+    const tool = tools.find((t) => t.name === params.name);
     if (!tool) {
       throw new McpError(
         ErrorCode.InvalidParams,
-        `Unknown tool: ${request.params.name.slice(0, 100)}`,
+        `Unknown tool: ${params.name}`,
       );
     }
-    const parsed = tool.schema.safeParse(request.params.arguments ?? {});
+    const parsed = tool.schema.safeParse(params.arguments ?? {});
     if (!parsed.success) {
       const { field, message } = firstProblem(parsed.error, "arguments");
       throw new McpError(
@@ -135,89 +129,8 @@ export function buildServer(ctx: ServerContext): Server {
     }
   });
 
-  server.setRequestHandler(ListResourcesRequestSchema, async (request: ListResourcesRequest) => {
-    const offset = decodeCursor(request.params?.cursor);
-    const { items, nextOffset } = await listVisible({ db: deps.store.db, clock: deps.clock }, {
-      publisher,
-      caller: ctx.caller,
-      limit: 50,
-      offset,
-    });
-    return {
-      resources: items.map(({ article }) => ({
-        uri: articleUiUri(article.id),
-        name: article.id,
-        title: article.title,
-        description: article.summary.slice(0, 300),
-        mimeType: mime,
-      })),
-      ...(nextOffset !== null ? { nextCursor: btoa(String(nextOffset)) } : {}),
-    };
-  });
-
-  server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({
-    resourceTemplates: [{
-      uriTemplate: ARTICLE_UI_TEMPLATE,
-      name: "article",
-      title: `${publisher.name} article`,
-      description: "An article with its license block, as a page",
-      mimeType: mime,
-    }],
-  }));
-
-  server.setRequestHandler(ReadResourceRequestSchema, async (request: ReadResourceRequest) => {
-    const uri = request.params.uri;
-    const m = /^ui:\/\/article\/([^/?#]{1,200})$/.exec(uri);
-    if (!m) throw new McpError(ErrorCode.InvalidParams, `Resource not found: ${uri.slice(0, 200)}`);
-    const id = decodeURIComponent(m[1]);
-    if (uri === ARTICLE_UI_TEMPLATE) {
-      // The template itself is the app shell: it renders the tool result the host forwards.
-      return { contents: [{ uri, mimeType: mime, text: articlePage(null, { mcpApps }) }] };
-    }
-    try {
-      // Reading the page is a display read like get_article, and shares its idempotency key.
-      const read = await readArticle({ db: deps.store.db, clock: deps.clock }, {
-        publisher,
-        caller: ctx.caller,
-        idOrUrl: id,
-        use: "display",
-        idempotencyKey: readKey(ctx, "display", id),
-      });
-      const view = viewOf(deps.config, publisher, read);
-      if (!view) {
-        throw new McpError(ErrorCode.InvalidParams, `Resource not found: ${uri.slice(0, 200)}`);
-      }
-      return { contents: [{ uri, mimeType: mime, text: articlePage(view, { mcpApps }) }] };
-    } catch (err) {
-      throw internal(ctx, err);
-    }
-  });
-
+  registerResources(server, ctx);
   server.setRequestHandler(DiscoverRequestSchema, () => publisherCard(deps.config, publisher));
+  registerPrompts(server, { ...ctx, tools: tools.map((t) => t.name) });
   return server;
-}
-
-function decodeCursor(cursor: string | undefined): number {
-  if (!cursor) return 0;
-  try {
-    const n = Number(atob(cursor));
-    if (Number.isSafeInteger(n) && n >= 0 && n <= 1_000_000) return n;
-  } catch { /* fall through */ }
-  throw new McpError(ErrorCode.InvalidParams, "cursor: not a cursor this server issued");
-}
-
-/** Known errors keep their message; anything else is logged and answered without internals. */
-function internal(ctx: ServerContext, err: unknown): McpError {
-  if (err instanceof McpError) return err;
-  if (err instanceof AppError && err.status < 500) {
-    return new McpError(ErrorCode.InvalidParams, err.message);
-  }
-  ctx.deps.log.error("MCP handler failed", {
-    requestId: ctx.requestId,
-    error: err instanceof Error ? `${err.name}: ${err.message}\n${err.stack}` : String(err),
-  });
-  return new McpError(
-    ErrorCode.InternalError,
-    `Something went wrong on our side (request ${ctx.requestId})`,
-  );
 }

@@ -63,7 +63,7 @@ export async function openSession(
 export async function resumeSession(
   db: Client,
   publisher: Publisher,
-  req: { header: string | null; credential: Credential | null; baseUrl: string; now: Date },
+  req: { header: string | null; credential: Credential | null; metadataUrl: string; now: Date },
 ): Promise<McpSession> {
   if (!req.header) {
     throw new McpHttpError(400, -32000, "Bad Request: Mcp-Session-Id header is required");
@@ -77,7 +77,7 @@ export async function resumeSession(
   }
   const principal = req.credential?.principal ?? null;
   if (session.clientId !== null && principal === null) {
-    throw unauthorized(req.baseUrl, publisher.id);
+    throw unauthorized(req.metadataUrl);
   }
   if (session.clientId !== principal) throw notFound;
   if (now - session.lastSeenAt > TOUCH_EVERY_MS) {

@@ -1,7 +1,9 @@
 /** Machine-facing OAuth endpoints: metadata (RFC 8414, RFC 9728), registration (RFC 7591), token. */
 import { Hono } from "hono";
 import { getClient } from "../../store/oauth.ts";
-import { getPublisher } from "../../store/publishers.ts";
+import { findPublisherByDomain, getPublisher } from "../../store/publishers.ts";
+import { hostOf } from "../middleware.ts";
+import { publisherUrls } from "../urls.ts";
 import type { AppDeps, AppEnv } from "../deps.ts";
 import { notFound } from "../errors.ts";
 import { NO_STORE, OAuthError, oauthErrorResponse } from "./errors.ts";
@@ -26,6 +28,18 @@ export function metadataRoutes(deps: AppDeps): Hono<AppEnv> {
     if (!publisher) throw notFound("Publisher");
     return c.json(protectedResourceMetadata(deps.config.baseUrl, publisher), 200, OPEN_CORS);
   });
+  // On a publisher's own domain, the metadata of its `/mcp`: at the RFC 9728 §3.1 path, and at the
+  // bare well-known path that clients try when the resource has no metadata of its own path.
+  for (const path of ["/oauth-protected-resource/mcp", "/oauth-protected-resource"]) {
+    app.options(path, (c) => c.body(null, 204, OPEN_CORS));
+    app.get(path, async (c) => {
+      const publisher = await findPublisherByDomain(deps.store.db, hostOf(c));
+      const resource = publisher && publisherUrls(deps.config, publisher).mcpHost;
+      if (!publisher || !resource) throw notFound("Publisher");
+      const body = protectedResourceMetadata(deps.config.baseUrl, publisher, resource);
+      return c.json(body, 200, OPEN_CORS);
+    });
+  }
   return app;
 }
 

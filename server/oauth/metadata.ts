@@ -1,5 +1,6 @@
 /** OAuth discovery: resource URIs and metadata documents (RFC 9728, RFC 8414). */
 import type { Publisher } from "../../store/publishers.ts";
+import { publisherUrls } from "../urls.ts";
 import { SCOPES } from "./scope.ts";
 
 /** The canonical MCP resource URI of a publisher: `${baseUrl}/api/mcp/${publisherId}`. */
@@ -10,6 +11,21 @@ export function mcpResourceUri(baseUrl: string, publisherId: string): string {
 /** RFC 9728 metadata URL: `${baseUrl}/.well-known/oauth-protected-resource/api/mcp/${publisherId}`. */
 export function protectedResourceMetadataUrl(baseUrl: string, publisherId: string): string {
   return `${trimSlash(baseUrl)}/.well-known/oauth-protected-resource/api/mcp/${publisherId}`;
+}
+
+/**
+ * Every MCP resource URI of a publisher: the canonical one and, on its custom domain, `/mcp`. Both
+ * name the same server; a token for either works at both (server/identity.ts).
+ */
+export function mcpResourceUris(baseUrl: string, publisher: Publisher): string[] {
+  const host = publisherUrls({ baseUrl }, publisher).mcpHost;
+  return [mcpResourceUri(baseUrl, publisher.id), ...(host ? [host] : [])];
+}
+
+/** RFC 9728 §3.1: a resource's metadata URL, the well-known path inserted before its path. */
+export function metadataUrlOf(resource: string): string {
+  const url = new URL(resource);
+  return `${url.origin}/.well-known/oauth-protected-resource${url.pathname}`;
 }
 
 /** RFC 8414 authorization server metadata; the issuer is the platform base URL. */
@@ -33,13 +49,14 @@ export function authorizationServerMetadata(baseUrl: string): Record<string, unk
   };
 }
 
-/** RFC 9728 protected resource metadata of a publisher's MCP endpoint. */
+/** RFC 9728 protected resource metadata of a publisher's MCP endpoint (by default the canonical one). */
 export function protectedResourceMetadata(
   baseUrl: string,
   publisher: Publisher,
+  resource = mcpResourceUri(baseUrl, publisher.id),
 ): Record<string, unknown> {
   return {
-    resource: mcpResourceUri(baseUrl, publisher.id),
+    resource,
     authorization_servers: [trimSlash(baseUrl)],
     scopes_supported: SCOPES,
     // MCP forbids tokens in query strings; only the Authorization header is read.

@@ -1,24 +1,39 @@
 /**
  * RFC 8707 resource indicators: the `resource` parameter names exactly one publisher's MCP endpoint
- * (its canonical URI, byte for byte), and every code and token is bound to it.
+ * (one of its URIs, byte for byte: `{base}/api/mcp/<id>` or `/mcp` on its custom domain), and every
+ * code and token is bound to it.
  */
 import type { Client } from "../../store/db.ts";
-import { getPublisher, type Publisher } from "../../store/publishers.ts";
+import { findPublisherByDomain, getPublisher, type Publisher } from "../../store/publishers.ts";
 import { OAuthError } from "./errors.ts";
-import { mcpResourceUri } from "./metadata.ts";
+import { mcpResourceUri, mcpResourceUris } from "./metadata.ts";
 
-/** The publisher whose MCP resource URI is `resource`, or throws `invalid_target`. */
+/** The publisher one of whose MCP resource URIs is `resource`, or throws `invalid_target`. */
 export async function publisherForResource(
   db: Client,
   resource: string,
   options: { baseUrl: string },
 ): Promise<Publisher> {
   const prefix = mcpResourceUri(options.baseUrl, "");
-  const id = resource.startsWith(prefix) ? resource.slice(prefix.length) : "";
-  if (!/^[A-Za-z0-9_-]{1,64}$/.test(id)) throw notOurs();
-  const publisher = await getPublisher(db, id);
-  if (!publisher || mcpResourceUri(options.baseUrl, publisher.id) !== resource) throw notOurs();
+  const publisher = resource.startsWith(prefix)
+    ? await byId(db, resource.slice(prefix.length))
+    : await findPublisherByDomain(db, hostnameOf(resource));
+  if (!publisher || !mcpResourceUris(options.baseUrl, publisher).includes(resource)) {
+    throw notOurs();
+  }
   return publisher;
+}
+
+function byId(db: Client, id: string): Promise<Publisher | null> {
+  return /^[A-Za-z0-9_-]{1,64}$/.test(id) ? getPublisher(db, id) : Promise.resolve(null);
+}
+
+function hostnameOf(resource: string): string {
+  try {
+    return new URL(resource).hostname;
+  } catch {
+    return "";
+  }
 }
 
 /** The one `resource` value of a request; several, or none when required, are refused. */
@@ -40,6 +55,6 @@ export function singleResource(values: string[], options: { required: boolean })
 function notOurs(): OAuthError {
   return new OAuthError(
     "invalid_target",
-    "resource: must be the canonical MCP endpoint URL of a publisher on this server",
+    "resource: must be the MCP endpoint URL of a publisher on this server",
   );
 }

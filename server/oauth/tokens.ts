@@ -27,7 +27,7 @@ export interface TokenGrant {
 export async function verifyAccessToken(
   db: Client,
   token: string,
-  options: { resource: string; now: Date },
+  options: { resource: string | readonly string[]; now: Date },
 ): Promise<TokenGrant | null> {
   // Malformed tokens are refused before the store is asked; every refusal is the same null.
   if (!wellFormed(token, ACCESS_PREFIX)) return null;
@@ -37,7 +37,8 @@ export async function verifyAccessToken(
   if (row.revokedAt !== null || row.clientRevokedAt !== null) return null;
   if (row.expiresAt <= now || row.grantExpiresAt <= now) return null;
   // RFC 8707: the token is for one audience; a token for publisher A is refused by publisher B.
-  if (row.resource !== options.resource) return null;
+  const audience = typeof options.resource === "string" ? [options.resource] : options.resource;
+  if (!audience.includes(row.resource)) return null;
   return {
     clientId: row.clientId,
     publisherId: row.publisherId,

@@ -58,3 +58,24 @@ export async function listVisible(
   }
   return { items, nextOffset: offset };
 }
+
+/**
+ * The ids among `articles` a listing would show this caller (the same rag decision and rule as
+ * listVisible): for completions, which must not name what a listing hides.
+ */
+export async function listableIds(
+  deps: { db: Client; clock: Clock },
+  req: { publisher: Publisher; caller: Caller },
+  articles: Article[],
+): Promise<Set<string>> {
+  if (!req.publisher.rights.rag || articles.length === 0) return new Set();
+  const now = deps.clock.now();
+  const ctx = await readContext(deps.db, req, now);
+  const ceilings = await bookCeilings(deps.db, req.publisher.id, articles);
+  const out = new Set<string>();
+  for (const article of articles) {
+    const ceiling = article.bookId ? ceilings.get(article.bookId) ?? null : null;
+    if (listable(decide(inputFor(ctx, article, { use: "rag", ceiling, now })))) out.add(article.id);
+  }
+  return out;
+}
