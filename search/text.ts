@@ -17,6 +17,11 @@ const STOP = new Set(
 const WORD = /[\p{L}\p{N}]+/gu;
 const NON_ASCII = /[^ -~\t\n\r]/;
 
+/** True when `text` needs no Unicode folding: printable ASCII and whitespace only. */
+export function isAscii(text: string): boolean {
+  return !NON_ASCII.test(text);
+}
+
 /** True when `word` (lowercase) is a stop word. */
 export function isStopWord(word: string): boolean {
   return STOP.has(word);
