@@ -1,57 +1,86 @@
 /**
  * Search quality on Cranfield (../shared/data/cranfield, or FOLIO_CRANFIELD_DIR): loads the 1,400
- * abstracts as one publisher, runs the TRAIN queries through full text only, semantic only and
- * hybrid, and prints nDCG@10 (gain 5 - grade for grades 1-4) and recall@100.
- * `--tune` also grids fusion, bm25 and LSA settings (on the TRAIN queries only: nothing else here).
+ * abstracts as one publisher (the built-in LSA model trains on them: unsupervised, no query
+ * labels), then 5-fold cross-validates the configuration on the TRAIN queries. On four folds, in
+ * stages: the FTS field weights and RM3 feedback by the FTS leg's own nDCG, Rocchio feedback by
+ * the semantic leg's, then the fusion (RRF k, min-max or z-score, leg weights) given those legs;
+ * the held-out fold scores that choice. Stages keep the choice from fitting noise in a joint grid. Prints nDCG@10 per fold and mean ± std for
+ * each leg, the old fusion and the cross-validated one, the configuration chosen on all TRAIN
+ * queries, the production defaults' figures, and search latency old vs new in the same run.
+ * `--rm3` also lets the grid pick RM3 feedback on the FTS leg (off in production: latency), and
+ * times it; `--tune` also grids the LSA settings (legs alone).
  *
- *   deno run -A scripts/eval_cranfield.ts [--tune]
+ *   deno run -A scripts/eval_cranfield.ts [--rm3] [--tune]
  */
 import { openStore } from "../store/db.ts";
 import { upsertArticle } from "../store/articles.ts";
 import { createSearchService, type SearchServiceOptions } from "../search/mod.ts";
-import { DEFAULT_FUSION, fuse, type FusionOptions } from "../search/fusion.ts";
+import { DEFAULT_FUSION, fuseScored, type FusionOptions, type LegHit } from "../search/fusion.ts";
+import { DEFAULT_FEEDBACK, type FtsFeedback, type SemanticFeedback } from "../search/feedback.ts";
 import type { LsaOptions } from "../search/lsa.ts";
 import { FTS_WEIGHTS } from "../search/fts.ts";
+import {
+  best,
+  foldsOf,
+  type Judged,
+  mean,
+  meanWhere,
+  ndcg10,
+  percentile,
+  recall100,
+  std,
+} from "./cranfield_cv.ts";
 
 const PUB = "cranfield";
+const FOLDS = 5;
 const dir = Deno.env.get("FOLIO_CRANFIELD_DIR") ??
   new URL("../../shared/data/cranfield", import.meta.url).pathname;
 
-interface Qrels {
-  [query: string]: Map<string, number>;
-}
+/** What the product ran before cross-validation (train-tuned on all TRAIN queries). */
+const OLD = {
+  fusion: { k: 40, ftsWeight: 1, semanticWeight: 1.5 } as FusionOptions,
+  ftsWeights: [0, 4, 2, 2, 1],
+  feedback: { fts: null, semantic: null },
+};
 
-/** nDCG@10 with gain 5 - grade for grades 1..4 (1 is the best answer), 0 otherwise. */
-function ndcg10(ranked: string[], judged: Map<string, number>): number {
-  const gain = (g: number | undefined) => (g !== undefined && g >= 1 && g <= 4 ? 5 - g : 0);
-  const dcg = ranked.slice(0, 10).reduce(
-    (s, d, i) => s + gain(judged.get(d)) / Math.log2(i + 2),
-    0,
-  );
-  const ideal = [...judged.values()].map(gain).sort((a, b) => b - a).slice(0, 10);
-  const idcg = ideal.reduce((s, g, i) => s + g / Math.log2(i + 2), 0);
-  return idcg > 0 ? dcg / idcg : 0;
-}
-
-function recall100(ranked: string[], judged: Map<string, number>): number {
-  const relevant = [...judged].filter(([, g]) => g >= 1 && g <= 4).map(([d]) => d);
-  if (relevant.length === 0) return 0;
-  const top = new Set(ranked.slice(0, 100));
-  return relevant.filter((d) => top.has(d)).length / relevant.length;
-}
-
-function mean(xs: number[]): number {
-  return xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
-}
-
-async function main() {
-  try {
-    await Deno.stat(`${dir}/cran.all.1400`);
-  } catch {
-    console.log(`Skipping the Cranfield evaluation: no data at ${dir} (set FOLIO_CRANFIELD_DIR)`);
-    return;
+const FTS_GRID: number[][] = [[0, 4, 2, 2, 1], [0, 1, 1, 1, 1], [0, 8, 2, 2, 1]];
+const RM3 = Deno.args.includes("--rm3");
+const FTS_FEEDBACK: (FtsFeedback | null)[] = [null];
+for (const docs of RM3 ? [5, 10] : []) {
+  for (const terms of [10, 20]) {
+    for (const weight of [0.5, 0.7]) FTS_FEEDBACK.push({ docs, terms, weight });
   }
-  const tune = Deno.args.includes("--tune");
+}
+const SEM_FEEDBACK: (SemanticFeedback | null)[] = [null];
+for (const docs of [3, 5]) for (const beta of [1, 2, 4]) SEM_FEEDBACK.push({ docs, beta });
+const FUSIONS: FusionOptions[] = [OLD.fusion];
+for (const k of [20, 60]) {
+  for (const w of [1, 1.5]) FUSIONS.push({ method: "rrf", k, ftsWeight: 1, semanticWeight: w });
+}
+for (const method of ["minmax", "zscore"] as const) {
+  for (const w of [1, 1.5]) FUSIONS.push({ method, k: 0, ftsWeight: 1, semanticWeight: w });
+}
+
+interface Config {
+  ftsWeights: number[];
+  ftsFeedback: FtsFeedback | null;
+  semFeedback: SemanticFeedback | null;
+  fusion: FusionOptions;
+}
+
+function describe(c: Config): string {
+  const f = c.fusion;
+  const fusion = f.method === "rrf" || !f.method
+    ? `rrf k=${f.k} sem×${f.semanticWeight}`
+    : `${f.method} sem×${f.semanticWeight}`;
+  const prf = c.ftsFeedback
+    ? ` rm3(${c.ftsFeedback.docs}d,${c.ftsFeedback.terms}t,${c.ftsFeedback.weight})`
+    : "";
+  const roc = c.semFeedback ? ` rocchio(${c.semFeedback.docs}d,β${c.semFeedback.beta})` : "";
+  return `${fusion} title×${c.ftsWeights[1]}${prf}${roc}`;
+}
+
+async function loadCranfield() {
   const raw = await Deno.readTextFile(`${dir}/cran.all.1400`);
   const docs = raw.split(/^\.I /m).slice(1).map((rec) => {
     const id = rec.split("\n", 1)[0].trim();
@@ -63,14 +92,26 @@ async function main() {
   });
   const queries = (await Deno.readTextFile(`${dir}/queries.train.tsv`)).trim().split("\n")
     .map((l) => l.split("\t")).filter((p) => p.length === 2 && /^\d+$/.test(p[0]));
-  const qrels: Qrels = {};
+  const qrels: Record<string, Judged> = {};
   for (
     const line of (await Deno.readTextFile(`${dir}/qrels.train.tsv`)).trim().split("\n").slice(1)
   ) {
     const [q, d, g] = line.trim().split(/\s+/);
     (qrels[q] ??= new Map()).set(d, Number(g));
   }
+  return { docs, queries, qrels };
+}
 
+async function main() {
+  try {
+    await Deno.stat(`${dir}/cran.all.1400`);
+  } catch {
+    console.log(`Skipping the Cranfield evaluation: no data at ${dir} (set FOLIO_CRANFIELD_DIR)`);
+    return;
+  }
+  const { docs, queries, qrels } = await loadCranfield();
+  const judged = queries.map(([q]) => qrels[q] ?? new Map());
+  const fold = foldsOf(queries.map(([q]) => q), FOLDS);
   const tmp = await Deno.makeTempDir({ prefix: "folio-cranfield-" });
   const store = await openStore(`file:${tmp}/folio.db`, { now: new Date() });
   try {
@@ -89,117 +130,204 @@ async function main() {
       }, { now });
       docOf.set(id, d.id);
     }
-
-    const run = async (extra: Partial<SearchServiceOptions>, legs: "fts" | "semantic" | "both") => {
-      const service = createSearchService({
-        db: store.db,
-        now: () => new Date(),
-        dataDir: null,
-        ...extra,
-        legs,
-      });
-      const out: string[][] = [];
-      for (const [, text] of queries) {
-        const { hits } = await service.search(PUB, text, { limit: 100 });
-        out.push(hits.map((h) => docOf.get(h.articleId)!));
-      }
-      await service.close();
-      return out;
-    };
-    const score = (rankings: string[][]) => ({
-      ndcg10: mean(rankings.map((r, i) => ndcg10(r, qrels[queries[i][0]] ?? new Map()))),
-      recall100: mean(rankings.map((r, i) => recall100(r, qrels[queries[i][0]] ?? new Map()))),
-    });
+    const service = (extra: Partial<SearchServiceOptions>) =>
+      createSearchService({ db: store.db, now: () => new Date(), dataDir: null, ...extra });
     const build = async (lsa: LsaOptions) => {
       const t0 = performance.now();
-      const service = createSearchService({
-        db: store.db,
-        now: () => new Date(),
-        dataDir: null,
-        lsa,
-      });
-      await service.rebuild(PUB);
-      await service.close();
+      const s = service({ lsa });
+      await s.rebuild(PUB);
+      await s.close();
       return performance.now() - t0;
     };
+    /** Rankings (Cranfield ids) of every query; leg lists with raw scores when both legs run. */
+    const run = async (extra: Partial<SearchServiceOptions>, limit: number) => {
+      let legs: { fts: LegHit[]; semantic: LegHit[] } = { fts: [], semantic: [] };
+      const s = service({ ...extra, onLegs: (l) => legs = l });
+      const rankings: string[][] = [];
+      const captured: { fts: LegHit[]; semantic: LegHit[] }[] = [];
+      for (const [, text] of queries) {
+        const { hits } = await s.search(PUB, text, { limit });
+        rankings.push(hits.map((h) => docOf.get(h.articleId)!));
+        captured.push(legs);
+      }
+      await s.close();
+      return { rankings, legs: captured };
+    };
+    const perQuery = (rankings: string[][]) =>
+      Float64Array.from(rankings, (r, i) => ndcg10(r, judged[i]));
 
     const buildMs = await build({});
-    const rows: Record<string, unknown>[] = [];
-    for (const leg of ["fts", "semantic", "both"] as const) {
-      const s = score(await run({}, leg));
-      const row = {
-        eval: "cranfield",
-        split: "train",
-        queries: queries.length,
-        leg: leg === "both" ? "hybrid" : leg,
-        ...s,
-      };
-      rows.push(row);
-      console.log(JSON.stringify(row));
+    console.log(
+      JSON.stringify({ eval: "cranfield", buildMs: Math.round(buildMs), docs: docs.length }),
+    );
+
+    // Old configuration and the defaults, each leg alone and hybrid (limit 100 for recall).
+    for (const [name, extra] of [["old", OLD], ["defaults", {}]] as const) {
+      const row: Record<string, string> = {};
+      for (const legs of ["fts", "semantic", "both"] as const) {
+        const { rankings } = await run({ ...extra, legs }, 100);
+        row[legs] = `nDCG@10 ${mean(perQuery(rankings)).toFixed(4)} recall@100 ${
+          mean(rankings.map((r, i) => recall100(r, judged[i]))).toFixed(4)
+        }`;
+      }
+      console.log(JSON.stringify({ eval: "cranfield", config: name, ...row }));
     }
+
+    // Leg variants at the product's own depth (limit 10: 50 candidates per leg).
+    const ftsRuns: { w: number[]; fb: FtsFeedback | null; legs: LegHit[][] }[] = [];
+    for (const w of FTS_GRID) {
+      for (const fb of FTS_FEEDBACK) {
+        const r = await run({ legs: "fts", ftsWeights: w, feedback: { fts: fb } }, 10);
+        ftsRuns.push({ w, fb, legs: r.legs.map((l) => l.fts) });
+      }
+    }
+    const semRuns: { fb: SemanticFeedback | null; legs: LegHit[][] }[] = [];
+    for (const fb of SEM_FEEDBACK) {
+      const r = await run({ legs: "semantic", feedback: { semantic: fb } }, 10);
+      semRuns.push({ fb, legs: r.legs.map((l) => l.semantic) });
+    }
+    const ids = (leg: LegHit[]) => leg.map((h) => docOf.get(h.articleId)!);
+    const ftsScores = ftsRuns.map((f) => perQuery(f.legs.map(ids)));
+    const semScores = semRuns.map((s) => perQuery(s.legs.map(ids)));
+    const hybrid = (fi: number, si: number, fusion: FusionOptions) =>
+      perQuery(ftsRuns[fi].legs.map((leg, i) => ids(fuseScored(leg, semRuns[si].legs[i], fusion))));
+    /** The staged choice on the queries `take` admits. */
+    const choose = (take: (f: number) => boolean) => {
+      const fi = best(ftsScores, fold, take);
+      const si = best(semScores, fold, take);
+      const runs = FUSIONS.map((fusion) => hybrid(fi, si, fusion));
+      const u = best(runs, fold, take);
+      const config: Config = {
+        ftsWeights: ftsRuns[fi].w,
+        ftsFeedback: ftsRuns[fi].fb,
+        semFeedback: semRuns[si].fb,
+        fusion: FUSIONS[u],
+      };
+      return { fi, si, config, scores: runs[u] };
+    };
+    const oldHybrid = hybrid(0, 0, OLD.fusion);
+
+    // Cross-validation: choose on four folds, score on the fifth.
+    const table = Array.from({ length: FOLDS }, (_, f) => {
+      const c = choose((x) => x !== f);
+      const test = (xs: Float64Array) => meanWhere(xs, fold, (x) => x === f);
+      return {
+        fold: f + 1,
+        n: fold.filter((x) => x === f).length,
+        fts: test(ftsScores[0]),
+        sem: test(semScores[0]),
+        old: test(oldHybrid),
+        ftsCv: test(ftsScores[c.fi]),
+        semCv: test(semScores[c.si]),
+        cv: test(c.scores),
+        config: describe(c.config),
+      };
+    });
+    const all = choose(() => true);
+    const col = (k: "fts" | "sem" | "old" | "ftsCv" | "semCv" | "cv") => table.map((r) => r[k]);
+    const ms = (xs: number[]) => `${mean(xs).toFixed(3)} ± ${std(xs).toFixed(3)}`;
+    const f3 = (x: number) => x.toFixed(3);
+    console.log(
+      `\n${FOLDS}-fold CV nDCG@10, ${queries.length} TRAIN queries (legs as they ran: plain, then` +
+        " with the fold's chosen feedback)",
+    );
+    console.log(
+      "fold  n   FTS    sem    hyb-old  FTS+fb sem+fb hybrid(CV)  chosen on the other folds",
+    );
+    for (const r of table) {
+      console.log(
+        [r.fold, r.n, f3(r.fts), f3(r.sem), f3(r.old), f3(r.ftsCv), f3(r.semCv), f3(r.cv), r.config]
+          .join("  "),
+      );
+    }
+    for (const k of ["fts", "sem", "old", "ftsCv", "semCv", "cv"] as const) {
+      console.log(`mean ± std ${k.padEnd(6)} ${ms(col(k))}`);
+    }
+    const plain = table.filter((r) => r.cv > r.fts && r.cv > r.sem).length;
+    const tuned = table.filter((r) => r.cv > r.ftsCv && r.cv > r.semCv).length;
+    console.log(`hybrid(CV) beats both plain legs in ${plain} of ${FOLDS} folds`);
+    console.log(`hybrid(CV) beats both legs with feedback in ${tuned} of ${FOLDS} folds`);
+    const same = table.filter((r) => r.config === describe(all.config)).length;
+    console.log(
+      `chosen on all ${queries.length}: ${describe(all.config)} (train nDCG@10 ${
+        f3(mean(all.scores))
+      }; the same as ${same} of ${FOLDS} folds' choice)`,
+    );
+
+    // What the product runs now (no options: the defaults), and its latency against the old.
+    const prod = await run({}, 10);
     console.log(
       JSON.stringify({
         eval: "cranfield",
-        buildMs: Math.round(buildMs),
-        docs: docs.length,
-        fusion: DEFAULT_FUSION,
-        ftsWeights: FTS_WEIGHTS,
+        defaults: {
+          fusion: DEFAULT_FUSION,
+          feedback: DEFAULT_FEEDBACK,
+          ftsWeights: FTS_WEIGHTS,
+        },
+        ndcg10: Number(mean(perQuery(prod.rankings)).toFixed(4)),
+        chosenOnAll: Number(mean(all.scores).toFixed(4)),
       }),
     );
-    console.log("\nleg        nDCG@10  recall@100");
-    for (const r of rows) {
-      console.log(
-        `${String(r.leg).padEnd(10)} ${(r.ndcg10 as number).toFixed(4)}   ${
-          (r.recall100 as number).toFixed(4)
-        }`,
-      );
-    }
-    if (tune) await tuneAll({ run, score, build });
+    await latency(service, queries.map(([, t]) => t));
+    if (Deno.args.includes("--tune")) await tuneLsa(build, run, perQuery);
   } finally {
     store.close();
     await Deno.remove(tmp, { recursive: true });
   }
 }
 
-// deno-lint-ignore no-explicit-any
-async function tuneAll(t: { run: any; score: any; build: any }) {
-  const ftsGrid = [[0, 1, 1, 1, 1], [0, 2, 1, 1, 1], [0, 4, 2, 2, 1], [0, 8, 2, 2, 1]];
-  const ftsRuns = new Map<string, string[][]>();
-  for (const w of ftsGrid) {
-    const r = await t.run({ ftsWeights: w }, "fts");
-    ftsRuns.set(w.join(","), r);
-    console.log(JSON.stringify({ tune: "fts", weights: w, ...t.score(r) }));
-  }
-  for (const dims of [128, 192, 256]) {
-    for (const sigmaPower of [0, 0.5, 1]) {
-      await t.build({ dims, sigmaPower });
-      for (const minSemanticScore of [0, 0.2]) {
-        const sem: string[][] = await t.run({ minSemanticScore }, "semantic");
-        console.log(
-          JSON.stringify({ tune: "lsa", dims, sigmaPower, minSemanticScore, ...t.score(sem) }),
-        );
-        let best = { ndcg10: 0 } as {
-          ndcg10: number;
-          recall100?: number;
-          fusion?: FusionOptions;
-          fts?: string;
-        };
-        for (const [fw, fts] of ftsRuns) {
-          for (const k of [5, 10, 20, 40, 60]) {
-            for (const semanticWeight of [0.5, 0.75, 1, 1.25, 1.5, 2]) {
-              const fusion = { k, ftsWeight: 1, semanticWeight };
-              const fused = fts.map((f: string[], i: number) =>
-                fuse(f, sem[i], fusion).map((h) => h.articleId)
-              );
-              const s = t.score(fused);
-              if (s.ndcg10 > best.ndcg10) best = { ...s, fusion, fts: fw };
-            }
-          }
-        }
-        console.log(JSON.stringify({ tune: "hybrid", dims, sigmaPower, minSemanticScore, best }));
+/** p50/p95 of one search (limit 10), old configuration vs defaults, interleaved in one run. */
+async function latency(
+  service: (extra: Partial<SearchServiceOptions>) => ReturnType<typeof createSearchService>,
+  texts: string[],
+) {
+  const rm3 = { docs: 10, terms: 20, weight: 0.7 };
+  const runs = [
+    ["old", service(OLD)],
+    ["cur", service({})],
+    ...(RM3 ? [["rm3", service({ feedback: { fts: rm3 } })]] as const : []),
+  ] as const;
+  const times: Record<string, number[]> = { old: [], cur: [], rm3: [] };
+  for (let rep = 0; rep < 6; rep++) {
+    for (const text of texts) {
+      for (const [name, s] of runs) {
+        const t0 = performance.now();
+        await s.search(PUB, text, { limit: 10 });
+        if (rep > 0) times[name].push(performance.now() - t0); // the first pass warms up
       }
     }
   }
+  for (const [, s] of runs) await s.close();
+  const p = (xs: number[], q: number) => Number(percentile(xs, q).toFixed(2));
+  const ratio = (name: string, q: number) =>
+    Number((percentile(times[name], q) / percentile(times.old, q)).toFixed(2));
+  for (const [name] of runs) {
+    console.log(JSON.stringify({
+      eval: "cranfield-latency",
+      config: name === "cur" ? "defaults" : name === "rm3" ? "defaults + RM3(10d,20t,0.7)" : name,
+      searches: times[name].length,
+      p50: p(times[name], 50),
+      p95: p(times[name], 95),
+      ratioToOld: { p50: ratio(name, 50), p95: ratio(name, 95) },
+    }));
+  }
+}
+
+async function tuneLsa(
+  build: (lsa: LsaOptions) => Promise<number>,
+  // deno-lint-ignore no-explicit-any
+  run: (extra: Partial<SearchServiceOptions>, limit: number) => Promise<any>,
+  perQuery: (r: string[][]) => Float64Array,
+) {
+  for (const dims of [128, 192, 256]) {
+    for (const sigmaPower of [0, 0.5, 1]) {
+      await build({ dims, sigmaPower });
+      const sem = await run({ legs: "semantic" }, 10);
+      const ndcg = mean(perQuery(sem.rankings));
+      console.log(JSON.stringify({ tune: "lsa", dims, sigmaPower, ndcg10: ndcg }));
+    }
+  }
+  await build({});
 }
 
 if (import.meta.main) await main();

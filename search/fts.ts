@@ -4,8 +4,8 @@ import { ELIGIBLE_SQL } from "./eligible.ts";
 import { porterStem } from "./porter.ts";
 import { isStopWord, words } from "./text.ts";
 
-/** bm25 column weights (pub, title, summary, tags, body); tuned on the Cranfield training queries. */
-export const FTS_WEIGHTS = [0, 4, 2, 2, 1];
+/** bm25 column weights (pub, title, summary, tags, body); cross-validated on Cranfield TRAIN. */
+export const FTS_WEIGHTS = [0, 8, 2, 2, 1];
 const MAX_QUERY_TERMS = 32;
 
 /** The token that scopes FTS rows to a publisher; the 0002 triggers write the same shape. */
@@ -99,4 +99,19 @@ export async function ftsSearch(
     if (Number(total.rows[0].n) <= fetch) return hits;
     fetch *= 4;
   }
+}
+
+/** Title and the start of the body of a publisher's articles, for pseudo-relevance feedback. */
+export async function feedbackTexts(
+  db: Client,
+  publisherId: string,
+  ids: string[],
+): Promise<Map<string, string>> {
+  if (ids.length === 0) return new Map();
+  const rs = await db.execute({
+    sql: `SELECT id, title, substr(body, 1, 4000) AS body FROM articles
+          WHERE +publisher_id = ? AND id IN (${ids.map(() => "?").join(",")})`,
+    args: [publisherId, ...ids],
+  });
+  return new Map(rs.rows.map((r) => [String(r.id), `${r.title}\n${r.body}`]));
 }

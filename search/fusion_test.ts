@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { fuse, modeOf } from "./fusion.ts";
+import { fuse, fuseScored, modeOf, normalize } from "./fusion.ts";
 
 Deno.test("fuse() ranks an article found by both legs above single-leg hits", () => {
   const out = fuse(["a", "b", "c"], ["d", "b", "e"], { k: 60, ftsWeight: 1, semanticWeight: 1 });
@@ -19,4 +19,42 @@ Deno.test("modeOf() says which legs contributed", () => {
   assert.equal(modeOf(3, 0), "fts");
   assert.equal(modeOf(0, 1), "semantic");
   assert.equal(modeOf(0, 0), "none");
+});
+
+Deno.test("normalize() maps scores by rank, min-max or z-score", () => {
+  assert.deepEqual(normalize([9, 5, 1], "rrf", 10), [1 / 11, 1 / 12, 1 / 13]);
+  assert.deepEqual(normalize([9, 5, 1], "minmax"), [1, 0.5, 0]);
+  assert.deepEqual(normalize([4, 4], "minmax"), [1, 1]);
+  const z = normalize([3, 2, 1], "zscore");
+  assert.ok(Math.abs(z[0] - Math.sqrt(1.5)) < 1e-12 && z[1] === 0);
+  assert.deepEqual(normalize([7, 7], "zscore"), [0, 0]);
+  assert.deepEqual(normalize([], "minmax"), []);
+});
+
+Deno.test("fuseScored() with min-max uses the scores, not just the ranks", () => {
+  // By rank a and x tie; by score a is far ahead of its leg, x barely ahead of its own.
+  const fts = [{ articleId: "a", score: 10 }, { articleId: "b", score: 1 }];
+  const sem = [{ articleId: "x", score: 0.51 }, { articleId: "y", score: 0.5 }];
+  const out = fuseScored(fts, sem, { method: "minmax", k: 0, ftsWeight: 1, semanticWeight: 1 });
+  assert.deepEqual(out.map((h) => [h.articleId, h.score]), [["a", 1], ["x", 1], ["b", 0], [
+    "y",
+    0,
+  ]]);
+  const rrf = fuseScored(fts, sem, { k: 60, ftsWeight: 1, semanticWeight: 2 });
+  assert.deepEqual(rrf.map((h) => h.articleId), ["x", "y", "a", "b"]);
+});
+
+Deno.test("fuseScored() with z-scores gives an absent article its leg's lowest value", () => {
+  const fts = [{ articleId: "a", score: 3 }, { articleId: "b", score: 2 }, {
+    articleId: "c",
+    score: 1,
+  }];
+  const sem = [{ articleId: "c", score: 0.9 }, { articleId: "d", score: 0.1 }];
+  const out = fuseScored(fts, sem, { method: "zscore", k: 0, ftsWeight: 1, semanticWeight: 1 });
+  const score = Object.fromEntries(out.map((h) => [h.articleId, h.score]));
+  // c: lowest in FTS (0 after the floor) plus the semantic top (2 sd above d); d gets 0 + 0.
+  assert.ok(Math.abs(score.c - 2) < 1e-12);
+  assert.equal(score.d, 0);
+  assert.ok(Math.abs(score.a - 2 * Math.sqrt(1.5)) < 1e-12);
+  assert.deepEqual(out.map((h) => h.articleId), ["a", "c", "b", "d"]);
 });

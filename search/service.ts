@@ -9,9 +9,17 @@ import {
 import { chunkArticle } from "./chunker.ts";
 import { eligibleIds } from "./eligible.ts";
 import type { Embedder } from "./embedder.ts";
-import { commonWords, ftsSearch } from "./fts.ts";
-import { DEFAULT_FUSION, fuse, type FusionOptions, modeOf } from "./fusion.ts";
+import {
+  DEFAULT_FEEDBACK,
+  expansionTerms,
+  type FeedbackOptions,
+  mixRuns,
+  rocchio,
+} from "./feedback.ts";
+import { commonWords, feedbackTexts, ftsSearch } from "./fts.ts";
+import { DEFAULT_FUSION, fuseScored, type FusionOptions, type LegHit, modeOf } from "./fusion.ts";
 import { IndexCache } from "./index_cache.ts";
+import type { VectorHit, VectorIndex } from "./vector_index.ts";
 import { dirtyArticles, embedBatch, publishersWithWork, rechunk } from "./indexer.ts";
 import type { LsaOptions } from "./lsa.ts";
 import {
@@ -46,6 +54,10 @@ export interface SearchServiceOptions {
   ftsWeights?: number[];
   /** Which legs run (default both); one leg alone is for evaluations and benchmarks. */
   legs?: "both" | "fts" | "semantic";
+  /** Pseudo-relevance feedback (a leg's null turns it off); defaults in feedback.ts. */
+  feedback?: Partial<FeedbackOptions>;
+  /** Evaluation only: sees each query's leg rankings with their raw scores before fusion. */
+  onLegs?: (legs: { fts: LegHit[]; semantic: LegHit[] }) => void;
 }
 
 const LOOP_IDLE_MS = 1000;
@@ -58,6 +70,7 @@ export function createSearchService(options: SearchServiceOptions): SearchServic
   const onError = options.onError ??
     ((message: string, err: unknown) => console.error(`${message}: ${String(err)}`));
   const fusion = options.fusion ?? DEFAULT_FUSION;
+  const feedback: FeedbackOptions = { ...DEFAULT_FEEDBACK, ...options.feedback };
   const external = typeof options.embedder === "object" ? options.embedder : null;
   const minScore = options.minSemanticScore ?? (external ? 0 : 0.2);
   const cache = new IndexCache(db, options.dataDir, () => now().getTime());
@@ -101,35 +114,54 @@ export function createSearchService(options: SearchServiceOptions): SearchServic
     return await embedderFor(publisherId);
   }
 
+  type SemanticLeg = { hits: VectorHit[]; vector: Float32Array | null; index: VectorIndex | null };
+
+  /** Nearest articles to the query's vector, then Rocchio's second pass when configured. */
   async function semanticLeg(publisherId: string, query: string, depth: number) {
+    const none: SemanticLeg = { hits: [], vector: null, index: null };
     const embedder = await embedderFor(publisherId);
-    if (!embedder) return { hits: [], vector: null, index: null };
+    if (!embedder) return none;
     const index = await cache.get(publisherId, embedder);
-    if (index.size === 0) return { hits: [], vector: null, index };
+    if (index.size === 0) return { ...none, index };
     let vector: Float32Array;
     try {
       [vector] = await embedder.embed([query]);
     } catch {
-      return { hits: [], vector: null, index }; // the provider is down: full text still answers
+      return { ...none, index }; // the provider is down: full text still answers
     }
-    if (!vector || !vector.some((x) => x !== 0)) return { hits: [], vector: null, index };
-    const raw = index.search(vector, { candidates: Math.max(depth * 2, 100), minScore });
-    const ok = await eligibleIds(db, publisherId, raw.map((h) => h.articleId));
-    return { hits: raw.filter((h) => ok.has(h.articleId)).slice(0, depth), vector, index };
+    if (!vector || !vector.some((x) => x !== 0)) return { ...none, index };
+    const hits = await vectorSearch(publisherId, index, vector, depth);
+    const fb = feedback.semantic;
+    if (!fb || fb.docs < 1 || hits.length === 0) return { hits, vector, index };
+    const top = hits.slice(0, fb.docs).map((h) => index.articleVector(h.articleId));
+    const moved = rocchio(vector, top.filter((v) => v !== null), fb.beta);
+    return { hits: await vectorSearch(publisherId, index, moved, depth), vector: moved, index };
   }
 
-  /** Full text with corpus-common words skipped; the document count is refreshed each minute. */
-  async function ftsLeg(publisherId: string, query: string, depth: number) {
+  async function vectorSearch(id: string, index: VectorIndex, vector: Float32Array, depth: number) {
+    const raw = index.search(vector, { candidates: Math.max(depth * 2, 100), minScore });
+    const ok = await eligibleIds(db, id, raw.map((h) => h.articleId));
+    return raw.filter((h) => ok.has(h.articleId)).slice(0, depth);
+  }
+
+  /** Full text with corpus-common words skipped (the document count is refreshed each minute), then RM3's second pass when configured. */
+  async function ftsLeg(publisherId: string, query: string, depth: number): Promise<LegHit[]> {
     if (now().getTime() - indexed.at > 60_000) {
       const rs = await db.execute("SELECT COUNT(*) AS n FROM search_docs WHERE deleted = 0");
       indexed = { docs: Number(rs.rows[0].n), at: now().getTime() };
     }
     const skip = await commonWords(db, query, { docs: indexed.docs });
-    return await ftsSearch(db, publisherId, query, {
-      limit: depth,
-      weights: options.ftsWeights,
-      skip,
-    });
+    const opts = { limit: depth, weights: options.ftsWeights, skip };
+    const first = await ftsSearch(db, publisherId, query, opts);
+    const fb = feedback.fts;
+    if (!fb || fb.docs < 1 || fb.terms < 1 || fb.weight <= 0 || first.length === 0) return first;
+    const top = first.slice(0, fb.docs);
+    const texts = await feedbackTexts(db, publisherId, top.map((h) => h.articleId));
+    const docs = top.map((h) => ({ text: texts.get(h.articleId) ?? "", score: h.score }));
+    const extra = expansionTerms(query, docs, fb.terms);
+    if (extra.length === 0) return first;
+    const again = await ftsSearch(db, publisherId, `${query} ${extra.join(" ")}`, opts);
+    return mixRuns(first, again, fb.weight).slice(0, depth);
   }
 
   async function search(publisherId: string, query: string, limit: number) {
@@ -142,13 +174,11 @@ export function createSearchService(options: SearchServiceOptions): SearchServic
     const [fts, sem] = await Promise.all([
       legs === "semantic" ? [] : ftsLeg(publisherId, query, depth),
       legs === "fts"
-        ? { hits: [], vector: null, index: null }
+        ? { hits: [], vector: null, index: null } as SemanticLeg
         : semanticLeg(publisherId, query, depth),
     ]);
-    const fused = fuse(fts.map((h) => h.articleId), sem.hits.map((h) => h.articleId), fusion).slice(
-      0,
-      n,
-    );
+    options.onLegs?.({ fts, semantic: sem.hits });
+    const fused = fuseScored(fts, sem.hits, fusion).slice(0, n);
     const best = new Map(sem.hits.map((h) => [h.articleId, h.n]));
     const chunkIds = fused.filter((h) => h.semantic).map((h) =>
       `${h.articleId}#${best.get(h.articleId)}`

@@ -280,3 +280,62 @@ Deno.test("the LSA model is retrained when the corpus doubles and old vectors ar
   assert.deepEqual(await search.coverage("p1"), { embedded: 16, total: 16 });
   await search.close();
 });
+
+Deno.test("search() with RM3 feedback finds an article sharing only the top hit's vocabulary", async () => {
+  await using store = await tempStore();
+  await addPublisher(store, "p1");
+  await addPublisher(store, "p2");
+  const glider = await addArticle(store, "p1", "glider", {
+    title: "Glider",
+    body: "A glider wing with a laminar aerofoil and winglets.",
+  });
+  const aerofoil = await addArticle(store, "p1", "aerofoil", {
+    title: "Stall tests",
+    body: "Laminar aerofoil sections with winglets stall gently.",
+  });
+  await addArticle(store, "p1", "pasta", {
+    title: "Pasta",
+    body: "Boil the pasta in salted water.",
+  });
+  // Another publisher's article with the same words must never come back.
+  await addArticle(store, "p2", "other", { title: "Other", body: "Laminar aerofoil winglets." });
+  const plain = testService(store, { legs: "fts", feedback: { fts: null } });
+  assert.deepEqual(
+    (await plain.search("p1", "glider", { limit: 10 })).hits.map((h) => h.articleId),
+    [
+      glider,
+    ],
+  );
+  const rm3 = testService(store, {
+    legs: "fts",
+    feedback: { fts: { docs: 1, terms: 3, weight: 0.5 } },
+  });
+  const hits = (await rm3.search("p1", "glider", { limit: 10 })).hits.map((h) => h.articleId);
+  assert.deepEqual(hits, [glider, aerofoil]);
+  await plain.close();
+  await rm3.close();
+});
+
+Deno.test("search() with Rocchio feedback moves the ranking and keeps semantic matches", async () => {
+  await using store = await tempStore();
+  await addPublisher(store, "p1");
+  const ids = await seedTopics(store, "p1");
+  const legs: number[][] = [];
+  const onLegs = (l: { semantic: { score: number }[] }) =>
+    legs.push(l.semantic.map((h) => h.score));
+  const on = testService(store, { feedback: { semantic: { docs: 3, beta: 4 } }, onLegs });
+  const off = testService(store, { feedback: { semantic: null }, onLegs });
+  await on.embedPending({ publisherId: "p1" });
+  const a = await on.search("p1", "car driver", { limit: 10 });
+  const b = await off.search("p1", "car driver", { limit: 10 });
+  assert.equal(a.mode, "hybrid");
+  assert.ok(a.hits.length > 0);
+  assert.ok(a.hits.some((h) => h.articleId === ids.paraphrase && h.match?.snippet));
+  // The moved query scores the semantic leg differently; its best hit is closer to it.
+  assert.equal(legs.length, 2);
+  assert.notDeepEqual(legs[0], legs[1]);
+  assert.ok(legs[0][0] > legs[1][0]);
+  assert.ok(b.hits.length > 0);
+  await on.close();
+  await off.close();
+});

@@ -68,6 +68,13 @@ export class VectorIndex {
     this.#free.push(slot);
   }
 
+  /** The article's vector (normalised mean of its chunks), or null when it has none here. */
+  articleVector(articleId: string): Float32Array | null {
+    const slot = this.#slots.get(articleId);
+    if (slot === undefined) return null;
+    return this.#art.slice(slot * this.dims, (slot + 1) * this.dims);
+  }
+
   /** True when the article has vectors here. */
   has(articleId: string): boolean {
     return this.#slots.has(articleId);
