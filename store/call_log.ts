@@ -1,5 +1,6 @@
 /** Persistence of the per-publisher call log (docs/SPEC.md "Events"). */
 import type { Client } from "./db.ts";
+import { type IntentEntry, intentInserts } from "./intents.ts";
 import { rollupStatements } from "./status.ts";
 import type { CallStatus, Surface } from "./vocabulary.ts";
 
@@ -17,9 +18,16 @@ export interface CallEntry {
   requestId?: string | null;
 }
 
-/** Writes a batch of entries, and adds them to the hourly status figures, in one transaction. */
-export async function insertCalls(db: Client, entries: CallEntry[]): Promise<void> {
-  if (entries.length === 0) return;
+/**
+ * Writes a batch of entries, adds them to the hourly status figures, and records the reader
+ * intents that came with them, in one transaction.
+ */
+export async function insertCalls(
+  db: Client,
+  entries: CallEntry[],
+  intents: IntentEntry[] = [],
+): Promise<void> {
+  if (entries.length === 0 && intents.length === 0) return;
   await db.batch(
     [
       ...entries.map((e) => ({
@@ -39,6 +47,7 @@ export async function insertCalls(db: Client, entries: CallEntry[]): Promise<voi
         ],
       })),
       ...rollupStatements(entries),
+      ...intentInserts(intents),
     ],
     "write",
   );

@@ -1,24 +1,33 @@
 /** Persistence of reader intents: the end user's prompt behind each read, verbatim. */
+import type { InStatement } from "@libsql/client";
 import type { Client } from "./db.ts";
 
-/** Records one reader intent. */
+/** One reader intent: the end user's prompt behind a read, verbatim. */
+export interface IntentEntry {
+  publisherId: string;
+  articleId: string;
+  prompt: string;
+  identity: string;
+  surface: string;
+  at: Date;
+}
+
+/** The statements that record `entries` (the call log writes them with its batch). */
+export function intentInserts(entries: IntentEntry[]): InStatement[] {
+  return entries.map((e) => ({
+    sql: `INSERT INTO reader_intents (publisher_id, article_id, prompt, identity, surface, at)
+          VALUES (?, ?, ?, ?, ?, ?)`,
+    args: [e.publisherId, e.articleId, e.prompt, e.identity, e.surface, e.at.getTime()],
+  }));
+}
+
+/** Records one reader intent at once. */
 export async function insertIntent(
   db: Client,
   publisherId: string,
   intent: { articleId: string; prompt: string; identity: string; surface: string; now: Date },
 ): Promise<void> {
-  await db.execute({
-    sql: `INSERT INTO reader_intents (publisher_id, article_id, prompt, identity, surface, at)
-          VALUES (?, ?, ?, ?, ?, ?)`,
-    args: [
-      publisherId,
-      intent.articleId,
-      intent.prompt,
-      intent.identity,
-      intent.surface,
-      intent.now.getTime(),
-    ],
-  });
+  await db.execute(intentInserts([{ ...intent, publisherId, at: intent.now }])[0]);
 }
 
 /** The publisher's most recent reader intents, newest first. */

@@ -3,6 +3,8 @@ import { createCallLog } from "../server/call_log.ts";
 import { memoryLogger } from "../server/log.ts";
 import { openStore } from "../store/db.ts";
 import { recentCalls } from "../store/call_log.ts";
+import { listRecent } from "../store/articles.ts";
+import { recentIntents } from "../store/intents.ts";
 import { findPublisherByDomain, normaliseHost } from "../store/publishers.ts";
 import { testFolio } from "./helpers.ts";
 
@@ -34,6 +36,50 @@ Deno.test("the call log batches writes and loses nothing on close", async () => 
     store.close();
     await Deno.remove(dir, { recursive: true });
   }
+});
+
+Deno.test("a read's reader intent waits in the call log's buffer and is written with its batch", async () => {
+  const dataDir = await Deno.makeTempDir();
+  try {
+    {
+      await using folio = await testFolio({ dataDir });
+      const article = (await listRecent(folio.store.db, "pub_demo", { limit: 20 }))
+        .find((a) => a.policy === "OBSERVE")!;
+      const res = await folio.request(`/api/v1/articles/${article.id}?last_user_prompt=why+bees`, {
+        host: "demo.localhost",
+      });
+      assert.equal(res.status, 200);
+      await res.body?.cancel();
+    }
+    // Closing (graceful shutdown) writes it, with the call it came with.
+    const store = await openStore(`file:${dataDir}/folio.db`, { now: new Date() });
+    const intents = await recentIntents(store.db, "pub_demo", { limit: 5 });
+    const calls = await recentCalls(store.db, "pub_demo", { limit: 5 });
+    store.close();
+    assert.deepEqual(intents.map((i) => i.prompt), ["why bees"]);
+    assert.equal(calls[0].tool, "_rest:get_article");
+  } finally {
+    await Deno.remove(dataDir, { recursive: true });
+  }
+});
+
+Deno.test("recordIntent() only buffers; flush() writes intents and calls in one batch", async () => {
+  await using folio = await testFolio();
+  const db = folio.store.db;
+  const log = createCallLog(db, { log: memoryLogger(), intervalMs: 60_000 });
+  const at = folio.clock.now();
+  log.recordIntent({
+    publisherId: "pub_demo",
+    articleId: "art_x",
+    prompt: "p",
+    identity: "ip:1",
+    surface: "rest",
+    at,
+  });
+  assert.equal((await recentIntents(db, "pub_demo", { limit: 5 })).length, 0);
+  await log.flush();
+  assert.deepEqual((await recentIntents(db, "pub_demo", { limit: 5 })).map((i) => i.prompt), ["p"]);
+  await log.close();
 });
 
 Deno.test("a graceful shutdown writes the calls still buffered", async () => {

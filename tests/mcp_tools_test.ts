@@ -33,6 +33,7 @@ Deno.test("get_article returns the body, the license block and the ui://article 
   const { tools } = await client.listTools();
   const get = tools.find((t: Result) => t.name === "get_article");
   assert.equal(get._meta.ui.resourceUri, "ui://folio/article-view");
+  await folio.deps.callLog.flush(); // intents are written with the call log's batch
   const intents = await folio.deps.store.db.execute(
     "SELECT prompt, surface FROM reader_intents WHERE publisher_id = 'pub_demo'",
   );

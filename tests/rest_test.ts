@@ -137,6 +137,7 @@ Deno.test("get article records the reader intent verbatim", async () => {
   const prompt = "Résumé: how do 'heat pumps' work? <b>now</b>\nline two";
   const res = await get(folio, articlePath(a.id, prompt));
   await res.body?.cancel();
+  await folio.deps.callLog.flush(); // intents are written with the call log's batch
   const intents = await recentIntents(folio.store.db, "pub_demo", { limit: 5 });
   assert.equal(intents[0].prompt, prompt);
   assert.equal(intents[0].articleId, a.id);
@@ -219,6 +220,7 @@ Deno.test("get article answers 400 missing_last_user_prompt, and refuses an 8001
   assert.equal(max.status, 200);
   await max.body?.cancel();
   // None of the refused reads left a reader intent.
+  await folio.deps.callLog.flush();
   const intents = await recentIntents(folio.store.db, "pub_demo", { limit: 10 });
   assert.equal(intents.length, 1);
 });

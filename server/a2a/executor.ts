@@ -93,7 +93,12 @@ export function skillExecutor(deps: AppDeps, run: SkillRun): AgentExecutor {
 }
 
 async function runSkill(deps: AppDeps, run: SkillRun): Promise<SkillOutcome> {
-  const reads = { db: deps.store.db, clock: deps.clock, search: deps.search };
+  const reads = {
+    db: deps.store.db,
+    clock: deps.clock,
+    search: deps.search,
+    intents: deps.callLog,
+  };
   const { publisher, caller, call } = run;
   if (call.skill === "search_articles") {
     return searchOutcome(

@@ -35,7 +35,7 @@ export async function articlePage(
     surface: "landing",
     crawl: await crawlTermsFor(deps, publisher, visitor, article.url),
   };
-  const reads = { db: deps.store.db, clock: deps.clock };
+  const reads = { db: deps.store.db, clock: deps.clock, intents: deps.callLog };
   const req = { publisher, idOrUrl: article.id, caller, use: "display" as const };
   const { decision } = await peekArticle(reads, req);
   if (!decision) return c.notFound();

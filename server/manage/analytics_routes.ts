@@ -25,6 +25,7 @@ export function analyticsRoutes(deps: AppDeps): Hono<AppEnv> {
     const from = since < monthStart ? since : monthStart;
     const db = deps.store.db;
     const id = current(c).id;
+    await deps.callLog.flush(); // this process's buffered calls and intents count too
     const [calls, charges, intents] = await Promise.all([
       dailySurfaceCalls(db, id, from),
       dailyCharges(db, id, from),

@@ -54,6 +54,8 @@ export function articlesRoutes(deps: AppDeps): Hono<AppEnv> {
   }
 
   app.get("/calls", async (c) => {
+    // What this process still buffers is shown too (server/call_log.ts).
+    await deps.callLog.flush();
     // Calls, not protocol traces: a `_method:*` trace row is either the JSON-RPC envelope of a
     // tool call logged on its own row (same request, latency, status and caller) or a handshake
     // (initialize, tools/list, notifications) that uses no content. Failed protocol requests are
@@ -77,6 +79,7 @@ export function articlesRoutes(deps: AppDeps): Hono<AppEnv> {
   });
 
   app.get("/intents", async (c) => {
+    await deps.callLog.flush();
     const intents = await recentIntents(db, current(c).id, { limit: RECENT });
     const callerOf = await describeCallers(db, intents.map((i) => i.identity));
     return c.json({

@@ -19,7 +19,12 @@ import { parseInput } from "../validate.ts";
 /** The playground route. */
 export function playgroundRoutes(deps: AppDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
-  const reads = { db: deps.store.db, clock: deps.clock, search: deps.search };
+  const reads = {
+    db: deps.store.db,
+    clock: deps.clock,
+    search: deps.search,
+    intents: deps.callLog,
+  };
 
   app.post(
     "/playground/passages",

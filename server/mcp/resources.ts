@@ -99,7 +99,11 @@ export function registerResources(server: Server, ctx: ServerContext): void {
     if (id === null) throw notFound(uri);
     try {
       // Reading the page is a display read like get_article, and shares its idempotency key.
-      const read = await readArticle({ db: deps.store.db, clock: deps.clock }, {
+      const read = await readArticle({
+        db: deps.store.db,
+        clock: deps.clock,
+        intents: deps.callLog,
+      }, {
         publisher,
         caller: ctx.caller,
         idOrUrl: id,

@@ -48,7 +48,8 @@ export function inputJsonSchema(schema: z.ZodObject): Tool["inputSchema"] {
 
 /** What server/reads needs from a tool's context. */
 export function readDeps(ctx: ToolContext) {
-  return { db: ctx.deps.store.db, clock: ctx.deps.clock, search: ctx.deps.search };
+  const { deps } = ctx;
+  return { db: deps.store.db, clock: deps.clock, search: deps.search, intents: deps.callLog };
 }
 
 /** One charge per article reference, use, session and month: a host re-reading is not billed twice. */

@@ -7,11 +7,11 @@ import { type Article, findArticle } from "../../store/articles.ts";
 import { bookCeiling } from "../../store/books.ts";
 import type { Client } from "../../store/db.ts";
 import type { Publisher } from "../../store/publishers.ts";
-import { insertIntent } from "../../store/intents.ts";
 import { listRules } from "../../store/rules.ts";
 import { type SpendState, spendState } from "../../store/budgets.ts";
 import { meterCount, meteredBefore, takeMeteredRead } from "../../store/usage.ts";
 import { chargeRead } from "../billing/metering.ts";
+import type { CallLog } from "../call_log.ts";
 import { type Clock, monthOf } from "../clock.ts";
 import {
   type ArticleFacts,
@@ -65,9 +65,16 @@ export async function peekArticle(
     : { article: null, decision: null };
 }
 
+/** What recording a read needs: the store, the clock, and the call log that writes intents. */
+export interface ReadDeps {
+  db: Client;
+  clock: Clock;
+  intents: Pick<CallLog, "recordIntent">;
+}
+
 /** Decides and records one read. */
 export function readArticle(
-  deps: { db: Client; clock: Clock },
+  deps: ReadDeps,
   req: ReadRequest,
 ): Promise<ReadResult> {
   const surface = req.caller.surface;
@@ -85,7 +92,7 @@ export function readArticle(
   });
 }
 
-async function read(deps: { db: Client; clock: Clock }, req: ReadRequest): Promise<ReadResult> {
+async function read(deps: ReadDeps, req: ReadRequest): Promise<ReadResult> {
   const { db } = deps;
   const now = deps.clock.now();
   const found = await gather(db, req, now);
@@ -156,12 +163,13 @@ async function read(deps: { db: Client; clock: Clock }, req: ReadRequest): Promi
     }
   }
   if (req.lastUserPrompt) {
-    await insertIntent(db, req.publisher.id, {
+    deps.intents.recordIntent({
+      publisherId: req.publisher.id,
       articleId: article.id,
       prompt: req.lastUserPrompt,
       identity: req.caller.identity,
       surface: req.caller.surface,
-      now,
+      at: now,
     });
   }
   return { article, decision, charge };

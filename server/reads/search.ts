@@ -16,6 +16,7 @@ import {
   peekArticle,
   readArticle,
   readContext,
+  type ReadDeps,
   type ReadResult,
 } from "./read_article.ts";
 import { bookCeilings } from "../../store/book_ceilings.ts";
@@ -101,7 +102,7 @@ export interface PassageHit {
  * the dashboard's playground shows (`decision.charge` then says what a read would have cost).
  */
 export async function retrievePassages(
-  deps: SearchDeps,
+  deps: SearchDeps & ReadDeps,
   req: {
     publisher: Publisher;
     query: string;

@@ -66,7 +66,12 @@ export function restRoutes(deps: AppDeps): Hono<AppEnv> {
     }),
   );
   app.onError(restError);
-  const reads = { db: deps.store.db, clock: deps.clock, search: deps.search };
+  const reads = {
+    db: deps.store.db,
+    clock: deps.clock,
+    search: deps.search,
+    intents: deps.callLog,
+  };
 
   const search = async (c: Context<AppEnv>, input: Search) => {
     const { mode, hits } = await searchArticles(reads, {
