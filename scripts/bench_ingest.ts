@@ -4,14 +4,15 @@
  * in a CSV uploaded through the real management API, ingested by a drain job, then embedded.
  * Prints one JSON line, then a table: articles per second, failures, time to full coverage.
  *
- *   deno run -A scripts/bench_ingest.ts [--data ../shared/data/bbc] [--hosts 16] [--limit 2225]
+ *   deno run -A scripts/bench_ingest.ts [--data ../shared/data/bbc] [--hosts 1] [--limit 2225]
  *       [--concurrency 4]
  *
- * The fetcher is polite (at most 2 connections and 4 requests a second per host), so one host
- * caps ingestion at 4 pages/s by design. `--hosts N` serves the pages from N loopback addresses
- * (127.0.0.1 ... 127.0.0.N, one listener each) to measure the pipeline itself; `--hosts 1`
- * measures the polite single-site rate. (IP literals, not *.localhost names: fetches to those
- * names stall 5 s now and then inside Deno's proxied fetch, see the report.)
+ * The fetcher is polite to real hosts (at most 2 connections and 4 requests a second each), but
+ * a loopback origin is the operator's own and is not spaced (FOLIO_FETCH_ALLOW_LOOPBACK, see
+ * server/catalog/fetcher.ts `loopbackUnthrottled`), so the default, one origin on 127.0.0.1,
+ * measures the pipeline itself. `--hosts N` serves the pages from N loopback addresses
+ * (127.0.0.1 ... 127.0.0.N, one listener each). (IP literals, not *.localhost names: fetches to
+ * those names stall 5 s now and then inside Deno's proxied fetch, see the report.)
  */
 import { loadConfig } from "../server/config.ts";
 import { startFolio } from "../server/runtime.ts";
@@ -22,7 +23,7 @@ import { findArticle } from "../store/articles.ts";
 const args = Deno.args.join(" ");
 const dataDir = /--data[ =](\S+)/.exec(args)?.[1] ??
   new URL("../../shared/data/bbc/", import.meta.url).pathname;
-const hosts = Number(/--hosts[ =](\d+)/.exec(args)?.[1] ?? 16);
+const hosts = Number(/--hosts[ =](\d+)/.exec(args)?.[1] ?? 1);
 const limit = Number(/--limit[ =](\d+)/.exec(args)?.[1] ?? Infinity);
 const concurrency = Number(/--concurrency[ =](\d+)/.exec(args)?.[1] ?? 4);
 

@@ -67,6 +67,7 @@ export async function assembleFolio(
     const fetcher = createFetcher({
       userAgent: USER_AGENT,
       allowLoopback: config.fetchAllowLoopback,
+      loopbackUnthrottled: config.fetchAllowLoopback,
     });
     search = createSearchService({
       db: store.db,

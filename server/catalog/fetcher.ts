@@ -68,6 +68,12 @@ export interface FetcherOptions {
   userAgent: string;
   /** Test and local-origin switch: opens 127.0.0.0/8 and ::1 only, on any port. */
   allowLoopback?: boolean;
+  /**
+   * With `allowLoopback`: loopback origins (IP literals and localhost names) skip the per-host
+   * spacing and take up to `maxConcurrent` requests at once. Politeness protects other people's
+   * servers; an origin on this machine is the operator's own, and a DNS name never gets this.
+   */
+  loopbackUnthrottled?: boolean;
   resolve?: (hostname: string) => Promise<string[]>;
   maxRedirects?: number;
   connectTimeoutMs?: number;
@@ -196,6 +202,7 @@ export function createFetcher(options: FetcherOptions): GuardedFetcher {
   const defined = Object.entries(options).filter(([, v]) => v !== undefined);
   const o: Required<Omit<FetcherOptions, "caCerts">> & FetcherOptions = {
     allowLoopback: false,
+    loopbackUnthrottled: false,
     resolve: resolveSystem,
     maxRedirects: 5,
     connectTimeoutMs: 5000,
@@ -212,6 +219,15 @@ export function createFetcher(options: FetcherOptions): GuardedFetcher {
     ...(Object.fromEntries(defined) as FetcherOptions),
   };
   const slots = createHostSlots(o);
+  const loopbackSlots = createHostSlots({
+    perHostConcurrency: o.maxConcurrent,
+    minHostIntervalMs: 0,
+    maxConcurrent: o.maxConcurrent,
+  });
+  const slotsFor = (url: URL) =>
+    o.allowLoopback && o.loopbackUnthrottled && isLoopbackName(url.hostname)
+      ? loopbackSlots
+      : slots;
 
   async function checkedAddresses(url: URL, signal: AbortSignal): Promise<[string[], number]> {
     const port = url.port ? Number(url.port) : url.protocol === "https:" ? 443 : 80;
@@ -361,7 +377,7 @@ export function createFetcher(options: FetcherOptions): GuardedFetcher {
   async function withRetries(url: URL, { init, call }: Hop): Promise<HopResult> {
     let slot: HostSlot;
     try {
-      slot = await slots.enter(url.hostname, call.signal);
+      slot = await slotsFor(url).enter(url.hostname, call.signal);
     } catch (e) {
       throw classify(e, { url, call });
     }
@@ -440,4 +456,10 @@ export function createFetcher(options: FetcherOptions): GuardedFetcher {
       }
     },
   };
+}
+
+/** An IP literal in 127.0.0.0/8 or ::1, or a localhost name (RFC 6761: never resolved by DNS). */
+function isLoopbackName(hostname: string): boolean {
+  const host = hostname.replace(/^\[(.*)\]$/, "$1").replace(/\.$/, "").toLowerCase();
+  return host === "localhost" || host.endsWith(".localhost") || isLoopbackAddress(host);
 }

@@ -86,6 +86,22 @@ Deno.test("fetch() keeps at most perHostConcurrency requests in flight to one ho
   }
 });
 
+Deno.test("with loopbackUnthrottled a loopback origin skips per-host limits; a DNS name keeps them", async () => {
+  const { site, stats } = trackingServer(40);
+  const fetcher = makeFetcher({ perHostConcurrency: 1, loopbackUnthrottled: true });
+  try {
+    await Promise.all(Array.from({ length: 6 }, () => fetcher.fetch(site.base)));
+    assert.ok(stats.max > 1, `max in flight ${stats.max}`);
+    stats.max = 0;
+    // pages.test resolves to 127.0.0.1 too, but a name from DNS stays polite.
+    const byName = `http://pages.test:${new URL(site.base).port}/`;
+    await Promise.all(Array.from({ length: 4 }, () => fetcher.fetch(byName)));
+    assert.equal(stats.max, 1);
+  } finally {
+    await site.close();
+  }
+});
+
 Deno.test("fetch() keeps a global cap across hosts", async () => {
   const { site, stats } = trackingServer(40);
   const names = ["a.test", "b.test", "c.test", "d.test"];
