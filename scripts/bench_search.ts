@@ -156,6 +156,15 @@ async function serve(dir: string): Promise<void> {
   });
   await time(fts, queries.slice(0, 20));
   const ftsOnly = await time(fts, queries);
+  // The same hybrid without Rocchio's second pass: what the cross-validated feedback costs.
+  const plain = createSearchService({
+    db: store.db,
+    now: () => new Date(),
+    dataDir: `${dir}/data`,
+    feedback: { semantic: null },
+  });
+  await time(plain, queries.slice(0, 20));
+  const noFeedback = await time(plain, queries);
   const semantic = createSearchService({
     db: store.db,
     now: () => new Date(),
@@ -164,7 +173,7 @@ async function serve(dir: string): Promise<void> {
   });
   await time(semantic, queries.slice(0, 20));
   const semOnly = await time(semantic, queries);
-  for (const s of [service, fts, semantic]) await s.close();
+  for (const s of [service, fts, plain, semantic]) await s.close();
   store.close();
   console.log(JSON.stringify({
     restartMs: Math.round(restartMs),
@@ -172,6 +181,8 @@ async function serve(dir: string): Promise<void> {
     hybridP50: round(pct(hybrid.out, 50)),
     hybridP95: round(pct(hybrid.out, 95)),
     hybridP99: round(pct(hybrid.out, 99)),
+    noFeedbackP50: round(pct(noFeedback.out, 50)),
+    noFeedbackP95: round(pct(noFeedback.out, 95)),
     ftsP50: round(pct(ftsOnly.out, 50)),
     ftsP95: round(pct(ftsOnly.out, 95)),
     semanticP50: round(pct(semOnly.out, 50)),
