@@ -29,15 +29,15 @@ export function snippet(text: string, query: string, options: { chars?: number }
   return `${best.from > 0 ? "…" : ""}${body}${last < spans.length - 1 ? "…" : ""}`;
 }
 
-interface Span {
+export interface Span {
   start: number;
   end: number;
   /** Whether the token holds a word whose stem is a query term. */
   hit: boolean;
 }
 
-/** The space-separated tokens of `flat` (single spaces, trimmed). */
-function tokenSpans(flat: string, wanted: Set<string>): Span[] {
+/** The space-separated tokens of `flat` (single spaces, trimmed) and which hold a `wanted` stem. */
+export function tokenSpans(flat: string, wanted: Set<string>): Span[] {
   if (!isAscii(flat)) {
     return [...flat.matchAll(/\S+/g)].map((m) => ({
       start: m.index,

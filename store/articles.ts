@@ -187,10 +187,14 @@ export async function setChapterUrls(
   });
 }
 
-/** Fills `site_path` of rows stored before it existed, `batch` at a time; returns how many. */
-export async function backfillSitePaths(db: Client, options: { batch: number }): Promise<number> {
+/** Fills `site_path` of rows stored before it existed, `batch` at a time, awaiting `between` between batches; returns how many. */
+export async function backfillSitePaths(
+  db: Client,
+  options: { batch: number; between?: () => Promise<void> },
+): Promise<number> {
   let done = 0;
   while (true) {
+    if (done > 0) await options.between?.();
     const rs = await db.execute({
       sql: `SELECT id, url, canonical_url, kind, book_id, chapter_no FROM articles
             WHERE site_path IS NULL LIMIT ?`,

@@ -7,6 +7,7 @@ import { DOMParser } from "linkedom";
 import { auth } from "./fixtures/ingest_helpers.ts";
 import { denyTerritory } from "./fixtures/demo.ts";
 import { json, testFolio } from "./helpers.ts";
+import { backfillSitePaths } from "../store/articles.ts";
 import { bodySample, demoPath, visit } from "./landing_helpers.ts";
 
 Deno.test("the host's front page lists the latest articles and topics, pages through them, and is logged", async () => {
@@ -183,4 +184,24 @@ Deno.test("the platform host keeps its own pages; an unknown host gets the platf
   const unknown = await folio.request("/articles/x", { host: "nobody.localhost" });
   assert.equal(unknown.status, 404);
   assert.equal((await json<{ error: { code: string } }>(unknown)).error.code, "not_found");
+});
+
+Deno.test("older rows get their site path in batches that give way to requests between them", async () => {
+  await using folio = await testFolio();
+  const db = folio.store.db;
+  const before = await db.execute(
+    "SELECT id, site_path FROM articles WHERE publisher_id = 'pub_demo' ORDER BY id",
+  );
+  await db.execute("UPDATE articles SET site_path = NULL WHERE publisher_id = 'pub_demo'");
+  let pauses = 0;
+  const filled = await backfillSitePaths(db, {
+    batch: 10,
+    between: () => (pauses++, Promise.resolve()),
+  });
+  assert.equal(filled, before.rows.length);
+  assert.equal(pauses, Math.ceil(before.rows.length / 10) - (before.rows.length % 10 ? 1 : 0));
+  const after = await db.execute(
+    "SELECT id, site_path FROM articles WHERE publisher_id = 'pub_demo' ORDER BY id",
+  );
+  assert.deepEqual(after.rows.map((r) => r.site_path), before.rows.map((r) => r.site_path));
 });
