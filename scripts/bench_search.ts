@@ -7,6 +7,7 @@
  *   deno run -A scripts/bench_search.ts [--sizes 10000,100000] [--queries 300]
  */
 import { openStore } from "../store/db.ts";
+import { sitePathOf } from "../store/articles.ts";
 import { createSearchService } from "../search/mod.ts";
 import { catalog } from "./synthetic_corpus.ts";
 
@@ -69,8 +70,10 @@ async function loadPhase(dir: string, size: number): Promise<void> {
     const rows = Array.from({ length: Math.min(2000, size - i) }, (_, j) => gen.article(i + j));
     await store.db.batch(
       rows.map((r) => ({
+        // site_path as an upsert writes it, so a serving node starts with nothing to backfill.
         sql: `INSERT INTO articles (id, publisher_id, url, title, summary, tags, body, published_at,
-                content_hash, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+                content_hash, created_at, updated_at, site_path)
+              VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         args: [
           r.id,
           PUB,
@@ -83,6 +86,13 @@ async function loadPhase(dir: string, size: number): Promise<void> {
           r.id,
           t,
           t,
+          sitePathOf({
+            url: r.url,
+            canonicalUrl: null,
+            kind: "article",
+            bookId: null,
+            chapterNo: null,
+          }),
         ],
       })),
       "write",

@@ -62,3 +62,28 @@ Deno.test("VectorIndex.articleVector() is the normalised mean of the article's c
   index.remove("a");
   assert.equal(index.articleVector("a"), null);
 });
+
+Deno.test("VectorIndex.searchPooled() keeps the nearest ids by article vector, and re-ranks only them", () => {
+  const index = new VectorIndex("t", 2);
+  const angle = (deg: number) =>
+    Float32Array.from([Math.cos((deg * Math.PI) / 180), Math.sin((deg * Math.PI) / 180)]);
+  for (const deg of [0, 10, 20, 30, 80, 90]) index.set(`a${deg}`, [{ n: 0, vector: angle(deg) }]);
+  const first = index.searchPooled(angle(0), { candidates: 2, minScore: -1, pool: 4 });
+  assert.deepEqual(first.hits.map((h) => h.articleId), ["a0", "a10"]);
+  assert.deepEqual(first.pool, ["a0", "a10", "a20", "a30"]);
+  // Near 90°, a full scan would find a90 and a80; among the pool only a30 and a20 remain.
+  const second = index.searchPooled(angle(90), {
+    candidates: 2,
+    minScore: -1,
+    pool: 0,
+    among: first.pool,
+  });
+  assert.deepEqual(second.hits.map((h) => h.articleId), ["a30", "a20"]);
+  assert.deepEqual(
+    index.search(angle(90), { candidates: 2, minScore: -1 }).map((h) => h.articleId),
+    [
+      "a90",
+      "a80",
+    ],
+  );
+});

@@ -82,12 +82,26 @@ export class VectorIndex {
 
   /** Best articles for a normalised query vector, scored 0.5 × article + 0.5 × best chunk cosine. */
   search(query: Float32Array, options: { candidates: number; minScore: number }): VectorHit[] {
+    return this.searchPooled(query, { ...options, pool: 0 }).hits;
+  }
+
+  /**
+   * `search()`, also keeping the ids of the `pool` articles nearest by article vector (the scan's
+   * own ranking); with `among`, only those articles are scanned. A second pass for a nearby query
+   * (Rocchio's) re-ranks the first pass's pool instead of scanning every article again.
+   */
+  searchPooled(
+    query: Float32Array,
+    options: { candidates: number; minScore: number; pool: number; among?: readonly string[] },
+  ): { hits: VectorHit[]; pool: string[] } {
     const d = this.dims;
-    if (query.length !== d || this.size === 0) return [];
+    if (query.length !== d || this.size === 0) return { hits: [], pool: [] };
     const art = this.#art;
-    const top = new TopK(options.candidates);
-    const slots = this.#entries.length;
-    for (let s = 0; s < slots; s++) {
+    const top = new TopK(Math.max(options.candidates, options.pool));
+    const among = options.among?.map((id) => this.#slots.get(id)).filter((s) => s !== undefined);
+    const count = among ? among.length : this.#entries.length;
+    for (let k = 0; k < count; k++) {
+      const s = among ? among[k]! : k;
       const base = s * d;
       let a0 = 0, a1 = 0, a2 = 0, a3 = 0;
       let j = 0;
@@ -101,14 +115,18 @@ export class VectorIndex {
       top.push(a0 + a1 + a2 + a3, s);
     }
     const hits: VectorHit[] = [];
-    for (const [artScore, slot] of top.sorted()) {
+    const ranked = top.sorted();
+    for (const [artScore, slot] of ranked.slice(0, options.candidates)) {
       const entry = this.#entries[slot];
       if (!entry) continue;
       const best = this.#bestChunk(entry, query);
       const score = 0.5 * artScore + 0.5 * best.score;
       if (score > options.minScore) hits.push({ articleId: this.#ids[slot], score, n: best.n });
     }
-    return hits.sort((x, y) => y.score - x.score);
+    const pool = ranked.slice(0, options.pool).flatMap(([, slot]) =>
+      this.#entries[slot] ? [this.#ids[slot]] : []
+    );
+    return { hits: hits.sort((x, y) => y.score - x.score), pool };
   }
 
   /** Cosine of each of an article's chunks with the query, best first. */
