@@ -2,13 +2,14 @@
  * Search quality on Cranfield (../shared/data/cranfield, or FOLIO_CRANFIELD_DIR): loads the 1,400
  * abstracts as one publisher (the built-in LSA model trains on them: unsupervised, no query
  * labels), then 5-fold cross-validates the configuration on the TRAIN queries. On four folds, in
- * stages: the FTS field weights and RM3 feedback by the FTS leg's own nDCG, Rocchio feedback by
- * the semantic leg's, then the fusion (RRF k, min-max or z-score, leg weights) given those legs;
- * the held-out fold scores that choice. Stages keep the choice from fitting noise in a joint grid. Prints nDCG@10 per fold and mean ± std for
- * each leg, the old fusion and the cross-validated one, the configuration chosen on all TRAIN
- * queries, the production defaults' figures, and search latency old vs new in the same run.
- * `--rm3` also lets the grid pick RM3 feedback on the FTS leg (off in production: latency), and
- * times it; `--tune` also grids the LSA settings (legs alone).
+ * stages: the FTS field weights and RM3 feedback by the FTS leg's own nDCG, Rocchio feedback (from
+ * the semantic leg's own first pass, or from both legs' first passes fused) by the semantic leg's,
+ * then the fusion (RRF k, min-max or z-score, leg weights) given those legs; the held-out fold
+ * scores that choice. Stages keep the choice from fitting noise in a joint grid. Prints nDCG@10 per
+ * fold and mean ± std for each leg, the old fusion and the cross-validated one, the configuration
+ * chosen on all TRAIN queries, the production defaults' figures, and search latency old vs new in
+ * the same run. `--rm3` also lets the grid pick RM3 feedback on the FTS leg (off in production:
+ * latency), and times it; `--tune` also grids the LSA settings (legs alone).
  *
  *   deno run -A scripts/eval_cranfield.ts [--rm3] [--tune]
  */
@@ -52,13 +53,21 @@ for (const docs of RM3 ? [5, 10] : []) {
   }
 }
 const SEM_FEEDBACK: (SemanticFeedback | null)[] = [null];
-for (const docs of [3, 5]) for (const beta of [1, 2, 4]) SEM_FEEDBACK.push({ docs, beta });
+for (const from of ["semantic", "fused"] as const) {
+  for (const docs of [3, 5]) {
+    for (const beta of [1, 2, 4, 8]) SEM_FEEDBACK.push({ docs, beta, from });
+  }
+}
 const FUSIONS: FusionOptions[] = [OLD.fusion];
 for (const k of [20, 60]) {
-  for (const w of [1, 1.5]) FUSIONS.push({ method: "rrf", k, ftsWeight: 1, semanticWeight: w });
+  for (const w of [1, 1.5, 2, 3, 4]) {
+    FUSIONS.push({ method: "rrf", k, ftsWeight: 1, semanticWeight: w });
+  }
 }
 for (const method of ["minmax", "zscore"] as const) {
-  for (const w of [1, 1.5]) FUSIONS.push({ method, k: 0, ftsWeight: 1, semanticWeight: w });
+  for (const w of [1, 1.5, 2, 3, 4]) {
+    FUSIONS.push({ method, k: 0, ftsWeight: 1, semanticWeight: w });
+  }
 }
 
 interface Config {
@@ -76,7 +85,8 @@ function describe(c: Config): string {
   const prf = c.ftsFeedback
     ? ` rm3(${c.ftsFeedback.docs}d,${c.ftsFeedback.terms}t,${c.ftsFeedback.weight})`
     : "";
-  const roc = c.semFeedback ? ` rocchio(${c.semFeedback.docs}d,β${c.semFeedback.beta})` : "";
+  const sf = c.semFeedback;
+  const roc = sf ? ` rocchio(${sf.docs}d,β${sf.beta}${sf.from === "fused" ? ",fused" : ""})` : "";
   return `${fusion} title×${c.ftsWeights[1]}${prf}${roc}`;
 }
 
@@ -181,10 +191,14 @@ async function main() {
         ftsRuns.push({ w, fb, legs: r.legs.map((l) => l.fts) });
       }
     }
-    const semRuns: { fb: SemanticFeedback | null; legs: LegHit[][] }[] = [];
+    // Feedback from the fused first passes depends on the FTS leg: one run per FTS weighting.
+    const semRuns: { w: number[] | null; fb: SemanticFeedback | null; legs: LegHit[][] }[] = [];
     for (const fb of SEM_FEEDBACK) {
-      const r = await run({ legs: "semantic", feedback: { semantic: fb } }, 10);
-      semRuns.push({ fb, legs: r.legs.map((l) => l.semantic) });
+      for (const w of fb?.from === "fused" ? FTS_GRID : [null]) {
+        const legs = w ? "both" : "semantic";
+        const r = await run({ legs, ftsWeights: w ?? undefined, feedback: { semantic: fb } }, 10);
+        semRuns.push({ w, fb, legs: r.legs.map((l) => l.semantic) });
+      }
     }
     const ids = (leg: LegHit[]) => leg.map((h) => docOf.get(h.articleId)!);
     const ftsScores = ftsRuns.map((f) => perQuery(f.legs.map(ids)));
@@ -194,7 +208,8 @@ async function main() {
     /** The staged choice on the queries `take` admits. */
     const choose = (take: (f: number) => boolean) => {
       const fi = best(ftsScores, fold, take);
-      const si = best(semScores, fold, take);
+      const fits = (s: { w: number[] | null }) => s.w === null || s.w === ftsRuns[fi].w;
+      const si = best(semScores.map((x, i) => fits(semRuns[i]) ? x : []), fold, take);
       const runs = FUSIONS.map((fusion) => hybrid(fi, si, fusion));
       const u = best(runs, fold, take);
       const config: Config = {
@@ -203,7 +218,10 @@ async function main() {
         semFeedback: semRuns[si].fb,
         fusion: FUSIONS[u],
       };
-      return { fi, si, config, scores: runs[u] };
+      // The semantic leg alone at its best: feedback from its own first pass only.
+      const alone = (s: { fb: SemanticFeedback | null }) => s.fb?.from !== "fused";
+      const own = best(semScores.map((x, i) => alone(semRuns[i]) ? x : []), fold, take);
+      return { fi, si, own, config, scores: runs[u] };
     };
     const oldHybrid = hybrid(0, 0, OLD.fusion);
 
@@ -218,35 +236,39 @@ async function main() {
         sem: test(semScores[0]),
         old: test(oldHybrid),
         ftsCv: test(ftsScores[c.fi]),
-        semCv: test(semScores[c.si]),
+        semCv: test(semScores[c.own]),
+        stage2: test(semScores[c.si]),
         cv: test(c.scores),
         config: describe(c.config),
       };
     });
     const all = choose(() => true);
-    const col = (k: "fts" | "sem" | "old" | "ftsCv" | "semCv" | "cv") => table.map((r) => r[k]);
+    type Column = "fts" | "sem" | "old" | "ftsCv" | "semCv" | "stage2" | "cv";
+    const col = (k: Column) => table.map((r) => r[k]);
     const ms = (xs: number[]) => `${mean(xs).toFixed(3)} ± ${std(xs).toFixed(3)}`;
     const f3 = (x: number) => x.toFixed(3);
     console.log(
-      `\n${FOLDS}-fold CV nDCG@10, ${queries.length} TRAIN queries (legs as they ran: plain, then` +
-        " with the fold's chosen feedback)",
+      `\n${FOLDS}-fold CV nDCG@10, ${queries.length} TRAIN queries (each leg alone: plain, then` +
+        " with its own feedback; stage 2: the semantic leg after feedback from both legs fused)",
     );
     console.log(
-      "fold  n   FTS    sem    hyb-old  FTS+fb sem+fb hybrid(CV)  chosen on the other folds",
+      "fold  n   FTS    sem    hyb-old  FTS+fb sem+fb stage2 hybrid(CV)  chosen on the other folds",
     );
     for (const r of table) {
-      console.log(
-        [r.fold, r.n, f3(r.fts), f3(r.sem), f3(r.old), f3(r.ftsCv), f3(r.semCv), f3(r.cv), r.config]
-          .join("  "),
-      );
+      const cells = [r.fts, r.sem, r.old, r.ftsCv, r.semCv, r.stage2, r.cv].map(f3);
+      console.log([r.fold, r.n, ...cells, r.config].join("  "));
     }
-    for (const k of ["fts", "sem", "old", "ftsCv", "semCv", "cv"] as const) {
+    for (const k of ["fts", "sem", "old", "ftsCv", "semCv", "stage2", "cv"] as const) {
       console.log(`mean ± std ${k.padEnd(6)} ${ms(col(k))}`);
     }
     const plain = table.filter((r) => r.cv > r.fts && r.cv > r.sem).length;
     const tuned = table.filter((r) => r.cv > r.ftsCv && r.cv > r.semCv).length;
+    const staged = table.filter((r) => r.cv > r.stage2).length;
     console.log(`hybrid(CV) beats both plain legs in ${plain} of ${FOLDS} folds`);
-    console.log(`hybrid(CV) beats both legs with feedback in ${tuned} of ${FOLDS} folds`);
+    console.log(`hybrid(CV) beats both legs with their own feedback in ${tuned} of ${FOLDS} folds`);
+    console.log(
+      `hybrid(CV) beats its own stage 2 (semantic after fused feedback) in ${staged} of ${FOLDS} folds`,
+    );
     const same = table.filter((r) => r.config === describe(all.config)).length;
     console.log(
       `chosen on all ${queries.length}: ${describe(all.config)} (train nDCG@10 ${

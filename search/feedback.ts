@@ -3,7 +3,7 @@
  * an RM3-like relevance model picks expansion words (Lavrenko & Croft 2001; Abdul-Jaleel et al.
  * 2004); for vectors, Rocchio moves the query towards the top articles' vectors.
  */
-import { fuseScored, type LegHit } from "./fusion.ts";
+import { fuseScored, type FusionOptions, type LegHit } from "./fusion.ts";
 import { isStopWord, stem, words } from "./text.ts";
 
 /** Full-text feedback: expansion words from the top `docs` hits, mixed in with `weight`. */
@@ -13,10 +13,14 @@ export interface FtsFeedback {
   weight: number;
 }
 
-/** Semantic feedback: the query plus `beta` times the mean of the top `docs` article vectors. */
+/**
+ * Semantic feedback: the query plus `beta` times the mean of the top `docs` article vectors, taken
+ * from the semantic leg's first pass or (`from: "fused"`) from both legs' first passes fused.
+ */
 export interface SemanticFeedback {
   docs: number;
   beta: number;
+  from?: "semantic" | "fused";
 }
 
 /**
@@ -71,6 +75,19 @@ export function rocchio(query: Float32Array, docs: Float32Array[], beta: number)
   return out;
 }
 
+/**
+ * How the first passes are fused to pick feedback documents: plain RRF as published (k = 60, equal
+ * weights; Cormack, Clarke, Büttcher 2009), fixed rather than tuned so cross-validation cannot leak
+ * through it. The final fusion leans on stage 2, which already holds the full-text leg's evidence,
+ * so it weighs the semantic leg far more (DEFAULT_FUSION).
+ */
+export const FEEDBACK_FUSION: FusionOptions = {
+  method: "rrf",
+  k: 60,
+  ftsWeight: 1,
+  semanticWeight: 1,
+};
+
 /** Feedback per leg, each from its own first pass; null turns a leg's off. */
 export interface FeedbackOptions {
   fts: FtsFeedback | null;
@@ -80,7 +97,7 @@ export interface FeedbackOptions {
 /** Production feedback, chosen with the fusion by cross-validation (ARCHITECTURE.md). */
 export const DEFAULT_FEEDBACK: FeedbackOptions = {
   fts: null, // RM3 gains about 0.01 nDCG@10 but more than doubles a search's latency
-  semantic: { docs: 5, beta: 4 },
+  semantic: { docs: 3, beta: 4, from: "fused" },
 };
 
 /**

@@ -20,9 +20,9 @@ export interface FusionOptions {
 /** Defaults chosen by 5-fold cross-validation on the Cranfield TRAIN queries (ARCHITECTURE.md). */
 export const DEFAULT_FUSION: FusionOptions = {
   method: "rrf",
-  k: 40,
+  k: 20,
   ftsWeight: 1,
-  semanticWeight: 1.5,
+  semanticWeight: 4,
 };
 
 /** One leg's hit: higher scores are better; lists are best first. */

@@ -12,6 +12,7 @@ import type { Embedder } from "./embedder.ts";
 import {
   DEFAULT_FEEDBACK,
   expansionTerms,
+  FEEDBACK_FUSION,
   type FeedbackOptions,
   mixRuns,
   rocchio,
@@ -120,11 +121,16 @@ export function createSearchService(options: SearchServiceOptions): SearchServic
     return await embedderFor(publisherId);
   }
 
-  type SemanticLeg = { hits: VectorHit[]; vector: Float32Array | null; index: VectorIndex | null };
+  type SemanticLeg = {
+    hits: VectorHit[];
+    vector: Float32Array | null;
+    index: VectorIndex | null;
+    pool: string[];
+  };
 
-  /** Nearest articles to the query's vector, then Rocchio's second pass when configured. */
+  /** Nearest articles to the query's vector; keeps a pool for Rocchio's second pass when configured. */
   async function semanticLeg(publisherId: string, query: string, depth: number) {
-    const none: SemanticLeg = { hits: [], vector: null, index: null };
+    const none: SemanticLeg = { hits: [], vector: null, index: null, pool: [] };
     const embedder = await embedderFor(publisherId);
     if (!embedder) return none;
     const index = await cache.get(publisherId, embedder);
@@ -136,14 +142,29 @@ export function createSearchService(options: SearchServiceOptions): SearchServic
       return { ...none, index }; // the provider is down: full text still answers
     }
     if (!vector || !vector.some((x) => x !== 0)) return { ...none, index };
+    const pool = feedback.semantic ? POOL : 0;
+    const first = await vectorSearch(publisherId, index, vector, depth, { pool });
+    return { hits: first.hits, vector, index, pool: first.pool };
+  }
+
+  /**
+   * Rocchio's second pass (stage 2): the query moved towards the top `docs` of the first pass (the
+   * semantic leg's own, or both legs' first passes fused), re-ranking the first pass's pool.
+   */
+  async function feedbackPass(
+    publisherId: string,
+    first: SemanticLeg,
+    fts: LegHit[],
+    depth: number,
+  ): Promise<SemanticLeg> {
     const fb = feedback.semantic;
-    const first = await vectorSearch(publisherId, index, vector, depth, { pool: fb ? POOL : 0 });
-    const hits = first.hits;
-    if (!fb || fb.docs < 1 || hits.length === 0) return { hits, vector, index };
-    const top = hits.slice(0, fb.docs).map((h) => index.articleVector(h.articleId));
+    const { vector, index } = first;
+    if (!fb || fb.docs < 1 || !vector || !index || first.hits.length === 0) return first;
+    const ranked = fb.from === "fused" ? fuseScored(fts, first.hits, FEEDBACK_FUSION) : first.hits;
+    const top = ranked.slice(0, fb.docs).map((h) => index.articleVector(h.articleId));
     const moved = rocchio(vector, top.filter((v) => v !== null), fb.beta);
     const again = await vectorSearch(publisherId, index, moved, depth, { among: first.pool });
-    return { hits: again.hits, vector: moved, index };
+    return { ...first, hits: again.hits, vector: moved };
   }
 
   /** The eligible nearest articles; `pool` keeps that many nearest ids for a second pass. */
@@ -194,12 +215,13 @@ export function createSearchService(options: SearchServiceOptions): SearchServic
       return { result: { mode: "none" as const, hits: [] }, sem: null };
     }
     const legs = options.legs ?? "both";
-    const [fts, sem] = await Promise.all([
+    const [fts, first] = await Promise.all([
       legs === "semantic" ? [] : ftsLeg(publisherId, query, depth),
       legs === "fts"
-        ? { hits: [], vector: null, index: null } as SemanticLeg
+        ? { hits: [], vector: null, index: null, pool: [] } as SemanticLeg
         : semanticLeg(publisherId, query, depth),
     ]);
+    const sem = await feedbackPass(publisherId, first, fts, depth);
     options.onLegs?.({ fts, semantic: sem.hits });
     const fused = fuseScored(fts, sem.hits, fusion).slice(0, n);
     const best = new Map(sem.hits.map((h) => [h.articleId, h.n]));

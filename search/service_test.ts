@@ -339,3 +339,42 @@ Deno.test("search() with Rocchio feedback moves the ranking and keeps semantic m
   await on.close();
   await off.close();
 });
+
+Deno.test("search() with fused Rocchio feedback takes its feedback articles from both legs", async () => {
+  await using store = await tempStore();
+  await addPublisher(store, "p1");
+  // The query's vector leans towards rockets, but only the Kepler article has the query's word.
+  const embedder: Embedder = {
+    id: "fake:orbit",
+    dims: 3,
+    embed: (texts) =>
+      Promise.resolve(texts.map((t) => {
+        if (/kepler/i.test(t)) return Float32Array.of(1, 0, 0);
+        if (/rocket/i.test(t)) return Float32Array.of(0, 1, 0);
+        if (/orbit/i.test(t)) return Float32Array.of(0.6, 0.8, 0);
+        return Float32Array.of(0, 0, 1);
+      })),
+  };
+  const kepler = await addArticle(store, "p1", "k1", { title: "Laws", body: "Kepler: an orbit." });
+  const ellipses = await addArticle(store, "p1", "k2", { title: "Ellipses", body: "Kepler." });
+  const rockets = await addArticle(store, "p1", "r1", { title: "Engines", body: "Rocket motors." });
+  const semanticOrder = async (from: "semantic" | "fused") => {
+    let order: string[] = [];
+    const s = testService(store, {
+      embedder,
+      feedback: { semantic: { docs: 1, beta: 4, from } },
+      onLegs: (l) => order = l.semantic.map((h) => h.articleId),
+    });
+    await s.embedPending({ publisherId: "p1" });
+    await s.search("p1", "orbit", { limit: 10 });
+    await s.close();
+    return order;
+  };
+  // From its own first pass the semantic leg reinforces its mistake: rockets stay on top.
+  assert.equal((await semanticOrder("semantic"))[0], rockets);
+  // Fused, the full-text hit is the feedback article: the Kepler articles move up, including
+  // the one without the query's word, which only the semantic leg can find.
+  const fused = await semanticOrder("fused");
+  assert.deepEqual(new Set(fused.slice(0, 2)), new Set([kepler, ellipses]));
+  assert.equal(fused[2], rockets);
+});
