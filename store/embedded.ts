@@ -240,6 +240,33 @@ function runBatch(conn: Connection, stmts: Array<InStatement | [string, InArgs?]
   return out;
 }
 
+/**
+ * Runs write batches in one transaction, each under its own savepoint: a failing batch is rolled
+ * back alone and its error is its result, as if it had run by itself. One commit for all (group
+ * commit); throws, rolling back every batch, when the transaction itself fails.
+ */
+function runGroup(conn: Connection, groups: InStatement[][]): (ResultSet[] | Error)[] {
+  conn.execute(BEGIN.write);
+  try {
+    const out = groups.map((stmts) => {
+      conn.execute("SAVEPOINT batch");
+      try {
+        const results = runBatch(conn, stmts);
+        conn.execute("RELEASE batch");
+        return results;
+      } catch (err) {
+        conn.execute("ROLLBACK TO batch");
+        conn.execute("RELEASE batch");
+        return err instanceof Error ? err : new Error(String(err));
+      }
+    });
+    conn.execute("COMMIT");
+    return out;
+  } finally {
+    conn.reset();
+  }
+}
+
 class EmbeddedTransaction implements Transaction {
   #conn: Connection | null;
   #release: (conn: Connection) => void;
@@ -315,8 +342,17 @@ function attempt<T>(fn: () => T): Promise<T> {
   }
 }
 
+/** A client that can also commit several write batches at once (store/write_lock.ts groups them). */
+export interface GroupingClient extends Client {
+  /** Each batch's results, or its error; rejects when the shared transaction itself fails. */
+  batchGroup(groups: InStatement[][]): Promise<(ResultSet[] | Error)[]>;
+}
+
 /** An embedded client on the database file at `path`. */
-export function createEmbeddedClient(path: string, options: { timeoutMs: number }): Client {
+export function createEmbeddedClient(
+  path: string,
+  options: { timeoutMs: number },
+): GroupingClient {
   const open = () => new Connection(path, options.timeoutMs);
   let shared: Connection | null = open();
   let idle: Connection[] = [];
@@ -360,77 +396,81 @@ export function createEmbeddedClient(path: string, options: { timeoutMs: number 
     for (const w of pending) w.reject(new LibsqlError("The client is closed", "CLIENT_CLOSED"));
   };
 
-  const client: Client = {
-    get closed() {
-      return closed;
-    },
-    protocol: "file",
-    execute(stmt: InStatement | string, args?: InArgs) {
-      return attempt(() =>
-        usable().execute(typeof stmt === "string" ? { sql: stmt, args: args ?? [] } : stmt)
-      );
-    },
-    batch(stmts, mode = "deferred") {
-      return attempt(() => {
-        const conn = usable();
-        conn.execute(BEGIN[mode]);
+  const client: Client & { batchGroup(groups: InStatement[][]): Promise<(ResultSet[] | Error)[]> } =
+    {
+      get closed() {
+        return closed;
+      },
+      protocol: "file",
+      execute(stmt: InStatement | string, args?: InArgs) {
+        return attempt(() =>
+          usable().execute(typeof stmt === "string" ? { sql: stmt, args: args ?? [] } : stmt)
+        );
+      },
+      batch(stmts, mode = "deferred") {
+        return attempt(() => {
+          const conn = usable();
+          conn.execute(BEGIN[mode]);
+          try {
+            const out = runBatch(conn, stmts);
+            conn.execute("COMMIT");
+            return out;
+          } finally {
+            conn.reset();
+          }
+        });
+      },
+      batchGroup(groups: InStatement[][]) {
+        return attempt(() => runGroup(usable(), groups));
+      },
+      migrate(stmts) {
+        return attempt(() => {
+          const conn = usable();
+          conn.execute("PRAGMA foreign_keys=off");
+          try {
+            conn.execute(BEGIN.deferred);
+            const out = runBatch(conn, stmts);
+            conn.execute("COMMIT");
+            return out;
+          } finally {
+            conn.reset();
+            conn.execute("PRAGMA foreign_keys=on");
+          }
+        });
+      },
+      async transaction(mode: TransactionMode = "write") {
+        const conn = await borrow();
         try {
-          const out = runBatch(conn, stmts);
-          conn.execute("COMMIT");
-          return out;
-        } finally {
-          conn.reset();
+          conn.execute(BEGIN[mode]);
+        } catch (err) {
+          giveBack(conn);
+          throw err;
         }
-      });
-    },
-    migrate(stmts) {
-      return attempt(() => {
-        const conn = usable();
-        conn.execute("PRAGMA foreign_keys=off");
-        try {
-          conn.execute(BEGIN.deferred);
-          const out = runBatch(conn, stmts);
-          conn.execute("COMMIT");
-          return out;
-        } finally {
-          conn.reset();
-          conn.execute("PRAGMA foreign_keys=on");
-        }
-      });
-    },
-    async transaction(mode: TransactionMode = "write") {
-      const conn = await borrow();
-      try {
-        conn.execute(BEGIN[mode]);
-      } catch (err) {
-        giveBack(conn);
-        throw err;
-      }
-      return new EmbeddedTransaction(conn, giveBack);
-    },
-    executeMultiple(sql) {
-      return attempt(() => {
-        const conn = usable();
-        try {
-          conn.executeMultiple(sql);
-        } finally {
-          conn.reset();
-        }
-      });
-    },
-    sync() {
-      return Promise.resolve(undefined); // an embedded store has no replica to sync
-    },
-    reconnect() {
-      closeAll();
-      closed = false;
-      shared = open();
-      return Promise.resolve();
-    },
-    close() {
-      closed = true;
-      closeAll();
-    },
-  };
+        return new EmbeddedTransaction(conn, giveBack);
+      },
+      executeMultiple(sql) {
+        return attempt(() => {
+          const conn = usable();
+          try {
+            conn.executeMultiple(sql);
+          } finally {
+            conn.reset();
+          }
+        });
+      },
+      sync() {
+        return Promise.resolve(undefined); // an embedded store has no replica to sync
+      },
+      reconnect() {
+        closeAll();
+        closed = false;
+        shared = open();
+        return Promise.resolve();
+      },
+      close() {
+        closed = true;
+        closeAll();
+      },
+    };
   return client;
 }

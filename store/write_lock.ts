@@ -6,12 +6,20 @@
  * transactions behind an async lock removes that; reads still run beside a writer (WAL).
  * Other processes are serialised by SQLite itself, since their event loops are their own.
  */
-import type { Client, InStatement, Transaction, TransactionMode } from "@libsql/client";
+import type { Client, InStatement, ResultSet, Transaction, TransactionMode } from "@libsql/client";
+import { setImmediate } from "node:timers";
+import type { GroupingClient } from "./embedded.ts";
 
 // One queue per database, shared by every client this process opens on it: two clients on one
 // file in one process (a second app instance in tests, the admin CLI beside the server) would
 // otherwise deadlock each other exactly as two pooled connections do.
 const queues = new Map<string, { tail: Promise<void> }>();
+
+interface Waiting {
+  stmts: InStatement[];
+  resolve: (results: ResultSet[]) => void;
+  reject: (err: unknown) => void;
+}
 
 /** The client with its writes serialised behind the process-wide queue of `key` (the store URL). */
 export function withWriteLock(client: Client, key: string): Client {
@@ -34,6 +42,31 @@ export function withWriteLock(client: Client, key: string): Client {
     }
   };
 
+  // Write batches wait until the event loop has run what its last poll delivered (setImmediate:
+  // microseconds, where setTimeout(0) waits about 2 ms), then commit together: the requests
+  // handled in one turn pay for one commit, not one each (group commit).
+  const grouping = "batchGroup" in client ? client as GroupingClient : null;
+  let waiting: Waiting[] = [];
+  const commitWaiting = async () => {
+    const group = waiting;
+    waiting = [];
+    if (group.length === 1) {
+      await client.batch(group[0].stmts, "write").then(group[0].resolve, group[0].reject);
+      return;
+    }
+    try {
+      const results = await grouping!.batchGroup(group.map((w) => w.stmts));
+      results.forEach((r, i) => r instanceof Error ? group[i].reject(r) : group[i].resolve(r));
+    } catch (err) {
+      for (const w of group) w.reject(err);
+    }
+  };
+  const groupWrite = (stmts: InStatement[]) =>
+    new Promise<ResultSet[]>((resolve, reject) => {
+      waiting.push({ stmts, resolve, reject });
+      if (waiting.length === 1) setImmediate(() => locked(commitWaiting));
+    });
+
   return new Proxy(client, {
     get(target, prop) {
       switch (prop) {
@@ -45,8 +78,11 @@ export function withWriteLock(client: Client, key: string): Client {
             return isWrite(stmt) ? locked(run) : run();
           };
         case "batch":
-          return (stmts: InStatement[], mode?: TransactionMode) =>
-            mode === "read" ? target.batch(stmts, mode) : locked(() => target.batch(stmts, mode));
+          return (stmts: InStatement[], mode?: TransactionMode) => {
+            if (mode === "read") return target.batch(stmts, mode);
+            if (mode === "write" && grouping) return groupWrite(stmts);
+            return locked(() => target.batch(stmts, mode));
+          };
         case "executeMultiple":
           return (sql: string) => locked(() => target.executeMultiple(sql));
         case "migrate":

@@ -1,5 +1,8 @@
 import assert from "node:assert/strict";
+import { type InStatement, LibsqlBatchError } from "@libsql/client";
 import { openStore } from "./db.ts";
+import { createEmbeddedClient } from "./embedded.ts";
+import { withWriteLock } from "./write_lock.ts";
 
 Deno.test("concurrent write transactions in one process queue instead of deadlocking", async () => {
   const dir = await Deno.makeTempDir();
@@ -71,6 +74,76 @@ Deno.test("two clients on one file in one process share the write queue", async 
   } finally {
     a.close();
     b.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("write batches issued in one turn commit as one group; a failing batch fails alone", async () => {
+  const dir = await Deno.makeTempDir();
+  const inner = createEmbeddedClient(`${dir}/t.db`, { timeoutMs: 2000 });
+  const groups: number[] = [];
+  const spied = new Proxy(inner, {
+    get(target, prop) {
+      if (prop === "batchGroup") {
+        return (g: InStatement[][]) => (groups.push(g.length), target.batchGroup(g));
+      }
+      const value = Reflect.get(target, prop, target);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+  const db = withWriteLock(spied, `file:${dir}/t.db`);
+  try {
+    await db.execute("PRAGMA journal_mode=WAL");
+    await db.execute("CREATE TABLE t (name TEXT UNIQUE)");
+    const insert = (name: string) => ({ sql: "INSERT INTO t (name) VALUES (?)", args: [name] });
+    const results = await Promise.allSettled(
+      ["a", "b", "c", "d", "e"].map((x) =>
+        db.batch([insert(`${x}1`), insert(x === "c" ? "a1" : `${x}2`)], "write")
+      ),
+    );
+    assert.deepEqual(groups, [5]);
+    assert.deepEqual(results.map((r) => r.status), [
+      "fulfilled",
+      "fulfilled",
+      "rejected",
+      "fulfilled",
+      "fulfilled",
+    ]);
+    const failed = (results[2] as PromiseRejectedResult).reason;
+    assert.ok(failed instanceof LibsqlBatchError);
+    assert.equal(failed.statementIndex, 1);
+    // The failed batch's first insert (c1) was rolled back with it; the others all committed.
+    const rows = await db.execute("SELECT name FROM t ORDER BY name");
+    assert.deepEqual(rows.rows.map((r) => r.name), [
+      "a1",
+      "a2",
+      "b1",
+      "b2",
+      "d1",
+      "d2",
+      "e1",
+      "e2",
+    ]);
+
+    // A batch on its own commits as a plain batch; batches wait behind an open write transaction.
+    await db.batch([insert("solo")], "write");
+    assert.deepEqual(groups, [5]);
+    const tx = await db.transaction("write");
+    const queued = Promise.all([
+      db.batch([insert("q1")], "write"),
+      db.batch([insert("q2")], "write"),
+    ]);
+    await new Promise((r) => setTimeout(r, 5));
+    await tx.execute(insert("tx"));
+    await tx.commit();
+    await queued;
+    assert.deepEqual(groups, [5, 2]);
+    const n = await db.execute(
+      "SELECT COUNT(*) AS n FROM t WHERE name IN ('solo', 'tx', 'q1', 'q2')",
+    );
+    assert.equal(n.rows[0].n, 4);
+  } finally {
+    db.close();
     await Deno.remove(dir, { recursive: true });
   }
 });
