@@ -44,7 +44,7 @@ export interface CallRecord {
 }
 
 /**
- * Writes `c.var.call` to the call log after the request is answered (docs/SPEC.md "Events").
+ * Writes `c.get("call")` to the call log after the request is answered (docs/SPEC.md "Events").
  * A probe round's requests are answered like any other but not logged (server/status/probes.ts).
  */
 export function callLogged(
@@ -61,12 +61,12 @@ export function callLogged(
     c.set("probe", probe);
     if (initial) c.set("call", initial);
     await next();
-    const call = c.var.call;
+    const call = c.get("call");
     if (!call || probe) return;
     annotateRequest({
       "folio.surface": surface,
-      "folio.publisher_id": c.var.publisher?.id ?? "",
-      "folio.request_id": c.var.requestId,
+      "folio.publisher_id": c.get("publisher")?.id ?? "",
+      "folio.request_id": c.get("requestId"),
     });
     const latencyMs = performance.now() - started;
     const failed = call.failed || c.res.status >= 400;
@@ -74,7 +74,7 @@ export function callLogged(
     meters.calls.add(call.tools.length, { surface, status });
     for (const tool of call.tools) {
       deps.callLog.record({
-        publisherId: c.var.publisher?.id ?? null,
+        publisherId: c.get("publisher")?.id ?? null,
         at: deps.clock.now(),
         surface,
         tool,
@@ -82,8 +82,8 @@ export function callLogged(
         latencyMs,
         status,
         httpStatus: c.res.status,
-        identity: c.var.identity ?? null,
-        requestId: c.var.requestId,
+        identity: c.get("identity") ?? null,
+        requestId: c.get("requestId"),
       });
     }
   };
@@ -108,7 +108,7 @@ export function publisherFrom(
 
 /**
  * The reach gate, then the credential: refuses keys in the URL, asks `reach()` about what the
- * request presents, verifies what passed, and sets `c.var.credential` and `c.var.identity`.
+ * request presents, verifies what passed, and sets `c.get("credential")` and `c.get("identity")`.
  * `anonymous` names a caller without a credential (null: the surface names it later).
  */
 export function gate(
@@ -117,7 +117,7 @@ export function gate(
   anonymous: (c: Context<AppEnv>) => string | null,
 ): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
-    const publisher = c.var.publisher!;
+    const publisher = c.get("publisher")!;
     if (keyInUrl(new URL(c.req.url))) throw new Refused({ kind: "key_in_url" });
     const presented = presentation(c.req.header("authorization"));
     // A refused anonymous caller is still logged under its anonymous identity.
@@ -169,8 +169,8 @@ export function callerOf(
   surface: Surface,
 ): Caller {
   return {
-    identity: c.var.identity!,
-    buyerId: c.var.credential?.buyerId ?? null,
+    identity: c.get("identity")!,
+    buyerId: c.get("credential")?.buyerId ?? null,
     territory: territoryOf(deps.config, c.req.raw.headers),
     surface,
   };

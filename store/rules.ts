@@ -3,15 +3,22 @@ import { type Client, inWriteTx } from "./db.ts";
 import { cachedConfig } from "./config_cache.ts";
 import type { ContentRule } from "./vocabulary.ts";
 
-/** A publisher's rules, lowest priority number first. */
-export function listRules(db: Client, publisherId: string): Promise<ContentRule[]> {
+/**
+ * A publisher's rules, lowest priority number first. `freshAs`: the publisher this request looked
+ * up, sparing a second configuration-version read (store/config_cache.ts).
+ */
+export function listRules(
+  db: Client,
+  publisherId: string,
+  options: { freshAs?: object } = {},
+): Promise<ContentRule[]> {
   return cachedConfig(db, `rules:${publisherId}`, async () => {
     const rs = await db.execute({
       sql: "SELECT * FROM content_rules WHERE publisher_id = ? ORDER BY priority, id",
       args: [publisherId],
     });
     return rs.rows.map(toRule);
-  });
+  }, options);
 }
 
 /** Inserts a rule. */

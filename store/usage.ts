@@ -1,31 +1,24 @@
 /** Persistence of the paywall meter: free PAYWALL reads of identities that are not buyers. */
 import type { Client } from "./db.ts";
 
-/** How many free PAYWALL reads `identity` has used with the publisher in `month`. */
+/**
+ * Free reads `identity` used with the publisher in `month`; with `articleId`, 0 when that article
+ * is one of them (an article already read this month is free to read again). One query.
+ */
 export async function meterCount(
   db: Client,
   publisherId: string,
-  options: { identity: string; month: string },
+  options: { identity: string; month: string; articleId?: string },
 ): Promise<number> {
   const rs = await db.execute({
-    sql: "SELECT count FROM meters WHERE publisher_id = ? AND identity = ? AND month = ?",
-    args: [publisherId, options.identity, options.month],
+    sql: `SELECT (SELECT count FROM meters WHERE publisher_id = ?1 AND identity = ?2 AND month = ?3)
+            AS count,
+          EXISTS (SELECT 1 FROM meter_reads
+            WHERE publisher_id = ?1 AND identity = ?2 AND month = ?3 AND article_id = ?4) AS seen`,
+    args: [publisherId, options.identity, options.month, options.articleId ?? null],
   });
-  return rs.rows[0] ? Number(rs.rows[0].count) : 0;
-}
-
-/** True when `identity` already used a free read on this article in `month`. */
-export async function meteredBefore(
-  db: Client,
-  publisherId: string,
-  options: { identity: string; month: string; articleId: string },
-): Promise<boolean> {
-  const rs = await db.execute({
-    sql: `SELECT 1 FROM meter_reads
-          WHERE publisher_id = ? AND identity = ? AND month = ? AND article_id = ?`,
-    args: [publisherId, options.identity, options.month, options.articleId],
-  });
-  return rs.rows.length > 0;
+  const row = rs.rows[0];
+  return Number(row.seen) ? 0 : Number(row.count ?? 0);
 }
 
 /**

@@ -63,9 +63,9 @@ export function a2aRoutes(deps: AppDeps, via: "host" | "param"): Hono<AppEnv> {
       const caller = callerOf(c, deps, "a2a");
       const out = await dispatch(deps, {
         ...env,
-        publisher: c.var.publisher!,
+        publisher: c.get("publisher")!,
         caller,
-        authenticated: c.var.credential !== null,
+        authenticated: c.get("credential") !== null,
       });
       c.set("call", {
         tools: [out.tool],

@@ -36,7 +36,7 @@ export function budgetsPages(api: ApiFetch): Hono<BuyerEnv> {
     ]);
     return c.html(
       renderPage(BudgetsPage({
-        who: c.var.who,
+        who: c.get("who"),
         report,
         publishers: catalog.publishers.map((p) => ({ publisherId: p.publisherId, name: p.name })),
         notice: noticeOf(c, NOTICES),

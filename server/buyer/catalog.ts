@@ -75,7 +75,7 @@ export function catalogPages(deps: AppDeps, api: ApiFetch): Hono<BuyerEnv> {
     const shown = pageOf(publishers, c.req.query("page"), PAGE_SIZE);
     return c.html(
       renderPage(CatalogPage({
-        who: c.var.who,
+        who: c.get("who"),
         filter,
         publishers: shown.items,
         matching: publishers.length,
@@ -108,7 +108,7 @@ export function catalogPages(deps: AppDeps, api: ApiFetch): Hono<BuyerEnv> {
     // The license form may go on to the processor's checkout page, on another origin.
     if (deps.config.stripe) c.header("Content-Security-Policy", portalCsp("https:"));
     return c.html(
-      renderPage(PublisherPage({ who: c.var.who, publisher, rateCard, held, failed })),
+      renderPage(PublisherPage({ who: c.get("who"), publisher, rateCard, held, failed })),
       pageStatus(status),
     );
   };

@@ -25,7 +25,7 @@ export function crawlersPages(deps: AppDeps, api: ApiFetch): Hono<BuyerEnv> {
     );
     return c.html(
       renderPage(CrawlersPage({
-        who: c.var.who,
+        who: c.get("who"),
         agents,
         baseUrl: deps.config.baseUrl,
         notice: noticeOf(c, NOTICES),

@@ -31,7 +31,7 @@ export function keysPages(api: ApiFetch): Hono<BuyerEnv> {
     ]);
     return c.html(
       renderPage(KeysPage({
-        who: c.var.who,
+        who: c.get("who"),
         account,
         clients: clients.clients,
         notice: noticeOf(c, NOTICES),

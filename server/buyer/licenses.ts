@@ -44,7 +44,7 @@ export function licensesPages(api: ApiFetch): Hono<BuyerEnv> {
     const shown = pageOf(sorted, c.req.query("page"), PAGE_SIZE);
     return c.html(
       renderPage(LicensesPage({
-        who: c.var.who,
+        who: c.get("who"),
         licenses: shown.items,
         names: Object.fromEntries(catalog.publishers.map((p) => [p.publisherId, p.name])),
         total: sorted.length,

@@ -59,7 +59,7 @@ export function overviewPages(api: ApiFetch): Hono<BuyerEnv> {
       },
     ];
     return c.html(renderPage(BuyerOverviewPage({
-      who: c.var.who,
+      who: c.get("who"),
       report,
       month,
       activeLicenses: active,

@@ -32,7 +32,7 @@ export function statementsPages(api: ApiFetch): Hono<BuyerEnv> {
     );
     const shown = pageOf(months, c.req.query("page"), PAGE_SIZE);
     return c.html(renderPage(StatementsPage({
-      who: c.var.who,
+      who: c.get("who"),
       months: shown.items,
       page: shown.page,
       pages: shown.pages,
@@ -54,7 +54,7 @@ export function statementsPages(api: ApiFetch): Hono<BuyerEnv> {
 
   app.get("/statements/:month", async (c) => {
     const statement = await statementOf(c, c.req.param("month"));
-    return c.html(renderPage(StatementPage({ who: c.var.who, statement })));
+    return c.html(renderPage(StatementPage({ who: c.get("who"), statement })));
   });
 
   // The API's own invoice page, with its own (stricter) CSP: it runs no script and has no forms.

@@ -23,7 +23,7 @@ export function usagePages(api: ApiFetch): Hono<BuyerEnv> {
     const refused = first.status === 400 ? first.problem : null;
     const usage = refused ? must(await usageOf(DEFAULT_DAYS)) : must(first);
     return c.html(
-      renderPage(UsagePage({ who: c.var.who, usage, windows: WINDOWS, problem: refused })),
+      renderPage(UsagePage({ who: c.get("who"), usage, windows: WINDOWS, problem: refused })),
       refused ? 400 : 200,
     );
   });

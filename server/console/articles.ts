@@ -59,7 +59,7 @@ export function articlesPages(api: ApiFetch): Hono<ConsoleEnv> {
     const page = answer.ok ? answer.body : { articles: [], total: 0, limit: 50, nextOffset: null };
     return c.html(
       renderPage(ArticlesPage({
-        who: c.var.who,
+        who: c.get("who"),
         ...page,
         filters,
         notice: noticeOf(c, NOTICES),

@@ -27,7 +27,7 @@ export function booksPages(api: ApiFetch): Hono<ConsoleEnv> {
     const books = must(await callApi<{ books: BookView[] }>(c, api, "/api/publisher/books"));
     return c.html(
       renderPage(BooksPage({
-        who: c.var.who,
+        who: c.get("who"),
         books: books.books,
         notice: noticeOf(c, NOTICES),
         problem,
@@ -59,7 +59,7 @@ export function booksPages(api: ApiFetch): Hono<ConsoleEnv> {
       ),
     );
     return c.html(renderPage(BookPage({
-      who: c.var.who,
+      who: c.get("who"),
       book,
       chapters: book.contents,
       notice: noticeOf(c, NOTICES),

@@ -24,7 +24,7 @@ export function callsPages(api: ApiFetch): Hono<ConsoleEnv> {
     );
     return c.html(
       renderPage(CallsPage({
-        who: c.var.who,
+        who: c.get("who"),
         calls: rows,
         received: calls.length,
         surface,

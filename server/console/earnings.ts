@@ -37,7 +37,7 @@ export function earningsPages(api: ApiFetch): Hono<ConsoleEnv> {
     const analytics = refused ? must(await analyticsOf(String(DEFAULT_DAYS))) : must(first);
     return c.html(
       renderPage(EarningsPage({
-        who: c.var.who,
+        who: c.get("who"),
         months: earnings.months,
         daily: analytics.daily,
         days: analytics.days,

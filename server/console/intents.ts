@@ -21,7 +21,7 @@ export function intentsPages(api: ApiFetch): Hono<ConsoleEnv> {
         .then(must),
     ]);
     return c.html(renderPage(IntentsPage({
-      who: c.var.who,
+      who: c.get("who"),
       intents: recent.intents,
       top: analytics.topIntents,
       days: TOP_DAYS,

@@ -70,7 +70,7 @@ export function overviewPages(api: ApiFetch): Hono<ConsoleEnv> {
       },
     ];
     return c.html(renderPage(OverviewPage({
-      who: c.var.who,
+      who: c.get("who"),
       urls: settings.urls,
       publicRest: settings.toggles.publicRest,
       a2a: settings.toggles.a2a,

@@ -26,7 +26,7 @@ export function playgroundPages(api: ApiFetch): Hono<ConsoleEnv> {
   ) =>
     c.html(
       renderPage(PlaygroundPage({
-        who: c.var.who,
+        who: c.get("who"),
         query: shown.query ?? "",
         limit: shown.limit ?? "",
         passages: shown.passages ?? null,

@@ -77,7 +77,7 @@ export function requestsPages(api: ApiFetch): Hono<ConsoleEnv> {
     }
     return c.html(
       renderPage(RequestsPage({
-        who: c.var.who,
+        who: c.get("who"),
         state,
         requests: must(answer).requests,
         limit: API_LIMIT,

@@ -104,7 +104,7 @@ export function rulesPages(api: ApiFetch): Hono<ConsoleEnv> {
     }
     return c.html(
       renderPage(RulesPage({
-        who: c.var.who,
+        who: c.get("who"),
         rules,
         form,
         explainForm,
@@ -152,7 +152,7 @@ export function rulesPages(api: ApiFetch): Hono<ConsoleEnv> {
     const rule = rules.find((r) => r.id === c.req.param("id"));
     if (!rule) throw new AppError(404, "not_found", "Rule was not found");
     return c.html(
-      renderPage(RuleEditPage({ who: c.var.who, rule, form: form ?? formOf(rule), problem })),
+      renderPage(RuleEditPage({ who: c.get("who"), rule, form: form ?? formOf(rule), problem })),
       problem ? refusalStatus(status) : 200,
     );
   };

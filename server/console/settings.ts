@@ -127,7 +127,7 @@ export function settingsPages(deps: AppDeps, api: ApiFetch): Hono<ConsoleEnv> {
     ]);
     return c.html(
       renderPage(SettingsPage({
-        who: c.var.who,
+        who: c.get("who"),
         settings,
         crawlers: crawlers.crawlers,
         sponsorTools: SPONSOR_LIST,

@@ -53,7 +53,7 @@ export function sourcesPages(api: ApiFetch): Hono<ConsoleEnv> {
     ]);
     return c.html(
       renderPage(SourcesPage({
-        who: c.var.who,
+        who: c.get("who"),
         sources: list.sources,
         urlCounts: list.urls,
         jobs: jobs.jobs,
@@ -94,7 +94,7 @@ export function sourcesPages(api: ApiFetch): Hono<ConsoleEnv> {
       await callApi<{ urls: UrlView[] }>(c, api, `/api/publisher/sources/urls${query}`),
     );
     return c.html(renderPage(UrlsPage({
-      who: c.var.who,
+      who: c.get("who"),
       title: state ? `URLs: ${state}` : "All URLs",
       source: null,
       urls: urls.urls,
@@ -131,7 +131,7 @@ export function sourcesPages(api: ApiFetch): Hono<ConsoleEnv> {
       await callApi<{ urls: UrlView[] }>(c, api, `/api/publisher/sources/urls?${query}`),
     );
     return c.html(renderPage(UrlsPage({
-      who: c.var.who,
+      who: c.get("who"),
       title: `Upload: ${source.originalName ?? source.id}`,
       source,
       urls: urls.urls,
@@ -169,7 +169,13 @@ export function sourcesPages(api: ApiFetch): Hono<ConsoleEnv> {
       : [];
     return c.html(
       renderPage(
-        JobPage({ who: c.var.who, job, failedUrls: failed, notice: noticeOf(c, NOTICES), problem }),
+        JobPage({
+          who: c.get("who"),
+          job,
+          failedUrls: failed,
+          notice: noticeOf(c, NOTICES),
+          problem,
+        }),
       ),
       status,
     );

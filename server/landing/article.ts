@@ -26,7 +26,7 @@ export async function articlePage(
   article: Article,
   visitor: Visitor,
 ): Promise<Response> {
-  const publisher = c.var.publisher!;
+  const publisher = c.get("publisher")!;
   const offer = visitor.treatment === "crawler" ? priceOffer(c.req.raw.headers) : null;
   const caller: Caller = {
     identity: visitor.identity,
@@ -125,7 +125,7 @@ async function render(
   c: Context<AppEnv>,
   opts: { article: Article; decision: Decision; access: SiteArticleView["access"]; status: number },
 ): Promise<Response> {
-  const publisher = c.var.publisher!;
+  const publisher = c.get("publisher")!;
   const { article, decision } = opts;
   const brand = brandOf(deps, publisher);
   const card = cardOf(article, decision.policy);

@@ -21,7 +21,7 @@ const NOT_FOR_CRAWLING = ["/ask"];
 /** GET /robots.txt on the publisher's host. */
 export function robotsTxtRoute(deps: AppDeps): Handler<AppEnv> {
   return (c) => {
-    const p = c.var.publisher!;
+    const p = c.get("publisher")!;
     const tokensWith = (action: "block" | "charge") =>
       CRAWLERS.filter((cr) => settingFor(p, cr) === action).flatMap((cr) => cr.robotsTokens);
     const body = robotsTxt({
@@ -43,7 +43,7 @@ export function robotsTxtRoute(deps: AppDeps): Handler<AppEnv> {
 /** GET /license.xml on the publisher's host. */
 export function licenseXmlRoute(deps: AppDeps): Handler<AppEnv> {
   return async (c) => {
-    const p = c.var.publisher!;
+    const p = c.get("publisher")!;
     const chargesAll = p.agentPayments.enabled && p.agentPayments.defaultAction === "charge";
     const [rules, paths] = await Promise.all([
       listRules(deps.store.db, p.id),

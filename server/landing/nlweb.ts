@@ -29,7 +29,7 @@ const askBody = z.object({
 /** GET|POST /ask. */
 export async function nlwebAsk(deps: AppDeps, c: Context<AppEnv>): Promise<Response> {
   const input = await askInput(c);
-  const publisher = c.var.publisher!;
+  const publisher = c.get("publisher")!;
   const { hits } = await searchArticles(
     { db: deps.store.db, clock: deps.clock, search: deps.search },
     { publisher, query: input.query, limit: input.limit, caller: callerOf(c, deps, "nlweb") },

@@ -45,7 +45,7 @@ export function publisherHostRoutes(deps: AppDeps): Hono<AppEnv> {
     if (!publisher) return await next();
     // The site keeps the request id the root assigned, so the call log and the answer agree.
     const headers = new Headers(c.req.raw.headers);
-    headers.set("x-request-id", c.var.requestId);
+    headers.set("x-request-id", c.get("requestId"));
     const req = new Request(c.req.raw, { headers });
     handedOver.set(req, publisher);
     return await site.fetch(req, c.env);
@@ -84,7 +84,7 @@ function siteApp(deps: AppDeps): Hono<AppEnv> {
   app.get("/", logged("_landing:home"), publisher, reachable, async (c) => {
     const who = await visitor(c);
     const view = await homeView(deps, {
-      publisher: c.var.publisher!,
+      publisher: c.get("publisher")!,
       caller: callerOf(deps, c, who),
       page: pageParam(c.req.query("page")),
     });
@@ -93,7 +93,7 @@ function siteApp(deps: AppDeps): Hono<AppEnv> {
   app.get("/topics/:tag", logged("_landing:topic"), publisher, reachable, async (c) => {
     const who = await visitor(c);
     const view = await topicView(deps, {
-      publisher: c.var.publisher!,
+      publisher: c.get("publisher")!,
       caller: callerOf(deps, c, who),
       page: pageParam(c.req.query("page")),
       tag: c.req.param("tag").toLowerCase(),
@@ -102,7 +102,7 @@ function siteApp(deps: AppDeps): Hono<AppEnv> {
   });
   app.get("/books/:bookId", logged("_landing:book"), publisher, reachable, async (c) => {
     await visitor(c);
-    const p = c.var.publisher!;
+    const p = c.get("publisher")!;
     const book = await getBook(deps.store.db, p.id, c.req.param("bookId"));
     if (!book) return notFoundPage(deps, c);
     const chapters = await bookChapters(deps.store.db, p.id, book.id);
@@ -124,7 +124,7 @@ function siteApp(deps: AppDeps): Hono<AppEnv> {
     const who = await visitor(c);
     const article = await findArticleByPath(
       deps.store.db,
-      c.var.publisher!.id,
+      c.get("publisher")!.id,
       new URL(c.req.url).pathname,
     );
     if (!article) return notFoundPage(deps, c);
@@ -150,7 +150,7 @@ function page(c: Context<AppEnv>, html: string): Response {
 
 async function notFoundPage(deps: AppDeps, c: Context<AppEnv>): Promise<Response> {
   const host = normaliseHost(hostOf(c));
-  const p = c.var.publisher ?? handedOver.get(c.req.raw) ??
+  const p = c.get("publisher") ?? handedOver.get(c.req.raw) ??
     await findPublisherByDomain(deps.store.db, host);
   if (!p) return c.text("Not found", 404);
   return c.html(

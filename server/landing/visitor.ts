@@ -40,11 +40,11 @@ export const PRICE_HEADERS = ["crawler-exact-price", "crawler-max-price"] as con
  * `CrawlerError` for a bad signature or a crawler the publisher blocks.
  */
 export async function identifyVisitor(deps: AppDeps, c: Context<AppEnv>): Promise<Visitor> {
-  const publisher = c.var.publisher!;
+  const publisher = c.get("publisher")!;
   const crawler = classifyAgent(c.req.header("user-agent"));
   const signature = await verifyWebBotAuth(deps, c.req.raw);
   if (signature.kind === "invalid") throw new CrawlerError(signature.code, signature.why);
-  let buyerId = c.var.credential?.buyerId ?? null;
+  let buyerId = c.get("credential")?.buyerId ?? null;
   let via: Visitor["via"] = buyerId ? "key" : null;
   if (!buyerId && signature.kind === "verified") {
     buyerId = await buyerOfSignatureAgent(deps.store.db, signature.agent);
@@ -72,7 +72,7 @@ export async function identifyVisitor(deps: AppDeps, c: Context<AppEnv>): Promis
       ? `crawler:${crawler.family}`
       : signature.kind === "verified"
       ? `agent:${new URL(signature.agent).host}`
-      : c.var.identity!,
+      : c.get("identity")!,
   };
 }
 

@@ -38,7 +38,7 @@ export function requireCsrf(c: Context, sessionToken: string): void {
   }
 }
 
-/** Requires a publisher credential and puts the publisher in `c.var.publisher`. */
+/** Requires a publisher credential and puts the publisher in `c.get("publisher")`. */
 export function requirePublisher(deps: AppDeps): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const auth = c.req.header("authorization");

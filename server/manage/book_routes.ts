@@ -14,20 +14,20 @@ export function bookRoutes(deps: AppDeps): Hono<AppEnv> {
       await refuseType(c.req.raw, "multipart/form-data with file, title, author and rights fields");
     }
     const upload = await readUpload(c.req.raw, MAX_PDF_BYTES);
-    const book = await importBook(deps, c.var.publisher!.id, upload);
+    const book = await importBook(deps, c.get("publisher")!.id, upload);
     return c.json(book, 201);
   });
 
   app.get("/books", async (c) => {
-    return c.json({ books: await listBooks(deps.store.db, c.var.publisher!.id) });
+    return c.json({ books: await listBooks(deps.store.db, c.get("publisher")!.id) });
   });
 
   app.get("/books/:id", async (c) => {
-    return c.json(await bookDetail(deps, c.var.publisher!.id, c.req.param("id")));
+    return c.json(await bookDetail(deps, c.get("publisher")!.id, c.req.param("id")));
   });
 
   app.delete("/books/:id", async (c) => {
-    return c.json(await removeBook(deps, c.var.publisher!.id, c.req.param("id")));
+    return c.json(await removeBook(deps, c.get("publisher")!.id, c.req.param("id")));
   });
   return app;
 }

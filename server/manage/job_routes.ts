@@ -23,17 +23,17 @@ export function jobRoutes(deps: AppDeps): Hono<AppEnv> {
     }
     const kind = (body as { kind?: unknown } | null)?.kind;
     if (kind !== "drain" && kind !== "sync") throw invalid("kind", "must be drain or sync");
-    const { job, created } = await queueJob(deps, c.var.publisher!.id, kind);
+    const { job, created } = await queueJob(deps, c.get("publisher")!.id, kind);
     return c.json({ jobId: job.id, created, job: presentJob(job) }, 202);
   });
 
   app.get("/jobs", async (c) => {
-    const jobs = await listJobs(db, c.var.publisher!.id, { limit: 50 });
+    const jobs = await listJobs(db, c.get("publisher")!.id, { limit: 50 });
     return c.json({ jobs: jobs.map(presentJob) });
   });
 
   app.get("/jobs/:id", async (c) => {
-    const job = await getJob(db, c.var.publisher!.id, c.req.param("id"));
+    const job = await getJob(db, c.get("publisher")!.id, c.req.param("id"));
     if (!job) throw notFound("Job");
     return c.json(presentJob(job));
   });
@@ -44,7 +44,7 @@ export function jobRoutes(deps: AppDeps): Hono<AppEnv> {
     const { reason } = sent ? parseInput(cancelInputSchema, await readJson(c)) : {};
     const { job, released } = await cancelIngestJob(
       deps,
-      c.var.publisher!.id,
+      c.get("publisher")!.id,
       c.req.param("id"),
       reason,
     );
@@ -52,7 +52,7 @@ export function jobRoutes(deps: AppDeps): Hono<AppEnv> {
   });
 
   app.post("/jobs/:id/retry", async (c) => {
-    const { job, requeued } = await retryJob(deps, c.var.publisher!.id, c.req.param("id"));
+    const { job, requeued } = await retryJob(deps, c.get("publisher")!.id, c.req.param("id"));
     return c.json({ jobId: job.id, job: presentJob(job), requeued }, 202);
   });
   return app;

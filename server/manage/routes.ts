@@ -33,7 +33,7 @@ export function manageRoutes(deps: AppDeps): Hono<AppEnv> {
   // Who is signed in, and the CSRF token a cookie session's changes must echo (the console reads it).
   app.get("/session", async (c) => {
     const p = current(c);
-    const session = c.var.session;
+    const session = c.get("session");
     c.header("Cache-Control", "no-store");
     return c.json({
       publisherId: p.id,

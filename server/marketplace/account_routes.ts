@@ -33,9 +33,9 @@ export function accountRoutes(deps: AppDeps): Hono<AppEnv> {
   });
 
   app.post("/rotate-key", auth, async (c) => {
-    const apiKey = await rotateBuyerKey(db, c.var.buyer!.id, {
+    const apiKey = await rotateBuyerKey(db, c.get("buyer")!.id, {
       now: deps.clock.now(),
-      keepSession: c.var.buyerSession?.tokenHash ?? null,
+      keepSession: c.get("buyerSession")?.tokenHash ?? null,
     });
     c.header("Cache-Control", "no-store");
     return c.json({ apiKey });
@@ -43,12 +43,12 @@ export function accountRoutes(deps: AppDeps): Hono<AppEnv> {
 
   app.post("/clients", auth, jsonLimit, async (c) => {
     const { clientId } = parseInput(clientInputSchema, await jsonBody(c));
-    const r = await registerClient(db, c.var.buyer!.id, clientId);
-    return c.json({ clientId: r.clientId, buyerId: c.var.buyer!.id }, r.created ? 201 : 200);
+    const r = await registerClient(db, c.get("buyer")!.id, clientId);
+    return c.json({ clientId: r.clientId, buyerId: c.get("buyer")!.id }, r.created ? 201 : 200);
   });
 
   app.get("/clients", auth, async (c) => {
-    return c.json({ clients: await listBuyerClients(db, c.var.buyer!.id) });
+    return c.json({ clients: await listBuyerClients(db, c.get("buyer")!.id) });
   });
   return app;
 }

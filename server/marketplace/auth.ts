@@ -21,8 +21,8 @@ import { hashSecret } from "../secrets.ts";
 export const BUYER_SESSION_COOKIE = "folio_buyer_session";
 
 /**
- * Requires a live buyer key or session and puts the buyer in `c.var.buyer` (and the session, if
- * that is what authenticated, in `c.var.buyerSession`). The Authorization header wins when both
+ * Requires a live buyer key or session and puts the buyer in `c.get("buyer")` (and the session, if
+ * that is what authenticated, in `c.get("buyerSession")`). The Authorization header wins when both
  * are sent.
  */
 export function requireBuyer(deps: AppDeps): MiddlewareHandler<AppEnv> {

@@ -14,14 +14,14 @@ export function budgetRoutes(deps: AppDeps): Hono<AppEnv> {
   const auth = requireBuyer(deps);
 
   app.get("/budgets", auth, async (c) => {
-    return c.json(await budgetReport(db, c.var.buyer!.id, { now: deps.clock.now() }));
+    return c.json(await budgetReport(db, c.get("buyer")!.id, { now: deps.clock.now() }));
   });
 
   app.put("/budgets", auth, jsonLimit, async (c) => {
     const input = parseInput(budgetInputSchema, await jsonBody(c));
     const now = deps.clock.now();
-    await changeBudget(db, c.var.buyer!.id, input, { now });
-    return c.json(await budgetReport(db, c.var.buyer!.id, { now }));
+    await changeBudget(db, c.get("buyer")!.id, input, { now });
+    return c.json(await budgetReport(db, c.get("buyer")!.id, { now }));
   });
   return app;
 }

@@ -37,7 +37,7 @@ export function marketplaceRoutes(deps: AppDeps): Hono<AppEnv> {
       });
     }
     await next();
-    if (open && !c.var.buyerSession) c.header("Access-Control-Allow-Origin", "*");
+    if (open && !c.get("buyerSession")) c.header("Access-Control-Allow-Origin", "*");
   });
   app.route("/", catalogRoutes(deps));
   app.route("/", accountRoutes(deps));

@@ -47,8 +47,8 @@ export function sessionRoutes(deps: AppDeps): Hono<AppEnv> {
 
   // With a key rather than a session there is no CSRF token and no expiry: both are null.
   app.get("/session", auth, (c) => {
-    const buyer = c.var.buyer!;
-    const session = c.var.buyerSession;
+    const buyer = c.get("buyer")!;
+    const session = c.get("buyerSession");
     c.header("Cache-Control", "no-store");
     return c.json({
       buyerId: buyer.id,
@@ -73,20 +73,20 @@ export function sessionRoutes(deps: AppDeps): Hono<AppEnv> {
   });
 
   app.put("/password", auth, jsonLimit, async (c) => {
-    const buyer = c.var.buyer!;
+    const buyer = c.get("buyer")!;
     const input = parseInput(passwordInputSchema, await readJson(c));
     // Guessing the current password through a stolen session is as slow as guessing it at sign-in.
     if (input.currentPassword !== undefined) {
       await throttle(deps, `buyer-password:${buyer.id}`, LIMITS.loginPerEmail);
     }
     await changeBuyerPassword(db, buyer.id, input, {
-      keepSession: c.var.buyerSession?.tokenHash ?? null,
+      keepSession: c.get("buyerSession")?.tokenHash ?? null,
     });
     return c.body(null, 204);
   });
 
   app.get("/account", auth, async (c) => {
-    const buyer = c.var.buyer!;
+    const buyer = c.get("buyer")!;
     const facts = await buyerAccountFacts(db, buyer.id);
     c.header("Cache-Control", "no-store");
     return c.json({

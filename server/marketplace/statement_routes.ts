@@ -28,7 +28,7 @@ export function statementRoutes(deps: AppDeps): Hono<AppEnv> {
 
   app.get("/usage", auth, async (c) => {
     const days = parseDays(c.req.query("days"));
-    return c.json(await buyerUsage(db, c.var.buyer!.id, { days, now: deps.clock.now() }));
+    return c.json(await buyerUsage(db, c.get("buyer")!.id, { days, now: deps.clock.now() }));
   });
 
   const statementFor = (month: string | undefined, buyerId: string) => {
@@ -40,7 +40,7 @@ export function statementRoutes(deps: AppDeps): Hono<AppEnv> {
   // The current month always, then every earlier month with something on its statement.
   app.get("/statements", auth, async (c) => {
     const current = monthOf(deps.clock.now());
-    const months = await statementMonths(db, c.var.buyer!.id);
+    const months = await statementMonths(db, c.get("buyer")!.id);
     if (!months.some((m) => m.month === current)) {
       months.unshift({ month: current, closed: false, totalMicros: 0 });
     }
@@ -54,19 +54,19 @@ export function statementRoutes(deps: AppDeps): Hono<AppEnv> {
   });
 
   app.get("/statement", auth, async (c) => {
-    const s = await statementFor(c.req.query("month"), c.var.buyer!.id);
+    const s = await statementFor(c.req.query("month"), c.get("buyer")!.id);
     return c.json(present(s));
   });
 
   app.get("/statement/csv", auth, async (c) => {
-    const s = await statementFor(c.req.query("month"), c.var.buyer!.id);
+    const s = await statementFor(c.req.query("month"), c.get("buyer")!.id);
     c.header("Content-Disposition", `attachment; filename="folio-statement-${s.month}.csv"`);
     c.header("Cache-Control", "no-store");
     return c.body(statementCsv(s), 200, { "Content-Type": "text/csv; charset=utf-8" });
   });
 
   app.get("/statement/invoice", auth, async (c) => {
-    const buyer = c.var.buyer!;
+    const buyer = c.get("buyer")!;
     const s = await statementFor(c.req.query("month"), buyer.id);
     c.header("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'");
     c.header("Cache-Control", "no-store");

@@ -39,8 +39,8 @@ export async function handleMcp(
   deps: AppDeps,
   metadataUrl: string,
 ): Promise<Response> {
-  const publisher = c.var.publisher!;
-  const credential = c.var.credential;
+  const publisher = c.get("publisher")!;
+  const credential = c.get("credential");
   if (c.req.method === "DELETE") {
     const session = await resume(deps, publisher, c.req.raw, { credential, metadataUrl });
     await closeSession(deps.store.db, publisher, session, { now: deps.clock.now() });
@@ -117,7 +117,7 @@ async function post(
     sessionKey: sessionHash.slice(0, 32),
     userAgent: c.req.header("user-agent") ?? "",
     requestId: c.get("requestId"),
-    logged: !c.var.probe,
+    logged: !c.get("probe"),
   });
   await server.connect(withBareErrors(transport));
   try {

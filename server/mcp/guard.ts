@@ -108,7 +108,7 @@ export function unauthorized(
 /** Before the credential: the Host and Origin checks, and POST or DELETE only. */
 export function transportChecks(baseUrl: string): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
-    const ctx = { baseUrl, publisher: c.var.publisher!, scheme: new URL(c.req.url).protocol };
+    const ctx = { baseUrl, publisher: c.get("publisher")!, scheme: new URL(c.req.url).protocol };
     checkHost(c.req.raw.headers, ctx);
     checkOrigin(c.req.raw.headers, ctx);
     if (c.req.method !== "POST" && c.req.method !== "DELETE") {
@@ -124,7 +124,7 @@ export function scopeCheck(
   metadataOf: (c: Context<AppEnv>) => string,
 ): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
-    checkScope(c.var.credential, metadataOf(c));
+    checkScope(c.get("credential"), metadataOf(c));
     await next();
   };
 }

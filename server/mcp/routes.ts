@@ -31,7 +31,7 @@ export function mcpRoutes(deps: AppDeps, via: "host" | "param"): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   const base = deps.config.baseUrl;
   const metadataOf = (c: Context<AppEnv>): string => {
-    const p = c.var.publisher;
+    const p = c.get("publisher");
     const host = via === "host" && p ? publisherUrls(deps.config, p).mcpHost : null;
     if (host) return metadataUrlOf(host);
     return protectedResourceMetadataUrl(base, p?.id ?? c.req.param("publisherId") ?? "");

@@ -9,7 +9,7 @@ import type { Client } from "../../store/db.ts";
 import type { Publisher } from "../../store/publishers.ts";
 import { listRules } from "../../store/rules.ts";
 import { type SpendState, spendState } from "../../store/budgets.ts";
-import { meterCount, meteredBefore, takeMeteredRead } from "../../store/usage.ts";
+import { meterCount, takeMeteredRead } from "../../store/usage.ts";
 import { chargeRead } from "../billing/metering.ts";
 import type { CallLog } from "../call_log.ts";
 import { type Clock, monthOf } from "../clock.ts";
@@ -97,17 +97,7 @@ async function read(deps: ReadDeps, req: ReadRequest): Promise<ReadResult> {
   const now = deps.clock.now();
   const found = await gather(db, req, now);
   if (!found) return { article: null, decision: null, charge: null };
-  const { article } = found;
-  let { input } = found;
-  if (!req.caller.buyerId) {
-    // An article this identity already used a free read on this month is free to read again.
-    const seen = await meteredBefore(db, req.publisher.id, {
-      identity: req.caller.identity,
-      month: monthOf(now),
-      articleId: article.id,
-    });
-    if (seen) input = { ...input, usage: { ...input.usage, meterCount: 0 } };
-  }
+  const { article, input } = found;
   let decision = decide(input);
   let charge: ReadResult["charge"] = null;
 
@@ -183,7 +173,7 @@ async function gather(
 ): Promise<{ article: Article; input: DecisionInput } | null> {
   const article = await findArticle(db, req.publisher.id, req.idOrUrl);
   if (!article) return null;
-  const ctx = await readContext(db, req, now);
+  const ctx = await readContext(db, req, now, { articleId: article.id });
   const ceiling = article.bookId ? await bookCeiling(db, req.publisher.id, article.bookId) : null;
   return { article, input: inputFor(ctx, article, { use: req.use, ceiling, now }) };
 }
@@ -196,19 +186,27 @@ export interface ReadContext {
   usage: UsageState;
 }
 
-/** Gathers the publisher's rules and the caller's licenses and month counters. */
+/**
+ * Gathers the publisher's rules and the caller's licenses and month counters; with `articleId`,
+ * the meter counts 0 when the caller already used a free read on that article this month.
+ */
 export async function readContext(
   db: Client,
   req: Pick<ReadRequest, "publisher" | "caller">,
   now: Date,
+  options: { articleId?: string } = {},
 ): Promise<ReadContext> {
   const month = monthOf(now);
   const { publisher, caller } = req;
   const [rules, requester, spend, metered] = await Promise.all([
-    listRules(db, publisher.id),
+    listRules(db, publisher.id, { freshAs: publisher }),
     requesterFor(db, publisher.id, caller, { now }),
     caller.buyerId ? spendState(db, caller.buyerId, { publisherId: publisher.id, month }) : null,
-    caller.buyerId ? 0 : meterCount(db, publisher.id, { identity: caller.identity, month }),
+    caller.buyerId ? 0 : meterCount(db, publisher.id, {
+      identity: caller.identity,
+      month,
+      articleId: options.articleId,
+    }),
   ]);
   return {
     publisher: {

@@ -75,7 +75,7 @@ export function restRoutes(deps: AppDeps): Hono<AppEnv> {
 
   const search = async (c: Context<AppEnv>, input: Search) => {
     const { mode, hits } = await searchArticles(reads, {
-      publisher: c.var.publisher!,
+      publisher: c.get("publisher")!,
       ...input,
       caller: callerOf(c, deps, "rest"),
     });
@@ -92,7 +92,7 @@ export function restRoutes(deps: AppDeps): Hono<AppEnv> {
     c: Context<AppEnv>,
     input: Search & { lastUserPrompt: string | null },
   ) => {
-    const publisher = c.var.publisher!;
+    const publisher = c.get("publisher")!;
     const found = await retrievePassages(reads, {
       publisher,
       ...input,
@@ -104,7 +104,7 @@ export function restRoutes(deps: AppDeps): Hono<AppEnv> {
     });
   };
   const article = async (c: Context<AppEnv>, input: ArticleRead) => {
-    const publisher = c.var.publisher!;
+    const publisher = c.get("publisher")!;
     const read = await readArticle(reads, {
       publisher,
       ...input,
