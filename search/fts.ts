@@ -74,29 +74,27 @@ export async function ftsSearch(
   const match = ftsQuery(publisherId, text, { skip: options.skip });
   if (!match) return [];
   // Rank inside FTS first (cheap, bounded), then join for eligibility; fetch more if some were
-  // filtered out so ineligible articles never crowd out the page. CROSS JOIN and the unary +
-  // pin the plan: left alone, SQLite may scan every article of the publisher instead.
+  // filtered out so ineligible articles never crowd out the page. Every ranked row comes back
+  // with its verdict (LEFT JOINs: one row per ranked row), so fewer rows than fetched means FTS
+  // has no more (no count query). The joins' order and the unary + pin the plan: left alone,
+  // SQLite may scan every article of the publisher.
   let fetch = options.limit * 2 + 20;
   for (;;) {
     const rs = await db.execute({
-      sql: `SELECT d.article_id AS id, f.score AS score FROM (
+      sql: `SELECT d.article_id AS id, f.score AS score,
+              (+a.publisher_id = ? AND ${ELIGIBLE_SQL}) AS ok FROM (
               SELECT rowid, bm25(articles_fts, ${weights}) AS score
               FROM articles_fts WHERE articles_fts MATCH ? ORDER BY score LIMIT ?
             ) f
-            CROSS JOIN search_docs d ON d.doc = f.rowid
-            CROSS JOIN articles a ON a.id = d.article_id
+            LEFT JOIN search_docs d ON d.doc = f.rowid
+            LEFT JOIN articles a ON a.id = d.article_id
             LEFT JOIN books b ON b.id = a.book_id
-            WHERE +a.publisher_id = ? AND ${ELIGIBLE_SQL}
-            ORDER BY f.score LIMIT ?`,
-      args: [match, fetch, publisherId, options.limit],
+            ORDER BY f.score`,
+      args: [publisherId, match, fetch],
     });
-    const hits = rs.rows.map((r) => ({ articleId: String(r.id), score: -Number(r.score) }));
-    if (hits.length >= options.limit || fetch >= 5000) return hits;
-    const total = await db.execute({
-      sql: "SELECT COUNT(*) AS n FROM articles_fts WHERE articles_fts MATCH ?",
-      args: [match],
-    });
-    if (Number(total.rows[0].n) <= fetch) return hits;
+    const hits = rs.rows.filter((r) => Number(r.ok) === 1).slice(0, options.limit)
+      .map((r) => ({ articleId: String(r.id), score: -Number(r.score) }));
+    if (hits.length >= options.limit || rs.rows.length < fetch || fetch >= 5000) return hits;
     fetch *= 4;
   }
 }

@@ -126,11 +126,13 @@ export function createSearchService(options: SearchServiceOptions): SearchServic
     vector: Float32Array | null;
     index: VectorIndex | null;
     pool: string[];
+    /** Eligibility already read in this search: the second pass asks only about new ids. */
+    checked: Map<string, boolean>;
   };
 
   /** Nearest articles to the query's vector; keeps a pool for Rocchio's second pass when configured. */
   async function semanticLeg(publisherId: string, query: string, depth: number) {
-    const none: SemanticLeg = { hits: [], vector: null, index: null, pool: [] };
+    const none: SemanticLeg = { hits: [], vector: null, index: null, pool: [], checked: new Map() };
     const embedder = await embedderFor(publisherId);
     if (!embedder) return none;
     const index = await cache.get(publisherId, embedder);
@@ -143,8 +145,9 @@ export function createSearchService(options: SearchServiceOptions): SearchServic
     }
     if (!vector || !vector.some((x) => x !== 0)) return { ...none, index };
     const pool = feedback.semantic ? POOL : 0;
-    const first = await vectorSearch(publisherId, index, vector, depth, { pool });
-    return { hits: first.hits, vector, index, pool: first.pool };
+    const checked = new Map<string, boolean>();
+    const first = await vectorSearch(publisherId, index, vector, depth, { pool, checked });
+    return { hits: first.hits, vector, index, pool: first.pool, checked };
   }
 
   /**
@@ -163,7 +166,10 @@ export function createSearchService(options: SearchServiceOptions): SearchServic
     const ranked = fb.from === "fused" ? fuseScored(fts, first.hits, FEEDBACK_FUSION) : first.hits;
     const top = ranked.slice(0, fb.docs).map((h) => index.articleVector(h.articleId));
     const moved = rocchio(vector, top.filter((v) => v !== null), fb.beta);
-    const again = await vectorSearch(publisherId, index, moved, depth, { among: first.pool });
+    const again = await vectorSearch(publisherId, index, moved, depth, {
+      among: first.pool,
+      checked: first.checked,
+    });
     return { ...first, hits: again.hits, vector: moved };
   }
 
@@ -173,7 +179,7 @@ export function createSearchService(options: SearchServiceOptions): SearchServic
     index: VectorIndex,
     vector: Float32Array,
     depth: number,
-    pass: { pool?: number; among?: string[] },
+    pass: { pool?: number; among?: string[]; checked: Map<string, boolean> },
   ) {
     const found = index.searchPooled(vector, {
       candidates: Math.max(depth * 2, 100),
@@ -181,9 +187,11 @@ export function createSearchService(options: SearchServiceOptions): SearchServic
       pool: pass.pool ?? 0,
       among: pass.among,
     });
-    const ok = await eligibleIds(db, id, found.hits.map((h) => h.articleId));
+    const unknown = found.hits.map((h) => h.articleId).filter((a) => !pass.checked.has(a));
+    const ok = await eligibleIds(db, id, unknown);
+    for (const a of unknown) pass.checked.set(a, ok.has(a));
     return {
-      hits: found.hits.filter((h) => ok.has(h.articleId)).slice(0, depth),
+      hits: found.hits.filter((h) => pass.checked.get(h.articleId)).slice(0, depth),
       pool: found.pool,
     };
   }
@@ -218,7 +226,7 @@ export function createSearchService(options: SearchServiceOptions): SearchServic
     const [fts, first] = await Promise.all([
       legs === "semantic" ? [] : ftsLeg(publisherId, query, depth),
       legs === "fts"
-        ? { hits: [], vector: null, index: null, pool: [] } as SemanticLeg
+        ? { hits: [], vector: null, index: null, pool: [], checked: new Map() } as SemanticLeg
         : semanticLeg(publisherId, query, depth),
     ]);
     const sem = await feedbackPass(publisherId, first, fts, depth);

@@ -10,6 +10,10 @@ import type { AppDeps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import { firstProblem } from "../validate.ts";
 
+// One envelope schema per method for the whole process: building zod schemas is costly and every
+// request builds its own server (issue 15: a tenth of a tools/call went to these).
+const envelopes = new Map<string, z.ZodType>();
+
 /** Registers `handler` for `method`; params that fail `params` answer -32602. */
 export function onRequest<P extends z.ZodType>(
   server: Server,
@@ -17,18 +21,25 @@ export function onRequest<P extends z.ZodType>(
   params: P,
   handler: (params: z.output<P>) => Promise<ServerResult> | ServerResult,
 ): void {
-  const loose = z.object({ method: z.literal(method), params: z.unknown().optional() });
-  server.setRequestHandler(loose, (request: { params?: unknown }) => {
-    const parsed = params.safeParse(request.params ?? {});
-    if (!parsed.success) {
-      const { field, message } = firstProblem(parsed.error, "params");
-      throw new McpError(
-        ErrorCode.InvalidParams,
-        `Invalid ${method} request: ${field}: ${message}`,
-      );
-    }
-    return handler(parsed.data);
-  });
+  let loose = envelopes.get(method);
+  if (!loose) {
+    loose = z.object({ method: z.literal(method), params: z.unknown().optional() });
+    envelopes.set(method, loose);
+  }
+  server.setRequestHandler(
+    loose as z.ZodObject<{ method: z.ZodLiteral<string> }>,
+    (request: { params?: unknown }) => {
+      const parsed = params.safeParse(request.params ?? {});
+      if (!parsed.success) {
+        const { field, message } = firstProblem(parsed.error, "params");
+        throw new McpError(
+          ErrorCode.InvalidParams,
+          `Invalid ${method} request: ${field}: ${message}`,
+        );
+      }
+      return handler(parsed.data);
+    },
+  );
 }
 
 /** A name of something the server offers: bounded, so errors can quote it. */

@@ -5,6 +5,7 @@
  * arguments that fail the schema (docs/TEST-PLAN.md 2.18) instead of a tool result.
  */
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
 import {
   type CallToolResult,
   ErrorCode,
@@ -66,6 +67,10 @@ export function describeTool(t: ToolDef, options: { mcpApps: boolean }): Tool {
   };
 }
 
+// The SDK builds a fresh Ajv for every Server unless given one (a tenth of a tools/call in a
+// profile, issue 15); the servers of all requests share this one, made on first use.
+let validator: AjvJsonSchemaValidator | null = null;
+
 /** A server wired to this request's publisher and caller. */
 export function buildServer(ctx: ServerContext): Server {
   const { publisher, deps } = ctx;
@@ -74,6 +79,7 @@ export function buildServer(ctx: ServerContext): Server {
     { name: `folio-${publisher.slug}`, title: publisher.name, version: SERVER_VERSION },
     {
       capabilities: { tools: {}, resources: {}, prompts: {}, completions: {} },
+      jsonSchemaValidator: validator ??= new AjvJsonSchemaValidator(),
       instructions:
         `Articles of ${publisher.name}, licensed for AI use. Search with search_articles, read with get_article (pass last_user_prompt), cite the URL you are given, and use request_license for rights you do not hold.`,
     },
