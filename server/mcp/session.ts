@@ -68,18 +68,19 @@ export async function resumeSession(
   if (!req.header) {
     throw new McpHttpError(400, -32000, "Bad Request: Mcp-Session-Id header is required");
   }
-  const notFound = new McpHttpError(404, -32001, "Session not found");
-  if (!/^[\x21-\x7E]{1,128}$/.test(req.header)) throw notFound;
+  // Built only when thrown: an Error captures its stack (11 µs of every MCP request, issue 15).
+  const notFound = () => new McpHttpError(404, -32001, "Session not found");
+  if (!/^[\x21-\x7E]{1,128}$/.test(req.header)) throw notFound();
   const session = await findMcpSession(db, publisher.id, await hashSecret(req.header));
   const now = req.now.getTime();
   if (!session || session.endedAt !== null || now - session.lastSeenAt > SESSION_IDLE_MS) {
-    throw notFound;
+    throw notFound();
   }
   const principal = req.credential?.principal ?? null;
   if (session.clientId !== null && principal === null) {
     throw unauthorized(req.metadataUrl);
   }
-  if (session.clientId !== principal) throw notFound;
+  if (session.clientId !== principal) throw notFound();
   if (now - session.lastSeenAt > TOUCH_EVERY_MS) {
     await touchMcpSession(db, publisher.id, session.idHash, { now: req.now });
   }
