@@ -4,18 +4,21 @@
  * Deno.serve answering a precomputed article body in the same run: the ratio is the figure.
  * With --size=N it serves a synthetic catalog of N articles instead (loaded and indexed by
  * scripts/bench_search.ts's phases), to measure REST search at scale: latency at concurrency 1
- * and throughput at --concurrency.
- * Usage: deno task bench:rest [--seconds=5] [--concurrency=16] [--size=100000]
+ * and throughput at --concurrency. With --processes=2 it also runs the demo rows against two Folio
+ * processes sharing the one store (a second `main.ts` beside this one), the load split evenly.
+ * Usage: deno task bench:rest [--seconds=5] [--concurrency=16] [--size=100000] [--processes=2]
  */
 import { loadConfig } from "../server/config.ts";
 import { startFolio } from "../server/runtime.ts";
 import { listRecent } from "../store/articles.ts";
 import { createLogger } from "../server/log.ts";
+import { secondProcess } from "../tests/processes.ts";
 
 const flags = Object.fromEntries(Deno.args.map((a) => a.replace(/^--/, "").split("=")));
 const seconds = Number(flags.seconds ?? 5);
 const concurrency = Number(flags.concurrency ?? 16);
 const size = flags.size ? Number(flags.size) : null;
+const processes = Number(flags.processes ?? 1);
 const dataDir = await Deno.makeTempDir({ prefix: "folio-bench-" });
 
 async function load(
@@ -150,10 +153,9 @@ try {
   const bareUrls = [`http://127.0.0.1:${bare.addr.port}/`];
   const baseline = await load("127.0.0.1", bareUrls);
   const get = await load("demo.localhost", articleUrls);
-  const charged = await load("demo.localhost", await chargedUrls(port), concurrency, seconds, {
-    FOLIO_LOAD_AUTH: await benchBuyerKey(port),
-    FOLIO_LOAD_IDEMPOTENT: "1",
-  });
+  const chargedEnv = { FOLIO_LOAD_AUTH: await benchBuyerKey(port), FOLIO_LOAD_IDEMPOTENT: "1" };
+  const paywalled = await chargedUrls(port);
+  const charged = await load("demo.localhost", paywalled, concurrency, seconds, chargedEnv);
   // Every charged request must have written its own ledger row, or the figure measures refusals.
   const ledger = await folio.store.db.execute("SELECT COUNT(*) AS n FROM charges");
   const chargesRecorded = Number(ledger.rows[0].n);
@@ -174,6 +176,28 @@ try {
       ratioToBaseline: +(search.rps / baseline.rps).toFixed(3),
     },
   ];
+  if (processes === 2) {
+    // A second process on the same store: every URL also goes to it, alternating.
+    await using other = await secondProcess(dataDir);
+    const both = (urls: string[]) =>
+      urls.flatMap((u) => [u, u.replace(`:${port}/`, `:${other.port}/`)]);
+    await load("demo.localhost", both(searchUrls), 2, 1); // the second process loads its index
+    const twice = [
+      ["REST get_article", await load("demo.localhost", both(articleUrls))],
+      [
+        "REST get_article, charged",
+        await load("demo.localhost", both(paywalled), concurrency, seconds, chargedEnv),
+      ],
+      ["REST search_articles", await load("demo.localhost", both(searchUrls))],
+    ] as const;
+    for (const [name, r] of twice) {
+      rows.push({
+        name: `${name} (2 processes, one store)`,
+        ...r,
+        ratioToBaseline: +(r.rps / baseline.rps).toFixed(3),
+      });
+    }
+  }
   for (const r of rows) console.log(JSON.stringify({ bench: "rest", seconds, concurrency, ...r }));
   console.table(rows);
 } finally {

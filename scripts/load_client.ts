@@ -14,11 +14,19 @@ const headers = (): HeadersInit => ({
 });
 const seconds = Number(secondsArg);
 const concurrency = Number(concurrencyArg);
-const target = new URL(urls[0]);
-// Connect to the target's address while sending the publisher host name (see tests/helpers.ts).
-const client = Deno.createHttpClient({
-  proxy: { transport: "tcp", hostname: target.hostname, port: Number(target.port) },
-});
+// Connect to each URL's address while sending the publisher host name (see tests/helpers.ts);
+// URLs on several ports (several Folio processes) get a client each.
+const clients = new Map<string, Deno.HttpClient>();
+for (const u of urls) {
+  const target = new URL(u);
+  if (clients.has(target.host)) continue;
+  clients.set(
+    target.host,
+    Deno.createHttpClient({
+      proxy: { transport: "tcp", hostname: target.hostname, port: Number(target.port) },
+    }),
+  );
+}
 const latencies: number[] = [];
 let errors = 0;
 const deadline = performance.now() + seconds * 1000;
@@ -27,6 +35,7 @@ async function loop(offset: number) {
   let i = offset;
   while (performance.now() < deadline) {
     const url = new URL(urls[i++ % urls.length]);
+    const client = clients.get(url.host)!;
     url.hostname = host;
     const t0 = performance.now();
     try {
@@ -43,7 +52,7 @@ async function loop(offset: number) {
 const started = performance.now();
 await Promise.all(Array.from({ length: concurrency }, (_, i) => loop(i)));
 const elapsed = (performance.now() - started) / 1000;
-client.close();
+for (const c of clients.values()) c.close();
 latencies.sort((a, b) => a - b);
 const pct = (p: number) =>
   latencies[Math.min(latencies.length - 1, Math.ceil(p * latencies.length) - 1)];

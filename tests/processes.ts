@@ -4,7 +4,9 @@ import type { Requester } from "./billing_helpers.ts";
 const MAIN = new URL("../main.ts", import.meta.url).pathname;
 
 /** A second Folio process on `dataDir`, reached through `request` like a test Folio. */
-export async function secondProcess(dataDir: string): Promise<Requester & AsyncDisposable> {
+export async function secondProcess(
+  dataDir: string,
+): Promise<Requester & AsyncDisposable & { port: string }> {
   const child = new Deno.Command(Deno.execPath(), {
     args: ["run", "-A", MAIN],
     env: {
@@ -30,6 +32,7 @@ export async function secondProcess(dataDir: string): Promise<Requester & AsyncD
     proxy: { transport: "tcp", hostname: "127.0.0.1", port: Number(port) },
   });
   return {
+    port,
     request: (path, init = {}) => {
       const { host, ...rest } = init;
       return fetch(`http://${host ?? "localhost"}:${port}${path}`, { ...rest, client });
