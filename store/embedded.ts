@@ -23,6 +23,7 @@ import {
   type TransactionMode,
 } from "@libsql/client";
 import Database from "libsql";
+import { setImmediate } from "node:timers";
 
 /** The part of libsql's Statement this client uses. */
 interface NativeStatement {
@@ -81,8 +82,10 @@ class Connection {
     try {
       return run(prepared, toNative(args));
     } catch (err) {
-      // A statement that failed mid-step is not reused: prepare it afresh next time.
-      this.#kept.delete(sql);
+      // A reader that failed mid-step is not reused: prepare it afresh next time. A writer is
+      // kept: run() resets it before stepping again, and a dropped one left un-reset (a BEGIN
+      // refused as busy) would count as a statement in progress and refuse the next COMMIT.
+      if (prepared.reader) this.#kept.delete(sql);
       throw mapError(err);
     }
   }
@@ -241,29 +244,42 @@ function runBatch(conn: Connection, stmts: Array<InStatement | [string, InArgs?]
 }
 
 /**
- * Runs write batches in one transaction, each under its own savepoint: a failing batch is rolled
- * back alone and its error is its result, as if it had run by itself. One commit for all (group
- * commit); throws, rolling back every batch, when the transaction itself fails.
+ * Runs write batches inside the caller's transaction, each under its own savepoint: a failing
+ * batch is rolled back alone and its error is its result, as if it had run by itself.
  */
 function runGroup(conn: Connection, groups: InStatement[][]): (ResultSet[] | Error)[] {
-  conn.execute(BEGIN.write);
-  try {
-    const out = groups.map((stmts) => {
-      conn.execute("SAVEPOINT batch");
-      try {
-        const results = runBatch(conn, stmts);
-        conn.execute("RELEASE batch");
-        return results;
-      } catch (err) {
-        conn.execute("ROLLBACK TO batch");
-        conn.execute("RELEASE batch");
-        return err instanceof Error ? err : new Error(String(err));
-      }
-    });
-    conn.execute("COMMIT");
-    return out;
-  } finally {
-    conn.reset();
+  return groups.map((stmts) => {
+    conn.execute("SAVEPOINT batch");
+    try {
+      const results = runBatch(conn, stmts);
+      conn.execute("RELEASE batch");
+      return results;
+    } catch (err) {
+      conn.execute("ROLLBACK TO batch");
+      conn.execute("RELEASE batch");
+      return err instanceof Error ? err : new Error(String(err));
+    }
+  });
+}
+
+/**
+ * BEGIN IMMEDIATE on a connection without a busy handler, retried until `timeoutMs`: while another
+ * process holds the write lock this process yields to its event loop and keeps serving, where
+ * SQLite's own busy handler would sleep with the whole process blocked (1 ms and up per try).
+ */
+async function beginWrite(conn: Connection, timeoutMs: number): Promise<void> {
+  const deadline = performance.now() + timeoutMs;
+  for (let tries = 0;; tries++) {
+    try {
+      conn.execute(BEGIN.write);
+      return;
+    } catch (err) {
+      const busy = err instanceof LibsqlError && err.code === "SQLITE_BUSY";
+      if (!busy || performance.now() > deadline) throw err;
+    }
+    // A lock is usually held for well under a millisecond: retry at once a few times, then back
+    // off so a long holder does not cost a core.
+    await new Promise((resolve) => tries < 50 ? setImmediate(resolve) : setTimeout(resolve, 1));
   }
 }
 
@@ -355,6 +371,9 @@ export function createEmbeddedClient(
 ): GroupingClient {
   const open = () => new Connection(path, options.timeoutMs);
   let shared: Connection | null = open();
+  // Write batches and groups commit on a connection of their own without a busy handler
+  // (beginWrite); in this process the write queue (store/write_lock.ts) already makes them wait.
+  let writer: Connection | null = null;
   let idle: Connection[] = [];
   const lent = new Set<Connection>();
   let waiters: { resolve: (c: Connection) => void; reject: (e: unknown) => void }[] = [];
@@ -385,9 +404,24 @@ export function createEmbeddedClient(
     if (waiter) waiter.resolve(lend(conn));
     else idle.push(conn);
   };
+  /** Runs `body` in a write transaction on the writer connection. */
+  const inWrite = async <T>(body: (conn: Connection) => T): Promise<T> => {
+    usable();
+    const conn = writer ??= new Connection(path, 0);
+    await beginWrite(conn, options.timeoutMs);
+    try {
+      const out = body(conn);
+      conn.execute("COMMIT");
+      return out;
+    } finally {
+      conn.reset();
+    }
+  };
   const closeAll = () => {
     shared?.close();
     shared = null;
+    writer?.close();
+    writer = null;
     for (const conn of [...idle, ...lent]) conn.close();
     idle = [];
     lent.clear();
@@ -396,81 +430,81 @@ export function createEmbeddedClient(
     for (const w of pending) w.reject(new LibsqlError("The client is closed", "CLIENT_CLOSED"));
   };
 
-  const client: Client & { batchGroup(groups: InStatement[][]): Promise<(ResultSet[] | Error)[]> } =
-    {
-      get closed() {
-        return closed;
-      },
-      protocol: "file",
-      execute(stmt: InStatement | string, args?: InArgs) {
-        return attempt(() =>
-          usable().execute(typeof stmt === "string" ? { sql: stmt, args: args ?? [] } : stmt)
-        );
-      },
-      batch(stmts, mode = "deferred") {
-        return attempt(() => {
-          const conn = usable();
-          conn.execute(BEGIN[mode]);
-          try {
-            const out = runBatch(conn, stmts);
-            conn.execute("COMMIT");
-            return out;
-          } finally {
-            conn.reset();
-          }
-        });
-      },
-      batchGroup(groups: InStatement[][]) {
-        return attempt(() => runGroup(usable(), groups));
-      },
-      migrate(stmts) {
-        return attempt(() => {
-          const conn = usable();
-          conn.execute("PRAGMA foreign_keys=off");
-          try {
-            conn.execute(BEGIN.deferred);
-            const out = runBatch(conn, stmts);
-            conn.execute("COMMIT");
-            return out;
-          } finally {
-            conn.reset();
-            conn.execute("PRAGMA foreign_keys=on");
-          }
-        });
-      },
-      async transaction(mode: TransactionMode = "write") {
-        const conn = await borrow();
+  const client: GroupingClient = {
+    get closed() {
+      return closed;
+    },
+    protocol: "file",
+    execute(stmt: InStatement | string, args?: InArgs) {
+      return attempt(() =>
+        usable().execute(typeof stmt === "string" ? { sql: stmt, args: args ?? [] } : stmt)
+      );
+    },
+    batch(stmts, mode = "deferred") {
+      if (mode === "write") return inWrite((conn) => runBatch(conn, stmts));
+      return attempt(() => {
+        const conn = usable();
+        conn.execute(BEGIN[mode]);
         try {
-          conn.execute(BEGIN[mode]);
-        } catch (err) {
-          giveBack(conn);
-          throw err;
+          const out = runBatch(conn, stmts);
+          conn.execute("COMMIT");
+          return out;
+        } finally {
+          conn.reset();
         }
-        return new EmbeddedTransaction(conn, giveBack);
-      },
-      executeMultiple(sql) {
-        return attempt(() => {
-          const conn = usable();
-          try {
-            conn.executeMultiple(sql);
-          } finally {
-            conn.reset();
-          }
-        });
-      },
-      sync() {
-        return Promise.resolve(undefined); // an embedded store has no replica to sync
-      },
-      reconnect() {
-        closeAll();
-        closed = false;
-        shared = open();
-        return Promise.resolve();
-      },
-      close() {
-        closed = true;
-        closeAll();
-      },
-    };
+      });
+    },
+    batchGroup(groups: InStatement[][]) {
+      return inWrite((conn) => runGroup(conn, groups));
+    },
+    migrate(stmts) {
+      return attempt(() => {
+        const conn = usable();
+        conn.execute("PRAGMA foreign_keys=off");
+        try {
+          conn.execute(BEGIN.deferred);
+          const out = runBatch(conn, stmts);
+          conn.execute("COMMIT");
+          return out;
+        } finally {
+          conn.reset();
+          conn.execute("PRAGMA foreign_keys=on");
+        }
+      });
+    },
+    async transaction(mode: TransactionMode = "write") {
+      const conn = await borrow();
+      try {
+        conn.execute(BEGIN[mode]);
+      } catch (err) {
+        giveBack(conn);
+        throw err;
+      }
+      return new EmbeddedTransaction(conn, giveBack);
+    },
+    executeMultiple(sql) {
+      return attempt(() => {
+        const conn = usable();
+        try {
+          conn.executeMultiple(sql);
+        } finally {
+          conn.reset();
+        }
+      });
+    },
+    sync() {
+      return Promise.resolve(undefined); // an embedded store has no replica to sync
+    },
+    reconnect() {
+      closeAll();
+      closed = false;
+      shared = open();
+      return Promise.resolve();
+    },
+    close() {
+      closed = true;
+      closeAll();
+    },
+  };
   return client;
 }

@@ -138,3 +138,34 @@ Deno.test("read transactions run side by side; a closed client refuses work", as
     await assert.rejects(() => db.transaction("write"), /CLIENT_CLOSED/);
   });
 });
+
+Deno.test("a write batch waits for another connection's write lock without blocking the event loop", async () => {
+  await withClients(async (a, path) => {
+    const b = createEmbeddedClient(path, { timeoutMs: 2000 });
+    const impatient = createEmbeddedClient(path, { timeoutMs: 30 });
+    try {
+      const tx = await a.transaction("write"); // holds the write lock, as another process would
+      await tx.execute("INSERT INTO t (name) VALUES ('held')");
+      let ticks = 0;
+      const timer = setInterval(() => ticks++, 2);
+      const waiting = b.batch([{ sql: "INSERT INTO t (name) VALUES (?)", args: ["b"] }], "write");
+      // A blocking busy wait would stall this process: neither the timer nor the commit could run.
+      await new Promise((r) => setTimeout(r, 40));
+      assert.ok(ticks >= 5, `the event loop ran ${ticks} timer ticks while the batch waited`);
+      const late = await impatient.batch([{ sql: "INSERT INTO t (name) VALUES ('late')" }], "write")
+        .catch((e) => e);
+      assert.ok(late instanceof LibsqlError && late.code === "SQLITE_BUSY");
+      await tx.commit();
+      await waiting;
+      clearInterval(timer);
+      const names = await a.execute("SELECT name FROM t ORDER BY name");
+      assert.deepEqual(names.rows.map((r) => r.name), ["b", "held"]);
+      // The refused client's writer is clean and takes the next batch.
+      await impatient.batch([{ sql: "INSERT INTO t (name) VALUES ('later')" }], "write");
+      assert.equal((await a.execute("SELECT count(*) AS n FROM t")).rows[0].n, 3);
+    } finally {
+      b.close();
+      impatient.close();
+    }
+  });
+});
