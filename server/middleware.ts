@@ -11,8 +11,11 @@ export function requestId(): MiddlewareHandler<AppEnv> {
     const inbound = c.req.header("x-request-id");
     const id = inbound && /^[\w.-]{8,64}$/.test(inbound) ? inbound : `req_${randomBase62(16)}`;
     c.set("requestId", id);
-    await next();
+    // Set before the handler, where c.json() picks it up: set after, on the finished Response,
+    // Hono copies the whole Response to add one header. A Response built by hand gets it after.
     c.header("X-Request-Id", id);
+    await next();
+    if (!c.res.headers.has("X-Request-Id")) c.header("X-Request-Id", id);
   };
 }
 

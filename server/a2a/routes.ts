@@ -5,7 +5,7 @@
  * card served at /.well-known/agent-card.json (server/well_known.ts).
  */
 import { type Context, Hono, type MiddlewareHandler } from "hono";
-import { cors } from "hono/cors";
+import { openCors } from "../cors.ts";
 import { findPublisherByDomain, findPublisherBySlug } from "../../store/publishers.ts";
 import type { AppDeps, AppEnv } from "../deps.ts";
 import {
@@ -26,8 +26,7 @@ import { parseEnvelope } from "./jsonrpc.ts";
 import { sseBody } from "./stream.ts";
 
 /** CORS for the card and the endpoint: keys travel in the Authorization header, never cookies. */
-export const A2A_CORS: MiddlewareHandler = cors({
-  origin: "*",
+export const A2A_CORS: MiddlewareHandler = openCors({
   allowMethods: ["GET", "POST", "OPTIONS"],
   allowHeaders: ["Authorization", "Content-Type", "A2A-Version", "A2A-Extensions"],
   exposeHeaders: ["X-Request-Id"],

@@ -6,7 +6,7 @@
  * shared inputs, makes one call into server/reads and shapes the answer. JSON with open CORS.
  */
 import { type Context, Hono } from "hono";
-import { cors } from "hono/cors";
+import { openCors } from "../cors.ts";
 import { validator } from "hono/validator";
 import type { AppDeps, AppEnv } from "../deps.ts";
 import { callerOf, callLogged, gate, publisherFrom } from "../envelope.ts";
@@ -53,8 +53,7 @@ export function restRoutes(deps: AppDeps): Hono<AppEnv> {
   // Permissive CORS (docs/SPEC.md): keys travel in the Authorization header, never cookies.
   app.use(
     "*",
-    cors({
-      origin: "*",
+    openCors({
       allowMethods: ["GET", "OPTIONS"],
       allowHeaders: ["Authorization", "Content-Type", "Idempotency-Key"],
       exposeHeaders: [

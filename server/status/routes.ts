@@ -1,6 +1,6 @@
 /** GET /api/status (docs/SPEC.md "Status endpoints"): the published figures, CORS-open. */
 import { Hono } from "hono";
-import { cors } from "hono/cors";
+import { openCors } from "../cors.ts";
 import type { AppDeps, AppEnv } from "../deps.ts";
 import { invalid } from "../errors.ts";
 import { statusReport } from "./report.ts";
@@ -22,7 +22,7 @@ export function parseDays(raw: string | undefined): number {
 export function statusApiRoutes(deps: AppDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   // Public figures: any origin may read them, and no credential is involved.
-  app.use("*", cors({ origin: "*", allowMethods: ["GET", "OPTIONS"], maxAge: 86400 }));
+  app.use("*", openCors({ allowMethods: ["GET", "OPTIONS"], maxAge: 86400 }));
   app.get("/", async (c) => {
     const days = parseDays(c.req.query("days"));
     c.header("Cache-Control", "public, max-age=30");
