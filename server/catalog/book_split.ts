@@ -11,7 +11,7 @@ export interface Chapter {
 }
 
 /** Text before the first heading becomes its own unit only when it is this long (a preface). */
-const FRONT_MATTER_WORDS = 40;
+export const FRONT_MATTER_WORDS = 40;
 /** A book with no headings at all is cut at paragraph boundaries into parts about this long. */
 const PART_WORDS = 6000;
 const NUMBER_WORDS =
@@ -29,19 +29,27 @@ const HEADING_DEPTH = /^(#{1,3})\s+\S/;
 /** Chapters of a markdown book: the shallowest heading level that occurs more than once. */
 export function splitMarkdown(text: string, bookTitle: string): Chapter[] {
   const lines = normalise(text).split("\n");
+  const { level, headingOf } = headingLevels(lines);
+  if (level === 0) return splitByWords(markdownBody(lines), bookTitle);
+  return splitLines(lines, { bookTitle, headingOf, bodyOf: markdownBody });
+}
+
+/**
+ * The chapter level of a markdown book's heading lines (other lines may be left out): the
+ * shallowest of `#`, `##`, `###` that occurs more than once, or 0; and the title of a line
+ * that is a heading at that level (null for any other line).
+ */
+export function headingLevels(
+  lines: string[],
+): { level: number; headingOf: (line: string) => string | null } {
   const levels = [0, 0, 0];
   for (const l of lines) {
     const depth = HEADING_DEPTH.exec(l)?.[1].length;
     if (depth) levels[depth - 1]++;
   }
   const level = levels.findIndex((count) => count > 1) + 1;
-  if (level === 0) return splitByWords(markdownBody(lines), bookTitle);
   const heading = new RegExp(`^#{${level}}\\s+(.*?)\\s*#*\\s*$`);
-  return splitLines(lines, {
-    bookTitle,
-    headingOf: (l) => heading.exec(l)?.[1]?.trim() || null,
-    bodyOf: (ls) => markdownBody(ls),
-  });
+  return { level, headingOf: (l) => (level ? heading.exec(l)?.[1]?.trim() : null) || null };
 }
 
 /** Chapters of a plain-text book by its chapter and part heading lines. */
@@ -131,7 +139,7 @@ function splitByWords(body: string, bookTitle: string): Chapter[] {
 }
 
 /** Markdown to chunker text: inner headings become "## " lines, markup is dropped. */
-function markdownBody(lines: string[]): string {
+export function markdownBody(lines: string[]): string {
   const out: string[] = [];
   let para: string[] = [];
   let fence = false;
@@ -200,6 +208,7 @@ function normalise(text: string): string {
   return text.replace(/^\uFEFF/, "").replace(/\r\n?/g, "\n");
 }
 
-function words(s: string): number {
+/** How many words `s` has. */
+export function words(s: string): number {
   return s.split(/\s+/).filter(Boolean).length;
 }

@@ -20,6 +20,7 @@ import type { AppDeps } from "../deps.ts";
 import { AppError, invalid, notFound } from "../errors.ts";
 import { Gate } from "./gate.ts";
 import { type Chapter, splitMarkdown, splitPdf, splitPlainText } from "./book_split.ts";
+import { type ChapterSource, markdownChapters } from "./book_split_bytes.ts";
 import { type PdfLimits, pdfText } from "./pdf_text.ts";
 import type { Upload } from "./upload.ts";
 
@@ -90,23 +91,23 @@ async function storeBook(
   opts: { pdf?: PdfLimits },
 ): Promise<BookImport> {
   const { title, author, format } = book;
-  const chapters = await split(bytes, { format, title, pdf: opts.pdf });
-  if (chapters.length === 0) {
+  const { titles, chapters } = await split(bytes, { format, title, pdf: opts.pdf });
+  if (titles.length === 0) {
     throw new AppError(422, "no_text", "file: no text was found in the book (a scanned PDF?)");
   }
-  if (chapters.length > MAX_CHAPTERS) {
+  if (titles.length > MAX_CHAPTERS) {
     throw new AppError(422, "too_many_chapters", `file: more than ${MAX_CHAPTERS} chapters`);
   }
-  const titles = chapters.map((c) => c.title);
-  const count = chapters.length;
+  const count = titles.length;
   const bookId = newId("bk");
   const now = deps.clock.now();
   await insertBook(deps.store.db, publisherId, { id: bookId, ...book }, { now });
   const ids: string[] = [];
   try {
-    for (let n = 1; chapters.length > 0; n++) {
-      // Each chapter's text is let go once stored: the store holds it from here on.
-      const ch = chapters.shift()!;
+    let n = 0;
+    // One chapter's text at a time: the store holds it from here on.
+    for (const ch of chapters()) {
+      n++;
       const { id } = await upsertArticle(deps.store.db, publisherId, {
         url: chapterUrl(bookId, n),
         title: `${title}: ${ch.title}`.slice(0, 500),
@@ -227,18 +228,33 @@ function formatOf(upload: Upload): BookFormat {
 async function split(
   bytes: Uint8Array,
   o: { format: BookFormat; title: string; pdf?: PdfLimits },
-): Promise<Chapter[]> {
+): Promise<ChapterSource> {
   if (o.format === "pdf") {
     const { pages, outline } = await pdfText(bytes, o.pdf);
-    return splitPdf(pages, outline, o.title);
+    return listed(splitPdf(pages, outline, o.title));
   }
-  let text: string;
   try {
-    text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
-  } catch {
+    // A markdown book with chapter headings is split from its bytes, a chapter at a time.
+    const source = o.format === "markdown" ? markdownChapters(bytes) : null;
+    if (source) return source;
+    const text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+    return listed(
+      o.format === "markdown" ? splitMarkdown(text, o.title) : splitPlainText(text, o.title),
+    );
+  } catch (e) {
+    if (!(e instanceof TypeError)) throw e;
     throw new AppError(415, "unsupported_encoding", "file: the text is not valid UTF-8");
   }
-  return o.format === "markdown" ? splitMarkdown(text, o.title) : splitPlainText(text, o.title);
+}
+
+/** Chapters already split, handed out (and let go) one at a time. */
+function listed(list: Chapter[]): ChapterSource {
+  return {
+    titles: list.map((c) => c.title),
+    *chapters() {
+      while (list.length > 0) yield list.shift()!;
+    },
+  };
 }
 
 function summaryOf(body: string): string {
