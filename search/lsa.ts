@@ -83,8 +83,28 @@ export class LsaCorpus {
     this.#docs.push({ ids, counts });
   }
 
-  /** The model of the documents added so far. */
+  /** The model of the documents added so far; training spends (empties) the corpus. */
   train(options: LsaOptions = {}): LsaModel {
+    const n = this.#docs.length;
+    const { csr, vocab, index, idf } = this.#matrix(options);
+    // The documents' term counts are in the matrix now: let them go before the SVD's buffers.
+    this.#docs = [];
+    this.#ids = new Map();
+    this.#terms = [];
+    this.#df = [];
+    // Truncation is what generalises: keep at most one dimension per 8 documents, so a small
+    // corpus still folds words that co-occur into shared directions instead of copying terms.
+    const power = options.sigmaPower ?? 1;
+    const { v: proj, k } = truncatedSvd(csr, {
+      k: Math.min(options.dims ?? 128, Math.max(2, Math.floor(n / 8))),
+      powerIterations: options.powerIterations ?? 2,
+      scale: (sigma) => sigma > 1e-9 ? sigma ** (power - 1) : 0,
+    });
+    return { version: options.version ?? 1, dims: k, docs: n, vocab, index, idf, proj };
+  }
+
+  /** The sample's tf-idf matrix (sublinear tf, rows L2-normalised) and its vocabulary. */
+  #matrix(options: LsaOptions) {
     const docs = this.#docs;
     const df = this.#df;
     const names = this.#terms;
@@ -125,15 +145,7 @@ export class LsaCorpus {
       }
     });
     const csr: Csr = { rows: docs.length, cols: vocab.length, rowPtr, colIdx, values };
-    // Truncation is what generalises: keep at most one dimension per 8 documents, so a small
-    // corpus still folds words that co-occur into shared directions instead of copying terms.
-    const power = options.sigmaPower ?? 1;
-    const { v: proj, k } = truncatedSvd(csr, {
-      k: Math.min(options.dims ?? 128, Math.max(2, Math.floor(docs.length / 8))),
-      powerIterations: options.powerIterations ?? 2,
-      scale: (sigma) => sigma > 1e-9 ? sigma ** (power - 1) : 0,
-    });
-    return { version: options.version ?? 1, dims: k, docs: docs.length, vocab, index, idf, proj };
+    return { csr, vocab, index, idf };
   }
 }
 
