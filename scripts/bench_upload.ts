@@ -7,12 +7,17 @@
  * Prints one JSON line per phase, then a table.
  *
  *   deno task bench:upload [--mb=10] [--chapters=300] [--concurrent=4] [--phase=single|many|both]
+ *       [--series=1] [--server-v8-flags=--max-semi-space-size=8]
  *
- * Linux only (/proc, which Deno opens only with --allow-all). The book stays under the route's 10 MiB text limit (server/catalog/books.ts).
+ * `--series=1` prints every sample (ms:MB) to stderr; `--server-v8-flags` starts Folio with them.
+ * Linux only (/proc, which Deno opens only with --allow-all). The book stays under the route's
+ * 10 MiB text limit (server/catalog/books.ts).
  */
 import { rng, word, zipfTable } from "./synthetic_corpus.ts";
 
-const flags = Object.fromEntries(Deno.args.map((a) => a.replace(/^--/, "").split("=")));
+const flags = Object.fromEntries(
+  Deno.args.map((a) => /^--([^=]+)(?:=(.*))?$/.exec(a)?.slice(1) ?? [a, ""]),
+);
 const megabytes = Number(flags.mb ?? 10);
 const chapters = Number(flags.chapters ?? 300);
 const concurrent = Number(flags.concurrent ?? 4);
@@ -113,7 +118,14 @@ interface Server extends AsyncDisposable {
 async function startServer(): Promise<Server> {
   const dataDir = await Deno.makeTempDir({ prefix: "folio-bench-upload-" });
   const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "--config", CONFIG, MAIN],
+    args: [
+      "run",
+      "-A",
+      "--config",
+      CONFIG,
+      ...(flags["server-v8-flags"] ? [`--v8-flags=${flags["server-v8-flags"]}`] : []),
+      MAIN,
+    ],
     env: {
       NO_COLOR: "1",
       FOLIO_HOST: "127.0.0.1",
