@@ -31,52 +31,122 @@ export interface LsaOptions {
 
 /** Trains a model on `texts` (a bounded sample of the corpus). */
 export function trainLsa(texts: string[], options: LsaOptions = {}): LsaModel {
-  const docs = texts.map((t) => terms(t));
-  const df = new Map<string, number>();
-  for (const d of docs) for (const t of new Set(d)) df.set(t, (df.get(t) ?? 0) + 1);
-  const minDf = docs.length >= 200 ? 2 : 1; // hapaxes in a big corpus are mostly noise and typos
-  const vocab = [...df].filter(([, n]) => n >= minDf)
-    .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
-    .slice(0, options.maxTerms ?? 50_000)
-    .map(([t]) => t);
-  const index = new Map(vocab.map((t, i) => [t, i]));
-  const idf = new Float32Array(vocab.length);
-  vocab.forEach((t, i) => idf[i] = Math.log((1 + docs.length) / (1 + df.get(t)!)) + 1);
-  const partial = { index, idf };
-  const rowPtr = new Int32Array(docs.length + 1);
-  const cols: number[] = [];
-  const vals: number[] = [];
-  docs.forEach((d, r) => {
-    const w = weigh(partial, d);
-    let norm = 0;
-    for (const x of w.values()) norm += x * x;
-    norm = Math.sqrt(norm) || 1;
-    for (const [c, x] of w) {
-      cols.push(c);
-      vals.push(x / norm);
-    }
-    rowPtr[r + 1] = cols.length;
-  });
-  const csr: Csr = {
-    rows: docs.length,
-    cols: vocab.length,
-    rowPtr,
-    colIdx: Int32Array.from(cols),
-    values: Float32Array.from(vals),
-  };
-  // Truncation is what generalises: keep at most one dimension per 8 documents, so a small
-  // corpus still folds words that co-occur into shared directions instead of copying terms.
-  const { v, sigma, k } = truncatedSvd(csr, {
-    k: Math.min(options.dims ?? 128, Math.max(2, Math.floor(docs.length / 8))),
-    powerIterations: options.powerIterations ?? 2,
-  });
-  const power = options.sigmaPower ?? 1;
-  const proj = new Float32Array(vocab.length * k);
-  for (let j = 0; j < k; j++) {
-    const scale = sigma[j] > 1e-9 ? sigma[j] ** (power - 1) : 0;
-    for (let t = 0; t < vocab.length; t++) proj[t * k + j] = v[t * k + j] * scale;
+  const corpus = new LsaCorpus();
+  for (const text of texts) corpus.add(text);
+  return corpus.train(options);
+}
+
+/**
+ * A training sample gathered one document at a time: each text is reduced to its distinct terms
+ * (in order of first occurrence) and their counts as it arrives, so the texts need not stay in
+ * memory (a 10 MB book's chapters as term lists took ten times their size). `train()` gives
+ * exactly the model `trainLsa()` gives on the same texts in the same order.
+ */
+export class LsaCorpus {
+  #ids = new Map<string, number>();
+  #terms: string[] = [];
+  #df: number[] = [];
+  #docs: { ids: Int32Array; counts: Int32Array }[] = [];
+  /** Occurrences of each term id in the document being added (zero between documents). */
+  #scratch = new Int32Array(1024);
+
+  /** Documents added so far. */
+  get size(): number {
+    return this.#docs.length;
   }
-  return { version: options.version ?? 1, dims: k, docs: texts.length, vocab, index, idf, proj };
+
+  /** Adds one document. */
+  add(text: string): void {
+    const seen: number[] = [];
+    for (const t of terms(text)) {
+      let id = this.#ids.get(t);
+      if (id === undefined) {
+        id = this.#terms.length;
+        this.#ids.set(t, id);
+        this.#terms.push(t);
+        this.#df.push(0);
+        if (id >= this.#scratch.length) {
+          const grown = new Int32Array(this.#scratch.length * 2);
+          grown.set(this.#scratch);
+          this.#scratch = grown;
+        }
+      }
+      if (this.#scratch[id]++ === 0) seen.push(id);
+    }
+    const ids = Int32Array.from(seen);
+    const counts = new Int32Array(ids.length);
+    for (let j = 0; j < ids.length; j++) {
+      counts[j] = this.#scratch[ids[j]];
+      this.#scratch[ids[j]] = 0;
+      this.#df[ids[j]]++;
+    }
+    this.#docs.push({ ids, counts });
+  }
+
+  /** The model of the documents added so far; training spends (empties) the corpus. */
+  train(options: LsaOptions = {}): LsaModel {
+    const n = this.#docs.length;
+    const { csr, vocab, index, idf } = this.#matrix(options);
+    // The documents' term counts are in the matrix now: let them go before the SVD's buffers.
+    this.#docs = [];
+    this.#ids = new Map();
+    this.#terms = [];
+    this.#df = [];
+    // Truncation is what generalises: keep at most one dimension per 8 documents, so a small
+    // corpus still folds words that co-occur into shared directions instead of copying terms.
+    const power = options.sigmaPower ?? 1;
+    const { v: proj, k } = truncatedSvd(csr, {
+      k: Math.min(options.dims ?? 128, Math.max(2, Math.floor(n / 8))),
+      powerIterations: options.powerIterations ?? 2,
+      scale: (sigma) => sigma > 1e-9 ? sigma ** (power - 1) : 0,
+    });
+    return { version: options.version ?? 1, dims: k, docs: n, vocab, index, idf, proj };
+  }
+
+  /** The sample's tf-idf matrix (sublinear tf, rows L2-normalised) and its vocabulary. */
+  #matrix(options: LsaOptions) {
+    const docs = this.#docs;
+    const df = this.#df;
+    const names = this.#terms;
+    const minDf = docs.length >= 200 ? 2 : 1; // hapaxes in a big corpus are mostly noise and typos
+    const kept = [...df.keys()].filter((id) => df[id] >= minDf)
+      .sort((a, b) => df[b] - df[a] || (names[a] < names[b] ? -1 : 1))
+      .slice(0, options.maxTerms ?? 50_000);
+    const vocab = kept.map((id) => names[id]);
+    const index = new Map(vocab.map((t, i) => [t, i]));
+    const column = new Int32Array(names.length).fill(-1);
+    kept.forEach((id, i) => column[id] = i);
+    const idf = new Float32Array(vocab.length);
+    kept.forEach((id, i) => idf[i] = Math.log((1 + docs.length) / (1 + df[id])) + 1);
+    const rowPtr = new Int32Array(docs.length + 1);
+    docs.forEach((d, r) => {
+      let n = 0;
+      for (const id of d.ids) if (column[id] >= 0) n++;
+      rowPtr[r + 1] = rowPtr[r] + n;
+    });
+    const colIdx = new Int32Array(rowPtr[docs.length]);
+    const values = new Float32Array(colIdx.length);
+    docs.forEach((d, r) => {
+      // Sublinear tf-idf, L2-normalised per document.
+      let norm = 0;
+      for (let j = 0; j < d.ids.length; j++) {
+        const c = column[d.ids[j]];
+        if (c < 0) continue;
+        const x = (1 + Math.log(d.counts[j])) * idf[c];
+        norm += x * x;
+      }
+      norm = Math.sqrt(norm) || 1;
+      let at = rowPtr[r];
+      for (let j = 0; j < d.ids.length; j++) {
+        const c = column[d.ids[j]];
+        if (c < 0) continue;
+        colIdx[at] = c;
+        values[at++] = (1 + Math.log(d.counts[j])) * idf[c] / norm;
+      }
+    });
+    const csr: Csr = { rows: docs.length, cols: vocab.length, rowPtr, colIdx, values };
+    return { csr, vocab, index, idf };
+  }
 }
 
 /** Sublinear tf-idf weights of a term list, keyed by vocabulary index. */

@@ -11,6 +11,8 @@ import { trainOffThread } from "./train.ts";
 
 /** Documents sampled for training: bounds training time whatever the corpus size. */
 export const TRAIN_SAMPLE = 20_000;
+/** Articles read from the store at a time while training. */
+const TRAIN_PAGE = 25;
 /** Retrain when the publisher has this many times the articles the model was trained on. */
 export const RETRAIN_FACTOR = 2;
 
@@ -79,14 +81,17 @@ export async function trainModel(
   });
   const oldVersion = before.rows[0].version === null ? 0 : Number(before.rows[0].version);
   const total = Number(before.rows[0].n);
-  const rs = await db.execute({
-    sql: `SELECT title, summary, tags, body FROM articles WHERE rowid IN (
-            SELECT rowid FROM articles WHERE publisher_id = ? ORDER BY random() LIMIT ?)`,
+  const sample = await db.execute({
+    sql: "SELECT rowid AS r FROM articles WHERE publisher_id = ? ORDER BY random() LIMIT ?",
     args: [publisherId, TRAIN_SAMPLE],
   });
-  if (rs.rows.length === 0) return null;
-  const texts = rs.rows.map((r) => `${r.title}\n${r.summary}\n${tagText(r.tags)}\n${r.body}`);
-  const model = await trainOffThread(texts, { ...options.lsa, version: oldVersion + 1 });
+  if (sample.rows.length === 0) return null;
+  // In rowid order, as one query over the whole sample read them.
+  const rowids = sample.rows.map((r) => Number(r.r)).sort((a, b) => a - b);
+  const model = await trainOffThread(
+    { count: rowids.length, pages: samplePages(db, publisherId, rowids) },
+    { ...options.lsa, version: oldVersion + 1 },
+  );
   model.docs = total;
   const id = `lsa:${model.version}:${options.now.getTime().toString(36)}`;
   // Only the node that still sees the old version wins; a rival trainer's model stands instead.
@@ -110,6 +115,23 @@ export async function trainModel(
   if (write.rowsAffected === 0) return loadModel(db, publisherId);
   await invalidateEmbeddings(db, publisherId, { keep: id });
   return { model, embedder: lsaEmbedder(model, id) };
+}
+
+/** The sample's texts a page at a time: a 10 MB book's chapters are never all in memory. */
+async function* samplePages(
+  db: Client,
+  publisherId: string,
+  rowids: number[],
+): AsyncGenerator<string[]> {
+  for (let i = 0; i < rowids.length; i += TRAIN_PAGE) {
+    const page = rowids.slice(i, i + TRAIN_PAGE);
+    const rs = await db.execute({
+      sql: `SELECT title, summary, tags, body FROM articles
+            WHERE publisher_id = ? AND rowid IN (${page.map(() => "?").join(",")}) ORDER BY rowid`,
+      args: [publisherId, ...page],
+    });
+    yield rs.rows.map((r) => `${r.title}\n${r.summary}\n${tagText(r.tags)}\n${r.body}`);
+  }
 }
 
 function tagText(tags: unknown): string {

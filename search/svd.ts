@@ -9,36 +9,48 @@ export interface Csr {
   values: Float32Array;
 }
 
-/** The top `k` right singular vectors (cols × k, row-major) and singular values of `a`. */
+/**
+ * The top `k` right singular vectors of `a` (cols × k, row-major, float32), column j scaled by
+ * `scale(σ_j)` (1 when not given), and the singular values.
+ */
 export function truncatedSvd(
   a: Csr,
-  options: { k: number; oversample?: number; powerIterations?: number; seed?: number },
-): { v: Float64Array; sigma: Float64Array; k: number } {
+  options: {
+    k: number;
+    oversample?: number;
+    powerIterations?: number;
+    seed?: number;
+    scale?: (sigma: number) => number;
+  },
+): { v: Float32Array; sigma: Float64Array; k: number } {
   const k = Math.max(1, Math.min(options.k, a.rows, a.cols));
   const l = Math.min(k + (options.oversample ?? 10), a.cols, Math.max(a.rows, k));
   const random = gaussian(options.seed ?? 42);
-  const omega = new Float64Array(a.cols * l);
-  for (let i = 0; i < omega.length; i++) omega[i] = random();
-  let q = orthonormalize(times(a, omega, l), a.rows, l);
+  // One cols × l buffer (55 MB at 50k terms and 128 dimensions) serves every wide product in
+  // turn: the random start, Aᵀ Q and its orthonormal basis in each power iteration, then Bᵀ.
+  const wide = new Float64Array(a.cols * l);
+  for (let i = 0; i < wide.length; i++) wide[i] = random();
+  let q = orthonormalize(times(a, wide, l), a.rows, l);
   for (let it = 0; it < (options.powerIterations ?? 2); it++) {
-    const z = orthonormalize(transposeTimes(a, q, l), a.cols, l);
+    const z = orthonormalize(transposeTimes(a, q, l, wide), a.cols, l);
     q = orthonormalize(times(a, z, l), a.rows, l);
   }
   // A ≈ Q B with B = Qᵀ A; B's right singular vectors are A's. Bᵀ = Aᵀ Q is cols × l.
-  const bt = transposeTimes(a, q, l);
+  const bt = transposeTimes(a, q, l, wide);
   const { values, vectors } = symmetricEigen(gram(bt, a.cols, l), l);
-  const v = new Float64Array(a.cols * k);
+  const v = new Float32Array(a.cols * k);
   const sigma = new Float64Array(k);
   for (let j = 0; j < k; j++) {
     const s = Math.sqrt(Math.max(values[j], 0));
     sigma[j] = s;
     if (s < 1e-12) continue;
+    const scale = options.scale ? options.scale(s) : 1;
     // V[:, j] = Bᵀ u_j / σ_j
     for (let r = 0; r < a.cols; r++) {
       let sum = 0;
       const base = r * l;
       for (let t = 0; t < l; t++) sum += bt[base + t] * vectors[t * l + j];
-      v[r * k + j] = sum / s;
+      v[r * k + j] = (sum / s) * scale;
     }
   }
   return { v, sigma, k };
@@ -58,9 +70,14 @@ function times(a: Csr, x: Float64Array, l: number): Float64Array {
   return y;
 }
 
-/** Aᵀ (cols × rows) times Y (rows × l, row-major). */
-function transposeTimes(a: Csr, y: Float64Array, l: number): Float64Array {
-  const z = new Float64Array(a.cols * l);
+/** Aᵀ (cols × rows) times Y (rows × l, row-major), into `z` when given. */
+function transposeTimes(
+  a: Csr,
+  y: Float64Array,
+  l: number,
+  z = new Float64Array(a.cols * l),
+): Float64Array {
+  z.fill(0);
   for (let r = 0; r < a.rows; r++) {
     const yb = r * l;
     for (let p = a.rowPtr[r]; p < a.rowPtr[r + 1]; p++) {
@@ -88,7 +105,10 @@ function gram(y: Float64Array, n: number, l: number): Float64Array {
   return g;
 }
 
-/** An orthonormal basis of Y's column space: Y W Λ^-1/2 from the eigenpairs of YᵀY. */
+/**
+ * An orthonormal basis of Y's column space: Y W Λ^-1/2 from the eigenpairs of YᵀY, written over
+ * Y (each row of the basis depends only on the same row of Y).
+ */
 function orthonormalize(y: Float64Array, n: number, l: number): Float64Array {
   const { values, vectors } = symmetricEigen(gram(y, n, l), l);
   const floor = Math.max(values[0], 0) * 1e-12;
@@ -98,17 +118,19 @@ function orthonormalize(y: Float64Array, n: number, l: number): Float64Array {
     const s = 1 / Math.sqrt(values[j]);
     for (let i = 0; i < l; i++) m[i * l + j] = vectors[i * l + j] * s;
   }
-  const q = new Float64Array(n * l);
+  const row = new Float64Array(l);
   for (let r = 0; r < n; r++) {
     const b = r * l;
+    row.fill(0);
     for (let i = 0; i < l; i++) {
       const yi = y[b + i];
       if (yi === 0) continue;
       const mi = i * l;
-      for (let j = 0; j < l; j++) q[b + j] += yi * m[mi + j];
+      for (let j = 0; j < l; j++) row[j] += yi * m[mi + j];
     }
+    y.set(row, b);
   }
-  return q;
+  return y;
 }
 
 /** Eigenpairs of a symmetric n × n matrix by cyclic Jacobi, sorted by descending eigenvalue. */

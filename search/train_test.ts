@@ -15,10 +15,21 @@ function corpus(n: number): string[] {
   );
 }
 
+/** `texts` as a sample read `size` texts at a time. */
+function paged(texts: string[], size: number) {
+  async function* pages() {
+    for (let i = 0; i < texts.length; i += size) yield texts.slice(i, i + size);
+  }
+  return { count: texts.length, pages: pages() };
+}
+
 Deno.test("trainOffThread() trains a large sample in a Worker and matches training in place", async () => {
   const texts = corpus(WORKER_THRESHOLD + 100);
   const options = { dims: 3, version: 7 };
-  const [offThread, inPlace] = [await trainOffThread(texts, options), trainLsa(texts, options)];
+  const [offThread, inPlace] = [
+    await trainOffThread(paged(texts, 64), options),
+    trainLsa(texts, options),
+  ];
   assert.equal(offThread.version, 7);
   assert.deepEqual(offThread.vocab, inPlace.vocab);
   const a = embedLsa(offThread, "warm homes with radiators");
@@ -26,12 +37,36 @@ Deno.test("trainOffThread() trains a large sample in a Worker and matches traini
   assert.deepEqual([...a].map((x) => x.toFixed(4)), [...b].map((x) => x.toFixed(4)));
 });
 
+Deno.test("trainOffThread() gives the same model whatever the page size, in place or not", async () => {
+  for (const n of [WORKER_THRESHOLD - 100, WORKER_THRESHOLD + 100]) {
+    const texts = corpus(n);
+    const whole = trainLsa(texts, { dims: 4 });
+    for (const size of [1, 37, n]) {
+      const model = await trainOffThread(paged(texts, size), { dims: 4 });
+      assert.deepEqual(model.vocab, whole.vocab);
+      assert.deepEqual(model.idf, whole.idf);
+      assert.deepEqual(model.proj, whole.proj, `${n} texts in pages of ${size}`);
+    }
+  }
+});
+
+Deno.test("trainOffThread() stops the Worker when reading the sample fails", async () => {
+  async function* pages() {
+    yield corpus(10);
+    throw new Error("the store went away");
+  }
+  await assert.rejects(
+    () => trainOffThread({ count: WORKER_THRESHOLD, pages: pages() }, { dims: 3 }),
+    /the store went away/,
+  );
+});
+
 Deno.test("trainOffThread() keeps the event loop free while it trains", async () => {
   const texts = corpus(3000);
   let ticks = 0;
   const timer = setInterval(() => ticks++, 1);
   try {
-    await trainOffThread(texts, { dims: 3 });
+    await trainOffThread(paged(texts, texts.length), { dims: 3 });
   } finally {
     clearInterval(timer);
   }

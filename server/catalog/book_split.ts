@@ -11,7 +11,7 @@ export interface Chapter {
 }
 
 /** Text before the first heading becomes its own unit only when it is this long (a preface). */
-const FRONT_MATTER_WORDS = 40;
+export const FRONT_MATTER_WORDS = 40;
 /** A book with no headings at all is cut at paragraph boundaries into parts about this long. */
 const PART_WORDS = 6000;
 const NUMBER_WORDS =
@@ -23,20 +23,33 @@ const CHAPTER_LINE = new RegExp(
   "i",
 );
 
+/** A heading line of depth 1-3 (a fourth `#` or no text after the marks is not one). */
+const HEADING_DEPTH = /^(#{1,3})\s+\S/;
+
 /** Chapters of a markdown book: the shallowest heading level that occurs more than once. */
 export function splitMarkdown(text: string, bookTitle: string): Chapter[] {
   const lines = normalise(text).split("\n");
-  const levels = [1, 2, 3].map((n) =>
-    lines.filter((l) => new RegExp(`^#{${n}}\\s+\\S`).test(l)).length
-  );
-  const level = levels.findIndex((count) => count > 1) + 1;
+  const { level, headingOf } = headingLevels(lines);
   if (level === 0) return splitByWords(markdownBody(lines), bookTitle);
+  return splitLines(lines, { bookTitle, headingOf, bodyOf: markdownBody });
+}
+
+/**
+ * The chapter level of a markdown book's heading lines (other lines may be left out): the
+ * shallowest of `#`, `##`, `###` that occurs more than once, or 0; and the title of a line
+ * that is a heading at that level (null for any other line).
+ */
+export function headingLevels(
+  lines: string[],
+): { level: number; headingOf: (line: string) => string | null } {
+  const levels = [0, 0, 0];
+  for (const l of lines) {
+    const depth = HEADING_DEPTH.exec(l)?.[1].length;
+    if (depth) levels[depth - 1]++;
+  }
+  const level = levels.findIndex((count) => count > 1) + 1;
   const heading = new RegExp(`^#{${level}}\\s+(.*?)\\s*#*\\s*$`);
-  return splitLines(lines, {
-    bookTitle,
-    headingOf: (l) => heading.exec(l)?.[1]?.trim() || null,
-    bodyOf: (ls) => markdownBody(ls),
-  });
+  return { level, headingOf: (l) => (level ? heading.exec(l)?.[1]?.trim() : null) || null };
 }
 
 /** Chapters of a plain-text book by its chapter and part heading lines. */
@@ -100,7 +113,7 @@ function splitLines(
       continue;
     }
     flush();
-    title = h;
+    title = own(h);
   }
   flush();
   // A heading followed by nothing (a table of contents entry) is not a chapter.
@@ -126,12 +139,12 @@ function splitByWords(body: string, bookTitle: string): Chapter[] {
 }
 
 /** Markdown to chunker text: inner headings become "## " lines, markup is dropped. */
-function markdownBody(lines: string[]): string {
+export function markdownBody(lines: string[]): string {
   const out: string[] = [];
   let para: string[] = [];
   let fence = false;
   const flush = () => {
-    const t = para.join(" ").replace(/\s+/g, " ").trim();
+    const t = collapse(para.join(" ")).trim();
     if (t) out.push(t);
     para = [];
   };
@@ -166,7 +179,7 @@ function paragraphs(lines: string[]): string {
   const out: string[] = [];
   let para: string[] = [];
   const flush = () => {
-    const t = para.join(" ").replace(/\s+/g, " ").trim();
+    const t = collapse(para.join(" ")).trim();
     if (t) out.push(t);
     para = [];
   };
@@ -178,10 +191,24 @@ function paragraphs(lines: string[]): string {
   return out.join("\n\n");
 }
 
+/**
+ * A copy of a title: V8 lets a longer substring share its source's memory, so a title cut from
+ * the book's text would keep all of it (20 MB for a 10 MB book) alive as long as the title.
+ */
+function own(s: string): string {
+  return JSON.parse(JSON.stringify(s));
+}
+
+/** Whitespace runs as one space; a copy only when there is a run (a chapter is megabytes). */
+function collapse(s: string): string {
+  return /\s\s|[^\S ]/.test(s) ? s.replace(/\s+/g, " ") : s;
+}
+
 function normalise(text: string): string {
   return text.replace(/^\uFEFF/, "").replace(/\r\n?/g, "\n");
 }
 
-function words(s: string): number {
+/** How many words `s` has. */
+export function words(s: string): number {
   return s.split(/\s+/).filter(Boolean).length;
 }

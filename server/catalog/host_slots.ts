@@ -3,6 +3,7 @@
  * minimum spacing between request starts to one host.
  */
 import { sleep } from "./abortable.ts";
+import { Gate } from "./gate.ts";
 
 /** Limits shared by every request through one set of slots. */
 export interface HostSlotLimits {
@@ -22,37 +23,6 @@ export interface HostSlot {
 /** Hands out slots per host name; one instance holds the queues for one fetcher. */
 export interface HostSlots {
   enter(host: string, signal: AbortSignal): Promise<HostSlot>;
-}
-
-/** Counting semaphore whose waiters leave the queue when their signal aborts. */
-class Gate {
-  #active = 0;
-  #queue: (() => void)[] = [];
-  constructor(readonly limit: number) {}
-  get idle(): boolean {
-    return this.#active === 0 && this.#queue.length === 0;
-  }
-  async acquire(signal?: AbortSignal): Promise<void> {
-    if (this.#active < this.limit) return void this.#active++;
-    await new Promise<void>((resolve, reject) => {
-      const grant = () => {
-        signal?.removeEventListener("abort", onAbort);
-        resolve();
-      };
-      const onAbort = () => {
-        const i = this.#queue.indexOf(grant);
-        if (i >= 0) this.#queue.splice(i, 1);
-        reject(signal!.reason);
-      };
-      this.#queue.push(grant);
-      signal?.addEventListener("abort", onAbort, { once: true });
-    });
-  }
-  release(): void {
-    const next = this.#queue.shift();
-    if (next) next(); // the slot passes straight to the next waiter
-    else this.#active--;
-  }
 }
 
 interface HostState {

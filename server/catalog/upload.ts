@@ -3,6 +3,7 @@ import type { MiddlewareHandler } from "hono";
 import type { AppEnv } from "../deps.ts";
 import { bodyLimited } from "../envelope.ts";
 import { AppError, invalid } from "../errors.ts";
+import { boundaryOf, MultipartError, parseMultipart, type Part, partText } from "./multipart.ts";
 
 /** One uploaded file and the form fields that came with it. */
 export interface Upload {
@@ -37,36 +38,81 @@ export function uploadLimit(maxBytes: number): MiddlewareHandler<AppEnv> {
 /**
  * The uploaded file of a request (size-limited by `uploadLimit`): a multipart/form-data body with
  * a `file` field (plus its other fields), or the raw body for any other content type. `maxBytes`
- * bounds the file itself.
+ * bounds the file itself. The body is read once into one buffer and the file is a view into it.
  */
 export async function readUpload(req: Request, maxBytes: number): Promise<Upload> {
   const contentType = req.headers.get("content-type") ?? "";
-  const raw = new Uint8Array(await req.arrayBuffer());
-  if (!/^multipart\/form-data/i.test(contentType)) {
+  const multipart = /^multipart\/form-data/i.test(contentType);
+  const raw = await readBody(req, multipart ? maxBytes + MULTIPART_SLACK : maxBytes, maxBytes);
+  if (!multipart) {
     if (raw.length > maxBytes) throw tooLarge(maxBytes);
     return { bytes: raw, name: null, contentType: contentType.split(";")[0].trim(), fields: {} };
   }
-  let form: FormData;
+  const boundary = boundaryOf(contentType);
+  let parts: Part[];
   try {
-    form = await new Request("http://upload.invalid/", {
-      method: "POST",
-      headers: { "content-type": contentType },
-      body: raw as Uint8Array<ArrayBuffer>,
-    }).formData();
-  } catch {
+    if (!boundary) throw new MultipartError("no boundary");
+    parts = parseMultipart(raw, boundary);
+  } catch (e) {
+    if (!(e instanceof MultipartError)) throw e;
     throw invalid("body", "the multipart/form-data body could not be parsed");
   }
-  const file = form.get("file");
-  if (!(file instanceof File)) throw invalid("file", "a file field named 'file' is required");
-  if (file.size > maxBytes) throw tooLarge(maxBytes);
+  const file = parts.find((p) => p.name === "file" && p.filename !== null);
+  if (!file || parts.find((p) => p.name === "file") !== file) {
+    throw invalid("file", "a file field named 'file' is required");
+  }
+  if (file.bytes.length > maxBytes) throw tooLarge(maxBytes);
   const fields: Record<string, string> = {};
-  for (const [k, v] of form.entries()) if (typeof v === "string") fields[k] = v;
+  for (const p of parts) if (p.filename === null) fields[p.name] = partText(p);
   return {
-    bytes: new Uint8Array(await file.arrayBuffer()),
-    name: sanitizeName(file.name),
-    contentType: file.type,
+    bytes: file.bytes,
+    name: sanitizeName(file.filename),
+    contentType: file.contentType,
     fields,
   };
+}
+
+/**
+ * The whole body in one buffer: sized by Content-Length when the request has one (the server
+ * holds a body to its declared length), else the chunks joined once at the end. Past `limit`
+ * bytes it stops reading and refuses with the file's limit `maxBytes`, as `uploadLimit` does.
+ */
+async function readBody(req: Request, limit: number, maxBytes: number): Promise<Uint8Array> {
+  if (!req.body) return new Uint8Array(0);
+  const declared = Number(req.headers.get("content-length") ?? NaN);
+  const sized = Number.isSafeInteger(declared) && declared >= 0;
+  if (sized && declared > limit) {
+    await req.body.cancel().catch(() => {});
+    throw tooLarge(maxBytes);
+  }
+  const reader = req.body.getReader();
+  const chunks: Uint8Array[] = [];
+  const buffer = sized ? new Uint8Array(declared) : null;
+  let size = 0;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      if (size + value.length > (buffer ? buffer.length : limit)) {
+        await reader.cancel().catch(() => {});
+        if (buffer && size + value.length <= limit) {
+          throw invalid("body", "the body is longer than its Content-Length");
+        }
+        throw tooLarge(maxBytes);
+      }
+      if (buffer) buffer.set(value, size);
+      else chunks.push(value);
+      size += value.length;
+    }
+  } finally {
+    reader.releaseLock();
+  }
+  if (buffer) return buffer.subarray(0, size);
+  if (chunks.length === 1) return chunks[0];
+  const out = new Uint8Array(size);
+  let at = 0;
+  for (const c of chunks) out.set(c, (at += c.length) - c.length);
+  return out;
 }
 
 /** An uploaded file name reduced to something safe to show (docs/TEST-PLAN.md section 4, case 26). */

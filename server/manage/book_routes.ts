@@ -14,7 +14,9 @@ export function bookRoutes(deps: AppDeps): Hono<AppEnv> {
       await refuseType(c.req.raw, "multipart/form-data with file, title, author and rights fields");
     }
     const upload = await readUpload(c.req.raw, MAX_PDF_BYTES);
-    const book = await importBook(deps, c.get("publisher")!.id, upload);
+    const book = await importBook(deps, c.get("publisher")!.id, upload, {
+      signal: c.req.raw.signal,
+    });
     return c.json(book, 201);
   });
 

@@ -1,0 +1,281 @@
+/**
+ * Memory under book uploads (issue 15): a real `main.ts` process on a temp store, a generated
+ * ~10 MB markdown book POSTed to the demo publisher's book route, first alone, then four at once
+ * (each phase on a fresh process). The server's resident memory is sampled from /proc every 50 ms
+ * from the idle baseline until every chapter is embedded and a search finds the book, and its
+ * kernel high-water mark (VmHWM, reset after the baseline) catches any spike between samples.
+ * Prints one JSON line per phase, then a table.
+ *
+ *   deno task bench:upload [--mb=10] [--chapters=300] [--concurrent=4] [--phase=single|many|both]
+ *       [--series=1] [--server-v8-flags=--max-semi-space-size=8]
+ *
+ * `--series=1` prints every sample (ms:MB) to stderr; `--server-v8-flags` starts Folio with them.
+ * Linux only (/proc, which Deno opens only with --allow-all). The book stays under the route's
+ * 10 MiB text limit (server/catalog/books.ts).
+ */
+import { rng, word, zipfTable } from "./synthetic_corpus.ts";
+
+const flags = Object.fromEntries(
+  Deno.args.map((a) => /^--([^=]+)(?:=(.*))?$/.exec(a)?.slice(1) ?? [a, ""]),
+);
+const megabytes = Number(flags.mb ?? 10);
+const chapters = Number(flags.chapters ?? 300);
+const concurrent = Number(flags.concurrent ?? 4);
+const phase = String(flags.phase ?? "both");
+const MAIN = new URL("../main.ts", import.meta.url).pathname;
+const CONFIG = new URL("../deno.json", import.meta.url).pathname;
+const TEXT_LIMIT = 10 * 1024 * 1024;
+
+// English function words between the pseudo-words, as in prose: the model skips them.
+const GLUE = ("the of and to a in that it was he for on is with as his at by had not but from " +
+  "they which or this were her all she there would their we him been has when who will more no " +
+  "if out so said what up its about into than them can only other")
+  .split(" ");
+
+/**
+ * A deterministic markdown book of about `bytes` bytes: `#` chapters, each with `##` sections of
+ * paragraphs mixing Zipf-distributed pseudo-words with function words, some emphasis, links,
+ * lists, curly quotes and dashes (so the text decodes to a two-byte string, as real books do).
+ */
+export function makeBook(seed: number, bytes: number, chapterCount: number): string {
+  const random = rng(seed);
+  const vocab = 30_000;
+  const table = zipfTable(vocab, 1.05, 1 << 20);
+  const pick = () =>
+    random() < 0.45
+      ? GLUE[Math.floor(random() * GLUE.length)]
+      : word(table[Math.floor(random() * table.length)]);
+  const sentence = (n: number) => {
+    const ws = Array.from({ length: n }, pick);
+    const r = random();
+    if (r < 0.04) ws[1] = `**${ws[1]}**`;
+    else if (r < 0.08) ws[2] = `_${ws[2]}_`;
+    else if (r < 0.1) ws[1] = `[${ws[1]}](https://example.com/${ws[1]})`;
+    ws[0] = ws[0][0].toUpperCase() + ws[0].slice(1);
+    const s = ws.join(" ");
+    return random() < 0.1 ? `\u201c${s},\u201d ${pick()} said \u2014 ${pick()}.` : `${s}.`;
+  };
+  const paragraph = () => {
+    const out: string[] = [];
+    for (let n = 0, target = 40 + Math.floor(random() * 120); n < target;) {
+      const len = 6 + Math.floor(random() * 18);
+      out.push(sentence(len));
+      n += len;
+    }
+    return out.join(" ");
+  };
+  const perChapter = bytes / chapterCount;
+  const parts: string[] = [`# ${sentence(4).slice(0, -1)}`, "", paragraph(), ""];
+  for (let c = 1; c <= chapterCount; c++) {
+    const chapter: string[] = [`# Chapter ${c}: ${sentence(3).slice(0, -1)}`, ""];
+    let length = 0;
+    while (length < perChapter) {
+      if (random() < 0.15) chapter.push(`## ${sentence(4).slice(0, -1)}`, "");
+      if (random() < 0.05) {
+        chapter.push(...Array.from({ length: 3 }, () => `- ${sentence(6)}`), "");
+      }
+      const p = paragraph();
+      chapter.push(p, "");
+      length += p.length + 2;
+    }
+    parts.push(chapter.join("\n"));
+  }
+  let book = parts.join("\n");
+  // Multi-byte characters make the byte count exceed the character count: trim to the limit.
+  const encoded = new TextEncoder().encode(book);
+  if (encoded.length > TEXT_LIMIT) {
+    book = new TextDecoder().decode(encoded.subarray(0, TEXT_LIMIT - 4)).replace(/\uFFFD$/, "");
+  }
+  return book;
+}
+
+/** Resident memory of a process in MB, from /proc (VmRSS now, VmHWM its peak since reset). */
+function memory(pid: number): { rss: number; hwm: number } {
+  const status = Deno.readTextFileSync(`/proc/${pid}/status`);
+  const kb = (key: string) => Number(new RegExp(`${key}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
+  return { rss: kb("VmRSS") / 1024, hwm: kb("VmHWM") / 1024 };
+}
+
+/** Resets the process's VmHWM to its current RSS (proc(5), clear_refs "5"). */
+function resetPeak(pid: number): boolean {
+  try {
+    Deno.writeTextFileSync(`/proc/${pid}/clear_refs`, "5");
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+interface Server extends AsyncDisposable {
+  pid: number;
+  port: number;
+  key: string;
+  api: (path: string, init?: RequestInit) => Promise<Response>;
+  site: (path: string) => Promise<Response>;
+}
+
+/** `main.ts` on a fresh temp store, its banner read for the port and the demo publisher's key. */
+async function startServer(): Promise<Server> {
+  const dataDir = await Deno.makeTempDir({ prefix: "folio-bench-upload-" });
+  const child = new Deno.Command(Deno.execPath(), {
+    args: [
+      "run",
+      "-A",
+      "--config",
+      CONFIG,
+      ...(flags["server-v8-flags"] ? [`--v8-flags=${flags["server-v8-flags"]}`] : []),
+      MAIN,
+    ],
+    env: {
+      NO_COLOR: "1",
+      FOLIO_HOST: "127.0.0.1",
+      PORT: "0",
+      FOLIO_DATA_DIR: dataDir,
+      FOLIO_LOG_LEVEL: "warn",
+    },
+    stdout: "piped",
+    stderr: "inherit",
+  }).spawn();
+  const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+  let banner = "";
+  let port: string | undefined;
+  let key: string | undefined;
+  while (!port || !key) {
+    const { value, done } = await reader.read();
+    if (done) throw new Error(`folio stopped: ${banner}`);
+    banner += value;
+    port = /serving on http:\/\/[^:]+:(\d+)/.exec(banner)?.[1];
+    key = /publisher API key \(shown once\): (\S+)/.exec(banner)?.[1];
+  }
+  // Keep draining stdout so the child never blocks on a full pipe.
+  const drain = (async () => {
+    while (!(await reader.read()).done) { /* discard */ }
+  })().catch(() => {});
+  const client = Deno.createHttpClient({
+    proxy: { transport: "tcp", hostname: "127.0.0.1", port: Number(port) },
+  });
+  return {
+    pid: child.pid,
+    port: Number(port),
+    key,
+    api: (path, init = {}) =>
+      fetch(`http://127.0.0.1:${port}${path}`, {
+        ...init,
+        headers: { authorization: `Bearer ${key}`, ...init.headers },
+      }),
+    // The demo publisher's own host, reached on the same socket.
+    site: (path) => fetch(`http://demo.localhost:${port}${path}`, { client }),
+    async [Symbol.asyncDispose]() {
+      client.close();
+      child.kill("SIGTERM");
+      await child.status;
+      await drain;
+      await Deno.remove(dataDir, { recursive: true }).catch(() => {});
+    },
+  };
+}
+
+async function coverage(server: Server): Promise<{ embedded: number; total: number }> {
+  const res = await server.api("/api/publisher/coverage");
+  if (!res.ok) throw new Error(`coverage: ${res.status} ${await res.text()}`);
+  return await res.json();
+}
+
+/** Waits until every article of the demo publisher has its vectors. */
+async function embedded(server: Server): Promise<void> {
+  for (;;) {
+    const c = await coverage(server);
+    if (c.total > 0 && c.embedded === c.total) return;
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function upload(server: Server, book: string, n: number) {
+  const form = new FormData();
+  form.set("file", new File([book], `book-${n}.md`, { type: "text/markdown" }));
+  form.set("title", `Bench Book ${n}`);
+  form.set("author", "Bench Writer");
+  for (const use of ["display", "rag", "summarization"]) form.set(use, "on");
+  const res = await server.api("/api/publisher/books", { method: "POST", body: form });
+  const body = await res.json();
+  if (res.status !== 201) throw new Error(`upload: ${res.status} ${JSON.stringify(body)}`);
+  return body as { bookId: string; chapters: number };
+}
+
+/** One phase: `count` books uploaded at once to a fresh process, memory sampled throughout. */
+async function run(count: number) {
+  const books = Array.from(
+    { length: count },
+    (_, i) => makeBook(1000 + i, megabytes * 1e6, chapters),
+  );
+  const fileMB = new TextEncoder().encode(books[0]).length / 1e6;
+  await using server = await startServer();
+  await embedded(server); // the demo catalog's first model and vectors
+  await sleep(2000);
+  const idle: number[] = [];
+  for (let i = 0; i < 20; i++, await sleep(50)) idle.push(memory(server.pid).rss);
+  const baseline = idle.sort((a, b) => a - b)[idle.length >> 1];
+  const hwmReset = resetPeak(server.pid);
+
+  let peak = baseline;
+  let peakUpload = baseline;
+  let uploading = true;
+  const series: string[] = [];
+  const sampler = setInterval(() => {
+    const { rss } = memory(server.pid);
+    if (flags.series) series.push(`${Math.round(performance.now() - t0)}:${Math.round(rss)}`);
+    peak = Math.max(peak, rss);
+    if (uploading) peakUpload = Math.max(peakUpload, rss);
+  }, 50);
+  const t0 = performance.now();
+  const answers = await Promise.all(books.map((b, i) => upload(server, b, i + 1)));
+  const uploadMs = performance.now() - t0;
+  uploading = false;
+  if (flags.series) series.push(`answered`);
+  await embedded(server);
+  const probe = await server.site(`/api/v1/articles/search?query=${encodeURIComponent("chapter")}`);
+  const found = (await probe.json()).results?.length ?? 0;
+  const searchableS = (performance.now() - t0) / 1000;
+  await sleep(1000);
+  clearInterval(sampler);
+  if (flags.series) console.error(series.join(" "));
+  const { rss: after, hwm } = memory(server.pid);
+  const top = hwmReset ? Math.max(peak, hwm) : peak;
+  const r = (x: number) => Math.round(x);
+  return {
+    bench: "upload_book",
+    books: count,
+    fileMB: Number(fileMB.toFixed(2)),
+    chapters: answers.map((a) => a.chapters),
+    baselineMB: r(baseline),
+    peakDuringRequestMB: r(peakUpload),
+    peakSampledMB: r(peak),
+    peakHwmMB: hwmReset ? r(hwm) : null,
+    peakMB: r(top),
+    liftMB: r(top - baseline),
+    ratio: Number((top / baseline).toFixed(2)),
+    afterMB: r(after),
+    uploadMs: r(uploadMs),
+    searchableS: Number(searchableS.toFixed(1)),
+    searchHits: found,
+  };
+}
+
+if (import.meta.main) {
+  const rows = [];
+  if (phase !== "many") rows.push(await run(1));
+  if (phase !== "single") rows.push(await run(concurrent));
+  for (const row of rows) console.log(JSON.stringify(row));
+  console.table(rows.map((r) => ({
+    books: r.books,
+    "file MB": r.fileMB,
+    "baseline MB": r.baselineMB,
+    "peak MB": r.peakMB,
+    "lift MB": r.liftMB,
+    "peak/baseline": r.ratio,
+    "upload s": (r.uploadMs / 1000).toFixed(1),
+    "searchable s": r.searchableS,
+  })));
+}
