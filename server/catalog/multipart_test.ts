@@ -52,9 +52,9 @@ Deno.test("parseMultipart() reads what Request.formData() reads, without copying
   assert.equal(file.bytes.buffer, body.buffer, "the file is a view into the body");
 });
 
-Deno.test("parseMultipart() takes a preamble, padding, quoted parameters and parts with no name", () => {
+Deno.test("parseMultipart() takes padding, quoted parameters and parts with no name", () => {
   const body = new TextEncoder().encode(
-    "preamble\r\n--b\t \r\n" +
+    "--b\t \r\n" +
       'Content-Disposition: form-data; name="a"; filename="x;y.txt"\r\n\r\n' +
       "one\r\n--b\r\n" +
       "Content-Disposition: form-data\r\n\r\n" +
@@ -86,6 +86,11 @@ Deno.test("parseMultipart() refuses a body without its boundary or cut short", (
   }
   const headless = new TextEncoder().encode('--b\r\nContent-Disposition: form-data; name="a"');
   assert.throws(() => parseMultipart(headless, "b"), MultipartError);
+  // A preamble (RFC 2046 allows one; no browser or HTTP client sends it) is refused, not guessed.
+  const preamble = new TextEncoder().encode(
+    'preamble\r\n--b\r\nContent-Disposition: form-data; name="a"\r\n\r\n1\r\n--b--',
+  );
+  assert.throws(() => parseMultipart(preamble, "b"), MultipartError);
 });
 
 Deno.test("boundaryOf() reads quoted and bare boundaries", () => {
