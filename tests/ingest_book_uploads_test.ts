@@ -154,3 +154,38 @@ Deno.test("a multipart book upload without Content-Length is read and imported",
   assert.equal(res.status, 201, JSON.stringify(body));
   assert.equal(body.chapters, 4);
 });
+
+Deno.test("other requests are answered while a book imports: its writes give the event loop turns", async () => {
+  await using folio = await testFolio();
+  const chapters = Array.from(
+    { length: 120 },
+    (_, c) =>
+      `# Chapter ${c + 1}\n\n${`Words of chapter ${c + 1} about tides and harbours. `.repeat(80)}`,
+  );
+  const f = new FormData();
+  f.set("file", new File([chapters.join("\n\n")], "long.md", { type: "text/markdown" }));
+  f.set("title", "A long book");
+  f.set("author", "Jo Writer");
+  f.set("rag", "on");
+  let importing = true;
+  let answered = 0;
+  const pings = (async () => {
+    while (importing) {
+      const res = await folio.request("/api/health");
+      await res.body?.cancel();
+      if (importing) answered++;
+      await new Promise((r) => setTimeout(r, 1));
+    }
+  })();
+  const res = await folio.request("/api/publisher/books", {
+    method: "POST",
+    headers: auth(folio),
+    body: f,
+  });
+  importing = false;
+  await pings;
+  assert.equal(res.status, 201);
+  assert.equal((await res.json()).chapters, 120);
+  // Committing each chapter inline held the event loop for the whole import: one answer at most.
+  assert.ok(answered >= 3, `${answered} health requests answered during the import`);
+});
