@@ -173,9 +173,19 @@ async function gather(
 ): Promise<{ article: Article; input: DecisionInput } | null> {
   const article = await findArticle(db, req.publisher.id, req.idOrUrl);
   if (!article) return null;
-  const ctx = await readContext(db, req, now, { articleId: article.id });
+  const ctx = await readContext(db, req, now, { meter: false });
   const ceiling = article.bookId ? await bookCeiling(db, req.publisher.id, article.bookId) : null;
-  return { article, input: inputFor(ctx, article, { use: req.use, ceiling, now }) };
+  const input = inputFor(ctx, article, { use: req.use, ceiling, now });
+  // The meter is read only when it can change the outcome: the decision reaches it only for a
+  // non-buyer's paid read, and then a free read would count against it (an OBSERVE read skips
+  // the query).
+  if (req.caller.buyerId || !decide(input).countsAgainstMeter) return { article, input };
+  const count = await meterCount(db, req.publisher.id, {
+    identity: req.caller.identity,
+    month: monthOf(now),
+    articleId: article.id,
+  });
+  return { article, input: { ...input, usage: { ...input.usage, meterCount: count } } };
 }
 
 /** Everything the decision needs that does not depend on the article: gathered once. */
@@ -187,14 +197,14 @@ export interface ReadContext {
 }
 
 /**
- * Gathers the publisher's rules and the caller's licenses and month counters; with `articleId`,
- * the meter counts 0 when the caller already used a free read on that article this month.
+ * Gathers the publisher's rules and the caller's licenses and month counters; `meter: false`
+ * leaves the paywall meter at 0 for a caller that reads it only when it matters.
  */
 export async function readContext(
   db: Client,
   req: Pick<ReadRequest, "publisher" | "caller">,
   now: Date,
-  options: { articleId?: string } = {},
+  options: { meter?: boolean } = {},
 ): Promise<ReadContext> {
   const month = monthOf(now);
   const { publisher, caller } = req;
@@ -202,11 +212,9 @@ export async function readContext(
     listRules(db, publisher.id, { freshAs: publisher }),
     requesterFor(db, publisher.id, caller, { now }),
     caller.buyerId ? spendState(db, caller.buyerId, { publisherId: publisher.id, month }) : null,
-    caller.buyerId ? 0 : meterCount(db, publisher.id, {
-      identity: caller.identity,
-      month,
-      articleId: options.articleId,
-    }),
+    caller.buyerId || options.meter === false
+      ? 0
+      : meterCount(db, publisher.id, { identity: caller.identity, month }),
   ]);
   return {
     publisher: {
