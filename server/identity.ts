@@ -57,7 +57,8 @@ export async function verifyCredential(
 ): Promise<Credential | null> {
   if (p.token === null) return null;
   if (p.presented === "buyer_key") {
-    const buyer = await liveBuyer(deps.db, p.token);
+    // The publisher was looked up in this request: no second configuration-version read.
+    const buyer = await liveBuyer(deps.db, p.token, { freshAs: publisher });
     if (!buyer) return null;
     const principal = `buyer:${buyer.id}`;
     return {
@@ -128,8 +129,15 @@ export function territoryOf(
   return v && /^[A-Z]{2}$/.test(v) && v !== "XX" && v !== "T1" ? v : null;
 }
 
-/** The buyer whose live key is `key`; null for a malformed, unknown or revoked one. */
-export async function liveBuyer(db: Client, key: string): Promise<Buyer | null> {
+/**
+ * The buyer whose live key is `key`; null for a malformed, unknown or revoked one. `freshAs`:
+ * see store/config_cache.ts.
+ */
+export async function liveBuyer(
+  db: Client,
+  key: string,
+  options: { freshAs?: object } = {},
+): Promise<Buyer | null> {
   if (!wellFormed(key, "mk")) return null;
-  return await findBuyerByKeyHash(db, await hashSecret(key));
+  return await findBuyerByKeyHash(db, await hashSecret(key), options);
 }

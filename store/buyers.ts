@@ -1,5 +1,6 @@
 /** Persistence of buyers, their API keys and their virtual OAuth client. */
 import type { Client } from "./db.ts";
+import { cachedConfig } from "./config_cache.ts";
 
 /** A buyer account. */
 export interface Buyer {
@@ -68,13 +69,21 @@ export async function replaceBuyerKey(
 
 /** The buyer owning an unrevoked key with this hash. Read from the store on every request, so a
  * rotation is seen by every node at once. */
-export async function findBuyerByKeyHash(db: Client, hash: string): Promise<Buyer | null> {
-  const rs = await db.execute({
-    sql: `SELECT b.* FROM buyer_keys k JOIN buyers b ON b.id = k.buyer_id
-          WHERE k.key_hash = ? AND k.revoked_at IS NULL`,
-    args: [hash],
-  });
-  return rs.rows[0] ? buyerOfRow(rs.rows[0]) : null;
+export function findBuyerByKeyHash(
+  db: Client,
+  hash: string,
+  options: { freshAs?: object } = {},
+): Promise<Buyer | null> {
+  // Cached with the configuration (migration 0017): a rotation or revocation anywhere is seen on
+  // the next request. The buyer is shared: callers must not change it.
+  return cachedConfig(db, `buyer-key:${hash}`, async () => {
+    const rs = await db.execute({
+      sql: `SELECT b.* FROM buyer_keys k JOIN buyers b ON b.id = k.buyer_id
+            WHERE k.key_hash = ? AND k.revoked_at IS NULL`,
+      args: [hash],
+    });
+    return rs.rows[0] ? buyerOfRow(rs.rows[0]) : null;
+  }, options);
 }
 
 /** The buyer with this id. */

@@ -1,9 +1,10 @@
 /**
- * Publishers and their content rules, cached per client: every request reads them and they change
- * rarely. Each lookup first reads `config_version` (migration 0016, bumped by triggers on any
- * change, whichever process commits it): one single-row read in place of the row reads and JSON
- * parsing it saves, and the reason a price or rule changed through one process is seen by every
- * other on its next request. Callers get shared objects: they must not mutate them.
+ * Publishers, their content rules and buyers by key, cached per client: every request reads them
+ * and they change rarely. Each lookup first reads `config_version` (migrations 0016 and 0017,
+ * bumped by triggers on any change, whichever process commits it): one single-row read in place of
+ * the row reads and JSON parsing it saves, and the reason a price, rule or key changed through one
+ * process is seen by every other on its next request. Callers get shared objects: they must not
+ * mutate them.
  *
  * A request reads the version once: a lookup `freshAs` an object this cache handed out skips the
  * read while the cache is at least that object's version, which the request's first lookup checked.
