@@ -1,9 +1,11 @@
 /**
  * The semantic leg's in-memory index for one publisher. Each article keeps its chunk vectors as
  * int8 (a quarter of Float32's memory) plus a Float32 article vector (the normalised mean of its
- * chunks). A query scans article vectors (cost: articles × dims), then rescores only the best
- * candidates' chunks, so the chunk count per article does not drive latency.
+ * chunks). A query scans article vectors (cost: articles × dims; in WebAssembly SIMD when the
+ * dimensions are a multiple of 4, search/dot_scan.ts), then rescores only the best candidates'
+ * chunks, so the chunk count per article does not drive latency.
  */
+import { DotScanner } from "./dot_scan.ts";
 
 /** One article's chunk vectors, quantised. */
 interface Entry {
@@ -30,8 +32,12 @@ export class VectorIndex {
   #free: number[] = [];
   #entries: (Entry | undefined)[] = [];
   #art = new Float32Array(0);
+  /** Holds the article vectors (as #art) when it can scan them; else #art is a plain array. */
+  #scanner: DotScanner | null;
 
-  constructor(readonly embedder: string, readonly dims: number) {}
+  constructor(readonly embedder: string, readonly dims: number) {
+    this.#scanner = dims > 0 && dims % 4 === 0 ? new DotScanner(dims) : null;
+  }
 
   /** Articles with vectors. */
   get size(): number {
@@ -99,7 +105,11 @@ export class VectorIndex {
     const art = this.#art;
     const top = new TopK(Math.max(options.candidates, options.pool));
     const among = options.among?.map((id) => this.#slots.get(id)).filter((s) => s !== undefined);
-    const count = among ? among.length : this.#entries.length;
+    if (!among && this.#scanner) {
+      const scores = this.#scanner.scores(query, this.#entries.length);
+      for (let s = 0; s < scores.length; s++) top.push(scores[s], s);
+    }
+    const count = among ? among.length : this.#scanner ? 0 : this.#entries.length;
     for (let k = 0; k < count; k++) {
       const s = among ? among[k]! : k;
       const base = s * d;
@@ -209,7 +219,10 @@ export class VectorIndex {
     }
     this.#entries[slot] = entry;
     const d = this.dims;
-    if (this.#art.length < (slot + 1) * d) {
+    if (this.#scanner) {
+      this.#scanner.reserve(slot + 1);
+      this.#art = this.#scanner.rows;
+    } else if (this.#art.length < (slot + 1) * d) {
       const grown = new Float32Array(Math.max((slot + 1) * d, this.#art.length * 2, 64 * d));
       grown.set(this.#art);
       this.#art = grown;
