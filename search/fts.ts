@@ -23,14 +23,17 @@ export function publisherToken(publisherId: string): string {
 export function ftsQuery(
   publisherId: string,
   text: string,
-  options: { skip?: Set<string> } = {},
+  options: { skip?: Set<string>; scoped?: boolean } = {},
 ): string | null {
   const chosen = queryWords(text);
   const kept = chosen.filter((w) => !options.skip?.has(w));
   if (kept.length > 0) chosen.splice(0, chosen.length, ...kept);
   if (chosen.length === 0) return null;
   const terms = chosen.map((w) => `"${w.replaceAll('"', '""')}"`).join(" OR ");
-  return `pub : "${publisherToken(publisherId)}" AND {title summary tags body} : (${terms})`;
+  const match = `{title summary tags body} : (${terms})`;
+  // Unscoped, other publishers' rows are ranked too; ftsSearch's eligibility column drops them.
+  if (options.scoped === false) return match;
+  return `pub : "${publisherToken(publisherId)}" AND ${match}`;
 }
 
 /** The words of a query that go to FTS: stop words dropped unless nothing else is left. */
@@ -68,10 +71,10 @@ export async function ftsSearch(
   db: Client,
   publisherId: string,
   text: string,
-  options: { limit: number; weights?: number[]; skip?: Set<string> },
+  options: { limit: number; weights?: number[]; skip?: Set<string>; scoped?: boolean },
 ): Promise<{ articleId: string; score: number }[]> {
   const weights = (options.weights ?? FTS_WEIGHTS).map((w) => Number(w) || 0).join(", ");
-  const match = ftsQuery(publisherId, text, { skip: options.skip });
+  const match = ftsQuery(publisherId, text, { skip: options.skip, scoped: options.scoped });
   if (!match) return [];
   // Rank inside FTS first (cheap, bounded), then join for eligibility; fetch more if some were
   // filtered out so ineligible articles never crowd out the page. Every ranked row comes back

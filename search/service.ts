@@ -69,6 +69,8 @@ const LOOP_BATCH = 512;
  * Larger than any evaluation corpus, so cross-validation measures exactly the full-scan ranking.
  */
 const POOL = 2000;
+/** A publisher with at least this share of the indexed documents is not scoped inside FTS. */
+const UNSCOPED_SHARE = 0.8;
 
 /** Creates the search service over a store. */
 export function createSearchService(options: SearchServiceOptions): SearchService {
@@ -83,7 +85,7 @@ export function createSearchService(options: SearchServiceOptions): SearchServic
   const cache = new IndexCache(db, options.dataDir, () => now().getTime());
   const models = new Map<string, { loaded: LoadedModel | null; checkedAt: number }>();
   const invalidated = new Set<string>();
-  let indexed = { docs: 0, at: -Infinity };
+  let indexed = { docs: 0, at: -Infinity, byPublisher: new Map<string, number>() };
   let loop: Promise<void> | null = null;
   let stopping = false;
   let wake: (() => void) | null = null;
@@ -196,14 +198,27 @@ export function createSearchService(options: SearchServiceOptions): SearchServic
     };
   }
 
-  /** Full text with corpus-common words skipped (the document count is refreshed each minute), then RM3's second pass when configured. */
+  /**
+   * Full text with corpus-common words skipped, scoped to the publisher in FTS only when it holds
+   * a minority of the index (document counts refreshed each minute), then RM3's second pass when
+   * configured.
+   */
   async function ftsLeg(publisherId: string, query: string, depth: number): Promise<LegHit[]> {
     if (now().getTime() - indexed.at > 60_000) {
-      const rs = await db.execute("SELECT COUNT(*) AS n FROM search_docs WHERE deleted = 0");
-      indexed = { docs: Number(rs.rows[0].n), at: now().getTime() };
+      const rs = await db.execute(
+        "SELECT publisher_id, COUNT(*) AS n FROM search_docs WHERE deleted = 0 GROUP BY publisher_id",
+      );
+      const byPublisher = new Map(rs.rows.map((r) => [String(r.publisher_id), Number(r.n)]));
+      const docs = [...byPublisher.values()].reduce((a, b) => a + b, 0);
+      indexed = { docs, at: now().getTime(), byPublisher };
     }
     const skip = await commonWords(db, query, { docs: indexed.docs });
-    const opts = { limit: depth, weights: options.ftsWeights, skip };
+    // The publisher token's postings list every one of its documents: when they are most of the
+    // index, walking it costs more than ranking the few other documents the eligibility join
+    // drops (at 100k in one publisher: p50 4.2 → 1.8 ms).
+    const share = (indexed.byPublisher.get(publisherId) ?? 0) / Math.max(1, indexed.docs);
+    const scoped = share < UNSCOPED_SHARE;
+    const opts = { limit: depth, weights: options.ftsWeights, skip, scoped };
     const first = await ftsSearch(db, publisherId, query, opts);
     const fb = feedback.fts;
     if (!fb || fb.docs < 1 || fb.terms < 1 || fb.weight <= 0 || first.length === 0) return first;

@@ -116,6 +116,28 @@ Deno.test("search() does not return another publisher's article", async () => {
   await search.close();
 });
 
+Deno.test("full text stays within the publisher when it holds most of the index (unscoped FTS)", async () => {
+  await using store = await tempStore();
+  await addPublisher(store, "big");
+  await addPublisher(store, "small");
+  const body = (i: number) => `Harbour tides and mooring lines, note ${i}.`;
+  const mine: string[] = [];
+  for (let i = 0; i < 9; i++) {
+    mine.push(await addArticle(store, "big", `b${i}`, { title: `Tides ${i}`, body: body(i) }));
+  }
+  // The small publisher's article matches better than any of the big one's.
+  const theirs = await addArticle(store, "small", "s", {
+    title: "Tides tides tides",
+    body: "Tides, tides and more tides at the harbour.",
+  });
+  const search = testService(store, { legs: "fts" });
+  const big = (await search.search("big", "tides", { limit: 20 })).hits.map((h) => h.articleId);
+  assert.deepEqual(new Set(big), new Set(mine)); // 90% of the index: FTS is not scoped by token
+  const small = (await search.search("small", "tides", { limit: 20 })).hits.map((h) => h.articleId);
+  assert.deepEqual(small, [theirs]);
+  await search.close();
+});
+
 Deno.test("search() mode says which legs contributed", async () => {
   await using store = await tempStore();
   await addPublisher(store, "p1");
