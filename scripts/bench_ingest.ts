@@ -19,6 +19,7 @@ import { startFolio } from "../server/runtime.ts";
 import { createLogger } from "../server/log.ts";
 import { startIngestionWorker } from "../server/catalog/jobs.ts";
 import { findArticle } from "../store/articles.ts";
+import { TARGETS, verdict } from "./targets.ts";
 
 const args = Deno.args.join(" ");
 const dataDir = /--data[ =](\S+)/.exec(args)?.[1] ??
@@ -192,7 +193,10 @@ async function main() {
       coverage,
       metadataMatches: titlesOk,
     };
-    console.log(JSON.stringify(result));
+    console.log(JSON.stringify({
+      ...result,
+      ...verdict(TARGETS.ingestion, result.articlesPerSecond),
+    }));
     console.table({
       "pages / hosts / workers": `${stories.length} / ${sites.length} / ${concurrency}`,
       "ingested / failed": `${job.ingested} / ${job.failed}`,

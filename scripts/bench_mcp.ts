@@ -15,6 +15,7 @@ import { loadConfig } from "../server/config.ts";
 import { createLogger } from "../server/log.ts";
 import { startFolio } from "../server/runtime.ts";
 import catalog from "../server/seed/demo_catalog.json" with { type: "json" };
+import { TARGETS, verdict } from "./targets.ts";
 
 const args = Object.fromEntries(
   Deno.args.map((a) => a.replace(/^--/, "").split("=")).map(([k, v]) => [k, Number(v)]),
@@ -157,12 +158,14 @@ try {
     };
     console.log(JSON.stringify({ ...common, server: "folio", ...f }));
     console.log(JSON.stringify({ ...common, server: "baseline", ...b }));
+    const target = c.tool === "get_article" ? TARGETS.mcpGetArticle : TARGETS.mcpSearchArticles;
     console.log(JSON.stringify({
       ...common,
       ratio: {
         throughputFolioOverBaseline: Math.round((f.callsPerSec / b.callsPerSec) * 100) / 100,
         p95FolioOverBaseline: Math.round((f.p95Ms / b.p95Ms) * 100) / 100,
       },
+      ...verdict(target, f.callsPerSec / b.callsPerSec),
     }));
   }
 } finally {

@@ -13,6 +13,7 @@ import { startFolio } from "../server/runtime.ts";
 import { listRecent } from "../store/articles.ts";
 import { createLogger } from "../server/log.ts";
 import { secondProcess } from "../tests/processes.ts";
+import { TARGETS, verdict } from "./targets.ts";
 
 const flags = Object.fromEntries(Deno.args.map((a) => a.replace(/^--/, "").split("=")));
 const seconds = Number(flags.seconds ?? 5);
@@ -85,8 +86,16 @@ async function scaleBench(size: number) {
     const throughput = await load("bench.localhost", urls, concurrency);
     const rssMB = Math.round(Deno.memoryUsage().rss / 1e6);
     const rows = [
-      { name: `REST search at ${size} (concurrency 1)`, ...latency },
-      { name: `REST search at ${size} (concurrency ${concurrency})`, ...throughput },
+      {
+        name: `REST search at ${size} (concurrency 1)`,
+        ...latency,
+        ...verdict(TARGETS.restSearch100kP95, latency.p95),
+      },
+      {
+        name: `REST search at ${size} (concurrency ${concurrency})`,
+        ...throughput,
+        ...verdict(TARGETS.restSearch100kThroughput, throughput.rps),
+      },
     ];
     for (const r of rows) {
       console.log(JSON.stringify({ bench: "rest-scale", size, restartToFirstMs, rssMB, ...r }));
@@ -163,17 +172,24 @@ try {
   await bare.shutdown();
   const rows = [
     { name: "baseline (bare Deno.serve, same body)", ...baseline },
-    { name: "REST get_article", ...get, ratioToBaseline: +(get.rps / baseline.rps).toFixed(3) },
+    {
+      name: "REST get_article",
+      ...get,
+      ratioToBaseline: +(get.rps / baseline.rps).toFixed(3),
+      ...verdict(TARGETS.restGetArticle, get.rps / baseline.rps),
+    },
     {
       name: "REST get_article, charged (buyer key, PAYWALL, Idempotency-Key)",
       ...charged,
       ratioToBaseline: +(charged.rps / baseline.rps).toFixed(3),
+      ...verdict(TARGETS.restChargedRead, charged.rps / baseline.rps),
       chargesRecorded,
     },
     {
       name: "REST search_articles",
       ...search,
       ratioToBaseline: +(search.rps / baseline.rps).toFixed(3),
+      ...verdict(TARGETS.restSearchDemo, search.rps / baseline.rps),
     },
   ];
   if (processes === 2) {
@@ -183,18 +199,24 @@ try {
       urls.flatMap((u) => [u, u.replace(`:${port}/`, `:${other.port}/`)]);
     await load("demo.localhost", both(searchUrls), 2, 1); // the second process loads its index
     const twice = [
-      ["REST get_article", await load("demo.localhost", both(articleUrls))],
+      ["REST get_article", TARGETS.restGetArticle, await load("demo.localhost", both(articleUrls))],
       [
         "REST get_article, charged",
+        TARGETS.restChargedRead,
         await load("demo.localhost", both(paywalled), concurrency, seconds, chargedEnv),
       ],
-      ["REST search_articles", await load("demo.localhost", both(searchUrls))],
+      [
+        "REST search_articles",
+        TARGETS.restSearchDemo,
+        await load("demo.localhost", both(searchUrls)),
+      ],
     ] as const;
-    for (const [name, r] of twice) {
+    for (const [name, target, r] of twice) {
       rows.push({
         name: `${name} (2 processes, one store)`,
         ...r,
         ratioToBaseline: +(r.rps / baseline.rps).toFixed(3),
+        ...verdict(target, r.rps / baseline.rps),
       });
     }
   }

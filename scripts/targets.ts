@@ -1,0 +1,36 @@
+/**
+ * Issue 15's targets ("Throughput" in ARCHITECTURE.md), so each bench prints beside a figure what
+ * it should reach and whether this run did. Ratios are to a baseline taken in the same run.
+ */
+export interface Target {
+  /** What the figure should reach, for people. */
+  target: string;
+  ok: (value: number) => boolean;
+}
+
+const atLeast = (n: number, unit: string): Target => ({
+  target: `≥ ${n}${unit}`,
+  ok: (v) => v >= n,
+});
+const atMost = (n: number, unit: string): Target => ({
+  target: `≤ ${n}${unit}`,
+  ok: (v) => v <= n,
+});
+
+export const TARGETS = {
+  restGetArticle: atLeast(0.25, "× bare"),
+  restChargedRead: atLeast(0.15, "× bare"),
+  restSearchDemo: atLeast(0.1, "× bare"),
+  restSearch100kP95: atMost(25, " ms at one connection"),
+  restSearch100kThroughput: atLeast(150, " searches/s at 16 connections"),
+  mcpGetArticle: atLeast(0.8, "× the minimal SDK server"),
+  mcpSearchArticles: atLeast(0.6, "× the minimal SDK server"),
+  ingestion: atLeast(100, " articles/s"),
+  buildRss100k: atMost(2048, " MB"),
+  restartToFirstAnswer: atMost(10_000, " ms"),
+} satisfies Record<string, Target>;
+
+/** `{ target, met }` for a figure, to spread into its JSON line. */
+export function verdict(t: Target, value: number): { target: string; met: boolean } {
+  return { target: t.target, met: t.ok(value) };
+}
