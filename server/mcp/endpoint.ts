@@ -124,6 +124,10 @@ async function post(
     const res = await transport.handleRequest(c.req.raw, { parsedBody: r.body });
     return { res, identity };
   } finally {
+    // The transport closes alone: the SDK's Protocol would answer the close by failing its pending
+    // outgoing requests with an Error whose stack it builds every time (6% of a tools/call), and a
+    // server that lives for one JSON response has none pending.
+    transport.onclose = undefined;
     await server.close();
   }
 }
