@@ -14,6 +14,7 @@
  * 10 MiB text limit (server/catalog/books.ts).
  */
 import { rng, word, zipfTable } from "./synthetic_corpus.ts";
+import { spawnFolio } from "../tests/processes.ts";
 
 const flags = Object.fromEntries(
   Deno.args.map((a) => /^--([^=]+)(?:=(.*))?$/.exec(a)?.slice(1) ?? [a, ""]),
@@ -22,7 +23,6 @@ const megabytes = Number(flags.mb ?? 10);
 const chapters = Number(flags.chapters ?? 300);
 const concurrent = Number(flags.concurrent ?? 4);
 const phase = String(flags.phase ?? "both");
-const MAIN = new URL("../main.ts", import.meta.url).pathname;
 const CONFIG = new URL("../deno.json", import.meta.url).pathname;
 const TEXT_LIMIT = 10 * 1024 * 1024;
 
@@ -117,45 +117,24 @@ interface Server extends AsyncDisposable {
 /** `main.ts` on a fresh temp store, its banner read for the port and the demo publisher's key. */
 async function startServer(): Promise<Server> {
   const dataDir = await Deno.makeTempDir({ prefix: "folio-bench-upload-" });
-  const child = new Deno.Command(Deno.execPath(), {
-    args: [
-      "run",
-      "-A",
+  const keyLine = /publisher API key \(shown once\): (\S+)/;
+  const folio = await spawnFolio(dataDir, {
+    env: { FOLIO_LOG_LEVEL: "warn" },
+    denoArgs: [
       "--config",
       CONFIG,
       ...(flags["server-v8-flags"] ? [`--v8-flags=${flags["server-v8-flags"]}`] : []),
-      MAIN,
     ],
-    env: {
-      NO_COLOR: "1",
-      FOLIO_HOST: "127.0.0.1",
-      PORT: "0",
-      FOLIO_DATA_DIR: dataDir,
-      FOLIO_LOG_LEVEL: "warn",
-    },
-    stdout: "piped",
     stderr: "inherit",
-  }).spawn();
-  const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
-  let banner = "";
-  let port: string | undefined;
-  let key: string | undefined;
-  while (!port || !key) {
-    const { value, done } = await reader.read();
-    if (done) throw new Error(`folio stopped: ${banner}`);
-    banner += value;
-    port = /serving on http:\/\/[^:]+:(\d+)/.exec(banner)?.[1];
-    key = /publisher API key \(shown once\): (\S+)/.exec(banner)?.[1];
-  }
-  // Keep draining stdout so the child never blocks on a full pipe.
-  const drain = (async () => {
-    while (!(await reader.read()).done) { /* discard */ }
-  })().catch(() => {});
+    until: [keyLine],
+  });
+  const { port } = folio;
+  const key = keyLine.exec(folio.banner)![1];
   const client = Deno.createHttpClient({
     proxy: { transport: "tcp", hostname: "127.0.0.1", port: Number(port) },
   });
   return {
-    pid: child.pid,
+    pid: folio.child.pid,
     port: Number(port),
     key,
     api: (path, init = {}) =>
@@ -167,9 +146,7 @@ async function startServer(): Promise<Server> {
     site: (path) => fetch(`http://demo.localhost:${port}${path}`, { client }),
     async [Symbol.asyncDispose]() {
       client.close();
-      child.kill("SIGTERM");
-      await child.status;
-      await drain;
+      await folio[Symbol.asyncDispose]();
       await Deno.remove(dataDir, { recursive: true }).catch(() => {});
     },
   };

@@ -132,9 +132,17 @@ export function createSearchService(options: SearchServiceOptions): SearchServic
     checked: Map<string, boolean>;
   };
 
+  const noSemanticLeg = (): SemanticLeg => ({
+    hits: [],
+    vector: null,
+    index: null,
+    pool: [],
+    checked: new Map(),
+  });
+
   /** Nearest articles to the query's vector; keeps a pool for Rocchio's second pass when configured. */
   async function semanticLeg(publisherId: string, query: string, depth: number) {
-    const none: SemanticLeg = { hits: [], vector: null, index: null, pool: [], checked: new Map() };
+    const none = noSemanticLeg();
     const embedder = await embedderFor(publisherId);
     if (!embedder) return none;
     const index = await cache.get(publisherId, embedder);
@@ -240,9 +248,7 @@ export function createSearchService(options: SearchServiceOptions): SearchServic
     const legs = options.legs ?? "both";
     const [fts, first] = await Promise.all([
       legs === "semantic" ? [] : ftsLeg(publisherId, query, depth),
-      legs === "fts"
-        ? { hits: [], vector: null, index: null, pool: [], checked: new Map() } as SemanticLeg
-        : semanticLeg(publisherId, query, depth),
+      legs === "fts" ? noSemanticLeg() : semanticLeg(publisherId, query, depth),
     ]);
     const sem = await feedbackPass(publisherId, first, fts, depth);
     options.onLegs?.({ fts, semantic: sem.hits });

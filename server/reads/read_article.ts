@@ -61,7 +61,7 @@ export async function peekArticle(
 ): Promise<{ article: Article | null; decision: Decision | null }> {
   const found = await gather(deps.db, req, deps.clock.now());
   return found
-    ? { article: found.article, decision: decide(found.input) }
+    ? { article: found.article, decision: found.decision }
     : { article: null, decision: null };
 }
 
@@ -98,7 +98,7 @@ async function read(deps: ReadDeps, req: ReadRequest): Promise<ReadResult> {
   const found = await gather(db, req, now);
   if (!found) return { article: null, decision: null, charge: null };
   const { article, input } = found;
-  let decision = decide(input);
+  let { decision } = found;
   let charge: ReadResult["charge"] = null;
 
   if (decision.charge && req.caller.buyerId) {
@@ -165,12 +165,15 @@ async function read(deps: ReadDeps, req: ReadRequest): Promise<ReadResult> {
   return { article, decision, charge };
 }
 
-/** The article and the decision input for it, or null when the article does not exist. */
+/**
+ * The article, the decision input for it and the decision taken on it, or null when the article
+ * does not exist.
+ */
 async function gather(
   db: Client,
   req: Pick<ReadRequest, "publisher" | "idOrUrl" | "caller" | "use">,
   now: Date,
-): Promise<{ article: Article; input: DecisionInput } | null> {
+): Promise<{ article: Article; input: DecisionInput; decision: Decision } | null> {
   const article = await findArticle(db, req.publisher.id, req.idOrUrl);
   if (!article) return null;
   const ctx = await readContext(db, req, now, { meter: false });
@@ -179,13 +182,15 @@ async function gather(
   // The meter is read only when it can change the outcome: the decision reaches it only for a
   // non-buyer's paid read, and then a free read would count against it (an OBSERVE read skips
   // the query).
-  if (req.caller.buyerId || !decide(input).countsAgainstMeter) return { article, input };
+  const decision = decide(input);
+  if (req.caller.buyerId || !decision.countsAgainstMeter) return { article, input, decision };
   const count = await meterCount(db, req.publisher.id, {
     identity: req.caller.identity,
     month: monthOf(now),
     articleId: article.id,
   });
-  return { article, input: { ...input, usage: { ...input.usage, meterCount: count } } };
+  const metered = { ...input, usage: { ...input.usage, meterCount: count } };
+  return { article, input: metered, decision: decide(metered) };
 }
 
 /** Everything the decision needs that does not depend on the article: gathered once. */
