@@ -28,6 +28,8 @@ export const TARGETS = {
   ingestion: atLeast(100, " articles/s"),
   buildRss100k: atMost(2048, " MB"),
   restartToFirstAnswer: atMost(10_000, " ms"),
+  search1MP95: atMost(50, " ms (1,000,000 articles, 100 publishers)"),
+  serveRss1M: atMost(4096, " MB (1,000,000 articles, 100 publishers)"),
 } satisfies Record<string, Target>;
 
 /** `{ target, met }` for a figure, to spread into its JSON line. */
