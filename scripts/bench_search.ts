@@ -148,6 +148,7 @@ async function buildPhase(dir: string): Promise<void> {
   const store = await openStore(`file:${dir}/folio.db`, { now: new Date() });
   const service = createSearchService({
     db: store.db,
+    resultCache: false, // times the search itself, not a repeat
     now: () => new Date(),
     dataDir: `${dir}/data`,
   });
@@ -178,6 +179,7 @@ async function serve(dir: string): Promise<void> {
   const store = await openStore(`file:${dir}/folio.db`, { now: new Date() });
   const service = createSearchService({
     db: store.db,
+    resultCache: false, // times the search itself, not a repeat
     now: () => new Date(),
     dataDir: `${dir}/data`,
   });
@@ -204,6 +206,7 @@ async function serve(dir: string): Promise<void> {
   const rss = Deno.memoryUsage().rss;
   const fts = createSearchService({
     db: store.db,
+    resultCache: false, // times the search itself, not a repeat
     now: () => new Date(),
     dataDir: null,
     legs: "fts",
@@ -213,6 +216,7 @@ async function serve(dir: string): Promise<void> {
   // The same hybrid without Rocchio's second pass: what the cross-validated feedback costs.
   const plain = createSearchService({
     db: store.db,
+    resultCache: false, // times the search itself, not a repeat
     now: () => new Date(),
     dataDir: `${dir}/data`,
     feedback: { semantic: null },
@@ -221,6 +225,7 @@ async function serve(dir: string): Promise<void> {
   const noFeedback = await time(plain, queries);
   const semantic = createSearchService({
     db: store.db,
+    resultCache: false, // times the search itself, not a repeat
     now: () => new Date(),
     dataDir: `${dir}/data`,
     legs: "semantic",

@@ -141,7 +141,13 @@ async function main() {
       docOf.set(id, d.id);
     }
     const service = (extra: Partial<SearchServiceOptions>) =>
-      createSearchService({ db: store.db, now: () => new Date(), dataDir: null, ...extra });
+      createSearchService({
+        db: store.db,
+        now: () => new Date(),
+        dataDir: null,
+        resultCache: false, // latency is timed over repeated queries
+        ...extra,
+      });
     const build = async (lsa: LsaOptions) => {
       const t0 = performance.now();
       const s = service({ lsa });

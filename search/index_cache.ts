@@ -57,6 +57,11 @@ export class IndexCache {
     if (slot) slot.checkedAt = 0;
   }
 
+  /** Makes the next `get` of every publisher check the store for changes. */
+  touchAll(): void {
+    for (const slot of this.#slots.values()) slot.checkedAt = 0;
+  }
+
   /** Forgets a publisher's index and deletes its snapshot. */
   async drop(publisherId: string): Promise<void> {
     this.#slots.delete(publisherId);

@@ -20,6 +20,7 @@ import {
 import { commonWords, feedbackTexts, ftsSearch } from "./fts.ts";
 import { DEFAULT_FUSION, fuseScored, type FusionOptions, type LegHit, modeOf } from "./fusion.ts";
 import { IndexCache } from "./index_cache.ts";
+import { ResultCache } from "./result_cache.ts";
 import type { VectorHit, VectorIndex } from "./vector_index.ts";
 import { dirtyArticles, embedBatch, publishersWithWork, rechunk } from "./indexer.ts";
 import type { LsaOptions } from "./lsa.ts";
@@ -59,6 +60,11 @@ export interface SearchServiceOptions {
   feedback?: Partial<FeedbackOptions>;
   /** Evaluation only: sees each query's leg rankings with their raw scores before fusion. */
   onLegs?: (legs: { fts: LegHit[]; semantic: LegHit[] }) => void;
+  /**
+   * Answer a repeated search from recent results while the catalog is unchanged (default true;
+   * off with `onLegs`, and in benchmarks that time the search itself).
+   */
+  resultCache?: boolean;
 }
 
 const LOOP_IDLE_MS = 1000;
@@ -85,6 +91,10 @@ export function createSearchService(options: SearchServiceOptions): SearchServic
   const cache = new IndexCache(db, options.dataDir, () => now().getTime());
   const models = new Map<string, { loaded: LoadedModel | null; checkedAt: number }>();
   const invalidated = new Set<string>();
+  type Answer = Awaited<ReturnType<typeof compute>>;
+  const results = options.resultCache === false || options.onLegs
+    ? null
+    : new ResultCache<Answer>(db);
   let indexed = { docs: 0, at: -Infinity, byPublisher: new Map<string, number>() };
   let loop: Promise<void> | null = null;
   let stopping = false;
@@ -239,7 +249,21 @@ export function createSearchService(options: SearchServiceOptions): SearchServic
     return mixRuns(first, again, fb.weight).slice(0, depth);
   }
 
-  async function search(publisherId: string, query: string, limit: number) {
+  /** A search's answer, kept while the catalog is unchanged (search/result_cache.ts). */
+  function search(publisherId: string, query: string, limit: number) {
+    if (!results) return compute(publisherId, query, limit);
+    return results.get(
+      `${publisherId}\n${limit}\n${query}`,
+      () => compute(publisherId, query, limit),
+      () => {
+        // Something changed somewhere: what is kept beside the results is checked again first.
+        cache.touchAll();
+        for (const m of models.values()) m.checkedAt = -Infinity;
+      },
+    );
+  }
+
+  async function compute(publisherId: string, query: string, limit: number) {
     const n = Math.max(1, Math.min(Math.floor(limit) || 10, 100));
     const depth = Math.max(n, options.legDepth ?? 50);
     if (words(query).length === 0) {

@@ -400,3 +400,73 @@ Deno.test("search() with fused Rocchio feedback takes its feedback articles from
   assert.deepEqual(new Set(fused.slice(0, 2)), new Set([kepler, ellipses]));
   assert.equal(fused[2], rockets);
 });
+
+Deno.test("a repeated search is answered from the result cache until anything in the catalog changes", async () => {
+  await using store = await tempStore();
+  await addPublisher(store, "p1");
+  await addBook(store, "p1", "atlas", true);
+  const ids = await seedTopics(store, "p1");
+  const chapter = await addArticle(store, "p1", "atlas-1", {
+    title: "Comet atlas",
+    body: "A comet crossed the galaxy near the telescope.",
+    kind: "chapter",
+    bookId: "atlas",
+    chapterNo: 1,
+  });
+  const search = testService(store);
+  await search.embedPending({ publisherId: "p1", max: 10_000 });
+  const ask = () => search.search("p1", "telescope comet galaxy", { limit: 10 });
+  const ranked = (r: Awaited<ReturnType<typeof ask>>) => r.hits.map((h) => h.articleId);
+
+  const first = await ask();
+  assert.ok(ranked(first).includes(chapter));
+  assert.equal(await ask(), first, "the same question answers the kept result");
+  assert.notEqual(await search.search("p1", "telescope comet galaxy", { limit: 3 }), first);
+
+  // Each change below is committed straight to the store, as another process would commit it.
+  const db = store.db;
+  await db.execute({
+    sql: "UPDATE articles SET unpublished_at = ? WHERE id = ?",
+    args: [NOW.getTime(), ids.astronomy0],
+  });
+  const unpublished = await ask();
+  assert.notEqual(unpublished, first);
+  assert.ok(
+    !ranked(unpublished).includes(ids.astronomy0),
+    "an unpublished article is gone at once",
+  );
+
+  await db.execute({
+    sql: "UPDATE books SET rights_ceiling = ? WHERE id = 'atlas'",
+    args: [JSON.stringify({ summarization: true, display: false, rag: false, fine_tuning: false })],
+  });
+  assert.ok(!ranked(await ask()).includes(chapter), "a book's withdrawn rag right applies at once");
+
+  await db.execute({
+    sql: "UPDATE articles SET title = 'Telescope comet galaxy survey' WHERE id = ?",
+    args: [ids.cooking1],
+  });
+  // Full text sees the new title at once (its vector is redone later by the background loop).
+  assert.ok(ranked(await ask()).includes(ids.cooking1), "an edited title is found at once");
+
+  await db.execute({ sql: "DELETE FROM articles WHERE id = ?", args: [ids.cooking1] });
+  assert.ok(!ranked(await ask()).includes(ids.cooking1), "a deleted article is gone at once");
+
+  // Unchanged again: kept again.
+  const settled = await ask();
+  assert.equal(await ask(), settled);
+  await search.close();
+});
+
+Deno.test("a search service without the result cache computes every search", async () => {
+  await using store = await tempStore();
+  await addPublisher(store, "p1");
+  await seedTopics(store, "p1");
+  const search = testService(store, { resultCache: false });
+  await search.embedPending({ publisherId: "p1", max: 10_000 });
+  const a = await search.search("p1", "telescope comet", { limit: 5 });
+  const b = await search.search("p1", "telescope comet", { limit: 5 });
+  assert.notEqual(a, b);
+  assert.deepEqual(a, b);
+  await search.close();
+});

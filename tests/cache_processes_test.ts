@@ -66,3 +66,51 @@ Deno.test("a price, a rule, a key rotation and an article change reach the other
     await Deno.remove(dataDir, { recursive: true });
   }
 });
+
+Deno.test("a search the other process answered from its result cache changes with the catalog at once", async () => {
+  const dataDir = await Deno.makeTempDir({ prefix: "folio-cache-2p-" });
+  try {
+    await using a = await testFolio({ dataDir, clock: manualClock(new Date()) });
+    await using b = await secondProcess(dataDir);
+    const demo = { host: "demo.localhost" };
+    const ids = async (res: Promise<Response>) => {
+      const r = await res;
+      assert.equal(r.status, 200);
+      const body = await json<{ results: { id: string }[] }>(r);
+      return body.results.map((x) => x.id);
+    };
+    const search = (f: typeof a | typeof b) =>
+      ids(f.request("/api/v1/articles/search?q=coral%20reefs&limit=10", demo));
+    // Every vector written first, so both processes search the same settled catalog.
+    while (await a.deps.search.embedPending({ publisherId: "pub_demo" }) > 0) { /* all */ }
+    // Both processes have answered the question once (the second answer comes from the cache).
+    const before = await search(b);
+    assert.ok(before.length > 0);
+    assert.deepEqual(await search(b), before);
+    assert.deepEqual(await search(a), before);
+
+    // Unpublished through this process: gone from the other's very next answer.
+    const db = a.deps.store.db;
+    await db.execute({
+      sql: "UPDATE articles SET unpublished_at = ? WHERE id = ?",
+      args: [Date.now(), before[0]],
+    });
+    const after = await search(b);
+    assert.ok(after.length > 0);
+    assert.ok(!after.includes(before[0]));
+
+    // Retitled through this process: an article the question did not find is found by the other.
+    const [other] = (await db.execute({
+      sql: `SELECT id FROM articles WHERE publisher_id = 'pub_demo' AND policy = 'OBSERVE'
+            AND unpublished_at IS NULL AND id NOT IN (${before.map(() => "?").join(",")}) LIMIT 1`,
+      args: before,
+    })).rows.map((r) => String(r.id));
+    await db.execute({
+      sql: "UPDATE articles SET title = 'Coral reefs: coral reefs of the coral sea' WHERE id = ?",
+      args: [other],
+    });
+    assert.ok((await search(b)).includes(other));
+  } finally {
+    await Deno.remove(dataDir, { recursive: true });
+  }
+});
