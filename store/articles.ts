@@ -1,4 +1,5 @@
 /** Persistence of articles (the catalog) and their tags. Every query takes publisherId first. */
+import { cachedCatalog } from "./config_cache.ts";
 import type { Client } from "./db.ts";
 import { articleIdFor, sha256Hex } from "./ids.ts";
 import type { Policy } from "./vocabulary.ts";
@@ -131,8 +132,26 @@ export async function upsertArticle(
  */
 export const PUBLISHED = "unpublished_at IS NULL";
 
-/** One published article by id, or by URL (exact or canonical), within a publisher. */
-export async function findArticle(
+/**
+ * One published article by id, or by URL (exact or canonical), within a publisher; kept until the
+ * catalog changes (store/config_cache.ts), so the object is shared and frozen. `freshAs`: the
+ * publisher this request looked up, sparing a second version read.
+ */
+export function findArticle(
+  db: Client,
+  publisherId: string,
+  idOrUrl: string,
+  options: { freshAs?: object } = {},
+): Promise<Article | null> {
+  return cachedCatalog(
+    db,
+    `article\n${publisherId}\n${idOrUrl}`,
+    () => loadArticle(db, publisherId, idOrUrl),
+    options,
+  );
+}
+
+async function loadArticle(
   db: Client,
   publisherId: string,
   idOrUrl: string,

@@ -1,5 +1,6 @@
 /** Persistence of uploaded books. */
 import type { Rights } from "./vocabulary.ts";
+import { cachedCatalog } from "./config_cache.ts";
 import { type Client, inWriteTx } from "./db.ts";
 
 /** A book as stored; its chapters are articles of kind "chapter". */
@@ -17,17 +18,23 @@ export interface Book {
 const BOOK_COLUMNS =
   "id, title, author, format, original_name, rights_ceiling, chapters, created_at";
 
-/** The author-contract rights ceiling of a publisher's book, or null when unknown. */
-export async function bookCeiling(
+/**
+ * The author-contract rights ceiling of a publisher's book, or null when unknown; kept until the
+ * catalog changes (store/config_cache.ts). `freshAs`: the publisher this request looked up.
+ */
+export function bookCeiling(
   db: Client,
   publisherId: string,
   bookId: string,
+  options: { freshAs?: object } = {},
 ): Promise<Rights | null> {
-  const rs = await db.execute({
-    sql: "SELECT rights_ceiling FROM books WHERE publisher_id = ? AND id = ?",
-    args: [publisherId, bookId],
-  });
-  return rs.rows[0] ? JSON.parse(String(rs.rows[0].rights_ceiling)) : null;
+  return cachedCatalog(db, `ceiling\n${publisherId}\n${bookId}`, async () => {
+    const rs = await db.execute({
+      sql: "SELECT rights_ceiling FROM books WHERE publisher_id = ? AND id = ?",
+      args: [publisherId, bookId],
+    });
+    return rs.rows[0] ? JSON.parse(String(rs.rows[0].rights_ceiling)) : null;
+  }, options);
 }
 
 /** Inserts a book (chapters are counted later with setBookChapters). */

@@ -1,57 +1,114 @@
 /**
- * Publishers, their content rules and buyers by key, cached per client: every request reads them
- * and they change rarely. Each lookup first reads `config_version` (migrations 0016 and 0017,
- * bumped by triggers on any change, whichever process commits it): one single-row read in place of
- * the row reads and JSON parsing it saves, and the reason a price, rule or key changed through one
- * process is seen by every other on its next request. Callers get shared objects: they must not
- * mutate them.
+ * What every request reads and what rarely changes, cached per client in two spaces, each tied to
+ * a store-wide version bumped by triggers on any change, whichever process commits it:
+ * - configuration (publishers, their content rules, buyers by key): `config_version`, migrations
+ *   0016 and 0017;
+ * - catalog (published articles by id or URL, books' rights ceilings): `catalog_version`,
+ *   migration 0018.
+ * One single-row read gives both versions, in place of the row reads and JSON parsing it saves,
+ * and it is why a price, rule, key or article changed through one process is seen by every other
+ * on its next request. Callers get shared, frozen objects: they must not mutate them.
  *
- * A request reads the version once: a lookup `freshAs` an object this cache handed out skips the
+ * A request reads the versions once: a lookup `freshAs` an object this cache handed out skips the
  * read while the cache is at least that object's version, which the request's first lookup checked.
  */
 import type { Client } from "./db.ts";
 
-interface Cache {
+type Space = "config" | "catalog";
+
+interface Entries {
   version: number;
-  entries: Map<string, Promise<unknown>>;
+  map: Map<string, Promise<unknown>>;
+  /** Estimated bytes the catalog space holds (article bodies). */
+  bytes: number;
 }
-const caches = new WeakMap<Client, Cache>();
+type State = Record<Space, Entries>;
+
+const states = new WeakMap<Client, State>();
 /** The configuration version each handed-out object was loaded under. */
 const loadedAt = new WeakMap<object, number>();
-/** Bounds what unknown hosts and ids can make a process keep. */
+/** Bounds what unknown hosts, ids and URLs can make a process keep. */
 const MAX_ENTRIES = 10_000;
+/** Bounds the article text the catalog space keeps; a full space starts over. */
+const MAX_CATALOG_BYTES = 64 * 1024 * 1024;
 
 /**
  * `load()`'s answer for `key`, kept until the store's configuration version changes. `freshAs`: an
  * object this request already looked up (only read paths that write no configuration pass one).
  */
-export async function cachedConfig<T>(
+export function cachedConfig<T>(
   db: Client,
   key: string,
   load: () => Promise<T>,
   options: { freshAs?: object } = {},
 ): Promise<T> {
-  let cache = caches.get(db);
+  return cached(db, "config", key, load, options);
+}
+
+/**
+ * `load()`'s answer for `key`, kept until the store's catalog version changes (an article, book,
+ * chunk or model changed anywhere). `freshAs` as for `cachedConfig` (the request's publisher).
+ */
+export function cachedCatalog<T>(
+  db: Client,
+  key: string,
+  load: () => Promise<T>,
+  options: { freshAs?: object } = {},
+): Promise<T> {
+  return cached(db, "catalog", key, load, options);
+}
+
+async function cached<T>(
+  db: Client,
+  space: Space,
+  key: string,
+  load: () => Promise<T>,
+  options: { freshAs?: object },
+): Promise<T> {
+  let state = states.get(db);
   const checked = options.freshAs ? loadedAt.get(options.freshAs) : undefined;
-  if (!cache || checked === undefined || cache.version < checked) {
-    const rs = await db.execute("SELECT version FROM config_version WHERE id = 1");
-    const version = Number(rs.rows[0]?.version ?? -1);
-    if (!cache || cache.version !== version) {
-      caches.set(db, cache = { version, entries: new Map() });
-    }
+  if (!state || checked === undefined || state.config.version < checked) {
+    const rs = await db.execute(
+      `SELECT (SELECT version FROM config_version WHERE id = 1) AS config,
+              (SELECT version FROM catalog_version WHERE id = 1) AS catalog`,
+    );
+    const config = Number(rs.rows[0]?.config ?? -1);
+    const catalog = Number(rs.rows[0]?.catalog ?? -1);
+    state = states.get(db); // another lookup may have read meanwhile
+    if (!state) states.set(db, state = { config: fresh(config), catalog: fresh(catalog) });
+    if (state.config.version !== config) state.config = fresh(config);
+    if (state.catalog.version !== catalog) state.catalog = fresh(catalog);
   }
-  const hit = cache.entries.get(key);
+  const entries = state[space];
+  const hit = entries.map.get(key);
   if (hit) return hit as Promise<T>;
-  if (cache.entries.size >= MAX_ENTRIES) cache.entries.clear();
-  const version = cache.version;
+  if (entries.map.size >= MAX_ENTRIES || entries.bytes >= MAX_CATALOG_BYTES) {
+    entries.map.clear();
+    entries.bytes = 0;
+  }
+  const version = state.config.version;
   const loading = load().then((value) => {
     if (value && typeof value === "object") loadedAt.set(value, version);
+    if (space === "catalog") entries.bytes += weight(value);
     return deepFreeze(value);
   });
-  cache.entries.set(key, loading);
+  entries.map.set(key, loading);
   // A failed load is not kept: the next lookup tries again.
-  loading.catch(() => cache.entries.get(key) === loading && cache.entries.delete(key));
+  loading.catch(() => entries.map.get(key) === loading && entries.map.delete(key));
   return loading;
+}
+
+function fresh(version: number): Entries {
+  return { version, map: new Map(), bytes: 0 };
+}
+
+/** Roughly what a cached catalog value holds: its strings' length, plus a fixed overhead. */
+function weight(value: unknown): number {
+  let bytes = 256;
+  if (value && typeof value === "object") {
+    for (const v of Object.values(value)) if (typeof v === "string") bytes += 2 * v.length;
+  }
+  return bytes;
 }
 
 // Frozen, so a caller that would change a shared object fails loudly instead of corrupting it.

@@ -174,10 +174,13 @@ async function gather(
   req: Pick<ReadRequest, "publisher" | "idOrUrl" | "caller" | "use">,
   now: Date,
 ): Promise<{ article: Article; input: DecisionInput; decision: Decision } | null> {
-  const article = await findArticle(db, req.publisher.id, req.idOrUrl);
+  const fresh = { freshAs: req.publisher };
+  const article = await findArticle(db, req.publisher.id, req.idOrUrl, fresh);
   if (!article) return null;
   const ctx = await readContext(db, req, now, { meter: false });
-  const ceiling = article.bookId ? await bookCeiling(db, req.publisher.id, article.bookId) : null;
+  const ceiling = article.bookId
+    ? await bookCeiling(db, req.publisher.id, article.bookId, fresh)
+    : null;
   const input = inputFor(ctx, article, { use: req.use, ceiling, now });
   // The meter is read only when it can change the outcome: the decision reaches it only for a
   // non-buyer's paid read, and then a free read would count against it (an OBSERVE read skips
