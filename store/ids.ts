@@ -8,6 +8,19 @@ export function newId(prefix: string): string {
   return `${prefix}_${randomBase32(16)}`;
 }
 
+/**
+ * An id that sorts by creation time, for rows written on the hot path (charges): ten base32
+ * characters of the millisecond clock, then 80 random bits, as ULID lays them out. Random ids put
+ * each insert on a random leaf of the primary-key index, so a group commit of eight charges wrote
+ * eight index pages; these land on the last one (ARCHITECTURE.md "Throughput", step 24).
+ */
+export function newTimeOrderedId(prefix: string, at: Date): string {
+  let t = Math.max(0, Math.floor(at.getTime()));
+  let time = "";
+  for (let i = 0; i < 10; i++, t = Math.floor(t / 32)) time = ALPHABET[t % 32] + time;
+  return `${prefix}_${time}${randomBase32(16)}`;
+}
+
 /** `n` random Crockford base32 characters (5 bits each) from the CSPRNG. */
 export function randomBase32(n: number): string {
   const bytes = crypto.getRandomValues(new Uint8Array(n));

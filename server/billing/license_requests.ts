@@ -12,7 +12,7 @@
 import { buyerOfClient } from "../../store/buyer_clients.ts";
 import { insertSubscriptionCharge } from "../../store/charges.ts";
 import type { Client, Executor } from "../../store/db.ts";
-import { newId } from "../../store/ids.ts";
+import { newId, newTimeOrderedId } from "../../store/ids.ts";
 import {
   decideLicenseRequest,
   getLicenseRequest,
@@ -168,7 +168,7 @@ export async function approveLicenseRequest(
     });
     if (price > 0) {
       await insertSubscriptionCharge(tx, buyerId, {
-        id: newId("chg"),
+        id: newTimeOrderedId("chg", options.now),
         licenseId: license.id,
         publisherId: publisher.id,
         feeMicros: price,

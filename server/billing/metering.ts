@@ -8,7 +8,7 @@
 import { inSpan, meters } from "../telemetry.ts";
 import { insertChargeWithinCap } from "../../store/charges.ts";
 import type { Client } from "../../store/db.ts";
-import { newId, sha256Hex } from "../../store/ids.ts";
+import { newTimeOrderedId, sha256Hex } from "../../store/ids.ts";
 import { monthOf } from "../clock.ts";
 import { AppError } from "../errors.ts";
 import type { Charge, Surface } from "../licensing/mod.ts";
@@ -47,7 +47,7 @@ export function chargeRead(db: Client, req: ChargeRequest): Promise<ChargeResult
 }
 
 async function charge(db: Client, req: ChargeRequest): Promise<ChargeResult> {
-  const chargeId = newId("chg");
+  const chargeId = newTimeOrderedId("chg", req.now);
   const key = req.idempotencyKey || null;
   const requestHash = await sha256Hex(`${req.publisherId}\n${req.articleId}\n${req.charge.use}`);
   const { written, prior } = await insertChargeWithinCap(db, {

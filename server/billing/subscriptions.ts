@@ -6,7 +6,7 @@
  */
 import { insertSubscriptionCharge } from "../../store/charges.ts";
 import type { Client } from "../../store/db.ts";
-import { newId } from "../../store/ids.ts";
+import { newId, newTimeOrderedId } from "../../store/ids.ts";
 import {
   activateByCheckout,
   billableLicenses,
@@ -175,7 +175,7 @@ function billMonth(
   options: { month: string; prepaid: boolean; now: Date },
 ): Promise<boolean> {
   return insertSubscriptionCharge(tx, license.buyerId, {
-    id: newId("chg"),
+    id: newTimeOrderedId("chg", options.now),
     licenseId: license.id,
     publisherId: license.publisherId,
     feeMicros: license.monthlyFeeMicros,
