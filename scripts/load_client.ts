@@ -31,10 +31,13 @@ const latencies: number[] = [];
 let errors = 0;
 const deadline = performance.now() + seconds * 1000;
 
+// Connection k asks urls k, k + concurrency, k + 2·concurrency, …: together they walk the list
+// once before any URL comes round again (a list of distinct searches stays distinct).
 async function loop(offset: number) {
   let i = offset;
   while (performance.now() < deadline) {
-    const url = new URL(urls[i++ % urls.length]);
+    const url = new URL(urls[i % urls.length]);
+    i += concurrency;
     const client = clients.get(url.host)!;
     url.hostname = host;
     const t0 = performance.now();

@@ -1,6 +1,6 @@
 /** The full-text leg: FTS5 bm25 over title, summary, tags and body, scoped to one publisher. */
 import type { Client } from "@libsql/client";
-import { ELIGIBLE_SQL } from "./eligible.ts";
+import { ELIGIBLE_FROM, ELIGIBLE_SQL } from "./eligible.ts";
 import { porterStem } from "./porter.ts";
 import { isStopWord, words } from "./text.ts";
 
@@ -50,19 +50,27 @@ export const COMMON_TERM_SHARE = 0.3;
 export async function commonWords(
   db: Client,
   text: string,
-  options: { docs: number },
+  options: { docs: number; known?: Map<string, number> },
 ): Promise<Set<string>> {
   const list = queryWords(text);
   if (list.length < 2 || options.docs < 1000) return new Set();
   const stems = new Map(list.map((w) => [porterStem(w), w]));
-  const rs = await db.execute({
-    sql: `SELECT term, doc FROM articles_fts_vocab WHERE term IN (${
-      [...stems.keys()].map(() => "?").join(",")
-    })`,
-    args: [...stems.keys()],
-  });
-  const common = rs.rows.filter((r) => Number(r.doc) > COMMON_TERM_SHARE * options.docs)
-    .map((r) => stems.get(String(r.term))!);
+  // fts5vocab counts a term's documents by walking its whole postings list (2-3 ms for a few
+  // words at 100k), so counts already read are kept by the caller (`known`, stem → documents).
+  const known = options.known ?? new Map<string, number>();
+  const unknown = [...stems.keys()].filter((t) => !known.has(t));
+  if (unknown.length > 0) {
+    const rs = await db.execute({
+      sql: `SELECT term, doc FROM articles_fts_vocab WHERE term IN (${
+        unknown.map(() => "?").join(",")
+      })`,
+      args: unknown,
+    });
+    for (const t of unknown) known.set(t, 0);
+    for (const r of rs.rows) known.set(String(r.term), Number(r.doc));
+  }
+  const common = [...stems].filter(([t]) => known.get(t)! > COMMON_TERM_SHARE * options.docs)
+    .map(([, w]) => w);
   return new Set(common);
 }
 
@@ -90,7 +98,7 @@ export async function ftsSearch(
               FROM articles_fts WHERE articles_fts MATCH ? ORDER BY score LIMIT ?
             ) f
             LEFT JOIN search_docs d ON d.doc = f.rowid
-            LEFT JOIN articles a ON a.id = d.article_id
+            LEFT JOIN ${ELIGIBLE_FROM} ON a.id = d.article_id
             LEFT JOIN books b ON b.id = a.book_id
             ORDER BY f.score`,
       args: [publisherId, match, fetch],

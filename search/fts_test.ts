@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { ftsQuery, ftsSearch, publisherToken } from "./fts.ts";
+import { commonWords, ftsQuery, ftsSearch, publisherToken } from "./fts.ts";
 import { addArticle, addPublisher, tempStore, testService } from "./_test_utils.ts";
 
 Deno.test("ftsQuery() quotes every word and drops FTS operators", () => {
@@ -96,4 +96,17 @@ Deno.test("ftsSearch() weights a title match above a body match", async () => {
   });
   const hits = await ftsSearch(store.db, "p1", "turbulence", { limit: 5 });
   assert.deepEqual(hits.map((h) => h.articleId), [inTitle, inBody]);
+});
+
+Deno.test("commonWords() reads each word's document count once and keeps it in `known`", async () => {
+  await using store = await tempStore();
+  await addPublisher(store, "p1");
+  await addArticle(store, "p1", "one", { title: "Comet", body: "A telescope saw the comet." });
+  const known = new Map([["comet", 900]]); // as if read before: in 90% of 1,000 documents
+  const common = await commonWords(store.db, "comet telescope", { docs: 1000, known });
+  assert.deepEqual([...common], ["comet"]);
+  assert.equal(known.get("telescop"), 1, "the stem's count was read from the index");
+  known.set("telescop", 500);
+  const again = await commonWords(store.db, "telescope comet", { docs: 1000, known });
+  assert.deepEqual([...again].sort(), ["comet", "telescope"], "and is not read again");
 });

@@ -458,7 +458,7 @@ Deno.test("a repeated search is answered from the result cache until anything in
   await search.close();
 });
 
-Deno.test("a search service without the result cache computes every search", async () => {
+Deno.test("a search service without the result cache computes every search, and sees changes", async () => {
   await using store = await tempStore();
   await addPublisher(store, "p1");
   await seedTopics(store, "p1");
@@ -468,5 +468,13 @@ Deno.test("a search service without the result cache computes every search", asy
   const b = await search.search("p1", "telescope comet", { limit: 5 });
   assert.notEqual(a, b);
   assert.deepEqual(a, b);
+  // What searches learnt about eligibility holds only while the catalog is unchanged.
+  const gone = a.hits[0].articleId;
+  await store.db.execute({
+    sql: "UPDATE articles SET unpublished_at = ? WHERE id = ?",
+    args: [NOW.getTime(), gone],
+  });
+  const c = await search.search("p1", "telescope comet", { limit: 5 });
+  assert.ok(c.hits.length > 0 && !c.hits.some((h) => h.articleId === gone));
   await search.close();
 });
