@@ -4,8 +4,10 @@
  * Deno.serve answering a precomputed article body in the same run: the ratio is the figure.
  * With --size=N it serves a synthetic catalog of N articles instead (loaded and indexed by
  * scripts/bench_search.ts's phases), to measure REST search at scale: latency at concurrency 1
- * and throughput at --concurrency. With --processes=2 it also runs the demo rows against two Folio
- * processes sharing the one store (a second `main.ts` beside this one), the load split evenly.
+ * and throughput at --concurrency, each run on its own share of 6,000 generated queries so no
+ * search repeats. With --processes=2 it also runs the demo rows (or, with --size, the search
+ * throughput) against two Folio processes sharing the one store (a second `main.ts` beside this
+ * one), the load split evenly.
  * Usage: deno task bench:rest [--seconds=5] [--concurrency=16] [--size=100000] [--processes=2]
  */
 import { loadConfig } from "../server/config.ts";
@@ -83,14 +85,20 @@ async function scaleBench(size: number) {
     const urls = queries.map((q) =>
       `http://127.0.0.1:${port}/api/v1/articles/search?q=${encodeURIComponent(q)}&limit=10`
     );
-    const half = Math.floor(urls.length / 2);
+    // Each run asks its own share of the distinct queries.
+    const runs = processes === 2 ? 3 : 2;
+    const share = (i: number) =>
+      urls.slice(
+        Math.max(1, Math.floor((i * urls.length) / runs)),
+        Math.floor(((i + 1) * urls.length) / runs),
+      );
     const first = await load("bench.localhost", urls.slice(0, 1), 1, 0.05);
     const restartToFirstMs = Math.round(performance.now() - t0);
-    const latency = await load("bench.localhost", urls.slice(1, half), 1);
-    const throughput = await load("bench.localhost", urls.slice(half), concurrency);
+    const latency = await load("bench.localhost", share(0), 1);
+    const throughput = await load("bench.localhost", share(1), concurrency);
     // Searches that came round to a query again (answered by the result cache): none, or say so.
-    const repeats = Math.max(0, latency.requests - (half - 1)) +
-      Math.max(0, throughput.requests - (urls.length - half));
+    let repeats = Math.max(0, latency.requests - share(0).length) +
+      Math.max(0, throughput.requests - share(1).length);
     const rssMB = Math.round(Deno.memoryUsage().rss / 1e6);
     const rows = [
       {
@@ -104,6 +112,20 @@ async function scaleBench(size: number) {
         ...verdict(TARGETS.restSearch100kThroughput, throughput.rps),
       },
     ];
+    if (processes === 2) {
+      // A second process on the same store and snapshots, the distinct queries alternating.
+      await using other = await secondProcess(dataDir);
+      await load("bench.localhost", [urls[0].replace(`:${port}/`, `:${other.port}/`)], 1, 0.05);
+      const mine = share(2);
+      const both = mine.map((u, i) => i % 2 ? u.replace(`:${port}/`, `:${other.port}/`) : u);
+      const two = await load("bench.localhost", both, concurrency);
+      repeats += Math.max(0, two.requests - mine.length);
+      rows.push({
+        name: `REST search at ${size} (concurrency ${concurrency}, 2 processes, one store)`,
+        ...two,
+        ...verdict(TARGETS.restSearch100kThroughput, two.rps),
+      });
+    }
     for (const r of rows) {
       console.log(
         JSON.stringify({ bench: "rest-scale", size, restartToFirstMs, rssMB, repeats, ...r }),
