@@ -2,6 +2,7 @@
 import type { Client } from "./db.ts";
 import { type IntentEntry, intentInserts } from "./intents.ts";
 import { rollupStatements } from "./status.ts";
+import { multiRowInserts } from "./multi_row.ts";
 import type { CallStatus, Surface } from "./vocabulary.ts";
 
 /** One logged call. `tool` is a tool name or `_method:`, `_rest:`, `_dash:`, `_nlweb:` name. */
@@ -30,10 +31,21 @@ export async function insertCalls(
   if (entries.length === 0 && intents.length === 0) return;
   await db.batch(
     [
-      ...entries.map((e) => ({
-        sql: `INSERT INTO call_log (publisher_id, at, surface, tool, user_agent, latency_ms, status,
-              http_status, identity, request_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-        args: [
+      ...multiRowInserts(
+        "call_log",
+        [
+          "publisher_id",
+          "at",
+          "surface",
+          "tool",
+          "user_agent",
+          "latency_ms",
+          "status",
+          "http_status",
+          "identity",
+          "request_id",
+        ],
+        entries.map((e) => [
           e.publisherId,
           e.at.getTime(),
           e.surface,
@@ -44,8 +56,8 @@ export async function insertCalls(
           e.httpStatus ?? null,
           e.identity ?? null,
           e.requestId ?? null,
-        ],
-      })),
+        ]),
+      ),
       ...rollupStatements(entries),
       ...intentInserts(intents),
     ],

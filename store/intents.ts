@@ -1,6 +1,7 @@
 /** Persistence of reader intents: the end user's prompt behind each read, verbatim. */
 import type { InStatement } from "@libsql/client";
 import type { Client } from "./db.ts";
+import { multiRowInserts } from "./multi_row.ts";
 
 /** One reader intent: the end user's prompt behind a read, verbatim. */
 export interface IntentEntry {
@@ -14,11 +15,13 @@ export interface IntentEntry {
 
 /** The statements that record `entries` (the call log writes them with its batch). */
 export function intentInserts(entries: IntentEntry[]): InStatement[] {
-  return entries.map((e) => ({
-    sql: `INSERT INTO reader_intents (publisher_id, article_id, prompt, identity, surface, at)
-          VALUES (?, ?, ?, ?, ?, ?)`,
-    args: [e.publisherId, e.articleId, e.prompt, e.identity, e.surface, e.at.getTime()],
-  }));
+  return multiRowInserts(
+    "reader_intents",
+    ["publisher_id", "article_id", "prompt", "identity", "surface", "at"],
+    entries.map((
+      e,
+    ) => [e.publisherId, e.articleId, e.prompt, e.identity, e.surface, e.at.getTime()]),
+  );
 }
 
 /** Records one reader intent at once. */
