@@ -199,8 +199,11 @@ export async function setChapterUrls(
 ): Promise<void> {
   await db.execute({
     sql:
-      `UPDATE articles SET canonical_url = CASE WHEN ?1 IS NULL THEN NULL ELSE ?1 || site_path END
-          WHERE publisher_id = ?2 AND kind = 'chapter' AND site_path IS NOT NULL
+      // Chapters through the book index: by site path the planner read every article of the
+      // publisher (kind lies past the body: 200 ms warm, 1.6 s cold at 100k, on every start).
+      `UPDATE articles INDEXED BY articles_by_book
+          SET canonical_url = CASE WHEN ?1 IS NULL THEN NULL ELSE ?1 || site_path END
+          WHERE publisher_id = ?2 AND book_id IS NOT NULL AND kind = 'chapter' AND site_path IS NOT NULL
             AND canonical_url IS NOT (CASE WHEN ?1 IS NULL THEN NULL ELSE ?1 || site_path END)`,
     args: [origin, publisherId],
   });
