@@ -7,11 +7,23 @@
  */
 import { DotScanner } from "./dot_scan.ts";
 
-/** One article's chunk vectors, quantised. */
-interface Entry {
+/** Chunk vectors, quantised: chunk numbers, one scale each, and `dims` int8 values each. */
+interface Block {
   ns: Int32Array;
   scales: Float32Array;
   q: Int8Array;
+}
+
+/**
+ * One article's chunks: `count` of them from `at` in a block. A snapshot loads as one block
+ * shared by every article (views into the file's bytes), so an article costs one small object,
+ * not three typed arrays: at a million articles those were 740 MB of heap and as much again of
+ * backing stores (ARCHITECTURE.md "Throughput", step 27).
+ */
+interface Entry {
+  block: Block;
+  at: number;
+  count: number;
 }
 
 /** A semantic hit: the article, its fused similarity and its best chunk. */
@@ -49,7 +61,7 @@ export class VectorIndex {
     const usable = chunks.filter((c) => c.vector.length === this.dims);
     if (usable.length === 0) return this.remove(articleId);
     const d = this.dims;
-    const entry: Entry = {
+    const block: Block = {
       ns: Int32Array.from(usable, (c) => c.n),
       scales: new Float32Array(usable.length),
       q: new Int8Array(usable.length * d),
@@ -58,10 +70,10 @@ export class VectorIndex {
       let max = 0;
       for (let j = 0; j < d; j++) max = Math.max(max, Math.abs(c.vector[j]));
       const scale = max / 127 || 1;
-      entry.scales[i] = scale;
-      for (let j = 0; j < d; j++) entry.q[i * d + j] = Math.round(c.vector[j] / scale);
+      block.scales[i] = scale;
+      for (let j = 0; j < d; j++) block.q[i * d + j] = Math.round(c.vector[j] / scale);
     });
-    this.#put(articleId, entry);
+    this.#put(articleId, { block, at: 0, count: usable.length });
   }
 
   /** Drops an article. */
@@ -149,15 +161,17 @@ export class VectorIndex {
     const slot = this.#slots.get(articleId);
     const entry = slot === undefined ? undefined : this.#entries[slot];
     if (!entry || query.length !== this.dims) return [];
-    return [...entry.ns].map((n, i) => ({ n, score: this.#chunkDot(entry, i, query) }))
-      .sort((a, b) => b.score - a.score);
+    return Array.from({ length: entry.count }, (_, i) => ({
+      n: entry.block.ns[entry.at + i],
+      score: this.#chunkDot(entry, i, query),
+    })).sort((a, b) => b.score - a.score);
   }
 
   /** A snapshot of the index for the data directory. */
   serialize(): Uint8Array {
     const ids = [...this.#slots.keys()];
     const entries = ids.map((id) => this.#entries[this.#slots.get(id)!]!);
-    const counts = entries.map((e) => e.ns.length);
+    const counts = entries.map((e) => e.count);
     const chunks = counts.reduce((a, b) => a + b, 0);
     const header = new TextEncoder().encode(
       JSON.stringify({
@@ -177,11 +191,12 @@ export class VectorIndex {
     const scales = new Float32Array(out.buffer, start + 4 * chunks, chunks);
     const q = new Int8Array(out.buffer, start + 8 * chunks, chunks * this.dims);
     let at = 0;
-    for (const e of entries) {
-      ns.set(e.ns, at);
-      scales.set(e.scales, at);
-      q.set(e.q, at * this.dims);
-      at += e.ns.length;
+    const d = this.dims;
+    for (const { block, at: from, count } of entries) {
+      ns.set(block.ns.subarray(from, from + count), at);
+      scales.set(block.scales.subarray(from, from + count), at);
+      q.set(block.q.subarray(from * d, (from + count) * d), at * d);
+      at += count;
     }
     return out;
   }
@@ -197,20 +212,18 @@ export class VectorIndex {
     if (copy.byteLength < start - copy.byteOffset + chunks * (8 + h.dims)) {
       throw new Error("Cannot read vector snapshot: truncated");
     }
-    const ns = new Int32Array(copy.buffer, start, chunks);
-    const scales = new Float32Array(copy.buffer, start + 4 * chunks, chunks);
-    const q = new Int8Array(copy.buffer, start + 8 * chunks, chunks * h.dims);
+    const block: Block = {
+      ns: new Int32Array(copy.buffer, start, chunks),
+      scales: new Float32Array(copy.buffer, start + 4 * chunks, chunks),
+      q: new Int8Array(copy.buffer, start + 8 * chunks, chunks * h.dims),
+    };
     const index = new VectorIndex(h.embedder, h.dims);
     index.vseq = h.vseq;
     let at = 0;
     (h.ids as string[]).forEach((id, i) => {
-      const c = h.counts[i];
-      index.#put(id, {
-        ns: ns.slice(at, at + c),
-        scales: scales.slice(at, at + c),
-        q: q.slice(at * h.dims, (at + c) * h.dims),
-      });
-      at += c;
+      const count = h.counts[i];
+      index.#put(id, { block, at, count });
+      at += count;
     });
     return index;
   }
@@ -234,9 +247,10 @@ export class VectorIndex {
     }
     // The article vector: normalised mean of the dequantised chunk vectors.
     const mean = new Float64Array(d);
-    for (let i = 0; i < entry.ns.length; i++) {
-      const s = entry.scales[i];
-      for (let j = 0; j < d; j++) mean[j] += entry.q[i * d + j] * s;
+    const { block, at } = entry;
+    for (let i = at; i < at + entry.count; i++) {
+      const s = block.scales[i];
+      for (let j = 0; j < d; j++) mean[j] += block.q[i * d + j] * s;
     }
     let norm = 0;
     for (let j = 0; j < d; j++) norm += mean[j] * mean[j];
@@ -246,20 +260,21 @@ export class VectorIndex {
 
   #bestChunk(entry: Entry, query: Float32Array): { n: number; score: number } {
     let best = -Infinity;
-    let n = entry.ns[0];
-    for (let i = 0; i < entry.ns.length; i++) {
+    let n = entry.block.ns[entry.at];
+    for (let i = 0; i < entry.count; i++) {
       const s = this.#chunkDot(entry, i, query);
-      if (s > best) [best, n] = [s, entry.ns[i]];
+      if (s > best) [best, n] = [s, entry.block.ns[entry.at + i]];
     }
     return { n, score: best };
   }
 
   #chunkDot(entry: Entry, i: number, query: Float32Array): number {
     const d = this.dims;
-    const base = i * d;
+    const { q, scales } = entry.block;
+    const base = (entry.at + i) * d;
     let sum = 0;
-    for (let j = 0; j < d; j++) sum += entry.q[base + j] * query[j];
-    return sum * entry.scales[i];
+    for (let j = 0; j < d; j++) sum += q[base + j] * query[j];
+    return sum * scales[entry.at + i];
   }
 }
 
