@@ -1,4 +1,5 @@
 /** Persistence of licenses: what a buyer holds for a publisher. */
+import { cachedConfig } from "./config_cache.ts";
 import type { Client, Executor } from "./db.ts";
 import type { UseCase } from "./vocabulary.ts";
 
@@ -25,41 +26,74 @@ export interface License {
   processorSubscriptionId: string | null;
 }
 
+/** An active license's grant: what the read path needs of it, kept in the configuration cache. */
+interface Grant {
+  kind: License["kind"];
+  useCases: UseCase[];
+  expiresAt: number | null;
+}
+
 /**
  * The use cases covered by the buyer's active licenses for a publisher, not past their term, and
- * those among them the publisher approved itself (request and enterprise licenses).
+ * those among them the publisher approved itself (request and enterprise licenses). The active
+ * licenses are kept until the configuration changes (migration 0020 bumps it on any license
+ * change; store/config_cache.ts); their terms are checked against `now` on every call. `freshAs`:
+ * the publisher this request looked up.
  */
 export async function heldGrants(
-  db: Executor,
+  db: Client,
   buyerId: string,
   publisherId: string,
-  options: { now: Date },
+  options: { now: Date; freshAs?: object },
 ): Promise<{ licensed: UseCase[]; approved: UseCase[] }> {
-  const rs = await db.execute({
-    sql: `SELECT kind, use_cases FROM licenses
-          WHERE buyer_id = ? AND publisher_id = ? AND state = 'active'
-            AND (expires_at IS NULL OR expires_at > ?)`,
-    args: [buyerId, publisherId, options.now.getTime()],
-  });
+  const grants = await cachedConfig(
+    db,
+    `licenses\n${buyerId}\n${publisherId}`,
+    () => activeGrants(db, buyerId, publisherId),
+    options,
+  );
   const licensed = new Set<UseCase>();
   const approved = new Set<UseCase>();
-  for (const r of rs.rows) {
-    for (const u of JSON.parse(String(r.use_cases))) {
+  for (const g of grants) {
+    if (g.expiresAt !== null && g.expiresAt <= options.now.getTime()) continue;
+    for (const u of g.useCases) {
       licensed.add(u);
-      if (r.kind !== "subscription") approved.add(u);
+      if (g.kind !== "subscription") approved.add(u);
     }
   }
   return { licensed: [...licensed], approved: [...approved] };
 }
 
-/** The use cases covered by the buyer's active licenses for a publisher, not past their term. */
+async function activeGrants(db: Executor, buyerId: string, publisherId: string): Promise<Grant[]> {
+  const rs = await db.execute({
+    sql: `SELECT kind, use_cases, expires_at FROM licenses
+          WHERE buyer_id = ? AND publisher_id = ? AND state = 'active'`,
+    args: [buyerId, publisherId],
+  });
+  return rs.rows.map((r) => ({
+    kind: String(r.kind) as License["kind"],
+    useCases: JSON.parse(String(r.use_cases)),
+    expiresAt: r.expires_at === null ? null : Number(r.expires_at),
+  }));
+}
+
+/**
+ * The use cases covered by the buyer's active licenses for a publisher, not past their term, read
+ * in `db` (a write transaction sees its own changes; nothing is cached).
+ */
 export async function heldUseCases(
   db: Executor,
   buyerId: string,
   publisherId: string,
   options: { now: Date },
 ): Promise<UseCase[]> {
-  return (await heldGrants(db, buyerId, publisherId, options)).licensed;
+  const held = new Set<UseCase>();
+  for (const g of await activeGrants(db, buyerId, publisherId)) {
+    if (g.expiresAt === null || g.expiresAt > options.now.getTime()) {
+      for (const u of g.useCases) held.add(u);
+    }
+  }
+  return [...held];
 }
 
 /** Inserts a license; `useCases` are stored sorted so equal bundles compare equal. */

@@ -6,6 +6,7 @@
 import assert from "node:assert/strict";
 import { manualClock } from "../server/clock.ts";
 import { getPublisher, updatePublisher } from "../store/publishers.ts";
+import { insertLicense } from "../store/licenses.ts";
 import { insertRule } from "../store/rules.ts";
 import { paywalled, read, signup } from "./billing_helpers.ts";
 import { json, testFolio } from "./helpers.ts";
@@ -113,6 +114,42 @@ Deno.test("a search the other process answered from its result cache changes wit
       args: [other],
     });
     assert.ok((await search(b)).includes(other));
+  } finally {
+    await Deno.remove(dataDir, { recursive: true });
+  }
+});
+
+Deno.test("a license granted or canceled through one process changes the other's next read at once", async () => {
+  const dataDir = await Deno.makeTempDir({ prefix: "folio-cache-2p-" });
+  try {
+    await using a = await testFolio({ dataDir, clock: manualClock(new Date()) });
+    await using b = await secondProcess(dataDir);
+    const { buyerId, apiKey } = await signup(a, "license");
+    const [first, second, third] = await paywalled(a, 3);
+    const db = a.deps.store.db;
+
+    // The other process has read with no license (its caches hold none): a charged read.
+    const before = await read(b, apiKey, first, "b-1");
+    assert.equal(before.status, 200);
+    assert.ok(Number(cents(before)) > 0);
+
+    // A subscription granted through this process: the other's next read is covered, not charged.
+    await insertLicense(db, buyerId, {
+      id: "lic_cache_test",
+      publisherId: "pub_demo",
+      kind: "subscription",
+      useCases: ["display"],
+      monthlyFeeMicros: 0,
+      state: "active",
+      now: new Date(),
+    });
+    const covered = await read(b, apiKey, second, "b-2");
+    assert.equal(covered.status, 200);
+    assert.equal(cents(covered), null);
+
+    // Canceled through this process: charged again on the other's next read.
+    await db.execute("UPDATE licenses SET state = 'canceled' WHERE id = 'lic_cache_test'");
+    assert.ok(Number(cents(await read(b, apiKey, third, "b-3"))) > 0);
   } finally {
     await Deno.remove(dataDir, { recursive: true });
   }

@@ -218,7 +218,7 @@ export async function readContext(
   const { publisher, caller } = req;
   const [rules, requester, spend, metered] = await Promise.all([
     listRules(db, publisher.id, { freshAs: publisher }),
-    requesterFor(db, publisher.id, caller, { now }),
+    requesterFor(db, publisher.id, caller, { now, freshAs: publisher }),
     caller.buyerId ? spendState(db, caller.buyerId, { publisherId: publisher.id, month }) : null,
     caller.buyerId || options.meter === false
       ? 0
