@@ -186,13 +186,14 @@ export interface CappedCharge {
  * the cap and the buyer's budgets (store/budgets.ts) and the idempotency key is unused. The batch runs without yielding in this process and
  * under SQLite's write lock across processes, so no concurrent read can push a month past the cap
  * (store/write_lock.ts explains why a batch, not an interactive transaction). `written` is true
- * when this call wrote the row; `prior` is the row the key already names, if any.
+ * when this call wrote the row (`prior` is then that row); otherwise `prior` is the row the key
+ * already names, if any.
  */
 export async function insertChargeWithinCap(
   db: Client,
   c: CappedCharge,
 ): Promise<{ written: boolean; prior: { id: string; requestHash: string } | null }> {
-  const [, raised, , prior] = await db.batch([
+  const [, raised] = await db.batch([
     {
       sql: `INSERT INTO monthly_spend (buyer_id, publisher_id, month, metered_micros)
             VALUES (?, ?, ?, 0) ON CONFLICT DO NOTHING`,
@@ -242,14 +243,20 @@ export async function insertChargeWithinCap(
         c.now.getTime(),
       ],
     },
-    {
-      sql: "SELECT id, request_hash FROM charges WHERE buyer_id = ? AND idempotency_key = ?",
-      args: [c.buyerId, c.idempotencyKey],
-    },
   ], "write");
-  const row = prior.rows[0];
+  const written = raised.rowsAffected === 1;
+  if (written) return { written, prior: { id: c.id, requestHash: c.requestHash } };
+  if (c.idempotencyKey === null) return { written, prior: null };
+  // Not written: the key's row, if that is why, was committed before this batch saw it (in this
+  // group commit or another process's), so a read after the batch finds it. A charged read, the
+  // common case, skips this lookup.
+  const rs = await db.execute({
+    sql: "SELECT id, request_hash FROM charges WHERE buyer_id = ? AND idempotency_key = ?",
+    args: [c.buyerId, c.idempotencyKey],
+  });
+  const row = rs.rows[0];
   return {
-    written: raised.rowsAffected === 1,
+    written,
     prior: row ? { id: String(row.id), requestHash: String(row.request_hash) } : null,
   };
 }
