@@ -23,6 +23,12 @@ export interface Config {
   /** Name of the trusted proxy header carrying the requester's ISO country code. */
   countryHeader: string | null;
   fetchAllowLoopback: boolean;
+  /**
+   * Listen with SO_REUSEPORT, so several Folio processes on one machine share PORT and the kernel
+   * spreads connections across them: one process per core (the store is shared, caches are kept
+   * correct across processes).
+   */
+  reusePort: boolean;
   embeddings: { baseUrl: string; apiKey?: string; model: string } | null;
   stripe: { secretKey: string; webhookSecret: string; apiBase: string } | null;
 }
@@ -78,6 +84,7 @@ export function loadConfig(
     logFormat,
     countryHeader,
     fetchAllowLoopback: boolean(vars, "FOLIO_FETCH_ALLOW_LOOPBACK", false),
+    reusePort: boolean(vars, "FOLIO_REUSE_PORT", false),
     embeddings: vars.FOLIO_EMBEDDINGS_URL
       ? {
         baseUrl: origin("FOLIO_EMBEDDINGS_URL", vars.FOLIO_EMBEDDINGS_URL),
@@ -123,6 +130,7 @@ const FLAGS = [
   "log-format",
   "country-header",
   "fetch-allow-loopback",
+  "reuse-port",
   "embeddings-url",
   "embeddings-api-key",
   "embeddings-model",

@@ -12,6 +12,7 @@ Deno.test("loadConfig() applies the documented defaults", () => {
   assert.equal(c.logLevel, "info");
   assert.equal(c.countryHeader, null);
   assert.equal(c.fetchAllowLoopback, false);
+  assert.equal(c.reusePort, false);
   assert.equal(c.stripe, null);
 });
 
@@ -32,6 +33,8 @@ Deno.test("loadConfig() derives the base URL from the real port when PORT=0", ()
 Deno.test("loadConfig() reads flags, which win over the environment", () => {
   const c = loadConfig({ PORT: "9000" }, ["--port=9001", "--seed=0", "--log-level=debug"]);
   assert.equal(c.port, 9001);
+  assert.equal(loadConfig({}, ["--reuse-port=1"]).reusePort, true);
+  assert.equal(loadConfig({ FOLIO_REUSE_PORT: "yes" }).reusePort, true);
   assert.equal(c.seed, false);
   assert.equal(c.logLevel, "debug");
   const prefixed = loadConfig({}, ["--folio-data-dir=/tmp/flags", "--base-url=https://f.example"]);
@@ -48,6 +51,7 @@ Deno.test("loadConfig() fails fast with a sentence naming the variable and the p
     [{ FOLIO_BASE_URL: "http://x/?a=1" }, [], /^FOLIO_BASE_URL must not carry a query/],
     [{ FOLIO_DB_URL: "postgres://x" }, [], /^FOLIO_DB_URL must start with file:/],
     [{ FOLIO_SEED: "maybe" }, [], /^FOLIO_SEED must be 1 or 0/],
+    [{ FOLIO_REUSE_PORT: "both" }, [], /^FOLIO_REUSE_PORT must be 1 or 0/],
     [{ FOLIO_LOG_LEVEL: "loud" }, [], /^FOLIO_LOG_LEVEL must be one of debug, info, warn, error/],
     [{ FOLIO_LOG_FORMAT: "xml" }, [], /^FOLIO_LOG_FORMAT must be text or json, got "xml"/],
     [{ FOLIO_COUNTRY_HEADER: "cf ipcountry" }, [], /^FOLIO_COUNTRY_HEADER must be an HTTP header/],

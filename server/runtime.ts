@@ -202,7 +202,12 @@ function embedderFor(config: Config, fetcher: GuardedFetcher) {
 
 function serve(config: Config, handler: Deno.ServeHandler) {
   try {
-    return Deno.serve({ port: config.port, hostname: config.host, onListen: () => {} }, handler);
+    return Deno.serve({
+      port: config.port,
+      hostname: config.host,
+      reusePort: config.reusePort,
+      onListen: () => {},
+    }, handler);
   } catch (err) {
     if (err instanceof Deno.errors.AddrInUse) {
       throw new PortInUseError(
