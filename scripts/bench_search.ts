@@ -10,7 +10,7 @@
  */
 import { openStore } from "../store/db.ts";
 import { sitePathOf } from "../store/articles.ts";
-import { createSearchService } from "../search/mod.ts";
+import { createSearchService, type SearchServiceOptions } from "../search/mod.ts";
 import { catalog } from "./synthetic_corpus.ts";
 import { TARGETS, verdict } from "./targets.ts";
 
@@ -148,7 +148,6 @@ async function buildPhase(dir: string): Promise<void> {
   const store = await openStore(`file:${dir}/folio.db`, { now: new Date() });
   const service = createSearchService({
     db: store.db,
-    resultCache: false, // times the search itself, not a repeat
     now: () => new Date(),
     dataDir: `${dir}/data`,
   });
@@ -177,12 +176,16 @@ async function buildPhase(dir: string): Promise<void> {
 async function serve(dir: string): Promise<void> {
   const queries: Asked[] = JSON.parse(await Deno.readTextFile(`${dir}/queries.json`));
   const store = await openStore(`file:${dir}/folio.db`, { now: new Date() });
-  const service = createSearchService({
-    db: store.db,
-    resultCache: false, // times the search itself, not a repeat
-    now: () => new Date(),
-    dataDir: `${dir}/data`,
-  });
+  // Each variant times the search itself: no result is answered again from the result cache.
+  const timed = (extra: Partial<SearchServiceOptions> = {}) =>
+    createSearchService({
+      db: store.db,
+      now: () => new Date(),
+      dataDir: `${dir}/data`,
+      resultCache: false,
+      ...extra,
+    });
+  const service = timed();
   const first = await service.search(queries[0].pub, queries[0].q, { limit: 10 });
   const restartMs = performance.now(); // since this process started
   // Every publisher's index loaded once before timing, as on a node that has been serving.
@@ -204,32 +207,14 @@ async function serve(dir: string): Promise<void> {
   await time(service, warm); // warm-up: JIT the scan
   const hybrid = await time(service, queries);
   const rss = Deno.memoryUsage().rss;
-  const fts = createSearchService({
-    db: store.db,
-    resultCache: false, // times the search itself, not a repeat
-    now: () => new Date(),
-    dataDir: null,
-    legs: "fts",
-  });
+  const fts = timed({ dataDir: null, legs: "fts" });
   await time(fts, warm);
   const ftsOnly = await time(fts, queries);
   // The same hybrid without Rocchio's second pass: what the cross-validated feedback costs.
-  const plain = createSearchService({
-    db: store.db,
-    resultCache: false, // times the search itself, not a repeat
-    now: () => new Date(),
-    dataDir: `${dir}/data`,
-    feedback: { semantic: null },
-  });
+  const plain = timed({ feedback: { semantic: null } });
   await time(plain, warm);
   const noFeedback = await time(plain, queries);
-  const semantic = createSearchService({
-    db: store.db,
-    resultCache: false, // times the search itself, not a repeat
-    now: () => new Date(),
-    dataDir: `${dir}/data`,
-    legs: "semantic",
-  });
+  const semantic = timed({ legs: "semantic" });
   await time(semantic, warm);
   const semOnly = await time(semantic, queries);
   for (const s of [service, fts, plain, semantic]) await s.close();

@@ -7,4 +7,4 @@ export { createSearchService, type SearchServiceOptions } from "./service.ts";
 export { createOpenAiEmbedder, type Embedder, EmbedderError, type EmbedFetch } from "./embedder.ts";
 export { type Chunk, chunkArticle } from "./chunker.ts";
 export type { SearchMode } from "./fusion.ts";
-export type { Passage, SearchHit, SearchResult, SearchService } from "./types.ts";
+export type { Passage, SearchHit, SearchOptions, SearchResult, SearchService } from "./types.ts";

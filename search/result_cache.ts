@@ -1,8 +1,9 @@
 /**
  * What this process learnt from the catalog, answered again while nothing it is made of changed:
  * the store's catalog version (migration 0018) is bumped by triggers on every change to articles,
- * books, chunks, vectors and models, whichever process commits it. Each search reads that one
- * number (a single-row read) first. Kept per version ("epoch"):
+ * books, chunks, vectors and models, whichever process commits it. Each search learns that number
+ * first, from the request's own version read when it passes `freshAs` (store/config_cache.ts).
+ * Kept per version ("epoch"):
  * - recent search results, the same idea as Solr's queryResultCache, which a commit empties;
  * - which articles may be searched at all (eligibility), so a search asks the store only about
  *   articles no search of this epoch has asked about.
@@ -12,6 +13,7 @@
  * Results are shared by every request that asks the same question: callers must not mutate them.
  */
 import type { Client } from "@libsql/client";
+import { catalogVersion } from "../store/config_cache.ts";
 
 /** Results kept at most; the least recently asked go first. */
 export const MAX_RESULTS = 2000;
@@ -39,14 +41,15 @@ export class ResultCache<T> {
    * The answer for `key`: a kept one while the catalog version is unchanged, else `compute()`'s
    * (kept for the next asker; concurrent askers of a new key share one computation). `onChange`
    * runs once when the version moved, before computing: callers refresh what they keep beside.
+   * `freshAs`: the request's publisher, when the request has read the versions already.
    */
   async get(
     key: string,
     compute: (epoch: Epoch) => Promise<T>,
     onChange: () => void,
+    options: { freshAs?: object } = {},
   ): Promise<T> {
-    const rs = await this.db.execute("SELECT version FROM catalog_version WHERE id = 1");
-    const version = Number(rs.rows[0]?.version ?? -1);
+    const version = await catalogVersion(this.db, options);
     if (version !== this.#epoch.version) {
       this.#epoch = fresh(version);
       onChange();

@@ -33,7 +33,7 @@ import {
 } from "./models.ts";
 import { snippet } from "./snippet.ts";
 import { words } from "./text.ts";
-import type { Passage, SearchHit, SearchResult, SearchService } from "./types.ts";
+import type { Passage, SearchHit, SearchOptions, SearchResult, SearchService } from "./types.ts";
 
 /** Options of `createSearchService`; `lsa`, `fusion`, `minSemanticScore` exist for evaluation. */
 export interface SearchServiceOptions {
@@ -257,15 +257,16 @@ export function createSearchService(options: SearchServiceOptions): SearchServic
   }
 
   /** A search's answer, kept while the catalog is unchanged (search/result_cache.ts). */
-  function search(publisherId: string, query: string, limit: number) {
+  function search(publisherId: string, query: string, opts: SearchOptions) {
     return results.get(
-      `${publisherId}\n${limit}\n${query}`,
-      (epoch) => compute(publisherId, query, limit, epoch),
+      `${publisherId}\n${opts.limit}\n${query}`,
+      (epoch) => compute(publisherId, query, opts.limit, epoch),
       () => {
         // Something changed somewhere: what is kept beside the results is checked again first.
         cache.touchAll();
         for (const m of models.values()) m.checkedAt = -Infinity;
       },
+      { freshAs: opts.freshAs },
     );
   }
 
@@ -303,8 +304,12 @@ export function createSearchService(options: SearchServiceOptions): SearchServic
     return { result: { mode: modeOf(fts.length, sem.hits.length), hits }, sem };
   }
 
-  async function passages(publisherId: string, query: string, limit: number): Promise<Passage[]> {
-    const { result, sem } = await search(publisherId, query, limit);
+  async function passages(
+    publisherId: string,
+    query: string,
+    opts: SearchOptions,
+  ): Promise<Passage[]> {
+    const { result, sem } = await search(publisherId, query, opts);
     const ids = result.hits.map((h) => h.articleId);
     const byArticle = new Map<string, { id: string; n: number; section: string; text: string }[]>();
     for (const c of await chunksOfArticles(db, publisherId, ids)) {
@@ -391,9 +396,9 @@ export function createSearchService(options: SearchServiceOptions): SearchServic
 
   return {
     async search(publisherId, query, opts): Promise<SearchResult> {
-      return (await search(publisherId, query, opts.limit)).result;
+      return (await search(publisherId, query, opts)).result;
     },
-    passages: (publisherId, query, opts) => passages(publisherId, query, opts.limit),
+    passages,
     async articleChanged(publisherId, articleId) {
       await rechunk(db, publisherId, [articleId]);
       cache.touch(publisherId);

@@ -22,12 +22,19 @@ export interface Passage {
   score: number;
 }
 
+/** What a search asks for: `limit` hits; `freshAs` the request's publisher, when the request has
+ * already read the store's versions (store/config_cache.ts), so the search reads them no again. */
+export interface SearchOptions {
+  limit: number;
+  freshAs?: object;
+}
+
 /** Search over one publisher at a time, and the upkeep of its derived state. */
 export interface SearchService {
   /** Ranked articles for a query within one publisher; BLOCKED articles and chapters whose book ceiling denies rag are never returned. (The caller returns nothing at all when the publisher itself denies rag.) */
-  search(publisherId: string, query: string, options: { limit: number }): Promise<SearchResult>;
+  search(publisherId: string, query: string, options: SearchOptions): Promise<SearchResult>;
   /** Best passages for RAG (same eligibility rules). */
-  passages(publisherId: string, query: string, options: { limit: number }): Promise<Passage[]>;
+  passages(publisherId: string, query: string, options: SearchOptions): Promise<Passage[]>;
   /** Re-chunk and re-index one article after it was inserted/updated/deleted in the store (FTS via triggers is automatic; this refreshes chunks and queues embedding). */
   articleChanged(publisherId: string, articleId: string): Promise<void>;
   /** Embed pending chunks (bounded batch); returns how many were embedded. Called by a background loop and by tests. */

@@ -58,6 +58,35 @@ export function cachedCatalog<T>(
   return cached(db, "catalog", key, load, options);
 }
 
+/**
+ * The store's catalog version as this request knows it (read now unless `freshAs` says this
+ * request already read it): what search keeps its results under (search/result_cache.ts).
+ */
+export async function catalogVersion(
+  db: Client,
+  options: { freshAs?: object } = {},
+): Promise<number> {
+  return (await current(db, options)).catalog.version;
+}
+
+/** The cache state, after reading both versions unless this request already did. */
+async function current(db: Client, options: { freshAs?: object }): Promise<State> {
+  let state = states.get(db);
+  const checked = options.freshAs ? loadedAt.get(options.freshAs) : undefined;
+  if (state && checked !== undefined && state.config.version >= checked) return state;
+  const rs = await db.execute(
+    `SELECT (SELECT version FROM config_version WHERE id = 1) AS config,
+            (SELECT version FROM catalog_version WHERE id = 1) AS catalog`,
+  );
+  const config = Number(rs.rows[0]?.config ?? -1);
+  const catalog = Number(rs.rows[0]?.catalog ?? -1);
+  state = states.get(db); // another lookup may have read meanwhile
+  if (!state) states.set(db, state = { config: fresh(config), catalog: fresh(catalog) });
+  if (state.config.version !== config) state.config = fresh(config);
+  if (state.catalog.version !== catalog) state.catalog = fresh(catalog);
+  return state;
+}
+
 async function cached<T>(
   db: Client,
   space: Space,
@@ -65,20 +94,7 @@ async function cached<T>(
   load: () => Promise<T>,
   options: { freshAs?: object },
 ): Promise<T> {
-  let state = states.get(db);
-  const checked = options.freshAs ? loadedAt.get(options.freshAs) : undefined;
-  if (!state || checked === undefined || state.config.version < checked) {
-    const rs = await db.execute(
-      `SELECT (SELECT version FROM config_version WHERE id = 1) AS config,
-              (SELECT version FROM catalog_version WHERE id = 1) AS catalog`,
-    );
-    const config = Number(rs.rows[0]?.config ?? -1);
-    const catalog = Number(rs.rows[0]?.catalog ?? -1);
-    state = states.get(db); // another lookup may have read meanwhile
-    if (!state) states.set(db, state = { config: fresh(config), catalog: fresh(catalog) });
-    if (state.config.version !== config) state.config = fresh(config);
-    if (state.catalog.version !== catalog) state.catalog = fresh(catalog);
-  }
+  const state = await current(db, options);
   const entries = state[space];
   const hit = entries.map.get(key);
   if (hit) return hit as Promise<T>;

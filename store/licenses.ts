@@ -52,10 +52,15 @@ export async function heldGrants(
     () => activeGrants(db, buyerId, publisherId),
     options,
   );
+  return inForce(grants, options.now);
+}
+
+/** What active grants cover at `now` (past its term, a grant covers nothing). */
+function inForce(grants: Grant[], now: Date): { licensed: UseCase[]; approved: UseCase[] } {
   const licensed = new Set<UseCase>();
   const approved = new Set<UseCase>();
   for (const g of grants) {
-    if (g.expiresAt !== null && g.expiresAt <= options.now.getTime()) continue;
+    if (g.expiresAt !== null && g.expiresAt <= now.getTime()) continue;
     for (const u of g.useCases) {
       licensed.add(u);
       if (g.kind !== "subscription") approved.add(u);
@@ -87,13 +92,7 @@ export async function heldUseCases(
   publisherId: string,
   options: { now: Date },
 ): Promise<UseCase[]> {
-  const held = new Set<UseCase>();
-  for (const g of await activeGrants(db, buyerId, publisherId)) {
-    if (g.expiresAt === null || g.expiresAt > options.now.getTime()) {
-      for (const u of g.useCases) held.add(u);
-    }
-  }
-  return [...held];
+  return inForce(await activeGrants(db, buyerId, publisherId), options.now).licensed;
 }
 
 /** Inserts a license; `useCases` are stored sorted so equal bundles compare equal. */

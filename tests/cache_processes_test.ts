@@ -9,16 +9,27 @@ import { getPublisher, updatePublisher } from "../store/publishers.ts";
 import { insertLicense } from "../store/licenses.ts";
 import { insertRule } from "../store/rules.ts";
 import { paywalled, read, signup } from "./billing_helpers.ts";
-import { json, testFolio } from "./helpers.ts";
+import { json, type TestFolio, testFolio } from "./helpers.ts";
 import { secondProcess } from "./processes.ts";
 
 const cents = (res: { headers: Headers }) => res.headers.get("folio-charged-usd-cents");
 
-Deno.test("a price, a rule, a key rotation and an article change reach the other process at once", async () => {
+/** This test's Folio and a real `main.ts` on one store; both stopped and the store removed after. */
+async function twoProcesses(
+  fn: (a: TestFolio, b: Awaited<ReturnType<typeof secondProcess>>) => Promise<void>,
+): Promise<void> {
   const dataDir = await Deno.makeTempDir({ prefix: "folio-cache-2p-" });
   try {
     await using a = await testFolio({ dataDir, clock: manualClock(new Date()) });
     await using b = await secondProcess(dataDir);
+    await fn(a, b);
+  } finally {
+    await Deno.remove(dataDir, { recursive: true });
+  }
+}
+
+Deno.test("a price, a rule, a key rotation and an article change reach the other process at once", () =>
+  twoProcesses(async (a, b) => {
     // Every vector written first: the background loop's writes would move the catalog version and
     // hide a cache that missed an article change.
     while (await a.deps.search.embedPending({ publisherId: "pub_demo" }) > 0) { /* all */ }
@@ -66,16 +77,10 @@ Deno.test("a price, a rule, a key rotation and an article change reach the other
     const blocked = await read(b, newKey, first, "b-blocked");
     assert.equal(blocked.body.status, "blocked");
     assert.equal(cents(blocked), null);
-  } finally {
-    await Deno.remove(dataDir, { recursive: true });
-  }
-});
+  }));
 
-Deno.test("a search the other process answered from its result cache changes with the catalog at once", async () => {
-  const dataDir = await Deno.makeTempDir({ prefix: "folio-cache-2p-" });
-  try {
-    await using a = await testFolio({ dataDir, clock: manualClock(new Date()) });
-    await using b = await secondProcess(dataDir);
+Deno.test("a search the other process answered from its result cache changes with the catalog at once", () =>
+  twoProcesses(async (a, b) => {
     const demo = { host: "demo.localhost" };
     const ids = async (res: Promise<Response>) => {
       const r = await res;
@@ -114,16 +119,10 @@ Deno.test("a search the other process answered from its result cache changes wit
       args: [other],
     });
     assert.ok((await search(b)).includes(other));
-  } finally {
-    await Deno.remove(dataDir, { recursive: true });
-  }
-});
+  }));
 
-Deno.test("a license granted or canceled through one process changes the other's next read at once", async () => {
-  const dataDir = await Deno.makeTempDir({ prefix: "folio-cache-2p-" });
-  try {
-    await using a = await testFolio({ dataDir, clock: manualClock(new Date()) });
-    await using b = await secondProcess(dataDir);
+Deno.test("a license granted or canceled through one process changes the other's next read at once", () =>
+  twoProcesses(async (a, b) => {
     const { buyerId, apiKey } = await signup(a, "license");
     const [first, second, third] = await paywalled(a, 3);
     const db = a.deps.store.db;
@@ -150,7 +149,4 @@ Deno.test("a license granted or canceled through one process changes the other's
     // Canceled through this process: charged again on the other's next read.
     await db.execute("UPDATE licenses SET state = 'canceled' WHERE id = 'lic_cache_test'");
     assert.ok(Number(cents(await read(b, apiKey, third, "b-3"))) > 0);
-  } finally {
-    await Deno.remove(dataDir, { recursive: true });
-  }
-});
+  }));

@@ -64,6 +64,7 @@ async function search(
   const mayHide = ctx.rules.some((r) => r.action.deny || r.action.policy === "BLOCKED");
   const found = await deps.search.search(req.publisher.id, req.query, {
     limit: mayHide ? req.limit * 2 + 10 : req.limit,
+    freshAs: req.publisher,
   });
   const articles = await getArticles(
     deps.db,
@@ -115,6 +116,7 @@ export async function retrievePassages(
   if (!req.publisher.rights.rag) return [];
   const passages = await deps.search.passages(req.publisher.id, req.query, {
     limit: req.limit * 2 + 10,
+    freshAs: req.publisher,
   });
   const released = new Map<string, Pick<ReadResult, "article" | "decision">>();
   const out: PassageHit[] = [];
