@@ -17,6 +17,8 @@ const args = [
   "--include",
   "search/train_worker.ts",
   "--include",
+  "search/fts_worker.ts",
+  "--include",
   "server/catalog/pdf_worker.ts",
   "--output",
   "dist/folio",

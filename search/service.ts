@@ -9,15 +9,9 @@ import {
 import { chunkArticle } from "./chunker.ts";
 import { eligibleIds } from "./eligible.ts";
 import type { Embedder } from "./embedder.ts";
-import {
-  DEFAULT_FEEDBACK,
-  expansionTerms,
-  FEEDBACK_FUSION,
-  type FeedbackOptions,
-  mixRuns,
-  rocchio,
-} from "./feedback.ts";
-import { commonWords, feedbackTexts, ftsSearch } from "./fts.ts";
+import { DEFAULT_FEEDBACK, FEEDBACK_FUSION, type FeedbackOptions, rocchio } from "./feedback.ts";
+import { createFtsLeg } from "./fts_leg.ts";
+import { FtsThreads } from "./fts_threads.ts";
 import { DEFAULT_FUSION, fuseScored, type FusionOptions, type LegHit, modeOf } from "./fusion.ts";
 import { IndexCache } from "./index_cache.ts";
 import { type Epoch, MAX_RESULTS, ResultCache } from "./result_cache.ts";
@@ -58,6 +52,11 @@ export interface SearchServiceOptions {
   legs?: "both" | "fts" | "semantic";
   /** Pseudo-relevance feedback (a leg's null turns it off); defaults in feedback.ts. */
   feedback?: Partial<FeedbackOptions>;
+  /**
+   * Search threads for the full-text leg (search/fts_threads.ts): the store file they open
+   * read-only, how many, and from how many indexed documents they are used (default 5,000).
+   */
+  threads?: { storePath: string; count: number; minDocs?: number };
   /** Evaluation only: sees each query's leg rankings with their raw scores before fusion. */
   onLegs?: (legs: { fts: LegHit[]; semantic: LegHit[] }) => void;
   /**
@@ -75,8 +74,11 @@ const LOOP_BATCH = 512;
  * Larger than any evaluation corpus, so cross-validation measures exactly the full-scan ranking.
  */
 const POOL = 2000;
-/** A publisher with at least this share of the indexed documents is not scoped inside FTS. */
-const UNSCOPED_SHARE = 0.8;
+/**
+ * Search threads take the full-text leg once this many documents are indexed: below it FTS5 takes
+ * tens of microseconds, less than the hop to a thread and back.
+ */
+const THREADS_FROM_DOCS = 5000;
 
 /** Creates the search service over a store. */
 export function createSearchService(options: SearchServiceOptions): SearchService {
@@ -96,13 +98,12 @@ export function createSearchService(options: SearchServiceOptions): SearchServic
     db,
     options.resultCache === false || options.onLegs ? 0 : MAX_RESULTS,
   );
-  /** Documents per publisher and per word (stem), refreshed together each minute. */
-  let indexed = {
-    docs: 0,
-    at: -Infinity,
-    byPublisher: new Map<string, number>(),
-    byStem: new Map<string, number>(),
-  };
+  const ftsOptions = { weights: options.ftsWeights, feedback: feedback.fts };
+  const inline = createFtsLeg(db, ftsOptions);
+  const threads = options.threads && options.threads.count > 0
+    ? new FtsThreads(options.threads.storePath, ftsOptions, options.threads.count)
+    : null;
+  let threadsOffUntil = -Infinity;
   let loop: Promise<void> | null = null;
   let stopping = false;
   let wake: (() => void) | null = null;
@@ -223,37 +224,21 @@ export function createSearchService(options: SearchServiceOptions): SearchServic
     };
   }
 
-  /**
-   * Full text with corpus-common words skipped, scoped to the publisher in FTS only when it holds
-   * a minority of the index (document counts refreshed each minute), then RM3's second pass when
-   * configured.
-   */
+  /** The full-text leg, on a search thread when the index is big enough to be worth the hop. */
   async function ftsLeg(publisherId: string, query: string, depth: number): Promise<LegHit[]> {
-    if (now().getTime() - indexed.at > 60_000) {
-      const rs = await db.execute(
-        "SELECT publisher_id, COUNT(*) AS n FROM search_docs WHERE deleted = 0 GROUP BY publisher_id",
-      );
-      const byPublisher = new Map(rs.rows.map((r) => [String(r.publisher_id), Number(r.n)]));
-      const docs = [...byPublisher.values()].reduce((a, b) => a + b, 0);
-      indexed = { docs, at: now().getTime(), byPublisher, byStem: new Map() };
+    const at = now().getTime();
+    const minDocs = options.threads?.minDocs ?? THREADS_FROM_DOCS;
+    if (threads && at >= threadsOffUntil && await inline.docs(at) >= minDocs) {
+      try {
+        return await threads.run(publisherId, query, depth, at);
+      } catch (err) {
+        if (!stopping) {
+          threadsOffUntil = at + 60_000; // reported once, not on every search while it lasts
+          onError("A search thread failed; full text runs on the serving thread for a minute", err);
+        }
+      }
     }
-    const skip = await commonWords(db, query, { docs: indexed.docs, known: indexed.byStem });
-    // The publisher token's postings list every one of its documents: when they are most of the
-    // index, walking it costs more than ranking the few other documents the eligibility join
-    // drops (at 100k in one publisher: p50 4.2 → 1.8 ms).
-    const share = (indexed.byPublisher.get(publisherId) ?? 0) / Math.max(1, indexed.docs);
-    const scoped = share < UNSCOPED_SHARE;
-    const opts = { limit: depth, weights: options.ftsWeights, skip, scoped };
-    const first = await ftsSearch(db, publisherId, query, opts);
-    const fb = feedback.fts;
-    if (!fb || fb.docs < 1 || fb.terms < 1 || fb.weight <= 0 || first.length === 0) return first;
-    const top = first.slice(0, fb.docs);
-    const texts = await feedbackTexts(db, publisherId, top.map((h) => h.articleId));
-    const docs = top.map((h) => ({ text: texts.get(h.articleId) ?? "", score: h.score }));
-    const extra = expansionTerms(query, docs, fb.terms);
-    if (extra.length === 0) return first;
-    const again = await ftsSearch(db, publisherId, `${query} ${extra.join(" ")}`, opts);
-    return mixRuns(first, again, fb.weight).slice(0, depth);
+    return await inline.run(publisherId, query, depth, at);
   }
 
   /** A search's answer, kept while the catalog is unchanged (search/result_cache.ts). */
@@ -443,6 +428,7 @@ export function createSearchService(options: SearchServiceOptions): SearchServic
     },
     async close() {
       stopping = true;
+      threads?.close();
       wake?.();
       await loop;
       loop = null;

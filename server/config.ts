@@ -29,6 +29,11 @@ export interface Config {
    * correct across processes).
    */
   reusePort: boolean;
+  /**
+   * Search threads for the full-text leg (search/fts_threads.ts), embedded store only; 0 ranks full
+   * text on the serving thread. Default: one per core beyond the first, at most 4.
+   */
+  searchThreads: number;
   embeddings: { baseUrl: string; apiKey?: string; model: string } | null;
   stripe: { secretKey: string; webhookSecret: string; apiBase: string } | null;
 }
@@ -85,6 +90,7 @@ export function loadConfig(
     countryHeader,
     fetchAllowLoopback: boolean(vars, "FOLIO_FETCH_ALLOW_LOOPBACK", false),
     reusePort: boolean(vars, "FOLIO_REUSE_PORT", false),
+    searchThreads: integer(vars, "FOLIO_SEARCH_THREADS", DEFAULT_SEARCH_THREADS, 0, 16),
     embeddings: vars.FOLIO_EMBEDDINGS_URL
       ? {
         baseUrl: origin("FOLIO_EMBEDDINGS_URL", vars.FOLIO_EMBEDDINGS_URL),
@@ -95,6 +101,8 @@ export function loadConfig(
     stripe: stripe(vars),
   };
 }
+
+const DEFAULT_SEARCH_THREADS = Math.min(4, Math.max(1, navigator.hardwareConcurrency - 1));
 
 /** The same config with the port the server really bound (PORT=0 picks a free one). */
 export function withListeningPort(config: Config, port: number): Config {
@@ -131,6 +139,7 @@ const FLAGS = [
   "country-header",
   "fetch-allow-loopback",
   "reuse-port",
+  "search-threads",
   "embeddings-url",
   "embeddings-api-key",
   "embeddings-model",

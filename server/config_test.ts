@@ -13,6 +13,8 @@ Deno.test("loadConfig() applies the documented defaults", () => {
   assert.equal(c.countryHeader, null);
   assert.equal(c.fetchAllowLoopback, false);
   assert.equal(c.reusePort, false);
+  const cores = navigator.hardwareConcurrency;
+  assert.equal(c.searchThreads, Math.min(4, Math.max(1, cores - 1)));
   assert.equal(c.stripe, null);
 });
 
@@ -35,6 +37,7 @@ Deno.test("loadConfig() reads flags, which win over the environment", () => {
   assert.equal(c.port, 9001);
   assert.equal(loadConfig({}, ["--reuse-port=1"]).reusePort, true);
   assert.equal(loadConfig({ FOLIO_REUSE_PORT: "yes" }).reusePort, true);
+  assert.equal(loadConfig({ FOLIO_SEARCH_THREADS: "3" }, ["--search-threads=0"]).searchThreads, 0);
   assert.equal(c.seed, false);
   assert.equal(c.logLevel, "debug");
   const prefixed = loadConfig({}, ["--folio-data-dir=/tmp/flags", "--base-url=https://f.example"]);
@@ -52,6 +55,12 @@ Deno.test("loadConfig() fails fast with a sentence naming the variable and the p
     [{ FOLIO_DB_URL: "postgres://x" }, [], /^FOLIO_DB_URL must start with file:/],
     [{ FOLIO_SEED: "maybe" }, [], /^FOLIO_SEED must be 1 or 0/],
     [{ FOLIO_REUSE_PORT: "both" }, [], /^FOLIO_REUSE_PORT must be 1 or 0/],
+    [
+      { FOLIO_SEARCH_THREADS: "17" },
+      [],
+      /^FOLIO_SEARCH_THREADS must be a whole number from 0 to 16/,
+    ],
+    [{ FOLIO_SEARCH_THREADS: "-1" }, [], /^FOLIO_SEARCH_THREADS must be a whole number/],
     [{ FOLIO_LOG_LEVEL: "loud" }, [], /^FOLIO_LOG_LEVEL must be one of debug, info, warn, error/],
     [{ FOLIO_LOG_FORMAT: "xml" }, [], /^FOLIO_LOG_FORMAT must be text or json, got "xml"/],
     [{ FOLIO_COUNTRY_HEADER: "cf ipcountry" }, [], /^FOLIO_COUNTRY_HEADER must be an HTTP header/],

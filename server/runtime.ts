@@ -75,6 +75,9 @@ export async function assembleFolio(
       embedder: embedderFor(config, fetcher),
       now: () => clock.now(),
       onError: (message, err) => log.error(message, { error: String(err) }),
+      threads: store.path && config.searchThreads > 0
+        ? { storePath: store.path, count: config.searchThreads }
+        : undefined,
     });
     const searchService = search;
     const seeded = config.seed

@@ -15,6 +15,8 @@ export type Executor = Pick<Transaction, "execute">;
 export interface Store {
   db: Client;
   url: string;
+  /** The database file when the store is embedded (a plain `file:` URL); null otherwise. */
+  path: string | null;
   /** Schema version after migrations. */
   version: number;
   close(): void;
@@ -53,7 +55,7 @@ export async function openStore(
       await db.execute("PRAGMA journal_mode=WAL");
     }
     const version = await migrate(db, await loadMigrations(), options);
-    return { db, url, version, close: () => db.close() };
+    return { db, url, path, version, close: () => db.close() };
   } catch (err) {
     db.close();
     if (err instanceof StoreError) throw err;
