@@ -63,9 +63,10 @@ export async function dailyCharges(
     sql: `SELECT (created_at / ${DAY_MS}) * ${DAY_MS} AS day, COUNT(*) AS reads,
             SUM(price_micros) AS earned, SUM(fee_micros) AS fees
           FROM charges
-          WHERE publisher_id = ? AND month >= ? AND created_at >= ?
+          WHERE publisher_id = ?1 AND statement_month >= ?2 AND month >= ?2 AND created_at >= ?3
             AND kind IN ('metered', 'landing')
           GROUP BY day ORDER BY day`,
+    // A charge's statement month is its own month or a later one: the index narrows by it.
     args: [publisherId, month, since.getTime()],
   });
   return rs.rows.map((r) => ({
