@@ -9,6 +9,7 @@
  *   deno run -A scripts/bench_search.ts --sizes 1000000 --publishers 100   # issue 15's node
  */
 import { openStore } from "../store/db.ts";
+import { loadConfig } from "../server/config.ts";
 import { sitePathOf } from "../store/articles.ts";
 import { createSearchService, type SearchServiceOptions } from "../search/mod.ts";
 import { catalog } from "./synthetic_corpus.ts";
@@ -177,12 +178,15 @@ async function serve(dir: string): Promise<void> {
   const queries: Asked[] = JSON.parse(await Deno.readTextFile(`${dir}/queries.json`));
   const store = await openStore(`file:${dir}/folio.db`, { now: new Date() });
   // Each variant times the search itself: no result is answered again from the result cache.
+  // Full text runs on search threads as in a Folio process (server/runtime.ts).
+  const threads = { storePath: `${dir}/folio.db`, count: loadConfig({}).searchThreads };
   const timed = (extra: Partial<SearchServiceOptions> = {}) =>
     createSearchService({
       db: store.db,
       now: () => new Date(),
       dataDir: `${dir}/data`,
       resultCache: false,
+      threads,
       ...extra,
     });
   const service = timed();
