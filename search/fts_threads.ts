@@ -60,11 +60,13 @@ export class FtsThreads {
     const worker = new Worker(new URL("./fts_worker.ts", import.meta.url), { type: "module" });
     const thread: Thread = { worker, pending: new Map() };
     worker.onmessage = (e: MessageEvent<Reply>) => {
+      if (e.data.error !== undefined) {
+        // Its connection may be unusable (a store it could not open): start afresh next time.
+        return this.#drop(thread, new Error(`search thread failed: ${e.data.error}`));
+      }
       const p = thread.pending.get(e.data.id);
-      if (!p) return;
       thread.pending.delete(e.data.id);
-      if (e.data.error !== undefined) p.reject(new Error(e.data.error));
-      else p.resolve(e.data.hits ?? []);
+      p?.resolve(e.data.hits ?? []);
     };
     worker.onerror = (e) => {
       e.preventDefault();

@@ -133,3 +133,22 @@ Deno.test("closing the threads rejects searches in flight and refuses new ones",
   await assert.rejects(inFlight, /closed/);
   await assert.rejects(threads.run("p1", "car", 10, Date.now()), /closed/);
 });
+
+Deno.test("a thread that answers with an error is replaced by a fresh one", async () => {
+  await using store = await tempStore();
+  await seed(store);
+  const path = `${store.dir}/later/folio.db`;
+  const threads = new FtsThreads(path, { feedback: null }, 1);
+  try {
+    await assert.rejects(threads.run("p1", "car", 10, Date.now()), /search thread failed/);
+    assert.equal(threads.started, 0);
+    // The store appears where the thread looks: the next search starts a thread that opens it.
+    await Deno.mkdir(`${store.dir}/later`);
+    await store.db.execute({ sql: "VACUUM INTO ?", args: [path] });
+    const hits = await threads.run("p1", "car driver", 10, Date.now());
+    assert.ok(hits.length > 0);
+    assert.equal(threads.started, 1);
+  } finally {
+    threads.close();
+  }
+});
