@@ -89,7 +89,7 @@ export async function trainModel(
   // In rowid order, as one query over the whole sample read them.
   const rowids = sample.rows.map((r) => Number(r.r)).sort((a, b) => a - b);
   const model = await trainOffThread(
-    { count: rowids.length, pages: samplePages(db, publisherId, rowids) },
+    { pages: samplePages(db, publisherId, rowids) },
     { ...options.lsa, version: oldVersion + 1 },
   );
   model.docs = total;

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { embedLsa, trainLsa } from "./lsa.ts";
-import { trainOffThread, WORKER_THRESHOLD } from "./train.ts";
+import { IN_PLACE, trainOffThread } from "./train.ts";
 
 function corpus(n: number): string[] {
   const topics = [
@@ -20,11 +20,11 @@ function paged(texts: string[], size: number) {
   async function* pages() {
     for (let i = 0; i < texts.length; i += size) yield texts.slice(i, i + size);
   }
-  return { count: texts.length, pages: pages() };
+  return { pages: pages() };
 }
 
 Deno.test("trainOffThread() trains a large sample in a Worker and matches training in place", async () => {
-  const texts = corpus(WORKER_THRESHOLD + 100);
+  const texts = corpus(IN_PLACE.docs + 100);
   const options = { dims: 3, version: 7 };
   const [offThread, inPlace] = [
     await trainOffThread(paged(texts, 64), options),
@@ -38,7 +38,7 @@ Deno.test("trainOffThread() trains a large sample in a Worker and matches traini
 });
 
 Deno.test("trainOffThread() gives the same model whatever the page size, in place or not", async () => {
-  for (const n of [WORKER_THRESHOLD - 100, WORKER_THRESHOLD + 100]) {
+  for (const n of [IN_PLACE.docs - 100, IN_PLACE.docs + 100]) {
     const texts = corpus(n);
     const whole = trainLsa(texts, { dims: 4 });
     for (const size of [1, 37, n]) {
@@ -52,11 +52,12 @@ Deno.test("trainOffThread() gives the same model whatever the page size, in plac
 
 Deno.test("trainOffThread() stops the Worker when reading the sample fails", async () => {
   async function* pages() {
+    yield corpus(IN_PLACE.docs); // enough to start the Worker
     yield corpus(10);
     throw new Error("the store went away");
   }
   await assert.rejects(
-    () => trainOffThread({ count: WORKER_THRESHOLD, pages: pages() }, { dims: 3 }),
+    () => trainOffThread({ pages: pages() }, { dims: 3 }),
     /the store went away/,
   );
 });
@@ -72,4 +73,20 @@ Deno.test("trainOffThread() keeps the event loop free while it trains", async ()
   }
   // Training in place would run to completion without letting a single timer fire.
   assert.ok(ticks > 0);
+});
+
+Deno.test("trainOffThread() trains a few long documents in a Worker too, keeping the loop free", async () => {
+  // Fewer documents than IN_PLACE.docs, more text than IN_PLACE.chars: book chapters.
+  const long = corpus(40).map((t) => t.repeat(Math.ceil(IN_PLACE.chars / 40 / t.length) + 1));
+  assert.ok(long.length < IN_PLACE.docs);
+  let ticks = 0;
+  const timer = setInterval(() => ticks++, 1);
+  let model;
+  try {
+    model = await trainOffThread(paged(long, 8), { dims: 3 });
+  } finally {
+    clearInterval(timer);
+  }
+  assert.ok(ticks > 0);
+  assert.deepEqual(model.vocab, trainLsa(long, { dims: 3 }).vocab);
 });
