@@ -57,6 +57,11 @@ export interface SearchServiceOptions {
    * read-only, how many, and from how many indexed documents they are used (default 5,000).
    */
   threads?: { storePath: string; count: number; minDocs?: number };
+  /**
+   * While this answers true, the background loop leaves models that are due untrained (Folio: a
+   * book import is running), so a book's model trains once, on the whole book, after it.
+   */
+  holdTraining?: () => boolean;
   /** Evaluation only: sees each query's leg rankings with their raw scores before fusion. */
   onLegs?: (legs: { fts: LegHit[]; semantic: LegHit[] }) => void;
   /**
@@ -124,8 +129,11 @@ export function createSearchService(options: SearchServiceOptions): SearchServic
     return loaded?.embedder ?? null;
   }
 
-  /** The embedder to write vectors with, training (or retraining) the LSA model when due. */
-  async function writerFor(publisherId: string): Promise<Embedder | null> {
+  /**
+   * The embedder to write vectors with, training (or retraining) the LSA model when due; null
+   * when the model is due but `held` (the background loop while `holdTraining()` says so).
+   */
+  async function writerFor(publisherId: string, held = false): Promise<Embedder | null> {
     if (external) {
       if (!invalidated.has(publisherId)) {
         invalidated.add(publisherId); // vectors of another provider or model are redone once
@@ -134,6 +142,7 @@ export function createSearchService(options: SearchServiceOptions): SearchServic
       return external;
     }
     if (await needsTraining(db, publisherId)) {
+      if (held) return null; // its chunks wait unembedded: they would be redone after training
       const loaded = await trainModel(db, publisherId, { now: now(), lsa: options.lsa });
       models.set(publisherId, { loaded, checkedAt: now().getTime() });
       return loaded?.embedder ?? null;
@@ -337,7 +346,9 @@ export function createSearchService(options: SearchServiceOptions): SearchServic
     return out;
   }
 
-  async function embedPending(opts: { publisherId?: string; max?: number } = {}): Promise<number> {
+  async function embedPending(
+    opts: { publisherId?: string; max?: number; background?: boolean } = {},
+  ): Promise<number> {
     const max = opts.max ?? LOOP_BATCH;
     const publishers = opts.publisherId ? [opts.publisherId] : await publishersWithWork(db);
     let done = 0;
@@ -348,7 +359,8 @@ export function createSearchService(options: SearchServiceOptions): SearchServic
         if (dirty.length === 0) break;
         await rechunk(db, publisherId, dirty);
       }
-      const embedder = await writerFor(publisherId);
+      const held = opts.background === true && (options.holdTraining?.() ?? false);
+      const embedder = await writerFor(publisherId, held);
       if (!embedder) continue;
       done += await embedBatch(db, publisherId, { embedder, max: max - done });
       cache.touch(publisherId);
@@ -361,7 +373,7 @@ export function createSearchService(options: SearchServiceOptions): SearchServic
     while (!stopping) {
       let n = 0;
       try {
-        n = await embedPending({ max: LOOP_BATCH });
+        n = await embedPending({ max: LOOP_BATCH, background: true });
         if (now().getTime() - lastSave > 30_000) {
           lastSave = now().getTime();
           await cache.save();

@@ -278,6 +278,37 @@ Deno.test("start() embeds in the background and close() waits for it", async () 
   await search.close();
 });
 
+Deno.test("the background loop trains no model while holdTraining() says so, then trains once", async () => {
+  await using store = await tempStore();
+  await addPublisher(store, "p1");
+  await seedTopics(store, "p1");
+  let importing = true;
+  const search = testService(store, { holdTraining: () => importing });
+  const models = async () =>
+    Number((await store.db.execute("SELECT COUNT(*) AS n FROM search_models")).rows[0].n);
+  search.start();
+  await new Promise((r) => setTimeout(r, 1500)); // more than one idle round of the loop
+  assert.equal(await models(), 0);
+  assert.deepEqual(await search.coverage("p1"), { embedded: 0, total: 25 });
+  importing = false;
+  for (let i = 0; i < 100 && (await search.coverage("p1")).embedded < 25; i++) {
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  assert.deepEqual(await search.coverage("p1"), { embedded: 25, total: 25 });
+  assert.equal(await models(), 1);
+  await search.close();
+});
+
+Deno.test("an explicit embedPending() trains even while the background loop holds training", async () => {
+  await using store = await tempStore();
+  await addPublisher(store, "p1");
+  await seedTopics(store, "p1");
+  const search = testService(store, { holdTraining: () => true });
+  await search.embedPending({ publisherId: "p1" });
+  assert.deepEqual(await search.coverage("p1"), { embedded: 25, total: 25 });
+  await search.close();
+});
+
 Deno.test("the LSA model is retrained when the corpus doubles and old vectors are redone", async () => {
   await using store = await tempStore();
   await addPublisher(store, "p1");

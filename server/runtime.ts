@@ -11,7 +11,7 @@ import { type Clock, systemClock } from "./clock.ts";
 import { type Config, withListeningPort } from "./config.ts";
 import { createFetcher, type GuardedFetcher } from "./catalog/fetcher.ts";
 import { startIngestionWorker } from "./catalog/jobs.ts";
-import { syncChapterUrls } from "./catalog/books.ts";
+import { importingBooks, syncChapterUrls } from "./catalog/books.ts";
 import { backfillSitePaths } from "../store/articles.ts";
 import { listPublishers } from "../store/publishers.ts";
 import type { AppDeps } from "./deps.ts";
@@ -75,6 +75,7 @@ export async function assembleFolio(
       embedder: embedderFor(config, fetcher),
       now: () => clock.now(),
       onError: (message, err) => log.error(message, { error: String(err) }),
+      holdTraining: importingBooks,
       threads: store.path && config.searchThreads > 0
         ? { storePath: store.path, count: config.searchThreads }
         : undefined,

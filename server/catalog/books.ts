@@ -62,6 +62,11 @@ export async function syncChapterUrls(
  */
 const imports = new Gate(1);
 
+/** True while a book import runs or waits here (the search loop trains models after them). */
+export function importingBooks(): boolean {
+  return !imports.idle;
+}
+
 /**
  * Validates, splits and stores an uploaded book; the chapters are indexed for search. The fields
  * are checked at once; the import itself waits for a free slot (`signal` gives up waiting).
