@@ -18,50 +18,51 @@ export interface FtsLegOptions {
   feedback: FtsFeedback | null;
 }
 
-/** The leg: ranked hits for a query, and the indexed document count it last read. */
+/** Indexed documents as last counted: the whole index's and one publisher's, and when. */
+export interface DocCounts {
+  docs: number;
+  publisherDocs: number;
+  /** When they were counted (ms): word counts kept beside them are dropped when it changes. */
+  at: number;
+}
+
+/** The leg: ranked hits for a query, given the document counts (`counts()`, kept a minute). */
 export interface FtsLeg {
-  run(publisherId: string, query: string, depth: number, nowMs: number): Promise<LegHit[]>;
-  /** Indexed documents across publishers, read again when older than a minute. */
-  docs(nowMs: number): Promise<number>;
+  run(publisherId: string, query: string, depth: number, counts: DocCounts): Promise<LegHit[]>;
+  /** The counts for a publisher, read again when older than a minute. */
+  counts(publisherId: string, nowMs: number): Promise<DocCounts>;
 }
 
 /**
  * Full text with corpus-common words skipped, scoped to the publisher in FTS only when it holds
- * a minority of the index (document counts refreshed each minute), then RM3's second pass when
- * configured.
+ * a minority of the index, then RM3's second pass when configured. Search threads run `run()`
+ * with the counts the serving thread read, so the index is counted once per process.
  */
 export function createFtsLeg(db: Client, options: FtsLegOptions): FtsLeg {
-  /** Documents per publisher and per word (stem), refreshed together each minute. */
-  let indexed = {
-    docs: 0,
-    at: -Infinity,
-    byPublisher: new Map<string, number>(),
-    byStem: new Map<string, number>(),
-  };
-
-  async function counts(nowMs: number) {
-    if (nowMs - indexed.at > COUNTS_MS) {
-      const rs = await db.execute(
-        "SELECT publisher_id, COUNT(*) AS n FROM search_docs WHERE deleted = 0 GROUP BY publisher_id",
-      );
-      const byPublisher = new Map(rs.rows.map((r) => [String(r.publisher_id), Number(r.n)]));
-      const docs = [...byPublisher.values()].reduce((a, b) => a + b, 0);
-      indexed = { docs, at: nowMs, byPublisher, byStem: new Map() };
-    }
-    return indexed;
-  }
+  let indexed = { docs: 0, at: -Infinity, byPublisher: new Map<string, number>() };
+  /** Documents per word (stem), for the counts taken at `at`. */
+  let known = { at: -Infinity, byStem: new Map<string, number>() };
 
   return {
-    async docs(nowMs) {
-      return (await counts(nowMs)).docs;
+    async counts(publisherId, nowMs) {
+      if (nowMs - indexed.at > COUNTS_MS) {
+        const rs = await db.execute(
+          "SELECT publisher_id, COUNT(*) AS n FROM search_docs WHERE deleted = 0 GROUP BY publisher_id",
+        );
+        const byPublisher = new Map(rs.rows.map((r) => [String(r.publisher_id), Number(r.n)]));
+        const docs = [...byPublisher.values()].reduce((a, b) => a + b, 0);
+        indexed = { docs, at: nowMs, byPublisher };
+      }
+      const { docs, at, byPublisher } = indexed;
+      return { docs, at, publisherDocs: byPublisher.get(publisherId) ?? 0 };
     },
-    async run(publisherId, query, depth, nowMs) {
-      const { docs, byPublisher, byStem } = await counts(nowMs);
-      const skip = await commonWords(db, query, { docs, known: byStem });
+    async run(publisherId, query, depth, counts) {
+      if (known.at !== counts.at) known = { at: counts.at, byStem: new Map() };
+      const skip = await commonWords(db, query, { docs: counts.docs, known: known.byStem });
       // The publisher token's postings list every one of its documents: when they are most of the
       // index, walking it costs more than ranking the few other documents the eligibility join
       // drops (at 100k in one publisher: p50 4.2 → 1.8 ms).
-      const scoped = (byPublisher.get(publisherId) ?? 0) / Math.max(1, docs) < UNSCOPED_SHARE;
+      const scoped = counts.publisherDocs / Math.max(1, counts.docs) < UNSCOPED_SHARE;
       const opts = { limit: depth, weights: options.weights, skip, scoped };
       const first = await ftsSearch(db, publisherId, query, opts);
       const fb = options.feedback;

@@ -5,7 +5,7 @@
  * of its own it runs beside them (ARCHITECTURE.md "Throughput", step 31). Started on first use; a
  * thread that fails is dropped and its pending searches reject (the caller answers them inline).
  */
-import type { FtsLegOptions } from "./fts_leg.ts";
+import type { DocCounts, FtsLegOptions } from "./fts_leg.ts";
 import type { LegHit } from "./fusion.ts";
 
 type Reply = { id: number; hits?: LegHit[]; error?: string };
@@ -28,13 +28,13 @@ export class FtsThreads {
   ) {}
 
   /** The leg's hits for one query, from the least busy thread (a new one while under `size`). */
-  run(publisherId: string, query: string, depth: number, nowMs: number): Promise<LegHit[]> {
+  run(publisherId: string, query: string, depth: number, counts: DocCounts): Promise<LegHit[]> {
     if (this.#closed) return Promise.reject(new Error("search threads are closed"));
     const thread = this.#pick();
     const id = this.#next++;
     return new Promise((resolve, reject) => {
       thread.pending.set(id, { resolve, reject });
-      thread.worker.postMessage({ id, publisherId, query, depth, nowMs });
+      thread.worker.postMessage({ id, publisherId, query, depth, counts });
     });
   }
 

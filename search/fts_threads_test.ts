@@ -18,6 +18,11 @@ async function seed(store: Store): Promise<void> {
   }
 }
 
+/** The document counts the serving thread would hand a search thread. */
+function countsOf(store: Store, publisherId: string) {
+  return createFtsLeg(store.db, { feedback: null }).counts(publisherId, Date.now());
+}
+
 const QUERIES = ["car driver fuel", "automobile motor", "wheels road", "nothing-matches-this"];
 
 Deno.test("a search thread ranks exactly as the serving thread does", async () => {
@@ -29,10 +34,10 @@ Deno.test("a search thread ranks exactly as the serving thread does", async () =
   try {
     for (const publisher of ["p1", "p2"]) {
       for (const q of QUERIES) {
-        const now = Date.now();
+        const counts = await inline.counts(publisher, Date.now());
         const [here, there] = await Promise.all([
-          inline.run(publisher, q, 10, now),
-          threads.run(publisher, q, 10, now),
+          inline.run(publisher, q, 10, counts),
+          threads.run(publisher, q, 10, counts),
         ]);
         assert.deepEqual(there, here, `${publisher}: ${q}`);
       }
@@ -49,7 +54,9 @@ Deno.test("a search thread sees what the serving connection has just committed",
   const threads = new FtsThreads(`${store.dir}/folio.db`, { feedback: null }, 1);
   try {
     const ask = async () =>
-      (await threads.run("p1", "harpsichord", 10, Date.now())).map((h) => h.articleId);
+      (await threads.run("p1", "harpsichord", 10, await countsOf(store, "p1"))).map((h) =>
+        h.articleId
+      );
     assert.deepEqual(await ask(), []);
     const id = await addArticle(store, "p1", "music", {
       title: "The harpsichord",
@@ -127,25 +134,27 @@ Deno.test("the service uses its search thread from minDocs on, with the same ans
 Deno.test("closing the threads rejects searches in flight and refuses new ones", async () => {
   await using store = await tempStore();
   await seed(store);
+  const counts = await countsOf(store, "p1");
   const threads = new FtsThreads(`${store.dir}/folio.db`, { feedback: null }, 1);
-  const inFlight = threads.run("p1", "car", 10, Date.now());
+  const inFlight = threads.run("p1", "car", 10, counts);
   threads.close();
   await assert.rejects(inFlight, /closed/);
-  await assert.rejects(threads.run("p1", "car", 10, Date.now()), /closed/);
+  await assert.rejects(threads.run("p1", "car", 10, counts), /closed/);
 });
 
 Deno.test("a thread that answers with an error is replaced by a fresh one", async () => {
   await using store = await tempStore();
   await seed(store);
   const path = `${store.dir}/later/folio.db`;
+  const counts = await countsOf(store, "p1");
   const threads = new FtsThreads(path, { feedback: null }, 1);
   try {
-    await assert.rejects(threads.run("p1", "car", 10, Date.now()), /search thread failed/);
+    await assert.rejects(threads.run("p1", "car", 10, counts), /search thread failed/);
     assert.equal(threads.started, 0);
     // The store appears where the thread looks: the next search starts a thread that opens it.
     await Deno.mkdir(`${store.dir}/later`);
     await store.db.execute({ sql: "VACUUM INTO ?", args: [path] });
-    const hits = await threads.run("p1", "car driver", 10, Date.now());
+    const hits = await threads.run("p1", "car driver", 10, counts);
     assert.ok(hits.length > 0);
     assert.equal(threads.started, 1);
   } finally {

@@ -3,12 +3,12 @@
  * A search thread: runs the full-text leg (search/fts_leg.ts) on a read-only connection of its own
  * to the store file, so FTS5's ranking, a third to a half of a search at 100k articles, runs beside
  * the serving thread's vector scan instead of after it. Receives {init: {path, options}} once, then
- * {id, publisherId, query, depth, nowMs}, and answers {id, hits} or {id, error}.
+ * {id, publisherId, query, depth, counts}, and answers {id, hits} or {id, error}.
  */
 import { createEmbeddedClient } from "../store/embedded.ts";
-import { createFtsLeg, type FtsLeg, type FtsLegOptions } from "./fts_leg.ts";
+import { createFtsLeg, type DocCounts, type FtsLeg, type FtsLegOptions } from "./fts_leg.ts";
 
-type Ask = { id: number; publisherId: string; query: string; depth: number; nowMs: number };
+type Ask = { id: number; publisherId: string; query: string; depth: number; counts: DocCounts };
 type Init = { init: { path: string; options: FtsLegOptions } };
 
 let leg: Promise<FtsLeg> | null = null;
@@ -23,10 +23,10 @@ self.onmessage = async (e: MessageEvent<Init | Ask>) => {
     })();
     return;
   }
-  const { id, publisherId, query, depth, nowMs } = e.data;
+  const { id, publisherId, query, depth, counts } = e.data;
   try {
     if (!leg) throw new Error("search thread not initialised");
-    const hits = await (await leg).run(publisherId, query, depth, nowMs);
+    const hits = await (await leg).run(publisherId, query, depth, counts);
     self.postMessage({ id, hits });
   } catch (err) {
     self.postMessage({ id, error: err instanceof Error ? err.message : String(err) });

@@ -236,10 +236,11 @@ export function createSearchService(options: SearchServiceOptions): SearchServic
   /** The full-text leg, on a search thread when the index is big enough to be worth the hop. */
   async function ftsLeg(publisherId: string, query: string, depth: number): Promise<LegHit[]> {
     const at = now().getTime();
+    const counts = await inline.counts(publisherId, at);
     const minDocs = options.threads?.minDocs ?? THREADS_FROM_DOCS;
-    if (threads && at >= threadsOffUntil && await inline.docs(at) >= minDocs) {
+    if (threads && at >= threadsOffUntil && counts.docs >= minDocs) {
       try {
-        return await threads.run(publisherId, query, depth, at);
+        return await threads.run(publisherId, query, depth, counts);
       } catch (err) {
         if (!stopping) {
           threadsOffUntil = at + 60_000; // reported once, not on every search while it lasts
@@ -247,7 +248,7 @@ export function createSearchService(options: SearchServiceOptions): SearchServic
         }
       }
     }
-    return await inline.run(publisherId, query, depth, at);
+    return await inline.run(publisherId, query, depth, counts);
   }
 
   /** A search's answer, kept while the catalog is unchanged (search/result_cache.ts). */
