@@ -21,8 +21,16 @@ export function embedText(c: { title: string; section: string; text: string }): 
 }
 
 /**
+ * Text re-chunked per write: a slice's bodies, chunks and statements are held together until its
+ * batch is written, and 200 dirty book chapters at once (7 MB) held that many times over.
+ */
+export const RECHUNK_BYTES = 1024 * 1024;
+
+/**
  * Re-chunks articles (or drops chunks of deleted ones); unchanged passages keep their vectors.
- * Returns the ids whose chunks changed.
+ * Works through the ids in slices of about RECHUNK_BYTES of text, one write batch each; their
+ * sizes come first from `octet_length`, which SQLite answers without reading the text. Returns
+ * the ids whose chunks changed.
  */
 export async function rechunk(
   db: Client,
@@ -30,10 +38,36 @@ export async function rechunk(
   articleIds: string[],
 ): Promise<string[]> {
   if (articleIds.length === 0) return [];
-  const marks = articleIds.map(() => "?").join(",");
   const rs = await db.execute({
-    sql:
-      `SELECT id, title, summary, body FROM articles WHERE +publisher_id = ? AND id IN (${marks})`,
+    sql: `SELECT id, octet_length(title) + octet_length(summary) + octet_length(body) AS bytes
+          FROM articles WHERE +publisher_id = ? AND id IN (${marks(articleIds)})`,
+    args: [publisherId, ...articleIds],
+  });
+  const size = new Map(rs.rows.map((r) => [String(r.id), Number(r.bytes)]));
+  const changed: string[] = [];
+  let slice: string[] = [];
+  let bytes = 0;
+  for (const id of articleIds) {
+    slice.push(id);
+    bytes += size.get(id) ?? 0;
+    if (bytes < RECHUNK_BYTES) continue;
+    changed.push(...await rechunkSlice(db, publisherId, slice));
+    slice = [];
+    bytes = 0;
+  }
+  if (slice.length > 0) changed.push(...await rechunkSlice(db, publisherId, slice));
+  return changed;
+}
+
+/** Re-chunks a slice of articles in one write batch. */
+async function rechunkSlice(
+  db: Client,
+  publisherId: string,
+  articleIds: string[],
+): Promise<string[]> {
+  const rs = await db.execute({
+    sql: `SELECT id, title, summary, body FROM articles
+          WHERE +publisher_id = ? AND id IN (${marks(articleIds)})`,
     args: [publisherId, ...articleIds],
   });
   const existing = new Map<string, string>();
@@ -45,10 +79,8 @@ export async function rechunk(
   }
   const statements: InStatement[] = [];
   const changed: string[] = [];
-  const found = new Set<string>();
   for (const r of rs.rows) {
     const id = String(r.id);
-    found.add(id);
     // A body-less article (a stub or a summary-only import) is still findable by its summary.
     const text = String(r.body).trim() || String(r.summary).trim() || String(r.title);
     const chunks = chunkArticle(id, text);
@@ -63,6 +95,7 @@ export async function rechunk(
       changed.push(id);
     }
   }
+  const found = new Set(rs.rows.map((r) => String(r.id)));
   for (const id of articleIds) {
     if (found.has(id)) continue;
     // Deleted: chunks went with the article (ON DELETE CASCADE); clear any leftovers and the flag.
@@ -72,6 +105,8 @@ export async function rechunk(
   await db.batch(statements, "write");
   return changed;
 }
+
+const marks = (ids: string[]) => ids.map(() => "?").join(",");
 
 /** Ids of articles whose chunks are out of date (inserted or edited since last chunked). */
 export async function dirtyArticles(
