@@ -7,8 +7,11 @@ import { cronJobs } from "./server/crons.ts";
 import { PortInUseError, startFolio } from "./server/runtime.ts";
 import { StoreError } from "./store/db.ts";
 import { DEMO_CONSOLE_EMAIL, DEMO_DOMAIN } from "./server/seed/demo.ts";
+import { runTrainer, TRAINER_ARG } from "./search/trainer.ts";
 
 async function main(): Promise<number> {
+  // A compiled binary is also the search model's trainer (search/trainer.ts).
+  if (Deno.args[0] === TRAINER_ARG) return await runTrainer();
   let folio;
   try {
     folio = await startFolio(loadConfig(Deno.env.toObject(), Deno.args));

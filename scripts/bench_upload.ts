@@ -4,7 +4,9 @@
  * (each phase on a fresh process). The server's resident memory is sampled from /proc every 50 ms
  * from the idle baseline until every chapter is embedded and a search finds the book, and its
  * kernel high-water mark (VmHWM, reset after the baseline) catches any spike between samples.
- * Prints one JSON line per phase, then a table.
+ * The search model's trainer, a child process, is sampled beside it and reported on its own
+ * (`peakTrainerMB`) and with the server (`peakWithTrainerMB`). Prints one JSON line per phase,
+ * then a table.
  *
  *   deno task bench:upload [--mb=10] [--chapters=300] [--concurrent=4] [--phase=single|many|both]
  *       [--series=1] [--server-v8-flags=--max-semi-space-size=8]
@@ -94,6 +96,25 @@ function memory(pid: number): { rss: number; hwm: number } {
   const status = Deno.readTextFileSync(`/proc/${pid}/status`);
   const kb = (key: string) => Number(new RegExp(`${key}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
   return { rss: kb("VmRSS") / 1024, hwm: kb("VmHWM") / 1024 };
+}
+
+/** Resident memory in MB of a process's descendants (the search model's trainer), from /proc. */
+function descendantsMemory(pid: number): number {
+  let total = 0;
+  const children = (p: number): number[] => {
+    try {
+      return Deno.readTextFileSync(`/proc/${p}/task/${p}/children`).trim().split(/\s+/)
+        .filter(Boolean).map(Number);
+    } catch {
+      return []; // the process has exited meanwhile
+    }
+  };
+  for (const child of children(pid)) {
+    try {
+      total += memory(child).rss + descendantsMemory(child);
+    } catch { /* exited between the two reads */ }
+  }
+  return total;
 }
 
 /** Resets the process's VmHWM to its current RSS (proc(5), clear_refs "5"). */
@@ -198,12 +219,17 @@ async function run(count: number) {
 
   let peak = baseline;
   let peakUpload = baseline;
+  let peakTrainer = 0;
+  let peakTotal = baseline;
   let uploading = true;
   const series: string[] = [];
   const sampler = setInterval(() => {
     const { rss } = memory(server.pid);
+    const trainer = descendantsMemory(server.pid);
     if (flags.series) series.push(`${Math.round(performance.now() - t0)}:${Math.round(rss)}`);
     peak = Math.max(peak, rss);
+    peakTrainer = Math.max(peakTrainer, trainer);
+    peakTotal = Math.max(peakTotal, rss + trainer);
     if (uploading) peakUpload = Math.max(peakUpload, rss);
   }, 50);
   const t0 = performance.now();
@@ -233,6 +259,9 @@ async function run(count: number) {
     peakMB: r(top),
     liftMB: r(top - baseline),
     ratio: Number((top / baseline).toFixed(2)),
+    // The trainer process exits when its model is made: its memory is all given back.
+    peakTrainerMB: r(peakTrainer),
+    peakWithTrainerMB: r(peakTotal),
     afterMB: r(after),
     uploadMs: r(uploadMs),
     searchableS: Number(searchableS.toFixed(1)),
@@ -252,6 +281,7 @@ if (import.meta.main) {
     "peak MB": r.peakMB,
     "lift MB": r.liftMB,
     "peak/baseline": r.ratio,
+    "trainer peak MB": r.peakTrainerMB,
     "upload s": (r.uploadMs / 1000).toFixed(1),
     "searchable s": r.searchableS,
   })));

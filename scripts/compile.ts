@@ -11,11 +11,11 @@ const args = [
   "--allow-env",
   "--allow-ffi",
   "--allow-sys",
+  // The binary starts itself as the search model's trainer (search/trainer.ts).
+  "--allow-run",
   "--include",
   "store/migrations",
   // Workers are loaded by URL at run time, so the compiler cannot see them from main.ts.
-  "--include",
-  "search/train_worker.ts",
   "--include",
   "search/fts_worker.ts",
   "--include",

@@ -7,7 +7,7 @@ import type { Client } from "@libsql/client";
 import { invalidateEmbeddings } from "../store/chunks.ts";
 import type { Embedder } from "./embedder.ts";
 import { deserializeLsa, embedLsa, type LsaModel, type LsaOptions, serializeLsa } from "./lsa.ts";
-import { trainOffThread } from "./train.ts";
+import { trainSample } from "./train.ts";
 
 /** Documents sampled for training: bounds training time whatever the corpus size. */
 export const TRAIN_SAMPLE = 20_000;
@@ -88,7 +88,7 @@ export async function trainModel(
   if (sample.rows.length === 0) return null;
   // In rowid order, as one query over the whole sample read them.
   const rowids = sample.rows.map((r) => Number(r.r)).sort((a, b) => a - b);
-  const model = await trainOffThread(
+  const model = await trainSample(
     { pages: samplePages(db, publisherId, rowids) },
     { ...options.lsa, version: oldVersion + 1 },
   );

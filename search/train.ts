@@ -1,8 +1,9 @@
-/** Training the built-in model, in a Worker when the sample is big enough to stall the server. */
+/** Training the built-in model, in a process of its own when the sample would stall the server. */
 import { deserializeLsa, LsaCorpus, type LsaModel, type LsaOptions } from "./lsa.ts";
+import { type TrainerCommand, trainerCommand } from "./trainer.ts";
 
 /**
- * Samples under both limits train in place: tens of milliseconds, less than a Worker's start.
+ * Samples under both limits train in place: tens of milliseconds, less than a process's start.
  * Text counts as much as documents: a 301-chapter book (12 MB) trained in place held the serving
  * thread for 1.2 s (ARCHITECTURE.md "Throughput", step 33).
  */
@@ -14,14 +15,15 @@ export interface TrainingSample {
 }
 
 /**
- * Trains an LSA model on a sample, off the main thread for large samples. Pages are read one at
- * a time and held only until the sample proves larger than IN_PLACE; from then on a Worker
- * reduces each page to term counts before the next is sent (it acknowledges every page), so the
- * sample's texts are never all in memory at once.
+ * Trains an LSA model on a sample, in a trainer process (search/trainer.ts) for large samples.
+ * Pages are read one at a time and held only until the sample proves larger than IN_PLACE; from
+ * then on each page is written to the trainer, which reduces it to term counts while the pipe
+ * holds back the next, so the sample's texts are never all in memory at once.
  */
-export async function trainOffThread(
+export async function trainSample(
   sample: TrainingSample,
   options: LsaOptions = {},
+  trainer = trainerCommand(),
 ): Promise<LsaModel> {
   const held: string[][] = [];
   let docs = 0, chars = 0;
@@ -40,42 +42,47 @@ export async function trainOffThread(
     for (const text of next.value) chars += text.length;
     if (chars >= IN_PLACE.chars || docs >= IN_PLACE.docs) break;
   }
-  const worker = new Worker(new URL("./train_worker.ts", import.meta.url), { type: "module" });
-  try {
-    const ask = conversation(worker);
-    for (const texts of held.splice(0)) await ask({ texts });
-    for await (const texts of pages) await ask({ texts });
-    const { bytes } = await ask({ train: options });
-    return deserializeLsa(bytes!);
-  } finally {
-    worker.terminate();
-  }
+  return await trainApart(held, pages, options, trainer);
 }
 
-type Reply = { added?: number; bytes?: Uint8Array; error?: string };
-
-/** Request and reply with a Worker, one message in flight; a failure rejects the pending ask. */
-function conversation(worker: Worker) {
-  let pending: { resolve: (r: Reply) => void; reject: (e: Error) => void } | null = null;
-  let failed: Error | null = null;
-  const fail = (message: string) => {
-    failed = new Error(`LSA training failed: ${message}`);
-    pending?.reject(failed);
-    pending = null;
-  };
-  worker.onmessage = (e: MessageEvent<Reply>) => {
-    if (e.data.error) return fail(e.data.error);
-    pending?.resolve(e.data);
-    pending = null;
-  };
-  worker.onerror = (e) => {
-    e.preventDefault();
-    fail(e.message);
-  };
-  return (message: { texts: string[] } | { train: LsaOptions }) =>
-    new Promise<Reply>((resolve, reject) => {
-      if (failed) return reject(failed);
-      pending = { resolve, reject };
-      worker.postMessage(message);
-    });
+async function trainApart(
+  held: string[][],
+  pages: AsyncIterable<string[]>,
+  options: LsaOptions,
+  trainer: TrainerCommand,
+): Promise<LsaModel> {
+  const child = new Deno.Command(trainer.command, {
+    args: trainer.args,
+    env: trainer.env,
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  const model = new Response(child.stdout).bytes();
+  const complaint = new Response(child.stderr).text();
+  const writer = child.stdin.getWriter();
+  const encoder = new TextEncoder();
+  const send = (message: { texts: string[] } | { train: LsaOptions }) =>
+    writer.write(encoder.encode(`${JSON.stringify(message)}\n`));
+  try {
+    for (const texts of held.splice(0)) await send({ texts });
+    for await (const texts of pages) await send({ texts });
+    await send({ train: options });
+    await writer.close();
+  } catch (err) {
+    if (!(err instanceof Deno.errors.BrokenPipe)) {
+      // Reading the sample failed: stop the trainer and say why.
+      child.kill();
+      await Promise.allSettled([child.status, model, complaint]);
+      throw err;
+    } // else the trainer died, and its reason follows
+  }
+  const [status, bytes, message] = [await child.status, await model, await complaint];
+  const failed = (reason: string) => new Error(`LSA training failed: ${message.trim() || reason}`);
+  if (!status.success) throw failed(`exit code ${status.code}`);
+  try {
+    return deserializeLsa(bytes);
+  } catch {
+    throw failed("the trainer wrote no model");
+  }
 }

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
-import { embedLsa, trainLsa } from "./lsa.ts";
-import { IN_PLACE, trainOffThread } from "./train.ts";
+import { deserializeLsa, embedLsa, trainLsa } from "./lsa.ts";
+import { IN_PLACE, trainSample } from "./train.ts";
+import { runTrainer } from "./trainer.ts";
 
 function corpus(n: number): string[] {
   const topics = [
@@ -23,11 +24,11 @@ function paged(texts: string[], size: number) {
   return { pages: pages() };
 }
 
-Deno.test("trainOffThread() trains a large sample in a Worker and matches training in place", async () => {
+Deno.test("trainSample() trains a large sample in a trainer process and matches training in place", async () => {
   const texts = corpus(IN_PLACE.docs + 100);
   const options = { dims: 3, version: 7 };
   const [offThread, inPlace] = [
-    await trainOffThread(paged(texts, 64), options),
+    await trainSample(paged(texts, 64), options),
     trainLsa(texts, options),
   ];
   assert.equal(offThread.version, 7);
@@ -37,12 +38,12 @@ Deno.test("trainOffThread() trains a large sample in a Worker and matches traini
   assert.deepEqual([...a].map((x) => x.toFixed(4)), [...b].map((x) => x.toFixed(4)));
 });
 
-Deno.test("trainOffThread() gives the same model whatever the page size, in place or not", async () => {
+Deno.test("trainSample() gives the same model whatever the page size, in place or not", async () => {
   for (const n of [IN_PLACE.docs - 100, IN_PLACE.docs + 100]) {
     const texts = corpus(n);
     const whole = trainLsa(texts, { dims: 4 });
     for (const size of [1, 37, n]) {
-      const model = await trainOffThread(paged(texts, size), { dims: 4 });
+      const model = await trainSample(paged(texts, size), { dims: 4 });
       assert.deepEqual(model.vocab, whole.vocab);
       assert.deepEqual(model.idf, whole.idf);
       assert.deepEqual(model.proj, whole.proj, `${n} texts in pages of ${size}`);
@@ -50,24 +51,24 @@ Deno.test("trainOffThread() gives the same model whatever the page size, in plac
   }
 });
 
-Deno.test("trainOffThread() stops the Worker when reading the sample fails", async () => {
+Deno.test("trainSample() stops the trainer when reading the sample fails", async () => {
   async function* pages() {
-    yield corpus(IN_PLACE.docs); // enough to start the Worker
+    yield corpus(IN_PLACE.docs); // enough to start the trainer
     yield corpus(10);
     throw new Error("the store went away");
   }
   await assert.rejects(
-    () => trainOffThread({ pages: pages() }, { dims: 3 }),
+    () => trainSample({ pages: pages() }, { dims: 3 }),
     /the store went away/,
   );
 });
 
-Deno.test("trainOffThread() keeps the event loop free while it trains", async () => {
+Deno.test("trainSample() keeps the event loop free while it trains", async () => {
   const texts = corpus(3000);
   let ticks = 0;
   const timer = setInterval(() => ticks++, 1);
   try {
-    await trainOffThread(paged(texts, texts.length), { dims: 3 });
+    await trainSample(paged(texts, texts.length), { dims: 3 });
   } finally {
     clearInterval(timer);
   }
@@ -75,7 +76,7 @@ Deno.test("trainOffThread() keeps the event loop free while it trains", async ()
   assert.ok(ticks > 0);
 });
 
-Deno.test("trainOffThread() trains a few long documents in a Worker too, keeping the loop free", async () => {
+Deno.test("trainSample() trains a few long documents apart too, keeping the loop free", async () => {
   // Fewer documents than IN_PLACE.docs, more text than IN_PLACE.chars: book chapters.
   const long = corpus(40).map((t) => t.repeat(Math.ceil(IN_PLACE.chars / 40 / t.length) + 1));
   assert.ok(long.length < IN_PLACE.docs);
@@ -83,10 +84,72 @@ Deno.test("trainOffThread() trains a few long documents in a Worker too, keeping
   const timer = setInterval(() => ticks++, 1);
   let model;
   try {
-    model = await trainOffThread(paged(long, 8), { dims: 3 });
+    model = await trainSample(paged(long, 8), { dims: 3 });
   } finally {
     clearInterval(timer);
   }
   assert.ok(ticks > 0);
   assert.deepEqual(model.vocab, trainLsa(long, { dims: 3 }).vocab);
+});
+
+Deno.test("trainSample() fails with the trainer's own reason when the trainer dies", async () => {
+  const dies = {
+    command: Deno.execPath(),
+    args: ["eval", "console.error('out of memory'); Deno.exit(3)"],
+  };
+  await assert.rejects(
+    () => trainSample(paged(corpus(IN_PLACE.docs + 10), 50), { dims: 3 }, dies),
+    /LSA training failed: out of memory/,
+  );
+  // A trainer that exits cleanly without a model is a failure too.
+  const silent = { command: Deno.execPath(), args: ["eval", "Deno.exit(0)"] };
+  await assert.rejects(
+    () => trainSample(paged(corpus(IN_PLACE.docs + 10), 50), { dims: 3 }, silent),
+    /LSA training failed/,
+  );
+});
+
+/** The trainer's stdin: `lines` as UTF-8, cut into pieces of `size` bytes (splitting characters). */
+function input(lines: string[], size: number): ReadableStream<Uint8Array> {
+  const bytes = new TextEncoder().encode(lines.join("\n"));
+  let at = 0;
+  return new ReadableStream({
+    pull(controller) {
+      if (at >= bytes.length) return controller.close();
+      controller.enqueue(bytes.slice(at, at += size));
+    },
+  });
+}
+
+/** A sink that keeps what the trainer writes. */
+function output() {
+  const chunks: Uint8Array[] = [];
+  const stream = new WritableStream<Uint8Array>({ write: (c) => void chunks.push(c) });
+  return { stream, bytes: () => new Uint8Array(chunks.flatMap((c) => [...c])) };
+}
+
+Deno.test("runTrainer() reads pages split anywhere, even inside a character, and writes the model", async () => {
+  const texts = corpus(60).map((t, i) => `${t} caf\u00e9 \u201cquoted\u201d ${i}`);
+  const lines = [
+    JSON.stringify({ texts: texts.slice(0, 25) }),
+    JSON.stringify({ texts: texts.slice(25) }),
+    JSON.stringify({ train: { dims: 3, version: 4 } }),
+  ];
+  for (const size of [1, 7, 4096]) {
+    const sink = output();
+    assert.equal(await runTrainer(input(lines, size), sink.stream), 0);
+    const model = deserializeLsa(sink.bytes());
+    const whole = trainLsa(texts, { dims: 3, version: 4 });
+    assert.equal(model.version, 4);
+    assert.deepEqual(model.vocab, whole.vocab);
+    assert.deepEqual(model.proj, whole.proj, `pieces of ${size} bytes`);
+  }
+});
+
+Deno.test("runTrainer() exits 1 without a model when the sample ends early or is not JSON", async () => {
+  for (const lines of [[JSON.stringify({ texts: corpus(10) })], ["{not json"]]) {
+    const sink = output();
+    assert.equal(await runTrainer(input(lines, 64), sink.stream), 1);
+    assert.equal(sink.bytes().length, 0);
+  }
 });
