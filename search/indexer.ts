@@ -37,7 +37,7 @@ export async function rechunk(
   publisherId: string,
   articleIds: string[],
 ): Promise<string[]> {
-  if (articleIds.length === 0) return [];
+  if (articleIds.length <= 1) return await rechunkSlice(db, publisherId, articleIds);
   const rs = await db.execute({
     sql: `SELECT id, octet_length(title) + octet_length(summary) + octet_length(body) AS bytes
           FROM articles WHERE +publisher_id = ? AND id IN (${marks(articleIds)})`,
@@ -65,6 +65,7 @@ async function rechunkSlice(
   publisherId: string,
   articleIds: string[],
 ): Promise<string[]> {
+  if (articleIds.length === 0) return [];
   const rs = await db.execute({
     sql: `SELECT id, title, summary, body FROM articles
           WHERE +publisher_id = ? AND id IN (${marks(articleIds)})`,

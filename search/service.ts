@@ -369,6 +369,12 @@ export function createSearchService(options: SearchServiceOptions): SearchServic
     return done;
   }
 
+  async function articlesChanged(publisherId: string, articleIds: string[]): Promise<void> {
+    await rechunk(db, publisherId, articleIds);
+    cache.touch(publisherId);
+    wake?.();
+  }
+
   async function runLoop(): Promise<void> {
     let lastSave = now().getTime();
     while (!stopping) {
@@ -398,10 +404,9 @@ export function createSearchService(options: SearchServiceOptions): SearchServic
     },
     passages,
     async articleChanged(publisherId, articleId) {
-      await rechunk(db, publisherId, [articleId]);
-      cache.touch(publisherId);
-      wake?.();
+      await articlesChanged(publisherId, [articleId]);
     },
+    articlesChanged,
     embedPending,
     async coverage(publisherId) {
       const embedder = await embedderFor(publisherId);

@@ -4,7 +4,7 @@
  */
 import assert from "node:assert/strict";
 import { findArticle } from "../store/articles.ts";
-import { chapterUrl, MAX_PDF_BYTES } from "../server/catalog/books.ts";
+import { chapterUrl, importingBooks, MAX_PDF_BYTES } from "../server/catalog/books.ts";
 import { auth } from "./fixtures/ingest_helpers.ts";
 import { type TestFolio, testFolio } from "./helpers.ts";
 
@@ -38,14 +38,13 @@ Deno.test("four book uploads at once are imported one at a time and each gets it
   // Which book each indexed chapter belongs to, in the order the imports indexed them.
   const order: string[] = [];
   const search = folio.deps.search;
-  const changed = search.articleChanged;
-  search.articleChanged = async (publisherId, articleId) => {
-    const rs = await db.execute({
-      sql: "SELECT book_id FROM articles WHERE id = ?",
-      args: [articleId],
-    });
-    order.push(String(rs.rows[0]?.book_id));
-    await changed(publisherId, articleId);
+  const changed = search.articlesChanged;
+  search.articlesChanged = async (publisherId, articleIds) => {
+    for (const id of articleIds) {
+      const rs = await db.execute({ sql: "SELECT book_id FROM articles WHERE id = ?", args: [id] });
+      order.push(String(rs.rows[0]?.book_id));
+    }
+    await changed(publisherId, articleIds);
   };
   const answers = await Promise.all([1, 2, 3, 4].map(async (n) => {
     const res = await folio.request("/api/publisher/books", {
@@ -153,6 +152,34 @@ Deno.test("a multipart book upload without Content-Length is read and imported",
   const body = await res.json();
   assert.equal(res.status, 201, JSON.stringify(body));
   assert.equal(body.chapters, 4);
+});
+
+Deno.test("a book whose body is still arriving holds model training, and its answer releases it", async () => {
+  await using folio = await testFolio();
+  const request = new Request("http://x/", { method: "POST", body: form(2) });
+  const type = request.headers.get("content-type")!;
+  const bytes = new Uint8Array(await request.arrayBuffer());
+  let rest!: () => void;
+  const body = new ReadableStream<Uint8Array>({
+    start(ctl) {
+      ctl.enqueue(bytes.slice(0, 200)); // the fields and the file's first lines, then a pause
+      rest = () => (ctl.enqueue(bytes.slice(200)), ctl.close());
+    },
+  });
+  assert.equal(importingBooks(), false);
+  const answer = folio.request("/api/publisher/books", {
+    method: "POST",
+    headers: { ...auth(folio), "content-type": type },
+    body,
+  });
+  for (let i = 0; i < 100 && !importingBooks(); i++) await new Promise((r) => setTimeout(r, 5));
+  // Nothing is imported yet (the gate is idle), but the search loop already waits for this book.
+  assert.equal(importingBooks(), true);
+  rest();
+  const res = await answer;
+  assert.equal(res.status, 201, await res.clone().text());
+  assert.equal((await res.json()).chapters, 5);
+  assert.equal(importingBooks(), false);
 });
 
 Deno.test("other requests are answered while a book imports: its writes give the event loop turns", async () => {

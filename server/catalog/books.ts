@@ -16,6 +16,7 @@ import {
 } from "../../store/books.ts";
 import { newId } from "../../store/ids.ts";
 import { type Rights, USE_CASES } from "../../store/vocabulary.ts";
+import type { MiddlewareHandler } from "hono";
 import type { AppDeps } from "../deps.ts";
 import { AppError, invalid, notFound } from "../errors.ts";
 import { Gate } from "./gate.ts";
@@ -62,9 +63,27 @@ export async function syncChapterUrls(
  */
 const imports = new Gate(1);
 
-/** True while a book import runs or waits here (the search loop trains models after them). */
+/** Book upload requests in progress, from the first byte of their body to their answer. */
+let uploads = 0;
+
+/**
+ * Middleware counting a book upload in `importingBooks()` from before its body is read (Hono's
+ * size limit reads a body without Content-Length) to its answer. Four books sent together arrive
+ * over seconds: counting only imports let the model train after the first book, then train
+ * again on all four (ARCHITECTURE.md "Throughput", step 38).
+ */
+export const receivingBook: MiddlewareHandler = async (_c, next) => {
+  uploads++;
+  try {
+    await next();
+  } finally {
+    uploads--;
+  }
+};
+
+/** True while a book upload is received, or its import runs or waits (models train after). */
 export function importingBooks(): boolean {
-  return !imports.idle;
+  return uploads > 0 || !imports.idle;
 }
 
 /**
@@ -135,7 +154,7 @@ async function storeBook(
     await deleteBook(deps.store.db, publisherId, bookId).catch(() => {});
     throw e;
   }
-  for (const id of ids) await deps.search.articleChanged(publisherId, id);
+  await deps.search.articlesChanged(publisherId, ids);
   return { bookId, chapters: count, format, titles };
 }
 
@@ -176,7 +195,7 @@ export async function removeBook(
 ): Promise<{ bookId: string; chaptersRemoved: number; note: string }> {
   if (!await getBook(deps.store.db, publisherId, bookId)) throw notFound("Book");
   const ids = await deleteBook(deps.store.db, publisherId, bookId);
-  for (const id of ids) await deps.search.articleChanged(publisherId, id);
+  await deps.search.articlesChanged(publisherId, ids);
   return {
     bookId,
     chaptersRemoved: ids.length,

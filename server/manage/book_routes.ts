@@ -1,7 +1,13 @@
 /** Publisher management routes for books: upload, list, read with chapters, delete. */
 import { Hono } from "hono";
 import { listBooks } from "../../store/books.ts";
-import { bookDetail, importBook, MAX_PDF_BYTES, removeBook } from "../catalog/books.ts";
+import {
+  bookDetail,
+  importBook,
+  MAX_PDF_BYTES,
+  receivingBook,
+  removeBook,
+} from "../catalog/books.ts";
 import { mediaType, readUpload, refuseType, uploadLimit } from "../catalog/upload.ts";
 import type { AppDeps, AppEnv } from "../deps.ts";
 
@@ -9,7 +15,7 @@ import type { AppDeps, AppEnv } from "../deps.ts";
 export function bookRoutes(deps: AppDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
 
-  app.post("/books", uploadLimit(MAX_PDF_BYTES), async (c) => {
+  app.post("/books", receivingBook, uploadLimit(MAX_PDF_BYTES), async (c) => {
     if (mediaType(c.req.raw) !== "multipart/form-data") {
       await refuseType(c.req.raw, "multipart/form-data with file, title, author and rights fields");
     }
