@@ -153,12 +153,14 @@ async function buildPhase(dir: string): Promise<void> {
     dataDir: `${dir}/data`,
   });
   const t0 = performance.now();
+  const trainer = trainerPeak();
   let embedded = 0;
   for (const pub of PUBS) {
     while (await service.embedPending({ publisherId: pub, max: 20_000 }) > 0) { /* until done */ }
     embedded += (await service.coverage(pub)).embedded;
   }
   const buildMs = Math.round(performance.now() - t0);
+  const rssTrainerPeakMB = await trainer.stop();
   const chunks = Number((await store.db.execute("SELECT COUNT(*) AS n FROM chunks")).rows[0].n);
   for (const pub of PUBS) await service.search(pub, "warm", { limit: 1 }); // first snapshots
   await service.close();
@@ -169,8 +171,38 @@ async function buildPhase(dir: string): Promise<void> {
       embedded,
       buildMs,
       rssBuildMB: Math.round(Deno.memoryUsage().rss / 1e6),
+      // The model trains in a child process (search/trainer.ts): its peak, sampled by `ps`.
+      rssTrainerPeakMB,
     }),
   );
+}
+
+/** Samples the resident memory of this process's children every 250 ms; stop() gives the peak. */
+function trainerPeak(): { stop: () => Promise<number> } {
+  let peak = 0;
+  let running = true;
+  const sampled = (async () => {
+    while (running) {
+      const out = await new Deno.Command("ps", {
+        args: ["-o", "rss=,comm=", "--ppid", String(Deno.pid)],
+        stdout: "piped",
+        stderr: "null",
+      }).output();
+      const kb = new TextDecoder().decode(out.stdout).split("\n")
+        .map((line) => line.trim().split(/\s+/))
+        .filter(([rss, comm]) => rss && comm !== "ps") // ps is a child too while it runs
+        .reduce((sum, [rss]) => sum + Number(rss), 0);
+      peak = Math.max(peak, kb / 1024);
+      await new Promise((r) => setTimeout(r, 250));
+    }
+  })();
+  return {
+    async stop() {
+      running = false;
+      await sampled;
+      return Math.round(peak);
+    },
+  };
 }
 
 /** Child mode: open the store, answer the first query, then time the query set; print one JSON line. */

@@ -9,7 +9,10 @@
  * then a table.
  *
  *   deno task bench:upload [--mb=10] [--chapters=300] [--concurrent=4] [--phase=single|many|both]
- *       [--series=1] [--server-v8-flags=--max-semi-space-size=8]
+ *       [--settle=35] [--series=1] [--server-v8-flags=--max-semi-space-size=8]
+ *
+ * `settledMB` is the server's memory `--settle` seconds after the book is searchable: V8 gives
+ * back its idle heap about 30 s after the last allocation (its memory reducer).
  *
  * `--series=1` prints every sample (ms:MB) to stderr; `--server-v8-flags` starts Folio with them.
  * Linux only (/proc, which Deno opens only with --allow-all). The book stays under the route's
@@ -25,6 +28,7 @@ const megabytes = Number(flags.mb ?? 10);
 const chapters = Number(flags.chapters ?? 300);
 const concurrent = Number(flags.concurrent ?? 4);
 const phase = String(flags.phase ?? "both");
+const settleSeconds = Number(flags.settle ?? 35);
 const CONFIG = new URL("../deno.json", import.meta.url).pathname;
 const TEXT_LIMIT = 10 * 1024 * 1024;
 
@@ -245,6 +249,8 @@ async function run(count: number) {
   clearInterval(sampler);
   if (flags.series) console.error(series.join(" "));
   const { rss: after, hwm } = memory(server.pid);
+  await sleep(settleSeconds * 1000);
+  const settled = memory(server.pid).rss;
   const top = hwmReset ? Math.max(peak, hwm) : peak;
   const r = (x: number) => Math.round(x);
   return {
@@ -263,6 +269,7 @@ async function run(count: number) {
     peakTrainerMB: r(peakTrainer),
     peakWithTrainerMB: r(peakTotal),
     afterMB: r(after),
+    settledMB: r(settled),
     uploadMs: r(uploadMs),
     searchableS: Number(searchableS.toFixed(1)),
     searchHits: found,
@@ -282,6 +289,7 @@ if (import.meta.main) {
     "lift MB": r.liftMB,
     "peak/baseline": r.ratio,
     "trainer peak MB": r.peakTrainerMB,
+    "settled MB": r.settledMB,
     "upload s": (r.uploadMs / 1000).toFixed(1),
     "searchable s": r.searchableS,
   })));
