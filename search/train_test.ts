@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { deserializeLsa, embedLsa, trainLsa } from "./lsa.ts";
 import { IN_PLACE, trainSample } from "./train.ts";
-import { runTrainer } from "./trainer.ts";
+import { runTrainer, TRAINER_ARG } from "./trainer.ts";
 
 function corpus(n: number): string[] {
   const topics = [
@@ -107,6 +107,17 @@ Deno.test("trainSample() fails with the trainer's own reason when the trainer di
     () => trainSample(paged(corpus(IN_PLACE.docs + 10), 50), { dims: 3 }, silent),
     /LSA training failed/,
   );
+});
+
+Deno.test("main.ts given --folio-trainer is the trainer, as the compiled binary runs itself", async () => {
+  const texts = corpus(IN_PLACE.docs + 20);
+  const main = new URL("../main.ts", import.meta.url).pathname;
+  // The binary has its permissions built in; `deno run` needs them to load the server's modules.
+  const binary = { command: Deno.execPath(), args: ["run", "-A", main, TRAINER_ARG] };
+  const model = await trainSample(paged(texts, 100), { dims: 3, version: 2 }, binary);
+  const whole = trainLsa(texts, { dims: 3, version: 2 });
+  assert.deepEqual(model.vocab, whole.vocab);
+  assert.deepEqual(model.proj, whole.proj);
 });
 
 /** The trainer's stdin: `lines` as UTF-8, cut into pieces of `size` bytes (splitting characters). */
