@@ -8,6 +8,7 @@ import { invalidateEmbeddings } from "../store/chunks.ts";
 import type { Embedder } from "./embedder.ts";
 import { deserializeLsa, embedLsa, type LsaModel, type LsaOptions, serializeLsa } from "./lsa.ts";
 import { trainSample } from "./train.ts";
+import type { TrainerCommand } from "./trainer.ts";
 
 /** Documents sampled for training: bounds training time whatever the corpus size. */
 export const TRAIN_SAMPLE = 20_000;
@@ -72,7 +73,7 @@ export async function needsTraining(
 export async function trainModel(
   db: Client,
   publisherId: string,
-  options: { now: Date; lsa?: LsaOptions },
+  options: { now: Date; lsa?: LsaOptions; trainer?: TrainerCommand },
 ): Promise<LoadedModel | null> {
   const before = await db.execute({
     sql: `SELECT (SELECT version FROM search_models WHERE publisher_id = ?) AS version,
@@ -91,6 +92,7 @@ export async function trainModel(
   const model = await trainSample(
     { pages: samplePages(db, publisherId, rowids) },
     { ...options.lsa, version: oldVersion + 1 },
+    options.trainer,
   );
   model.docs = total;
   const id = `lsa:${model.version}:${options.now.getTime().toString(36)}`;

@@ -18,6 +18,7 @@ import { type Epoch, MAX_RESULTS, ResultCache } from "./result_cache.ts";
 import type { VectorHit, VectorIndex } from "./vector_index.ts";
 import { dirtyArticles, embedBatch, publishersWithWork, rechunk } from "./indexer.ts";
 import type { LsaOptions } from "./lsa.ts";
+import type { TrainerCommand } from "./trainer.ts";
 import {
   currentModelId,
   type LoadedModel,
@@ -62,6 +63,8 @@ export interface SearchServiceOptions {
    * book import is running), so a book's model trains once, on the whole book, after it.
    */
   holdTraining?: () => boolean;
+  /** How to start the model trainer process (default: search/trainer.ts's); tests replace it. */
+  trainer?: TrainerCommand;
   /** Evaluation only: sees each query's leg rankings with their raw scores before fusion. */
   onLegs?: (legs: { fts: LegHit[]; semantic: LegHit[] }) => void;
   /**
@@ -84,6 +87,9 @@ const POOL = 2000;
  * tens of microseconds, less than the hop to a thread and back.
  */
 const THREADS_FROM_DOCS = 5000;
+
+/** After a failed training the background loop waits this long before training that model again. */
+const TRAIN_RETRY_MS = 60_000;
 
 /** Creates the search service over a store. */
 export function createSearchService(options: SearchServiceOptions): SearchService {
@@ -129,11 +135,16 @@ export function createSearchService(options: SearchServiceOptions): SearchServic
     return loaded?.embedder ?? null;
   }
 
+  /** When each publisher's last training failed: the background loop waits before retrying. */
+  const trainingFailed = new Map<string, number>();
+
   /**
    * The embedder to write vectors with, training (or retraining) the LSA model when due; null
-   * when the model is due but `held` (the background loop while `holdTraining()` says so).
+   * when the model is due but the background loop must not train it now: `holdTraining()` says
+   * so, or training failed less than TRAIN_RETRY_MS ago (a trainer that cannot start would
+   * otherwise be retried, and reported, every second).
    */
-  async function writerFor(publisherId: string, held = false): Promise<Embedder | null> {
+  async function writerFor(publisherId: string, background = false): Promise<Embedder | null> {
     if (external) {
       if (!invalidated.has(publisherId)) {
         invalidated.add(publisherId); // vectors of another provider or model are redone once
@@ -142,8 +153,24 @@ export function createSearchService(options: SearchServiceOptions): SearchServic
       return external;
     }
     if (await needsTraining(db, publisherId)) {
-      if (held) return null; // its chunks wait unembedded: they would be redone after training
-      const loaded = await trainModel(db, publisherId, { now: now(), lsa: options.lsa });
+      // Meanwhile its chunks wait unembedded: they would be redone after training anyway.
+      if (background && (options.holdTraining?.() ?? false)) return null;
+      const failedAt = trainingFailed.get(publisherId);
+      if (background && failedAt !== undefined && now().getTime() - failedAt < TRAIN_RETRY_MS) {
+        return null;
+      }
+      let loaded;
+      try {
+        loaded = await trainModel(db, publisherId, {
+          now: now(),
+          lsa: options.lsa,
+          trainer: options.trainer,
+        });
+      } catch (err) {
+        trainingFailed.set(publisherId, now().getTime());
+        throw err;
+      }
+      trainingFailed.delete(publisherId);
       models.set(publisherId, { loaded, checkedAt: now().getTime() });
       return loaded?.embedder ?? null;
     }
@@ -360,8 +387,7 @@ export function createSearchService(options: SearchServiceOptions): SearchServic
         if (dirty.length === 0) break;
         await rechunk(db, publisherId, dirty);
       }
-      const held = opts.background === true && (options.holdTraining?.() ?? false);
-      const embedder = await writerFor(publisherId, held);
+      const embedder = await writerFor(publisherId, opts.background === true);
       if (!embedder) continue;
       done += await embedBatch(db, publisherId, { embedder, max: max - done });
       cache.touch(publisherId);

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { upsertArticle } from "../store/articles.ts";
+import { IN_PLACE } from "./train.ts";
 import type { Embedder } from "./embedder.ts";
 import {
   addArticle,
@@ -306,6 +307,52 @@ Deno.test("an explicit embedPending() trains even while the background loop hold
   const search = testService(store, { holdTraining: () => true });
   await search.embedPending({ publisherId: "p1" });
   assert.deepEqual(await search.coverage("p1"), { embedded: 25, total: 25 });
+  await search.close();
+});
+
+Deno.test("a trainer that fails is reported, then left alone by the background loop for a minute", async () => {
+  await using store = await tempStore();
+  await addPublisher(store, "p1");
+  // More text than IN_PLACE.chars, so the sample goes to the trainer process.
+  const long = TOPICS.vehicles.join(" ").repeat(Math.ceil(IN_PLACE.chars / 4 / 500));
+  for (let i = 0; i < 5; i++) {
+    await addArticle(store, "p1", `l${i}`, { title: `l${i}`, body: long });
+  }
+  let clock = Date.parse("2026-11-26T12:00:00Z");
+  let starts = 0;
+  // Fails the way a trainer without memory would: a reason on stderr and a non-zero exit.
+  const args = ["eval", "console.error('trainer: out of memory'); Deno.exit(1)"];
+  const errors: string[] = [];
+  const search = testService(store, {
+    now: () => new Date(clock),
+    onError: (message, err) => errors.push(`${message}: ${err}`),
+    trainer: {
+      command: Deno.execPath(),
+      get args() {
+        starts++;
+        return args;
+      },
+    },
+  });
+  const until = async (ok: () => boolean) => {
+    for (let i = 0; i < 200 && !ok(); i++) await new Promise((r) => setTimeout(r, 25));
+  };
+  search.start();
+  await until(() => errors.length > 0);
+  assert.match(errors[0], /Search indexing failed: .*LSA training failed: trainer: out of memory/);
+  await new Promise((r) => setTimeout(r, 2500)); // two more rounds of the loop, 59 s later
+  clock += 59_000;
+  await new Promise((r) => setTimeout(r, 1200));
+  assert.equal(starts, 1);
+  assert.equal(errors.length, 1);
+  // An explicit call is answered with the failure at once.
+  await assert.rejects(() => search.embedPending({ publisherId: "p1" }), /LSA training failed/);
+  assert.equal(starts, 2);
+  clock += 61_000; // a minute after the loop's failure: it tries again
+  await until(() => errors.length > 1);
+  assert.equal(starts, 3);
+  // Full text answers meanwhile.
+  assert.ok((await search.search("p1", "automobile", { limit: 3 })).hits.length > 0);
   await search.close();
 });
 
