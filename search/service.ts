@@ -63,6 +63,11 @@ export interface SearchServiceOptions {
    * book import is running), so a book's model trains once, on the whole book, after it.
    */
   holdTraining?: () => boolean;
+  /**
+   * Called when the background loop goes idle after embedding at least BURST_CHUNKS chunks, at
+   * most every BURST_GAP_MS: Folio gives memory back to the system then (server/memory.ts).
+   */
+  afterBurst?: () => void;
   /** How to start the model trainer process (default: search/trainer.ts's); tests replace it. */
   trainer?: TrainerCommand;
   /** Evaluation only: sees each query's leg rankings with their raw scores before fusion. */
@@ -87,6 +92,10 @@ const POOL = 2000;
  * tens of microseconds, less than the hop to a thread and back.
  */
 const THREADS_FROM_DOCS = 5000;
+
+/** A burst of background work worth releasing memory after (a book's chapters, a crawl). */
+const BURST_CHUNKS = 512;
+const BURST_GAP_MS = 30_000;
 
 /** After a failed training the background loop waits this long before training that model again. */
 const TRAIN_RETRY_MS = 60_000;
@@ -403,10 +412,13 @@ export function createSearchService(options: SearchServiceOptions): SearchServic
 
   async function runLoop(): Promise<void> {
     let lastSave = now().getTime();
+    let burst = 0; // chunks embedded since memory was last released
+    let lastRelease = -Infinity;
     while (!stopping) {
       let n = 0;
       try {
         n = await embedPending({ max: LOOP_BATCH, background: true });
+        burst += n;
         if (now().getTime() - lastSave > 30_000) {
           lastSave = now().getTime();
           await cache.save();
@@ -415,6 +427,16 @@ export function createSearchService(options: SearchServiceOptions): SearchServic
         onError("Search indexing failed", err);
       }
       if (n === 0 && !stopping) {
+        // Idle after a burst: once the last release is far enough behind, the next one.
+        if (burst >= BURST_CHUNKS && now().getTime() - lastRelease >= BURST_GAP_MS) {
+          burst = 0;
+          lastRelease = now().getTime();
+          try {
+            options.afterBurst?.();
+          } catch (err) {
+            onError("Releasing memory after indexing failed", err);
+          }
+        }
         await new Promise<void>((resolve) => {
           const timer = setTimeout(resolve, LOOP_IDLE_MS);
           wake = () => (clearTimeout(timer), resolve());

@@ -356,6 +356,45 @@ Deno.test("a trainer that fails is reported, then left alone by the background l
   await search.close();
 });
 
+Deno.test("afterBurst() follows a burst of 512 chunks once the loop is idle, at most every 30 s", async () => {
+  await using store = await tempStore();
+  await addPublisher(store, "p1");
+  // 64 chunks an article (the most it keeps): nine articles are a burst, one is not.
+  const long = (topic: string[]) => Array.from({ length: 70 }, () => topic.join(" ")).join("\n\n");
+  let clock = Date.parse("2026-11-26T12:00:00Z");
+  let bursts = 0;
+  const search = testService(store, { now: () => new Date(clock), afterBurst: () => bursts++ });
+  const add = async (prefix: string, n: number) => {
+    for (let i = 0; i < n; i++) {
+      const body = long(i % 2 ? TOPICS.vehicles : TOPICS.astronomy);
+      const id = await addArticle(store, "p1", `${prefix}${i}`, { title: `${prefix}${i}`, body });
+      await search.articleChanged("p1", id);
+    }
+  };
+  const settled = async () => {
+    for (let i = 0; i < 300; i++) {
+      const c = await search.coverage("p1");
+      if (c.embedded === c.total) break;
+      await new Promise((r) => setTimeout(r, 25));
+    }
+    await new Promise((r) => setTimeout(r, 1300)); // the loop's next idle round
+  };
+  await add("a", 9);
+  search.start();
+  await settled();
+  assert.equal(bursts, 1);
+  await add("b", 1); // a small burst: nothing to give back
+  await settled();
+  assert.equal(bursts, 1);
+  await add("c", 9); // a burst 30 s have not passed since the last release: it waits
+  await settled();
+  assert.equal(bursts, 1);
+  clock += 31_000;
+  await new Promise((r) => setTimeout(r, 1300));
+  assert.equal(bursts, 2);
+  await search.close();
+});
+
 Deno.test("the LSA model is retrained when the corpus doubles and old vectors are redone", async () => {
   await using store = await tempStore();
   await addPublisher(store, "p1");

@@ -12,6 +12,7 @@ import { type Config, withListeningPort } from "./config.ts";
 import { createFetcher, type GuardedFetcher } from "./catalog/fetcher.ts";
 import { startIngestionWorker } from "./catalog/jobs.ts";
 import { importingBooks, syncChapterUrls } from "./catalog/books.ts";
+import { memoryReleaser } from "./memory.ts";
 import { backfillSitePaths } from "../store/articles.ts";
 import { listPublishers } from "../store/publishers.ts";
 import type { AppDeps } from "./deps.ts";
@@ -76,6 +77,7 @@ export async function assembleFolio(
       now: () => clock.now(),
       onError: (message, err) => log.error(message, { error: String(err) }),
       holdTraining: importingBooks,
+      afterBurst: memoryReleaser().release,
       threads: store.path && config.searchThreads > 0
         ? { storePath: store.path, count: config.searchThreads }
         : undefined,
