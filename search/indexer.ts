@@ -7,6 +7,7 @@ import {
   replaceChunksStatements,
   setEmbeddings,
 } from "../store/chunks.ts";
+import { eventLoopTurns } from "../store/turns.ts";
 import { chunkArticle } from "./chunker.ts";
 import type { Embedder } from "./embedder.ts";
 
@@ -22,9 +23,10 @@ export function embedText(c: { title: string; section: string; text: string }): 
 
 /**
  * Text re-chunked per write: a slice's bodies, chunks and statements are held together until its
- * batch is written, and 200 dirty book chapters at once (7 MB) held that many times over.
+ * batch is written, and 200 dirty book chapters at once (7 MB) held that many times over. Each
+ * slice is also chunked and written in one stretch of the serving thread: smaller, shorter.
  */
-export const RECHUNK_BYTES = 1024 * 1024;
+export const RECHUNK_BYTES = 256 * 1024;
 
 /**
  * Re-chunks articles (or drops chunks of deleted ones); unchanged passages keep their vectors.
@@ -44,6 +46,7 @@ export async function rechunk(
     args: [publisherId, ...articleIds],
   });
   const size = new Map(rs.rows.map((r) => [String(r.id), Number(r.bytes)]));
+  const turn = eventLoopTurns();
   const changed: string[] = [];
   let slice: string[] = [];
   let bytes = 0;
@@ -52,6 +55,7 @@ export async function rechunk(
     bytes += size.get(id) ?? 0;
     if (bytes < RECHUNK_BYTES) continue;
     changed.push(...await rechunkSlice(db, publisherId, slice));
+    await turn();
     slice = [];
     bytes = 0;
   }

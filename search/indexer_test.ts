@@ -25,7 +25,7 @@ Deno.test("publishersWithWork() lists publishers with dirty articles or unembedd
 Deno.test("rechunk() writes about RECHUNK_BYTES of text per batch, and chunks every article", async () => {
   await using store = await tempStore();
   await addPublisher(store, "p1");
-  // Book-chapter sized articles: 400 KB each, so a megabyte slice holds three at most.
+  // Long chapters, 400 KB each: a slice (RECHUNK_BYTES) holds one, or a few if it grows.
   const paragraph = (i: number) =>
     `Chapter ${i} tells of harbour tides and mooring lines, swept wings and the ${i}th voyage.`;
   const body = (i: number) => Array.from({ length: 4800 }, () => paragraph(i)).join("\n\n");

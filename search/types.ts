@@ -37,7 +37,7 @@ export interface SearchService {
   passages(publisherId: string, query: string, options: SearchOptions): Promise<Passage[]>;
   /** Re-chunk and re-index one article after it was inserted/updated/deleted in the store (FTS via triggers is automatic; this refreshes chunks and queues embedding). */
   articleChanged(publisherId: string, articleId: string): Promise<void>;
-  /** The same for many articles at once (a book's chapters): re-chunked about a megabyte of text at a time, once each. */
+  /** The same for many articles at once (a book's chapters): re-chunked a few hundred KB of text at a time, once each. */
   articlesChanged(publisherId: string, articleIds: string[]): Promise<void>;
   /** Embed pending chunks (bounded batch); returns how many were embedded. Called by a background loop and by tests. */
   embedPending(options?: { publisherId?: string; max?: number }): Promise<number>;

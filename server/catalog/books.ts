@@ -15,6 +15,7 @@ import {
   setBookChapters,
 } from "../../store/books.ts";
 import { newId } from "../../store/ids.ts";
+import { eventLoopTurns } from "../../store/turns.ts";
 import { type Rights, USE_CASES } from "../../store/vocabulary.ts";
 import type { MiddlewareHandler } from "hono";
 import type { AppDeps } from "../deps.ts";
@@ -115,7 +116,9 @@ async function storeBook(
   opts: { pdf?: PdfLimits },
 ): Promise<BookImport> {
   const { title, author, format } = book;
+  const turn = eventLoopTurns();
   const { titles, chapters } = await split(bytes, { format, title, pdf: opts.pdf });
+  await turn();
   if (titles.length === 0) {
     throw new AppError(422, "no_text", "file: no text was found in the book (a scanned PDF?)");
   }
@@ -146,10 +149,12 @@ async function storeBook(
         chapterNo: n,
       }, { now });
       ids.push(id);
+      await turn();
     }
     await setBookChapters(deps.store.db, publisherId, bookId, count);
     const publisher = await getPublisher(deps.store.db, publisherId);
     if (publisher) await syncChapterUrls(deps, publisher);
+    await turn();
   } catch (e) {
     await deleteBook(deps.store.db, publisherId, bookId).catch(() => {});
     throw e;
