@@ -1,16 +1,34 @@
 import assert from "node:assert/strict";
-import { mallocTrim, memoryReleaser } from "./memory.ts";
+import { FULL_COLLECTION_MAX_HEAP, mallocTrim, memoryReleaser } from "./memory.ts";
 
 Deno.test("memoryReleaser() signals only where Deno's SIGUSR2 handler is on, else trims through FFI", () => {
   const linux = Deno.build.os === "linux";
-  assert.equal(memoryReleaser({ DENO_USR2_MEMORY_TRIM: "1" }).kind, linux ? "signal" : null);
+  assert.equal(
+    memoryReleaser({ env: { DENO_USR2_MEMORY_TRIM: "1" } }).kind,
+    linux ? "signal" : null,
+  );
   // Any other value leaves SIGUSR2 unhandled: sending it would end the process.
   for (const env of [{}, { DENO_USR2_MEMORY_TRIM: "0" }, { DENO_USR2_MEMORY_TRIM: "yes" }]) {
-    const { kind } = memoryReleaser(env);
+    const { kind } = memoryReleaser({ env });
     assert.notEqual(kind, "signal");
     if (linux) assert.equal(kind, "malloc_trim");
   }
   if (linux) mallocTrim()!(); // glibc's malloc_trim(0): safe at any time
+});
+
+Deno.test("above FULL_COLLECTION_MAX_HEAP a release only trims, however SIGUSR2 is set up", () => {
+  if (Deno.build.os !== "linux") return;
+  const big = () => FULL_COLLECTION_MAX_HEAP + 1;
+  // This test process has no SIGUSR2 handler: had the release signalled, it would have ended here.
+  const env = { DENO_USR2_MEMORY_TRIM: "1" };
+  assert.equal(memoryReleaser({ env, heapUsed: big, signalAfterMs: 0 }).release(), "trimmed");
+  // So does a release in the first seconds, before Deno has installed its SIGUSR2 handler.
+  const early = memoryReleaser({
+    env,
+    heapUsed: () => 0,
+    signalAfterMs: performance.now() + 60_000,
+  });
+  assert.equal(early.release(), "trimmed");
 });
 
 Deno.test("with DENO_USR2_MEMORY_TRIM=1 a release collects the heap and the process carries on", async () => {
@@ -18,14 +36,15 @@ Deno.test("with DENO_USR2_MEMORY_TRIM=1 a release collects the heap and the proc
   const memory = new URL("./memory.ts", import.meta.url).href;
   const script = `
     import { memoryReleaser } from "${memory}";
+    await new Promise((r) => setTimeout(r, 500)); // Deno's SIGUSR2 handler is installed by now
     let junk = [];
     for (let i = 0; i < 300000; i++) junk.push({ i, s: "x" + i });
     junk = null;
     const before = Deno.memoryUsage().heapUsed;
-    const { kind, release } = memoryReleaser();
-    release();
+    const { kind, release } = memoryReleaser({ signalAfterMs: 0 });
+    const done = release();
     await new Promise((r) => setTimeout(r, 300));
-    console.log(JSON.stringify({ kind, before, after: Deno.memoryUsage().heapUsed }));
+    console.log(JSON.stringify({ kind, done, before, after: Deno.memoryUsage().heapUsed }));
     // The trim it scheduled is unref'd: the process ends here, before it.
   `;
   const out = await new Deno.Command(Deno.execPath(), {
@@ -33,8 +52,9 @@ Deno.test("with DENO_USR2_MEMORY_TRIM=1 a release collects the heap and the proc
     env: { DENO_USR2_MEMORY_TRIM: "1" },
   }).output();
   assert.equal(out.code, 0, new TextDecoder().decode(out.stderr));
-  const { kind, before, after } = JSON.parse(new TextDecoder().decode(out.stdout));
+  const { kind, done, before, after } = JSON.parse(new TextDecoder().decode(out.stdout));
   assert.equal(kind, "signal");
+  assert.equal(done, "collected");
   // The 300,000 objects were garbage: the full collection took them.
   assert.ok(after < before / 2, `${before} → ${after}`);
 });
