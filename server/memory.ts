@@ -61,15 +61,21 @@ export function memoryReleaser(options: {
   return { kind: trim ? "malloc_trim" : null, release: trimOnly };
 }
 
+/** Resolved once per process: every app instance (and test) shares the one library handle. */
+let libcTrim: (() => void) | null | undefined;
+
 /** glibc's `malloc_trim(0)` through FFI, or null (not Linux, not glibc, or no FFI permission). */
 export function mallocTrim(): (() => void) | null {
-  if (Deno.build.os !== "linux") return null;
+  if (libcTrim !== undefined) return libcTrim;
+  libcTrim = null;
+  if (Deno.build.os !== "linux") return libcTrim;
   try {
     const libc = Deno.dlopen("libc.so.6", {
       malloc_trim: { parameters: ["usize"], result: "i32" },
     });
-    return () => void libc.symbols.malloc_trim(0n);
+    libcTrim = () => void libc.symbols.malloc_trim(0n);
   } catch {
-    return null; // not glibc (musl), or no FFI permission
+    // not glibc (musl), or no FFI permission
   }
+  return libcTrim;
 }
