@@ -10,6 +10,7 @@ import { type CallLog, createCallLog } from "./call_log.ts";
 import { type Clock, systemClock } from "./clock.ts";
 import { type Config, withListeningPort } from "./config.ts";
 import { createFetcher, type GuardedFetcher } from "./catalog/fetcher.ts";
+import { stopRobotsFetches } from "./catalog/robots.ts";
 import { startIngestionWorker } from "./catalog/jobs.ts";
 import { importingBooks, syncChapterUrls } from "./catalog/books.ts";
 import { memoryReleaser } from "./memory.ts";
@@ -115,6 +116,7 @@ export async function assembleFolio(
       async close() {
         // Running jobs hand their work back to the queue before the store closes.
         await ingestion?.stop();
+        await stopRobotsFetches(deps);
         await callLog!.close();
         await searchService.close();
         store.close();

@@ -44,15 +44,20 @@ export async function putRobots(
   });
 }
 
-/** Every stored (publisher, origin) pair fetched before `before`, for the daily refetch. */
+/**
+ * Every stored (publisher, origin) pair due for a refetch: its last fetch answered before
+ * `answeredBefore`, or failed before `failedBefore`. A fetch failed when it did not set
+ * `last_ok_at` (putRobots sets it to `fetched_at` on every usable answer).
+ */
 export async function staleRobots(
   db: Client,
-  opts: { before: Date; limit: number },
+  opts: { answeredBefore: Date; failedBefore: Date; limit: number },
 ): Promise<{ publisherId: string; origin: string }[]> {
   const rs = await db.execute({
-    sql: `SELECT publisher_id, origin FROM robots WHERE fetched_at < ?
+    sql: `SELECT publisher_id, origin FROM robots
+          WHERE fetched_at < ? OR (fetched_at < ? AND last_ok_at IS NOT fetched_at)
           ORDER BY fetched_at LIMIT ?`,
-    args: [opts.before.getTime(), opts.limit],
+    args: [opts.answeredBefore.getTime(), opts.failedBefore.getTime(), opts.limit],
   });
   return rs.rows.map((r) => ({ publisherId: String(r.publisher_id), origin: String(r.origin) }));
 }

@@ -311,7 +311,10 @@ Deno.test("pay-per-crawl: at the cap the charge fails with PaymentFailed and not
 Deno.test("robots.txt escalation: a crawler the origin disallows pays on an OBSERVE article; others do not", async () => {
   await using folio = await testFolio();
   const observe = await demoPath(folio, "OBSERVE");
-  const origin = "https://demo.localhost";
+  // The demo's articles live on its host here, whose robots.txt is Folio's own: the origin is
+  // named in settings, and its file stored as a fetch would have.
+  const origin = "https://origin.demo.example";
+  await patchDemo(folio, (p) => ({ ...p, robotsOrigin: origin }));
   await folio.deps.store.db.execute({
     sql: `INSERT INTO robots (publisher_id, origin, body, status, fetched_at, last_ok_at)
           VALUES ('pub_demo', ?, ?, 200, ?, ?)`,

@@ -33,7 +33,7 @@ export async function articlePage(
     buyerId: visitor.buyerId,
     territory: territoryOf(deps.config, c.req.raw.headers),
     surface: "landing",
-    crawl: await crawlTermsFor(deps, publisher, visitor, article.url),
+    crawl: await crawlTermsFor(deps, publisher, visitor, article),
   };
   const reads = { db: deps.store.db, clock: deps.clock, intents: deps.callLog };
   const req = { publisher, idOrUrl: article.id, caller, use: "display" as const };

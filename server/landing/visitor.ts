@@ -5,9 +5,10 @@
  * agent-payment settings turn that into an action; robots.txt can escalate a crawler per article.
  */
 import type { Context } from "hono";
-import type { CrawlerAction, Publisher } from "../../store/publishers.ts";
+import type { Article } from "../../store/articles.ts";
+import { type CrawlerAction, normaliseHost, type Publisher } from "../../store/publishers.ts";
 import { buyerOfSignatureAgent } from "../../store/signature_agents.ts";
-import { robotsDisallows } from "../catalog/robots.ts";
+import { storedRobotsVerdict } from "../catalog/robots.ts";
 import type { AppDeps, AppEnv } from "../deps.ts";
 import type { CrawlTerms } from "../licensing/mod.ts";
 import { classifyAgent, type KnownCrawler } from "./crawlers.ts";
@@ -102,35 +103,46 @@ export function settingFor(
 
 /**
  * A crawler's terms for one article: every page priced when the publisher charges it, or when the
- * origin's robots.txt disallows the article to it (docs/SPEC.md "Agent payments": it loses free
- * access). Readers and allowed crawlers the origin admits get none.
+ * origin's robots.txt does not admit the crawler to the article (docs/SPEC.md "Agent payments": it
+ * loses free access). That includes an origin whose robots.txt is not known yet or failed to
+ * answer: escalation fails closed (RFC 9309 section 2.3.1.4). Readers get none.
  */
 export async function crawlTermsFor(
   deps: AppDeps,
   publisher: Publisher,
   visitor: Visitor,
-  articleUrl: string,
+  article: Pick<Article, "url" | "kind">,
 ): Promise<CrawlTerms | null> {
   if (visitor.treatment !== "crawler") return null;
   const priceMicros = publisher.agentPayments.crawlerPriceMicros;
   if (visitor.action === "charge") return { why: "charge", priceMicros };
-  const url = robotsUrlOf(publisher, articleUrl);
+  const url = robotsUrlOf(deps, publisher, article);
   if (!visitor.crawler || !url) return null;
-  const disallowed = await robotsDisallows(deps, publisher.id, url, visitor.crawler.robotsTokens);
-  return disallowed ? { why: "robots", priceMicros } : null;
+  const verdict = await storedRobotsVerdict(deps, publisher.id, url, visitor.crawler.robotsTokens);
+  return verdict.allowed ? null : { why: "robots", priceMicros };
 }
 
-/** The URL robots.txt is asked about: the article's path at the publisher's robots origin. */
+/**
+ * The URL robots.txt is asked about: the article's path at the publisher's robots origin when it
+ * set one, else the article's own URL. None for a book chapter (it only lives on the host) or an
+ * article whose URL is on the publisher's host here: that robots.txt is Folio's own, written from
+ * the very settings `identifyVisitor()` already applied (robots_txt.ts).
+ */
 function robotsUrlOf(
-  publisher: Pick<Publisher, "robotsOrigin">,
-  articleUrl: string,
+  deps: Pick<AppDeps, "config">,
+  publisher: Pick<Publisher, "robotsOrigin" | "customDomain">,
+  article: Pick<Article, "url" | "kind">,
 ): string | null {
+  if (article.kind === "chapter") return null;
   let u: URL;
   try {
-    u = new URL(articleUrl);
+    u = new URL(article.url);
   } catch {
-    return null; // a book chapter: never on the origin
+    return null;
   }
   if (u.protocol !== "http:" && u.protocol !== "https:") return null;
-  return publisher.robotsOrigin ? `${publisher.robotsOrigin}${u.pathname}${u.search}` : u.href;
+  if (publisher.robotsOrigin) return `${publisher.robotsOrigin}${u.pathname}${u.search}`;
+  const ownDomain = publisher.customDomain !== null &&
+    normaliseHost(publisher.customDomain) === normaliseHost(u.hostname);
+  return ownDomain || u.host === new URL(deps.config.baseUrl).host ? null : u.href;
 }

@@ -13,6 +13,7 @@ import { centsToMicros, microsToCents, pricesInCents } from "../money.ts";
 import { domainTaken } from "./accounts.ts";
 import { crawlerFamily } from "../landing/crawlers.ts";
 import { syncChapterUrls } from "../catalog/books.ts";
+import { fetchRobotsSoon } from "../catalog/robots.ts";
 import type { SettingsPatch } from "./schemas.ts";
 
 /** The settings document of GET /api/publisher/settings. */
@@ -57,7 +58,7 @@ export function presentSettings(p: Publisher, config: Pick<Config, "baseUrl">) {
  * the store or the config (custom domain taken, or the platform's own host) run before any write.
  */
 export async function applySettingsPatch(
-  deps: Pick<AppDeps, "store" | "config" | "clock">,
+  deps: Pick<AppDeps, "store" | "config" | "clock" | "fetcher" | "log">,
   publisher: Publisher,
   patch: SettingsPatch,
 ): Promise<Publisher> {
@@ -97,6 +98,11 @@ export async function applySettingsPatch(
     throw err;
   }
   if (next.customDomain !== publisher.customDomain) await syncChapterUrls(deps, next);
+  // Until its robots.txt is known, the new origin escalates every crawler (server/landing/
+  // visitor.ts): ask it now rather than at the first crawler's visit.
+  if (next.robotsOrigin && next.robotsOrigin !== publisher.robotsOrigin) {
+    fetchRobotsSoon(deps, next.id, next.robotsOrigin, { throttled: false });
+  }
   return next;
 }
 
