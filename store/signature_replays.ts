@@ -12,10 +12,16 @@ import type { Client } from "./db.ts";
 export const REPLAY_PRUNE_MARGIN_MS = 60_000;
 
 /**
+ * Expired rows deleted by one write at most: more than the one row it adds, so the table drains,
+ * yet a backlog (after a quiet spell) never lands on one request.
+ */
+export const REPLAY_PRUNE_BATCH = 100;
+
+/**
  * Records the first use of `replayKey` (valid until `expiresAt`) in one write; false when it was
  * already used and is still live. A row whose signature expired is taken over (a nonce reused
- * after its first signature expired), and rows expired for longer than the margin are pruned in
- * the same transaction.
+ * after its first signature expired), and up to REPLAY_PRUNE_BATCH rows expired for longer than
+ * the margin are pruned in the same transaction.
  */
 export async function firstUseOfSignature(
   db: Client,
@@ -25,8 +31,9 @@ export async function firstUseOfSignature(
   const now = options.now.getTime();
   const [, inserted] = await db.batch([
     {
-      sql: "DELETE FROM signature_replays WHERE expires_at <= ?",
-      args: [now - REPLAY_PRUNE_MARGIN_MS],
+      sql: `DELETE FROM signature_replays WHERE replay_key IN (
+              SELECT replay_key FROM signature_replays WHERE expires_at <= ? LIMIT ?)`,
+      args: [now - REPLAY_PRUNE_MARGIN_MS, REPLAY_PRUNE_BATCH],
     },
     {
       sql: `INSERT INTO signature_replays (replay_key, expires_at) VALUES (?, ?)

@@ -3,11 +3,15 @@
  * `Signature-Agent` header points to (draft-meunier-web-bot-auth-architecture). The landing path
  * asks here whether a request is signed, and by whom.
  *
- * The signature base is built here (RFC 9421 section 2.5) and checked with the web-bot-auth
- * library's Ed25519 verifier. The library's own `verify` is not called: it and http-message-sig
- * compare `created`/`expires` with the system clock, which server code never reads (the
- * `folio/clock-only` rule), and they refuse a request carrying more than one signature. Time is
- * checked against `deps.clock`.
+ * A signature must cover @authority, the path (@path, @target-uri or @request-target) and
+ * Signature-Agent (whole, or the member `"signature-agent";key="<label>"`), so it is bound to one
+ * page of one host; signature_replay.ts makes it good for one request.
+ *
+ * The signature base is built by signature_base.ts (RFC 9421 section 2.5) and checked with the
+ * web-bot-auth library's Ed25519 verifier. The library's own `verify` is not called: it and
+ * http-message-sig compare `created`/`expires` with the system clock, which server code never
+ * reads (the `folio/clock-only` rule), and they refuse a request carrying more than one
+ * signature. Time is checked against `deps.clock`.
  *
  * @module
  */
