@@ -19,8 +19,9 @@ export interface TestSigner extends AsyncDisposable {
   keyid: string;
   /**
    * Returns headers (signature-agent, signature-input, signature) for a request to `url`, covering
-   * @authority, signature-agent and every header named in `cover` (their values taken from
-   * `headers`). `created`/`expires` default to clock-now-1s / +5 min; pass other dates to make
+   * @authority, @path (unless `path` is false), signature-agent and every header named in `cover`
+   * (their values taken from `headers`). The library adds a fresh random nonce unless `nonce` is
+   * given. `created`/`expires` default to clock-now-1s / +5 min; pass other dates to make
    * expired signatures.
    */
   sign(
@@ -28,6 +29,8 @@ export interface TestSigner extends AsyncDisposable {
     opts?: {
       headers?: Record<string, string>;
       cover?: string[];
+      path?: boolean;
+      nonce?: string;
       created?: Date;
       expires?: Date;
     },
@@ -61,10 +64,12 @@ export async function startTestSigner(opts: { now?: () => Date } = {}): Promise<
       const created = o.created ?? new Date(now().getTime() - 1000);
       const expires = o.expires ?? new Date(created.getTime() + 5 * 60_000 + 1000);
       const headers = { ...o.headers, "signature-agent": signatureAgent };
-      const components = ["@authority", "signature-agent", ...(o.cover ?? [])];
+      const path = o.path === false ? [] : ["@path"];
+      const components = ["@authority", ...path, "signature-agent", ...(o.cover ?? [])];
       const signed = await signatureHeaders({ method: "GET", url, headers }, signer, {
         created,
         expires,
+        nonce: o.nonce,
         components: components.map((c) => c.toLowerCase()),
       });
       return {

@@ -13,7 +13,8 @@ import type { AppDeps, AppEnv } from "../deps.ts";
 import type { CrawlTerms } from "../licensing/mod.ts";
 import { classifyAgent, type KnownCrawler } from "./crawlers.ts";
 import { CrawlerError } from "./pay_per_crawl.ts";
-import { verifyWebBotAuth, type WebBotAuth } from "./web_bot_auth.ts";
+import { authenticateWebBotAuth } from "./signature_replay.ts";
+import type { WebBotAuth } from "./web_bot_auth.ts";
 
 /** A page's visitor, as the landing path answers it. */
 export interface Visitor {
@@ -43,7 +44,8 @@ export const PRICE_HEADERS = ["crawler-exact-price", "crawler-max-price"] as con
 export async function identifyVisitor(deps: AppDeps, c: Context<AppEnv>): Promise<Visitor> {
   const publisher = c.get("publisher")!;
   const crawler = classifyAgent(c.req.header("user-agent"));
-  const signature = await verifyWebBotAuth(deps, c.req.raw);
+  // Verified and spent: a replayed signature neither pays nor identifies (signature_replay.ts).
+  const signature = await authenticateWebBotAuth(deps, c.req.raw);
   if (signature.kind === "invalid") throw new CrawlerError(signature.code, signature.why);
   let buyerId = c.get("credential")?.buyerId ?? null;
   let via: Visitor["via"] = buyerId ? "key" : null;

@@ -3,11 +3,15 @@
  * `Signature-Agent` header points to (draft-meunier-web-bot-auth-architecture). The landing path
  * asks here whether a request is signed, and by whom.
  *
- * The signature base is built here (RFC 9421 section 2.5) and checked with the web-bot-auth
- * library's Ed25519 verifier. The library's own `verify` is not called: it and http-message-sig
- * compare `created`/`expires` with the system clock, which server code never reads (the
- * `folio/clock-only` rule), and they refuse a request carrying more than one signature. Time is
- * checked against `deps.clock`.
+ * A signature must cover @authority, the path (@path, @target-uri or @request-target) and
+ * Signature-Agent (whole, or the member `"signature-agent";key="<label>"`), so it is bound to one
+ * page of one host; signature_replay.ts makes it good for one request.
+ *
+ * The signature base is built by signature_base.ts (RFC 9421 section 2.5) and checked with the
+ * web-bot-auth library's Ed25519 verifier. The library's own `verify` is not called: it and
+ * http-message-sig compare `created`/`expires` with the system clock, which server code never
+ * reads (the `folio/clock-only` rule), and they refuse a request carrying more than one
+ * signature. Time is checked against `deps.clock`.
  *
  * @module
  */
@@ -19,13 +23,20 @@ import {
   type Item,
   parseDictionary,
   parseItem,
-  serializeInnerList,
 } from "structured-headers";
 import { HTTP_MESSAGE_SIGNATURE_TAG, SIGNATURE_AGENT_HEADER } from "web-bot-auth";
 import type { Clock } from "../clock.ts";
 import type { GuardedFetcher } from "../catalog/fetcher.ts";
 import { isLoopbackAddress } from "../catalog/ip_ranges.ts";
 import { directoryKey } from "./key_directory.ts";
+import {
+  type Component,
+  coveredComponents,
+  dictionaryMember,
+  Invalid,
+  invalid,
+  signatureBase,
+} from "./signature_base.ts";
 
 /** What a request's Web Bot Auth headers prove. */
 export type WebBotAuth =
@@ -33,9 +44,19 @@ export type WebBotAuth =
   | { kind: "none" }
   /**
    * `agent` is the origin of the Signature-Agent URL, e.g. "https://bot.example"; `covered` the
-   * lower-cased component names signed (e.g. ["@authority","signature-agent","crawler-exact-price"]).
+   * lower-cased component names signed (e.g. ["@authority","@path","signature-agent"]);
+   * `replayKey` names this use of the signature (server/landing/signature_replay.ts), which is
+   * held until `expires`.
    */
-  | { kind: "verified"; agent: string; keyid: string; covered: string[] }
+  | {
+    kind: "verified";
+    agent: string;
+    keyid: string;
+    covered: string[];
+    nonce: string | null;
+    expires: Date;
+    replayKey: string;
+  }
   | { kind: "invalid"; code: "InvalidSignature" | "StrongAuthRequired"; why: string };
 
 /** What verification needs: the fetcher for key directories and the clock for validity. */
@@ -46,23 +67,14 @@ export interface WebBotAuthDeps {
 
 const SKEW_S = 60; // a signer's clock may run this far ahead of ours
 const MAX_VALIDITY_S = 24 * 3600;
-const DERIVED = new Set([
-  "@method",
-  "@target-uri",
-  "@authority",
-  "@scheme",
-  "@request-target",
-  "@path",
-  "@query",
-]);
+/** The derived components that pin the request's path (RFC 9421 section 2.2). */
+const PATH_COMPONENTS = ["@path", "@target-uri", "@request-target"];
 
-class Invalid extends Error {
-  constructor(readonly code: "InvalidSignature" | "StrongAuthRequired", why: string) {
-    super(why);
-  }
-}
-
-/** Verifies the request's Web Bot Auth signature, fetching the agent's key directory (cached). */
+/**
+ * Verifies the request's Web Bot Auth signature, fetching the agent's key directory (cached). It
+ * does not say whether the signature was used before: callers that take it as a credential use
+ * `authenticateWebBotAuth()` (server/landing/signature_replay.ts).
+ */
 export async function verifyWebBotAuth(deps: WebBotAuthDeps, req: Request): Promise<WebBotAuth> {
   try {
     return await verify(deps, req);
@@ -83,7 +95,8 @@ async function verify(deps: WebBotAuthDeps, req: Request): Promise<WebBotAuth> {
     throw invalid(`the request has a ${has} header but no ${lacks} header`);
   }
   const [label, input] = webBotAuthInput(dictionary("Signature-Input", inputHeader));
-  const covered = coveredNames(input);
+  const components = coveredComponents(input);
+  const covered = [...new Set(components.map((c) => c.name))];
   const params = input[1];
 
   const agentHeader = req.headers.get(SIGNATURE_AGENT_HEADER);
@@ -93,9 +106,17 @@ async function verify(deps: WebBotAuthDeps, req: Request): Promise<WebBotAuth> {
       "a Signature-Agent header is required to find the signer's key directory",
     );
   }
-  const agent = agentOrigin(agentHeader, label);
+  const agentComponent = components.find((c) => c.name === SIGNATURE_AGENT_HEADER);
+  const agent = agentOrigin(agentHeader, label, agentComponent);
   for (const name of ["@authority", SIGNATURE_AGENT_HEADER]) {
     if (!covered.includes(name)) throw invalid(`the signature does not cover ${name}`);
+  }
+  // Bound to its page: without the path one signature would pay for every page of the host.
+  if (!PATH_COMPONENTS.some((name) => covered.includes(name))) {
+    throw invalid(
+      "the signature does not cover the request's path: cover @path, @target-uri or " +
+        "@request-target so it cannot be used on another page",
+    );
   }
 
   const keyid = params.get("keyid");
@@ -104,30 +125,59 @@ async function verify(deps: WebBotAuthDeps, req: Request): Promise<WebBotAuth> {
   if (alg !== undefined && alg !== "ed25519") {
     throw invalid(`the signature's alg ${String(alg)} is not ed25519`);
   }
+  const nonce = params.get("nonce");
+  if (nonce !== undefined && (typeof nonce !== "string" || !nonce)) {
+    throw invalid("the signature's nonce is not a non-empty string");
+  }
   const { created, expires } = checkTimes(params, deps.clock.now());
   const signature = signatureBytes(dictionary("Signature", signatureHeader), label);
   const base = signatureBase(req, input);
 
   const key = await directoryKey(deps, agent, keyid);
   if ("why" in key) throw invalid(key.why);
-  try {
-    await key.verify(base, signature, {
-      keyid,
-      created,
-      expires,
-      tag: HTTP_MESSAGE_SIGNATURE_TAG,
-    });
-  } catch {
+  const checked = { keyid, created, expires, tag: HTTP_MESSAGE_SIGNATURE_TAG } as const;
+  const verifies = async (data: string) => {
+    try {
+      await key.verify(data, signature, checked);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  // A `;key` component as web-bot-auth 0.1.3 signs it (the whole field) is accepted too: that
+  // signature covers the member and more.
+  if (
+    !(await verifies(base)) &&
+    !(components.some((c) => c.key !== null) && await verifies(signatureBase(req, input, "field")))
+  ) {
     throw invalid(
       "the signature does not verify: it was made with another key, or a covered component " +
         "(such as @authority or a signed header) differs from what was signed",
     );
   }
-  return { kind: "verified", agent, keyid, covered };
+  return {
+    kind: "verified",
+    agent,
+    keyid,
+    covered,
+    nonce: (nonce as string | undefined) ?? null,
+    expires,
+    replayKey: await replayKeyOf(keyid, nonce as string | undefined, signature),
+  };
 }
 
-function invalid(why: string): Invalid {
-  return new Invalid("InvalidSignature", why);
+/**
+ * One use of a signature: its keyid and nonce (draft-meunier-web-bot-auth-architecture asks for a
+ * nonce per request), else the signature bytes, which Ed25519 makes one per signed message
+ * (RFC 8032 section 5.1.6: deterministic). Hashed, so a row's size does not depend on the nonce.
+ */
+async function replayKeyOf(keyid: string, nonce: string | undefined, signature: Uint8Array) {
+  const head = new TextEncoder().encode(
+    nonce === undefined ? "signature\n" : `nonce\n${keyid}\n${nonce}`,
+  );
+  const bytes = nonce === undefined ? new Uint8Array([...head, ...signature]) : head;
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
+  return Array.from(digest, (b) => b.toString(16).padStart(2, "0")).join("");
 }
 
 function dictionary(name: string, value: string): Dictionary {
@@ -150,34 +200,26 @@ function webBotAuthInput(inputs: Dictionary): [string, InnerList] {
   throw invalid(`no signature in Signature-Input is tagged ${HTTP_MESSAGE_SIGNATURE_TAG}`);
 }
 
-function coveredNames(input: InnerList): string[] {
-  const names: string[] = [];
-  for (const [name, params] of input[0]) {
-    if (typeof name !== "string") throw invalid("a covered component is not a string");
-    // Component parameters (;sf, ;key, ;bs, ;req) change the value signed; none are supported.
-    if (params.size) throw invalid(`covered component ${name} has parameters, not supported`);
-    const lower = name.toLowerCase();
-    if (names.includes(lower)) throw invalid(`covered component ${lower} appears twice`);
-    if (lower.startsWith("@") && !DERIVED.has(lower)) {
-      throw invalid(`covered component ${lower} is not supported`);
-    }
-    names.push(lower);
-  }
-  return names;
-}
-
-/** The Signature-Agent URL's origin: an sf-string, or a dictionary keyed by signature label. */
-function agentOrigin(value: string, label: string): string {
+/**
+ * The Signature-Agent URL's origin: an sf-string, or a dictionary keyed by signature label. When
+ * the signature covers one member (`"signature-agent";key="sig1"`), the agent is that member.
+ */
+function agentOrigin(value: string, label: string, covered: Component | undefined): string {
   let raw: BareItem | undefined;
-  try {
-    raw = parseItem(value)[0];
-  } catch {
+  if (covered?.key) {
+    const member = dictionaryMember(SIGNATURE_AGENT_HEADER, value, covered.key);
+    if (!isInnerList(member)) raw = member[0];
+  } else {
     try {
-      const agents = parseDictionary(value);
-      const member = agents.get(label) ?? agents.values().next().value;
-      if (member && !isInnerList(member)) raw = (member as Item)[0];
+      raw = parseItem(value)[0];
     } catch {
-      // neither form; refused below
+      try {
+        const agents = parseDictionary(value);
+        const member = agents.get(label) ?? agents.values().next().value;
+        if (member && !isInnerList(member)) raw = (member as Item)[0];
+      } catch {
+        // neither form; refused below
+      }
     }
   }
   if (typeof raw !== "string") {
@@ -220,43 +262,4 @@ function signatureBytes(signatures: Dictionary, label: string): Uint8Array {
     throw invalid(`the Signature header has no byte sequence labelled ${label}`);
   }
   return new Uint8Array(member[0]);
-}
-
-/** RFC 9421 section 2.5: one line per covered component, then the signature parameters. */
-function signatureBase(req: Request, input: InnerList): string {
-  const url = new URL(req.url);
-  const lines = input[0].map(([item]) => {
-    const name = item as string;
-    const lower = name.toLowerCase();
-    const value = lower.startsWith("@") ? derived(req, url, lower) : req.headers.get(lower);
-    if (value === null) throw invalid(`covered header ${lower} is not in the request`);
-    return `"${name}": ${value}`;
-  });
-  lines.push(`"@signature-params": ${serializeInnerList(input)}`);
-  return lines.join("\n");
-}
-
-function derived(req: Request, url: URL, name: string): string {
-  switch (name) {
-    case "@method":
-      return req.method;
-    case "@target-uri":
-      return url.href;
-    case "@authority":
-      return authority(req, url);
-    case "@scheme":
-      return url.protocol.slice(0, -1);
-    case "@request-target":
-      return `${url.pathname}${url.search}`;
-    case "@path":
-      return url.pathname;
-    default: // "@query" (coveredNames() let no other through)
-      return url.search || "?";
-  }
-}
-
-/** The Host the client sent, lower-cased and without a default port (RFC 9421 section 2.2.3). */
-function authority(req: Request, url: URL): string {
-  const host = (req.headers.get("host") ?? url.host).toLowerCase();
-  return host.replace(/:(80|443)$/, "");
 }

@@ -71,13 +71,20 @@ async function signRaw(
   const signed = await signatureHeaders({ method: "GET", url, headers }, signer, {
     created: new Date(o.now.getTime() - 1000),
     expires: new Date(o.now.getTime() + 300_000),
-    components: o.components ?? ["@authority", "signature-agent"],
+    components: o.components ?? ["@authority", "@path", "signature-agent"],
   });
   return { ...headers, "signature-input": signed["Signature-Input"], signature: signed.Signature };
 }
 
 function request(headers: Record<string, string>, url = PAGE): Request {
   return new Request(url, { headers });
+}
+
+/** What a verified result says of the signer, without the replay details. */
+function who(got: WebBotAuth) {
+  if (got.kind !== "verified") return got;
+  const { agent, keyid, covered } = got;
+  return { kind: got.kind, agent, keyid, covered };
 }
 
 function assertInvalid(got: WebBotAuth, code: string, why: RegExp) {
@@ -93,11 +100,11 @@ Deno.test("a valid signature is verified, naming the agent, the key and what it 
   const fetcher = loopbackFetcher();
   const signed = await signer.sign(PAGE, { headers: PRICE, cover: ["crawler-exact-price"] });
   const got = await verifyWebBotAuth({ fetcher, clock }, request({ ...PRICE, ...signed }));
-  assert.deepEqual(got, {
+  assert.deepEqual(who(got), {
     kind: "verified",
     agent: signer.agent,
     keyid: signer.keyid,
-    covered: ["@authority", "signature-agent", "crawler-exact-price"],
+    covered: ["@authority", "@path", "signature-agent", "crawler-exact-price"],
   });
   assert.deepEqual(fetcher.hits, [
     `${signer.agent}/.well-known/http-message-signatures-directory`,
@@ -113,7 +120,9 @@ Deno.test("a price header the signature does not cover is left to the caller", a
     request({ ...PRICE, ...signed }),
   );
   assert.equal(got.kind, "verified");
-  if (got.kind === "verified") assert.deepEqual(got.covered, ["@authority", "signature-agent"]);
+  if (got.kind === "verified") {
+    assert.deepEqual(got.covered, ["@authority", "@path", "signature-agent"]);
+  }
 });
 
 Deno.test("no signature headers: none; only one of the two: invalid", async () => {
@@ -284,7 +293,7 @@ Deno.test("@authority and signature-agent must be covered", async () => {
     /does not cover @authority/,
   );
   // The library will not leave out a Signature-Agent it sees: sign first, add the header after.
-  const noAgent = await sign({}, ["@authority"]);
+  const noAgent = await sign({}, ["@authority", "@path"]);
   assertInvalid(
     await verifyWebBotAuth(deps, request({ ...agent, ...noAgent })),
     "InvalidSignature",
@@ -301,11 +310,11 @@ Deno.test("Signature-Agent in dictionary form picks the member of the signature'
     signatureAgent: 'other="https://elsewhere.example", sig1="https://bot.example/agent"',
     now: clock.now(),
   });
-  assert.deepEqual(await verifyWebBotAuth(deps, request(signed)), {
+  assert.deepEqual(who(await verifyWebBotAuth(deps, request(signed))), {
     kind: "verified",
     agent: "https://bot.example",
     keyid: signer.keyid,
-    covered: ["@authority", "signature-agent"],
+    covered: ["@authority", "@path", "signature-agent"],
   });
   assert.deepEqual(hits, ["https://bot.example/.well-known/http-message-signatures-directory"]);
   // No member of that label: the first one.

@@ -12,7 +12,7 @@ import {
 } from "../../store/signature_agents.ts";
 import type { AppDeps, AppEnv } from "../deps.ts";
 import { AppError, notFound } from "../errors.ts";
-import { verifyWebBotAuth } from "../landing/web_bot_auth.ts";
+import { authenticateWebBotAuth } from "../landing/signature_replay.ts";
 import { parseInput } from "../validate.ts";
 import { requireBuyer } from "./auth.ts";
 import { jsonBody, jsonLimit } from "./body.ts";
@@ -29,7 +29,7 @@ export function signatureAgentRoutes(deps: AppDeps): Hono<AppEnv> {
 
   app.post("/signature-agents", auth, jsonLimit, async (c) => {
     const { agent } = parseInput(signatureAgentInputSchema, await jsonBody(c));
-    const signed = await verifyWebBotAuth(deps, c.req.raw);
+    const signed = await authenticateWebBotAuth(deps, c.req.raw);
     if (signed.kind !== "verified" || signed.agent !== agent) {
       throw new AppError(
         403,

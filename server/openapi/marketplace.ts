@@ -181,8 +181,9 @@ export function marketplaceApi(): Api {
       post: authed({
         summary: "Register a key directory",
         description: "The request itself must carry a Web Bot Auth signature (Signature-Agent, " +
-          "Signature-Input, Signature) from a key of that directory: it proves the directory " +
-          "is the buyer's. 409 when another buyer holds it.",
+          "Signature-Input, Signature; covering @authority, @path and signature-agent) from a " +
+          "key of that directory: it proves the directory is the buyer's. A signature is good " +
+          "for one request. 409 when another buyer holds it.",
         body: m.signatureAgentInputSchema,
         ok: [201, m.signatureAgentsSchema],
         errors: [400, 403, 409, 413],

@@ -33,7 +33,7 @@ export function registrationExample(baseUrl: string): string {
     `  -H "Authorization: Bearer $FOLIO_API_KEY" \\`,
     `  -H "Content-Type: application/json" \\`,
     `  -H 'Signature-Agent: "https://crawler.example"' \\`,
-    `  -H 'Signature-Input: sig1=("@authority" "signature-agent");created=<now>;expires=<now+300>;keyid="<JWK thumbprint>";alg="ed25519";tag="web-bot-auth"' \\`,
+    `  -H 'Signature-Input: sig1=("@authority" "@path" "signature-agent");created=<now>;expires=<now+300>;keyid="<JWK thumbprint>";alg="ed25519";nonce="<new random value>";tag="web-bot-auth"' \\`,
     `  -H 'Signature: sig1=:<base64 Ed25519 signature of the signature base>:' \\`,
     `  -d '{"agent": "https://crawler.example"}'`,
   ].join("\n");
@@ -47,7 +47,7 @@ export function paidCrawlExample(): string {
     `User-Agent: ExampleCrawler/1.0 (+https://crawler.example)`,
     `crawler-exact-price: USD 0.05`,
     `Signature-Agent: "https://crawler.example"`,
-    `Signature-Input: sig1=("@authority" "signature-agent" "crawler-exact-price");created=<now>;expires=<now+300>;keyid="<JWK thumbprint>";alg="ed25519";tag="web-bot-auth"`,
+    `Signature-Input: sig1=("@authority" "@path" "signature-agent" "crawler-exact-price");created=<now>;expires=<now+300>;keyid="<JWK thumbprint>";alg="ed25519";nonce="<new random value>";tag="web-bot-auth"`,
     `Signature: sig1=:<base64 signature>:`,
     ``,
     `HTTP/1.1 200 OK`,
@@ -138,11 +138,11 @@ export function CrawlersPage(props: CrawlersProps) {
               value={registrationExample(props.baseUrl)}
             />
             <p class="hint">
-              Every signature must cover <code>@authority</code> and <code>signature-agent</code>
-              {" "}
-              and be tagged <code>web-bot-auth</code>; <code>created</code> and <code>expires</code>
-              {" "}
-              are Unix times at most 24 hours apart. A library such as Cloudflare's{" "}
+              Every signature must cover <code>@authority</code>, <code>@path</code> (or{" "}
+              <code>@target-uri</code>) and <code>signature-agent</code> and be tagged{" "}
+              <code>web-bot-auth</code>; <code>created</code> and <code>expires</code>{" "}
+              are Unix times at most 24 hours apart. A signature is good for one request: sign each
+              request afresh, with a new <code>nonce</code>. A library such as Cloudflare's{" "}
               <code>web-bot-auth</code> builds these headers.
             </p>
           </li>

@@ -1,0 +1,66 @@
+/**
+ * What spending a Web Bot Auth signature costs (store/signature_replays.ts): one write transaction
+ * per signed request. Times `firstUseOfSignature()` on an embedded store already holding `live`
+ * unexpired rows (a day of signatures), one at a time and 8 at once, and the prune of a batch of
+ * expired rows folded into the next write.
+ * Run: deno run -A scripts/bench_signature_replay.ts [live]
+ */
+import { openStore } from "../store/db.ts";
+import { firstUseOfSignature } from "../store/signature_replays.ts";
+
+const LIVE = Number(Deno.args[0] ?? 100_000);
+const RUNS = 2000;
+const dir = await Deno.makeTempDir({ prefix: "folio-bench-replay-" });
+const store = await openStore(`file:${dir}/folio.db`, { now: new Date() });
+const t0 = Date.UTC(2026, 10, 15, 12);
+const key = (i: number) => i.toString(16).padStart(64, "0");
+const expiresAt = new Date(t0 + 300_000);
+
+try {
+  for (let i = 0; i < LIVE; i += 5000) {
+    const rows = Array.from({ length: Math.min(5000, LIVE - i) }, (_, j) => `('${key(i + j)}', ?)`);
+    await store.db.execute({
+      sql: `INSERT INTO signature_replays (replay_key, expires_at) VALUES ${rows.join(",")}`,
+      args: rows.map((_, j) => t0 + 60_000 + ((i + j) % 86_400) * 1000),
+    });
+  }
+  const percentile = (xs: number[], p: number) =>
+    xs.toSorted((a, b) => a - b)[Math.floor(p * (xs.length - 1))];
+  const sequential: number[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    const at = performance.now();
+    await firstUseOfSignature(store.db, key(LIVE + i), { expiresAt, now: new Date(t0) });
+    sequential.push(performance.now() - at);
+  }
+  const replayed = await firstUseOfSignature(store.db, key(LIVE), { expiresAt, now: new Date(t0) });
+  const started = performance.now();
+  for (let i = 0; i < RUNS; i += 8) {
+    await Promise.all(
+      Array.from(
+        { length: 8 },
+        (_, j) =>
+          firstUseOfSignature(store.db, key(2 * LIVE + i + j), { expiresAt, now: new Date(t0) }),
+      ),
+    );
+  }
+  const concurrentMs = (performance.now() - started) / RUNS;
+  // The first write after an hour of signatures expired deletes them in its transaction.
+  const pruneAt = performance.now();
+  await firstUseOfSignature(store.db, "prune", { expiresAt, now: new Date(t0 + 3_600_000) });
+  const pruneMs = performance.now() - pruneAt;
+  const left = await store.db.execute("SELECT COUNT(*) AS n FROM signature_replays");
+
+  console.log(`signature replay cache, ${LIVE} live rows, embedded store`);
+  console.log(
+    `  one at a time: p50 ${percentile(sequential, 0.5).toFixed(3)} ms, ` +
+      `p99 ${percentile(sequential, 0.99).toFixed(3)} ms per signed request (${RUNS} runs)`,
+  );
+  console.log(`  8 at once: ${concurrentMs.toFixed(3)} ms per signed request (throughput)`);
+  console.log(`  replay refused: ${!replayed}`);
+  console.log(
+    `  first write after an hour: ${pruneMs.toFixed(1)} ms, pruning to ${left.rows[0].n} rows`,
+  );
+} finally {
+  store.close();
+  await Deno.remove(dir, { recursive: true });
+}
