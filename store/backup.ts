@@ -8,6 +8,7 @@ import { type Client, createClient, LibsqlError } from "@libsql/client";
 import { dirname, resolve } from "node:path";
 import { StoreError } from "./db.ts";
 import { lockFileOf, releaser, storeFileOf, tryLockStore } from "./store_lock.ts";
+import { needWholeStore } from "./whole_store.ts";
 
 /** What a backup wrote. */
 export interface Backup {
@@ -116,6 +117,7 @@ async function swapIn(
         `The backup ${from} has schema version ${version}, newer than this build's ${options.latestVersion}; upgrade Folio first, then restore it`,
       );
     }
+    await needWholeStore(staging, from);
     await sync(staging);
     await removeSidecars(staging);
     const previous = await keepAside(target, options.now);
