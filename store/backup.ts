@@ -143,10 +143,9 @@ async function lockExclusive(target: string): Promise<() => void> {
   const lock = await tryLockStore(target, "exclusive");
   if (!("held" in lock)) return releaser(lock);
   if (lock.held) throw inUse(target);
+  const lockFile = lockFileOf(target);
   throw new StoreError(
-    `Cannot restore into ${target}: its lock file ${
-      lockFileOf(target)
-    } cannot be opened (${lock.reason}), so whether Folio is using the store cannot be told`,
+    `Cannot restore into ${target}: its lock file ${lockFile} cannot be opened (${lock.reason}), so whether Folio is using the store cannot be told`,
   );
 }
 

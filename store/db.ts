@@ -89,17 +89,15 @@ async function lockShared(url: string): Promise<() => void> {
   if (file === null) return () => {};
   const lock = await tryLockStore(file, "shared");
   if (!("held" in lock)) return releaser(lock);
+  const lockFile = lockFileOf(file);
   if (lock.held) {
     throw new StoreError(
-      `The store ${file} is being restored (folio restore holds ${
-        lockFileOf(file)
-      }); try again once the restore has finished`,
+      `The store ${file} is being restored (folio restore holds ${lockFile}); try again once the restore has finished`,
     );
   }
+  const shown = redact(url);
   throw new StoreError(
-    `Cannot open the store at ${redact(url)}: its lock file ${
-      lockFileOf(file)
-    } cannot be opened (${lock.reason})`,
+    `Cannot open the store at ${shown}: its lock file ${lockFile} cannot be opened (${lock.reason})`,
   );
 }
 
