@@ -32,7 +32,8 @@ Commands:
   probe [--url=http://127.0.0.1:PORT]       run one probe round now against the running service
                                             (default: this machine, FOLIO_PORT), record it, print it
   backup --to=FILE                          copy the store to a new file while Folio runs
-  restore --from=FILE                       replace the store with a backup (Folio stopped);
+  restore --from=FILE                       replace the store with a backup (Folio stopped:
+                                            refused while any process has the store open);
                                             the replaced store is kept beside it
 
 The store is chosen by FOLIO_DATA_DIR / FOLIO_DB_URL, as for the server.`;
@@ -138,9 +139,10 @@ const storeless: Record<string, StorelessCommand> = {
     const r = await restoreStore(need(f, "from"), config.dbUrl, {
       latestVersion: latest,
       now: new Date(),
+      // The search snapshots describe the replaced store; they are derived, and rebuilt when
+      // missing. Removed under the restore's lock, so no server starts on them in between.
+      derived: [`${config.dataDir}/search`],
     });
-    // The search snapshots describe the replaced store; they are derived, and rebuilt when missing.
-    await Deno.remove(`${config.dataDir}/search`, { recursive: true }).catch(() => {});
     const kept = r.previous
       ? `the previous store is kept at ${r.previous}`
       : "there was no previous store";

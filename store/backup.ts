@@ -7,6 +7,8 @@
 import { type Client, createClient, LibsqlError } from "@libsql/client";
 import { dirname, resolve } from "node:path";
 import { StoreError } from "./db.ts";
+import { lockFileOf, releaser, storeFileOf, tryLockStore } from "./store_lock.ts";
+import { needWholeStore } from "./whole_store.ts";
 
 /** What a backup wrote. */
 export interface Backup {
@@ -51,8 +53,8 @@ export async function backupStore(db: Client, file: string): Promise<Backup> {
 
 /** Backs up the store at `url` without migrating it: a newer build must not upgrade it first. */
 export async function backupStoreAt(url: string, file: string): Promise<Backup> {
-  if (!url.startsWith("file:")) throw remote("back up");
-  const source = storePath(url);
+  const source = storeFileOf(url);
+  if (source === null) throw remote("back up");
   if (!await exists(source)) throw new StoreError(`There is no store at ${source} to back up`);
   let db: Client;
   try {
@@ -68,24 +70,42 @@ export async function backupStoreAt(url: string, file: string): Promise<Backup> 
 }
 
 /**
- * Replaces the embedded store at `targetUrl` with the backup `file`, which must be a sound Folio
+ * Replaces the embedded store at `targetUrl` with the backup `file`, which must be a whole Folio
  * store no newer than `latestVersion`. The copy is validated before the target is touched, the
- * target must not be open anywhere, and the replaced store is kept beside it.
+ * target must not be open anywhere, and the replaced store is kept beside it. The store's lock file
+ * is held exclusively throughout (store/store_lock.ts), so no process opens the store meanwhile;
+ * `derived` (the search snapshots) is removed before it is released.
  */
 export async function restoreStore(
   file: string,
   targetUrl: string,
-  options: { latestVersion: number; now: Date },
+  options: { latestVersion: number; now: Date; derived?: string[] },
 ): Promise<Restored> {
-  if (!targetUrl.startsWith("file:")) throw remote("restore into");
+  const target = storeFileOf(targetUrl);
+  if (target === null) throw remote("restore into");
   const from = resolve(file);
-  const target = storePath(targetUrl);
   const info = await Deno.stat(from).catch(() => null);
   if (!info) throw new StoreError(`There is no backup at ${from}`);
   if (!info.isFile) throw new StoreError(`The backup ${from} is not a file`);
   if (from === target) throw new StoreError(`The backup ${from} is the store itself`);
   await needDirectory(dirname(target), "the store");
+  const unlock = await lockExclusive(target);
+  try {
+    const restored = await swapIn(from, target, options);
+    for (const dir of options.derived ?? []) {
+      await Deno.remove(dir, { recursive: true }).catch(() => {});
+    }
+    return restored;
+  } finally {
+    unlock();
+  }
+}
 
+async function swapIn(
+  from: string,
+  target: string,
+  options: { latestVersion: number; now: Date },
+): Promise<Restored> {
   const staging = `${target}.restoring`;
   await removeWithSidecars(staging); // what an interrupted restore left
   await Deno.copyFile(from, staging);
@@ -97,6 +117,7 @@ export async function restoreStore(
         `The backup ${from} has schema version ${version}, newer than this build's ${options.latestVersion}; upgrade Folio first, then restore it`,
       );
     }
+    await needWholeStore(staging, from);
     await sync(staging);
     await removeSidecars(staging);
     const previous = await keepAside(target, options.now);
@@ -111,6 +132,27 @@ export async function restoreStore(
     await removeWithSidecars(staging);
     throw err;
   }
+}
+
+/**
+ * Takes the store's lock file exclusively, or refuses: a process holds it shared (Folio or a CLI
+ * command has the store open), or it cannot be opened, when nothing can be known and nothing is
+ * replaced.
+ */
+async function lockExclusive(target: string): Promise<() => void> {
+  const lock = await tryLockStore(target, "exclusive");
+  if (!("held" in lock)) return releaser(lock);
+  if (lock.held) throw inUse(target);
+  const lockFile = lockFileOf(target);
+  throw new StoreError(
+    `Cannot restore into ${target}: its lock file ${lockFile} cannot be opened (${lock.reason}), so whether Folio is using the store cannot be told`,
+  );
+}
+
+function inUse(target: string): StoreError {
+  return new StoreError(
+    `The store ${target} is in use; stop Folio (every process on this store) before restoring`,
+  );
 }
 
 // The schema version of a store file that passes SQLite's integrity check.
@@ -161,10 +203,7 @@ async function keepAside(target: string, now: Date): Promise<string | null> {
 
 // Refuses a store that another process has open, or that a writer holds, then checkpoints it.
 async function settle(target: string): Promise<void> {
-  const inUse = new StoreError(
-    `The store ${target} is in use; stop Folio (every process on this store) before restoring`,
-  );
-  if (await lockedByAnotherProcess([target, `${target}-shm`])) throw inUse;
+  if (await lockedByAnotherProcess([target, `${target}-shm`])) throw inUse(target);
   let db: Client | undefined;
   try {
     db = createClient({ url: `file:${target}`, timeout: 250 });
@@ -172,10 +211,10 @@ async function settle(target: string): Promise<void> {
     await tx.rollback();
     tx.close();
     const rs = await db.execute("PRAGMA wal_checkpoint(TRUNCATE)");
-    if (Number(rs.rows[0]?.busy ?? 0) !== 0) throw inUse;
+    if (Number(rs.rows[0]?.busy ?? 0) !== 0) throw inUse(target);
   } catch (err) {
     if (err instanceof LibsqlError && err.code === "SQLITE_NOTADB") return; // kept as it is
-    if (err instanceof LibsqlError && err.code.startsWith("SQLITE_BUSY")) throw inUse;
+    if (err instanceof LibsqlError && err.code.startsWith("SQLITE_BUSY")) throw inUse(target);
     throw err;
   } finally {
     db?.close();
@@ -184,8 +223,9 @@ async function settle(target: string): Promise<void> {
 
 /**
  * True when another process holds a POSIX lock on one of `paths`, as a process with a WAL store
- * open does for as long as it is open, idle or not. Only Linux lists locks (/proc/locks); elsewhere
- * this is false and only a writer in the middle of a transaction is noticed. This process is left
+ * open does for as long as it is open, idle or not: a second look, for processes that take no lock
+ * file (a build before it, a sqlite3 shell). Only Linux lists locks (/proc/locks), and only to a
+ * process allowed to read it (not the `folio` task); otherwise this is false. This process is left
  * out: the libSQL driver keeps a lock on a file even after its client is closed.
  */
 async function lockedByAnotherProcess(paths: string[]): Promise<boolean> {
@@ -219,12 +259,6 @@ async function removeSidecars(path: string): Promise<void> {
 async function removeWithSidecars(path: string): Promise<void> {
   await Deno.remove(path).catch(() => {});
   await removeSidecars(path);
-}
-
-/** The file path of a `file:` store URL (`file:/abs`, `file:rel`, `file:///abs`). */
-function storePath(url: string): string {
-  const rest = url.slice("file:".length).replace(/[?#].*$/s, "");
-  return resolve(rest.startsWith("//") ? decodeURIComponent(new URL(url).pathname) : rest);
 }
 
 function remote(what: string): StoreError {

@@ -5,6 +5,7 @@
 import { type Client, createClient, LibsqlError, type Transaction } from "@libsql/client";
 import { withWriteLock } from "./write_lock.ts";
 import { createEmbeddedClient } from "./embedded.ts";
+import { lockFileOf, releaser, storeFileOf, tryLockStore } from "./store_lock.ts";
 
 export type { Client } from "@libsql/client";
 
@@ -39,6 +40,8 @@ export async function openStore(
   options: { authToken?: string; now: Date },
 ): Promise<Store> {
   const path = embeddedPath(url);
+  // Held while the store is open, so that `folio restore` never replaces it under this process.
+  const unlock = await lockShared(url);
   let db: Client;
   try {
     // The timeout is SQLite's busy timeout: writers from other processes wait instead of failing.
@@ -47,6 +50,7 @@ export async function openStore(
       : createEmbeddedClient(path, { timeoutMs: BUSY_TIMEOUT_MS });
     db = withWriteLock(client, url);
   } catch (err) {
+    unlock();
     throw new StoreError(`Cannot open the store at ${redact(url)}: ${describe(err)}`);
   }
   try {
@@ -55,15 +59,47 @@ export async function openStore(
       await db.execute("PRAGMA journal_mode=WAL");
     }
     const version = await migrate(db, await loadMigrations(), options);
-    return { db, url, path, version, close: () => db.close() };
+    return {
+      db,
+      url,
+      path,
+      version,
+      close: () => {
+        db.close();
+        unlock();
+      },
+    };
   } catch (err) {
     db.close();
+    unlock();
     if (err instanceof StoreError) throw err;
     throw new StoreError(`Cannot open the store at ${redact(url)}: ${describe(err)}`);
   }
 }
 
 const BUSY_TIMEOUT_MS = 5000;
+
+/**
+ * Takes the shared lock of the store file behind `url` (store/store_lock.ts); a no-op for remote
+ * and in-memory stores. A restore in progress is refused rather than waited for: a start must not
+ * read a store that is half replaced, and a supervisor's restart retries anyway.
+ */
+async function lockShared(url: string): Promise<() => void> {
+  const file = storeFileOf(url);
+  if (file === null) return () => {};
+  const lock = await tryLockStore(file, "shared");
+  if (!("held" in lock)) return releaser(lock);
+  const lockFile = lockFileOf(file);
+  if (lock.held) {
+    throw new StoreError(
+      `The store ${file} is being restored (folio restore holds ${lockFile}); try again once the restore has finished`,
+    );
+  }
+  const shown = redact(url);
+  throw new StoreError(
+    `Cannot open the store at ${shown}: its lock file ${lockFile} cannot be opened (${lock.reason})`,
+  );
+}
 
 /** The file behind a plain `file:` URL, served by the embedded client; null for anything else. */
 function embeddedPath(url: string): string | null {

@@ -10,6 +10,7 @@ import { createPublisherAccount } from "../server/manage/accounts.ts";
 import { createBuyer } from "../server/marketplace/buyers.ts";
 import { backupStore, backupStoreAt, restoreStore } from "../store/backup.ts";
 import { loadMigrations, migrate, openStore, StoreError } from "../store/db.ts";
+import { buyerNames, exists, snapshot } from "./store_files.ts";
 
 const NOW = new Date("2026-11-15T12:00:00Z");
 const ROOT = new URL("..", import.meta.url).pathname;
@@ -282,6 +283,7 @@ Deno.test("restore of an older backup keeps the replaced store, and the next sta
       "folio.db.before-restore-20261115T120000Z",
       "folio.db.before-restore-20261115T120000Z-shm",
       "folio.db.before-restore-20261115T120000Z-wal",
+      "folio.db.lock", // never moved or deleted: every process on the store meets on this file
       "old.backup",
       "old.db",
     ]);
@@ -410,27 +412,6 @@ async function holding(url: string, fn: () => Promise<void>): Promise<void> {
   }
 }
 
-/**
- * The buyers in the store file at `path`, read from a copy: the libSQL driver releases a file only
- * when its client is garbage-collected, not on close(), so opening the store itself here would
- * keep it open and a later restore would rightly refuse it.
- */
-async function buyerNames(path: string): Promise<unknown[]> {
-  const scratch = await Deno.makeTempDir({ prefix: "folio-peek-" });
-  try {
-    await Deno.copyFile(path, `${scratch}/peek.db`);
-    await Deno.copyFile(`${path}-wal`, `${scratch}/peek.db-wal`).catch(() => {});
-    const db = createClient({ url: `file:${scratch}/peek.db` });
-    try {
-      return (await db.execute("SELECT name FROM buyers ORDER BY name")).rows.map((r) => r.name);
-    } finally {
-      db.close();
-    }
-  } finally {
-    await Deno.remove(scratch, { recursive: true });
-  }
-}
-
 async function folio(dir: string, ...args: string[]) {
   const out = await new Deno.Command(Deno.execPath(), {
     args: ["run", "--allow-all", CLI, ...args],
@@ -440,21 +421,6 @@ async function folio(dir: string, ...args: string[]) {
   }).output();
   const text = (b: Uint8Array) => new TextDecoder().decode(b).trim();
   return { code: out.code, stdout: text(out.stdout), stderr: text(out.stderr) };
-}
-
-/** Each file in `dir` with its bytes, to show that a refusal changed nothing. */
-async function snapshot(dir: string): Promise<[string, string][]> {
-  const out: [string, string][] = [];
-  for await (const e of Deno.readDir(dir)) {
-    if (!e.isFile) continue;
-    const digest = await crypto.subtle.digest("SHA-256", await Deno.readFile(`${dir}/${e.name}`));
-    out.push([e.name, btoa(String.fromCharCode(...new Uint8Array(digest)))]);
-  }
-  return out.sort(([a], [b]) => a.localeCompare(b));
-}
-
-async function exists(path: string): Promise<boolean> {
-  return await Deno.lstat(path).then(() => true, () => false);
 }
 
 async function until(condition: () => Promise<boolean>, what: string): Promise<void> {
