@@ -1,5 +1,5 @@
 /**
- * Issue 15's targets ("Throughput" in ARCHITECTURE.md), so each bench prints beside a figure what
+ * Issue 15's targets (docs/PERFORMANCE.md, "Targets and where they stand"), so each bench prints beside a figure what
  * it should reach and whether this run did. Ratios are to a baseline taken in the same run.
  */
 export interface Target {

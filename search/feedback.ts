@@ -94,7 +94,7 @@ export interface FeedbackOptions {
   semantic: SemanticFeedback | null;
 }
 
-/** Production feedback, chosen with the fusion by cross-validation (ARCHITECTURE.md). */
+/** Production feedback, chosen with the fusion by cross-validation (docs/decisions/search.md). */
 export const DEFAULT_FEEDBACK: FeedbackOptions = {
   fts: null, // RM3 gains about 0.01 nDCG@10 but more than doubles a search's latency
   semantic: { docs: 3, beta: 4, from: "fused" },

@@ -2,7 +2,7 @@
  * Search threads for the full-text leg: Workers, each with its own read-only connection to the
  * store file (search/fts_worker.ts). A Deno process serves on one thread and the driver is
  * synchronous, so FTS5 ranking on the serving thread queued behind every vector scan; on a thread
- * of its own it runs beside them (ARCHITECTURE.md "Throughput", step 31). Started on first use; a
+ * of its own it runs beside them (docs/decisions/search.md, "Caches and threads"). Started on first use; a
  * thread that fails is dropped and its pending searches reject (the caller answers them inline).
  */
 import type { DocCounts, FtsLegOptions } from "./fts_leg.ts";

@@ -17,7 +17,7 @@ export interface FusionOptions {
   semanticWeight: number;
 }
 
-/** Defaults chosen by 5-fold cross-validation on the Cranfield TRAIN queries (ARCHITECTURE.md). */
+/** Defaults chosen by 5-fold cross-validation on the Cranfield TRAIN queries (docs/decisions/search.md). */
 export const DEFAULT_FUSION: FusionOptions = {
   method: "rrf",
   k: 20,

@@ -5,7 +5,7 @@ import { type TrainerCommand, trainerCommand } from "./trainer.ts";
 /**
  * Samples under both limits train in place: tens of milliseconds, less than a process's start.
  * Text counts as much as documents: a 301-chapter book (12 MB) trained in place held the serving
- * thread for 1.2 s (ARCHITECTURE.md "Throughput", step 33).
+ * thread for 1.2 s (docs/decisions/search.md, "Training and re-chunking").
  */
 export const IN_PLACE = { docs: 500, chars: 256 * 1024 };
 

@@ -1,5 +1,5 @@
 /**
- * The model trainer as a process of its own (ARCHITECTURE.md "Throughput", step 37). A Worker that
+ * The model trainer as a process of its own (docs/decisions/search.md, "Training and re-chunking"). A Worker that
  * trained a book's model lifted the server by 130 MB and, once terminated, left about 90 MB of it
  * behind; a process gives all of its memory back when it exits.
  *

@@ -18,7 +18,7 @@ interface Block {
  * One article's chunks: `count` of them from `at` in a block. A snapshot loads as one block
  * shared by every article (views into the file's bytes), so an article costs one small object,
  * not three typed arrays: at a million articles those were 740 MB of heap and as much again of
- * backing stores (ARCHITECTURE.md "Throughput", step 27).
+ * backing stores (docs/decisions/search.md, "Caches and threads").
  */
 interface Entry {
   block: Block;

@@ -1,8 +1,7 @@
 /**
  * The call log writer. Requests hand calls to `record()` and reader intents to `recordIntent()`,
  * which only append to a buffer; a timer writes the buffer in one batch, so logging adds no write
- * to a request's critical path (an intent insert was 14% of an OBSERVE read, ARCHITECTURE.md
- * "Throughput"). `close()` writes what is left, so graceful shutdown loses nothing; `flush()`
+ * to a request's critical path (an intent insert was 14% of an OBSERVE read, docs/decisions/platform.md). `close()` writes what is left, so graceful shutdown loses nothing; `flush()`
  * gives this process read-your-writes before it lists them.
  */
 import { type CallEntry, insertCalls } from "../store/call_log.ts";

@@ -1,5 +1,5 @@
 /**
- * Giving memory back to the system after a burst of work (ARCHITECTURE.md "Throughput", step 40).
+ * Giving memory back to the system after a burst of work (docs/decisions/operations.md).
  * After four books were imported, trained and embedded, the JavaScript heap was back to its idle
  * size but the process kept 140 MB more: memory V8 had not collected yet (its memory reducer
  * runs about 30 s later) and memory glibc's allocator keeps once freed. `malloc_trim(0)` gave

@@ -26,7 +26,7 @@ export function wellFormed(secret: string, prefix: string): boolean {
 /**
  * Hex SHA-256 of a secret: the only form in which secrets are stored. node:crypto's synchronous
  * hash, since every authenticated request pays this: 3.5 µs against 62 µs for WebCrypto's
- * `digest()` and its trip through the event loop (ARCHITECTURE.md "Throughput").
+ * `digest()` and its trip through the event loop (docs/decisions/identity-and-keys.md).
  */
 export function hashSecret(secret: string): Promise<string> {
   return Promise.resolve(createHash("sha256").update(secret).digest("hex"));

@@ -2,7 +2,7 @@
  * The embedded store's client: libSQL's native binding (`libsql`, the very package the `file:`
  * client of @libsql/client wraps) with each connection's prepared statements kept. @libsql/client
  * prepares, describes and converts every statement on every call (about 160 µs for one publisher
- * row); a kept statement is only bound and stepped (about 26 µs). ARCHITECTURE.md, issue 15.
+ * row); a kept statement is only bound and stepped (about 26 µs). docs/decisions/storage.md, "The embedded client".
  *
  * Same contract as @libsql/client's `Client` for what Folio uses, with two narrowings: rows are
  * plain objects keyed by column name (no index access), and integers come back as numbers.

@@ -12,7 +12,7 @@ export function newId(prefix: string): string {
  * An id that sorts by creation time, for rows written on the hot path (charges): ten base32
  * characters of the millisecond clock, then 80 random bits, as ULID lays them out. Random ids put
  * each insert on a random leaf of the primary-key index, so a group commit of eight charges wrote
- * eight index pages; these land on the last one (ARCHITECTURE.md "Throughput", step 24).
+ * eight index pages; these land on the last one (docs/decisions/billing.md).
  */
 export function newTimeOrderedId(prefix: string, at: Date): string {
   let t = Math.max(0, Math.floor(at.getTime()));
@@ -31,7 +31,7 @@ export function randomBase32(n: number): string {
 
 /**
  * Hex SHA-256 of a string, by node:crypto's synchronous hash: WebCrypto's `digest()` runs off the
- * main thread, and a charged read waited on its round trip (ARCHITECTURE.md "Throughput").
+ * main thread, and a charged read waited on its round trip (docs/decisions/identity-and-keys.md).
  */
 export function sha256Hex(text: string): Promise<string> {
   return Promise.resolve(createHash("sha256").update(text).digest("hex"));

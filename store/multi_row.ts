@@ -1,6 +1,6 @@
 /**
  * Many rows into one table in a few statements: `INSERT … VALUES (…), (…), …` in chunks of 32, 8
- * and 1 rows. Each statement costs about 10 µs however small (ARCHITECTURE.md "Throughput"), and
+ * and 1 rows. Each statement costs about 10 µs however small (docs/decisions/storage.md, "The embedded client"), and
  * the call log writes hundreds of rows per batch; fixed chunk sizes keep the prepared statements
  * this needs to three per table.
  */

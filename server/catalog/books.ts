@@ -71,7 +71,7 @@ let uploads = 0;
  * Middleware counting a book upload in `importingBooks()` from before its body is read (Hono's
  * size limit reads a body without Content-Length) to its answer. Four books sent together arrive
  * over seconds: counting only imports let the model train after the first book, then train
- * again on all four (ARCHITECTURE.md "Throughput", step 38).
+ * again on all four (docs/decisions/search.md, "Training and re-chunking").
  */
 export const receivingBook: MiddlewareHandler = async (_c, next) => {
   uploads++;

@@ -1,7 +1,7 @@
 /**
  * What a page says about itself, read before Readability touches the document: JSON-LD (CDATA
  * wrappers, @graph and @id references included), OpenGraph, Dublin Core, microdata and the
- * visible <h1>, byline and <time>. Each field has its own precedence (ARCHITECTURE.md, Decisions).
+ * visible <h1>, byline and <time>. Each field has its own precedence (docs/decisions/ingestion.md).
  */
 import { pickDate } from "./dates.ts";
 
