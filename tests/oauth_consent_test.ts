@@ -75,7 +75,7 @@ Deno.test("oauth 1.13: the consent page is branded, unframeable and sends no ref
   assert.match(res.headers.get("content-security-policy") ?? "", /frame-ancestors 'none'/);
   assert.equal(res.headers.get("x-frame-options"), "DENY");
   // same-origin, not no-referrer: under no-referrer Chromium posts the form with "Origin: null",
-  // which the same-origin check refuses.
+  // which the same-origin check refuses (tests/page_csp_browser_test.ts posts it in Chromium).
   assert.equal(res.headers.get("referrer-policy"), "same-origin");
   assert.equal(res.headers.get("cache-control"), "no-store");
   assert.match(cookie, /^folio_oauth_csrf=[0-9A-Za-z]{32}$/);
