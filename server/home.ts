@@ -5,12 +5,14 @@ import { listPublishers } from "../store/publishers.ts";
 import { HomePage } from "../ui/home.tsx";
 import { renderPage } from "../ui/layout.tsx";
 import type { AppDeps, AppEnv } from "./deps.ts";
+import { CSP, pageHeaders } from "./security_headers.ts";
 import { publisherUrls } from "./urls.ts";
 
 /** The front page route. */
 export function homeRoutes(deps: AppDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
-  app.get("/", async (c) => {
+  // Mounted at the root: the headers go on the route itself, not on a wildcard.
+  app.get("/", pageHeaders(deps.config, CSP.document), async (c) => {
     const counts = await countsByPublisher(deps.store.db);
     const publishers = (await listPublishers(deps.store.db)).map((p) => ({
       name: p.name,

@@ -8,12 +8,14 @@ import type { AppDeps, AppEnv } from "./deps.ts";
 import { notFound } from "./errors.ts";
 import { microsToCents, pricesInCents, RATE_CARD } from "./money.ts";
 import { REQUEST_VIA } from "./licensing/mod.ts";
+import { CSP, pageHeaders } from "./security_headers.ts";
 import { ruleSentences } from "./terms_rules.ts";
 import { publisherUrls } from "./urls.ts";
 
 /** The terms page route. */
 export function termsRoutes(deps: AppDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
+  app.use("*", pageHeaders(deps.config, CSP.document));
   app.get("/:publisherId", async (c) => {
     const p = await getPublisher(deps.store.db, c.req.param("publisherId"));
     if (!p) throw notFound("Publisher");

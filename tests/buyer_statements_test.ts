@@ -45,7 +45,10 @@ Deno.test("statements: months with charges, a closed month's lines and totals, i
   assert.equal(invoice.status, 200);
   assert.match(invoice.html, /<h1>Invoice 2026-11<\/h1>/);
   assert.ok(textOf(invoice.html).includes('Acme, "AI" =Labs'), "the buyer, escaped as text");
-  assert.match(invoice.headers.get("content-security-policy")!, /^default-src 'none'; style-src/);
+  // The API's invoice policy, stricter than the portal's: no script, no form.
+  const csp = invoice.headers.get("content-security-policy")!;
+  assert.match(csp, /^default-src 'none'; form-action 'none';/);
+  assert.doesNotMatch(csp, /script-src/);
   assert.equal(invoice.headers.get("x-frame-options"), "DENY");
 
   const csv = await visitor.get("/buyer/statements/2026-11.csv");

@@ -22,6 +22,7 @@ import {
   sampleHome,
   sampleTopic,
 } from "../ui/site/testing.ts";
+import { CSP, cspText } from "../server/security_headers.ts";
 import { browserAvailable, launchBrowser, openPage, seriousViolations } from "./browser.ts";
 
 const SHOTS = new URL("../docs/screenshots/", import.meta.url);
@@ -86,9 +87,8 @@ Deno.test({
           status: page ? 200 : 404,
           headers: {
             "content-type": "text/html; charset=utf-8",
-            // What the landing path is expected to send: no scripts run, inline styles allowed.
-            "content-security-policy":
-              "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' https: http:",
+            // What the landing path sends (tests/page_csp_browser_test.ts enforces it there).
+            "content-security-policy": cspText(CSP.site),
           },
         });
       },

@@ -18,9 +18,9 @@ import { renderPage } from "../../ui/layout.tsx";
 import type { AppDeps } from "../deps.ts";
 import { type ApiFetch, callApi } from "../console/api.ts";
 import { doneRedirect, formLimit, readForm, send } from "../console/forms.ts";
-import { portalCsp } from "../console/frame.ts";
 import { must, pageOf, pageStatus } from "../console/pages.ts";
 import { AppError } from "../errors.ts";
+import { CSP, cspText, widened } from "../security_headers.ts";
 import { type BuyerEnv, market } from "./site.ts";
 
 /** Publishers per catalog page. */
@@ -106,7 +106,9 @@ export function catalogPages(deps: AppDeps, api: ApiFetch): Hono<BuyerEnv> {
       l.publisherId === id && (l.state === "active" || l.state === "pending")
     );
     // The license form may go on to the processor's checkout page, on another origin.
-    if (deps.config.stripe) c.header("Content-Security-Policy", portalCsp("https:"));
+    if (deps.config.stripe) {
+      c.header("Content-Security-Policy", cspText(widened(CSP.portal, "formAction", ["https:"])));
+    }
     return c.html(
       renderPage(PublisherPage({ who: c.get("who"), publisher, rateCard, held, failed })),
       pageStatus(status),

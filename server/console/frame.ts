@@ -1,7 +1,8 @@
 /**
  * What both portals (the publisher console at /publisher, the buyer portal at /buyer) put around
- * their pages: headers (pages are never framed, never cached, and run only the portal's own
- * script), the app's one error model worded as a page, and the script itself.
+ * their pages: headers (the page headers of server/security_headers.ts, whose portal policy runs
+ * only the portal's own script; never cached), the app's one error model worded as a page, and
+ * the script itself.
  */
 import type { Hono } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
@@ -10,38 +11,19 @@ import { CONSOLE_JS } from "../../ui/console/script.ts";
 import { renderPage } from "../../ui/layout.tsx";
 import type { AppDeps, AppEnv } from "../deps.ts";
 import { onError } from "../middleware.ts";
-
-/** The portals' Content-Security-Policy; `formAction` adds where forms may also go. */
-export function portalCsp(formAction = ""): string {
-  return [
-    "default-src 'none'",
-    "script-src 'self'",
-    "style-src 'unsafe-inline'",
-    // Branding logos are any https URL the publisher chose; the preview shows them.
-    "img-src 'self' https: data:",
-    `form-action 'self'${formAction ? ` ${formAction}` : ""}`,
-    "base-uri 'none'",
-    "frame-ancestors 'none'",
-  ].join("; ");
-}
+import { CSP, pageHeaders } from "../security_headers.ts";
 
 /**
- * Frames a portal sub-app mounted at `home`: security headers on every answer (a page that set
- * its own CSP keeps it), errors as pages with the API's status and words, and `/console.js`.
+ * Frames a portal sub-app mounted at `home`: page headers on every answer (a page that set its
+ * own CSP keeps it), errors as pages with the API's status and words, and `/console.js`.
  */
 export function framePortal(
   app: Hono<AppEnv>,
   deps: AppDeps,
   home: { href: string; label: string },
 ): void {
-  app.use("*", async (c, next) => {
+  app.use("*", pageHeaders(deps.config, CSP.portal), async (c, next) => {
     await next();
-    if (!c.res.headers.has("Content-Security-Policy")) {
-      c.header("Content-Security-Policy", portalCsp());
-    }
-    c.header("X-Frame-Options", "DENY");
-    c.header("Referrer-Policy", "same-origin");
-    c.header("X-Content-Type-Options", "nosniff");
     if (!c.res.headers.has("Cache-Control")) c.header("Cache-Control", "no-store");
   });
   // The app's one error model, worded as a page: the JSON handler decides status and message.

@@ -4,7 +4,7 @@
  * root app mounts `publisherHostRoutes()` after the agent surfaces and before the platform's
  * pages; a request for any other host falls through to them. The site itself is one inner app:
  * every page runs the envelope (call log, the publisher the dispatcher found, reach gate on surface
- * `landing`).
+ * `landing`), and every answer carries the page headers of server/security_headers.ts.
  */
 import { type Context, Hono, type MiddlewareHandler } from "hono";
 import { findArticleByPath } from "../../store/articles.ts";
@@ -16,6 +16,7 @@ import { bodyLimited, callLogged, gate, JSON_BODY_LIMIT } from "../envelope.ts";
 import { territoryOf } from "../identity.ts";
 import { hostOf, requestId } from "../middleware.ts";
 import type { Caller } from "../reads/requester.ts";
+import { CSP, pageHeaders } from "../security_headers.ts";
 import { clientAddress } from "../throttle.ts";
 import { articlePage } from "./article.ts";
 import { classifyAgent } from "./crawlers.ts";
@@ -56,6 +57,8 @@ export function publisherHostRoutes(deps: AppDeps): Hono<AppEnv> {
 function siteApp(deps: AppDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   app.use(requestId());
+  // This inner app answers only for a publisher's domain, so its wildcard is no root's.
+  app.use(pageHeaders(deps.config, CSP.site, { host: "publisher" }));
   app.onError(landingError(deps));
   app.notFound((c) => notFoundPage(deps, c));
   const logged = (tool: string, surface: "landing" | "nlweb" = "landing") =>

@@ -14,6 +14,7 @@ import type { AppDeps, AppEnv } from "../deps.ts";
 import { bodyLimited } from "../envelope.ts";
 import { AppError, invalid, notFound } from "../errors.ts";
 import { microsToWholeCents } from "../money.ts";
+import { CSP, pageHeaders } from "../security_headers.ts";
 import { requireBuyer } from "./auth.ts";
 import { jsonBody, jsonLimit } from "./body.ts";
 import { licenseInputSchema } from "./schemas.ts";
@@ -69,8 +70,10 @@ export function licenseRoutes(deps: AppDeps): Hono<AppEnv> {
     return c.json(presentLicense(license, now));
   });
 
-  // The buyer's browser lands here from checkout: confirm with the processor, never trust the URL.
-  app.get("/checkout/success", async (c) => {
+  // The buyer's browser lands on these two from checkout: pages, with the page headers. Success
+  // is confirmed with the processor, never trusted from the URL.
+  const page = pageHeaders(deps.config, CSP.document);
+  app.get("/checkout/success", page, async (c) => {
     if (!processor) throw notFound("Checkout");
     const sessionId = c.req.query("session_id");
     if (!sessionId) throw invalid("session_id", "is required");
@@ -80,7 +83,7 @@ export function licenseRoutes(deps: AppDeps): Hono<AppEnv> {
     return c.html(renderPage(CheckoutPage({ outcome: r.state })));
   });
 
-  app.get("/checkout/cancel", (c) => {
+  app.get("/checkout/cancel", page, (c) => {
     c.header("Cache-Control", "no-store");
     return c.html(renderPage(CheckoutPage({ outcome: "abandoned" })));
   });

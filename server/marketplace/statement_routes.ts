@@ -17,6 +17,7 @@ import { monthOf } from "../clock.ts";
 import type { AppDeps, AppEnv } from "../deps.ts";
 import { invalid } from "../errors.ts";
 import { microsToCents, microsToWholeCents } from "../money.ts";
+import { CSP, pageHeaders } from "../security_headers.ts";
 import { statementMonths } from "../../store/statements.ts";
 import { requireBuyer } from "./auth.ts";
 
@@ -65,10 +66,10 @@ export function statementRoutes(deps: AppDeps): Hono<AppEnv> {
     return c.body(statementCsv(s), 200, { "Content-Type": "text/csv; charset=utf-8" });
   });
 
-  app.get("/statement/invoice", auth, async (c) => {
+  // The one HTML answer here (a page to print), so it carries the page headers.
+  app.get("/statement/invoice", pageHeaders(deps.config, CSP.document), auth, async (c) => {
     const buyer = c.get("buyer")!;
     const s = await statementFor(c.req.query("month"), buyer.id);
-    c.header("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'");
     c.header("Cache-Control", "no-store");
     return c.html(renderPage(InvoicePage({ statement: s, buyer })));
   });

@@ -10,6 +10,7 @@ import { AuthorizeErrorPage, ConsentPage } from "../../ui/consent.tsx";
 import { renderPage } from "../../ui/layout.tsx";
 import type { AppDeps, AppEnv } from "../deps.ts";
 import { randomBase62, timingSafeEqual } from "../secrets.ts";
+import { CSP, pageHeaders } from "../security_headers.ts";
 import {
   type AuthorizationRequest,
   checkAuthorizationRequest,
@@ -42,6 +43,9 @@ export function authorizeRoutes(deps: AppDeps): Hono<AppEnv> {
     }
     throw err;
   });
+  // A browser client may open this in a popup and wait to hear from its redirect page: the
+  // opener must survive the visit (no Cross-Origin-Opener-Policy isolation here).
+  app.use("/authorize", pageHeaders(deps.config, CSP.consent, { keepOpener: true }));
   app.use("/authorize", oauthThrottle(deps, "authorize", "temporarily_unavailable"));
 
   app.get("/authorize", async (c) => {

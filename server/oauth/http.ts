@@ -1,4 +1,4 @@
-/** HTTP helpers shared by the OAuth routes: body reading, CORS and page security headers. */
+/** HTTP helpers shared by the OAuth routes: body reading, CORS, and what pages must not be. */
 import type { Context, MiddlewareHandler } from "hono";
 import type { AppDeps, AppEnv } from "../deps.ts";
 import { bodyLimited, JSON_BODY_LIMIT } from "../envelope.ts";
@@ -15,17 +15,11 @@ export const OPEN_CORS = {
 };
 
 /**
- * Pages that must not be framed or read cross-origin (clickjacking the consent button, leaking the
- * code through Referer): no CORS headers at all, and these.
+ * Pages that must not be cached nor read cross-origin: no CORS headers at all, and this. Framing
+ * (clickjacking the consent button) and Referer (leaking the request) are refused by the page
+ * headers of the authorization endpoint (authorize_routes.ts, server/security_headers.ts).
  */
-export const PAGE_HEADERS = {
-  "Content-Security-Policy":
-    "default-src 'none'; style-src 'unsafe-inline'; img-src https: http: data:; frame-ancestors 'none'; base-uri 'none'",
-  "X-Frame-Options": "DENY",
-  "Referrer-Policy": "no-referrer",
-  "X-Content-Type-Options": "nosniff",
-  "Cache-Control": "no-store",
-};
+export const PAGE_HEADERS = { "Cache-Control": "no-store" };
 
 /**
  * The body limit of an OAuth endpoint (docs/TEST-PLAN.md 1.34), refused with the endpoint's own

@@ -4,6 +4,7 @@ import { renderPage } from "../../ui/layout.tsx";
 import { StatusPage, StatusProblemPage } from "../../ui/status.tsx";
 import type { AppDeps, AppEnv } from "../deps.ts";
 import { AppError } from "../errors.ts";
+import { CSP, pageHeaders } from "../security_headers.ts";
 import { dailyFigures, probeHistory, statusReport } from "./report.ts";
 import { parseDays } from "./routes.ts";
 
@@ -13,12 +14,8 @@ export const WINDOWS = [1, 7, 30, 90] as const;
 /** The status page, mounted at /status. */
 export function statusPageRoutes(deps: AppDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
+  app.use("*", pageHeaders(deps.config, CSP.document));
   app.get("/", async (c) => {
-    c.header(
-      "Content-Security-Policy",
-      "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'",
-    );
-    c.header("Referrer-Policy", "no-referrer");
     let days: number;
     try {
       days = parseDays(c.req.query("days"));
