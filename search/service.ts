@@ -39,6 +39,11 @@ export interface SearchServiceOptions {
   embedder?: "local" | Embedder;
   /** The clock (server/clock.ts): model training times and refresh intervals read it. */
   now: () => Date;
+  /**
+   * What the background loop's idle pause waits on (server/clock.ts's Timer; default setTimeout).
+   * Tests pass a manual timer: each pending sleep is a round done, each advance the next round.
+   */
+  timer?: { sleep(ms: number, signal?: AbortSignal): Promise<void> };
   /** Where a failure of the background loop is reported (the service's logger in Folio). */
   onError?: (message: string, error: unknown) => void;
   lsa?: LsaOptions;
@@ -79,7 +84,8 @@ export interface SearchServiceOptions {
   resultCache?: boolean;
 }
 
-const LOOP_IDLE_MS = 1000;
+/** The background loop's pause once it has nothing to embed. */
+export const LOOP_IDLE_MS = 1000;
 const LOOP_BATCH = 512;
 /**
  * Articles the first semantic pass keeps, by article vector, for Rocchio's second pass to re-rank
@@ -127,6 +133,12 @@ export function createSearchService(options: SearchServiceOptions): SearchServic
   let loop: Promise<void> | null = null;
   let stopping = false;
   let wake: (() => void) | null = null;
+  const pause = (signal: AbortSignal): Promise<void> =>
+    options.timer?.sleep(LOOP_IDLE_MS, signal) ??
+      new Promise((resolve) => {
+        const timer = setTimeout(resolve, LOOP_IDLE_MS);
+        signal.addEventListener("abort", () => (clearTimeout(timer), resolve()), { once: true });
+      });
 
   /** The embedder for a publisher's vectors; null while no LSA model is trained yet. */
   async function embedderFor(publisherId: string): Promise<Embedder | null> {
@@ -437,10 +449,10 @@ export function createSearchService(options: SearchServiceOptions): SearchServic
             onError("Releasing memory after indexing failed", err);
           }
         }
-        await new Promise<void>((resolve) => {
-          const timer = setTimeout(resolve, LOOP_IDLE_MS);
-          wake = () => (clearTimeout(timer), resolve());
-        });
+        // A change ends the pause early (the sleep rejects with the abort: that is the wake-up).
+        const woken = new AbortController();
+        wake = () => woken.abort();
+        await pause(woken.signal).catch(() => {});
         wake = null;
       }
     }

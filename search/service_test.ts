@@ -1,5 +1,7 @@
 import assert from "node:assert/strict";
 import { upsertArticle } from "../store/articles.ts";
+import { manualTimer } from "../server/clock.ts";
+import { LOOP_IDLE_MS } from "./service.ts";
 import { IN_PLACE } from "./train.ts";
 import type { Embedder } from "./embedder.ts";
 import {
@@ -269,14 +271,14 @@ Deno.test("start() embeds in the background and close() waits for it", async () 
   await using store = await tempStore();
   await addPublisher(store, "p1");
   await seedTopics(store, "p1");
-  const search = testService(store);
+  const timer = manualTimer();
+  const search = testService(store, { timer });
   search.start();
   search.start();
-  for (let i = 0; i < 100 && (await search.coverage("p1")).embedded < 25; i++) {
-    await new Promise((r) => setTimeout(r, 50));
-  }
+  await timer.sleeping(1); // the loop has nothing left to embed and pauses
   assert.deepEqual(await search.coverage("p1"), { embedded: 25, total: 25 });
   await search.close();
+  assert.deepEqual(timer.pending(), [], "close() ended the pause");
 });
 
 Deno.test("the background loop trains no model while holdTraining() says so, then trains once", async () => {
@@ -284,17 +286,19 @@ Deno.test("the background loop trains no model while holdTraining() says so, the
   await addPublisher(store, "p1");
   await seedTopics(store, "p1");
   let importing = true;
-  const search = testService(store, { holdTraining: () => importing });
+  const timer = manualTimer();
+  const search = testService(store, { holdTraining: () => importing, timer });
   const models = async () =>
     Number((await store.db.execute("SELECT COUNT(*) AS n FROM search_models")).rows[0].n);
   search.start();
-  await new Promise((r) => setTimeout(r, 1500)); // more than one idle round of the loop
-  assert.equal(await models(), 0);
-  assert.deepEqual(await search.coverage("p1"), { embedded: 0, total: 25 });
-  importing = false;
-  for (let i = 0; i < 100 && (await search.coverage("p1")).embedded < 25; i++) {
-    await new Promise((r) => setTimeout(r, 50));
+  for (let round = 1; round <= 2; round++) {
+    await timer.sleeping(1);
+    assert.equal(await models(), 0, `round ${round}`);
+    assert.deepEqual(await search.coverage("p1"), { embedded: 0, total: 25 });
+    timer.advance(LOOP_IDLE_MS);
   }
+  importing = false;
+  await timer.sleeping(1);
   assert.deepEqual(await search.coverage("p1"), { embedded: 25, total: 25 });
   assert.equal(await models(), 1);
   await search.close();
@@ -323,8 +327,11 @@ Deno.test("a trainer that fails is reported, then left alone by the background l
   // Fails the way a trainer without memory would: a reason on stderr and a non-zero exit.
   const args = ["eval", "console.error('trainer: out of memory'); Deno.exit(1)"];
   const errors: string[] = [];
+  const timer = manualTimer();
+  const round = () => (timer.advance(LOOP_IDLE_MS), timer.sleeping(1));
   const search = testService(store, {
     now: () => new Date(clock),
+    timer,
     onError: (message, err) => errors.push(`${message}: ${err}`),
     trainer: {
       command: Deno.execPath(),
@@ -334,22 +341,21 @@ Deno.test("a trainer that fails is reported, then left alone by the background l
       },
     },
   });
-  const until = async (ok: () => boolean) => {
-    for (let i = 0; i < 200 && !ok(); i++) await new Promise((r) => setTimeout(r, 25));
-  };
   search.start();
-  await until(() => errors.length > 0);
+  await timer.sleeping(1); // the loop's first round failed and it pauses
   assert.match(errors[0], /Search indexing failed: .*LSA training failed: trainer: out of memory/);
-  await new Promise((r) => setTimeout(r, 2500)); // two more rounds of the loop, 59 s later
+  // Two more rounds, the second 59 s after the failure: neither starts the trainer.
+  await round();
   clock += 59_000;
-  await new Promise((r) => setTimeout(r, 1200));
+  await round();
   assert.equal(starts, 1);
   assert.equal(errors.length, 1);
   // An explicit call is answered with the failure at once.
   await assert.rejects(() => search.embedPending({ publisherId: "p1" }), /LSA training failed/);
   assert.equal(starts, 2);
   clock += 61_000; // a minute after the loop's failure: it tries again
-  await until(() => errors.length > 1);
+  await round();
+  assert.equal(errors.length, 2);
   assert.equal(starts, 3);
   // Full text answers meanwhile.
   assert.ok((await search.search("p1", "automobile", { limit: 3 })).hits.length > 0);
@@ -363,7 +369,12 @@ Deno.test("afterBurst() follows a burst of 512 chunks once the loop is idle, at 
   const long = (topic: string[]) => Array.from({ length: 70 }, () => topic.join(" ")).join("\n\n");
   let clock = Date.parse("2026-11-26T12:00:00Z");
   let bursts = 0;
-  const search = testService(store, { now: () => new Date(clock), afterBurst: () => bursts++ });
+  const timer = manualTimer();
+  const search = testService(store, {
+    now: () => new Date(clock),
+    afterBurst: () => bursts++,
+    timer,
+  });
   const add = async (prefix: string, n: number) => {
     for (let i = 0; i < n; i++) {
       const body = long(i % 2 ? TOPICS.vehicles : TOPICS.astronomy);
@@ -371,17 +382,12 @@ Deno.test("afterBurst() follows a burst of 512 chunks once the loop is idle, at 
       await search.articleChanged("p1", id);
     }
   };
-  const settled = async () => {
-    for (let i = 0; i < 300; i++) {
-      const c = await search.coverage("p1");
-      if (c.embedded === c.total) break;
-      await new Promise((r) => setTimeout(r, 25));
-    }
-    await new Promise((r) => setTimeout(r, 1300)); // the loop's next idle round
-  };
+  // Adding an article wakes the loop; it pauses again once everything is embedded.
+  const settled = () => timer.sleeping(1);
   await add("a", 9);
   search.start();
   await settled();
+  assert.deepEqual(timer.pending(), [LOOP_IDLE_MS]);
   assert.equal(bursts, 1);
   await add("b", 1); // a small burst: nothing to give back
   await settled();
@@ -390,7 +396,8 @@ Deno.test("afterBurst() follows a burst of 512 chunks once the loop is idle, at 
   await settled();
   assert.equal(bursts, 1);
   clock += 31_000;
-  await new Promise((r) => setTimeout(r, 1300));
+  timer.advance(LOOP_IDLE_MS); // the loop's next idle round
+  await settled();
   assert.equal(bursts, 2);
   await search.close();
 });

@@ -5,11 +5,15 @@
  * "Processes and writers"). A macrotask costs 1-3 ms, so one is taken only once `budgetMs` of work
  * has passed since the last.
  */
-export function eventLoopTurns(budgetMs = 20): () => Promise<void> {
-  let last = performance.now();
+export function eventLoopTurns(
+  budgetMs = 20,
+  /** Monotonic milliseconds (store/ takes time in; tests pass their own). */
+  now: () => number = () => performance.now(),
+): () => Promise<void> {
+  let last = now();
   return async () => {
-    if (performance.now() - last < budgetMs) return;
+    if (now() - last < budgetMs) return;
     await new Promise((resolve) => setTimeout(resolve, 0));
-    last = performance.now();
+    last = now();
   };
 }

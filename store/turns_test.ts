@@ -29,12 +29,16 @@ Deno.test("eventLoopTurns() lets a timer run inside a loop of awaited synchronou
 });
 
 Deno.test("eventLoopTurns() takes a turn only once its budget has passed", async () => {
-  const turn = eventLoopTurns(1_000);
+  let t = 0; // the work's own time, so a slow machine cannot spend the budget behind its back
+  const turn = eventLoopTurns(1_000, () => t);
   let macrotasks = 0;
   const timer = setInterval(() => macrotasks++, 0);
   try {
-    for (let i = 0; i < 100; i++) await turn(); // well within the budget: no turn taken
+    for (let i = 0; i < 100; i++, t += 9) await turn(); // 891 ms of work: no turn taken
     assert.equal(macrotasks, 0);
+    t = 1_000;
+    await turn(); // the budget is spent: the timer that was waiting runs
+    assert.ok(macrotasks > 0);
   } finally {
     clearInterval(timer);
   }

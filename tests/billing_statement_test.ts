@@ -188,15 +188,19 @@ Deno.test("withLease() lets one holder run at a time and lets another take an ex
   const db = folio.deps.store.db;
   const now = folio.clock.now();
   let runs = 0;
+  // The holder that runs keeps the lease until the other call has answered (or, were the lease
+  // broken, until both run), so the two always overlap however slowly the machine goes.
+  const { promise: otherAnswered, resolve: answered } = Promise.withResolvers<void>();
   const work = async () => {
-    runs++;
-    await new Promise((r) => setTimeout(r, 20));
+    if (++runs === 2) answered();
+    await otherAnswered;
     return runs;
   };
-  const both = await Promise.all([
-    withLease(db, "job", { holder: "a", ttlMs: 60_000, now }, work),
-    withLease(db, "job", { holder: "b", ttlMs: 60_000, now }, work),
-  ]);
+  const both = await Promise.all(
+    ["a", "b"].map((holder) =>
+      withLease(db, "job", { holder, ttlMs: 60_000, now }, work).finally(answered)
+    ),
+  );
   assert.deepEqual(both.map((r) => r.ran).sort(), [false, true]);
   assert.equal(runs, 1);
   // A holder that died leaves its lease behind; it blocks until it expires.

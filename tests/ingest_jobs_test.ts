@@ -14,6 +14,7 @@ import { dailyRobotsRefresh, ROBOTS_TOKEN, robotsVerdict } from "../server/catal
 import { USER_AGENT } from "../server/runtime.ts";
 import { pageSpec } from "./fixtures/article_pages.ts";
 import { runJobViaApi, uploadCsv, urlsIn, waitForJob } from "./fixtures/ingest_helpers.ts";
+import { until } from "./fixtures/until.ts";
 import { startPageServer } from "./fixtures/page_server.ts";
 import { testFolio } from "./helpers.ts";
 
@@ -124,21 +125,19 @@ Deno.test("a job with no progress for 600 s fails with that reason, and stopping
   let worker = startIngestionWorker(folio.deps, { pollMs: 50, pageTimeoutMs: 60_000 });
   const job = { id: up.body.jobId as string }; // the upload's own job
   const db = folio.deps.store.db;
+  const running = () =>
+    until("the job runs", async () => (await getJob(db, "pub_demo", job.id))?.state === "running");
   try {
-    while ((await getJob(db, "pub_demo", job.id))?.state !== "running") {
-      await new Promise((r) => setTimeout(r, 50));
-    }
+    await running();
     // Shutdown while the fetches hang: the job goes back to the queue, not "running" forever.
     await worker.stop();
     assert.equal((await getJob(db, "pub_demo", job.id))?.state, "queued");
     assert.equal((await urlsIn(folio, "queued")).size, 2, "the URLs stay queued");
 
     worker = startIngestionWorker(folio.deps, { pollMs: 50, pageTimeoutMs: 60_000 });
-    while ((await getJob(db, "pub_demo", job.id))?.state !== "running") {
-      await new Promise((r) => setTimeout(r, 50));
-    }
+    await running();
     folio.clock.advance(601_000);
-    const done = await waitForJob(folio, job.id, { timeoutMs: 10_000 });
+    const done = await waitForJob(folio, job.id);
     assert.equal(done.outcome, "FAILED");
     assert.equal(done.reason, "Timed out after 600 s with no progress");
   } finally {

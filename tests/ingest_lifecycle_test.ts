@@ -7,7 +7,8 @@ import { findArticle } from "../store/articles.ts";
 import { claimJob, getJob } from "../store/jobs.ts";
 import { recoverJobs, startIngestionWorker } from "../server/catalog/jobs.ts";
 import { auth, uploadCsv, waitForJob } from "./fixtures/ingest_helpers.ts";
-import { loopbackFetcher, startGatedSite, until } from "./fixtures/gated_site.ts";
+import { loopbackFetcher, startGatedSite } from "./fixtures/gated_site.ts";
+import { until } from "./fixtures/until.ts";
 import { type TestFolio, testFolio } from "./helpers.ts";
 import { bearer, sendJson, signUp } from "./manage_helpers.ts";
 

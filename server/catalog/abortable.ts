@@ -1,20 +1,7 @@
-/** Waits that give up as soon as a signal aborts, so no timer or listener outlives its call. */
-
-/** Resolve after `ms`, or reject with the signal's reason when it aborts first. */
-export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal!.reason);
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener("abort", onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener("abort", onAbort, { once: true });
-  });
-}
+/**
+ * Waits that give up as soon as a signal aborts, so no listener outlives its call (timed waits:
+ * server/clock.ts's Timer).
+ */
 
 /** Settle with `p`, or reject with the signal's reason when it aborts first. */
 export function raceAbort<T>(p: Promise<T>, signal: AbortSignal): Promise<T> {

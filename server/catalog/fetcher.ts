@@ -6,7 +6,8 @@
  * Pinning: each attempt opens a one-shot SOCKS5 tunnel (socks_tunnel.ts) that dials only the
  * checked addresses, so the connection cannot be rebound by a second DNS lookup.
  */
-import { raceAbort, sleep } from "./abortable.ts";
+import { systemTimer, type Timer } from "../clock.ts";
+import { raceAbort } from "./abortable.ts";
 import { decodeText, readCapped } from "./fetcher_body.ts";
 import { createHostSlots, type HostSlot } from "./host_slots.ts";
 import {
@@ -90,6 +91,8 @@ export interface FetcherOptions {
   allowedPorts?: number[];
   /** Extra trusted roots (PEM), for test servers. */
   caCerts?: string[];
+  /** What per-host spacing and retry backoff wait on (default the system's); tests step one. */
+  timer?: Timer;
   /** Opens the TCP connection to a checked address; injectable so tests can stand in a network. */
   dial?: (address: string, opts: { port: number; signal: AbortSignal }) => Promise<Deno.Conn>;
 }
@@ -214,6 +217,7 @@ export function createFetcher(options: FetcherOptions): GuardedFetcher {
     retries: 2,
     retryBaseMs: 250,
     allowedPorts: [80, 443, 8080, 8443],
+    timer: systemTimer,
     dial: (hostname: string, { port, signal }: { port: number; signal: AbortSignal }) =>
       Deno.connect({ hostname, port, signal }),
     ...(Object.fromEntries(defined) as FetcherOptions),
@@ -223,6 +227,7 @@ export function createFetcher(options: FetcherOptions): GuardedFetcher {
     perHostConcurrency: o.maxConcurrent,
     minHostIntervalMs: 0,
     maxConcurrent: o.maxConcurrent,
+    timer: o.timer,
   });
   const slotsFor = (url: URL) =>
     o.allowLoopback && o.loopbackUnthrottled && isLoopbackName(url.hostname)
@@ -392,7 +397,7 @@ export function createFetcher(options: FetcherOptions): GuardedFetcher {
             (e.code === "network" || e.code === "timeout" || (e.status ?? 0) >= 500);
           if (!retryable || n >= o.retries) throw e;
           try {
-            await sleep(o.retryBaseMs * 2 ** n * (1 + Math.random()), call.signal);
+            await o.timer.sleep(o.retryBaseMs * 2 ** n * (1 + Math.random()), call.signal);
             await slot.space(call.signal);
           } catch (abort) {
             throw classify(abort, { url, call });

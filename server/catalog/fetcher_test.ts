@@ -1,5 +1,7 @@
 /** Fetcher tests: https pinning, concurrency, politeness and request identity. */
 import assert from "node:assert/strict";
+import { until } from "../../tests/fixtures/until.ts";
+import { manualTimer } from "../clock.ts";
 import {
   fakeResolver,
   makeFetcher,
@@ -61,13 +63,22 @@ Deno.test("Deno's tcp proxy transport sends https as plaintext, so the fetcher t
   }
 });
 
-/** A server that records the most requests it ever had in flight at once. */
-function trackingServer(delayMs: number) {
-  const stats = { inFlight: 0, max: 0, starts: [] as number[] };
+/**
+ * A server that holds every request until `together` are in flight, then lets them all go, and
+ * records the most it ever had in flight at once: a cap is seen reached by construction, not
+ * because requests happened to overlap in time.
+ */
+function holdingServer(together: number) {
+  const stats = { inFlight: 0, max: 0 };
+  let batch = Promise.withResolvers<void>();
   const site = serve(async () => {
-    stats.starts.push(Date.now());
     stats.max = Math.max(stats.max, ++stats.inFlight);
-    await new Promise((r) => setTimeout(r, delayMs));
+    const held = batch.promise;
+    if (stats.inFlight >= together) {
+      batch.resolve();
+      batch = Promise.withResolvers<void>();
+    }
+    await held;
     stats.inFlight--;
     return new Response("ok");
   });
@@ -75,7 +86,7 @@ function trackingServer(delayMs: number) {
 }
 
 Deno.test("fetch() keeps at most perHostConcurrency requests in flight to one host", async () => {
-  const { site, stats } = trackingServer(40);
+  const { site, stats } = holdingServer(2);
   const fetcher = makeFetcher({ perHostConcurrency: 2 });
   try {
     const all = await Promise.all(Array.from({ length: 10 }, () => fetcher.fetch(site.base)));
@@ -87,26 +98,31 @@ Deno.test("fetch() keeps at most perHostConcurrency requests in flight to one ho
 });
 
 Deno.test("with loopbackUnthrottled a loopback origin skips per-host limits; a DNS name keeps them", async () => {
-  const { site, stats } = trackingServer(40);
+  const { site, stats } = holdingServer(6);
   const fetcher = makeFetcher({ perHostConcurrency: 1, loopbackUnthrottled: true });
   try {
     await Promise.all(Array.from({ length: 6 }, () => fetcher.fetch(site.base)));
-    assert.ok(stats.max > 1, `max in flight ${stats.max}`);
-    stats.max = 0;
-    // pages.test resolves to 127.0.0.1 too, but a name from DNS stays polite.
-    const byName = `http://pages.test:${new URL(site.base).port}/`;
-    await Promise.all(Array.from({ length: 4 }, () => fetcher.fetch(byName)));
-    assert.equal(stats.max, 1);
+    assert.equal(stats.max, 6);
   } finally {
     await site.close();
+  }
+  const one = holdingServer(1);
+  try {
+    // pages.test resolves to 127.0.0.1 too, but a name from DNS stays polite.
+    const byName = `http://pages.test:${one.site.port}/`;
+    await Promise.all(Array.from({ length: 4 }, () => fetcher.fetch(byName)));
+    assert.equal(one.stats.max, 1);
+  } finally {
+    await one.site.close();
   }
 });
 
 Deno.test("fetch() keeps a global cap across hosts", async () => {
-  const { site, stats } = trackingServer(40);
+  const { site, stats } = holdingServer(3);
   const names = ["a.test", "b.test", "c.test", "d.test"];
   const { resolve } = fakeResolver(Object.fromEntries(names.map((n) => [n, ["127.0.0.1"]])));
-  const fetcher = makeFetcher({ perHostConcurrency: 2, maxConcurrent: 3, resolve });
+  // Three a host: only the global cap can hold them back.
+  const fetcher = makeFetcher({ perHostConcurrency: 3, maxConcurrent: 3, resolve });
   try {
     await Promise.all(
       names.flatMap((n) => [1, 2, 3].map(() => fetcher.fetch(`http://${n}:${site.port}/`))),
@@ -118,12 +134,20 @@ Deno.test("fetch() keeps a global cap across hosts", async () => {
 });
 
 Deno.test("fetch() spaces request starts to one host by minHostIntervalMs", async () => {
-  const { site, stats } = trackingServer(0);
-  const fetcher = makeFetcher({ perHostConcurrency: 4, minHostIntervalMs: 80 });
+  const timer = manualTimer();
+  const starts: number[] = [];
+  const site = serve(() => (starts.push(timer.now()), new Response("ok")));
+  const fetcher = makeFetcher({ perHostConcurrency: 4, minHostIntervalMs: 80, timer });
   try {
-    await Promise.all(Array.from({ length: 4 }, () => fetcher.fetch(site.base)));
-    const gaps = stats.starts.slice(1).map((t, i) => t - stats.starts[i]);
-    assert.ok(gaps.every((g) => g >= 70), `gaps ${gaps}`);
+    const all = Promise.all(Array.from({ length: 4 }, () => fetcher.fetch(site.base)));
+    await timer.sleeping(3);
+    assert.deepEqual(timer.pending(), [80, 160, 240], "each start reserved one interval on");
+    for (let n = 1; n <= 4; n++) {
+      await until(`request ${n} arrives`, () => starts.length === n);
+      timer.advance(80);
+    }
+    await all;
+    assert.deepEqual(starts, [0, 80, 160, 240]);
   } finally {
     await site.close();
   }

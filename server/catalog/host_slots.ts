@@ -2,7 +2,7 @@
  * Politeness and load limits for outbound requests: a per-host and a global semaphore, and a
  * minimum spacing between request starts to one host.
  */
-import { sleep } from "./abortable.ts";
+import { systemTimer, type Timer } from "../clock.ts";
 import { Gate } from "./gate.ts";
 
 /** Limits shared by every request through one set of slots. */
@@ -11,6 +11,8 @@ export interface HostSlotLimits {
   minHostIntervalMs: number;
   /** Global cap on requests in flight. */
   maxConcurrent: number;
+  /** What the spacing is measured and waited on (default the system's); tests step a manual one. */
+  timer?: Timer;
 }
 
 /** A held per-host and global slot; release it exactly once. */
@@ -34,16 +36,17 @@ interface HostState {
 export function createHostSlots(limits: HostSlotLimits): HostSlots {
   const global = new Gate(limits.maxConcurrent);
   const hosts = new Map<string, HostState>();
+  const timer = limits.timer ?? systemTimer;
 
   async function space(state: HostState, signal: AbortSignal): Promise<void> {
     // Reserve the next start time synchronously so concurrent callers queue up behind it. Spacing
-    // is a duration on the monotonic clock the sleeps run on, not business time (server/clock.ts).
-    const now = performance.now();
+    // is a duration on the monotonic timer the sleeps run on, not business time (server/clock.ts).
+    const now = timer.now();
     const start = Math.max(now, state.nextStart);
     state.nextStart = start + limits.minHostIntervalMs;
     // Rounded up: a timer rounds a fractional delay down, and the spacing would fall short of
     // the interval by up to a millisecond (the politeness test caught 149.x ms under load).
-    if (start > now) await sleep(Math.ceil(start - now), signal);
+    if (start > now) await timer.sleep(Math.ceil(start - now), signal);
   }
 
   return {
@@ -64,7 +67,7 @@ export function createHostSlots(limits: HostSlotLimits): HostSlots {
         release: () => {
           global.release();
           state.gate.release();
-          if (state.gate.idle && state.nextStart <= performance.now()) hosts.delete(host);
+          if (state.gate.idle && state.nextStart <= timer.now()) hosts.delete(host);
         },
       };
     },

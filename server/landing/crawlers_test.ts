@@ -231,17 +231,12 @@ Deno.test("a bad crawler list is refused with the entry and field named", () => 
   }
 });
 
-Deno.test("classifyAgent stays cheap on browser traffic", () => {
-  // A measurement, not a threshold: run it by hand with a print when tuning the list.
+Deno.test("classifyAgent answers a browser with null and a bot with its crawler, call after call", () => {
+  // How long this takes is a benchmark's figure, not a test's: a test asserts only the answers.
   const browser = AGENTS.find(([ua]) => ua.includes("Chrome/131"))![0];
-  const bot = AGENTS[0][0];
-  const start = performance.now();
-  let found = 0;
-  for (let i = 0; i < 20_000; i++) {
-    if (classifyAgent(browser)) found++;
-    if (classifyAgent(bot)) found++;
+  const [bot, family] = AGENTS[0];
+  for (let i = 0; i < 1_000; i++) {
+    assert.equal(classifyAgent(browser), null);
+    assert.equal(classifyAgent(bot)?.family, family);
   }
-  const elapsed = performance.now() - start;
-  assert.deepEqual(found, 20_000);
-  assert.deepEqual(elapsed >= 0, true);
 });
