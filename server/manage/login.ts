@@ -1,5 +1,5 @@
 /**
- * Dashboard sign-in: password check, sessions and the per-IP attempt throttle. Session tokens are
+ * Dashboard sign-in: password check and sessions (the throttle is server/throttle.ts). Session tokens are
  * 190-bit secrets stored only as SHA-256 hashes (store/sessions.ts); every failure to sign in is
  * the same 401, whether the email is unknown or the password wrong.
  */
@@ -7,19 +7,15 @@ import { deleteSession, insertSession } from "../../store/sessions.ts";
 import { findUserByEmail } from "../../store/users.ts";
 import type { Client } from "../../store/db.ts";
 import { AppError } from "../errors.ts";
-import { sha256Hex } from "../../store/ids.ts";
 import { hashSecret, newSecret, randomBase62 } from "../secrets.ts";
 import { burnPasswordCheck, verifyPassword } from "./passwords.ts";
 
 /** How long a dashboard session lasts (absolute, not sliding). */
 export const SESSION_TTL_MS = 7 * 24 * 3_600_000;
 
-/** Attempts allowed per window (docs/TEST-PLAN.md 5.10: per-IP limits on unauthenticated endpoints). */
+/** Sign-ups allowed per address and window (docs/TEST-PLAN.md 5.10); sign-ins: server/throttle.ts. */
 export const LIMITS = {
   signupPerIp: { limit: 10, windowMs: 3_600_000 },
-  loginPerIp: { limit: 30, windowMs: 15 * 60_000 },
-  /** Per email as well, so guessing one account's password from many addresses is slow too. */
-  loginPerEmail: { limit: 10, windowMs: 15 * 60_000 },
 } as const;
 
 /** A new session: the cookie token (shown once) and the CSRF token the dashboard echoes back. */
@@ -62,14 +58,6 @@ export async function logIn(
 /** Ends the session with this cookie token, if there is one. */
 export async function logOut(db: Client, token: string): Promise<void> {
   await deleteSession(db, await hashSecret(token));
-}
-
-/**
- * The throttle key of an email: hashed, so addresses typed at the login form are not stored.
- * `scope` keeps the publisher and buyer sign-ins apart (one email may have both accounts).
- */
-export async function emailKey(email: string, scope = "login"): Promise<string> {
-  return `${scope}:email:${await sha256Hex(email.trim().toLowerCase())}`;
 }
 
 /** The attributes of a session cookie (publisher dashboard and buyer portal alike). */
