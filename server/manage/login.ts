@@ -4,11 +4,11 @@
  * the same 401, whether the email is unknown or the password wrong.
  */
 import { deleteSession, insertSession } from "../../store/sessions.ts";
-import { findUserByEmail } from "../../store/users.ts";
+import { findUserByEmail, publisherUser, setUserPassword } from "../../store/users.ts";
 import type { Client } from "../../store/db.ts";
 import { AppError } from "../errors.ts";
 import { hashSecret, newSecret, randomBase62 } from "../secrets.ts";
-import { burnPasswordCheck, verifyPassword } from "./passwords.ts";
+import { burnPasswordCheck, hashPassword, verifyPassword } from "./passwords.ts";
 
 /** How long a dashboard session lasts (absolute, not sliding). */
 export const SESSION_TTL_MS = 7 * 24 * 3_600_000;
@@ -53,6 +53,29 @@ export async function logIn(
     now: options.now,
   });
   return { publisherId: user.publisherId, token, csrfToken, expiresAt };
+}
+
+/**
+ * Changes a dashboard password: the session's user's, or with a key (`session` null) the
+ * publisher's owner's. The current password must match (401, and nothing changes); the user's
+ * other sessions end, the one asking stays signed in.
+ */
+export async function changePassword(
+  db: Client,
+  publisherId: string,
+  session: { userId: string; tokenHash: string } | null,
+  input: { currentPassword: string; password: string },
+): Promise<void> {
+  const user = await publisherUser(db, publisherId, session?.userId ?? null);
+  if (!user) {
+    throw new AppError(409, "no_password", "password: this publisher has no console sign-in");
+  }
+  if (!(await verifyPassword(input.currentPassword, user.passwordHash))) {
+    throw new AppError(401, "invalid_credentials", "currentPassword: is incorrect");
+  }
+  await setUserPassword(db, user, await hashPassword(input.password), {
+    keepSession: session?.tokenHash ?? null,
+  });
 }
 
 /** Ends the session with this cookie token, if there is one. */
