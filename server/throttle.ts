@@ -53,7 +53,7 @@ export async function throttle(deps: Deps, key: string, rule: ThrottleRule): Pro
 
 /** Counts a sign-in attempt against its address's budget (`scope` names the sign-in). */
 export async function limitSignIns(deps: Deps, c: Context, scope: string): Promise<void> {
-  await throttle(deps, `${scope}:ip:${clientAddress(c)}`, SIGN_IN.perAddress);
+  await throttle(deps, `${scope}:ip:${addressBlock(clientAddress(c))}`, SIGN_IN.perAddress);
 }
 
 /**
@@ -72,7 +72,7 @@ export async function slowSignIns<T>(
 ): Promise<T> {
   // The account is hashed so that addresses typed at a sign-in form are not stored.
   const who = await sha256Hex(account.trim().toLowerCase());
-  const key = `${scope}:ip:${clientAddress(c)}:${who}`;
+  const key = `${scope}:ip:${addressBlock(clientAddress(c))}:${who}`;
   const now = deps.clock.now();
   const taken = await takeSignInAttempt(deps.store.db, key, SIGN_IN.perAccount, { now });
   if (!taken.allowed) throw tooManyAttempts(taken.retryAt - now.getTime());
@@ -96,4 +96,23 @@ function tooManyAttempts(waitMs: number): AppError {
 export function clientAddress(c: Context): string {
   const info = c.env as Deno.ServeHandlerInfo<Deno.NetAddr> | undefined;
   return info?.remoteAddr?.hostname ?? "unknown";
+}
+
+/**
+ * The block a sign-in budget belongs to: an IPv4 address as it is, an IPv6 one by its /64, the
+ * smallest block one subscriber is given (RFC 6177), so rotating through it buys no new budget.
+ */
+export function addressBlock(address: string): string {
+  const a = address.split("%")[0].toLowerCase();
+  const mapped = /^::ffff:(\d{1,3}(?:\.\d{1,3}){3})$/.exec(a);
+  if (mapped) return mapped[1];
+  if (!a.includes(":") || a.includes(".")) return a;
+  const [head, tail] = a.split("::");
+  const left = head ? head.split(":") : [];
+  const right = tail ? tail.split(":") : [];
+  const groups = tail === undefined
+    ? left
+    : [...left, ...Array(Math.max(0, 8 - left.length - right.length)).fill("0"), ...right];
+  if (groups.length !== 8 || !groups.every((g) => /^[0-9a-f]{1,4}$/.test(g))) return a;
+  return `${groups.slice(0, 4).map((g) => parseInt(g, 16).toString(16)).join(":")}::/64`;
 }

@@ -152,6 +152,17 @@ for (const s of SIGN_INS) {
   });
 }
 
+Deno.test("IPv6 addresses of one /64 share a budget; another /64 has its own", async () => {
+  await using folio = await testFolio();
+  const email = await SIGN_INS[0].account(folio);
+  const path = SIGN_INS[0].path;
+  for (let i = 0; i <= free; i++) {
+    assert.equal((await attempt(folio, path, `2001:db8:0:1::${i + 1}`, email)).status, 401);
+  }
+  assert.equal((await attempt(folio, path, "2001:db8:0:1:ffff::9", email)).status, 429);
+  assert.equal((await attempt(folio, path, "2001:db8:0:2::1", email, PASSWORD)).status, 200);
+});
+
 /** Runs `f`, counting the PBKDF2 derivations (password hashes) it makes. */
 async function counting<T>(f: () => Promise<T>): Promise<[T, number]> {
   const subtle = crypto.subtle;
