@@ -71,7 +71,7 @@ const commands: Record<string, Command> = {
     const apiKey = await rotatePublisherKey(store.db, publisher.id, { now: new Date() });
     console.log(
       `publisherId: ${publisher.id}\nslug: ${publisher.slug}\napiKey: ${apiKey}\n` +
-        "Earlier keys of this publisher no longer work.",
+        "Earlier keys of this publisher no longer work, and its console sessions are signed out.",
     );
   },
   "create-buyer": async (store, f) => {

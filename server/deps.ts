@@ -3,7 +3,7 @@ import type { SearchService } from "../search/mod.ts";
 import type { Store } from "../store/db.ts";
 import type { Buyer } from "../store/buyers.ts";
 import type { BuyerSession } from "../store/buyer_sessions.ts";
-import type { DashboardSession } from "../store/sessions.ts";
+import type { LiveSession } from "../store/sessions.ts";
 import type { Publisher } from "../store/publishers.ts";
 import type { CallLog } from "./call_log.ts";
 import type { Clock } from "./clock.ts";
@@ -31,7 +31,7 @@ export interface AppEnv {
     /** The publisher the request is for (the envelope, or management authentication). */
     publisher: Publisher | null;
     /** The dashboard session a management request came with (null for a publisher key). */
-    session: DashboardSession | null;
+    session: LiveSession | null;
     /** Set by the marketplace's buyer authentication. */
     buyer: Buyer | null;
     /** The buyer portal session a marketplace request came with (null for a buyer key). */

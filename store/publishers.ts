@@ -2,6 +2,7 @@
 import type { InStatement } from "@libsql/client";
 import type { Client } from "./db.ts";
 import { cachedConfig } from "./config_cache.ts";
+import { endSessionsStatement } from "./sessions.ts";
 import type { Rights, UseCase, UsePrices } from "./vocabulary.ts";
 
 /** Feature switches a publisher turns on and off (docs/DESIGN.md section 4). */
@@ -184,11 +185,15 @@ export function publisherKeyInsert(
   };
 }
 
-/** Revokes every live key of the publisher and stores a new one, in one transaction. */
+/**
+ * Revokes every live key of the publisher and stores a new one, and ends its dashboard sessions
+ * but `keepSession` (the hash of the one asking, if any), in one transaction.
+ */
 export async function replacePublisherKey(
   db: Client,
   publisherId: string,
   key: { id: string; hash: string; hint: string; now: Date },
+  options: { keepSession: string | null } = { keepSession: null },
 ): Promise<void> {
   await db.batch([
     {
@@ -196,6 +201,7 @@ export async function replacePublisherKey(
       args: [key.now.getTime(), publisherId],
     },
     publisherKeyInsert(publisherId, key),
+    endSessionsStatement(publisherId, { keep: options.keepSession }),
   ], "write");
 }
 

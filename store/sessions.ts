@@ -1,4 +1,5 @@
 /** Persistence of dashboard sessions (publisher users logged in with a cookie). */
+import type { InStatement } from "@libsql/client";
 import type { Client } from "./db.ts";
 
 /** A live dashboard session. */
@@ -22,12 +23,15 @@ export async function insertSession(
   });
 }
 
+/** A session found by its cookie, with the hash it is stored under. */
+export type LiveSession = DashboardSession & { tokenHash: string };
+
 /** The unexpired session with this token hash. */
 export async function findSession(
   db: Client,
   tokenHash: string,
   options: { now: Date },
-): Promise<DashboardSession | null> {
+): Promise<LiveSession | null> {
   const rs = await db.execute({
     sql: `SELECT publisher_id, user_id, csrf_token, expires_at FROM dashboard_sessions
           WHERE token_hash = ? AND expires_at > ?`,
@@ -36,6 +40,7 @@ export async function findSession(
   const r = rs.rows[0];
   return r
     ? {
+      tokenHash,
       publisherId: String(r.publisher_id),
       userId: String(r.user_id),
       csrfToken: String(r.csrf_token),
@@ -50,4 +55,24 @@ export async function deleteSession(db: Client, tokenHash: string): Promise<void
     sql: "DELETE FROM dashboard_sessions WHERE token_hash = ?",
     args: [tokenHash],
   });
+}
+
+/**
+ * The statement ending a publisher's sessions (only `userId`'s when given) except the one stored
+ * under `keep`: after a password change or a key rotation (issue 28).
+ */
+export function endSessionsStatement(
+  publisherId: string,
+  options: { userId?: string; keep: string | null },
+): InStatement {
+  return options.userId === undefined
+    ? {
+      sql: "DELETE FROM dashboard_sessions WHERE publisher_id = ? AND token_hash != ?",
+      args: [publisherId, options.keep ?? ""],
+    }
+    : {
+      sql: `DELETE FROM dashboard_sessions WHERE publisher_id = ? AND user_id = ?
+              AND token_hash != ?`,
+      args: [publisherId, options.userId, options.keep ?? ""],
+    };
 }

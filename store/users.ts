@@ -1,6 +1,7 @@
 /** Persistence of publisher users (dashboard logins) and the sign-up/login attempt throttle. */
 import type { InStatement } from "@libsql/client";
 import type { Client } from "./db.ts";
+import { endSessionsStatement } from "./sessions.ts";
 
 /** Longest throttle window; counters older than this are dropped. */
 export const THROTTLE_MAX_WINDOW_MS = 86_400_000;
@@ -35,15 +36,43 @@ export async function findUserByEmail(db: Client, email: string): Promise<Publis
     sql: "SELECT id, publisher_id, email, password_hash FROM publisher_users WHERE email = ?",
     args: [email.toLowerCase()],
   });
-  const r = rs.rows[0];
-  return r
-    ? {
-      id: String(r.id),
-      publisherId: String(r.publisher_id),
-      email: String(r.email),
-      passwordHash: String(r.password_hash),
-    }
-    : null;
+  return rs.rows[0] ? userOfRow(rs.rows[0]) : null;
+}
+
+/**
+ * A dashboard user of the publisher: `userId`'s (a session's), or without one the publisher's
+ * first (the owner made at sign-up; a key speaks for the publisher, not for one user).
+ */
+export async function publisherUser(
+  db: Client,
+  publisherId: string,
+  userId: string | null,
+): Promise<PublisherUser | null> {
+  const rs = await db.execute({
+    sql: `SELECT id, publisher_id, email, password_hash FROM publisher_users
+          WHERE publisher_id = ? AND (? IS NULL OR id = ?) ORDER BY created_at, id LIMIT 1`,
+    args: [publisherId, userId, userId],
+  });
+  return rs.rows[0] ? userOfRow(rs.rows[0]) : null;
+}
+
+/**
+ * Stores a user's new password hash and ends the user's other sessions (all but `keepSession`,
+ * the hash of the session asking, if any), in one transaction.
+ */
+export async function setUserPassword(
+  db: Client,
+  user: Pick<PublisherUser, "id" | "publisherId">,
+  passwordHash: string,
+  options: { keepSession: string | null },
+): Promise<void> {
+  await db.batch([
+    {
+      sql: "UPDATE publisher_users SET password_hash = ? WHERE id = ?",
+      args: [passwordHash, user.id],
+    },
+    endSessionsStatement(user.publisherId, { userId: user.id, keep: options.keepSession }),
+  ], "write");
 }
 
 /** The email a user signs in with, or null when the user is gone. */
@@ -53,6 +82,15 @@ export async function userEmail(db: Client, userId: string): Promise<string | nu
     args: [userId],
   });
   return rs.rows[0] ? String(rs.rows[0].email) : null;
+}
+
+function userOfRow(r: Record<string, unknown>): PublisherUser {
+  return {
+    id: String(r.id),
+    publisherId: String(r.publisher_id),
+    email: String(r.email),
+    passwordHash: String(r.password_hash),
+  };
 }
 
 /**

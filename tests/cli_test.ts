@@ -107,7 +107,10 @@ Deno.test("issue-key prints a new key for a publisher by slug or id, and earlier
     const bySlug = await folio(dir, "issue-key", "--publisher=demo");
     assert.equal(bySlug.code, 0, bySlug.stderr);
     assert.match(bySlug.stdout, /^publisherId: pub_demo\nslug: demo\napiKey: pk_\S+\n/);
-    assert.match(bySlug.stdout, /Earlier keys of this publisher no longer work\.$/);
+    assert.match(
+      bySlug.stdout,
+      /Earlier keys of this publisher no longer work, and its console sessions are signed out\.$/,
+    );
     const second = /apiKey: (pk_\S+)/.exec(bySlug.stdout)![1];
     const byId = await folio(dir, "issue-key", "--publisher=pub_demo");
     assert.equal(byId.code, 0, byId.stderr);

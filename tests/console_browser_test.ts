@@ -66,6 +66,7 @@ browserTest(
         ["/publisher/articles", "console-articles"],
         ["/publisher/rules", "console-rules"],
         ["/publisher/rules?url=%2Fnews%2Fa&country=DE", "console-rules-explain"],
+        ["/publisher/account", "console-account"],
       ]
     ) await visitPage(page, base + path, shot);
   },

@@ -20,8 +20,11 @@ export interface TestFolio extends Folio, AsyncDisposable {
   clock: ManualClock;
   dataDir: string;
   logLines: string[];
-  /** A request to this service; `host` sets the Host (e.g. "demo.localhost"). */
-  request(path: string, init?: RequestInit & { host?: string }): Promise<Response>;
+  /**
+   * A request to this service; `host` sets the Host (e.g. "demo.localhost"); `from` the client
+   * address it comes from (in process only; 127.0.0.1 unless given).
+   */
+  request(path: string, init?: RequestInit & { host?: string; from?: string }): Promise<Response>;
 }
 
 /** Options of both test services. */
@@ -68,13 +71,14 @@ export async function testFolio(options: TestOptions = {}): Promise<TestFolio> {
     dataDir,
     logLines: log.lines,
     async request(path, init = {}) {
-      const { host = "127.0.0.1", ...rest } = init;
+      const { host = "127.0.0.1", from, ...rest } = init;
       // As Deno.serve would hand it over on the configured port, with the Host the client sent.
       const authority = `${host}:${config.port}`;
       const headers = new Headers(rest.headers);
       headers.set("host", authority);
       const req = new Request(`http://${authority}${path}`, { ...rest, headers });
-      return await handler(req, peer as Deno.ServeHandlerInfo<Deno.NetAddr>);
+      const info = from ? { remoteAddr: { ...peer.remoteAddr, hostname: from } } : peer;
+      return await handler(req, info as Deno.ServeHandlerInfo<Deno.NetAddr>);
     },
     async [Symbol.asyncDispose]() {
       await shutdown();
@@ -99,7 +103,7 @@ export async function startTestFolio(options: TestOptions = {}): Promise<TestFol
     dataDir,
     logLines: log.lines,
     request(path, init = {}) {
-      const { host, ...rest } = init;
+      const { host, from: _from, ...rest } = init;
       if (!host) return fetch(`http://127.0.0.1:${port}${path}`, rest);
       client ??= Deno.createHttpClient({
         proxy: { transport: "tcp", hostname: "127.0.0.1", port },

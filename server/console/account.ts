@@ -1,15 +1,17 @@
 /**
  * /publisher/signup, /publisher/login and /publisher/logout: pages over POST /api/publishers/
  * signup, login and logout. The API sets and clears the session cookie; the console passes its
- * Set-Cookie on to the browser.
+ * Set-Cookie on to the browser. And, signed in, /publisher/account: PUT /api/publisher/password.
  */
 import { type Context, Hono } from "hono";
 import { LoginPage, SignupPage, WelcomePage } from "../../ui/console/account.tsx";
 import { renderPage } from "../../ui/layout.tsx";
+import { AccountPage } from "../../ui/console/password.tsx";
 import type { AppDeps, AppEnv } from "../deps.ts";
 import { timingSafeEqual } from "../secrets.ts";
 import { type ApiAnswer, type ApiFetch, callApi } from "./api.ts";
-import { field, formLimit, readForm } from "./forms.ts";
+import { doneRedirect, field, formLimit, noticeOf, readForm, send } from "./forms.ts";
+import { pageStatus } from "./pages.ts";
 import {
   formToken,
   formTokenMatches,
@@ -17,6 +19,7 @@ import {
   PUBLISHER_SITE,
   safeNext,
 } from "./session.ts";
+import type { ConsoleEnv } from "./session.ts";
 
 /** What a sign-up or sign-in form without its double-submit token is told. */
 export const EXPIRED_FORM = "The form expired. Please try again.";
@@ -86,6 +89,34 @@ export function accountPages(deps: AppDeps, api: ApiFetch): Hono<AppEnv> {
     formLimit,
     signOut(api, PUBLISHER_SITE, { path: "/api/publishers/logout", method: "POST" }),
   );
+  return app;
+}
+
+/** The signed-in account page and its password form (the session's CSRF token, like every form). */
+export function passwordPages(api: ApiFetch): Hono<ConsoleEnv> {
+  const app = new Hono<ConsoleEnv>();
+  const notices = { password: "Password changed. Your other sessions are signed out." };
+  const render = (c: Context<ConsoleEnv>, problem: string | null, status = 200) =>
+    c.html(
+      renderPage(AccountPage({ who: c.get("who"), notice: noticeOf(c, notices), problem })),
+      pageStatus(status),
+    );
+
+  app.get("/account", (c) => render(c, null));
+  app.post("/account/password", formLimit, async (c) => {
+    const f = await readForm(c);
+    // Passwords go as typed: no trimming.
+    const saved = await send(c, api, f, "/api/publisher/password", {
+      method: "PUT",
+      json: { currentPassword: field(f, "currentPassword"), password: field(f, "password") },
+    });
+    if (!saved.ok) {
+      const retry = saved.headers.get("retry-after");
+      if (retry) c.header("Retry-After", retry);
+      return render(c, saved.problem, saved.status);
+    }
+    return doneRedirect(c, "/publisher/account", "password");
+  });
   return app;
 }
 

@@ -5,7 +5,7 @@
 import { Hono } from "hono";
 import type { AppDeps, AppEnv } from "../deps.ts";
 import { AppError } from "../errors.ts";
-import { accountPages } from "./account.ts";
+import { accountPages, passwordPages } from "./account.ts";
 import type { ApiFetch } from "./api.ts";
 import { articlesPages } from "./articles.ts";
 import { booksPages } from "./books.ts";
@@ -40,6 +40,7 @@ export function consoleRoutes(deps: AppDeps, api: ApiFetch): Hono<AppEnv> {
   pages.route("/", earningsPages(api));
   pages.route("/", requestsPages(api));
   pages.route("/", playgroundPages(api));
+  pages.route("/", passwordPages(api));
   pages.all("*", (c) => {
     throw new AppError(404, "not_found", `There is no console page at ${c.req.path}`);
   });

@@ -6,10 +6,10 @@
 import { Hono } from "hono";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import type { AppDeps, AppEnv } from "../deps.ts";
-import { clientAddress, throttle } from "../throttle.ts";
+import { clientAddress, limitSignIns, slowSignIns, throttle } from "../throttle.ts";
 import { createPublisherAccount } from "./accounts.ts";
 import { SESSION_COOKIE } from "./auth.ts";
-import { emailKey, LIMITS, logIn, logOut, SESSION_TTL_MS, sessionCookieOptions } from "./login.ts";
+import { LIMITS, logIn, logOut, SESSION_TTL_MS, sessionCookieOptions } from "./login.ts";
 import { hashPassword } from "./passwords.ts";
 import { loginSchema, signupSchema } from "./schemas.ts";
 import { jsonLimit, readJson } from "./validation.ts";
@@ -34,10 +34,15 @@ export function accountRoutes(deps: AppDeps): Hono<AppEnv> {
   });
 
   app.post("/login", jsonLimit, async (c) => {
-    await throttle(deps, `login:ip:${clientAddress(c)}`, LIMITS.loginPerIp);
+    await limitSignIns(deps, c, "login");
     const input = parseInput(loginSchema, await readJson(c));
-    await throttle(deps, await emailKey(input.email), LIMITS.loginPerEmail);
-    const session = await logIn(db, input, { now: deps.clock.now() });
+    const session = await slowSignIns(
+      deps,
+      c,
+      "login",
+      input.email,
+      () => logIn(db, input, { now: deps.clock.now() }),
+    );
     setCookie(
       c,
       SESSION_COOKIE,

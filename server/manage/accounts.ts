@@ -96,15 +96,19 @@ export async function issuePublisherKey(
 
 /**
  * Replaces the publisher's keys with a new `pk_` key and returns it (the only time it is visible):
- * every earlier key stops working at once. Dashboard sessions are not keys and stay signed in.
+ * every earlier key stops working at once, and so does every dashboard session but `keepSession`
+ * (the hash of the session asking; none when a key or the admin CLI rotates), since whoever held
+ * the old key may also have signed in (issue 28, as a buyer's rotation does).
  */
 export async function rotatePublisherKey(
   db: Client,
   publisherId: string,
-  options: { now: Date },
+  options: { now: Date; keepSession?: string | null },
 ): Promise<string> {
   const apiKey = newSecret("pk");
-  await replacePublisherKey(db, publisherId, await keyRecord(apiKey, options.now));
+  await replacePublisherKey(db, publisherId, await keyRecord(apiKey, options.now), {
+    keepSession: options.keepSession ?? null,
+  });
   return apiKey;
 }
 

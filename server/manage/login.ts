@@ -1,25 +1,21 @@
 /**
- * Dashboard sign-in: password check, sessions and the per-IP attempt throttle. Session tokens are
+ * Dashboard sign-in: password check and sessions (the throttle is server/throttle.ts). Session tokens are
  * 190-bit secrets stored only as SHA-256 hashes (store/sessions.ts); every failure to sign in is
  * the same 401, whether the email is unknown or the password wrong.
  */
 import { deleteSession, insertSession } from "../../store/sessions.ts";
-import { findUserByEmail } from "../../store/users.ts";
+import { findUserByEmail, publisherUser, setUserPassword } from "../../store/users.ts";
 import type { Client } from "../../store/db.ts";
 import { AppError } from "../errors.ts";
-import { sha256Hex } from "../../store/ids.ts";
 import { hashSecret, newSecret, randomBase62 } from "../secrets.ts";
-import { burnPasswordCheck, verifyPassword } from "./passwords.ts";
+import { burnPasswordCheck, hashPassword, verifyPassword } from "./passwords.ts";
 
 /** How long a dashboard session lasts (absolute, not sliding). */
 export const SESSION_TTL_MS = 7 * 24 * 3_600_000;
 
-/** Attempts allowed per window (docs/TEST-PLAN.md 5.10: per-IP limits on unauthenticated endpoints). */
+/** Sign-ups allowed per address and window (docs/TEST-PLAN.md 5.10); sign-ins: server/throttle.ts. */
 export const LIMITS = {
   signupPerIp: { limit: 10, windowMs: 3_600_000 },
-  loginPerIp: { limit: 30, windowMs: 15 * 60_000 },
-  /** Per email as well, so guessing one account's password from many addresses is slow too. */
-  loginPerEmail: { limit: 10, windowMs: 15 * 60_000 },
 } as const;
 
 /** A new session: the cookie token (shown once) and the CSRF token the dashboard echoes back. */
@@ -59,17 +55,32 @@ export async function logIn(
   return { publisherId: user.publisherId, token, csrfToken, expiresAt };
 }
 
+/**
+ * Changes a dashboard password: the session's user's, or with a key (`session` null) the
+ * publisher's owner's. The current password must match (401, and nothing changes); the user's
+ * other sessions end, the one asking stays signed in.
+ */
+export async function changePassword(
+  db: Client,
+  publisherId: string,
+  session: { userId: string; tokenHash: string } | null,
+  input: { currentPassword: string; password: string },
+): Promise<void> {
+  const user = await publisherUser(db, publisherId, session?.userId ?? null);
+  if (!user) {
+    throw new AppError(409, "no_password", "password: this publisher has no console sign-in");
+  }
+  if (!(await verifyPassword(input.currentPassword, user.passwordHash))) {
+    throw new AppError(401, "invalid_credentials", "currentPassword: is incorrect");
+  }
+  await setUserPassword(db, user, await hashPassword(input.password), {
+    keepSession: session?.tokenHash ?? null,
+  });
+}
+
 /** Ends the session with this cookie token, if there is one. */
 export async function logOut(db: Client, token: string): Promise<void> {
   await deleteSession(db, await hashSecret(token));
-}
-
-/**
- * The throttle key of an email: hashed, so addresses typed at the login form are not stored.
- * `scope` keeps the publisher and buyer sign-ins apart (one email may have both accounts).
- */
-export async function emailKey(email: string, scope = "login"): Promise<string> {
-  return `${scope}:email:${await sha256Hex(email.trim().toLowerCase())}`;
 }
 
 /** The attributes of a session cookie (publisher dashboard and buyer portal alike). */

@@ -15,7 +15,9 @@ import { ingestRoutes } from "./ingest_routes.ts";
 import { licenseRequestRoutes } from "./license_request_routes.ts";
 import { playgroundRoutes } from "./playground.ts";
 import { rulesRoutes } from "./rules_routes.ts";
-import { settingsPatchSchema } from "./schemas.ts";
+import { changePassword } from "./login.ts";
+import { passwordChangeSchema, settingsPatchSchema } from "./schemas.ts";
+import { limitSignIns, slowSignIns } from "../throttle.ts";
 import { applySettingsPatch, presentSettings } from "./settings.ts";
 import { CRAWLERS } from "../landing/crawlers.ts";
 import { settingFor } from "../landing/visitor.ts";
@@ -23,8 +25,8 @@ import { jsonLimit, readJson } from "./validation.ts";
 import { parseInput } from "../validate.ts";
 
 /**
- * Settings, key, rules, articles, analytics, sources, jobs, books, license requests, earnings,
- * the passages playground.
+ * Settings, key, password, rules, articles, analytics, sources, jobs, books, license requests,
+ * earnings, the passages playground.
  */
 export function manageRoutes(deps: AppDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
@@ -70,9 +72,26 @@ export function manageRoutes(deps: AppDeps): Hono<AppEnv> {
   app.post("/key/rotate", async (c) => {
     const apiKey = await rotatePublisherKey(deps.store.db, current(c).id, {
       now: deps.clock.now(),
+      keepSession: c.get("session")?.tokenHash ?? null,
     });
     c.header("Cache-Control", "no-store");
     return c.json({ apiKey });
+  });
+
+  // Guessing the current password with a stolen session or key is as slow as at sign-in.
+  app.put("/password", async (c) => {
+    const input = parseInput(passwordChangeSchema, await readJson(c));
+    const session = c.get("session");
+    const publisherId = current(c).id;
+    await limitSignIns(deps, c, "publisher-password");
+    await slowSignIns(
+      deps,
+      c,
+      "publisher-password",
+      session?.userId ?? publisherId,
+      () => changePassword(deps.store.db, publisherId, session, input),
+    );
+    return c.body(null, 204);
   });
 
   app.route("/", analyticsRoutes(deps));

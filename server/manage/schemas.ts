@@ -183,6 +183,15 @@ export const signupSchema = z.strictObject({
   }),
 });
 
+/** PUT /api/publisher/password (issue 28): the current password and the new one. */
+export const passwordChangeSchema = z.strictObject({
+  currentPassword: z.string().max(1000).meta({ examples: ["a long passphrase"] }),
+  password: z.string()
+    .min(PASSWORD_MIN, `must be at least ${PASSWORD_MIN} characters`)
+    .max(PASSWORD_MAX, `must be at most ${PASSWORD_MAX} characters`)
+    .describe(`The new password, ${PASSWORD_MIN} to ${PASSWORD_MAX} characters`),
+});
+
 /** POST /api/publishers/login; only types are checked, so a bad email gets the same 401. */
 export const loginSchema = z.strictObject({
   email: z.string().max(254),

@@ -1,8 +1,8 @@
 /**
  * The buyer portal's sign-in and account (issue 12 part 2): POST/GET/DELETE /session, PUT
  * /password and GET /account under /api/marketplace. Inputs are the zod schemas of schemas.ts
- * (the OpenAPI document's too); sign-in is throttled per address and per hashed email exactly like the
- * publisher's (server/manage/login.ts LIMITS).
+ * (the OpenAPI document's too); sign-in is limited per address and slowed per (address, email)
+ * exactly like the publisher's (server/throttle.ts SIGN_IN).
  */
 import { Hono } from "hono";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
@@ -10,11 +10,11 @@ import { buyerAccountFacts } from "../../store/buyers.ts";
 import { deleteBuyerSession, findBuyerSession } from "../../store/buyer_sessions.ts";
 import type { AppDeps, AppEnv } from "../deps.ts";
 import { requireCsrf } from "../manage/auth.ts";
-import { emailKey, LIMITS, SESSION_TTL_MS, sessionCookieOptions } from "../manage/login.ts";
+import { SESSION_TTL_MS, sessionCookieOptions } from "../manage/login.ts";
 import { readJson } from "../manage/validation.ts";
 import { parseInput } from "../validate.ts";
 import { hashSecret } from "../secrets.ts";
-import { clientAddress, throttle } from "../throttle.ts";
+import { limitSignIns, slowSignIns } from "../throttle.ts";
 import { BUYER_SESSION_COOKIE, requireBuyer } from "./auth.ts";
 import { jsonLimit } from "./body.ts";
 import { passwordInputSchema, sessionInputSchema } from "./schemas.ts";
@@ -29,12 +29,13 @@ export function sessionRoutes(deps: AppDeps): Hono<AppEnv> {
 
   // JSON only (415 otherwise), so a form on another site cannot sign a visitor in (login CSRF).
   app.post("/session", jsonLimit, async (c) => {
-    await throttle(deps, `buyer-login:ip:${clientAddress(c)}`, LIMITS.loginPerIp);
+    await limitSignIns(deps, c, "buyer-login");
     const input = parseInput(sessionInputSchema, await readJson(c));
-    if ("email" in input) {
-      await throttle(deps, await emailKey(input.email, "buyer-login"), LIMITS.loginPerEmail);
-    }
-    const s = await openBuyerSession(db, input, { now: deps.clock.now() });
+    const open = () => openBuyerSession(db, input, { now: deps.clock.now() });
+    // A key is 190 bits (ARCHITECTURE.md "Secrets"): only the per-address budget applies to it.
+    const s = "email" in input
+      ? await slowSignIns(deps, c, "buyer-login", input.email, open)
+      : await open();
     setCookie(c, BUYER_SESSION_COOKIE, s.token, cookie(SESSION_TTL_MS / 1000));
     c.header("Cache-Control", "no-store");
     return c.json({
@@ -75,13 +76,16 @@ export function sessionRoutes(deps: AppDeps): Hono<AppEnv> {
   app.put("/password", auth, jsonLimit, async (c) => {
     const buyer = c.get("buyer")!;
     const input = parseInput(passwordInputSchema, await readJson(c));
+    const change = () =>
+      changeBuyerPassword(db, buyer.id, input, {
+        keepSession: c.get("buyerSession")?.tokenHash ?? null,
+      });
     // Guessing the current password through a stolen session is as slow as guessing it at sign-in.
-    if (input.currentPassword !== undefined) {
-      await throttle(deps, `buyer-password:${buyer.id}`, LIMITS.loginPerEmail);
+    if (input.currentPassword === undefined) await change();
+    else {
+      await limitSignIns(deps, c, "buyer-password");
+      await slowSignIns(deps, c, "buyer-password", buyer.id, change);
     }
-    await changeBuyerPassword(db, buyer.id, input, {
-      keepSession: c.get("buyerSession")?.tokenHash ?? null,
-    });
     return c.body(null, 204);
   });
 

@@ -15,6 +15,7 @@ import {
   licenseDenialSchema,
   loginSchema,
   managedArticleSchema,
+  passwordChangeSchema,
   playgroundPassagesSchema,
   ruleInputSchema,
   ruleOrderSchema,
@@ -77,7 +78,9 @@ export function manageApi(): Api {
         post: {
           summary: "Sign in to the dashboard",
           description: "Sets the folio_session cookie (HttpOnly, SameSite=Lax, Secure on https). " +
-            "Send csrfToken as X-CSRF-Token on every cookie-authenticated change.",
+            "Send csrfToken as X-CSRF-Token on every cookie-authenticated change. Attempts are " +
+            "limited per client address, and wrong passwords slow further attempts from that " +
+            "address for that email (429 with Retry-After); other addresses are not affected.",
           body: loginSchema,
           example: { email: "editor@harbor.example", password: "a long passphrase" },
           ok: [200, io.loginResponseSchema],
@@ -443,8 +446,22 @@ export function manageApi(): Api {
         post: authed({
           summary: "Rotate the publisher key",
           description: "Returns a new pk_ key once (only its hash is stored); every earlier key " +
-            "stops working at once. Dashboard sessions stay signed in.",
+            "stops working at once, and every other dashboard session ends (all of them when " +
+            "a key rotates it); the session asking stays signed in.",
           ok: [200, io.keyResponseSchema],
+        }),
+      },
+      "/api/publisher/password": {
+        put: authed({
+          summary: "Change the dashboard password",
+          description: "Needs the current password (401 when wrong; nothing changes). The new " +
+            "one follows the sign-up rules. Every other session of the user ends; the session " +
+            "asking stays signed in. With a publisher key, the owner's password changes and all " +
+            "sessions end. Wrong current passwords are slowed down like sign-ins (429).",
+          body: passwordChangeSchema,
+          example: { currentPassword: "a long passphrase", password: "another long passphrase" },
+          ok: [204, null, "Changed"],
+          errors: [400, 409, 413, 415, 429],
         }),
       },
       "/api/publisher/playground/passages": {

@@ -348,7 +348,8 @@ export function SettingsPage(props: SettingsProps) {
       <section class="card" id="key" aria-labelledby="key-title">
         <h2 id="key-title">Publisher key</h2>
         <p class="muted small">
-          Scripts use it on the management API. Rotating it stops the old key at once.
+          Scripts use it on the management API. Rotating it stops the old key at once and signs out
+          your other sessions.
         </p>
         {problem("key")}
         <form method="post" action="/publisher/settings/key">

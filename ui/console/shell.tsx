@@ -31,6 +31,7 @@ export const SECTIONS = [
   ["earnings", "/publisher/earnings", "Earnings"],
   ["requests", "/publisher/requests", "License requests"],
   ["playground", "/publisher/playground", "Passages playground"],
+  ["account", "/publisher/account", "Account"],
 ] as const;
 
 /** A section's id. */
