@@ -5,63 +5,21 @@
  * (tests trust only localhost, test and example: tests/helpers.ts).
  */
 import assert from "node:assert/strict";
-import { json, type TestFolio, testFolio } from "./helpers.ts";
-import { assertInvalid, bearer, sendJson, signUp } from "./manage_helpers.ts";
+import { json, testFolio } from "./helpers.ts";
+import { signUp } from "./manage_helpers.ts";
 import { loopbackFetcher } from "./fixtures/gated_site.ts";
 import { recheckPendingDomains } from "../server/manage/domains.ts";
-
-// deno-lint-ignore no-explicit-any
-type Doc = Record<string, any>;
-
-const DOMAIN = "news.acme.org";
-
-/** DNS as tests stand it in: TXT answers per name; every other name has none. */
-function txt(folio: TestFolio, table: Record<string, string[]>): string[] {
-  const asked: string[] = [];
-  folio.deps.resolveTxt = (name) => {
-    asked.push(name);
-    return Promise.resolve(table[name] ?? []);
-  };
-  return asked;
-}
-
-/** A guarded fetcher for which no name resolves (the HTTP token is never found). */
-function noHttp(folio: TestFolio) {
-  folio.deps.fetcher = loopbackFetcher({
-    retries: 0,
-    resolve: (name) => Promise.reject(new Error(`${name}: NXDOMAIN`)),
-  });
-}
-
-async function settings(folio: TestFolio, key: string): Promise<Doc> {
-  const res = await folio.request("/api/publisher/settings", { headers: bearer(key) });
-  assert.equal(res.status, 200);
-  return await json<Doc>(res);
-}
-
-async function claim(folio: TestFolio, key: string, domain: string | null) {
-  return await sendJson(folio, "PATCH", "/api/publisher/settings", {
-    customDomain: domain,
-    toggles: { publicRest: true },
-  }, bearer(key));
-}
-
-async function verify(folio: TestFolio, key: string) {
-  return await sendJson(folio, "POST", "/api/publisher/domain/verify", {}, bearer(key));
-}
-
-/** The title of the host's front page: the publisher's site, or the platform's ("Folio"). */
-async function siteTitle(folio: TestFolio): Promise<string | undefined> {
-  const res = await folio.request("/", { host: DOMAIN });
-  return /<title>([^<]*)<\/title>/.exec(await res.text())?.[1];
-}
-
-/** REST search on the domain: 200 only once it routes to a publisher. */
-async function served(folio: TestFolio, host = DOMAIN): Promise<number> {
-  const res = await folio.request("/api/v1/articles/search?q=solar", { host });
-  await res.body?.cancel();
-  return res.status;
-}
+import {
+  claim,
+  type Doc,
+  DOMAIN,
+  noHttp,
+  served,
+  settings,
+  siteTitle,
+  txt,
+  verify,
+} from "./domain_helpers.ts";
 
 Deno.test("a claimed domain is pending and not routed; the right TXT record verifies and routes it", async () => {
   await using folio = await testFolio();
@@ -191,27 +149,6 @@ Deno.test("a verified owner takes a domain an unverified claim sat on; the claim
   assert.equal((await claim(folio, squatter.apiKey, DOMAIN)).status, 409);
 });
 
-Deno.test("invalid domains are refused and change nothing; verify without a claim is 409", async () => {
-  await using folio = await testFolio({ env: { FOLIO_BASE_URL: "http://platform.org" } });
-  const { apiKey } = await signUp(folio, { slug: "acme" });
-  const before = await settings(folio, apiKey);
-  const hostName = "customDomain: must be a host name such as news.example.com";
-  for (const bad of ["not a host", "10.0.0.1", "[::1]", "http://news.acme.org", "a..org", ""]) {
-    await assertInvalid(await claim(folio, apiKey, bad), hostName);
-  }
-  await assertInvalid(
-    await claim(folio, apiKey, "Platform.org"),
-    "customDomain: is the platform's own host name",
-  );
-  assert.deepEqual(await settings(folio, apiKey), before);
-  const none = await verify(folio, apiKey);
-  assert.equal(none.status, 409);
-  assert.equal(
-    (await json<Doc>(none)).error.message,
-    "customDomain: there is no domain waiting for proof; set customDomain first",
-  );
-});
-
 Deno.test("the hourly re-check verifies a pending claim whose record appeared, under a lease", async () => {
   await using folio = await testFolio();
   noHttp(folio);
@@ -231,22 +168,4 @@ Deno.test("the hourly re-check verifies a pending claim whose record appeared, u
     ran: true,
     result: 0,
   });
-});
-
-Deno.test("a trusted name is verified on claim without a lookup (tests trust .test)", async () => {
-  await using folio = await testFolio();
-  const asked = txt(folio, {});
-  const { apiKey } = await signUp(folio, { slug: "acme" });
-  const doc = await json<Doc>(await claim(folio, apiKey, "news.acme.test"));
-  assert.equal(doc.domain.status, "verified");
-  assert.equal(
-    doc.domain.message,
-    "Verified on 2026-11-15 by this server's FOLIO_TRUSTED_DOMAINS.",
-  );
-  assert.deepEqual(asked, []);
-  assert.equal(await served(folio, "news.acme.test"), 200);
-  // The demo's domain, seeded by the operator, is verified and routes.
-  const demo = await settings(folio, folio.seeded!.apiKey);
-  assert.equal(demo.domain.status, "verified");
-  assert.equal(await served(folio, "demo.localhost"), 200);
 });

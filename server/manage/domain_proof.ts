@@ -57,7 +57,9 @@ async function checkTxt(
   try {
     records = await deps.resolveTxt(name);
   } catch (err) {
-    return `${name} could not be looked up (${short(String(err))})`;
+    return `${name} could not be looked up (${
+      short(err instanceof Error ? err.message : String(err))
+    })`;
   }
   if (records.some((r) => r.trim() === value)) return null;
   if (!records.length) return `${name} has no TXT record`;
