@@ -10,6 +10,7 @@ import { signUp } from "./manage_helpers.ts";
 import { loopbackFetcher } from "./fixtures/gated_site.ts";
 import { recheckPendingDomains } from "../server/manage/domains.ts";
 import {
+  agentSurfaces,
   claim,
   type Doc,
   DOMAIN,
@@ -40,6 +41,7 @@ Deno.test("a claimed domain is pending and not routed; the right TXT record veri
   assert.match(pending.domain.message, new RegExp(`add a TXT record _folio-challenge\\.${DOMAIN}`));
   assert.equal(await served(folio), 404, "a pending claim is not the publisher's host");
   assert.equal(await siteTitle(folio), "Folio", "nor its site: the platform's page");
+  assert.deepEqual(await agentSurfaces(folio), [404, 404], "nor its A2A card and MCP server");
 
   // The wrong token: still pending, and the sentence says what was found.
   const asked = txt(folio, { [dnsRecord.name]: ["folio-verify=someone-else", "v=spf1 -all"] });
@@ -62,6 +64,7 @@ Deno.test("a claimed domain is pending and not routed; the right TXT record veri
   assert.equal(right.domain.message, "Verified on 2026-11-15 by its DNS TXT record.");
   assert.equal(await served(folio), 200);
   assert.equal(await siteTitle(folio), "Publisher acme");
+  assert.deepEqual(await agentSurfaces(folio), [200, 200]);
   assert.match((await settings(folio, apiKey)).urls.host, /^http:\/\/news\.acme\.org/);
   // Keeping the verified domain changes nothing; removing it stops routing.
   assert.equal((await json<Doc>(await claim(folio, apiKey, DOMAIN))).domain.status, "verified");

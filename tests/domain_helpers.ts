@@ -36,7 +36,7 @@ export async function settings(folio: TestFolio, key: string): Promise<Doc> {
 export async function claim(folio: TestFolio, key: string, domain: string | null) {
   return await sendJson(folio, "PATCH", "/api/publisher/settings", {
     customDomain: domain,
-    toggles: { publicRest: true },
+    toggles: { publicRest: true, a2a: true },
   }, bearer(key));
 }
 
@@ -55,4 +55,27 @@ export async function served(folio: TestFolio, host = DOMAIN): Promise<number> {
   const res = await folio.request("/api/v1/articles/search?q=solar", { host });
   await res.body?.cancel();
   return res.status;
+}
+
+/** The A2A card and the MCP endpoint on the domain: their statuses (404 while not routed). */
+export async function agentSurfaces(folio: TestFolio, host = DOMAIN): Promise<number[]> {
+  const card = await folio.request("/.well-known/agent-card.json", { host });
+  const mcp = await folio.request("/mcp", {
+    host,
+    method: "POST",
+    headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+    body: JSON.stringify({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: {
+        protocolVersion: "2025-06-18",
+        capabilities: {},
+        clientInfo: { name: "domain-test", version: "1" },
+      },
+    }),
+  });
+  await card.body?.cancel();
+  await mcp.body?.cancel();
+  return [card.status, mcp.status];
 }

@@ -95,11 +95,10 @@ export async function applySettingsPatch(
     };
   }
   if (patch.customDomain !== undefined) await claimDomain(deps, publisher, patch.customDomain);
-  // The routed domain is the claim's to change (a verification may have moved it meanwhile).
-  const routed = (await getPublisher(deps.store.db, publisher.id))?.customDomain ?? null;
-  next.customDomain = routed;
-  await updatePublisher(deps.store.db, next, { now: deps.clock.now() });
-  if (routed !== publisher.customDomain) await syncChapterUrls(deps, next);
+  // The routed domain is the claims' to change (domains.ts), never this write's.
+  await updatePublisher(deps.store.db, next, { now: deps.clock.now(), keepDomain: true });
+  next.customDomain = (await getPublisher(deps.store.db, publisher.id))?.customDomain ?? null;
+  if (next.customDomain !== publisher.customDomain) await syncChapterUrls(deps, next);
   return next;
 }
 
