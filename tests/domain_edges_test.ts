@@ -7,6 +7,7 @@ import { json, testFolio } from "./helpers.ts";
 import { assertInvalid, signUp } from "./manage_helpers.ts";
 import { createFetcher } from "../server/catalog/fetcher.ts";
 import { resolveTxtSystem } from "../server/catalog/dns.ts";
+import { loopbackFetcher } from "./fixtures/gated_site.ts";
 import {
   claim,
   type Doc,
@@ -100,4 +101,32 @@ Deno.test("verify now is limited to 30 checks an hour per publisher", async () =
 Deno.test("the system TXT resolver never asks DNS about localhost names", async () => {
   assert.deepEqual(await resolveTxtSystem("_folio-challenge.demo.localhost"), []);
   assert.deepEqual(await resolveTxtSystem("localhost."), []);
+});
+
+Deno.test("an HTTP token found only after a redirect to another host does not prove the domain", async () => {
+  await using folio = await testFolio();
+  txt(folio, {});
+  const { apiKey } = await signUp(folio, { slug: "acme" });
+  const { body } = (await json<Doc>(await claim(folio, apiKey, DOMAIN))).domain.httpToken;
+  const site = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, (req) => {
+    const url = new URL(req.url);
+    if (req.headers.get("host")?.startsWith(DOMAIN)) {
+      return Response.redirect(`http://attacker.org${url.pathname}`, 302);
+    }
+    return new Response(body, { headers: { "content-type": "text/plain" } });
+  });
+  try {
+    folio.deps.fetcher = loopbackFetcher({
+      retries: 0,
+      resolve: () => Promise.resolve(["127.0.0.1"]),
+      dial: (address, { signal }) =>
+        Deno.connect({ hostname: address, port: site.addr.port, signal }),
+    });
+    const doc = await json<Doc>(await verify(folio, apiKey));
+    assert.equal(doc.domain.status, "pending");
+    assert.match(doc.domain.message, /redirected to attacker\.org\.$/);
+    assert.equal(await served(folio), 404);
+  } finally {
+    await site.shutdown();
+  }
 });

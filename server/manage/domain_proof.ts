@@ -79,6 +79,10 @@ async function checkHttp(
       truncate: true,
       timeoutMs: 10_000,
     });
+    // The token must come from the domain itself (http to https is fine): a redirect to another
+    // host would let whoever controls that host prove this one.
+    const landed = new URL(res.url).hostname;
+    if (landed !== new URL(url).hostname) return `${url} redirected to ${landed}`;
     const body = res.text().trim();
     if (body === value) return null;
     return `${url} answered "${short(body)}", not "${value}"`;

@@ -107,7 +107,8 @@ export async function verifyDomain(deps: Deps, publisherId: string): Promise<Dom
 
 /**
  * Re-checks pending claims, least recently checked first, under a lease so one node does it
- * (server/crons.ts); the owner of a domain whose record appears later needs no click.
+ * (server/crons.ts); the owner of a domain whose record appears later needs no click. 100 a round
+ * at most 10 s each stays inside the lease.
  */
 export async function recheckPendingDomains(
   deps: Deps,
@@ -119,7 +120,7 @@ export async function recheckPendingDomains(
     "domain-claims",
     { holder: options.holder, ttlMs: 30 * 60_000, now },
     async () => {
-      const pending = await listPendingClaims(deps.store.db, options.limit ?? 200);
+      const pending = await listPendingClaims(deps.store.db, options.limit ?? 100);
       for (const claim of pending) await settle(deps, claim, await proveClaim(deps, claim));
       return pending.length;
     },
