@@ -39,6 +39,9 @@ Deno.test("the console shows a pending domain's exact record, and Verify now che
     "no links to an unproven host",
   );
 
+  const overview = textOf((await visitor.get("/publisher")).html);
+  assert.match(overview, /Pending: add the TXT record shown in settings, then verify\./);
+
   // Verify now needs the session's CSRF token.
   const forged = await visitor.post("/publisher/settings/domain/verify", { _csrf: "forged" });
   assert.equal(forged.status, 403);
@@ -60,6 +63,7 @@ Deno.test("the console shows a pending domain's exact record, and Verify now che
   assert.match(textOf(done.html), /Verified: serving/);
   assert.doesNotMatch(done.html, /Verify now/);
   assert.match(done.html, /href="http:\/\/news\.harbor\.org(:\d+)?\/robots\.txt"/);
+  assert.doesNotMatch(textOf((await visitor.get("/publisher")).html), /Pending: add the TXT/);
 });
 
 Deno.test("Verify now without a domain shows the API's sentence and changes nothing", async () => {
