@@ -48,8 +48,19 @@ function rule(
 }
 
 const CLOCK = "server/clock.ts";
-const NETWORK = ["server/catalog/fetcher.ts", "server/catalog/socks_tunnel.ts"];
-const NETWORK_CALLS = new Set(["connect", "connectTls", "startTls", "listen", "listenTls"]);
+const NETWORK = [
+  "server/catalog/fetcher.ts",
+  "server/catalog/socks_tunnel.ts",
+  "server/catalog/dns.ts",
+];
+const NETWORK_CALLS = new Set([
+  "connect",
+  "connectTls",
+  "startTls",
+  "listen",
+  "listenTls",
+  "resolveDns",
+]);
 const SQL =
   /^\s*(SELECT |INSERT INTO |UPDATE \w+ SET |DELETE FROM |CREATE (TABLE|INDEX|TRIGGER|VIRTUAL) |DROP (TABLE|INDEX) |ALTER TABLE |PRAGMA )/;
 

@@ -24,6 +24,12 @@ export interface Config {
   countryHeader: string | null;
   fetchAllowLoopback: boolean;
   /**
+   * Domain suffixes whose names count as proven the moment a publisher claims them (development
+   * and tests); default `localhost` (RFC 6761 names reach only this machine, so no one else owns
+   * them). Every other custom domain needs its DNS TXT record or HTTP token.
+   */
+  trustedDomains: string[];
+  /**
    * Listen with SO_REUSEPORT, so several Folio processes on one machine share PORT and the kernel
    * spreads connections across them: one process per core (the store is shared, caches are kept
    * correct across processes).
@@ -89,6 +95,7 @@ export function loadConfig(
     logFormat,
     countryHeader,
     fetchAllowLoopback: boolean(vars, "FOLIO_FETCH_ALLOW_LOOPBACK", false),
+    trustedDomains: suffixes("FOLIO_TRUSTED_DOMAINS", vars.FOLIO_TRUSTED_DOMAINS ?? "localhost"),
     reusePort: boolean(vars, "FOLIO_REUSE_PORT", false),
     searchThreads: integer(vars, "FOLIO_SEARCH_THREADS", DEFAULT_SEARCH_THREADS, 0, 16),
     embeddings: vars.FOLIO_EMBEDDINGS_URL
@@ -138,6 +145,7 @@ const FLAGS = [
   "log-format",
   "country-header",
   "fetch-allow-loopback",
+  "trusted-domains",
   "reuse-port",
   "search-threads",
   "embeddings-url",
@@ -199,6 +207,16 @@ function boolean(vars: Record<string, string | undefined>, name: string, fallbac
   if (["1", "true", "yes", "on"].includes(raw)) return true;
   if (["0", "false", "no", "off"].includes(raw)) return false;
   throw new ConfigError(`${name} must be 1 or 0 (or true/false), got "${vars[name]}"`);
+}
+
+/** A comma-separated list of domain suffixes ("localhost, test"); empty trusts none. */
+function suffixes(name: string, raw: string): string[] {
+  const list = raw.split(",").map((s) => s.trim().toLowerCase().replace(/^\*?\./, ""));
+  const bad = list.find((s) => s !== "" && !/^[a-z0-9-]+(\.[a-z0-9-]+)*$/.test(s));
+  if (bad !== undefined) {
+    throw new ConfigError(`${name} must be domain suffixes separated by commas, got "${bad}"`);
+  }
+  return list.filter((s) => s !== "");
 }
 
 function origin(name: string, raw: string): string {

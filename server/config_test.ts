@@ -12,10 +12,20 @@ Deno.test("loadConfig() applies the documented defaults", () => {
   assert.equal(c.logLevel, "info");
   assert.equal(c.countryHeader, null);
   assert.equal(c.fetchAllowLoopback, false);
+  assert.deepEqual(c.trustedDomains, ["localhost"]);
   assert.equal(c.reusePort, false);
   const cores = navigator.hardwareConcurrency;
   assert.equal(c.searchThreads, Math.min(4, Math.max(1, cores - 1)));
   assert.equal(c.stripe, null);
+});
+
+Deno.test("FOLIO_TRUSTED_DOMAINS lists suffixes; empty trusts none", () => {
+  const c = loadConfig({ FOLIO_TRUSTED_DOMAINS: " Localhost, *.test ,.example," });
+  assert.deepEqual(c.trustedDomains, ["localhost", "test", "example"]);
+  assert.deepEqual(loadConfig({ FOLIO_TRUSTED_DOMAINS: "" }).trustedDomains, []);
+  assert.deepEqual(loadConfig({}, ["--trusted-domains=dev.internal"]).trustedDomains, [
+    "dev.internal",
+  ]);
 });
 
 Deno.test("loadConfig() lets FOLIO_DB_URL override the data dir file", () => {
@@ -64,6 +74,11 @@ Deno.test("loadConfig() fails fast with a sentence naming the variable and the p
     [{ FOLIO_LOG_LEVEL: "loud" }, [], /^FOLIO_LOG_LEVEL must be one of debug, info, warn, error/],
     [{ FOLIO_LOG_FORMAT: "xml" }, [], /^FOLIO_LOG_FORMAT must be text or json, got "xml"/],
     [{ FOLIO_COUNTRY_HEADER: "cf ipcountry" }, [], /^FOLIO_COUNTRY_HEADER must be an HTTP header/],
+    [
+      { FOLIO_TRUSTED_DOMAINS: "localhost, news example" },
+      [],
+      /^FOLIO_TRUSTED_DOMAINS must be domain suffixes separated by commas, got "news example"$/,
+    ],
     [{ STRIPE_SECRET_KEY: "sk_test" }, [], /^STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET/],
     [{}, ["--port"], /^Unknown argument "--port"/],
     [{}, ["--prot=9000"], /^Unknown flag --prot \(did you mean --port\?\): the flags are --port, /],

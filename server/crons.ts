@@ -11,6 +11,7 @@ import { withLease } from "../store/leases.ts";
 import { PROBE_INTERVAL_MINUTES } from "./status/probes.ts";
 import { compactionRange } from "./status/report.ts";
 import { compactStatus } from "../store/status.ts";
+import { recheckPendingDomains } from "./manage/domains.ts";
 
 /** A periodic job: a name, a cron schedule (UTC), and what it does. */
 export interface CronJob {
@@ -71,6 +72,12 @@ export function cronJobs(
       name: "folio-robots",
       schedule: "37 * * * *",
       run: () => dailyRobotsRefresh(deps, { holder }),
+    },
+    {
+      // A pending domain whose record appeared later verifies without a click ("verify now").
+      name: "folio-domain-claims",
+      schedule: "47 * * * *",
+      run: () => recheckPendingDomains(deps, { holder }),
     },
   ];
 }

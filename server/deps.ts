@@ -8,6 +8,7 @@ import type { Publisher } from "../store/publishers.ts";
 import type { CallLog } from "./call_log.ts";
 import type { Clock } from "./clock.ts";
 import type { GuardedFetcher } from "./catalog/fetcher.ts";
+import type { TxtResolver } from "./catalog/dns.ts";
 import type { Config } from "./config.ts";
 import type { CallRecord } from "./envelope.ts";
 import type { Credential } from "./identity.ts";
@@ -22,6 +23,8 @@ export interface AppDeps {
   callLog: CallLog;
   search: SearchService;
   fetcher: GuardedFetcher;
+  /** DNS TXT lookups (custom domain proof, server/manage/domains.ts). */
+  resolveTxt: TxtResolver;
 }
 
 /** Hono's environment for every route: what middleware learned about the request. */

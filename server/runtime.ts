@@ -11,11 +11,13 @@ import { type Clock, systemClock } from "./clock.ts";
 import { type Config, withListeningPort } from "./config.ts";
 import { createFetcher, type GuardedFetcher } from "./catalog/fetcher.ts";
 import { stopRobotsFetches } from "./catalog/robots.ts";
+import { resolveTxtSystem } from "./catalog/dns.ts";
 import { startIngestionWorker } from "./catalog/jobs.ts";
 import { importingBooks, syncChapterUrls } from "./catalog/books.ts";
 import { memoryReleaser } from "./memory.ts";
 import { backfillSitePaths } from "../store/articles.ts";
 import { listPublishers } from "../store/publishers.ts";
+import { verifyTrustedClaims } from "./manage/domains.ts";
 import type { AppDeps } from "./deps.ts";
 import { createLogger, type Logger } from "./log.ts";
 import { listenerSender, runProbeRound } from "./status/probes.ts";
@@ -91,7 +93,16 @@ export async function assembleFolio(
       })
       : null;
     callLog = createCallLog(store.db, { log });
-    const deps: AppDeps = { store, config, clock, log, callLog, search, fetcher };
+    const deps: AppDeps = {
+      store,
+      config,
+      clock,
+      log,
+      callLog,
+      search,
+      fetcher,
+      resolveTxt: resolveTxtSystem,
+    };
     await preparePublisherHosts(deps);
     let ingestion: { stop(): Promise<void> } | null = null;
     return {
@@ -130,8 +141,12 @@ export async function assembleFolio(
   }
 }
 
-/** Gives older articles their host path and every publisher's chapters their host URL. */
+/**
+ * Verifies pending claims on trusted names (a store migrated by 0023 keeps demo.localhost), gives
+ * older articles their host path and every publisher's chapters their host URL.
+ */
 async function preparePublisherHosts(deps: AppDeps): Promise<void> {
+  await verifyTrustedClaims(deps);
   // The driver is synchronous: without a macrotask between batches, a catalog of 100k older rows
   // would hold every request for seconds (restart to first answer was 8.7 s at 100k).
   await backfillSitePaths(deps.store.db, {

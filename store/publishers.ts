@@ -126,20 +126,34 @@ export function publisherInsert(
   };
 }
 
-/** Replaces a publisher's settings with `p` (callers merge patches before calling). */
+/**
+ * Replaces a publisher's settings with `p` (callers merge patches before calling). `keepDomain`
+ * leaves custom_domain as it is: domain claims (store/domain_claims.ts) own it, and a check that
+ * verified the domain meanwhile must not be undone by a stale copy.
+ */
 export async function updatePublisher(
   db: Client,
   p: Publisher,
-  options: { now: Date },
+  options: { now: Date; keepDomain?: boolean },
 ): Promise<void> {
-  const [id, ...rest] = toRow(p);
+  const [id, slug, name, description, email, domain, ...rest] = toRow(p);
+  const keep = options.keepDomain === true;
   await db.execute({
-    sql: `UPDATE publishers SET slug = ?, name = ?, description = ?, email = ?, custom_domain = ?,
-            branding = ?, toggles = ?, rights = ?, prices = ?, paywall_meter_limit = ?,
-            robots_origin = ?, enterprise_terms = ?, sponsor_tools = ?, agent_payments = ?,
-            updated_at = ?
+    sql: `UPDATE publishers SET slug = ?, name = ?, description = ?, email = ?,
+            ${keep ? "" : "custom_domain = ?,"} branding = ?, toggles = ?, rights = ?, prices = ?,
+            paywall_meter_limit = ?, robots_origin = ?, enterprise_terms = ?, sponsor_tools = ?,
+            agent_payments = ?, updated_at = ?
           WHERE id = ?`,
-    args: [...rest, options.now.getTime(), id],
+    args: [
+      slug,
+      name,
+      description,
+      email,
+      ...(keep ? [] : [domain]),
+      ...rest,
+      options.now.getTime(),
+      id,
+    ],
   });
 }
 

@@ -58,6 +58,17 @@ browserTest(
     await checkPage(page, "console-settings-agent-payments");
     await screenshotOf(page, "#agent-payments", "console-agent-payments");
 
+    // A custom domain waits for proof: the page shows the exact TXT record and Verify now.
+    assert.equal(
+      await submitForm(page, "form[action='/publisher/settings/domain']", {
+        customDomain: "news.harbor.org",
+      }),
+      200,
+    );
+    assert.match(await page.content(), /_folio-challenge\.news\.harbor\.org/);
+    assert.ok(await page.$("form[action='/publisher/settings/domain/verify']"));
+    await checkPage(page, "console-settings-domain-pending");
+
     // The catalog pages, empty for a new publisher, each say what to do next.
     for (
       const [path, shot] of [

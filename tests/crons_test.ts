@@ -11,6 +11,7 @@ Deno.test("every cron job runs against a live store and names a valid schedule",
     "folio-billing",
     "folio-daily-sync",
     "folio-robots",
+    "folio-domain-claims",
   ]);
   for (const job of jobs) {
     assert.match(job.schedule, /^(\S+ ){4}\S+$/);
@@ -30,6 +31,21 @@ Deno.test("the billing cron runs on one node at a time under its lease", async (
   assert.deepEqual(await billing.run(), { ran: false });
   folio.clock.advance(61_000);
   assert.equal(((await billing.run()) as { ran: boolean }).ran, true);
+});
+
+Deno.test("the domain claims cron re-checks on one node at a time under its lease", async () => {
+  await using folio = await testFolio();
+  await folio.store.db.execute({
+    sql:
+      "INSERT INTO cron_leases (name, holder, expires_at) VALUES ('domain-claims', 'node-other', ?)",
+    args: [folio.clock.now().getTime() + 60_000],
+  });
+  const recheck = cronJobs(folio.deps, "node-test", () => folio.probe())
+    .find((j) => j.name === "folio-domain-claims")!;
+  assert.equal(recheck.schedule, "47 * * * *");
+  assert.deepEqual(await recheck.run(), { ran: false });
+  folio.clock.advance(61_000);
+  assert.deepEqual(await recheck.run(), { ran: true, result: 0 });
 });
 
 Deno.test("the probe cron runs one round per lease, and not while another node holds it", async () => {

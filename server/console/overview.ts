@@ -15,6 +15,7 @@ import { must } from "./pages.ts";
 interface Settings {
   description: string;
   customDomain: string | null;
+  domain: { status: "pending" | "verified" | "released" } | null;
   branding: { logoUrl: string | null; primaryColor: string | null };
   toggles: { publicRest: boolean; a2a: boolean };
   urls: SurfaceUrls;
@@ -58,9 +59,12 @@ export function overviewPages(api: ApiFetch): Hono<ConsoleEnv> {
       },
       {
         label: "Connect your own domain",
-        done: settings.customDomain !== null,
+        // Done once it routes: a pending claim still waits for its record.
+        done: settings.domain?.status === "verified",
         href: "/publisher/settings#domain",
-        hint: "Optional: REST and A2A answer on your host.",
+        hint: settings.domain?.status === "pending"
+          ? "Pending: add the TXT record shown in settings, then verify."
+          : "Optional: REST and A2A answer on your host.",
       },
       {
         label: "See your first agent read",

@@ -31,6 +31,8 @@ import type { ConsoleEnv } from "./session.ts";
 const NOTICES: Record<string, string> = {
   profile: "Profile and branding saved.",
   domain: "Custom domain saved.",
+  verified: "Domain verified: it serves your site now.",
+  unverified: "Not verified yet: see what Folio found below.",
   toggles: "Surfaces and access saved.",
   license: "Rights and prices saved.",
   access: "Paywall meter and robots saved.",
@@ -154,6 +156,27 @@ export function settingsPages(deps: AppDeps, api: ApiFetch): Hono<ConsoleEnv> {
       newKey: rotated.body.apiKey,
       notice: "New key issued; the old one no longer works.",
     });
+  });
+
+  app.post("/settings/domain/verify", formLimit, async (c) => {
+    const f = await readForm(c);
+    const checked = await send<{ domain: { status: string } | null }>(
+      c,
+      api,
+      f,
+      "/api/publisher/domain/verify",
+      { method: "POST" },
+    );
+    if (!checked.ok) {
+      const status = checked.status === 403 || checked.status === 409 ? checked.status : 400;
+      return render(
+        c,
+        { failed: { part: "domain", problem: checked.problem!, values: {} } },
+        status,
+      );
+    }
+    const done = checked.body.domain?.status === "verified" ? "verified" : "unverified";
+    return doneRedirect(c, "/publisher/settings#domain", done);
   });
 
   app.post("/settings/:part", formLimit, async (c) => {

@@ -112,9 +112,13 @@ export async function rotatePublisherKey(
   return apiKey;
 }
 
-/** 409 for a custom domain another publisher serves. */
+/** 409 for a custom domain another publisher has verified (and serves). */
 export function domainTaken(domain: string): AppError {
-  return new AppError(409, "domain_taken", `customDomain: "${domain}" is already in use`);
+  return new AppError(
+    409,
+    "domain_taken",
+    `customDomain: "${domain}" is already in use: another publisher has verified it`,
+  );
 }
 
 async function keyRecord(apiKey: string, now: Date) {

@@ -17,12 +17,15 @@ import { playgroundRoutes } from "./playground.ts";
 import { rulesRoutes } from "./rules_routes.ts";
 import { changePassword } from "./login.ts";
 import { passwordChangeSchema, settingsPatchSchema } from "./schemas.ts";
-import { limitSignIns, slowSignIns } from "../throttle.ts";
-import { applySettingsPatch, presentSettings } from "./settings.ts";
+import { limitSignIns, slowSignIns, throttle } from "../throttle.ts";
+import { applySettingsPatch, settingsOf } from "./settings.ts";
+import { verifyDomain } from "./domains.ts";
 import { CRAWLERS } from "../landing/crawlers.ts";
 import { settingFor } from "../landing/visitor.ts";
 import { jsonLimit, readJson } from "./validation.ts";
 import { parseInput } from "../validate.ts";
+
+const VERIFY_LIMIT = { limit: 30, windowMs: 60 * 60_000 };
 
 /**
  * Settings, key, password, rules, articles, analytics, sources, jobs, books, license requests,
@@ -48,11 +51,19 @@ export function manageRoutes(deps: AppDeps): Hono<AppEnv> {
     });
   });
 
-  app.get("/settings", (c) => c.json(presentSettings(current(c), deps.config)));
+  app.get("/settings", async (c) => c.json(await settingsOf(deps, current(c))));
   app.patch("/settings", async (c) => {
     const patch = parseInput(settingsPatchSchema, await readJson(c));
     const updated = await applySettingsPatch(deps, current(c), patch);
-    return c.json(presentSettings(updated, deps.config));
+    return c.json(await settingsOf(deps, updated));
+  });
+  // "Verify now": each check asks DNS and fetches the domain, so a publisher gets a few an hour.
+  app.post("/domain/verify", async (c) => {
+    const p = current(c);
+    await throttle(deps, `domain-verify:${p.id}`, VERIFY_LIMIT);
+    await verifyDomain(deps, p.id);
+    const { customDomain, domain } = await settingsOf(deps, p);
+    return c.json({ customDomain, domain });
   });
 
   app.get("/crawlers", (c) => {

@@ -148,8 +148,29 @@ export const settingsSchema = z.strictObject({
   agentPayments: agentPaymentsSchema,
 });
 
+/**
+ * The custom domain's proof: `pending` until the TXT record or the HTTP token is found (only then
+ * does the domain route), `verified`, or `released` when another publisher proved it first.
+ */
+export const domainClaimSchema = z.object({
+  name: z.string(),
+  status: z.enum(["pending", "verified", "released"]),
+  dnsRecord: z.object({ name: z.string(), type: z.literal("TXT"), value: z.string() }).nullable(),
+  httpToken: z.object({ url: z.string(), body: z.string() }).nullable(),
+  checkedAt: z.string().nullable(),
+  /** One sentence: what to do, what the last check found, or why the claim was released. */
+  message: z.string(),
+}).nullable();
+
+/** POST /api/publisher/domain/verify. */
+export const domainVerifyResponseSchema = z.object({
+  customDomain: z.string().nullable(),
+  domain: domainClaimSchema,
+});
+
 /** GET /api/publisher/settings: the settings, plus where the publisher's surfaces answer. */
 export const settingsResponseSchema = settingsSchema.extend({
+  domain: domainClaimSchema,
   urls: z.object({
     host: z.string().nullable(),
     mcp: z.string(),

@@ -1,29 +1,37 @@
 /** Publisher settings: their API form (US cents) and applying a merge patch to the stored form. */
-import {
-  findPublisherByDomain,
-  normaliseHost,
-  type Publisher,
-  updatePublisher,
-} from "../../store/publishers.ts";
+import { type DomainClaim, getDomainClaim } from "../../store/domain_claims.ts";
+import { getPublisher, type Publisher, updatePublisher } from "../../store/publishers.ts";
 import type { Config } from "../config.ts";
 import type { AppDeps } from "../deps.ts";
 import { publisherUrls } from "../urls.ts";
-import { invalid } from "../errors.ts";
 import { centsToMicros, microsToCents, pricesInCents } from "../money.ts";
-import { domainTaken } from "./accounts.ts";
+import { claimDomain, claimedDomain, presentDomain } from "./domains.ts";
 import { crawlerFamily } from "../landing/crawlers.ts";
 import { syncChapterUrls } from "../catalog/books.ts";
 import { fetchRobotsSoon } from "../catalog/robots.ts";
 import type { SettingsPatch } from "./schemas.ts";
 
-/** The settings document of GET /api/publisher/settings. */
-export function presentSettings(p: Publisher, config: Pick<Config, "baseUrl">) {
+/** The publisher's settings document, with its domain claim read from the store. */
+export async function settingsOf(deps: Pick<AppDeps, "store" | "config">, p: Publisher) {
+  return presentSettings(p, deps.config, await getDomainClaim(deps.store.db, p.id));
+}
+
+/**
+ * The settings document of GET /api/publisher/settings: `customDomain` is the domain claimed
+ * (pending or verified); `domain` says which, and the record that proves it.
+ */
+export function presentSettings(
+  p: Publisher,
+  config: Pick<Config, "baseUrl">,
+  claim: DomainClaim | null,
+) {
   return {
     publisherId: p.id,
     slug: p.slug,
     name: p.name,
     description: p.description,
-    customDomain: p.customDomain,
+    customDomain: claimedDomain(p, claim),
+    domain: presentDomain(p, claim),
     branding: p.branding,
     toggles: p.toggles,
     rights: p.rights,
@@ -47,18 +55,18 @@ export function presentSettings(p: Publisher, config: Pick<Config, "baseUrl">) {
       crawlers: p.agentPayments.crawlers,
       userFetchers: p.agentPayments.userFetchers,
     },
-    /** Where the publisher's surfaces answer (read-only). */
+    /** Where the publisher's surfaces answer (read-only); the host only once verified. */
     urls: publisherUrls(config, p),
   };
 }
 
 /**
  * Merges a validated patch into the publisher's settings and stores the result: top-level fields
- * replace, the objects branding/toggles/rights/pricingUsdCents merge key by key. Checks that need
- * the store or the config (custom domain taken, or the platform's own host) run before any write.
+ * replace, the objects branding/toggles/rights/pricingUsdCents merge key by key. The custom domain
+ * is a claim (domains.ts), checked (taken, or the platform's own host) before any write.
  */
 export async function applySettingsPatch(
-  deps: Pick<AppDeps, "store" | "config" | "clock" | "fetcher" | "log">,
+  deps: Pick<AppDeps, "store" | "config" | "clock" | "fetcher" | "log" | "resolveTxt">,
   publisher: Publisher,
   patch: SettingsPatch,
 ): Promise<Publisher> {
@@ -87,16 +95,10 @@ export async function applySettingsPatch(
       conditions: patch.enterpriseTerms.conditions,
     };
   }
-  if (patch.customDomain !== undefined) {
-    next.customDomain = await checkedDomain(deps, publisher, patch.customDomain);
-  }
-  try {
-    await updatePublisher(deps.store.db, next, { now: deps.clock.now() });
-  } catch (err) {
-    // Another publisher claimed the domain between our check and this write.
-    if (String(err).includes("publishers.custom_domain")) throw domainTaken(next.customDomain!);
-    throw err;
-  }
+  if (patch.customDomain !== undefined) await claimDomain(deps, publisher, patch.customDomain);
+  // The routed domain is the claims' to change (domains.ts), never this write's.
+  await updatePublisher(deps.store.db, next, { now: deps.clock.now(), keepDomain: true });
+  next.customDomain = (await getPublisher(deps.store.db, publisher.id))?.customDomain ?? null;
   if (next.customDomain !== publisher.customDomain) await syncChapterUrls(deps, next);
   // Until its robots.txt is known, the new origin escalates every crawler (server/landing/
   // visitor.ts): ask it now rather than at the first crawler's visit.
@@ -121,21 +123,4 @@ function agentPaymentsOf(p: Publisher, patch: SettingsPatch): Publisher["agentPa
     );
   }
   return next;
-}
-
-async function checkedDomain(
-  deps: Pick<AppDeps, "store" | "config">,
-  publisher: Publisher,
-  domain: string | null,
-): Promise<string | null> {
-  if (domain === null) return null;
-  const host = normaliseHost(domain);
-  // The platform's host serves the marketplace, OAuth and every publisher's MCP endpoint: a
-  // publisher resolved from it would shadow them (docs/DESIGN.md §6 "Publisher host").
-  if (host === normaliseHost(new URL(deps.config.baseUrl).host)) {
-    throw invalid("customDomain", "is the platform's own host name");
-  }
-  const owner = await findPublisherByDomain(deps.store.db, host);
-  if (owner && owner.id !== publisher.id) throw domainTaken(host);
-  return host;
 }

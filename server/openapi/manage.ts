@@ -11,6 +11,7 @@ import * as io from "../manage/openapi_schemas.ts";
 import {
   articlePatchSchema,
   crawlersSchema,
+  domainVerifyResponseSchema,
   licenseApprovalSchema,
   licenseDenialSchema,
   loginSchema,
@@ -127,6 +128,18 @@ export function manageApi(): Api {
           example: { toggles: { publicRest: true } },
           ok: [200, settingsResponseSchema],
           errors: [400, 409, 413],
+        }),
+      },
+      "/api/publisher/domain/verify": {
+        post: authed({
+          summary: "Check the custom domain's proof now",
+          description: "A new customDomain is pending and does not route until Folio finds the " +
+            "TXT record domain.dnsRecord or the token domain.httpToken (fetched over http, " +
+            "redirects followed). Verified, it routes, and other publishers' pending claims on " +
+            "it are released. Still pending, domain.message says what was found. Pending claims " +
+            "are also re-checked hourly. At most 30 checks an hour.",
+          ok: [200, domainVerifyResponseSchema],
+          errors: [409, 429],
         }),
       },
       "/api/publisher/crawlers": {

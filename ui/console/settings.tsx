@@ -7,6 +7,7 @@ import type { ComponentChildren } from "preact";
 import { ConsoleShell, CsrfField, perRead, type Who } from "./shell.tsx";
 import { KeyOnce } from "./account.tsx";
 import { Scroll } from "./scroll.tsx";
+import { DomainProof, type DomainView } from "./domain.tsx";
 
 /** GET /api/publisher/settings, as the page reads it. */
 export interface SettingsView {
@@ -14,6 +15,7 @@ export interface SettingsView {
   name: string;
   description: string;
   customDomain: string | null;
+  domain: DomainView | null;
   branding: { logoUrl: string | null; primaryColor: string | null; font: string | null };
   toggles: Record<ToggleName, boolean>;
   rights: Record<"summarization" | "display" | "rag" | "fine_tuning", boolean>;
@@ -117,7 +119,15 @@ export function SettingsPage(props: SettingsProps) {
   };
   const problem = (part: string) =>
     props.failed?.part === part ? <p class="problem" role="alert">{props.failed.problem}</p> : null;
-  const Part = (p: { id: string; title: string; children: ComponentChildren; hint?: string }) => (
+  const Part = (
+    p: {
+      id: string;
+      title: string;
+      children: ComponentChildren;
+      hint?: string;
+      after?: ComponentChildren;
+    },
+  ) => (
     <section class="card" id={p.id} aria-labelledby={`${p.id}-title`}>
       <h2 id={`${p.id}-title`}>{p.title}</h2>
       {p.hint ? <p class="muted small">{p.hint}</p> : null}
@@ -129,6 +139,7 @@ export function SettingsPage(props: SettingsProps) {
           <button type="submit">Save {p.title.toLowerCase()}</button>
         </p>
       </form>
+      {p.after}
     </section>
   );
   const color = typed("profile", "branding.primaryColor", s.branding.primaryColor ?? "");
@@ -219,7 +230,8 @@ export function SettingsPage(props: SettingsProps) {
       <Part
         id="domain"
         title="Custom domain"
-        hint="REST and A2A answer on your own host name; agents cite your URLs."
+        hint="REST and A2A answer on your own host name once you prove it is yours; agents cite your URLs."
+        after={<DomainProof domain={s.domain} csrfToken={props.who.csrfToken} />}
       >
         <label for="customDomain">Host name</label>
         <p class="hint" id="domain-hint">Such as news.example.com; leave empty to remove it.</p>
