@@ -84,7 +84,8 @@ export async function slowSignIns<T>(
 /** The one 429 of every throttle, with Retry-After in whole seconds (at least 1). */
 function tooManyAttempts(waitMs: number): AppError {
   const seconds = Math.max(1, Math.ceil(waitMs / 1000));
-  return new AppError(429, "rate_limited", `Too many attempts: try again in ${seconds} seconds`, {
+  const wait = seconds === 1 ? "1 second" : `${seconds} seconds`;
+  return new AppError(429, "rate_limited", `Too many attempts: try again in ${wait}`, {
     "Retry-After": String(seconds),
   });
 }
