@@ -16,7 +16,7 @@ async function main(): Promise<number> {
   // And the PDF reader (server/catalog/pdf_text.ts), imported only then: pdf.js stays out of
   // the server.
   if (Deno.args[0] === PDF_ARG) {
-    return await (await import("./server/catalog/pdf_reader.ts")).runPdfReader(Deno.args[1]);
+    return await (await import("./server/catalog/pdf_reader.ts")).readerProcess(Deno.args[1]);
   }
   let folio;
   try {

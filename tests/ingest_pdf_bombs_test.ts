@@ -9,6 +9,7 @@ import {
   PDF_ARG,
   pdfText,
   type ReaderCommand,
+  readerCommand,
 } from "../server/catalog/pdf_text.ts";
 import { auth } from "./fixtures/ingest_helpers.ts";
 import { makePdf } from "./fixtures/pdf.ts";
@@ -102,6 +103,31 @@ Deno.test("a reader is killed at its deadline, past its memory ceiling or its te
     await refusal(pdfText(wordy, { maxText: 10_000 })),
     /text runs past 10000 characters/,
   );
+});
+
+Deno.test("a reader whose server is gone ends itself at its own deadline", async () => {
+  // No parent kills this one: it is started by hand, as an orphan would be left.
+  const { command, args } = readerCommand();
+  const limits = {
+    timeoutMs: 1500,
+    maxPages: 2000,
+    maxInflated: 1 << 28,
+    maxText: 1e9,
+    maxMemory: 1 << 30,
+  };
+  const child = new Deno.Command(command, {
+    args: [...args, JSON.stringify(limits)],
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  const writer = child.stdin.getWriter();
+  await writer.write(sharedContentsBomb(2000, 4 * 1024 * 1024));
+  await writer.close();
+  const { code, stdout, stderr } = await child.output();
+  assert.equal(code, 1);
+  assert.equal(stdout.length, 0);
+  assert.equal(new TextDecoder().decode(stderr), "reading it took longer than 1.5 s\n");
 });
 
 Deno.test("a reader that crashes, is killed, hangs or answers nonsense is a 422 with a sentence", async () => {

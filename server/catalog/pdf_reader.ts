@@ -21,6 +21,8 @@ export interface ReaderLimits {
   maxText: number;
   /** Resident memory in bytes, checked between pages (pdf_text.ts also watches from outside). */
   maxMemory: number;
+  /** The deadline from the process's start; pdf_text.ts kills the reader at it, too. */
+  timeoutMs: number;
 }
 
 /** What the reader writes on success. */
@@ -87,6 +89,7 @@ async function extract(bytes: Uint8Array, limits: ReaderLimits): Promise<ReaderR
     if (Deno.memoryUsage().rss > limits.maxMemory) {
       throw new Refusal(`reading it needed more than ${mb(limits.maxMemory)} MB of memory`);
     }
+    if (performance.now() > limits.timeoutMs) throw new Refusal(tooLong(limits.timeoutMs));
   }
   return { pages, outline: await outline(doc) };
 }
@@ -110,6 +113,27 @@ async function outline(doc: Doc): Promise<{ title: string; page: number }[]> {
   return out;
 }
 
+/**
+ * The reader as a process (main.ts, or this module run): as `runPdfReader`, and should its parent
+ * be gone (a server that exited mid-read cannot kill it), it ends itself at its own deadline:
+ * between pages, or whenever pdf.js lets the event loop turn.
+ */
+export async function readerProcess(limitsJson: string | undefined): Promise<number> {
+  try {
+    const { timeoutMs } = JSON.parse(limitsJson ?? "");
+    const timer = setTimeout(() => {
+      console.error(tooLong(timeoutMs));
+      Deno.exit(1);
+    }, Math.max(0, timeoutMs - performance.now()));
+    Deno.unrefTimer(timer);
+  } catch { /* runPdfReader says what is wrong with the limits */ }
+  return await runPdfReader(limitsJson);
+}
+
+function tooLong(ms: number): string {
+  return `reading it took longer than ${ms / 1000} s`;
+}
+
 function mb(bytes: number): number {
   return Math.round(bytes / 1024 / 1024);
 }
@@ -119,4 +143,4 @@ function describe(err: unknown): string {
   return m.slice(0, 200);
 }
 
-if (import.meta.main) Deno.exit(await runPdfReader(Deno.args[0]));
+if (import.meta.main) Deno.exit(await readerProcess(Deno.args[0]));

@@ -35,10 +35,24 @@ export interface ReaderCommand {
  */
 const readers = new Gate(1);
 
-/** Process ids of the readers running now: tests check that none outlives its PDF. */
-const live = new Set<number>();
+/** The readers running now, by process id: tests check that none outlives its PDF. */
+const live = new Map<number, Deno.ChildProcess>();
 export function livePdfReaders(): number[] {
-  return [...live];
+  return [...live.keys()];
+}
+
+/** A server that exits mid-read (Deno.exit dispatches "unload") takes its readers with it. */
+let exitHook = false;
+function killOnExit(): void {
+  if (exitHook) return;
+  exitHook = true;
+  globalThis.addEventListener("unload", () => {
+    for (const child of live.values()) {
+      try {
+        child.kill("SIGKILL");
+      } catch { /* exited */ }
+    }
+  });
 }
 
 /** The command that starts a reader: pdf_reader.ts under `deno run`, or the binary itself. */
@@ -60,12 +74,13 @@ export async function pdfText(
   reader: ReaderCommand = readerCommand(),
 ): Promise<ReaderResult> {
   const given: ReaderLimits = {
+    timeoutMs: limits.timeoutMs ?? 30_000,
     maxPages: limits.maxPages ?? 2000,
     maxInflated: limits.maxInflated ?? 256 * 1024 * 1024,
     maxText: limits.maxText ?? 32_000_000,
     maxMemory: limits.maxMemory ?? 1024 * 1024 * 1024,
   };
-  const outcome = await readers.run(() => read(bytes, given, limits.timeoutMs ?? 30_000, reader));
+  const outcome = await readers.run(() => read(bytes, given, reader));
   if ("why" in outcome) {
     throw new AppError(
       422,
@@ -81,7 +96,6 @@ type Outcome = ReaderResult | { why: string };
 async function read(
   bytes: Uint8Array,
   limits: ReaderLimits,
-  timeoutMs: number,
   reader: ReaderCommand,
 ): Promise<Outcome> {
   const child = new Deno.Command(reader.command, {
@@ -92,7 +106,8 @@ async function read(
     stdout: "piped",
     stderr: "piped",
   }).spawn();
-  live.add(child.pid);
+  live.set(child.pid, child);
+  killOnExit();
   let killed: string | null = null;
   const kill = (why: string) => {
     killed ??= why;
@@ -101,8 +116,8 @@ async function read(
     } catch { /* it has exited already */ }
   };
   const timer = setTimeout(
-    () => kill(`reading it took longer than ${timeoutMs / 1000} s`),
-    timeoutMs,
+    () => kill(`reading it took longer than ${limits.timeoutMs / 1000} s`),
+    limits.timeoutMs,
   );
   const watch = setInterval(() => {
     const rss = residentBytes(child.pid);
