@@ -98,6 +98,14 @@ Deno.test("a reader is killed at its deadline, past its memory ceiling or its te
   assert.match(await refusal(pdfText(slow, { timeoutMs: 1000 })), /took longer than 1 s$/);
   const memory = await refusal(pdfText(slow, { maxMemory: 48 * 1024 * 1024 }));
   assert.match(memory, /reading it needed more than 48 MB of memory$/);
+  // Array buffers lie outside V8's heap limit and a stalled reader checks nothing: only the
+  // server's watch of its resident memory (/proc, read through libc) can stop this one.
+  const hoarder = fake(
+    "const keep = []; for (let i = 0; i < 12; i++) keep.push(new Uint8Array(16 << 20).fill(1));" +
+      "await new Promise((r) => setTimeout(r, 600_000))",
+  );
+  const held = pdfText(makePdf({ pages: [["x"]] }), { maxMemory: 128 << 20 }, hoarder);
+  assert.match(await refusal(held), /reading it needed more than 128 MB of memory$/);
   const wordy = sharedContentsBomb(20, 256 * 1024);
   assert.match(
     await refusal(pdfText(wordy, { maxText: 10_000 })),

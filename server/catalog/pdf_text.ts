@@ -8,6 +8,7 @@
 import { AppError } from "../errors.ts";
 import { Gate } from "./gate.ts";
 import type { ReaderLimits, ReaderResult } from "./pdf_reader.ts";
+import { residentBytes } from "./proc_memory.ts";
 
 /** The argument that makes a compiled Folio binary run as the PDF reader (main.ts). */
 export const PDF_ARG = "--folio-pdf";
@@ -194,22 +195,6 @@ async function collect(
     size += take.length;
   }
   return buffer.subarray(0, size);
-}
-
-/**
- * A process's resident memory from /proc (proc(5)), or null where it cannot be read: not Linux,
- * or Deno without --allow-all (it guards /proc). The reader then checks its own between pages
- * and V8's heap limit holds.
- */
-function residentBytes(pid: number): number | null {
-  try {
-    const status = Deno.readTextFileSync(`/proc/${pid}/status`);
-    const kb = /VmRSS:\s+(\d+)/.exec(status)?.[1];
-    return kb === undefined ? 0 : Number(kb) * 1024;
-  } catch (err) {
-    // Exited between two looks: nothing to watch, but the next look must not stop the watch.
-    return err instanceof Deno.errors.NotFound ? 0 : null;
-  }
 }
 
 function memoryWords(max: number): string {
