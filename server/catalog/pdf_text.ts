@@ -154,19 +154,18 @@ async function read(
 
 /** A reader's answer, when it is one: `{pages: string[], outline: {title, page}[]}`. */
 function parse(out: Uint8Array): ReaderResult | null {
+  let value;
   try {
-    const value = JSON.parse(new TextDecoder().decode(out));
-    const ok = Array.isArray(value?.pages) && value.pages.every((p: unknown) =>
-      typeof p === "string"
-    ) &&
-      Array.isArray(value.outline) &&
-      value.outline.every((o: { title?: unknown; page?: unknown }) =>
-        typeof o?.title === "string" && Number.isInteger(o.page)
-      );
-    return ok ? { pages: value.pages, outline: value.outline } : null;
+    value = JSON.parse(new TextDecoder().decode(out));
   } catch {
     return null;
   }
+  const { pages, outline } = value ?? {};
+  const entry = (o: { title?: unknown; page?: unknown } | null) =>
+    typeof o?.title === "string" && Number.isInteger(o.page);
+  if (!Array.isArray(pages) || !pages.every((p) => typeof p === "string")) return null;
+  if (!Array.isArray(outline) || !outline.every(entry)) return null;
+  return { pages, outline };
 }
 
 /**
