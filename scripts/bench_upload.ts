@@ -98,14 +98,14 @@ export function makeBook(seed: number, bytes: number, chapterCount: number): str
 }
 
 /** Resident memory of a process in MB, from /proc (VmRSS now, VmHWM its peak since reset). */
-function memory(pid: number): { rss: number; hwm: number } {
+export function memory(pid: number): { rss: number; hwm: number } {
   const status = Deno.readTextFileSync(`/proc/${pid}/status`);
   const kb = (key: string) => Number(new RegExp(`${key}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
   return { rss: kb("VmRSS") / 1024, hwm: kb("VmHWM") / 1024 };
 }
 
 /** Resident memory in MB of a process's descendants (the search model's trainer), from /proc. */
-function descendantsMemory(pid: number): number {
+export function descendantsMemory(pid: number): number {
   let total = 0;
   const children = (p: number): number[] => {
     try {
@@ -133,7 +133,7 @@ function resetPeak(pid: number): boolean {
   }
 }
 
-interface Server extends AsyncDisposable {
+export interface Server extends AsyncDisposable {
   pid: number;
   port: number;
   key: string;
@@ -142,7 +142,7 @@ interface Server extends AsyncDisposable {
 }
 
 /** `main.ts` on a fresh temp store, its banner read for the port and the demo publisher's key. */
-async function startServer(): Promise<Server> {
+export async function startServer(): Promise<Server> {
   const dataDir = await Deno.makeTempDir({ prefix: "folio-bench-upload-" });
   const keyLine = /publisher API key \(shown once\): (\S+)/;
   const folio = await spawnFolio(dataDir, {
@@ -187,7 +187,7 @@ async function coverage(server: Server): Promise<{ embedded: number; total: numb
 }
 
 /** Waits until every article of the demo publisher has its vectors. */
-async function embedded(server: Server): Promise<void> {
+export async function embedded(server: Server): Promise<void> {
   for (;;) {
     const c = await coverage(server);
     if (c.total > 0 && c.embedded === c.total) return;

@@ -11,15 +11,17 @@ const args = [
   "--allow-env",
   "--allow-ffi",
   "--allow-sys",
-  // The binary starts itself as the search model's trainer (search/trainer.ts).
+  // The binary starts itself as the search model's trainer (search/trainer.ts) and as the PDF
+  // reader (server/catalog/pdf_text.ts).
   "--allow-run",
   "--include",
   "store/migrations",
   // Workers are loaded by URL at run time, so the compiler cannot see them from main.ts.
   "--include",
   "search/fts_worker.ts",
+  // The PDF reader is imported dynamically (main.ts), so that pdf.js stays out of the server.
   "--include",
-  "server/catalog/pdf_worker.ts",
+  "server/catalog/pdf_reader.ts",
   "--output",
   "dist/folio",
   "main.ts",

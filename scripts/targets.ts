@@ -32,6 +32,8 @@ export const TARGETS = {
   serveRss1M: atMost(4096, " MB (1,000,000 articles, 100 publishers)"),
   // "Memory stays flat under uploads", read as: no lasting growth. The peak is printed beside it.
   uploadSettled: atMost(1.1, "× idle memory 35 s after the upload is searchable"),
+  // Issue 28: after any PDF, valid or hostile, the server is back where it was.
+  pdfSettled: atMost(1.1, "× memory before the upload, 10 s after its answer"),
 } satisfies Record<string, Target>;
 
 /** `{ target, met }` for a figure, to spread into its JSON line. */

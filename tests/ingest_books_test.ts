@@ -216,7 +216,7 @@ Deno.test("book routes need a publisher credential and a multipart body", async 
   await get.body?.cancel();
 });
 
-Deno.test("pdfText() terminates a worker that runs past its wall-clock limit", async () => {
+Deno.test("pdfText() kills a reader process that runs past its wall-clock limit", async () => {
   const pdf = makePdf({ pages: Array.from({ length: 50 }, (_, i) => [`Page ${i}`]) });
   await assert.rejects(
     () => pdfText(pdf, { timeoutMs: 1 }),
