@@ -21,6 +21,8 @@ export interface Tunnel {
   connectedTo?: string;
   /** Whether some address was given up on after `connectTimeoutMs`. */
   connectTimedOut: boolean;
+  /** Settles true once fetch has connected to the tunnel, false if it closed before that. */
+  accepted: Promise<boolean>;
   close(): Promise<void>;
 }
 
@@ -76,6 +78,7 @@ export function openTunnel(
   const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
   const [user, pass] = [crypto.randomUUID(), crypto.randomUUID()];
   const conns = new Set<Deno.Conn>();
+  const accepted = Promise.withResolvers<boolean>();
   const stop = new AbortController();
   const closeAll = () => {
     for (const c of conns) {
@@ -92,6 +95,7 @@ export function openTunnel(
       basicAuth: { username: user, password: pass },
     },
     connectTimedOut: false,
+    accepted: accepted.promise,
     close: async () => {
       stop.abort();
       try {
@@ -123,6 +127,7 @@ export function openTunnel(
   };
   const task = (async () => {
     const client = await listener.accept();
+    accepted.resolve(true);
     listener.close(); // one connection per tunnel, then nobody else can knock
     conns.add(client);
     if (!(await socksHandshake(client, { user, pass }))) return;
@@ -148,6 +153,9 @@ export function openTunnel(
       pump(client, upstream, closeAll),
       pump(upstream, client, () => client.closeWrite()),
     ]);
-  })().catch(() => {}).finally(closeAll);
+  })().catch(() => {}).finally(() => {
+    accepted.resolve(false);
+    closeAll();
+  });
   return tunnel;
 }
