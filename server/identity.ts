@@ -12,7 +12,7 @@ import type { Clock } from "./clock.ts";
 import type { Config } from "./config.ts";
 import { AppError } from "./errors.ts";
 import type { Presented } from "./licensing/reach.ts";
-import { mcpResourceUris } from "./oauth/metadata.ts";
+import { mcpResourceUris } from "./resource_metadata.ts";
 import { ACCESS_PREFIX, REFRESH_PREFIX, verifyAccessToken } from "./oauth/tokens.ts";
 import { hashSecret, wellFormed } from "./secrets.ts";
 

@@ -1,6 +1,6 @@
 /** Fixtures for the OAuth tests: PKCE pairs, registration, authorization and token requests. */
 import { base64url } from "../server/oauth/token.ts";
-import { mcpResourceUri } from "../server/oauth/metadata.ts";
+import { mcpResourceUri } from "../server/resource_metadata.ts";
 import { getPublisher, insertPublisher, updatePublisher } from "../store/publishers.ts";
 import type { Publisher, Toggles } from "../store/publishers.ts";
 import type { TestFolio } from "./helpers.ts";

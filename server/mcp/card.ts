@@ -7,7 +7,7 @@ import type { Publisher } from "../../store/publishers.ts";
 import type { Config } from "../config.ts";
 import { pricesInCents } from "../money.ts";
 import { REQUEST_VIA } from "../licensing/mod.ts";
-import { mcpResourceUri, protectedResourceMetadataUrl } from "../oauth/metadata.ts";
+import { mcpResourceUri, protectedResourceMetadataUrl } from "../resource_metadata.ts";
 import { offered, openToAnonymous } from "../licensing/reach.ts";
 import { publisherUrls } from "../urls.ts";
 import { enabledSponsorTools } from "./sponsor_tools.ts";

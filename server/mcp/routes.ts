@@ -17,7 +17,7 @@ import {
   RPC_BODY_LIMIT,
 } from "../envelope.ts";
 import { AppError, invalid, notFound } from "../errors.ts";
-import { metadataUrlOf, protectedResourceMetadataUrl } from "../oauth/metadata.ts";
+import { metadataUrlOf, protectedResourceMetadataUrl } from "../resource_metadata.ts";
 import { publisherUrls } from "../urls.ts";
 import { publisherCard } from "./card.ts";
 import { handleMcp } from "./endpoint.ts";

@@ -1,32 +1,7 @@
-/** OAuth discovery: resource URIs and metadata documents (RFC 9728, RFC 8414). */
+/** OAuth discovery: the metadata documents (RFC 9728, RFC 8414); the URLs are in server/resource_metadata.ts. */
 import type { Publisher } from "../../store/publishers.ts";
-import { publisherUrls } from "../urls.ts";
+import { mcpResourceUri, trimSlash } from "../resource_metadata.ts";
 import { SCOPES } from "./scope.ts";
-
-/** The canonical MCP resource URI of a publisher: `${baseUrl}/api/mcp/${publisherId}`. */
-export function mcpResourceUri(baseUrl: string, publisherId: string): string {
-  return `${trimSlash(baseUrl)}/api/mcp/${publisherId}`;
-}
-
-/** RFC 9728 metadata URL: `${baseUrl}/.well-known/oauth-protected-resource/api/mcp/${publisherId}`. */
-export function protectedResourceMetadataUrl(baseUrl: string, publisherId: string): string {
-  return `${trimSlash(baseUrl)}/.well-known/oauth-protected-resource/api/mcp/${publisherId}`;
-}
-
-/**
- * Every MCP resource URI of a publisher: the canonical one and, on its custom domain, `/mcp`. Both
- * name the same server; a token for either works at both (server/identity.ts).
- */
-export function mcpResourceUris(baseUrl: string, publisher: Publisher): string[] {
-  const host = publisherUrls({ baseUrl }, publisher).mcpHost;
-  return [mcpResourceUri(baseUrl, publisher.id), ...(host ? [host] : [])];
-}
-
-/** RFC 9728 §3.1: a resource's metadata URL, the well-known path inserted before its path. */
-export function metadataUrlOf(resource: string): string {
-  const url = new URL(resource);
-  return `${url.origin}/.well-known/oauth-protected-resource${url.pathname}`;
-}
 
 /** RFC 8414 authorization server metadata; the issuer is the platform base URL. */
 export function authorizationServerMetadata(baseUrl: string): Record<string, unknown> {
@@ -64,8 +39,4 @@ export function protectedResourceMetadata(
     resource_name: publisher.name,
     resource_documentation: `${trimSlash(baseUrl)}/license/${publisher.id}`,
   };
-}
-
-function trimSlash(url: string): string {
-  return url.endsWith("/") ? url.slice(0, -1) : url;
 }

@@ -6,7 +6,7 @@
 import type { Client } from "../../store/db.ts";
 import { findPublisherByDomain, getPublisher, type Publisher } from "../../store/publishers.ts";
 import { OAuthError } from "./errors.ts";
-import { mcpResourceUri, mcpResourceUris } from "./metadata.ts";
+import { mcpResourceUri, mcpResourceUris } from "../resource_metadata.ts";
 
 /** The publisher one of whose MCP resource URIs is `resource`, or throws `invalid_target`. */
 export async function publisherForResource(
