@@ -7,7 +7,7 @@ import { Hono } from "hono";
 import { dailyCharges, dailySurfaceCalls, topIntents } from "../../store/analytics.ts";
 import type { AppDeps, AppEnv } from "../deps.ts";
 import { microsToWholeCents } from "../money.ts";
-import { parseDays } from "../status/routes.ts";
+import { parseDays } from "../days.ts";
 import { current } from "./context.ts";
 
 const DAY_MS = 86_400_000;

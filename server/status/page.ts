@@ -6,7 +6,7 @@ import type { AppDeps, AppEnv } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import { CSP, pageHeaders } from "../security_headers.ts";
 import { dailyFigures, probeHistory, statusReport } from "./report.ts";
-import { parseDays } from "./routes.ts";
+import { parseDays } from "../days.ts";
 
 /** The windows the page offers. */
 export const WINDOWS = [1, 7, 30, 90] as const;
