@@ -8,7 +8,7 @@ import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import type { AppDeps, AppEnv } from "../deps.ts";
 import { clientAddress, limitSignIns, slowSignIns, throttle } from "../throttle.ts";
 import { createPublisherAccount } from "./accounts.ts";
-import { SESSION_COOKIE } from "./auth.ts";
+import { SESSION_COOKIE } from "./session_cookie.ts";
 import { LIMITS, logIn, logOut, SESSION_TTL_MS, sessionCookieOptions } from "./login.ts";
 import { hashPassword } from "./passwords.ts";
 import { loginSchema, signupSchema } from "./schemas.ts";

@@ -3,18 +3,14 @@
  * session cookie. Cookie-authenticated requests that change state must also carry the session's
  * CSRF token in `X-CSRF-Token`, since browsers attach cookies to cross-site requests.
  */
-import type { Context, MiddlewareHandler } from "hono";
+import type { MiddlewareHandler } from "hono";
 import { getCookie } from "hono/cookie";
 import { findPublisherIdByKeyHash, getPublisher } from "../../store/publishers.ts";
 import { findSession } from "../../store/sessions.ts";
 import type { AppDeps, AppEnv } from "../deps.ts";
 import { AppError } from "../errors.ts";
-import { hashSecret, timingSafeEqual, wellFormed } from "../secrets.ts";
-
-/** Name of the dashboard session cookie. */
-export const SESSION_COOKIE = "folio_session";
-
-const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+import { hashSecret, wellFormed } from "../secrets.ts";
+import { requireCsrf, SESSION_COOKIE } from "./session_cookie.ts";
 
 /** The one 401 every bad publisher credential gets. */
 export function unauthenticated(): AppError {
@@ -24,18 +20,6 @@ export function unauthenticated(): AppError {
     "Sign in, or send a publisher key: Authorization: Bearer pk_...",
     { "WWW-Authenticate": 'Bearer realm="folio-publisher"' },
   );
-}
-
-/**
- * A cookie-authenticated request that changes state must echo the session's CSRF token in
- * `X-CSRF-Token` (the buyer portal's sessions too, server/marketplace/auth.ts); 403 otherwise.
- */
-export function requireCsrf(c: Context, sessionToken: string): void {
-  if (SAFE_METHODS.has(c.req.method)) return;
-  const csrf = c.req.header("x-csrf-token") ?? "";
-  if (!timingSafeEqual(csrf, sessionToken)) {
-    throw new AppError(403, "csrf_failed", "X-CSRF-Token is missing or does not match the session");
-  }
 }
 
 /** Requires a publisher credential and puts the publisher in `c.get("publisher")`. */

@@ -14,7 +14,7 @@ import { findBuyerSession } from "../../store/buyer_sessions.ts";
 import type { AppDeps, AppEnv } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import { buyerForKey, invalidKeyError, keyInUrl, presentation } from "../identity.ts";
-import { requireCsrf } from "../manage/auth.ts";
+import { requireCsrf } from "../manage/session_cookie.ts";
 import { hashSecret } from "../secrets.ts";
 
 /** Name of the buyer portal's session cookie. */

@@ -9,7 +9,7 @@ import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import { buyerAccountFacts } from "../../store/buyers.ts";
 import { deleteBuyerSession, findBuyerSession } from "../../store/buyer_sessions.ts";
 import type { AppDeps, AppEnv } from "../deps.ts";
-import { requireCsrf } from "../manage/auth.ts";
+import { requireCsrf } from "../manage/session_cookie.ts";
 import { SESSION_TTL_MS, sessionCookieOptions } from "../manage/login.ts";
 import { readJson } from "../manage/validation.ts";
 import { parseInput } from "../validate.ts";
