@@ -12,7 +12,7 @@ import { PLATFORM_FEE_BPS } from "../money.ts";
 import { CRAWLERS } from "./crawlers.ts";
 import { brandOf } from "./pages.ts";
 import { robotsTxt } from "./robots_txt.ts";
-import { settingFor } from "./visitor.ts";
+import { settingFor } from "./crawler_setting.ts";
 import { RSL_CONTENT_TYPE, rslDocument } from "./rsl.ts";
 
 /** Paths no crawler needs: the NLWeb endpoint answers questions, it is not content. */

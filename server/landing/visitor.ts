@@ -12,6 +12,7 @@ import { storedRobotsVerdict } from "../catalog/robots.ts";
 import type { AppDeps, AppEnv } from "../deps.ts";
 import type { CrawlTerms } from "../licensing/mod.ts";
 import { classifyAgent, type KnownCrawler } from "./crawlers.ts";
+import { settingFor } from "./crawler_setting.ts";
 import { CrawlerError } from "./pay_per_crawl.ts";
 import { authenticateWebBotAuth } from "./signature_replay.ts";
 import type { WebBotAuth } from "./web_bot_auth.ts";
@@ -91,16 +92,6 @@ function actionFor(
 ): Visitor["action"] {
   if (crawler) return settingFor(publisher, crawler);
   return identified ? "allow" : "reader";
-}
-
-/** The publisher's setting for a crawler of the list: its own, else the default for its class. */
-export function settingFor(
-  publisher: Pick<Publisher, "agentPayments">,
-  crawler: KnownCrawler,
-): Visitor["action"] {
-  const s = publisher.agentPayments;
-  return s.crawlers[crawler.family] ??
-    (crawler.class === "user" ? s.userFetchers : s.defaultAction);
 }
 
 /**

@@ -21,7 +21,7 @@ import { limitSignIns, slowSignIns, throttle } from "../throttle.ts";
 import { applySettingsPatch, settingsOf } from "./settings.ts";
 import { verifyDomain } from "./domains.ts";
 import { CRAWLERS } from "../landing/crawlers.ts";
-import { settingFor } from "../landing/visitor.ts";
+import { settingFor } from "../landing/crawler_setting.ts";
 import { jsonLimit, readJson } from "./validation.ts";
 import { parseInput } from "../validate.ts";
 
