@@ -10,7 +10,7 @@ import {
   type SettingsProps,
   type SettingsView,
 } from "../../ui/console/settings.tsx";
-import { SPONSOR_TOOLS } from "../mcp/sponsor_tools.ts";
+import { SPONSOR_TOOL_LIST } from "../mcp/sponsor_tool_names.ts";
 import type { AppDeps } from "../deps.ts";
 import { type ApiFetch, callApi } from "./api.ts";
 import {
@@ -41,11 +41,7 @@ const NOTICES: Record<string, string> = {
   "agent-payments": "Agent payments saved.",
 };
 
-const SPONSOR_LIST = [...SPONSOR_TOOLS.values()].map((t) => ({
-  id: t.name,
-  title: t.title ?? t.name,
-  description: t.description ?? "",
-}));
+const SPONSOR_LIST = [...SPONSOR_TOOL_LIST];
 
 /** Per-crawler selects are named `crawler.<family>`; empty means the default for its class. */
 const CRAWLER_FIELD = "crawler.";

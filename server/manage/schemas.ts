@@ -6,17 +6,11 @@ import { z } from "zod";
 import { POLICIES, USE_CASES } from "../../store/vocabulary.ts";
 import { hasControlChars, isEmail, isHostname, isSlug } from "../validate.ts";
 import { limit, query } from "../reads/inputs.ts";
-import { SPONSOR_TOOLS } from "../mcp/sponsor_tools.ts";
+import { SPONSOR_TOOL_IDS } from "../mcp/sponsor_tool_names.ts";
 import { METERED_CAP_MICROS, microsToCents } from "../money.ts";
 import { PASSWORD_MAX, PASSWORD_MIN } from "./passwords.ts";
 import { isCountryCode } from "./territories.ts";
 import { crawlerFamily } from "../landing/crawlers.ts";
-
-/**
- * Sponsor tools a publisher may switch on (docs/SPEC.md "MCP server"): the ids of the MCP surface's
- * catalog, read from it so that a tool added there is accepted here without a second list.
- */
-export const SPONSOR_TOOL_IDS = [...SPONSOR_TOOLS.keys()] as [string, ...string[]];
 
 /** Highest per-use price accepted, in cents (1,000 USD, the monthly metered cap per publisher). */
 export const MAX_PRICE_CENTS = microsToCents(METERED_CAP_MICROS);

@@ -11,13 +11,11 @@ import { peekArticle } from "../reads/read_article.ts";
 import { publisherUrls } from "../urls.ts";
 import { toolError } from "./results.ts";
 import { urlOrId } from "../reads/inputs.ts";
+import { sponsorToolWords } from "./sponsor_tool_names.ts";
 import { defineTool, readDeps, type ToolDef } from "./tool_kit.ts";
 
 const citeArticle = defineTool({
-  name: "cite_article",
-  title: "Cite an article",
-  description:
-    "Format a citation for one of this publisher's articles (APA, MLA or Chicago), from its title, author, date and URL.",
+  ...sponsorToolWords("cite_article"),
   schema: z.strictObject({
     url_or_id: urlOrId,
     style: z.enum(["apa", "mla", "chicago"]).default("apa").describe("Citation style"),
@@ -52,10 +50,7 @@ const citeArticle = defineTool({
 });
 
 const publisherInfo = defineTool({
-  name: "publisher_info",
-  title: "About this publisher",
-  description:
-    "Who this publisher is, what its license grants, its per-use prices and how to ask for more rights.",
+  ...sponsorToolWords("publisher_info"),
   schema: z.strictObject({}),
   annotations: { readOnlyHint: true, openWorldHint: false },
   run(ctx) {
