@@ -7,7 +7,7 @@ import { type Context, Hono } from "hono";
 import { BuyerLoginPage, BuyerSignupPage, BuyerWelcomePage } from "../../ui/buyer/account.tsx";
 import { renderPage } from "../../ui/layout.tsx";
 import type { AppDeps, AppEnv } from "../deps.ts";
-import { EXPIRED_FORM, passCookie, signOut } from "../console/account.ts";
+import { EXPIRED_FORM, passCookie, signOut } from "../console/account_kit.ts";
 import { type ApiFetch, callApi } from "../console/api.ts";
 import { field, formLimit, readForm } from "../console/forms.ts";
 import { refusalStatus } from "../console/pages.ts";

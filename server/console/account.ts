@@ -8,21 +8,12 @@ import { LoginPage, SignupPage, WelcomePage } from "../../ui/console/account.tsx
 import { renderPage } from "../../ui/layout.tsx";
 import { AccountPage } from "../../ui/console/password.tsx";
 import type { AppDeps, AppEnv } from "../deps.ts";
-import { timingSafeEqual } from "../secrets.ts";
+import { EXPIRED_FORM, passCookie, signOut } from "./account_kit.ts";
 import { type ApiAnswer, type ApiFetch, callApi } from "./api.ts";
 import { doneRedirect, field, formLimit, noticeOf, readForm, send } from "./forms.ts";
 import { pageStatus } from "./pages.ts";
-import {
-  formToken,
-  formTokenMatches,
-  type PortalSite,
-  PUBLISHER_SITE,
-  safeNext,
-} from "./session.ts";
+import { formToken, formTokenMatches, PUBLISHER_SITE, safeNext } from "./session.ts";
 import type { ConsoleEnv } from "./session.ts";
-
-/** What a sign-up or sign-in form without its double-submit token is told. */
-export const EXPIRED_FORM = "The form expired. Please try again.";
 
 /** The pages used without a session. */
 export function accountPages(deps: AppDeps, api: ApiFetch): Hono<AppEnv> {
@@ -118,33 +109,6 @@ export function passwordPages(api: ApiFetch): Hono<ConsoleEnv> {
     return doneRedirect(c, "/publisher/account", "password");
   });
   return app;
-}
-
-/**
- * A portal's sign-out form: it needs the session's CSRF token too (otherwise any site could sign
- * a visitor out), then `end` ends the session in the API, whose cleared cookie is passed on.
- */
-export function signOut(
-  api: ApiFetch,
-  site: PortalSite,
-  end: { path: string; method: "POST" | "DELETE" },
-): (c: Context) => Promise<Response> {
-  return async (c) => {
-    const f = await readForm(c);
-    const who = await callApi<{ csrfToken: string | null }>(c, api, site.sessionApi);
-    const token = who.ok ? who.body.csrfToken ?? "" : "";
-    if (!token) return c.redirect(`${site.home}/login`, 303);
-    if (!timingSafeEqual(token, field(f, "_csrf"))) return c.redirect(site.home, 303);
-    passCookie(c, await callApi(c, api, end.path, { method: end.method, csrf: token }));
-    return c.redirect(`${site.home}/login?done=signed-out`, 303);
-  };
-}
-
-/** Passes the API's Set-Cookie (a session opened or ended) on to the browser. */
-export function passCookie(c: Context, answer: ApiAnswer<unknown>): void {
-  for (const cookie of answer.headers.getSetCookie()) {
-    c.header("Set-Cookie", cookie, { append: true });
-  }
 }
 
 function statusOf(answer: ApiAnswer<unknown>): 400 | 409 | 429 {
