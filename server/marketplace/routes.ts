@@ -14,9 +14,10 @@ import { licenseRoutes } from "./license_routes.ts";
 import { sessionRoutes } from "./session_routes.ts";
 import { signatureAgentRoutes } from "./signature_agent_routes.ts";
 import { statementRoutes } from "./statement_routes.ts";
+import { MARKETPLACE } from "./schemas.ts";
 
-/** Where the marketplace is mounted (server/app.ts). */
-export const MARKETPLACE = "/api/marketplace";
+/** Where the marketplace is mounted (server/app.ts); defined with the schemas. */
+export { MARKETPLACE };
 
 // Browsers land on checkout pages and the processor posts webhooks: neither is an API for scripts.
 // Signing in is the portal's business, not a cross-origin script's.

@@ -14,6 +14,9 @@ import { PASSWORD_MAX, PASSWORD_MIN } from "../manage/passwords.ts";
 import { METERED_CAP_MICROS, microsToCents, type RateCardUseCase } from "../money.ts";
 import { hasControlChars, isEmail } from "../validate.ts";
 
+/** Where the marketplace is mounted (server/app.ts), and where the OpenAPI document puts it. */
+export const MARKETPLACE = "/api/marketplace";
+
 /** The use cases of the standard bundle (docs/SPEC.md "License"); fine_tuning never is one. */
 export const BUNDLE: readonly RateCardUseCase[] = ["summarization", "display", "rag"];
 

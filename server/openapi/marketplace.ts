@@ -2,7 +2,7 @@
  * The buyer marketplace API's part of the OpenAPI document (docs/SPEC.md "Buyer marketplace API"),
  * from the schemas its routes parse with and answer in (server/marketplace/schemas.ts).
  */
-import { MARKETPLACE } from "../marketplace/routes.ts";
+import { MARKETPLACE } from "../marketplace/schemas.ts";
 import * as m from "../marketplace/schemas.ts";
 import { type Api, type Operation, pathParam, query } from "./kit.ts";
 
