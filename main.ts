@@ -2,21 +2,23 @@
  * Folio's entry point, the only module with side effects: read config, open the store, seed the
  * demo publisher, serve, register background work, and shut down gracefully on SIGINT/SIGTERM.
  */
-import { ConfigError, loadConfig } from "./server/config.ts";
+import { ConfigError, loadConfig } from "./server/platform/config.ts";
 import { cronJobs } from "./server/crons.ts";
 import { PortInUseError, startFolio } from "./server/runtime.ts";
 import { StoreError } from "./store/db.ts";
 import { DEMO_CONSOLE_EMAIL, DEMO_DOMAIN } from "./server/seed/demo.ts";
 import { runTrainer, TRAINER_ARG } from "./search/trainer.ts";
-import { PDF_ARG } from "./server/catalog/pdf_text.ts";
+import { PDF_ARG } from "./server/domain/catalog/pdf_text.ts";
 
 async function main(): Promise<number> {
   // A compiled binary is also the search model's trainer (search/trainer.ts).
   if (Deno.args[0] === TRAINER_ARG) return await runTrainer();
-  // And the PDF reader (server/catalog/pdf_text.ts), imported only then: pdf.js stays out of
+  // And the PDF reader (server/domain/catalog/pdf_text.ts), imported only then: pdf.js stays out of
   // the server.
   if (Deno.args[0] === PDF_ARG) {
-    return await (await import("./server/catalog/pdf_reader.ts")).readerProcess(Deno.args[1]);
+    return await (await import("./server/domain/catalog/pdf_reader.ts")).readerProcess(
+      Deno.args[1],
+    );
   }
   let folio;
   try {

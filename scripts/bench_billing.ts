@@ -2,11 +2,11 @@
  * Billing figures (docs/TEST-PLAN.md section 3 "Figures"): the cap under concurrency on two instances of
  * one store, and idempotent retries. Run: deno run -A scripts/bench_billing.ts [runs]
  */
-import { METERED_CAP_MICROS } from "../server/money.ts";
+import { METERED_CAP_MICROS } from "../server/platform/money.ts";
 import { getPublisher, updatePublisher } from "../store/publishers.ts";
 import { startTestFolio, type TestFolio } from "../tests/helpers.ts";
 import { pool } from "./pool.ts";
-import { createBuyer } from "../server/marketplace/buyers.ts";
+import { createBuyer } from "../server/surfaces/marketplace/buyers.ts";
 
 const RUNS = Number(Deno.args[0] ?? 50);
 const K = 200;

@@ -9,15 +9,15 @@
  *
  * The fetcher is polite to real hosts (at most 2 connections and 4 requests a second each), but
  * a loopback origin is the operator's own and is not spaced (FOLIO_FETCH_ALLOW_LOOPBACK, see
- * server/catalog/fetcher.ts `loopbackUnthrottled`), so the default, one origin on 127.0.0.1,
+ * server/domain/catalog/fetcher.ts `loopbackUnthrottled`), so the default, one origin on 127.0.0.1,
  * measures the pipeline itself. `--hosts N` serves the pages from N loopback addresses
  * (127.0.0.1 ... 127.0.0.N, one listener each). (IP literals, not *.localhost names: fetches to
  * those names stall 5 s now and then inside Deno's proxied fetch, see the report.)
  */
-import { loadConfig } from "../server/config.ts";
+import { loadConfig } from "../server/platform/config.ts";
 import { startFolio } from "../server/runtime.ts";
-import { createLogger } from "../server/log.ts";
-import { startIngestionWorker } from "../server/catalog/jobs.ts";
+import { createLogger } from "../server/platform/log.ts";
+import { startIngestionWorker } from "../server/domain/catalog/jobs.ts";
 import { findArticle } from "../store/articles.ts";
 import { TARGETS, verdict } from "./targets.ts";
 

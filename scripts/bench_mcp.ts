@@ -14,8 +14,8 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { z } from "zod";
-import { loadConfig } from "../server/config.ts";
-import { createLogger } from "../server/log.ts";
+import { loadConfig } from "../server/platform/config.ts";
+import { createLogger } from "../server/platform/log.ts";
 import { startFolio } from "../server/runtime.ts";
 import catalog from "../server/seed/demo_catalog.json" with { type: "json" };
 import { TARGETS, verdict } from "./targets.ts";

@@ -10,10 +10,10 @@
  * one), the load split evenly.
  * Usage: deno task bench:rest [--seconds=5] [--concurrency=16] [--size=100000] [--processes=2]
  */
-import { loadConfig } from "../server/config.ts";
+import { loadConfig } from "../server/platform/config.ts";
 import { startFolio } from "../server/runtime.ts";
 import { listRecent } from "../store/articles.ts";
-import { createLogger } from "../server/log.ts";
+import { createLogger } from "../server/platform/log.ts";
 import { secondProcess } from "../tests/processes.ts";
 import { TARGETS, verdict } from "./targets.ts";
 

@@ -9,7 +9,7 @@
  *   deno run -A scripts/bench_search.ts --sizes 1000000 --publishers 100   # issue 15's node
  */
 import { openStore } from "../store/db.ts";
-import { loadConfig } from "../server/config.ts";
+import { loadConfig } from "../server/platform/config.ts";
 import { sitePathOf } from "../store/articles.ts";
 import { createSearchService, type SearchServiceOptions } from "../search/mod.ts";
 import { catalog } from "./synthetic_corpus.ts";

@@ -7,7 +7,7 @@
  */
 import type { CallEntry } from "../store/call_log.ts";
 import { compactStatus, rollupStatements } from "../store/status.ts";
-import { compactionRange } from "../server/status/report.ts";
+import { compactionRange } from "../server/domain/status/report.ts";
 import { startTestFolio } from "../tests/helpers.ts";
 
 const PER_HOUR = Number(Deno.args[0] ?? 2000);

@@ -12,12 +12,12 @@
  *       [--settle=35] [--series=1] [--server-v8-flags=--max-semi-space-size=8]
  *
  * `settledMB` is the server's memory `--settle` seconds after the book is searchable (the server
- * gives memory back once its indexing burst ends, server/memory.ts), against the target of at most
+ * gives memory back once its indexing burst ends, server/platform/memory.ts), against the target of at most
  * 1.1× its idle baseline (scripts/targets.ts: "stays flat" read as no lasting growth).
  *
  * `--series=1` prints every sample (ms:MB) to stderr; `--server-v8-flags` starts Folio with them.
  * Linux only (/proc, which Deno opens only with --allow-all). The book stays under the route's
- * 10 MiB text limit (server/catalog/books.ts).
+ * 10 MiB text limit (server/domain/catalog/books.ts).
  */
 import { rng, word, zipfTable } from "./synthetic_corpus.ts";
 import { spawnFolio } from "../tests/processes.ts";

@@ -12,7 +12,7 @@ const args = [
   "--allow-ffi",
   "--allow-sys",
   // The binary starts itself as the search model's trainer (search/trainer.ts) and as the PDF
-  // reader (server/catalog/pdf_text.ts).
+  // reader (server/domain/catalog/pdf_text.ts).
   "--allow-run",
   "--include",
   "store/migrations",
@@ -21,7 +21,7 @@ const args = [
   "search/fts_worker.ts",
   // The PDF reader is imported dynamically (main.ts), so that pdf.js stays out of the server.
   "--include",
-  "server/catalog/pdf_reader.ts",
+  "server/domain/catalog/pdf_reader.ts",
   "--output",
   "dist/folio",
   "main.ts",

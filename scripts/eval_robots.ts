@@ -4,7 +4,7 @@
  * Run: deno run -A scripts/eval_robots.ts
  */
 import robotsParserModule from "robots-parser";
-import { parseRobots } from "../server/catalog/robots_rules.ts";
+import { parseRobots } from "../server/domain/catalog/robots_rules.ts";
 import { ROBOTS_CASES } from "../tests/fixtures/robots_cases.ts";
 
 type Bare = (url: string, body: string) => { isAllowed(url: string, ua?: string): boolean };

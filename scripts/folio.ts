@@ -2,14 +2,14 @@
  * The admin CLI: `deno task folio <command> [--flag=value ...]`. Operator chores over the same
  * store and domain code the HTTP API uses. Configuration comes from the same environment.
  */
-import { buildStatement, statementCsv } from "../server/billing/statement.ts";
-import { type Config, ConfigError, loadConfig } from "../server/config.ts";
-import { AppError } from "../server/errors.ts";
-import { createPublisherAccount, rotatePublisherKey } from "../server/manage/accounts.ts";
-import { createBuyer } from "../server/marketplace/buyers.ts";
-import { rebuildIndexes } from "../server/search_admin.ts";
-import { systemClock } from "../server/clock.ts";
-import { listenerSender, runProbeRound } from "../server/status/probes.ts";
+import { buildStatement, statementCsv } from "../server/domain/billing/statement.ts";
+import { type Config, ConfigError, loadConfig } from "../server/platform/config.ts";
+import { AppError } from "../server/platform/errors.ts";
+import { createPublisherAccount, rotatePublisherKey } from "../server/surfaces/manage/accounts.ts";
+import { createBuyer } from "../server/surfaces/marketplace/buyers.ts";
+import { rebuildIndexes } from "../server/platform/search_admin.ts";
+import { systemClock } from "../server/platform/clock.ts";
+import { listenerSender, runProbeRound } from "../server/domain/status/probes.ts";
 import { backupStoreAt, restoreStore } from "../store/backup.ts";
 import { loadMigrations, openStore, type Store, StoreError } from "../store/db.ts";
 import { seedDemo } from "../server/seed/demo.ts";

@@ -47,11 +47,11 @@ function rule(
   };
 }
 
-const CLOCK = "server/clock.ts";
+const CLOCK = "server/platform/clock.ts";
 const NETWORK = [
-  "server/catalog/fetcher.ts",
-  "server/catalog/socks_tunnel.ts",
-  "server/catalog/dns.ts",
+  "server/domain/catalog/fetcher.ts",
+  "server/domain/catalog/socks_tunnel.ts",
+  "server/domain/catalog/dns.ts",
 ];
 const NETWORK_CALLS = new Set([
   "connect",

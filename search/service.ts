@@ -37,10 +37,10 @@ export interface SearchServiceOptions {
   dataDir: string | null;
   /** "local" (default): a per-publisher LSA model; or any embedder, e.g. an OpenAI-compatible one. */
   embedder?: "local" | Embedder;
-  /** The clock (server/clock.ts): model training times and refresh intervals read it. */
+  /** The clock (server/platform/clock.ts): model training times and refresh intervals read it. */
   now: () => Date;
   /**
-   * What the background loop's idle pause waits on (server/clock.ts's Timer; default setTimeout).
+   * What the background loop's idle pause waits on (server/platform/clock.ts's Timer; default setTimeout).
    * Tests pass a manual timer: each pending sleep is a round done, each advance the next round.
    */
   timer?: { sleep(ms: number, signal?: AbortSignal): Promise<void> };
@@ -70,7 +70,7 @@ export interface SearchServiceOptions {
   holdTraining?: () => boolean;
   /**
    * Called when the background loop goes idle after embedding at least BURST_CHUNKS chunks, at
-   * most every BURST_GAP_MS: Folio gives memory back to the system then (server/memory.ts).
+   * most every BURST_GAP_MS: Folio gives memory back to the system then (server/platform/memory.ts).
    */
   afterBurst?: () => void;
   /** How to start the model trainer process (default: search/trainer.ts's); tests replace it. */

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { upsertArticle } from "../store/articles.ts";
-import { manualTimer } from "../server/clock.ts";
+import { manualTimer } from "../server/platform/clock.ts";
 import { LOOP_IDLE_MS } from "./service.ts";
 import { IN_PLACE } from "./train.ts";
 import type { Embedder } from "./embedder.ts";

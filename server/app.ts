@@ -1,29 +1,29 @@
 /**
  * The HTTP application, built from injected dependencies with no I/O at import time. Every
  * surface is a sub-app mounted by its path prefix; the root adds only the request id and the
- * one error model. Agent surfaces run the request envelope (server/envelope.ts) themselves.
+ * one error model. Agent surfaces run the request envelope (server/platform/envelope.ts) themselves.
  */
 import { Hono } from "hono";
-import { a2aRoutes } from "./a2a/routes.ts";
+import { a2aRoutes } from "./surfaces/a2a/routes.ts";
 import type { AppDeps, AppEnv } from "./deps.ts";
-import { errorBody } from "./errors.ts";
-import { buyerRoutes } from "./buyer/routes.ts";
-import { consoleRoutes } from "./console/routes.ts";
-import { homeRoutes } from "./home.ts";
-import { accountRoutes } from "./manage/account_routes.ts";
-import { docsRoutes } from "./openapi/docs_routes.ts";
-import { openApiRoutes } from "./openapi/document.ts";
-import { manageRoutes } from "./manage/routes.ts";
-import { MARKETPLACE, marketplaceRoutes } from "./marketplace/routes.ts";
-import { cardRoutes, mcpRoutes } from "./mcp/routes.ts";
-import { publisherHostRoutes } from "./landing/routes.ts";
-import { onError, requestId } from "./middleware.ts";
-import { oauthRoutes } from "./oauth/routes.ts";
-import { restRoutes } from "./rest/routes.ts";
-import { healthRoutes } from "./status/health.ts";
-import { statusPageRoutes } from "./status/page.ts";
-import { statusApiRoutes } from "./status/routes.ts";
-import { termsRoutes } from "./terms.ts";
+import { errorBody } from "./platform/errors.ts";
+import { buyerRoutes } from "./pages/buyer/routes.ts";
+import { consoleRoutes } from "./pages/console/routes.ts";
+import { homeRoutes } from "./pages/home.ts";
+import { accountRoutes } from "./surfaces/manage/account_routes.ts";
+import { docsRoutes } from "./surfaces/openapi/docs_routes.ts";
+import { openApiRoutes } from "./surfaces/openapi/document.ts";
+import { manageRoutes } from "./surfaces/manage/routes.ts";
+import { MARKETPLACE, marketplaceRoutes } from "./surfaces/marketplace/routes.ts";
+import { cardRoutes, mcpRoutes } from "./surfaces/mcp/routes.ts";
+import { publisherHostRoutes } from "./surfaces/landing/routes.ts";
+import { onError, requestId } from "./platform/middleware.ts";
+import { oauthRoutes } from "./surfaces/oauth/routes.ts";
+import { restRoutes } from "./surfaces/rest/routes.ts";
+import { healthRoutes } from "./surfaces/status/health.ts";
+import { statusPageRoutes } from "./pages/status.ts";
+import { statusApiRoutes } from "./surfaces/status/routes.ts";
+import { termsRoutes } from "./pages/terms.ts";
 import { wellKnownRoutes } from "./well_known.ts";
 
 export type { AppDeps, AppEnv } from "./deps.ts";
@@ -53,9 +53,9 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.route("/api/publishers", cardRoutes(deps));
   app.route("/api/publisher", manageRoutes(deps));
   app.route("/api/openapi.json", openApiRoutes(deps));
-  // Every other path on a publisher's custom domain is its site (server/landing/routes.ts).
+  // Every other path on a publisher's custom domain is its site (server/surfaces/landing/routes.ts).
   app.route("/", publisherHostRoutes(deps));
-  // Pages. The portals call the API through the app itself (server/console/api.ts).
+  // Pages. The portals call the API through the app itself (server/pages/kit/api.ts).
   const self = (req: Request, env: unknown) => app.fetch(req, env);
   app.route("/publisher", consoleRoutes(deps, self));
   app.route("/buyer", buyerRoutes(deps, self));

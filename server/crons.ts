@@ -3,15 +3,15 @@
  * Deno.cron, and every node runs every cron, so each job takes a lease row (or is idempotent) to
  * make one node do the work.
  */
-import { runBillingCron } from "./billing/close.ts";
-import { dailySync } from "./catalog/jobs.ts";
-import { dailyRobotsRefresh } from "./catalog/robots.ts";
+import { runBillingCron } from "./domain/billing/close.ts";
+import { dailySync } from "./domain/catalog/jobs.ts";
+import { dailyRobotsRefresh } from "./domain/catalog/robots.ts";
 import type { AppDeps } from "./deps.ts";
 import { withLease } from "../store/leases.ts";
-import { PROBE_INTERVAL_MINUTES } from "./status/probes.ts";
-import { compactionRange } from "./status/report.ts";
+import { PROBE_INTERVAL_MINUTES } from "./domain/status/probes.ts";
+import { compactionRange } from "./domain/status/report.ts";
 import { compactStatus } from "../store/status.ts";
-import { recheckPendingDomains } from "./manage/domains.ts";
+import { recheckPendingDomains } from "./surfaces/manage/domains.ts";
 
 /** A periodic job: a name, a cron schedule (UTC), and what it does. */
 export interface CronJob {

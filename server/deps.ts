@@ -5,14 +5,14 @@ import type { Buyer } from "../store/buyers.ts";
 import type { BuyerSession } from "../store/buyer_sessions.ts";
 import type { LiveSession } from "../store/sessions.ts";
 import type { Publisher } from "../store/publishers.ts";
-import type { CallLog } from "./call_log.ts";
-import type { Clock } from "./clock.ts";
-import type { GuardedFetcher } from "./catalog/fetcher.ts";
-import type { TxtResolver } from "./catalog/dns.ts";
-import type { Config } from "./config.ts";
-import type { CallRecord } from "./envelope.ts";
-import type { Credential } from "./identity.ts";
-import type { Logger } from "./log.ts";
+import type { CallLog } from "./platform/call_log.ts";
+import type { Clock } from "./platform/clock.ts";
+import type { GuardedFetcher } from "./domain/catalog/fetcher.ts";
+import type { TxtResolver } from "./domain/catalog/dns.ts";
+import type { Config } from "./platform/config.ts";
+import type { CallRecord } from "./platform/envelope.ts";
+import type { Credential } from "./platform/identity.ts";
+import type { Logger } from "./platform/log.ts";
 
 /** The application's dependencies. */
 export interface AppDeps {
@@ -23,7 +23,7 @@ export interface AppDeps {
   callLog: CallLog;
   search: SearchService;
   fetcher: GuardedFetcher;
-  /** DNS TXT lookups (custom domain proof, server/manage/domains.ts). */
+  /** DNS TXT lookups (custom domain proof, server/surfaces/manage/domains.ts). */
   resolveTxt: TxtResolver;
 }
 
@@ -43,9 +43,9 @@ export interface AppEnv {
     credential: Credential | null;
     /** The caller's meter identity, for the decision and the call log (docs/DESIGN.md §4). */
     identity: string | null;
-    /** What the call log writes for this request (server/envelope.ts). */
+    /** What the call log writes for this request (server/platform/envelope.ts). */
     call: CallRecord | undefined;
-    /** A probe round's request (server/status/probes.ts): answered, but not logged or metered. */
+    /** A probe round's request (server/domain/status/probes.ts): answered, but not logged or metered. */
     probe: boolean;
   };
 }

@@ -6,21 +6,21 @@ import { createOpenAiEmbedder, createSearchService, type SearchService } from ".
 import { openStore, type Store } from "../store/db.ts";
 import { seedDemo, type SeedResult } from "./seed/demo.ts";
 import { createApp } from "./app.ts";
-import { type CallLog, createCallLog } from "./call_log.ts";
-import { type Clock, systemClock } from "./clock.ts";
-import { type Config, withListeningPort } from "./config.ts";
-import { createFetcher, type GuardedFetcher } from "./catalog/fetcher.ts";
-import { stopRobotsFetches } from "./catalog/robots.ts";
-import { resolveTxtSystem } from "./catalog/dns.ts";
-import { startIngestionWorker } from "./catalog/jobs.ts";
-import { importingBooks, syncChapterUrls } from "./catalog/books.ts";
-import { memoryReleaser } from "./memory.ts";
+import { type CallLog, createCallLog } from "./platform/call_log.ts";
+import { type Clock, systemClock } from "./platform/clock.ts";
+import { type Config, withListeningPort } from "./platform/config.ts";
+import { createFetcher, type GuardedFetcher } from "./domain/catalog/fetcher.ts";
+import { stopRobotsFetches } from "./domain/catalog/robots.ts";
+import { resolveTxtSystem } from "./domain/catalog/dns.ts";
+import { startIngestionWorker } from "./domain/catalog/jobs.ts";
+import { importingBooks, syncChapterUrls } from "./domain/catalog/books.ts";
+import { memoryReleaser } from "./platform/memory.ts";
 import { backfillSitePaths } from "../store/articles.ts";
 import { listPublishers } from "../store/publishers.ts";
-import { verifyTrustedClaims } from "./manage/domains.ts";
+import { verifyTrustedClaims } from "./surfaces/manage/domains.ts";
 import type { AppDeps } from "./deps.ts";
-import { createLogger, type Logger } from "./log.ts";
-import { listenerSender, runProbeRound } from "./status/probes.ts";
+import { createLogger, type Logger } from "./platform/log.ts";
+import { listenerSender, runProbeRound } from "./domain/status/probes.ts";
 
 /** A started service. */
 export interface Folio {

@@ -4,10 +4,10 @@
  * protected resource). Each surface builds its own document; this room only routes to them.
  */
 import { Hono } from "hono";
-import { A2A_CORS, agentCardRoute } from "./a2a/routes.ts";
+import { A2A_CORS, agentCardRoute } from "./surfaces/a2a/routes.ts";
 import type { AppDeps, AppEnv } from "./deps.ts";
-import { mcpJsonRoute } from "./mcp/routes.ts";
-import { metadataRoutes } from "./oauth/endpoint_routes.ts";
+import { mcpJsonRoute } from "./surfaces/mcp/routes.ts";
+import { metadataRoutes } from "./surfaces/oauth/endpoint_routes.ts";
 
 /** The /.well-known sub-app. */
 export function wellKnownRoutes(deps: AppDeps): Hono<AppEnv> {

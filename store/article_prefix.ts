@@ -1,5 +1,5 @@
 /**
- * Candidates for MCP argument completion (server/mcp/completions.ts): published articles and tags
+ * Candidates for MCP argument completion (server/surfaces/mcp/completions.ts): published articles and tags
  * that start with what the client typed. Bodies are never read. BLOCKED articles are left out here
  * already; the caller still runs the access decision on every candidate before showing it.
  */

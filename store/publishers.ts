@@ -33,7 +33,7 @@ export type CrawlerAction = "allow" | "charge" | "block";
 
 /**
  * Agent payments on the publisher's host (docs/SPEC.md "Agent payments"): whether crawlers pay
- * there, per-crawler actions by family (server/landing/crawlers.json), the action for crawlers
+ * there, per-crawler actions by family (server/domain/crawlers/crawlers.json), the action for crawlers
  * not listed, how user-initiated fetchers (ChatGPT-User, ...) count, and the crawler price.
  */
 export interface AgentPayments {

@@ -1,12 +1,12 @@
 /**
- * Web Bot Auth signatures seen (server/landing/signature_replay.ts): a signature's replay key is
+ * Web Bot Auth signatures seen (server/domain/crawlers/signature_replay.ts): a signature's replay key is
  * held until the signature expires, so a second use is refused by every process on the store.
  */
 import type { Client } from "./db.ts";
 
 /**
  * How long past its expiry a row is kept: a node whose clock runs behind by up to this much still
- * refuses the replay instead of finding the row pruned (server/landing/web_bot_auth.ts allows a
+ * refuses the replay instead of finding the row pruned (server/domain/crawlers/web_bot_auth.ts allows a
  * signer the same skew).
  */
 export const REPLAY_PRUNE_MARGIN_MS = 60_000;

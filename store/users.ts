@@ -11,7 +11,7 @@ export interface PublisherUser {
   id: string;
   publisherId: string;
   email: string;
-  /** Self-describing PBKDF2 hash (server/manage/passwords.ts); never the password. */
+  /** Self-describing PBKDF2 hash (server/domain/accounts/passwords.ts); never the password. */
   passwordHash: string;
 }
 

@@ -2,8 +2,8 @@
 import assert from "node:assert/strict";
 import { SendMessageRequest, type Task, TaskState } from "@a2a-js/sdk";
 import type { Client } from "@a2a-js/sdk/client";
-import { loopbackFetch, message, rpc, sdkClient } from "../server/a2a/_test_utils.ts";
-import { createBuyer } from "../server/marketplace/buyers.ts";
+import { loopbackFetch, message, rpc, sdkClient } from "../server/surfaces/a2a/_test_utils.ts";
+import { createBuyer } from "../server/surfaces/marketplace/buyers.ts";
 import { DEFAULT_TOGGLES, insertPublisher } from "../store/publishers.ts";
 import { startTestFolio, type TestFolio, testFolio } from "./helpers.ts";
 

@@ -8,13 +8,13 @@ import {
   stateOf,
   statusData,
   taskOf,
-} from "../server/a2a/_test_utils.ts";
+} from "../server/surfaces/a2a/_test_utils.ts";
 import { demoIds, patchDemo } from "./fixtures/demo.ts";
 import { countA2aTasks } from "../store/a2a_tasks.ts";
 import { recentCalls } from "../store/call_log.ts";
 import { insertRule } from "../store/rules.ts";
 import { setArticlePolicy } from "../store/articles.ts";
-import { createBuyer } from "../server/marketplace/buyers.ts";
+import { createBuyer } from "../server/surfaces/marketplace/buyers.ts";
 import { type TestFolio, testFolio } from "./helpers.ts";
 
 Deno.test("malformed JSON, a wrong jsonrpc version and an unknown method get -32700, -32600 and -32601", async () => {

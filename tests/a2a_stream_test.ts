@@ -15,8 +15,8 @@ import {
   rpc,
   sdkClient,
   taskOf,
-} from "../server/a2a/_test_utils.ts";
-import { createBuyer } from "../server/marketplace/buyers.ts";
+} from "../server/surfaces/a2a/_test_utils.ts";
+import { createBuyer } from "../server/surfaces/marketplace/buyers.ts";
 import { demoIds, patchDemo } from "./fixtures/demo.ts";
 import { startTestFolio, type TestFolio } from "./helpers.ts";
 

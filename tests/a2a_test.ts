@@ -10,9 +10,9 @@ import {
   rpc,
   sdkClientFactory,
   stateOf,
-} from "../server/a2a/_test_utils.ts";
+} from "../server/surfaces/a2a/_test_utils.ts";
 import { demoIds, patchDemo } from "./fixtures/demo.ts";
-import { createBuyer } from "../server/marketplace/buyers.ts";
+import { createBuyer } from "../server/surfaces/marketplace/buyers.ts";
 import { json, startTestFolio } from "./helpers.ts";
 
 function send(json: Record<string, unknown>): SendMessageRequest {

@@ -2,7 +2,7 @@
  * The A2A server's wire, pinned byte for byte: card and endpoint refusals, every JSON-RPC error,
  * every skill input refusal (both protocol versions), and every get_article outcome as a task.
  */
-import { message, METHODS } from "../server/a2a/_test_utils.ts";
+import { message, METHODS } from "../server/surfaces/a2a/_test_utils.ts";
 import { setArticlePolicy } from "../store/articles.ts";
 import { getPublisher } from "../store/publishers.ts";
 import { denyTerritory, outcomeFixture, patchDemo, spendToCap } from "./fixtures/demo.ts";

@@ -1,6 +1,6 @@
 /** GET /docs: the API reference page, rendered on the server from GET /api/openapi.json. */
 import assert from "node:assert/strict";
-import { referenceOf } from "../server/openapi/reference.ts";
+import { referenceOf } from "../server/surfaces/openapi/reference.ts";
 import { ApiDocsPage } from "../ui/api_docs.tsx";
 import { renderPage } from "../ui/layout.tsx";
 import {

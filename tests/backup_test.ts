@@ -5,9 +5,9 @@
  */
 import assert from "node:assert/strict";
 import { createClient } from "@libsql/client";
-import { buildStatement } from "../server/billing/statement.ts";
-import { createPublisherAccount } from "../server/manage/accounts.ts";
-import { createBuyer } from "../server/marketplace/buyers.ts";
+import { buildStatement } from "../server/domain/billing/statement.ts";
+import { createPublisherAccount } from "../server/surfaces/manage/accounts.ts";
+import { createBuyer } from "../server/surfaces/marketplace/buyers.ts";
 import { backupStore, backupStoreAt, restoreStore } from "../store/backup.ts";
 import { loadMigrations, migrate, openStore, StoreError } from "../store/db.ts";
 import { buyerNames, exists, snapshot } from "./store_files.ts";

@@ -1,5 +1,5 @@
 /** A local stand-in for Stripe's Checkout API on 127.0.0.1, and webhook signing for tests. */
-import { hmacHex } from "../server/billing/stripe.ts";
+import { hmacHex } from "../server/domain/billing/stripe.ts";
 
 /** A fake Stripe that records what it was asked. */
 export interface FakeStripe extends AsyncDisposable {

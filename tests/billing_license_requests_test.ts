@@ -5,9 +5,9 @@ import {
   createLicenseRequest,
   denyLicenseRequest,
   listRequests,
-} from "../server/billing/license_requests.ts";
-import { AppError } from "../server/errors.ts";
-import { createBuyer } from "../server/marketplace/buyers.ts";
+} from "../server/domain/billing/license_requests.ts";
+import { AppError } from "../server/platform/errors.ts";
+import { createBuyer } from "../server/surfaces/marketplace/buyers.ts";
 import { bindClient } from "../store/buyer_clients.ts";
 import { heldUseCases } from "../store/licenses.ts";
 import { getPublisher, updatePublisher } from "../store/publishers.ts";

@@ -1,6 +1,6 @@
 /** Metered reads: the cap under concurrency on two nodes, idempotency, price snapshots, months. */
 import assert from "node:assert/strict";
-import { METERED_CAP_MICROS } from "../server/money.ts";
+import { METERED_CAP_MICROS } from "../server/platform/money.ts";
 import { getPublisher, updatePublisher } from "../store/publishers.ts";
 import { json, type TestFolio, testFolio } from "./helpers.ts";
 import { paywalled, read, signup } from "./billing_helpers.ts";
@@ -147,7 +147,7 @@ Deno.test("200 simultaneous chargeRead() calls from two store clients stop exact
   try {
     await using a = await testFolio({ dataDir });
     await using b = await testFolio({ dataDir, env: { FOLIO_SEED: "0" } });
-    const { chargeRead } = await import("../server/billing/metering.ts");
+    const { chargeRead } = await import("../server/domain/billing/metering.ts");
     const { buyerId } = await signup(a);
     const [articleId] = await paywalled(a);
     const price = 33_333;

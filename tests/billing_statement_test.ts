@@ -1,13 +1,13 @@
 /** Statements, month close, renewals, leases and payouts (docs/TEST-PLAN.md B9, B10, B15). */
 import assert from "node:assert/strict";
-import { closeMonth, runBillingCron } from "../server/billing/close.ts";
+import { closeMonth, runBillingCron } from "../server/domain/billing/close.ts";
 import { withLease } from "../store/leases.ts";
-import { chargeRead } from "../server/billing/metering.ts";
-import { buildStatement } from "../server/billing/statement.ts";
-import { rollMonth, subscribe } from "../server/billing/subscriptions.ts";
-import { monthOf } from "../server/clock.ts";
-import { withPlatformFee } from "../server/money.ts";
-import { createBuyer } from "../server/marketplace/buyers.ts";
+import { chargeRead } from "../server/domain/billing/metering.ts";
+import { buildStatement } from "../server/domain/billing/statement.ts";
+import { rollMonth, subscribe } from "../server/domain/billing/subscriptions.ts";
+import { monthOf } from "../server/platform/clock.ts";
+import { withPlatformFee } from "../server/platform/money.ts";
+import { createBuyer } from "../server/surfaces/marketplace/buyers.ts";
 import { ledgerTotal } from "../store/charges.ts";
 import { json, type TestFolio, testFolio } from "./helpers.ts";
 
@@ -251,7 +251,7 @@ Deno.test("publisher license-request routes list, approve and deny over HTTP", a
   await using folio = await testFolio();
   const db = folio.deps.store.db;
   const pk = folio.seeded!.apiKey;
-  const { createLicenseRequest } = await import("../server/billing/license_requests.ts");
+  const { createLicenseRequest } = await import("../server/domain/billing/license_requests.ts");
   const { buyerId } = await createBuyer(db, { name: "R", email: "r@x.test" }, {
     now: folio.clock.now(),
   });

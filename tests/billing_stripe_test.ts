@@ -1,6 +1,6 @@
 /** Checkout and webhooks against a local fake Stripe (docs/TEST-PLAN.md B11-B13). */
 import assert from "node:assert/strict";
-import { createBuyer } from "../server/marketplace/buyers.ts";
+import { createBuyer } from "../server/surfaces/marketplace/buyers.ts";
 import { insertLicense, setCheckout } from "../store/licenses.ts";
 import { eventBody, signature, startFakeStripe } from "./billing_fake_stripe.ts";
 import { json, type TestFolio, testFolio } from "./helpers.ts";

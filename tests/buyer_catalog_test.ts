@@ -1,7 +1,7 @@
 /** The buyer portal's catalog, publisher pages, connection snippets and license form, in process. */
 import assert from "node:assert/strict";
-import { filterCatalog } from "../server/buyer/catalog.ts";
-import { pageOf } from "../server/console/pages.ts";
+import { filterCatalog } from "../server/pages/buyer/catalog.ts";
+import { pageOf } from "../server/pages/kit/pages.ts";
 import type { CatalogFilter, CatalogPublisher } from "../ui/buyer/catalog.tsx";
 import { startFakeStripe } from "./billing_fake_stripe.ts";
 import { hidden, textOf } from "./console_helpers.ts";

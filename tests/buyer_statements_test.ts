@@ -1,7 +1,7 @@
 /** Statements in the buyer portal: the months, one month, the invoice and the downloads. */
 import assert from "node:assert/strict";
 import { parse } from "csv-parse/sync";
-import { closeMonth } from "../server/billing/close.ts";
+import { closeMonth } from "../server/domain/billing/close.ts";
 import { textOf } from "./console_helpers.ts";
 import { testFolio } from "./helpers.ts";
 import { paywalled, read } from "./billing_helpers.ts";

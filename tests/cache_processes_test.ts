@@ -4,7 +4,7 @@
  * through one must show in the other's very next request (store/config_cache.ts).
  */
 import assert from "node:assert/strict";
-import { manualClock } from "../server/clock.ts";
+import { manualClock } from "../server/platform/clock.ts";
 import { getPublisher, updatePublisher } from "../store/publishers.ts";
 import { insertLicense } from "../store/licenses.ts";
 import { insertRule } from "../store/rules.ts";

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
-import { createCallLog } from "../server/call_log.ts";
-import { memoryLogger } from "../server/log.ts";
+import { createCallLog } from "../server/platform/call_log.ts";
+import { memoryLogger } from "../server/platform/log.ts";
 import { openStore } from "../store/db.ts";
 import { recentCalls } from "../store/call_log.ts";
 import { listRecent } from "../store/articles.ts";

@@ -2,7 +2,7 @@
  * What the call log records for each surface's answers and refusals (docs/SPEC.md "Events"),
  * pinned: which requests are logged, under which tool, status, HTTP status and identity.
  */
-import { createBuyer } from "../server/marketplace/buyers.ts";
+import { createBuyer } from "../server/surfaces/marketplace/buyers.ts";
 import { getPublisher, updatePublisher } from "../store/publishers.ts";
 import { type TestFolio, testFolio } from "./helpers.ts";
 import { initialize, post } from "./mcp_helpers.ts";

@@ -1,6 +1,6 @@
 /** The admin CLI as an operator runs it: `deno task folio <command>` against a data dir. */
 import assert from "node:assert/strict";
-import { hashSecret } from "../server/secrets.ts";
+import { hashSecret } from "../server/platform/secrets.ts";
 import { openStore } from "../store/db.ts";
 import { findPublisherIdByKeyHash } from "../store/publishers.ts";
 import { startTestFolio } from "./helpers.ts";

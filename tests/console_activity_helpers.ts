@@ -4,7 +4,7 @@
  * buyers make it, through the public surfaces (REST, MCP, the marketplace).
  */
 import assert from "node:assert/strict";
-import { hashPassword } from "../server/manage/passwords.ts";
+import { hashPassword } from "../server/domain/accounts/passwords.ts";
 import { newId } from "../store/ids.ts";
 import { userInsert } from "../store/users.ts";
 import { hidden, Visitor } from "./console_helpers.ts";

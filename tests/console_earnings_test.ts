@@ -1,6 +1,6 @@
 /** The console's earnings page: per month and per day, payouts, the window switcher, isolation. */
 import assert from "node:assert/strict";
-import { closeMonth } from "../server/billing/close.ts";
+import { closeMonth } from "../server/domain/billing/close.ts";
 import { usd } from "../ui/console/shell.tsx";
 import { consoleSignUp, textOf } from "./console_helpers.ts";
 import {

@@ -4,7 +4,7 @@
  * the page shows the API's 404 as a problem.
  */
 import assert from "node:assert/strict";
-import { passageOf } from "../server/console/playground.ts";
+import { passageOf } from "../server/pages/console/playground.ts";
 import { consoleSignUp, hidden, textOf } from "./console_helpers.ts";
 import { demoVisitor, flushCalls } from "./console_activity_helpers.ts";
 import { testFolio } from "./helpers.ts";

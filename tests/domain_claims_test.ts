@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { json, testFolio } from "./helpers.ts";
 import { signUp } from "./manage_helpers.ts";
 import { loopbackFetcher } from "./fixtures/gated_site.ts";
-import { recheckPendingDomains } from "../server/manage/domains.ts";
+import { recheckPendingDomains } from "../server/surfaces/manage/domains.ts";
 import {
   agentSurfaces,
   claim,

@@ -5,8 +5,8 @@
 import assert from "node:assert/strict";
 import { json, testFolio } from "./helpers.ts";
 import { assertInvalid, signUp } from "./manage_helpers.ts";
-import { createFetcher } from "../server/catalog/fetcher.ts";
-import { resolveTxtSystem } from "../server/catalog/dns.ts";
+import { createFetcher } from "../server/domain/catalog/fetcher.ts";
+import { resolveTxtSystem } from "../server/domain/catalog/dns.ts";
 import { loopbackFetcher } from "./fixtures/gated_site.ts";
 import {
   claim,

@@ -7,13 +7,13 @@
  * Both start from a copy of one seeded store per test process (migrated, the demo publisher
  * seeded and embedded), which is what makes a test cheap; `dataDir` or FOLIO_SEED=0 opt out.
  */
-import { type ManualClock, manualClock } from "../server/clock.ts";
-import { type Config, loadConfig } from "../server/config.ts";
-import { memoryLogger } from "../server/log.ts";
+import { type ManualClock, manualClock } from "../server/platform/clock.ts";
+import { type Config, loadConfig } from "../server/platform/config.ts";
+import { memoryLogger } from "../server/platform/log.ts";
 import { assembleFolio, type Folio, startFolio } from "../server/runtime.ts";
 import type { SeedResult } from "../server/seed/demo.ts";
 import { type Client, fileUrl, openStore } from "../store/db.ts";
-import { runProbeRound } from "../server/status/probes.ts";
+import { runProbeRound } from "../server/domain/status/probes.ts";
 
 /** A test service that cleans up after itself with `await using`. */
 export interface TestFolio extends Folio, AsyncDisposable {

@@ -47,14 +47,15 @@ function findings(output: string, dir: string): string[] {
 
 Deno.test("deno lint fails on a deliberate violation of each house rule, naming the rule and the fix", async () => {
   const dir = await tree({
-    "server/rest/late.ts":
+    "server/surfaces/rest/late.ts":
       "export const at = () => Date.now();\nexport const d = () => new Date();\n",
-    "server/mcp/leak.ts": 'export const get = () => fetch("http://169.254.169.254/");\n' +
+    "server/surfaces/mcp/leak.ts": 'export const get = () => fetch("http://169.254.169.254/");\n' +
       "export const raw = () => Deno.connect({ port: 80 });\n",
-    "server/a2a/query.ts": 'export const q = "SELECT id FROM articles WHERE publisher_id = ?";\n',
+    "server/surfaces/a2a/query.ts":
+      'export const q = "SELECT id FROM articles WHERE publisher_id = ?";\n',
     "store/upward.ts": 'import { createApp } from "../server/app.ts";\nexport { createApp };\n',
     "search/upward.ts":
-      'import { decide } from "../server/licensing/decide.ts";\nexport { decide };\n',
+      'import { decide } from "../server/domain/licensing/decide.ts";\nexport { decide };\n',
     "ui/page.tsx": 'import { listRecent } from "../store/articles.ts";\nexport { listRecent };\n',
     "server/app.ts":
       'import { Hono } from "hono";\nimport { requestId } from "./middleware.ts";\n' +
@@ -63,8 +64,8 @@ Deno.test("deno lint fails on a deliberate violation of each house rule, naming 
     "server/thing/mod.ts":
       'export { a } from "./a.ts";\nexport function helper() {\n  return 1;\n}\n',
     // Lawful code the rules must leave alone.
-    "server/clock.ts": "export const now = () => new Date();\n",
-    "server/catalog/fetcher.ts": 'export const get = () => fetch("https://example.com/");\n',
+    "server/platform/clock.ts": "export const now = () => new Date();\n",
+    "server/domain/catalog/fetcher.ts": 'export const get = () => fetch("https://example.com/");\n',
     "store/articles.ts":
       'export const SQL = "SELECT id FROM articles";\nexport const when = (t: number) => new Date(t);\n',
     "ui/ok.tsx": 'import type { Article } from "../store/articles.ts";\n' +
@@ -77,13 +78,13 @@ Deno.test("deno lint fails on a deliberate violation of each house rule, naming 
     const { code, output } = await run(dir, ["lint"]);
     assert.notEqual(code, 0, "deno lint must fail");
     assert.deepEqual(findings(output, dir), [
-      "clock-only server/rest/late.ts",
-      "clock-only server/rest/late.ts",
+      "clock-only server/surfaces/rest/late.ts",
+      "clock-only server/surfaces/rest/late.ts",
       "mod-reexports-only server/thing/mod.ts",
-      "network-through-fetcher server/mcp/leak.ts",
-      "network-through-fetcher server/mcp/leak.ts",
+      "network-through-fetcher server/surfaces/mcp/leak.ts",
+      "network-through-fetcher server/surfaces/mcp/leak.ts",
       "no-root-wildcard-use server/app.ts",
-      "sql-in-store server/a2a/query.ts",
+      "sql-in-store server/surfaces/a2a/query.ts",
       "store-below-server search/upward.ts",
       "store-below-server store/upward.ts",
       "ui-takes-data ui/page.tsx",

@@ -2,8 +2,8 @@
 import assert from "node:assert/strict";
 import { setArticlePolicy } from "../store/articles.ts";
 import { getPublisher } from "../store/publishers.ts";
-import { listVisible } from "../server/reads/listing.ts";
-import { createBuyer } from "../server/marketplace/buyers.ts";
+import { listVisible } from "../server/domain/reads/listing.ts";
+import { createBuyer } from "../server/surfaces/marketplace/buyers.ts";
 import { auth } from "./fixtures/ingest_helpers.ts";
 import { type TestFolio, testFolio } from "./helpers.ts";
 import { bearer, sendJson, signUp } from "./manage_helpers.ts";

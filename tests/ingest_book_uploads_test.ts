@@ -4,7 +4,7 @@
  */
 import assert from "node:assert/strict";
 import { findArticle } from "../store/articles.ts";
-import { chapterUrl, importingBooks, MAX_PDF_BYTES } from "../server/catalog/books.ts";
+import { chapterUrl, importingBooks, MAX_PDF_BYTES } from "../server/domain/catalog/books.ts";
 import { auth } from "./fixtures/ingest_helpers.ts";
 import { type TestFolio, testFolio } from "./helpers.ts";
 

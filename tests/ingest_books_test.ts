@@ -2,8 +2,8 @@
 import assert from "node:assert/strict";
 import { findArticle, getArticles } from "../store/articles.ts";
 import { bookCeiling } from "../store/books.ts";
-import { chapterUrl } from "../server/catalog/books.ts";
-import { pdfText } from "../server/catalog/pdf_text.ts";
+import { chapterUrl } from "../server/domain/catalog/books.ts";
+import { pdfText } from "../server/domain/catalog/pdf_text.ts";
 import { auth } from "./fixtures/ingest_helpers.ts";
 import { deflatedZeros, makePdf } from "./fixtures/pdf.ts";
 import { type TestFolio, testFolio } from "./helpers.ts";

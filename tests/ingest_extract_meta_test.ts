@@ -1,7 +1,7 @@
 /** Extraction metadata: JSON-LD in CDATA, title precedence, author decoys, Dublin Core, dates. */
 import assert from "node:assert/strict";
-import { normaliseDate, pickDate } from "../server/catalog/dates.ts";
-import { extractArticle } from "../server/catalog/extract.ts";
+import { normaliseDate, pickDate } from "../server/domain/catalog/dates.ts";
+import { extractArticle } from "../server/domain/catalog/extract.ts";
 
 const BODY = "<p>" +
   "The committee met on Tuesday to weigh the harbour plan and its costs. ".repeat(10) +

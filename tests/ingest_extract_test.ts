@@ -1,9 +1,9 @@
 /** Extraction and splitting units: metadata precedence, dates, body format, book chapters. */
 import assert from "node:assert/strict";
-import { splitMarkdown, splitPdf, splitPlainText } from "../server/catalog/book_split.ts";
-import { normaliseDate } from "../server/catalog/dates.ts";
-import { extractArticle } from "../server/catalog/extract.ts";
-import { htmlToText } from "../server/catalog/html_text.ts";
+import { splitMarkdown, splitPdf, splitPlainText } from "../server/domain/catalog/book_split.ts";
+import { normaliseDate } from "../server/domain/catalog/dates.ts";
+import { extractArticle } from "../server/domain/catalog/extract.ts";
+import { htmlToText } from "../server/domain/catalog/html_text.ts";
 import { expectedBody, pageSpec, renderPage } from "./fixtures/article_pages.ts";
 
 const LONG = "The committee met on Tuesday to weigh the harbour plan and its costs. ".repeat(8);
@@ -106,7 +106,7 @@ Deno.test("htmlToText() makes h2/h3 headings '## ' lines and survives deep nesti
     "## One\n\na b\n\nc\n\nd\n\n## Two\n\ne f",
   );
   const deep = "<div>".repeat(10_000) + "deep text" + "</div>".repeat(10_000);
-  // The walk stops 200 levels down (server/catalog/html_text.ts), so 10,000 cost no more than 200.
+  // The walk stops 200 levels down (server/domain/catalog/html_text.ts), so 10,000 cost no more than 200.
   assert.equal(htmlToText(deep), "");
   assert.equal(htmlToText("<div>".repeat(150) + "deep text" + "</div>".repeat(150)), "deep text");
 });

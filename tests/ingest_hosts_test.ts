@@ -3,8 +3,8 @@
  * keeps timing out, stops consuming the job's time; HTTP errors are answers, not host failures.
  */
 import assert from "node:assert/strict";
-import { startIngestionWorker } from "../server/catalog/jobs.ts";
-import { CONNECTION_FAILURES } from "../server/catalog/host_memory.ts";
+import { startIngestionWorker } from "../server/domain/catalog/jobs.ts";
+import { CONNECTION_FAILURES } from "../server/domain/catalog/host_memory.ts";
 import { auth, uploadCsv, waitForJob } from "./fixtures/ingest_helpers.ts";
 import { loopbackFetcher, startGatedSite } from "./fixtures/gated_site.ts";
 import { type TestFolio, testFolio } from "./helpers.ts";

@@ -9,8 +9,12 @@ import {
   recoverJobs,
   startIngestionWorker,
   stopIngestionWorker,
-} from "../server/catalog/jobs.ts";
-import { dailyRobotsRefresh, ROBOTS_TOKEN, robotsVerdict } from "../server/catalog/robots.ts";
+} from "../server/domain/catalog/jobs.ts";
+import {
+  dailyRobotsRefresh,
+  ROBOTS_TOKEN,
+  robotsVerdict,
+} from "../server/domain/catalog/robots.ts";
 import { USER_AGENT } from "../server/runtime.ts";
 import { pageSpec } from "./fixtures/article_pages.ts";
 import { runJobViaApi, uploadCsv, urlsIn, waitForJob } from "./fixtures/ingest_helpers.ts";

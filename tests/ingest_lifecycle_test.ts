@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { findArticle } from "../store/articles.ts";
 import { claimJob, getJob } from "../store/jobs.ts";
-import { recoverJobs, startIngestionWorker } from "../server/catalog/jobs.ts";
+import { recoverJobs, startIngestionWorker } from "../server/domain/catalog/jobs.ts";
 import { auth, uploadCsv, waitForJob } from "./fixtures/ingest_helpers.ts";
 import { loopbackFetcher, startGatedSite } from "./fixtures/gated_site.ts";
 import { until } from "./fixtures/until.ts";

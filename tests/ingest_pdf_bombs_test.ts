@@ -3,14 +3,14 @@
  * read it is gone afterwards, whether it refused, crashed, ran out of time or out of memory.
  */
 import assert from "node:assert/strict";
-import { AppError } from "../server/errors.ts";
+import { AppError } from "../server/platform/errors.ts";
 import {
   livePdfReaders,
   PDF_ARG,
   pdfText,
   type ReaderCommand,
   readerCommand,
-} from "../server/catalog/pdf_text.ts";
+} from "../server/domain/catalog/pdf_text.ts";
 import { auth } from "./fixtures/ingest_helpers.ts";
 import { makePdf } from "./fixtures/pdf.ts";
 import {

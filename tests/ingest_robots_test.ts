@@ -1,6 +1,6 @@
 /** robots.txt over HTTP (RFC 9309 section 2.3): redirects, statuses and the size limit. */
 import assert from "node:assert/strict";
-import { robotsVerdict } from "../server/catalog/robots.ts";
+import { robotsVerdict } from "../server/domain/catalog/robots.ts";
 import { oversizedRobots } from "./fixtures/robots_cases.ts";
 import { testFolio } from "./helpers.ts";
 

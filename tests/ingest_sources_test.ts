@@ -1,10 +1,10 @@
 /** Source CSV uploads: limits while streaming, parsing edge cases, hostile cells, auth. */
 import assert from "node:assert/strict";
 import { countUrlsByState } from "../store/sources.ts";
-import { MAX_CSV_BYTES, parseSourceCsv } from "../server/catalog/sources.ts";
+import { MAX_CSV_BYTES, parseSourceCsv } from "../server/domain/catalog/sources.ts";
 import { Hono } from "hono";
 import type { AppEnv } from "../server/deps.ts";
-import { uploadLimit } from "../server/catalog/upload.ts";
+import { uploadLimit } from "../server/domain/catalog/upload.ts";
 import { auth, uploadCsv } from "./fixtures/ingest_helpers.ts";
 import { testFolio } from "./helpers.ts";
 

@@ -4,8 +4,8 @@
  */
 import assert from "node:assert/strict";
 import { findArticle, listRecent } from "../store/articles.ts";
-import { createFetcher } from "../server/catalog/fetcher.ts";
-import { startIngestionWorker } from "../server/catalog/jobs.ts";
+import { createFetcher } from "../server/domain/catalog/fetcher.ts";
+import { startIngestionWorker } from "../server/domain/catalog/jobs.ts";
 import { USER_AGENT } from "../server/runtime.ts";
 import { expectedBody, pageSpec } from "./fixtures/article_pages.ts";
 import { auth, runJobViaApi, uploadCsv, urlsIn, waitForJob } from "./fixtures/ingest_helpers.ts";
@@ -19,7 +19,7 @@ Deno.test("a drain job ingests a few hundred pages with their metadata and count
   const specs = Array.from({ length: PAGES }, (_, i) => pageSpec(i));
   await using site = startPageServer(specs);
   // The site is our own loopback fixture: no politeness spacing between its pages (spacing is
-  // server/catalog/host_slots_test.ts's subject); everything else is the production fetcher.
+  // server/domain/catalog/host_slots_test.ts's subject); everything else is the production fetcher.
   folio.deps.fetcher = createFetcher({
     userAgent: USER_AGENT,
     allowLoopback: true,

@@ -4,8 +4,8 @@
  * dialect, charges exactly price + 4.7%, and shows up on the statement and in earnings.
  */
 import assert from "node:assert/strict";
-import { formatCrawlerPrice, parseCrawlerPrice } from "../server/landing/crawler_price.ts";
-import { createBuyer } from "../server/marketplace/buyers.ts";
+import { formatCrawlerPrice, parseCrawlerPrice } from "../server/surfaces/landing/crawler_price.ts";
+import { createBuyer } from "../server/surfaces/marketplace/buyers.ts";
 import { json, type TestFolio, testFolio } from "./helpers.ts";
 import { bodySample, CHATGPT_USER, demoPath, GPTBOT, visit } from "./landing_helpers.ts";
 import { patchDemo, spendToCap } from "./fixtures/demo.ts";

@@ -5,7 +5,7 @@
  * it at once; a failed answer is asked again an hour later.
  */
 import assert from "node:assert/strict";
-import { refreshRobots, robotsFetchesSettled } from "../server/catalog/robots.ts";
+import { refreshRobots, robotsFetchesSettled } from "../server/domain/catalog/robots.ts";
 import { patchDemo } from "./fixtures/demo.ts";
 import { startPageServer } from "./fixtures/page_server.ts";
 import { type TestFolio, testFolio } from "./helpers.ts";

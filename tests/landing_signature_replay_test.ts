@@ -5,9 +5,9 @@
  * too.
  */
 import assert from "node:assert/strict";
-import { manualClock } from "../server/clock.ts";
-import { REPLAYED } from "../server/landing/signature_replay.ts";
-import { createBuyer } from "../server/marketplace/buyers.ts";
+import { manualClock } from "../server/platform/clock.ts";
+import { REPLAYED } from "../server/domain/crawlers/signature_replay.ts";
+import { createBuyer } from "../server/surfaces/marketplace/buyers.ts";
 import { type TestFolio, testFolio } from "./helpers.ts";
 import { GPTBOT, HOST, visit } from "./landing_helpers.ts";
 import { spawnFolio } from "./processes.ts";

@@ -4,7 +4,7 @@
  * and unsigned-price signatures, and an unregistered directory, each answer in the dialect.
  */
 import assert from "node:assert/strict";
-import { createBuyer } from "../server/marketplace/buyers.ts";
+import { createBuyer } from "../server/surfaces/marketplace/buyers.ts";
 import { json, type TestFolio, testFolio } from "./helpers.ts";
 import { demoPath, GPTBOT, HOST, visit } from "./landing_helpers.ts";
 import { startTestSigner, type TestSigner } from "./web_bot_auth_helpers.ts";

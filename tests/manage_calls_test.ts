@@ -1,7 +1,7 @@
 /** The call log and reader intents in the management API: calls, not traces, and who asked. */
 import assert from "node:assert/strict";
-import { rpc } from "../server/a2a/_test_utils.ts";
-import { createBuyer } from "../server/marketplace/buyers.ts";
+import { rpc } from "../server/surfaces/a2a/_test_utils.ts";
+import { createBuyer } from "../server/surfaces/marketplace/buyers.ts";
 import { insertCalls } from "../store/call_log.ts";
 import { setClientEmail } from "../store/oauth.ts";
 import { demoIds } from "./fixtures/demo.ts";

@@ -3,9 +3,9 @@
  * reason, and a listing that says who asked, what, and what was decided.
  */
 import assert from "node:assert/strict";
-import { createLicenseRequest } from "../server/billing/license_requests.ts";
-import { rollMonth } from "../server/billing/subscriptions.ts";
-import { createBuyer } from "../server/marketplace/buyers.ts";
+import { createLicenseRequest } from "../server/domain/billing/license_requests.ts";
+import { rollMonth } from "../server/domain/billing/subscriptions.ts";
+import { createBuyer } from "../server/surfaces/marketplace/buyers.ts";
 import { heldUseCases } from "../store/licenses.ts";
 import { demoIds, patchDemo } from "./fixtures/demo.ts";
 import { json, type TestFolio, testFolio } from "./helpers.ts";

@@ -1,7 +1,7 @@
 /** Unpublishing and republishing articles through the management API, on every agent surface. */
 import assert from "node:assert/strict";
-import { rpc, stateOf } from "../server/a2a/_test_utils.ts";
-import { createBuyer } from "../server/marketplace/buyers.ts";
+import { rpc, stateOf } from "../server/surfaces/a2a/_test_utils.ts";
+import { createBuyer } from "../server/surfaces/marketplace/buyers.ts";
 import { upsertArticle } from "../store/articles.ts";
 import { demoIds } from "./fixtures/demo.ts";
 import { json, type TestFolio, testFolio } from "./helpers.ts";

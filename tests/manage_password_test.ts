@@ -4,7 +4,7 @@
  */
 import assert from "node:assert/strict";
 import { DEMO_CONSOLE_EMAIL } from "../server/seed/demo.ts";
-import { SIGN_IN } from "../server/throttle.ts";
+import { SIGN_IN } from "../server/platform/throttle.ts";
 import { json, type TestFolio, testFolio } from "./helpers.ts";
 import { assertInvalid, bearer, logIn, PASSWORD, signUp } from "./manage_helpers.ts";
 

@@ -1,5 +1,9 @@
 import assert from "node:assert/strict";
-import { hashPassword, PBKDF2_ITERATIONS, verifyPassword } from "../server/manage/passwords.ts";
+import {
+  hashPassword,
+  PBKDF2_ITERATIONS,
+  verifyPassword,
+} from "../server/domain/accounts/passwords.ts";
 
 Deno.test("hashPassword() salts every hash and verifyPassword() accepts only the password", async () => {
   const a = await hashPassword("correct horse battery");

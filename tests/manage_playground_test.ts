@@ -1,6 +1,6 @@
 /** The dashboard's passages playground: retrieve_passages as a buyer sees it, never charged. */
 import assert from "node:assert/strict";
-import { createBuyer } from "../server/marketplace/buyers.ts";
+import { createBuyer } from "../server/surfaces/marketplace/buyers.ts";
 import { patchDemo } from "./fixtures/demo.ts";
 import { json, type TestFolio, testFolio } from "./helpers.ts";
 import { assertInvalid, bearer, logIn, sendJson, signUp } from "./manage_helpers.ts";

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { SIGN_IN } from "../server/throttle.ts";
+import { SIGN_IN } from "../server/platform/throttle.ts";
 import { json, testFolio } from "./helpers.ts";
 import { assertInvalid, bearer, logIn, PASSWORD, sendJson, signUp } from "./manage_helpers.ts";
 

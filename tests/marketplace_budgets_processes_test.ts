@@ -4,8 +4,8 @@
  * them. Spend must never pass either limit, and exactly the reads that fit are charged.
  */
 import assert from "node:assert/strict";
-import { manualClock, monthOf } from "../server/clock.ts";
-import { METERED_CAP_MICROS } from "../server/money.ts";
+import { manualClock, monthOf } from "../server/platform/clock.ts";
+import { METERED_CAP_MICROS } from "../server/platform/money.ts";
 import { getPublisher, updatePublisher } from "../store/publishers.ts";
 import { paywalled, read, signup } from "./billing_helpers.ts";
 import { type TestFolio, testFolio } from "./helpers.ts";

@@ -1,6 +1,6 @@
 /** Buyer budgets: the API, and reads that stop at a budget exactly as they stop at the cap. */
 import assert from "node:assert/strict";
-import { METERED_CAP_MICROS } from "../server/money.ts";
+import { METERED_CAP_MICROS } from "../server/platform/money.ts";
 import { getPublisher } from "../store/publishers.ts";
 import { paywalled, read, signup } from "./billing_helpers.ts";
 import { json, type TestFolio, testFolio } from "./helpers.ts";

@@ -3,9 +3,12 @@
  * cancel at period end, and statements (closed months, CSV, approved requests on them).
  */
 import assert from "node:assert/strict";
-import { message, rpc } from "../server/a2a/_test_utils.ts";
-import { approveLicenseRequest, createLicenseRequest } from "../server/billing/license_requests.ts";
-import { rollMonth } from "../server/billing/subscriptions.ts";
+import { message, rpc } from "../server/surfaces/a2a/_test_utils.ts";
+import {
+  approveLicenseRequest,
+  createLicenseRequest,
+} from "../server/domain/billing/license_requests.ts";
+import { rollMonth } from "../server/domain/billing/subscriptions.ts";
 import { getPublisher } from "../store/publishers.ts";
 import { paywalled, read, signup } from "./billing_helpers.ts";
 import { startFakeStripe } from "./billing_fake_stripe.ts";

@@ -4,12 +4,12 @@
  * a key rotation does to sessions.
  */
 import assert from "node:assert/strict";
-import { SIGN_IN } from "../server/throttle.ts";
+import { SIGN_IN } from "../server/platform/throttle.ts";
 import {
   accountSchema,
   sessionCreatedSchema,
   sessionSchema,
-} from "../server/marketplace/schemas.ts";
+} from "../server/surfaces/marketplace/schemas.ts";
 import { json, type TestFolio, testFolio } from "./helpers.ts";
 import { PASSWORD } from "./manage_helpers.ts";
 import { apiSignup, type BuyerSession, signIn } from "./buyer_helpers.ts";

@@ -356,8 +356,8 @@ Deno.test("the printable invoice escapes what buyers and publishers typed", asyn
 });
 
 Deno.test("the checksum refuses 10,000 random mk_ strings before the store is asked", async () => {
-  const { buyerForKey } = await import("../server/identity.ts");
-  const { randomBase62 } = await import("../server/secrets.ts");
+  const { buyerForKey } = await import("../server/platform/identity.ts");
+  const { randomBase62 } = await import("../server/platform/secrets.ts");
   let asked = 0;
   const db = new Proxy({}, {
     get() {

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { SIGNUP_LIMIT } from "../server/marketplace/account_routes.ts";
+import { SIGNUP_LIMIT } from "../server/surfaces/marketplace/account_routes.ts";
 import { json, testFolio } from "./helpers.ts";
 
 Deno.test("buyer sign-ups are limited per address with 429 and Retry-After, then allowed again", async () => {

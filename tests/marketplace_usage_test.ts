@@ -1,7 +1,7 @@
 /** GET /api/marketplace/usage per day and GET /statements (issue 12 part 5, for the buyer portal). */
 import assert from "node:assert/strict";
-import { closeMonth } from "../server/billing/close.ts";
-import { statementMonthsSchema, usageSchema } from "../server/marketplace/schemas.ts";
+import { closeMonth } from "../server/domain/billing/close.ts";
+import { statementMonthsSchema, usageSchema } from "../server/surfaces/marketplace/schemas.ts";
 import { json, type TestFolio, testFolio } from "./helpers.ts";
 import { paywalled, read } from "./billing_helpers.ts";
 import { apiSignup } from "./buyer_helpers.ts";

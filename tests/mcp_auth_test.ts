@@ -1,6 +1,6 @@
 /** Authentication at the MCP endpoint (docs/SPEC.md "Authentication"; docs/TEST-PLAN.md 2 cases 1-7, 13, 14, 22). */
 import assert from "node:assert/strict";
-import { createBuyer, rotateBuyerKey } from "../server/marketplace/buyers.ts";
+import { createBuyer, rotateBuyerKey } from "../server/surfaces/marketplace/buyers.ts";
 import { getPublisher, insertPublisher, updatePublisher } from "../store/publishers.ts";
 import { startTestFolio, type TestFolio } from "./helpers.ts";
 import { connect, initialize, mcpUrl, mintToken, post } from "./mcp_helpers.ts";

@@ -2,9 +2,9 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { LATEST_PROTOCOL_VERSION } from "@modelcontextprotocol/sdk/types.js";
-import { ACCESS_PREFIX } from "../server/oauth/tokens.ts";
-import { mcpResourceUri } from "../server/resource_metadata.ts";
-import { hashSecret, newSecret, randomBase62 } from "../server/secrets.ts";
+import { ACCESS_PREFIX } from "../server/domain/accounts/tokens.ts";
+import { mcpResourceUri } from "../server/platform/resource_metadata.ts";
+import { hashSecret, newSecret, randomBase62 } from "../server/platform/secrets.ts";
 import { insertClient, insertTokens, linkClientToBuyer } from "../store/oauth.ts";
 import type { TestFolio } from "./helpers.ts";
 

@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { UnauthorizedError } from "@modelcontextprotocol/sdk/client/auth.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { publisherForResource } from "../server/oauth/resource.ts";
+import { publisherForResource } from "../server/surfaces/oauth/resource.ts";
 import { insertPublisher } from "../store/publishers.ts";
 import { patchDemo } from "./fixtures/demo.ts";
 import { ACCEPT, callLogRows } from "./mcp_helpers.ts";

@@ -1,7 +1,7 @@
 /** The MCP endpoint's protocol: sessions, versions, transport rules, Origin/Host (docs/TEST-PLAN.md 2). */
 import assert from "node:assert/strict";
 import { McpError } from "@modelcontextprotocol/sdk/types.js";
-import { newSessionId } from "../server/mcp/session.ts";
+import { newSessionId } from "../server/surfaces/mcp/session.ts";
 import { startTestFolio } from "./helpers.ts";
 import { ACCEPT, callLogRows, connect, initialize, mcpUrl, post } from "./mcp_helpers.ts";
 

@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { setArticlePolicy, upsertArticle } from "../store/articles.ts";
 import { listLicenseRequests } from "../store/license_requests.ts";
-import { createBuyer } from "../server/marketplace/buyers.ts";
+import { createBuyer } from "../server/surfaces/marketplace/buyers.ts";
 import { demoIds, denyTerritory, patchDemo } from "./fixtures/demo.ts";
 import { startTestFolio } from "./helpers.ts";
 import { connect } from "./mcp_helpers.ts";

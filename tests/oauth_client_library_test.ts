@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import * as oauth from "oauth4webapi";
-import { mcpResourceUri } from "../server/resource_metadata.ts";
+import { mcpResourceUri } from "../server/platform/resource_metadata.ts";
 import { startTestFolio } from "./helpers.ts";
 
 // Tests serve plain http on loopback; production issuers are https.

@@ -1,6 +1,6 @@
 /** docs/TEST-PLAN.md section 1, cases 13-15: the branded consent screen, CSRF and framing. */
 import assert from "node:assert/strict";
-import { verifyAccessToken } from "../server/oauth/tokens.ts";
+import { verifyAccessToken } from "../server/domain/accounts/tokens.ts";
 import { testFolio } from "./helpers.ts";
 import type { TestFolio } from "./helpers.ts";
 import {

@@ -1,6 +1,6 @@
 /** Fixtures for the OAuth tests: PKCE pairs, registration, authorization and token requests. */
-import { base64url } from "../server/oauth/token.ts";
-import { mcpResourceUri } from "../server/resource_metadata.ts";
+import { base64url } from "../server/surfaces/oauth/token.ts";
+import { mcpResourceUri } from "../server/platform/resource_metadata.ts";
 import { getPublisher, insertPublisher, updatePublisher } from "../store/publishers.ts";
 import type { Publisher, Toggles } from "../store/publishers.ts";
 import type { TestFolio } from "./helpers.ts";
@@ -162,7 +162,7 @@ export async function accessWorks(
   access: string,
   publisherId = "pub_demo",
 ): Promise<boolean> {
-  const { verifyAccessToken } = await import("../server/oauth/tokens.ts");
+  const { verifyAccessToken } = await import("../server/domain/accounts/tokens.ts");
   const grant = await verifyAccessToken(folio.deps.store.db, access, {
     resource: resourceOf(folio, publisherId),
     now: folio.clock.now(),

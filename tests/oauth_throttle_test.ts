@@ -3,7 +3,7 @@
  * registration, login and sign-up: 429 with Retry-After in the endpoint's own error form.
  */
 import assert from "node:assert/strict";
-import { LIMITS } from "../server/oauth/http.ts";
+import { LIMITS } from "../server/surfaces/oauth/http.ts";
 import { json, testFolio } from "./helpers.ts";
 
 Deno.test("the token endpoint answers 429 too_many_requests past its per-address limit, then recovers", async () => {

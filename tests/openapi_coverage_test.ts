@@ -8,10 +8,10 @@
 import assert from "node:assert/strict";
 import type { z } from "zod";
 import { createApp } from "../server/app.ts";
-import { createBuyer } from "../server/marketplace/buyers.ts";
-import * as m from "../server/marketplace/schemas.ts";
-import * as r from "../server/rest/schemas.ts";
-import { errorSchema } from "../server/manage/openapi_schemas.ts";
+import { createBuyer } from "../server/surfaces/marketplace/buyers.ts";
+import * as m from "../server/surfaces/marketplace/schemas.ts";
+import * as r from "../server/surfaces/rest/schemas.ts";
+import { errorSchema } from "../server/surfaces/manage/openapi_schemas.ts";
 import { demoIds, denyTerritory, patchDemo, spendToCap } from "./fixtures/demo.ts";
 import { json, type TestFolio, testFolio } from "./helpers.ts";
 
@@ -52,7 +52,7 @@ Deno.test("the OpenAPI document describes every served API route, and only pendi
   assert.deepEqual(
     [...pending].filter((k) => routes.has(k)).sort(),
     [],
-    "served now: drop x-folio-pending (`pending:`) from these in server/openapi/",
+    "served now: drop x-folio-pending (`pending:`) from these in server/surfaces/openapi/",
   );
   for (const { key, op } of ops) {
     assert.ok(Array.isArray(op.tags) && op.tags.length === 1, `${key} has its API's tag`);

@@ -1,5 +1,5 @@
 /**
- * The page headers (server/security_headers.ts) as Chromium enforces them: every kind of page,
+ * The page headers (server/platform/security_headers.ts) as Chromium enforces them: every kind of page,
  * opened WITHOUT the CSP bypass the other browser tests use for axe-core, raises no Content-
  * Security-Policy violation, and what the pages do still works: the portals' and the reference's
  * own scripts run, logos load, and the OAuth consent form posts and comes back to the client.
@@ -13,7 +13,7 @@ import { demoPath } from "./landing_helpers.ts";
 import { PASSWORD } from "./manage_helpers.ts";
 import { authParams, randomPkce, REDIRECT, registerClient, setToggles } from "./oauth_helpers.ts";
 
-/** A publisher's logo (logos are https URLs: server/manage/schemas.ts). */
+/** A publisher's logo (logos are https URLs: server/surfaces/manage/schemas.ts). */
 const LOGO_URL = "https://logos.example/logo.svg";
 const LOGO = `<svg xmlns="http://www.w3.org/2000/svg" width="40" height="40">` +
   `<rect width="40" height="40" fill="#0f766e"/></svg>`;

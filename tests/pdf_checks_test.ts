@@ -1,6 +1,6 @@
-/** The page tree check before pdf.js reads a PDF (server/catalog/pdf_checks.ts, issue 28). */
+/** The page tree check before pdf.js reads a PDF (server/domain/catalog/pdf_checks.ts, issue 28). */
 import assert from "node:assert/strict";
-import { MAX_TREE_DEPTH, pageTreeTrap, precheck } from "../server/catalog/pdf_checks.ts";
+import { MAX_TREE_DEPTH, pageTreeTrap, precheck } from "../server/domain/catalog/pdf_checks.ts";
 import { makePdf } from "./fixtures/pdf.ts";
 import { cyclicTree, deepTree, sharedContentsBomb, sharedKidsBomb } from "./fixtures/pdf_bombs.ts";
 

@@ -3,7 +3,7 @@
  * types, body limits, unknown routes and discovery documents of the management API, the buyer
  * marketplace, OAuth, MCP discovery, terms and health.
  */
-import { createBuyer } from "../server/marketplace/buyers.ts";
+import { createBuyer } from "../server/surfaces/marketplace/buyers.ts";
 import { testFolio } from "./helpers.ts";
 import { logIn, signUp } from "./manage_helpers.ts";
 import { type Wire, wire } from "./wire.ts";

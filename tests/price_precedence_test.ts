@@ -1,11 +1,11 @@
 /**
  * docs/SPEC.md "Agent payments": per-article price overrides take precedence over rule and default
- * prices. The price is decided in one place (server/licensing/decide.ts `termsOf`), so REST, MCP,
+ * prices. The price is decided in one place (server/domain/licensing/decide.ts `termsOf`), so REST, MCP,
  * A2A and the management API quote and charge the same amount.
  */
 import assert from "node:assert/strict";
-import { rpc, stateOf } from "../server/a2a/_test_utils.ts";
-import { createBuyer } from "../server/marketplace/buyers.ts";
+import { rpc, stateOf } from "../server/surfaces/a2a/_test_utils.ts";
+import { createBuyer } from "../server/surfaces/marketplace/buyers.ts";
 import { demoIds } from "./fixtures/demo.ts";
 import { json, type TestFolio, testFolio } from "./helpers.ts";
 import { bearer, sendJson } from "./manage_helpers.ts";

@@ -1,6 +1,6 @@
 /** The publisher REST API over real HTTP: every row of docs/SPEC.md's error table, and bad inputs. */
 import assert from "node:assert/strict";
-import { createBuyer } from "../server/marketplace/buyers.ts";
+import { createBuyer } from "../server/surfaces/marketplace/buyers.ts";
 import { findArticle, listRecent, setArticlePolicy } from "../store/articles.ts";
 import { getPublisher, insertPublisher, updatePublisher } from "../store/publishers.ts";
 import { insertRule } from "../store/rules.ts";

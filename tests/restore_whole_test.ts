@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { createClient } from "@libsql/client";
-import { createBuyer } from "../server/marketplace/buyers.ts";
+import { createBuyer } from "../server/surfaces/marketplace/buyers.ts";
 import { backupStore } from "../store/backup.ts";
 import { loadMigrations, openStore } from "../store/db.ts";
 import { buyerNames, snapshot } from "./store_files.ts";

@@ -1,11 +1,11 @@
 /**
- * Every HTML answer carries the same security headers (server/security_headers.ts): one table of
+ * Every HTML answer carries the same security headers (server/platform/security_headers.ts): one table of
  * every kind of page, each with the baseline and the Content-Security-Policy it is meant to have,
  * served once under an http base URL (no HSTS) and once under https (HSTS; without
  * includeSubDomains on a publisher's domain). JSON APIs keep their own headers.
  */
 import assert from "node:assert/strict";
-import { createBuyer } from "../server/marketplace/buyers.ts";
+import { createBuyer } from "../server/surfaces/marketplace/buyers.ts";
 import { demoVisitor, Visitor } from "./console_helpers.ts";
 import { portalSignUp } from "./buyer_helpers.ts";
 import { type TestFolio, testFolio } from "./helpers.ts";

@@ -4,7 +4,7 @@
  * same for emails with and without an account. Both password sign-ins, publisher and buyer.
  */
 import assert from "node:assert/strict";
-import { SIGN_IN } from "../server/throttle.ts";
+import { SIGN_IN } from "../server/platform/throttle.ts";
 import { apiSignup } from "./buyer_helpers.ts";
 import { type TestFolio, testFolio } from "./helpers.ts";
 import { PASSWORD, signUp } from "./manage_helpers.ts";

@@ -22,7 +22,7 @@ import {
   sampleHome,
   sampleTopic,
 } from "../ui/site/testing.ts";
-import { CSP, cspText } from "../server/security_headers.ts";
+import { CSP, cspText } from "../server/platform/security_headers.ts";
 import { browserAvailable, launchBrowser, openPage, seriousViolations } from "./browser.ts";
 
 const SHOTS = new URL("../docs/screenshots/", import.meta.url);

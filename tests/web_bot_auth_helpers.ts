@@ -1,7 +1,7 @@
 /**
  * A Web Bot Auth signer for tests: a fresh Ed25519 key, its key directory served on loopback, and
  * request signing with Cloudflare's web-bot-auth library (the same code real crawlers use), so
- * server/landing/web_bot_auth.ts is checked against an independent implementation.
+ * server/domain/crawlers/web_bot_auth.ts is checked against an independent implementation.
  *
  * Verify with a fetcher that may reach loopback:
  * `createFetcher({ userAgent: "FolioBot/test", allowLoopback: true })`.

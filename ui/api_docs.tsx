@@ -1,6 +1,6 @@
 /**
  * The API reference at /docs, rendered on the server from the OpenAPI document's view
- * (server/openapi/reference.ts): an index by API, then every operation with who may call it, its
+ * (server/surfaces/openapi/reference.ts): an index by API, then every operation with who may call it, its
  * parameters, its request and response bodies as field tables, and a curl example to copy. No
  * script is needed; /docs/copy.js only adds copy buttons.
  */
@@ -11,7 +11,7 @@ import type {
   ParamView,
   ReferenceView,
   ResponseView,
-} from "../server/openapi/reference.ts";
+} from "../server/surfaces/openapi/reference.ts";
 import { Scroll } from "./console/scroll.tsx";
 
 const CSS = `

@@ -1,5 +1,5 @@
 /** The platform's front page: what is running here and where each surface lives. */
-import type { PublisherUrls } from "../server/urls.ts";
+import type { PublisherUrls } from "../server/platform/urls.ts";
 import { Page } from "./layout.tsx";
 
 /** One publisher as listed on the home page. */

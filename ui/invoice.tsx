@@ -1,5 +1,5 @@
 /** The printable invoice of a monthly statement, and the checkout landing page. */
-import type { Statement } from "../server/billing/statement.ts";
+import type { Statement } from "../server/domain/billing/statement.ts";
 import { Page } from "./layout.tsx";
 
 const USD = new Intl.NumberFormat("en-US", {

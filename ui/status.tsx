@@ -9,11 +9,11 @@ import type {
   StatusReport,
   SurfaceFigures,
   Verdict,
-} from "../server/status/report.ts";
+} from "../server/domain/status/report.ts";
 import { BarChart, LineChart } from "./chart.tsx";
 import { Page } from "./layout.tsx";
 
-/** Everything the page shows, loaded by server/status/page.ts. */
+/** Everything the page shows, loaded by server/pages/status.ts. */
 export interface StatusPageProps {
   days: number;
   windows: readonly number[];

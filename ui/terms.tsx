@@ -6,7 +6,7 @@ import { Page } from "./layout.tsx";
 export interface TermsView {
   publisher: Publisher;
   pricesCents: { summarization: number; display: number; rag: number };
-  /** The content rules in plain words, in evaluation order (server/terms_rules.ts). */
+  /** The content rules in plain words, in evaluation order (server/pages/terms_rules.ts). */
   rules: string[];
   rateCard: { base: number; summarization: number; display: number; rag: number };
   enterprise: { useCases: string[]; monthlyUsdCents: number; conditions: string } | null;

@@ -5,12 +5,12 @@
 import { upsertArticle } from "../../store/articles.ts";
 import type { Client } from "../../store/db.ts";
 import { findPublisherBySlug, insertPublisher } from "../../store/publishers.ts";
-import { issuePublisherKey } from "../manage/accounts.ts";
-import { hashPassword } from "../manage/passwords.ts";
-import { randomBase62 } from "../secrets.ts";
+import { issuePublisherKey } from "../surfaces/manage/accounts.ts";
+import { hashPassword } from "../domain/accounts/passwords.ts";
+import { randomBase62 } from "../platform/secrets.ts";
 import { userInsert } from "../../store/users.ts";
 import { newId } from "../../store/ids.ts";
-import { centsToMicros } from "../money.ts";
+import { centsToMicros } from "../platform/money.ts";
 import catalog from "./demo_catalog.json" with { type: "json" };
 
 export const DEMO_PUBLISHER_ID = "pub_demo";

@@ -1,7 +1,7 @@
 -- Issue 28: failed sign-ins slow down one (client address, account) pair instead of locking the
 -- account for everyone (the per-email counter of 0003 let anyone lock the owner out with ten
 -- wrong passwords). `failures` is the count as of `counted_at` and decays by one per quiet period;
--- no attempt of the pair is checked before `retry_at` (server/throttle.ts SIGN_IN). The key holds
+-- no attempt of the pair is checked before `retry_at` (server/platform/throttle.ts SIGN_IN). The key holds
 -- the address and a hash of the email or account id, never the email itself.
 CREATE TABLE sign_in_failures (
   key TEXT PRIMARY KEY,

@@ -1,6 +1,6 @@
 /**
  * The buyer portal's frame (/buyer): the portal shell of ui/console/shell.tsx with the buyer's
- * sections. Pages are handed their data by server/buyer/.
+ * sections. Pages are handed their data by server/pages/buyer/.
  */
 import { type PortalFrame, PortalShell, type PortalShellProps } from "../console/shell.tsx";
 

@@ -1,5 +1,5 @@
 /** Statements: the months to choose from, and one month's statement with its downloads. */
-import type { StatementWire } from "../../server/billing/statement.ts";
+import type { StatementWire } from "../../server/domain/billing/statement.ts";
 import { Pager, Scroll } from "../console/scroll.tsx";
 import { count, perRead, usd, when } from "../console/shell.tsx";
 import { BuyerShell, type BuyerWho } from "./shell.tsx";

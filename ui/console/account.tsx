@@ -123,7 +123,7 @@ export function EmailField(props: { value: string; autocomplete: "email" | "user
   );
 }
 
-/** A new password (server/manage/passwords.ts: 10 to 200 characters), with its hint. */
+/** A new password (server/domain/accounts/passwords.ts: 10 to 200 characters), with its hint. */
 export function NewPasswordField(props: { label: string }) {
   return (
     <>

@@ -1,0 +1,83 @@
+/**
+ * Month close (docs/DESIGN.md section 8, run by cron under a lease): freezes every buyer's statement for
+ * a finished month and computes the publishers' payouts. Each statement closes in its own write
+ * transaction, so a read charged at the same moment either lands on it or, once it is closed, on
+ * the next month as an adjustment (store/statements.ts openStatementMonth). Safe to run again.
+ */
+import type { Client } from "../../../store/db.ts";
+import { newId } from "../../../store/ids.ts";
+import { upsertPayouts } from "../../../store/payouts.ts";
+import { buyersWithOpenStatement, insertClosedStatement } from "../../../store/statements.ts";
+import { monthOf } from "../../platform/clock.ts";
+import { withLease } from "../../../store/leases.ts";
+import { isMonth, previousMonth } from "./months.ts";
+import { statementFromLedger } from "./statement.ts";
+import { rollMonth } from "./subscriptions.ts";
+
+/** Closes `month` (which must be over): statements, then payouts. */
+export async function closeMonth(
+  db: Client,
+  options: { month: string; now: Date },
+): Promise<{ statementsClosed: number; payouts: number }> {
+  const { month, now } = options;
+  if (!isMonth(month) || month >= monthOf(now)) {
+    throw new RangeError(`Cannot close month "${month}": it is not over yet`);
+  }
+  let statementsClosed = 0;
+  for (const buyerId of await buyersWithOpenStatement(db, month)) {
+    if (await closeStatement(db, buyerId, { month, now })) statementsClosed++;
+  }
+  const tx = await db.transaction("write");
+  try {
+    const payouts = await upsertPayouts(tx, month, { newId: () => newId("pay"), now });
+    await tx.commit();
+    return { statementsClosed, payouts };
+  } finally {
+    tx.close();
+  }
+}
+
+/** Freezes one buyer's statement; false when it was already closed. */
+export async function closeStatement(
+  db: Client,
+  buyerId: string,
+  options: { month: string; now: Date },
+): Promise<boolean> {
+  const tx = await db.transaction("write");
+  try {
+    const statement = await statementFromLedger(tx, buyerId, options.month);
+    const doc = { ...statement, state: "closed" as const, closedAt: options.now.toISOString() };
+    const closed = await insertClosedStatement(tx, buyerId, {
+      id: newId("stm"),
+      month: options.month,
+      totalMicros: doc.totalMicros,
+      document: JSON.stringify(doc),
+      now: options.now,
+    });
+    await tx.commit();
+    return closed;
+  } finally {
+    tx.close();
+  }
+}
+
+/**
+ * The billing cron: on any run, bill this month's renewals and close last month, under the lease
+ * "billing-month" so one node does it. Runs are idempotent, so an hourly schedule is fine.
+ */
+export async function runBillingCron(
+  db: Client,
+  options: { holder: string; now: Date; ttlMs?: number },
+): Promise<{ ran: boolean; renewals?: number; statementsClosed?: number; payouts?: number }> {
+  const { now } = options;
+  const lease = await withLease(db, "billing-month", {
+    holder: options.holder,
+    ttlMs: options.ttlMs ?? 10 * 60_000,
+    now,
+  }, async () => {
+    const month = monthOf(now);
+    const renewals = await rollMonth(db, { month, now });
+    return { renewals, ...await closeMonth(db, { month: previousMonth(month), now }) };
+  });
+  return lease.ran ? { ran: true, ...lease.result } : { ran: false };
+}

@@ -1,0 +1,81 @@
+/**
+ * Metered charges (docs/SPEC.md "Metered usage", docs/DESIGN.md section 5): the charge is written in the same
+ * write transaction that checks the 1,000 USD per publisher per month cap, so concurrent reads on
+ * any number of nodes can never push a month past the cap. An idempotency key makes a retried
+ * read free: the second attempt finds the first charge and is not billed again.
+ * The SQL is one conditional batch in store/charges.ts (`insertChargeWithinCap`).
+ */
+import { inSpan, meters } from "../../platform/telemetry.ts";
+import { insertChargeWithinCap } from "../../../store/charges.ts";
+import type { Client } from "../../../store/db.ts";
+import { newTimeOrderedId, sha256Hex } from "../../../store/ids.ts";
+import { monthOf } from "../../platform/clock.ts";
+import { AppError } from "../../platform/errors.ts";
+import type { Charge, Surface } from "../licensing/mod.ts";
+import { METERED_CAP_MICROS } from "../../platform/money.ts";
+
+/** What happened to a charge. */
+export type ChargeResult =
+  | { status: "charged"; chargeId: string }
+  | { status: "duplicate"; chargeId: string }
+  | { status: "capped" };
+
+/** The read being charged for. */
+export interface ChargeRequest {
+  buyerId: string;
+  publisherId: string;
+  articleId: string;
+  charge: Charge;
+  identity: string;
+  surface: Surface;
+  idempotencyKey?: string | null;
+  now: Date;
+}
+
+/** Writes the charge if the month's spend stays within the cap; atomic across processes. */
+export function chargeRead(db: Client, req: ChargeRequest): Promise<ChargeResult> {
+  const attributes = { "folio.surface": req.surface, "folio.publisher_id": req.publisherId };
+  return inSpan("folio.charge", attributes, async (span) => {
+    const result = await charge(db, req);
+    span.setAttribute("folio.charge_result", result.status);
+    meters.charges.add(1, { surface: req.surface, result: result.status });
+    if (result.status === "charged") {
+      meters.chargedMicros.add(req.charge.micros, { surface: req.surface });
+    }
+    return result;
+  });
+}
+
+async function charge(db: Client, req: ChargeRequest): Promise<ChargeResult> {
+  const chargeId = newTimeOrderedId("chg", req.now);
+  const key = req.idempotencyKey || null;
+  const requestHash = await sha256Hex(`${req.publisherId}\n${req.articleId}\n${req.charge.use}`);
+  const { written, prior } = await insertChargeWithinCap(db, {
+    id: chargeId,
+    buyerId: req.buyerId,
+    publisherId: req.publisherId,
+    articleId: req.articleId,
+    useCase: req.charge.use,
+    kind: req.charge.kind,
+    micros: req.charge.micros,
+    feeMicros: req.charge.feeMicros,
+    month: monthOf(req.now),
+    capMicros: METERED_CAP_MICROS,
+    idempotencyKey: key,
+    requestHash,
+    identity: req.identity,
+    surface: req.surface,
+    now: req.now,
+  });
+  if (!key) return written ? { status: "charged", chargeId } : { status: "capped" };
+  if (!prior) return { status: "capped" };
+  if (prior.id === chargeId) return { status: "charged", chargeId };
+  if (prior.requestHash !== requestHash) {
+    throw new AppError(
+      409,
+      "idempotency_key_reused",
+      "Idempotency-Key was already used for a different read; use a new key per read",
+    );
+  }
+  return { status: "duplicate", chargeId: prior.id };
+}

@@ -1,0 +1,163 @@
+/**
+ * A buyer's consolidated monthly statement (docs/SPEC.md "Buyer marketplace API"), built from the
+ * ledger so that its total always equals the sum of its lines and of the ledger rows on it. Once
+ * closed (server/domain/billing/close.ts) the stored document is returned verbatim and never changes;
+ * usage that arrives for a closed month sits on the next statement as an adjustment line.
+ */
+import { ledgerForMonth } from "../../../store/charges.ts";
+import type { Client } from "../../../store/db.ts";
+import type { Executor } from "../../../store/db.ts";
+import { getClosedStatement } from "../../../store/statements.ts";
+import { microsToCents, microsToWholeCents } from "../../platform/money.ts";
+import { monthOf } from "../../platform/clock.ts";
+import { isMonth, monthStart, nextMonth } from "./months.ts";
+
+/** One line of a statement. Amounts are in micro-dollars; `...Cents` fields are for display. */
+export interface StatementLine {
+  kind: "subscription" | "metered" | "landing" | "adjustment";
+  publisherId: string;
+  publisherName: string;
+  description: string;
+  quantity: number;
+  /** The month the usage happened in (differs from the statement's for adjustments). */
+  usageMonth: string;
+  /** Collected by card at checkout; shown for completeness, not due again. */
+  prepaid: boolean;
+  /** The publisher's own prices. */
+  priceMicros: number;
+  /** The platform fee (4.7% on landing-path charges, else 0). */
+  feeMicros: number;
+  amountMicros: number;
+  amountUsdCents: number;
+}
+
+/** The statement of one buyer for one UTC month ("YYYY-MM"). */
+export interface Statement {
+  buyerId: string;
+  month: string;
+  state: "open" | "closed";
+  closedAt: string | null;
+  currency: "usd";
+  lines: StatementLine[];
+  subscriptionFeesUsdCents: number;
+  meteredUsdCents: number;
+  landingUsdCents: number;
+  adjustmentsUsdCents: number;
+  platformFeesUsdCents: number;
+  totalMicros: number;
+  totalUsdCents: number;
+  prepaidUsdCents: number;
+  /** What the invoice asks for: the total less what the processor already collected. */
+  amountDueUsdCents: number;
+  settlement: "invoice";
+}
+
+/** A statement as the marketplace API sends it (GET /statement): cents only, micros stay inside. */
+export type StatementWire = Omit<Statement, "totalMicros" | "lines"> & {
+  lines: (Omit<StatementLine, "priceMicros" | "feeMicros" | "amountMicros"> & {
+    priceUsdCents: number;
+    feeUsdCents: number;
+  })[];
+};
+
+const DESCRIPTIONS: Record<StatementLine["kind"], string> = {
+  subscription: "Monthly license fee",
+  metered: "Metered reads",
+  landing: "Agent payments on publisher pages (incl. 4.7% platform fee)",
+  adjustment: "Adjustment",
+};
+
+/**
+ * The statement of `buyerId` for `month`: the closed document, or the open one from the ledger.
+ * Given `now`, a finished month with nothing on it reports closed: month close stores statements
+ * only for buyers with ledger rows, and there is nothing left to add to an empty past month.
+ */
+export async function buildStatement(
+  db: Client,
+  buyerId: string,
+  month: string,
+  options?: { now: Date },
+): Promise<Statement> {
+  if (!isMonth(month)) throw new RangeError(`Bad month "${month}"`);
+  const closed = await getClosedStatement(db, buyerId, month);
+  if (closed) return JSON.parse(closed.document) as Statement;
+  const statement = await statementFromLedger(db, buyerId, month);
+  if (options && statement.lines.length === 0 && month < monthOf(options.now)) {
+    return { ...statement, state: "closed", closedAt: monthStart(nextMonth(month)).toISOString() };
+  }
+  return statement;
+}
+
+/** The statement as the ledger has it now (what closing freezes). */
+export async function statementFromLedger(
+  db: Executor,
+  buyerId: string,
+  month: string,
+): Promise<Statement> {
+  const lines: StatementLine[] = (await ledgerForMonth(db, buyerId, month)).map((g) => {
+    const late = g.usageMonth !== month;
+    const amountMicros = g.priceMicros + g.feeMicros;
+    return {
+      kind: late ? "adjustment" : g.kind,
+      publisherId: g.publisherId,
+      publisherName: g.publisherName,
+      description: late
+        ? `Late ${DESCRIPTIONS[g.kind].toLowerCase()} from ${g.usageMonth}`
+        : DESCRIPTIONS[g.kind],
+      quantity: g.count,
+      usageMonth: g.usageMonth,
+      prepaid: g.prepaid,
+      priceMicros: g.priceMicros,
+      feeMicros: g.feeMicros,
+      amountMicros,
+      amountUsdCents: microsToCents(amountMicros),
+    };
+  });
+  const sum = (pick: (l: StatementLine) => number, keep = (_l: StatementLine) => true) =>
+    lines.filter(keep).reduce((t, l) => t + pick(l), 0);
+  const amount = (l: StatementLine) => l.amountMicros;
+  const ofKind = (k: StatementLine["kind"]) => (l: StatementLine) => l.kind === k;
+  const totalMicros = sum(amount);
+  const prepaid = sum(amount, (l) => l.prepaid);
+  return {
+    buyerId,
+    month,
+    state: "open",
+    closedAt: null,
+    currency: "usd",
+    lines,
+    subscriptionFeesUsdCents: microsToWholeCents(sum(amount, ofKind("subscription"))),
+    meteredUsdCents: microsToWholeCents(sum(amount, ofKind("metered"))),
+    landingUsdCents: microsToWholeCents(sum(amount, ofKind("landing"))),
+    adjustmentsUsdCents: microsToWholeCents(sum(amount, ofKind("adjustment"))),
+    platformFeesUsdCents: microsToWholeCents(sum((l) => l.feeMicros)),
+    totalMicros,
+    totalUsdCents: microsToWholeCents(totalMicros),
+    prepaidUsdCents: microsToWholeCents(prepaid),
+    amountDueUsdCents: microsToWholeCents(totalMicros - prepaid),
+    settlement: "invoice",
+  };
+}
+
+/** A statement as CSV, with every text cell guarded against formula injection (docs/TEST-PLAN.md 4.23). */
+export function statementCsv(s: Statement): string {
+  const rows = [["month", "publisher", "kind", "description", "quantity", "amount_usd_cents"]];
+  for (const l of s.lines) {
+    rows.push([
+      s.month,
+      l.publisherName,
+      l.kind,
+      l.description,
+      String(l.quantity),
+      String(l.amountUsdCents),
+    ]);
+  }
+  rows.push([s.month, "", "total", "Total", "", String(s.totalUsdCents)]);
+  return rows.map((r) => r.map(csvCell).join(",")).join("\r\n") + "\r\n";
+}
+
+/** Quotes a CSV cell and defuses spreadsheet formulas (=, +, -, @, tab, CR). */
+export function csvCell(value: string): string {
+  const safe = /^[=+\-@\t\r]/.test(value) && !/^-?\d+(\.\d+)?$/.test(value) ? `'${value}` : value;
+  return `"${safe.replaceAll('"', '""')}"`;
+}

@@ -1,0 +1,28 @@
+/** Gathers what the access decision needs about the requester, from the store. */
+import type { Client } from "../../../store/db.ts";
+import { heldGrants } from "../../../store/licenses.ts";
+import type { CrawlTerms, Requester, Surface } from "../licensing/mod.ts";
+
+/** How a surface identified its caller before the decision. */
+export interface Caller {
+  /** Meter key: `buyer:<id>`, `oauth:<clientId>`, `sess:<id>`, `crawler:<family>`, `ip:<addr>`. */
+  identity: string;
+  /** The buyer billed for this caller (a buyer key, or an OAuth client the buyer registered). */
+  buyerId: string | null;
+  territory: string | null;
+  surface: Surface;
+  /** A paying crawler's terms on the landing path (server/surfaces/landing/visitor.ts). */
+  crawl?: CrawlTerms | null;
+}
+
+/** The decision's view of the caller for one publisher: adds the licenses held at `now`. */
+export async function requesterFor(
+  db: Client,
+  publisherId: string,
+  caller: Caller,
+  options: { now: Date; freshAs?: object },
+): Promise<Requester> {
+  if (!caller.buyerId) return { ...caller, licensedUses: [], approvedUses: [] };
+  const held = await heldGrants(db, caller.buyerId, publisherId, options);
+  return { ...caller, licensedUses: held.licensed, approvedUses: held.approved };
+}

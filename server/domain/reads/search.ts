@@ -1,0 +1,145 @@
+/**
+ * Searching a publisher's catalog on any surface. Search results are metadata for `rag`
+ * (docs/SPEC.md "Publisher REST API": articles whose license denies rag are excluded entirely); content
+ * rules still apply per article, so territory-denied and rule-BLOCKED articles are left out too.
+ * Passages are content: each article's passages are a rag read, decided, charged or metered once.
+ */
+import { inSpan, meters } from "../../platform/telemetry.ts";
+import { type Article, getArticles } from "../../../store/articles.ts";
+import type { Client } from "../../../store/db.ts";
+import type { Publisher } from "../../../store/publishers.ts";
+import type { SearchService } from "../../../search/mod.ts";
+import type { Clock } from "../../platform/clock.ts";
+import { decide, type Decision } from "../licensing/mod.ts";
+import {
+  inputFor,
+  peekArticle,
+  readArticle,
+  readContext,
+  type ReadDeps,
+  type ReadResult,
+} from "./read_article.ts";
+import { bookCeilings } from "../../../store/book_ceilings.ts";
+import type { Caller } from "./requester.ts";
+import { listable } from "./visibility.ts";
+
+/** Dependencies of search. */
+export interface SearchDeps {
+  db: Client;
+  clock: Clock;
+  search: SearchService;
+}
+
+/** One search result: the article and, on semantic hits, the passage that matched. */
+export interface ArticleHit {
+  article: Article;
+  decision: Decision;
+  match?: { chunkId: string; section: string; snippet: string };
+}
+
+/** Ranked articles for `query`, with the legs that contributed (`mode`). */
+export function searchArticles(
+  deps: SearchDeps,
+  req: { publisher: Publisher; query: string; limit: number; caller: Caller },
+): Promise<{ mode: "hybrid" | "fts" | "semantic" | "none"; hits: ArticleHit[] }> {
+  const surface = req.caller.surface;
+  return inSpan("folio.search", { "folio.surface": surface }, async (span) => {
+    const started = performance.now();
+    const found = await search(deps, req);
+    span.setAttributes({ "folio.search_mode": found.mode, "folio.hits": found.hits.length });
+    meters.searchDuration.record(performance.now() - started, { surface, mode: found.mode });
+    return found;
+  });
+}
+
+async function search(
+  deps: SearchDeps,
+  req: { publisher: Publisher; query: string; limit: number; caller: Caller },
+): Promise<{ mode: "hybrid" | "fts" | "semantic" | "none"; hits: ArticleHit[] }> {
+  if (!req.publisher.rights.rag) return { mode: "none", hits: [] };
+  const now = deps.clock.now();
+  const ctx = await readContext(deps.db, req, now);
+  // Only a territory denial or a BLOCKED rule can hide a hit the index returned: over-fetch
+  // then, so filtering still fills the page, and ask for exactly the page otherwise.
+  const mayHide = ctx.rules.some((r) => r.action.deny || r.action.policy === "BLOCKED");
+  const found = await deps.search.search(req.publisher.id, req.query, {
+    limit: mayHide ? req.limit * 2 + 10 : req.limit,
+    freshAs: req.publisher,
+  });
+  const articles = await getArticles(
+    deps.db,
+    req.publisher.id,
+    found.hits.map((h) => h.articleId),
+    { withBody: false },
+  );
+  const byId = new Map(articles.map((a) => [a.id, a]));
+  const ceilings = await bookCeilings(deps.db, req.publisher.id, articles);
+  const hits: ArticleHit[] = [];
+  for (const h of found.hits) {
+    const article = byId.get(h.articleId);
+    if (!article) continue;
+    const ceiling = article.bookId ? ceilings.get(article.bookId) ?? null : null;
+    const decision = decide(inputFor(ctx, article, { use: "rag", ceiling, now }));
+    if (!listable(decision)) continue;
+    hits.push({ article, decision, match: h.match });
+    if (hits.length >= req.limit) break;
+  }
+  return { mode: hits.length ? found.mode : "none", hits };
+}
+
+/** One retrieved passage with its article and the decision that released it. */
+export interface PassageHit {
+  chunkId: string;
+  section: string;
+  text: string;
+  score: number;
+  article: Article;
+  decision: Decision;
+}
+
+/**
+ * The best passages for `query` whose articles this caller may use for rag. With `record: false`
+ * the same decisions are taken but nothing is recorded (no charge, meter read or intent): what
+ * the dashboard's playground shows (`decision.charge` then says what a read would have cost).
+ */
+export async function retrievePassages(
+  deps: SearchDeps & ReadDeps,
+  req: {
+    publisher: Publisher;
+    query: string;
+    limit: number;
+    caller: Caller;
+    lastUserPrompt?: string | null;
+    record?: boolean;
+  },
+): Promise<PassageHit[]> {
+  if (!req.publisher.rights.rag) return [];
+  const passages = await deps.search.passages(req.publisher.id, req.query, {
+    limit: req.limit * 2 + 10,
+    freshAs: req.publisher,
+  });
+  const released = new Map<string, Pick<ReadResult, "article" | "decision">>();
+  const out: PassageHit[] = [];
+  for (const p of passages) {
+    let read = released.get(p.articleId);
+    if (!read) {
+      // One rag read per article per request: charged or metered once however many passages.
+      const ask = { publisher: req.publisher, idOrUrl: p.articleId, caller: req.caller };
+      read = req.record === false
+        ? await peekArticle(deps, { ...ask, use: "rag" })
+        : await readArticle(deps, { ...ask, use: "rag", lastUserPrompt: req.lastUserPrompt });
+      released.set(p.articleId, read);
+    }
+    if (!read.article || read.decision?.outcome !== "full") continue;
+    out.push({
+      chunkId: p.chunkId,
+      section: p.section,
+      text: p.text,
+      score: p.score,
+      article: read.article,
+      decision: read.decision,
+    });
+    if (out.length >= req.limit) break;
+  }
+  return out;
+}

@@ -1,0 +1,92 @@
+/**
+ * /buyer/signup, /buyer/login (by password, or by key at /buyer/login/key) and /buyer/logout:
+ * pages over POST /api/marketplace/signup and POST/DELETE /api/marketplace/session. The API sets
+ * and clears the session cookie; the portal passes its Set-Cookie on to the browser.
+ */
+import { type Context, Hono } from "hono";
+import { BuyerLoginPage, BuyerSignupPage, BuyerWelcomePage } from "../../../ui/buyer/account.tsx";
+import { renderPage } from "../../../ui/layout.tsx";
+import type { AppDeps, AppEnv } from "../../deps.ts";
+import { EXPIRED_FORM, passCookie, signOut } from "../kit/account.ts";
+import { type ApiFetch, callApi } from "../kit/api.ts";
+import { field, formLimit, readForm } from "../kit/forms.ts";
+import { refusalStatus } from "../kit/pages.ts";
+import { formToken, formTokenMatches, safeNext } from "../kit/session.ts";
+import { BUYER_SITE, market } from "./site.ts";
+
+/** The pages used without a session. */
+export function buyerAccountPages(deps: AppDeps, api: ApiFetch): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+  const token = (c: Context) => formToken(c, deps, BUYER_SITE);
+
+  app.get("/signup", (c) => {
+    return c.html(renderPage(BuyerSignupPage({ csrf: token(c), values: { name: "", email: "" } })));
+  });
+
+  app.post("/signup", formLimit, async (c) => {
+    const f = await readForm(c);
+    const values = { name: field(f, "name"), email: field(f, "email") };
+    const again = (problem: string, status: number) =>
+      c.html(
+        renderPage(BuyerSignupPage({ csrf: token(c), values, problem })),
+        refusalStatus(status),
+      );
+    if (!formTokenMatches(c, f._csrf, BUYER_SITE)) return again(EXPIRED_FORM, 403);
+    const password = field(f, "password");
+    const signup = await callApi<{ apiKey: string }>(c, api, market("/signup"), {
+      method: "POST",
+      json: { ...values, password },
+    });
+    if (!signup.ok) return again(signup.problem!, signup.status);
+    // The sign-up signs the visitor in; if that is refused (throttled), the key is still shown.
+    const session = await callApi(c, api, market("/session"), {
+      method: "POST",
+      json: { email: values.email, password },
+    });
+    passCookie(c, session);
+    c.header("Cache-Control", "no-store");
+    return c.html(
+      renderPage(BuyerWelcomePage({
+        name: values.name,
+        apiKey: signup.body.apiKey,
+        signedIn: session.ok,
+      })),
+      201,
+    );
+  });
+
+  app.get("/login", (c) => {
+    const next = safeNext(c.req.query("next"), BUYER_SITE);
+    const notice = c.req.query("done") === "signed-out" ? "You are signed out." : null;
+    return c.html(renderPage(BuyerLoginPage({ csrf: token(c), email: "", next, notice })));
+  });
+
+  // Both sign-in forms: by email and password, or by the API key.
+  const signIn = (via: "password" | "key") => async (c: Context) => {
+    const f = await readForm(c);
+    const email = field(f, "email");
+    const next = safeNext(field(f, "next"), BUYER_SITE);
+    const again = (problem: string, status: number) =>
+      c.html(
+        renderPage(BuyerLoginPage({ csrf: token(c), email, next, problem })),
+        refusalStatus(status),
+      );
+    if (!formTokenMatches(c, f._csrf, BUYER_SITE)) return again(EXPIRED_FORM, 403);
+    const credentials = via === "password"
+      ? { email, password: field(f, "password") }
+      : { apiKey: field(f, "apiKey") };
+    const login = await callApi(c, api, market("/session"), { method: "POST", json: credentials });
+    if (!login.ok) return again(login.problem!, login.status);
+    passCookie(c, login);
+    return c.redirect(next, 303);
+  };
+  app.post("/login", formLimit, signIn("password"));
+  app.post("/login/key", formLimit, signIn("key"));
+
+  app.post(
+    "/logout",
+    formLimit,
+    signOut(api, BUYER_SITE, { path: market("/session"), method: "DELETE" }),
+  );
+  return app;
+}

@@ -1,0 +1,132 @@
+/**
+ * /buyer/catalog (GET /api/marketplace/catalog, filtered here: the API lists every publisher with
+ * content, a few hundred at most), /buyer/catalog/<publisherId>, and its license form: POST
+ * /api/marketplace/licenses, then the licenses page, or the processor's checkout (303) when the API
+ * answers a checkoutUrl.
+ */
+import { type Context, Hono } from "hono";
+import {
+  type CatalogFilter,
+  CatalogPage,
+  type CatalogPublisher,
+  type RateCard,
+  surfacesOf,
+} from "../../../ui/buyer/catalog.tsx";
+import type { LicenseView } from "../../../ui/buyer/licenses.tsx";
+import { PublisherPage } from "../../../ui/buyer/publisher.tsx";
+import { renderPage } from "../../../ui/layout.tsx";
+import type { AppDeps } from "../../deps.ts";
+import { type ApiFetch, callApi } from "../kit/api.ts";
+import { doneRedirect, formLimit, readForm, send } from "../kit/forms.ts";
+import { must, pageOf, pageStatus } from "../kit/pages.ts";
+import { AppError } from "../../platform/errors.ts";
+import { CSP, cspText, widened } from "../../platform/security_headers.ts";
+import { type BuyerEnv, market } from "./site.ts";
+
+/** Publishers per catalog page. */
+const PAGE_SIZE = 20;
+
+interface Catalog {
+  publishers: CatalogPublisher[];
+  rateCard: RateCard;
+}
+
+/**
+ * The publishers that pass the filter, or the problem with the filter. Search is a
+ * case-insensitive substring of the name or description; the price is the per-read display price.
+ */
+export function filterCatalog(
+  publishers: CatalogPublisher[],
+  f: CatalogFilter,
+): { publishers: CatalogPublisher[]; problem: string | null } {
+  const q = f.q.trim().toLowerCase();
+  const max = f.maxPriceUsd.trim() === "" ? null : Number(f.maxPriceUsd.trim().replace(/^\$/, ""));
+  const badPrice = max !== null && (!Number.isFinite(max) || max < 0);
+  const kept = publishers.filter((p) =>
+    (q === "" || p.name.toLowerCase().includes(q) || p.description.toLowerCase().includes(q)) &&
+    (f.right === "" || p.rights[f.right as keyof CatalogPublisher["rights"]] === "granted") &&
+    (max === null || badPrice || p.pricingUsdCents.display <= max * 100) &&
+    (f.surface === "" || surfacesOf(p).includes(f.surface.toUpperCase())) &&
+    (f.auth === "" || p.requiresAuth === (f.auth === "required"))
+  );
+  return {
+    publishers: kept,
+    problem: badPrice ? "maxPriceUsd: must be a number of dollars, e.g. 0.05" : null,
+  };
+}
+
+/** The catalog pages. */
+export function catalogPages(deps: AppDeps, api: ApiFetch): Hono<BuyerEnv> {
+  const app = new Hono<BuyerEnv>();
+  const catalog = async (c: Context<BuyerEnv>) =>
+    must(await callApi<Catalog>(c, api, market("/catalog")));
+
+  app.get("/catalog", async (c) => {
+    const q = (name: keyof CatalogFilter) => (c.req.query(name) ?? "").slice(0, 200);
+    const filter: CatalogFilter = {
+      q: q("q"),
+      right: q("right"),
+      maxPriceUsd: q("maxPriceUsd"),
+      surface: q("surface"),
+      auth: q("auth"),
+    };
+    const all = (await catalog(c)).publishers;
+    const { publishers, problem } = filterCatalog(all, filter);
+    const shown = pageOf(publishers, c.req.query("page"), PAGE_SIZE);
+    return c.html(
+      renderPage(CatalogPage({
+        who: c.get("who"),
+        filter,
+        publishers: shown.items,
+        matching: publishers.length,
+        total: all.length,
+        page: shown.page,
+        pages: shown.pages,
+        problem,
+      })),
+      problem ? 400 : 200,
+    );
+  });
+
+  const render = async (
+    c: Context<BuyerEnv>,
+    failed: { problem: string; useCases: string[] } | null = null,
+    status = 200,
+  ) => {
+    const id = c.req.param("publisherId")!;
+    const [{ publishers, rateCard }, licenses] = await Promise.all([
+      catalog(c),
+      callApi<{ licenses: LicenseView[] }>(c, api, market("/licenses")).then(must),
+    ]);
+    const publisher = publishers.find((p) => p.publisherId === id);
+    if (!publisher) {
+      throw new AppError(404, "not_found", "There is no such publisher in the catalog");
+    }
+    const held = licenses.licenses.filter((l) =>
+      l.publisherId === id && (l.state === "active" || l.state === "pending")
+    );
+    // The license form may go on to the processor's checkout page, on another origin.
+    if (deps.config.stripe) {
+      c.header("Content-Security-Policy", cspText(widened(CSP.portal, "formAction", ["https:"])));
+    }
+    return c.html(
+      renderPage(PublisherPage({ who: c.get("who"), publisher, rateCard, held, failed })),
+      pageStatus(status),
+    );
+  };
+
+  app.get("/catalog/:publisherId", (c) => render(c));
+
+  app.post("/catalog/:publisherId/license", formLimit, async (c) => {
+    const f = await readForm(c);
+    const useCases = [f.useCases ?? []].flat().filter((u) => u !== "");
+    const answer = await send<{ checkoutUrl?: string }>(c, api, f, market("/licenses"), {
+      method: "POST",
+      json: { publisherId: c.req.param("publisherId"), useCases },
+    });
+    if (!answer.ok) return render(c, { problem: answer.problem!, useCases }, answer.status);
+    if (answer.body.checkoutUrl) return c.redirect(answer.body.checkoutUrl, 303);
+    return doneRedirect(c, "/buyer/licenses", "licensed");
+  });
+  return app;
+}

@@ -1,0 +1,88 @@
+/**
+ * /buyer/keys: GET /api/marketplace/account and /clients, and the forms for POST rotate-key (the
+ * new key shown once), PUT password and POST clients.
+ */
+import { type Context, Hono } from "hono";
+import {
+  type AccountView,
+  type ClientView,
+  type FailedForm,
+  KeysPage,
+  type KeysProps,
+} from "../../../ui/buyer/keys.tsx";
+import { renderPage } from "../../../ui/layout.tsx";
+import { type ApiFetch, callApi } from "../kit/api.ts";
+import { doneRedirect, field, formLimit, noticeOf, readForm, send } from "../kit/forms.ts";
+import { must, pageStatus } from "../kit/pages.ts";
+import { type BuyerEnv, market } from "./site.ts";
+
+const NOTICES: Record<string, string> = {
+  password: "Password saved. Your other sessions are signed out.",
+  client: "Client claimed: its MCP reads now use your licenses and bill to you.",
+};
+
+/** The keys page and its forms. */
+export function keysPages(api: ApiFetch): Hono<BuyerEnv> {
+  const app = new Hono<BuyerEnv>();
+  const render = async (c: Context<BuyerEnv>, extra: Partial<KeysProps>, status = 200) => {
+    const [account, clients] = await Promise.all([
+      callApi<AccountView>(c, api, market("/account")).then(must),
+      callApi<{ clients: ClientView[] }>(c, api, market("/clients")).then(must),
+    ]);
+    return c.html(
+      renderPage(KeysPage({
+        who: c.get("who"),
+        account,
+        clients: clients.clients,
+        notice: noticeOf(c, NOTICES),
+        ...extra,
+      })),
+      pageStatus(status),
+    );
+  };
+  const refused = (c: Context<BuyerEnv>, failed: FailedForm, status: number) =>
+    render(c, { failed }, status);
+
+  app.get("/keys", (c) => render(c, {}));
+
+  app.post("/keys/rotate", formLimit, async (c) => {
+    const f = await readForm(c);
+    const rotated = await send<{ apiKey: string }>(c, api, f, market("/rotate-key"), {
+      method: "POST",
+    });
+    if (!rotated.ok) {
+      return refused(c, { form: "rotate", problem: rotated.problem! }, rotated.status);
+    }
+    // Shown in the answer to this post only: a reload does not rotate again, it shows the hint.
+    c.header("Cache-Control", "no-store");
+    return render(c, {
+      newKey: rotated.body.apiKey,
+      notice: "New key issued; the old one no longer works.",
+    });
+  });
+
+  app.post("/keys/password", formLimit, async (c) => {
+    const f = await readForm(c);
+    const saved = await send(c, api, f, market("/password"), {
+      method: "PUT",
+      // Passwords go as typed: no trimming.
+      json: {
+        password: field(f, "password"),
+        currentPassword: field(f, "currentPassword") || undefined,
+      },
+    });
+    if (!saved.ok) return refused(c, { form: "password", problem: saved.problem! }, saved.status);
+    return doneRedirect(c, "/buyer/keys", "password");
+  });
+
+  app.post("/keys/clients", formLimit, async (c) => {
+    const f = await readForm(c);
+    const clientId = field(f, "clientId").trim();
+    const bound = await send(c, api, f, market("/clients"), { method: "POST", json: { clientId } });
+    if (!bound.ok) {
+      return refused(c, { form: "client", problem: bound.problem!, clientId }, bound.status);
+    }
+    return doneRedirect(c, "/buyer/keys", "client");
+  });
+  return app;
+}

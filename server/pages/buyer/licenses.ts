@@ -1,0 +1,72 @@
+/**
+ * /buyer/licenses: GET /api/marketplace/licenses (publisher names from the catalog), and the cancel
+ * form of each active license: POST /api/marketplace/licenses/<id>/cancel.
+ */
+import { type Context, Hono } from "hono";
+import { LicensesPage, type LicenseView } from "../../../ui/buyer/licenses.tsx";
+import type { CatalogPublisher } from "../../../ui/buyer/catalog.tsx";
+import { renderPage } from "../../../ui/layout.tsx";
+import { type ApiFetch, callApi } from "../kit/api.ts";
+import { doneRedirect, formLimit, noticeOf, readForm, send } from "../kit/forms.ts";
+import { must, pageOf, pageStatus, segment } from "../kit/pages.ts";
+import { type BuyerEnv, market } from "./site.ts";
+
+/** Licenses per page. */
+const PAGE_SIZE = 25;
+
+const NOTICES: Record<string, string> = {
+  licensed: "Licensed: reads of its use cases are covered from now on.",
+  canceled: "License canceled: it stays active until the date shown, then ends.",
+};
+
+const ORDER: Record<LicenseView["state"], number> = {
+  pending: 0,
+  active: 1,
+  expired: 2,
+  canceled: 3,
+};
+
+/** The licenses page and the cancel form. */
+export function licensesPages(api: ApiFetch): Hono<BuyerEnv> {
+  const app = new Hono<BuyerEnv>();
+  const render = async (
+    c: Context<BuyerEnv>,
+    failed: { licenseId: string; problem: string } | null = null,
+    status = 200,
+  ) => {
+    const [licenses, catalog] = await Promise.all([
+      callApi<{ licenses: LicenseView[] }>(c, api, market("/licenses")).then(must),
+      callApi<{ publishers: CatalogPublisher[] }>(c, api, market("/catalog")).then(must),
+    ]);
+    const sorted = [...licenses.licenses].sort((a, b) =>
+      ORDER[a.state] - ORDER[b.state] || b.createdAt.localeCompare(a.createdAt)
+    );
+    const shown = pageOf(sorted, c.req.query("page"), PAGE_SIZE);
+    return c.html(
+      renderPage(LicensesPage({
+        who: c.get("who"),
+        licenses: shown.items,
+        names: Object.fromEntries(catalog.publishers.map((p) => [p.publisherId, p.name])),
+        total: sorted.length,
+        page: shown.page,
+        pages: shown.pages,
+        notice: noticeOf(c, NOTICES),
+        failed,
+      })),
+      pageStatus(status),
+    );
+  };
+
+  app.get("/licenses", (c) => render(c));
+
+  app.post("/licenses/:licenseId/cancel", formLimit, async (c) => {
+    const licenseId = c.req.param("licenseId");
+    const f = await readForm(c);
+    const answer = await send(c, api, f, market(`/licenses/${segment(licenseId)}/cancel`), {
+      method: "POST",
+    });
+    if (!answer.ok) return render(c, { licenseId, problem: answer.problem! }, answer.status);
+    return doneRedirect(c, "/buyer/licenses", "canceled");
+  });
+  return app;
+}

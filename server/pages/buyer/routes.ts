@@ -1,0 +1,46 @@
+/**
+ * The buyer portal (issue 12 parts 1 and 5), mounted at /buyer on the platform host:
+ * server-rendered Preact pages that are in-process clients of the marketplace API
+ * (server/pages/kit/api.ts), in the same portal frame as the publisher console
+ * (server/pages/kit/frame.ts).
+ */
+import { Hono } from "hono";
+import type { AppDeps, AppEnv } from "../../deps.ts";
+import { AppError } from "../../platform/errors.ts";
+import type { ApiFetch } from "../kit/api.ts";
+import { framePortal } from "../kit/frame.ts";
+import { requireVisitor } from "../kit/session.ts";
+import type { BuyerWho } from "../../../ui/buyer/shell.tsx";
+import { buyerAccountPages } from "./account.ts";
+import { budgetsPages } from "./budgets.ts";
+import { catalogPages } from "./catalog.ts";
+import { crawlersPages } from "./crawlers.ts";
+import { keysPages } from "./keys.ts";
+import { licensesPages } from "./licenses.ts";
+import { overviewPages } from "./overview.ts";
+import { statementsPages } from "./statements.ts";
+import { usagePages } from "./usage.ts";
+import { BUYER_SITE, type BuyerEnv } from "./site.ts";
+
+/** The buyer portal sub-app; `api` is the application's own fetch. */
+export function buyerRoutes(deps: AppDeps, api: ApiFetch): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+  framePortal(app, deps, { href: "/buyer", label: "Back to the buyer portal" });
+  app.route("/", buyerAccountPages(deps, api));
+
+  const pages = new Hono<BuyerEnv>();
+  pages.use("*", requireVisitor<BuyerWho>(api, BUYER_SITE));
+  pages.route("/", overviewPages(api));
+  pages.route("/", catalogPages(deps, api));
+  pages.route("/", licensesPages(api));
+  pages.route("/", usagePages(api));
+  pages.route("/", budgetsPages(api));
+  pages.route("/", statementsPages(api));
+  pages.route("/", keysPages(api));
+  pages.route("/", crawlersPages(deps, api));
+  pages.all("*", (c) => {
+    throw new AppError(404, "not_found", `There is no buyer portal page at ${c.req.path}`);
+  });
+  app.route("/", pages);
+  return app;
+}

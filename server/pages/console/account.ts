@@ -1,0 +1,116 @@
+/**
+ * /publisher/signup, /publisher/login and /publisher/logout: pages over POST /api/publishers/
+ * signup, login and logout. The API sets and clears the session cookie; the console passes its
+ * Set-Cookie on to the browser. And, signed in, /publisher/account: PUT /api/publisher/password.
+ */
+import { type Context, Hono } from "hono";
+import { LoginPage, SignupPage, WelcomePage } from "../../../ui/console/account.tsx";
+import { renderPage } from "../../../ui/layout.tsx";
+import { AccountPage } from "../../../ui/console/password.tsx";
+import type { AppDeps, AppEnv } from "../../deps.ts";
+import { EXPIRED_FORM, passCookie, signOut } from "../kit/account.ts";
+import { type ApiAnswer, type ApiFetch, callApi } from "../kit/api.ts";
+import { doneRedirect, field, formLimit, noticeOf, readForm, send } from "../kit/forms.ts";
+import { pageStatus } from "../kit/pages.ts";
+import { formToken, formTokenMatches, PUBLISHER_SITE, safeNext } from "../kit/session.ts";
+import type { ConsoleEnv } from "../kit/session.ts";
+
+/** The pages used without a session. */
+export function accountPages(deps: AppDeps, api: ApiFetch): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+
+  app.get("/signup", (c) => {
+    const values = { name: "", email: "", slug: "" };
+    return c.html(renderPage(SignupPage({ csrf: formToken(c, deps, PUBLISHER_SITE), values })));
+  });
+
+  app.post("/signup", formLimit, async (c) => {
+    const f = await readForm(c);
+    const values = { name: field(f, "name"), email: field(f, "email"), slug: field(f, "slug") };
+    const again = (problem: string, status: 400 | 403 | 409 | 429) =>
+      c.html(
+        renderPage(SignupPage({ csrf: formToken(c, deps, PUBLISHER_SITE), values, problem })),
+        status,
+      );
+    if (!formTokenMatches(c, f._csrf, PUBLISHER_SITE)) return again(EXPIRED_FORM, 403);
+    const password = field(f, "password");
+    const signup = await callApi<{ apiKey: string }>(c, api, "/api/publishers/signup", {
+      method: "POST",
+      json: { ...values, password },
+    });
+    if (!signup.ok) return again(signup.problem!, statusOf(signup));
+    const login = await callApi(c, api, "/api/publishers/login", {
+      method: "POST",
+      json: { email: values.email, password },
+    });
+    passCookie(c, login);
+    c.header("Cache-Control", "no-store");
+    return c.html(renderPage(WelcomePage({ name: values.name, apiKey: signup.body.apiKey })), 201);
+  });
+
+  app.get("/login", (c) => {
+    const next = safeNext(c.req.query("next"), PUBLISHER_SITE);
+    const notice = c.req.query("done") === "signed-out" ? "You are signed out." : null;
+    return c.html(
+      renderPage(LoginPage({ csrf: formToken(c, deps, PUBLISHER_SITE), email: "", next, notice })),
+    );
+  });
+
+  app.post("/login", formLimit, async (c) => {
+    const f = await readForm(c);
+    const email = field(f, "email");
+    const next = safeNext(field(f, "next"), PUBLISHER_SITE);
+    const again = (problem: string, status: 400 | 401 | 403 | 429) =>
+      c.html(
+        renderPage(LoginPage({ csrf: formToken(c, deps, PUBLISHER_SITE), email, next, problem })),
+        status,
+      );
+    if (!formTokenMatches(c, f._csrf, PUBLISHER_SITE)) return again(EXPIRED_FORM, 403);
+    const login = await callApi(c, api, "/api/publishers/login", {
+      method: "POST",
+      json: { email, password: field(f, "password") },
+    });
+    if (!login.ok) return again(login.problem!, login.status === 429 ? 429 : 401);
+    passCookie(c, login);
+    return c.redirect(next, 303);
+  });
+
+  app.post(
+    "/logout",
+    formLimit,
+    signOut(api, PUBLISHER_SITE, { path: "/api/publishers/logout", method: "POST" }),
+  );
+  return app;
+}
+
+/** The signed-in account page and its password form (the session's CSRF token, like every form). */
+export function passwordPages(api: ApiFetch): Hono<ConsoleEnv> {
+  const app = new Hono<ConsoleEnv>();
+  const notices = { password: "Password changed. Your other sessions are signed out." };
+  const render = (c: Context<ConsoleEnv>, problem: string | null, status = 200) =>
+    c.html(
+      renderPage(AccountPage({ who: c.get("who"), notice: noticeOf(c, notices), problem })),
+      pageStatus(status),
+    );
+
+  app.get("/account", (c) => render(c, null));
+  app.post("/account/password", formLimit, async (c) => {
+    const f = await readForm(c);
+    // Passwords go as typed: no trimming.
+    const saved = await send(c, api, f, "/api/publisher/password", {
+      method: "PUT",
+      json: { currentPassword: field(f, "currentPassword"), password: field(f, "password") },
+    });
+    if (!saved.ok) {
+      const retry = saved.headers.get("retry-after");
+      if (retry) c.header("Retry-After", retry);
+      return render(c, saved.problem, saved.status);
+    }
+    return doneRedirect(c, "/publisher/account", "password");
+  });
+  return app;
+}
+
+function statusOf(answer: ApiAnswer<unknown>): 400 | 409 | 429 {
+  return answer.status === 409 || answer.status === 429 ? answer.status : 400;
+}

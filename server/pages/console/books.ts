@@ -1,0 +1,83 @@
+/**
+ * /publisher/books: upload (streamed to POST /api/publisher/books, its CSRF token in the action's
+ * query string as for CSV uploads), the list, one book with its chapters, and deletion.
+ */
+import { type Context, Hono } from "hono";
+import type { ContentfulStatusCode } from "hono/utils/http-status";
+import { renderPage } from "../../../ui/layout.tsx";
+import {
+  BookPage,
+  BooksPage,
+  type BookView,
+  type ChapterView,
+} from "../../../ui/console/books.tsx";
+import { type ApiFetch, callApi } from "../kit/api.ts";
+import { doneRedirect, formLimit, noticeOf, readForm, send } from "../kit/forms.ts";
+import { must, refusalStatus, segment } from "../kit/pages.ts";
+import type { ConsoleEnv } from "../kit/session.ts";
+
+const NOTICES: Record<string, string> = {
+  uploaded: "Book uploaded and split into chapters.",
+  deleted: "Book deleted; its chapters left search and listings.",
+};
+
+/** The books pages. */
+export function booksPages(api: ApiFetch): Hono<ConsoleEnv> {
+  const app = new Hono<ConsoleEnv>();
+  const list = async (
+    c: Context<ConsoleEnv>,
+    problem: string | null,
+    status: ContentfulStatusCode = 200,
+  ) => {
+    const books = must(await callApi<{ books: BookView[] }>(c, api, "/api/publisher/books"));
+    return c.html(
+      renderPage(BooksPage({
+        who: c.get("who"),
+        books: books.books,
+        notice: noticeOf(c, NOTICES),
+        problem,
+      })),
+      status,
+    );
+  };
+
+  app.get("/books", (c) => list(c, null));
+
+  app.post("/books/upload", async (c) => {
+    const answer = await callApi<{ bookId: string }>(c, api, "/api/publisher/books", {
+      method: "POST",
+      body: c.req.raw.body,
+      contentType: c.req.header("content-type") ?? "",
+      csrf: c.req.query("_csrf") ?? "",
+    });
+    if (!answer.ok) return list(c, answer.problem, refusalStatus(answer.status));
+    return doneRedirect(c, `/publisher/books/${segment(answer.body.bookId)}`, "uploaded");
+  });
+
+  app.get("/books/:id", async (c) => {
+    const id = segment(c.req.param("id"));
+    const book = must(
+      await callApi<BookView & { contents: ChapterView[] }>(
+        c,
+        api,
+        `/api/publisher/books/${id}`,
+      ),
+    );
+    return c.html(renderPage(BookPage({
+      who: c.get("who"),
+      book,
+      chapters: book.contents,
+      notice: noticeOf(c, NOTICES),
+    })));
+  });
+
+  app.post("/books/:id/delete", formLimit, async (c) => {
+    const f = await readForm(c);
+    const deleted = await send(c, api, f, `/api/publisher/books/${segment(c.req.param("id"))}`, {
+      method: "DELETE",
+    });
+    if (!deleted.ok) return list(c, deleted.problem, refusalStatus(deleted.status));
+    return doneRedirect(c, "/publisher/books", "deleted");
+  });
+  return app;
+}

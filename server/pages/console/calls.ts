@@ -1,0 +1,39 @@
+/**
+ * GET /publisher/calls: the last 100 calls from GET /api/publisher/calls. The surface and "reads
+ * only" filters work on those 100 rows here (the API already leaves protocol trace rows out).
+ */
+import { Hono } from "hono";
+import { SURFACES } from "../../../store/vocabulary.ts";
+import { type CallRow, CallsPage, isRead } from "../../../ui/console/calls.tsx";
+import { renderPage } from "../../../ui/layout.tsx";
+import { type ApiFetch, callApi } from "../kit/api.ts";
+import { must } from "../kit/pages.ts";
+import type { ConsoleEnv } from "../kit/session.ts";
+
+/** The calls page. */
+export function callsPages(api: ApiFetch): Hono<ConsoleEnv> {
+  const app = new Hono<ConsoleEnv>();
+  app.get("/calls", async (c) => {
+    const { calls } = must(await callApi<{ calls: CallRow[] }>(c, api, "/api/publisher/calls"));
+    const asked = c.req.query("surface") ?? "";
+    const known = asked === "" || (SURFACES as readonly string[]).includes(asked);
+    const surface = known ? asked : "";
+    const readsOnly = c.req.query("only") === "reads";
+    const rows = calls.filter((r) =>
+      (surface === "" || r.surface === surface) && (!readsOnly || isRead(r.tool))
+    );
+    return c.html(
+      renderPage(CallsPage({
+        who: c.get("who"),
+        calls: rows,
+        received: calls.length,
+        surface,
+        surfaces: SURFACES,
+        readsOnly,
+        problem: known ? null : `surface: must be one of ${SURFACES.join(", ")}`,
+      })),
+      known ? 200 : 400,
+    );
+  });
+  return app;
+}

@@ -1,0 +1,49 @@
+/**
+ * The publisher console, mounted at /publisher on the platform host: server-rendered Preact pages
+ * over the management API (server/pages/kit/api.ts), in the portal frame (server/pages/kit/frame.ts).
+ */
+import { Hono } from "hono";
+import type { AppDeps, AppEnv } from "../../deps.ts";
+import { AppError } from "../../platform/errors.ts";
+import { accountPages, passwordPages } from "./account.ts";
+import type { ApiFetch } from "../kit/api.ts";
+import { articlesPages } from "./articles.ts";
+import { booksPages } from "./books.ts";
+import { callsPages } from "./calls.ts";
+import { earningsPages } from "./earnings.ts";
+import { framePortal } from "../kit/frame.ts";
+import { intentsPages } from "./intents.ts";
+import { overviewPages } from "./overview.ts";
+import { playgroundPages } from "./playground.ts";
+import { requestsPages } from "./requests.ts";
+import { rulesPages } from "./rules.ts";
+import { settingsPages } from "./settings.ts";
+import { sourcesPages } from "./sources.ts";
+import { type ConsoleEnv, PUBLISHER_SITE, requireVisitor } from "../kit/session.ts";
+
+/** The console sub-app; `api` is the application's own fetch. */
+export function consoleRoutes(deps: AppDeps, api: ApiFetch): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+  framePortal(app, deps, { href: "/publisher", label: "Back to the console" });
+  app.route("/", accountPages(deps, api));
+
+  const pages = new Hono<ConsoleEnv>();
+  pages.use("*", requireVisitor(api, PUBLISHER_SITE));
+  pages.route("/", overviewPages(api));
+  pages.route("/", settingsPages(deps, api));
+  pages.route("/", sourcesPages(api));
+  pages.route("/", booksPages(api));
+  pages.route("/", articlesPages(api));
+  pages.route("/", rulesPages(api));
+  pages.route("/", callsPages(api));
+  pages.route("/", intentsPages(api));
+  pages.route("/", earningsPages(api));
+  pages.route("/", requestsPages(api));
+  pages.route("/", playgroundPages(api));
+  pages.route("/", passwordPages(api));
+  pages.all("*", (c) => {
+    throw new AppError(404, "not_found", `There is no console page at ${c.req.path}`);
+  });
+  app.route("/", pages);
+  return app;
+}

@@ -1,0 +1,183 @@
+/** /publisher/rules: content rules over /api/publisher/rules (list, create, edit, order, explain). */
+import { type Context, Hono } from "hono";
+import { renderPage } from "../../../ui/layout.tsx";
+import {
+  type Explanation,
+  formOf,
+  RuleEditPage,
+  type RuleForm,
+  RulesPage,
+  type RuleView,
+} from "../../../ui/console/rules.tsx";
+import { AppError } from "../../platform/errors.ts";
+import { type ApiFetch, callApi } from "../kit/api.ts";
+import {
+  cents,
+  doneRedirect,
+  field,
+  type Fields,
+  formLimit,
+  noticeOf,
+  numeric,
+  readForm,
+  send,
+} from "../kit/forms.ts";
+import { must, refusalStatus, segment } from "../kit/pages.ts";
+import type { ConsoleEnv } from "../kit/session.ts";
+
+const NOTICES: Record<string, string> = {
+  created: "Rule added.",
+  saved: "Rule saved.",
+  deleted: "Rule deleted.",
+  ordered: "Order saved.",
+};
+
+const FORM_FIELDS = [
+  "priority",
+  "path",
+  "publishedWithinHours",
+  "territories",
+  "policy",
+  "priceUsd",
+  "windowStart",
+  "windowEnd",
+  "deny",
+];
+
+/** The rule JSON of the rule form (the API validates; raw text goes through so it can say why). */
+export function ruleOf(f: Fields) {
+  const text = (name: string) => field(f, name).trim();
+  const match: Record<string, unknown> = {};
+  if (text("path")) match.path = text("path");
+  const hours = numeric(f, "publishedWithinHours");
+  if (hours !== undefined) match.publishedWithinHours = hours;
+  if (text("territories")) {
+    match.territories = text("territories").split(/[\s,]+/).filter(Boolean).map((t) =>
+      t.toUpperCase()
+    );
+  }
+  const action: Record<string, unknown> = {};
+  if (field(f, "deny")) action.deny = true;
+  if (text("policy")) action.policy = text("policy");
+  const price = cents(f, "priceUsd");
+  if (price !== undefined) action.priceUsdCents = price;
+  if (text("windowStart") || text("windowEnd")) {
+    action.window = { start: utc(text("windowStart")), end: utc(text("windowEnd")) };
+  }
+  return { name: text("name") || null, priority: numeric(f, "priority") ?? 0, match, action };
+}
+
+/** A datetime-local value (no zone) read as UTC, the zone the console speaks. */
+function utc(local: string): string {
+  return /^\d{4}-\d\d-\d\dT\d\d:\d\d$/.test(local) ? `${local}:00Z` : local;
+}
+
+function typed(f: Fields): RuleForm {
+  return Object.fromEntries(FORM_FIELDS.map((k) => [k, field(f, k)]));
+}
+
+/** The rules pages. */
+export function rulesPages(api: ApiFetch): Hono<ConsoleEnv> {
+  const app = new Hono<ConsoleEnv>();
+
+  const list = async (
+    c: Context<ConsoleEnv>,
+    form: RuleForm,
+    problem: string | null,
+    status = 200,
+  ) => {
+    const rules = must(await callApi<{ rules: RuleView[] }>(c, api, "/api/publisher/rules")).rules;
+    const explainForm = {
+      url: c.req.query("url") ?? "",
+      country: c.req.query("country") ?? "",
+      at: c.req.query("at") ?? "",
+    };
+    let explanation: Explanation | null = null;
+    let explainProblem: string | null = null;
+    if (c.req.method === "GET" && explainForm.url) {
+      const q = new URLSearchParams({ url: explainForm.url });
+      if (explainForm.country) q.set("country", explainForm.country.toUpperCase());
+      if (explainForm.at) q.set("at", utc(explainForm.at));
+      const answer = await callApi<Explanation>(c, api, `/api/publisher/rules/explain?${q}`);
+      if (answer.ok) explanation = answer.body;
+      else explainProblem = answer.problem;
+    }
+    return c.html(
+      renderPage(RulesPage({
+        who: c.get("who"),
+        rules,
+        form,
+        explainForm,
+        explanation,
+        explainProblem,
+        notice: noticeOf(c, NOTICES),
+        problem,
+      })),
+      problem ? refusalStatus(status) : explainProblem ? 400 : 200,
+    );
+  };
+
+  app.get("/rules", (c) => list(c, {}, null));
+
+  app.post("/rules", formLimit, async (c) => {
+    const f = await readForm(c);
+    const created = await send(c, api, f, "/api/publisher/rules", {
+      method: "POST",
+      json: ruleOf(f),
+    });
+    return created.ok
+      ? doneRedirect(c, "/publisher/rules", "created")
+      : list(c, typed(f), created.problem, created.status);
+  });
+
+  app.post("/rules/order", formLimit, async (c) => {
+    const f = await readForm(c);
+    const ids = [f.ids ?? []].flat();
+    const ordered = await send(c, api, f, "/api/publisher/rules/order", {
+      method: "POST",
+      json: { ids },
+    });
+    return ordered.ok
+      ? doneRedirect(c, "/publisher/rules", "ordered")
+      : list(c, {}, ordered.problem, ordered.status);
+  });
+
+  const edit = async (
+    c: Context<ConsoleEnv>,
+    form: RuleForm | null,
+    problem: string | null,
+    status = 200,
+  ) => {
+    const rules = must(await callApi<{ rules: RuleView[] }>(c, api, "/api/publisher/rules")).rules;
+    const rule = rules.find((r) => r.id === c.req.param("id"));
+    if (!rule) throw new AppError(404, "not_found", "Rule was not found");
+    return c.html(
+      renderPage(RuleEditPage({ who: c.get("who"), rule, form: form ?? formOf(rule), problem })),
+      problem ? refusalStatus(status) : 200,
+    );
+  };
+
+  app.get("/rules/:id", (c) => edit(c, null, null));
+
+  app.post("/rules/:id", formLimit, async (c) => {
+    const f = await readForm(c);
+    const saved = await send(c, api, f, `/api/publisher/rules/${segment(c.req.param("id"))}`, {
+      method: "PATCH",
+      json: ruleOf(f),
+    });
+    return saved.ok
+      ? doneRedirect(c, "/publisher/rules", "saved")
+      : edit(c, typed(f), saved.problem, saved.status);
+  });
+
+  app.post("/rules/:id/delete", formLimit, async (c) => {
+    const f = await readForm(c);
+    const deleted = await send(c, api, f, `/api/publisher/rules/${segment(c.req.param("id"))}`, {
+      method: "DELETE",
+    });
+    return deleted.ok
+      ? doneRedirect(c, "/publisher/rules", "deleted")
+      : list(c, {}, deleted.problem, deleted.status);
+  });
+  return app;
+}

@@ -1,0 +1,197 @@
+/**
+ * /publisher/settings: the settings page, and one form per part, each turned into a PATCH
+ * /api/publisher/settings of that part alone (or POST /api/publisher/key/rotate for the key).
+ */
+import { type Context, Hono } from "hono";
+import { renderPage } from "../../../ui/layout.tsx";
+import {
+  type CrawlerView,
+  SettingsPage,
+  type SettingsProps,
+  type SettingsView,
+} from "../../../ui/console/settings.tsx";
+import { SPONSOR_TOOL_LIST } from "../../domain/sponsor_tools.ts";
+import type { AppDeps } from "../../deps.ts";
+import { type ApiFetch, callApi } from "../kit/api.ts";
+import {
+  cents,
+  checked,
+  doneRedirect,
+  field,
+  type Fields,
+  formLimit,
+  noticeOf,
+  numeric,
+  readForm,
+  send,
+} from "../kit/forms.ts";
+import { must } from "../kit/pages.ts";
+import type { ConsoleEnv } from "../kit/session.ts";
+
+const NOTICES: Record<string, string> = {
+  profile: "Profile and branding saved.",
+  domain: "Custom domain saved.",
+  verified: "Domain verified: it serves your site now.",
+  unverified: "Not verified yet: see what Folio found below.",
+  toggles: "Surfaces and access saved.",
+  license: "Rights and prices saved.",
+  access: "Paywall meter and robots saved.",
+  sponsor: "Sponsor tools saved.",
+  enterprise: "Enterprise terms saved.",
+  "agent-payments": "Agent payments saved.",
+};
+
+const SPONSOR_LIST = [...SPONSOR_TOOL_LIST];
+
+/** Per-crawler selects are named `crawler.<family>`; empty means the default for its class. */
+const CRAWLER_FIELD = "crawler.";
+
+/** Builds the PATCH body of one settings part from its form. */
+const PATCHES: Record<string, (f: Fields) => Record<string, unknown>> = {
+  profile: (f) => ({
+    name: field(f, "name"),
+    description: field(f, "description"),
+    branding: {
+      logoUrl: orNull(f, "branding.logoUrl"),
+      primaryColor: orNull(f, "branding.primaryColor"),
+      font: orNull(f, "branding.font"),
+    },
+  }),
+  domain: (f) => ({ customDomain: orNull(f, "customDomain") }),
+  toggles: (f) => ({
+    toggles: Object.fromEntries(
+      ["publicRest", "a2a", "mcpApps", "requireAuth", "consentScreen", "subscriptionLinking"]
+        .map((t) => [t, checked(f, `toggles.${t}`)]),
+    ),
+  }),
+  license: (f) => ({
+    rights: Object.fromEntries(
+      ["summarization", "display", "rag", "fine_tuning"].map((r) => [r, checked(f, `rights.${r}`)]),
+    ),
+    pricingUsdCents: Object.fromEntries(
+      ["display", "summarization", "rag"].flatMap((use) => {
+        const price = cents(f, `pricingUsd.${use}`);
+        return price === undefined ? [] : [[use, price]];
+      }),
+    ),
+  }),
+  access: (f) => ({
+    paywallMeterLimit: numeric(f, "paywallMeterLimit"),
+    robotsOrigin: orNull(f, "robotsOrigin"),
+  }),
+  "agent-payments": (f) => {
+    const price = cents(f, "agentPayments.crawlerPriceUsd");
+    return {
+      agentPayments: {
+        enabled: checked(f, "agentPayments.enabled"),
+        crawlerPriceUsdCents: price === undefined ? null : price,
+        defaultAction: field(f, "agentPayments.defaultAction"),
+        userFetchers: field(f, "agentPayments.userFetchers"),
+        // Only the crawlers set to something other than their default; the map replaces the old.
+        crawlers: Object.fromEntries(
+          Object.keys(f).flatMap((name) => {
+            const family = name.startsWith(CRAWLER_FIELD) ? name.slice(CRAWLER_FIELD.length) : "";
+            const action = field(f, name);
+            return family && action !== "" ? [[family, action]] : [];
+          }),
+        ),
+      },
+    };
+  },
+  sponsor: (f) => ({
+    sponsorTools: [f.sponsorTools ?? []].flat().filter((t) => t !== ""),
+  }),
+  enterprise: (f) =>
+    field(f, "enterprise.action") === "remove" ? { enterpriseTerms: null } : {
+      enterpriseTerms: {
+        useCases: [f["enterprise.useCases"] ?? []].flat(),
+        monthlyPriceUsdCents: cents(f, "enterprise.monthlyPriceUsd") ?? 0,
+        conditions: field(f, "enterprise.conditions"),
+      },
+    },
+};
+
+/** The settings pages. */
+export function settingsPages(deps: AppDeps, api: ApiFetch): Hono<ConsoleEnv> {
+  const app = new Hono<ConsoleEnv>();
+  const render = async (
+    c: Context<ConsoleEnv>,
+    extra: Partial<SettingsProps>,
+    status: 200 | 400 | 403 | 404 | 409 = 200,
+  ) => {
+    const [settings, crawlers] = await Promise.all([
+      callApi<SettingsView>(c, api, "/api/publisher/settings").then(must),
+      callApi<{ crawlers: CrawlerView[] }>(c, api, "/api/publisher/crawlers").then(must),
+    ]);
+    return c.html(
+      renderPage(SettingsPage({
+        who: c.get("who"),
+        settings,
+        crawlers: crawlers.crawlers,
+        sponsorTools: SPONSOR_LIST,
+        platformHost: new URL(deps.config.baseUrl).hostname,
+        notice: noticeOf(c, NOTICES),
+        ...extra,
+      })),
+      status,
+    );
+  };
+
+  app.get("/settings", (c) => render(c, {}));
+
+  app.post("/settings/key", formLimit, async (c) => {
+    const f = await readForm(c);
+    const rotated = await send<{ apiKey: string }>(c, api, f, "/api/publisher/key/rotate", {
+      method: "POST",
+    });
+    if (!rotated.ok) {
+      const status = rotated.status === 403 ? 403 : 400;
+      return render(c, { failed: { part: "key", problem: rotated.problem!, values: {} } }, status);
+    }
+    return render(c, {
+      newKey: rotated.body.apiKey,
+      notice: "New key issued; the old one no longer works.",
+    });
+  });
+
+  app.post("/settings/domain/verify", formLimit, async (c) => {
+    const f = await readForm(c);
+    const checked = await send<{ domain: { status: string } | null }>(
+      c,
+      api,
+      f,
+      "/api/publisher/domain/verify",
+      { method: "POST" },
+    );
+    if (!checked.ok) {
+      const status = checked.status === 403 || checked.status === 409 ? checked.status : 400;
+      return render(
+        c,
+        { failed: { part: "domain", problem: checked.problem!, values: {} } },
+        status,
+      );
+    }
+    const done = checked.body.domain?.status === "verified" ? "verified" : "unverified";
+    return doneRedirect(c, "/publisher/settings#domain", done);
+  });
+
+  app.post("/settings/:part", formLimit, async (c) => {
+    const part = c.req.param("part");
+    const patch = PATCHES[part];
+    if (!patch) return render(c, {}, 404);
+    const f = await readForm(c);
+    const saved = await send(c, api, f, "/api/publisher/settings", {
+      method: "PATCH",
+      json: patch(f),
+    });
+    if (saved.ok) return doneRedirect(c, `/publisher/settings#${part}`, part);
+    const status = saved.status === 409 || saved.status === 403 ? saved.status : 400;
+    return render(c, { failed: { part, problem: saved.problem!, values: f } }, status);
+  });
+  return app;
+}
+
+function orNull(f: Fields, name: string): string | null {
+  const v = field(f, name).trim();
+  return v === "" ? null : v;
+}

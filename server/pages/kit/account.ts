@@ -1,0 +1,39 @@
+/**
+ * What both portals' account pages share (the publisher console's and the buyer portal's): the
+ * expired-form sentence, the sign-out form and passing the API's session cookie on.
+ */
+import type { Context } from "hono";
+import { timingSafeEqual } from "../../platform/secrets.ts";
+import { type ApiAnswer, type ApiFetch, callApi } from "./api.ts";
+import { field, readForm } from "./forms.ts";
+import type { PortalSite } from "./session.ts";
+
+/** What a sign-up or sign-in form without its double-submit token is told. */
+export const EXPIRED_FORM = "The form expired. Please try again.";
+
+/**
+ * A portal's sign-out form: it needs the session's CSRF token too (otherwise any site could sign
+ * a visitor out), then `end` ends the session in the API, whose cleared cookie is passed on.
+ */
+export function signOut(
+  api: ApiFetch,
+  site: PortalSite,
+  end: { path: string; method: "POST" | "DELETE" },
+): (c: Context) => Promise<Response> {
+  return async (c) => {
+    const f = await readForm(c);
+    const who = await callApi<{ csrfToken: string | null }>(c, api, site.sessionApi);
+    const token = who.ok ? who.body.csrfToken ?? "" : "";
+    if (!token) return c.redirect(`${site.home}/login`, 303);
+    if (!timingSafeEqual(token, field(f, "_csrf"))) return c.redirect(site.home, 303);
+    passCookie(c, await callApi(c, api, end.path, { method: end.method, csrf: token }));
+    return c.redirect(`${site.home}/login?done=signed-out`, 303);
+  };
+}
+
+/** Passes the API's Set-Cookie (a session opened or ended) on to the browser. */
+export function passCookie(c: Context, answer: ApiAnswer<unknown>): void {
+  for (const cookie of answer.headers.getSetCookie()) {
+    c.header("Set-Cookie", cookie, { append: true });
+  }
+}

@@ -1,0 +1,157 @@
+/**
+ * The access decision in A2A form: which task state, which status message and which artifacts
+ * (docs/DESIGN.md §5 outcomes; A2A v1.0 §4.1.3 states). Every status message carries a data part with
+ * the REST status value (docs/SPEC.md "Errors") so an agent can branch on it without parsing prose:
+ *   full → completed (artifact: article + license block);
+ *   license_limited → completed (artifact: summary + license block; message says cite the URL);
+ *   blocked, license_denied, territory_blocked → rejected (terminal: asking again changes nothing);
+ *   paywall_upsell / payment_required → auth-required (interrupted: a buyer key, i.e. credentials,
+ *     is what unlocks the read; the data part carries the price, signup and subscribe URLs);
+ *   unknown article → failed with status article_not_found.
+ */
+import type { Article } from "../../../store/articles.ts";
+import type { Publisher } from "../../../store/publishers.ts";
+import type { Config } from "../../platform/config.ts";
+import type { Decision } from "../../domain/licensing/mod.ts";
+import { microsToCents } from "../../platform/money.ts";
+import { REQUEST_VIA } from "../../domain/licensing/mod.ts";
+import { licenseBlock } from "../../domain/reads/license_block.ts";
+import type { ArticleHit } from "../../domain/reads/search.ts";
+import { articleFull, articleRef, articleSummary } from "../../domain/reads/present.ts";
+import { publisherUrls } from "../../platform/urls.ts";
+import type { StateName } from "./states.ts";
+
+/** An artifact to attach: a readable text part and a structured data part. */
+export interface ArtifactOut {
+  name: string;
+  description: string;
+  text: string;
+  data: Record<string, unknown>;
+}
+
+/** The end of a skill run. */
+export interface SkillOutcome {
+  state: StateName;
+  /** The status message an agent reads. */
+  text: string;
+  /** Machine-readable status (`status` is the REST status value, or "ok"). */
+  data: Record<string, unknown>;
+  artifacts: ArtifactOut[];
+}
+
+/** search_articles: always completed; the results are the artifact. */
+export function searchOutcome(found: { mode: string; hits: ArticleHit[] }): SkillOutcome {
+  const results = found.hits.map((h) => ({
+    ...articleSummary(h.article),
+    ...(h.match ? { match: h.match } : {}),
+  }));
+  const lines = results.map((r, i) => `${i + 1}. ${r.title} (${r.id}): ${r.url}`);
+  return {
+    state: "completed",
+    text: results.length
+      ? `Found ${results.length} article(s). Read one with the get_article skill (url_or_id).`
+      : "No articles matched.",
+    data: { status: "ok", count: results.length, mode: found.mode },
+    artifacts: [{
+      name: "search_results",
+      description: "Articles matching the query, best first",
+      text: lines.join("\n") || "No articles matched.",
+      data: { count: results.length, mode: found.mode, results },
+    }],
+  };
+}
+
+/** get_article: the decision about one article, in task form. */
+export function articleOutcome(
+  ctx: { config: Pick<Config, "baseUrl">; publisher: Publisher },
+  read: {
+    article: Article | null;
+    decision: Decision | null;
+    charge: { micros: number; remainingMicros: number } | null;
+  },
+): SkillOutcome {
+  const { config, publisher } = ctx;
+  const { article, decision } = read;
+  if (!article || !decision) {
+    return rejectedLike("failed", "No article has that id or URL.", {
+      status: "article_not_found",
+    });
+  }
+  const license = licenseBlock(config, publisher, decision);
+  const cite = article.canonicalUrl ?? article.url;
+  const ref = articleRef(article);
+  switch (decision.outcome) {
+    case "full":
+      return {
+        state: "completed",
+        text: `Here is "${article.title}", licensed by ${publisher.name}. Cite ${cite}.`,
+        data: {
+          status: "ok",
+          ...(read.charge
+            ? {
+              chargedUsdCents: microsToCents(read.charge.micros),
+              budgetRemainingUsdCents: microsToCents(read.charge.remainingMicros),
+            }
+            : {}),
+        },
+        artifacts: [{
+          name: "article",
+          description: "The full article with its license block",
+          text: article.body,
+          data: { article: articleFull(article, decision.policy), license },
+        }],
+      };
+    case "license_limited": {
+      return {
+        state: "completed",
+        text: decision.reason,
+        data: { status: "license_limited" },
+        artifacts: [{
+          name: "article_summary",
+          description: "The article's summary (summarization license) with its license block",
+          text: article.summary,
+          data: { article: { ...articleSummary(article), policy: decision.policy }, license },
+        }],
+      };
+    }
+    case "blocked":
+      return rejectedLike("rejected", decision.reason, { status: "blocked", article: ref });
+    case "license_denied":
+      return rejectedLike("rejected", decision.reason, {
+        status: "license_denied",
+        article: ref,
+        license,
+      });
+    case "territory_blocked":
+      return rejectedLike("rejected", decision.reason, { status: "territory_blocked" });
+    default: {
+      const urls = publisherUrls(config, publisher);
+      const cents = decision.pricingUsdCents.display;
+      return rejectedLike(
+        "auth-required",
+        `This is a paid article and your free reads this month are used. Send a buyer key (Authorization: Bearer mk_...) to read it at ${cents}¢: sign up at ${config.baseUrl}/api/marketplace/signup, or subscribe to ${publisher.name}. Then send the request again as a new message.`,
+        {
+          status: "payment_required",
+          article: { ...articleSummary(article), policy: decision.policy },
+          price: {
+            usdCents: cents,
+            quoteUsdCents: decision.quote ? microsToCents(decision.quote.micros) : null,
+          },
+          signup: `${config.baseUrl}/api/marketplace/signup`,
+          subscribe: `${config.baseUrl}/api/marketplace/licenses`,
+          requestLicense: REQUEST_VIA,
+          termsUrl: urls.terms,
+          license,
+        },
+      );
+    }
+  }
+}
+
+function rejectedLike(
+  state: StateName,
+  text: string,
+  data: Record<string, unknown>,
+): SkillOutcome {
+  return { state, text, data, artifacts: [] };
+}

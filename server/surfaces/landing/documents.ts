@@ -1,0 +1,69 @@
+/**
+ * The publisher host's machine-readable terms: `/robots.txt` (RFC 9309, with RSL's `License:`
+ * line and Cloudflare's content signals) and `/license.xml` (RSL 1.0), both generated from the
+ * publisher's settings, rights, prices and content rules, so they never disagree with what the
+ * pages charge.
+ */
+import type { Handler } from "hono";
+import { paywalledPaths } from "../../../store/articles.ts";
+import { listRules } from "../../../store/rules.ts";
+import type { AppDeps, AppEnv } from "../../deps.ts";
+import { PLATFORM_FEE_BPS } from "../../platform/money.ts";
+import { CRAWLERS } from "../../domain/crawlers/crawlers.ts";
+import { brandOf } from "./pages.ts";
+import { robotsTxt } from "./robots_txt.ts";
+import { settingFor } from "../../domain/crawlers/setting.ts";
+import { RSL_CONTENT_TYPE, rslDocument } from "./rsl.ts";
+
+/** Paths no crawler needs: the NLWeb endpoint answers questions, it is not content. */
+const NOT_FOR_CRAWLING = ["/ask"];
+
+/** GET /robots.txt on the publisher's host. */
+export function robotsTxtRoute(deps: AppDeps): Handler<AppEnv> {
+  return (c) => {
+    const p = c.get("publisher")!;
+    const tokensWith = (action: "block" | "charge") =>
+      CRAWLERS.filter((cr) => settingFor(p, cr) === action).flatMap((cr) => cr.robotsTokens);
+    const body = robotsTxt({
+      licenseXmlUrl: brandOf(deps, p).licenseXmlUrl,
+      blocked: tokensWith("block"),
+      charged: p.agentPayments.enabled ? tokensWith("charge") : [],
+      disallowPaths: NOT_FOR_CRAWLING,
+      signals: {
+        search: p.rights.rag,
+        aiInput: p.rights.display || p.rights.summarization || p.rights.rag,
+        aiTrain: p.rights.fine_tuning,
+      },
+    });
+    c.header("Cache-Control", "public, max-age=300");
+    return c.text(body);
+  };
+}
+
+/** GET /license.xml on the publisher's host. */
+export function licenseXmlRoute(deps: AppDeps): Handler<AppEnv> {
+  return async (c) => {
+    const p = c.get("publisher")!;
+    const chargesAll = p.agentPayments.enabled && p.agentPayments.defaultAction === "charge";
+    const [rules, paths] = await Promise.all([
+      listRules(deps.store.db, p.id),
+      chargesAll ? null : paywalledPaths(deps.store.db, p.id, { limit: 1000 }),
+    ]);
+    const brand = brandOf(deps, p);
+    const xml = rslDocument({
+      publisherName: p.name,
+      origin: brand.origin,
+      termsUrl: brand.termsUrl,
+      licenseServer: `${deps.config.baseUrl}/buyer`,
+      rights: p.rights,
+      pricesMicros: p.pricesMicros,
+      crawlPriceMicros: p.agentPayments.crawlerPriceMicros ?? p.pricesMicros.display,
+      platformFeeBps: PLATFORM_FEE_BPS,
+      rules,
+      paywalledPaths: paths ?? undefined,
+    });
+    c.header("Content-Type", `${RSL_CONTENT_TYPE}; charset=utf-8`);
+    c.header("Cache-Control", "public, max-age=300");
+    return c.body(xml);
+  };
+}

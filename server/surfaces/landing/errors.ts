@@ -1,0 +1,48 @@
+/**
+ * The landing path's words for every refusal: the pay-per-crawl dialect's `crawler-error` (with
+ * `crawler-price` when a price is known) and a short text body that says what to do. Anything else
+ * goes to the platform's one error handler.
+ */
+import type { Context, ErrorHandler } from "hono";
+import type { AppDeps, AppEnv } from "../../deps.ts";
+import { Refused } from "../../platform/envelope.ts";
+import { onError } from "../../platform/middleware.ts";
+import { formatCrawlerPrice } from "./crawler_price.ts";
+import { CrawlerError } from "./pay_per_crawl.ts";
+
+/** The site app's error handler. */
+export function landingError(deps: AppDeps): ErrorHandler<AppEnv> {
+  const fallback = onError(deps);
+  return (err, c) => {
+    if (err instanceof CrawlerError) {
+      c.header("crawler-error", err.code);
+      // Every refusal points at the RSL license: it says what the pages cost and on what terms.
+      c.header("Link", `<${new URL(c.req.url).origin}/license.xml>; rel="license"`);
+      if (err.priceMicros !== null) c.header("crawler-price", formatCrawlerPrice(err.priceMicros));
+      c.header("Cache-Control", "no-store");
+      return c.text(`${err.code}: ${err.message}\n`, err.status);
+    }
+    if (err instanceof Refused) return refused(c, err);
+    return fallback(err, c);
+  };
+}
+
+function refused(c: Context<AppEnv>, err: Refused): Response {
+  const r = err.refusal;
+  switch (r.kind) {
+    case "unknown_publisher":
+      return c.text(`No publisher is served at ${r.host}\n`, 404);
+    case "key_in_url":
+      return c.text("Send the key in the Authorization header, never in the URL.\n", 400);
+    case "body_too_large":
+      return c.text(`The body is over ${r.limit} bytes.\n`, 413);
+    case "unreachable":
+    case "bad_credential":
+      // Pages take buyer keys only; an unknown, revoked or foreign credential is refused alike.
+      c.header("WWW-Authenticate", 'Bearer realm="folio", error="invalid_token"');
+      return c.text(
+        "The credential is not a live Folio buyer key (Authorization: Bearer mk_...).\n",
+        401,
+      );
+  }
+}

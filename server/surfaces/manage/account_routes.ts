@@ -1,0 +1,75 @@
+/**
+ * Publisher accounts (docs/DESIGN.md §6), mounted at /api/publishers: signup, login and logout.
+ * Nothing here needs a signed-in publisher; everything that does is under /api/publisher
+ * (server/surfaces/manage/routes.ts).
+ */
+import { Hono } from "hono";
+import { deleteCookie, getCookie, setCookie } from "hono/cookie";
+import type { AppDeps, AppEnv } from "../../deps.ts";
+import { clientAddress, limitSignIns, slowSignIns, throttle } from "../../platform/throttle.ts";
+import { createPublisherAccount } from "./accounts.ts";
+import { SESSION_COOKIE } from "../../domain/accounts/session_cookie.ts";
+import {
+  LIMITS,
+  logIn,
+  logOut,
+  SESSION_TTL_MS,
+  sessionCookieOptions,
+} from "../../domain/accounts/login.ts";
+import { hashPassword } from "../../domain/accounts/passwords.ts";
+import { loginSchema, signupSchema } from "./schemas.ts";
+import { jsonLimit, readJson } from "../../domain/accounts/validation.ts";
+import { parseInput } from "../../platform/validate.ts";
+
+/** Routes for signup, login and logout. */
+export function accountRoutes(deps: AppDeps): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+  const db = deps.store.db;
+
+  app.post("/signup", jsonLimit, async (c) => {
+    await throttle(deps, `signup:ip:${clientAddress(c)}`, LIMITS.signupPerIp);
+    const input = parseInput(signupSchema, await readJson(c));
+    const { publisher, apiKey } = await createPublisherAccount(db, {
+      name: input.name,
+      slug: input.slug,
+      email: input.email,
+      owner: { email: input.email, passwordHash: await hashPassword(input.password) },
+    }, { now: deps.clock.now() });
+    c.header("Cache-Control", "no-store");
+    return c.json({ publisherId: publisher.id, slug: publisher.slug, apiKey }, 201);
+  });
+
+  app.post("/login", jsonLimit, async (c) => {
+    await limitSignIns(deps, c, "login");
+    const input = parseInput(loginSchema, await readJson(c));
+    const session = await slowSignIns(
+      deps,
+      c,
+      "login",
+      input.email,
+      () => logIn(db, input, { now: deps.clock.now() }),
+    );
+    setCookie(
+      c,
+      SESSION_COOKIE,
+      session.token,
+      sessionCookieOptions(deps.config, SESSION_TTL_MS / 1000),
+    );
+    c.header("Cache-Control", "no-store");
+    return c.json({
+      publisherId: session.publisherId,
+      csrfToken: session.csrfToken,
+      expiresAt: new Date(session.expiresAt).toISOString(),
+    });
+  });
+
+  // Idempotent and harmless without a session; SameSite=Lax keeps other sites from posting it.
+  app.post("/logout", async (c) => {
+    const token = getCookie(c, SESSION_COOKIE);
+    if (token) await logOut(db, token);
+    deleteCookie(c, SESSION_COOKIE, sessionCookieOptions(deps.config, 0));
+    return c.body(null, 204);
+  });
+
+  return app;
+}

@@ -1,0 +1,97 @@
+/**
+ * The catalog and analytics views of the management API: articles (list, per-article policy and
+ * price, unpublish and publish), the call log, reader intents and embedding coverage
+ * (docs/DESIGN.md §6).
+ */
+import { Hono } from "hono";
+import { recentCalls } from "../../../store/call_log.ts";
+import { recentIntents } from "../../../store/intents.ts";
+import type { AppDeps, AppEnv } from "../../deps.ts";
+import { describeCallers } from "./callers.ts";
+import { current } from "./context.ts";
+import {
+  listManagedArticles,
+  patchManagedArticle,
+  setManagedArticlePublished,
+} from "./articles.ts";
+import { articlePatchSchema, articleQuerySchema } from "./schemas.ts";
+import { readJson } from "../../domain/accounts/validation.ts";
+import { parseInput } from "../../platform/validate.ts";
+
+/** docs/SPEC.md "Events": the call log shows the last 100 calls; reader intents likewise. */
+const RECENT = 100;
+
+/** The article, call-log, intent and coverage routes. */
+export function articlesRoutes(deps: AppDeps): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+  const db = deps.store.db;
+
+  app.get("/articles", async (c) => {
+    const query = parseInput(
+      articleQuerySchema,
+      Object.fromEntries(new URL(c.req.url).searchParams),
+    );
+    return c.json(await listManagedArticles(deps, current(c), query));
+  });
+
+  app.patch("/articles/:id", async (c) => {
+    const patch = parseInput(articlePatchSchema, await readJson(c));
+    const article = await patchManagedArticle(deps, current(c), {
+      id: c.req.param("id"),
+      ...patch,
+    });
+    return c.json({ article });
+  });
+
+  for (const [action, published] of [["unpublish", false], ["publish", true]] as const) {
+    app.post(`/articles/:id/${action}`, async (c) => {
+      const article = await setManagedArticlePublished(deps, current(c), {
+        id: c.req.param("id"),
+        published,
+      });
+      return c.json({ article });
+    });
+  }
+
+  app.get("/calls", async (c) => {
+    // What this process still buffers is shown too (server/platform/call_log.ts).
+    await deps.callLog.flush();
+    // Calls, not protocol traces: a `_method:*` trace row is either the JSON-RPC envelope of a
+    // tool call logged on its own row (same request, latency, status and caller) or a handshake
+    // (initialize, tools/list, notifications) that uses no content. Failed protocol requests are
+    // logged as errors, not traces, and stay in the list.
+    const calls = await recentCalls(db, current(c).id, { limit: RECENT, withoutTraces: true });
+    const callerOf = await describeCallers(db, calls.map((e) => e.identity));
+    // The columns of docs/SPEC.md "Events", and who asked (never an anonymous caller's address).
+    return c.json({
+      calls: calls.map((e) => ({
+        at: e.at.toISOString(),
+        surface: e.surface,
+        tool: e.tool,
+        userAgent: e.userAgent,
+        latencyMs: e.latencyMs,
+        status: e.status,
+        httpStatus: e.httpStatus ?? null,
+        requestId: e.requestId ?? null,
+        caller: callerOf(e.identity),
+      })),
+    });
+  });
+
+  app.get("/intents", async (c) => {
+    await deps.callLog.flush();
+    const intents = await recentIntents(db, current(c).id, { limit: RECENT });
+    const callerOf = await describeCallers(db, intents.map((i) => i.identity));
+    return c.json({
+      intents: intents.map(({ identity, ...intent }) => ({
+        ...intent,
+        caller: callerOf(identity),
+      })),
+    });
+  });
+
+  app.get("/coverage", async (c) => {
+    return c.json(await deps.search.coverage(current(c).id));
+  });
+  return app;
+}

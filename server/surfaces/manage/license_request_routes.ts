@@ -1,0 +1,77 @@
+/**
+ * Publisher management: license requests (the approval side of request_license) and earnings
+ * (docs/DESIGN.md section 6). Approval creates the license (server/domain/billing/license_requests.ts),
+ * with the monthly price and term the publisher sets; a denial may carry a reason.
+ */
+import { Hono } from "hono";
+import {
+  approveLicenseRequest,
+  denyLicenseRequest,
+  type LicenseRequest,
+  listRequests,
+} from "../../domain/billing/license_requests.ts";
+import { publisherEarnings } from "../../domain/billing/earnings.ts";
+import type { AppDeps, AppEnv } from "../../deps.ts";
+import { invalid } from "../../platform/errors.ts";
+import { centsToMicros } from "../../platform/money.ts";
+import { current } from "./context.ts";
+import { presentLicense, presentRequests } from "./license_requests.ts";
+import { licenseApprovalSchema, licenseDenialSchema } from "./schemas.ts";
+import { readOptionalJson } from "../../domain/accounts/validation.ts";
+import { parseInput } from "../../platform/validate.ts";
+
+const STATES = new Set(["pending", "approved", "denied"]);
+
+/** Routes for license requests and earnings. */
+export function licenseRequestRoutes(deps: AppDeps): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+  const db = deps.store.db;
+
+  app.get("/license-requests", async (c) => {
+    const state = c.req.query("state");
+    if (state !== undefined && !STATES.has(state)) {
+      throw invalid("state", "must be pending, approved or denied");
+    }
+    const publisher = current(c);
+    const requests = await listRequests(db, publisher.id, {
+      state: state as LicenseRequest["state"] | undefined,
+    });
+    return c.json({ requests: await presentRequests(db, publisher, requests) });
+  });
+
+  app.post("/license-requests/:id/approve", async (c) => {
+    const terms = parseInput(licenseApprovalSchema, await readOptionalJson(c));
+    const publisher = current(c);
+    const { request, license } = await approveLicenseRequest(db, publisher, {
+      requestId: c.req.param("id"),
+      monthlyPriceMicros: terms.monthlyPriceUsdCents === undefined
+        ? undefined
+        : centsToMicros(terms.monthlyPriceUsdCents),
+      termMonths: terms.termMonths,
+      now: deps.clock.now(),
+    });
+    const [presented] = await presentRequests(db, publisher, [request]);
+    return c.json({ request: presented, license: presentLicense(license) });
+  });
+
+  app.post("/license-requests/:id/deny", async (c) => {
+    const { reason } = parseInput(licenseDenialSchema, await readOptionalJson(c));
+    const publisher = current(c);
+    const request = await denyLicenseRequest(db, publisher.id, {
+      requestId: c.req.param("id"),
+      reason,
+      now: deps.clock.now(),
+    });
+    const [presented] = await presentRequests(db, publisher, [request]);
+    return c.json({ request: presented });
+  });
+
+  app.get("/earnings", async (c) => {
+    const raw = c.req.query("months") ?? "12";
+    if (!/^\d{1,2}$/.test(raw) || Number(raw) < 1 || Number(raw) > 36) {
+      throw invalid("months", "must be a whole number from 1 to 36");
+    }
+    return c.json(await publisherEarnings(db, current(c).id, { months: Number(raw) }));
+  });
+  return app;
+}

@@ -1,0 +1,115 @@
+/**
+ * The publisher management API (docs/DESIGN.md §6), mounted at /api/publisher: every route needs
+ * a publisher key or a dashboard session (one `requirePublisher` for the whole sub-app), and the
+ * publisher it names is the one managed. Documented at GET /api/openapi.json.
+ */
+import { Hono } from "hono";
+import type { AppDeps, AppEnv } from "../../deps.ts";
+import { rotatePublisherKey } from "./accounts.ts";
+import { analyticsRoutes } from "./analytics_routes.ts";
+import { articlesRoutes } from "./articles_routes.ts";
+import { requirePublisher } from "./auth.ts";
+import { userEmail } from "../../../store/users.ts";
+import { current } from "./context.ts";
+import { ingestRoutes } from "./ingest_routes.ts";
+import { licenseRequestRoutes } from "./license_request_routes.ts";
+import { playgroundRoutes } from "./playground.ts";
+import { rulesRoutes } from "./rules_routes.ts";
+import { changePassword } from "../../domain/accounts/login.ts";
+import { passwordChangeSchema, settingsPatchSchema } from "./schemas.ts";
+import { limitSignIns, slowSignIns, throttle } from "../../platform/throttle.ts";
+import { applySettingsPatch, settingsOf } from "./settings.ts";
+import { verifyDomain } from "./domains.ts";
+import { CRAWLERS } from "../../domain/crawlers/crawlers.ts";
+import { settingFor } from "../../domain/crawlers/setting.ts";
+import { jsonLimit, readJson } from "../../domain/accounts/validation.ts";
+import { parseInput } from "../../platform/validate.ts";
+
+const VERIFY_LIMIT = { limit: 30, windowMs: 60 * 60_000 };
+
+/**
+ * Settings, key, password, rules, articles, analytics, sources, jobs, books, license requests,
+ * earnings, the passages playground.
+ */
+export function manageRoutes(deps: AppDeps): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+  app.use("*", requirePublisher(deps), jsonLimit);
+
+  // Who is signed in, and the CSRF token a cookie session's changes must echo (the console reads it).
+  app.get("/session", async (c) => {
+    const p = current(c);
+    const session = c.get("session");
+    c.header("Cache-Control", "no-store");
+    return c.json({
+      publisherId: p.id,
+      slug: p.slug,
+      name: p.name,
+      via: session ? "session" : "key",
+      email: session ? await userEmail(deps.store.db, session.userId) : null,
+      csrfToken: session?.csrfToken ?? null,
+      expiresAt: session ? new Date(session.expiresAt).toISOString() : null,
+    });
+  });
+
+  app.get("/settings", async (c) => c.json(await settingsOf(deps, current(c))));
+  app.patch("/settings", async (c) => {
+    const patch = parseInput(settingsPatchSchema, await readJson(c));
+    const updated = await applySettingsPatch(deps, current(c), patch);
+    return c.json(await settingsOf(deps, updated));
+  });
+  // "Verify now": each check asks DNS and fetches the domain, so a publisher gets a few an hour.
+  app.post("/domain/verify", async (c) => {
+    const p = current(c);
+    await throttle(deps, `domain-verify:${p.id}`, VERIFY_LIMIT);
+    await verifyDomain(deps, p.id);
+    const { customDomain, domain } = await settingsOf(deps, p);
+    return c.json({ customDomain, domain });
+  });
+
+  app.get("/crawlers", (c) => {
+    const p = current(c);
+    return c.json({
+      crawlers: CRAWLERS.map((cr) => ({
+        family: cr.family,
+        operator: cr.operator,
+        class: cr.class,
+        robotsTokens: cr.robotsTokens,
+        action: settingFor(p, cr),
+        own: cr.family in p.agentPayments.crawlers,
+      })),
+    });
+  });
+
+  app.post("/key/rotate", async (c) => {
+    const apiKey = await rotatePublisherKey(deps.store.db, current(c).id, {
+      now: deps.clock.now(),
+      keepSession: c.get("session")?.tokenHash ?? null,
+    });
+    c.header("Cache-Control", "no-store");
+    return c.json({ apiKey });
+  });
+
+  // Guessing the current password with a stolen session or key is as slow as at sign-in.
+  app.put("/password", async (c) => {
+    const input = parseInput(passwordChangeSchema, await readJson(c));
+    const session = c.get("session");
+    const publisherId = current(c).id;
+    await limitSignIns(deps, c, "publisher-password");
+    await slowSignIns(
+      deps,
+      c,
+      "publisher-password",
+      session?.userId ?? publisherId,
+      () => changePassword(deps.store.db, publisherId, session, input),
+    );
+    return c.body(null, 204);
+  });
+
+  app.route("/", analyticsRoutes(deps));
+  app.route("/", rulesRoutes(deps));
+  app.route("/", articlesRoutes(deps));
+  app.route("/", ingestRoutes(deps));
+  app.route("/", licenseRequestRoutes(deps));
+  app.route("/", playgroundRoutes(deps));
+  return app;
+}

@@ -1,0 +1,67 @@
+/**
+ * GET|POST /api/publisher/rules, PATCH|DELETE /api/publisher/rules/:id, POST /rules/order and
+ * GET /rules/explain (docs/DESIGN.md §6).
+ */
+import { Hono } from "hono";
+import { deleteRule } from "../../../store/rules.ts";
+import type { AppDeps, AppEnv } from "../../deps.ts";
+import { notFound } from "../../platform/errors.ts";
+import { current } from "./context.ts";
+import { explainRules } from "./explain.ts";
+import {
+  createRule,
+  listPresentedRules,
+  patchRule,
+  presentRule,
+  reorderPublisherRules,
+} from "./rules.ts";
+import {
+  explainQuerySchema,
+  ruleInputSchema,
+  ruleOrderSchema,
+  rulePatchSchema,
+} from "./schemas.ts";
+import { readJson } from "../../domain/accounts/validation.ts";
+import { parseInput } from "../../platform/validate.ts";
+
+/** The content-rule routes. */
+export function rulesRoutes(deps: AppDeps): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+  const db = deps.store.db;
+
+  app.get("/rules", async (c) => {
+    return c.json({ rules: await listPresentedRules(db, current(c).id) });
+  });
+
+  app.post("/rules", async (c) => {
+    const input = parseInput(ruleInputSchema, await readJson(c));
+    const rule = await createRule(db, current(c).id, input, { now: deps.clock.now() });
+    return c.json({ rule: presentRule(rule) }, 201);
+  });
+
+  app.post("/rules/order", async (c) => {
+    const { ids } = parseInput(ruleOrderSchema, await readJson(c));
+    await reorderPublisherRules(db, current(c).id, ids);
+    return c.json({ rules: await listPresentedRules(db, current(c).id) });
+  });
+
+  app.get("/rules/explain", async (c) => {
+    const query = parseInput(
+      explainQuerySchema,
+      Object.fromEntries(new URL(c.req.url).searchParams),
+    );
+    return c.json(await explainRules(deps, current(c), query));
+  });
+
+  app.patch("/rules/:id", async (c) => {
+    const patch = parseInput(rulePatchSchema, await readJson(c));
+    const rule = await patchRule(db, current(c).id, c.req.param("id"), patch);
+    return c.json({ rule: presentRule(rule) });
+  });
+
+  app.delete("/rules/:id", async (c) => {
+    if (!await deleteRule(db, current(c).id, c.req.param("id"))) throw notFound("Rule");
+    return c.body(null, 204);
+  });
+  return app;
+}

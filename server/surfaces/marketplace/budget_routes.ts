@@ -1,0 +1,27 @@
+/** GET and PUT /api/marketplace/budgets: the buyer's own monthly limits (server/domain/billing/budgets.ts). */
+import { Hono } from "hono";
+import { budgetReport, changeBudget } from "../../domain/billing/budgets.ts";
+import type { AppDeps, AppEnv } from "../../deps.ts";
+import { parseInput } from "../../platform/validate.ts";
+import { requireBuyer } from "./auth.ts";
+import { jsonBody, jsonLimit } from "./body.ts";
+import { budgetInputSchema } from "./schemas.ts";
+
+/** Budget routes. */
+export function budgetRoutes(deps: AppDeps): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+  const db = deps.store.db;
+  const auth = requireBuyer(deps);
+
+  app.get("/budgets", auth, async (c) => {
+    return c.json(await budgetReport(db, c.get("buyer")!.id, { now: deps.clock.now() }));
+  });
+
+  app.put("/budgets", auth, jsonLimit, async (c) => {
+    const input = parseInput(budgetInputSchema, await jsonBody(c));
+    const now = deps.clock.now();
+    await changeBudget(db, c.get("buyer")!.id, input, { now });
+    return c.json(await budgetReport(db, c.get("buyer")!.id, { now }));
+  });
+  return app;
+}

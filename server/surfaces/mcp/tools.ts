@@ -1,0 +1,199 @@
+/**
+ * The auto-generated tools every publisher's MCP server offers (docs/SPEC.md "MCP server"). Each one
+ * parses, makes one call into server/domain/reads (the access decision and its recording) or the
+ * license-request workflow, and shapes the outcome as a tool result.
+ */
+import { z } from "zod";
+import { createLicenseRequest, REQUESTABLE_USES } from "../../domain/billing/license_requests.ts";
+import { AppError } from "../../platform/errors.ts";
+import { readArticle } from "../../domain/reads/read_article.ts";
+import { retrievePassages, searchArticles } from "../../domain/reads/search.ts";
+import { listVisible } from "../../domain/reads/listing.ts";
+import { articleResult, toolError } from "./results.ts";
+import { articleSummary, passageResult } from "../../domain/reads/present.ts";
+import { lastUserPrompt, limit, query, text, urlOrId } from "../../domain/reads/inputs.ts";
+import { defineTool, readDeps, readKey, type ToolContext, type ToolDef } from "./tool_kit.ts";
+
+const READ_ONLY = { readOnlyHint: true, openWorldHint: false } as const;
+
+const searchTool = defineTool({
+  name: "search_articles",
+  title: "Search articles",
+  description:
+    "Search this publisher's articles by meaning and keywords. Returns id, url, title, author, publishedAt, summary, tags and, for semantic hits, the matching passage.",
+  schema: z.strictObject({ query, limit }),
+  annotations: READ_ONLY,
+  async run(ctx, args) {
+    const { mode, hits } = await searchArticles(readDeps(ctx), { ...args, ...pc(ctx) });
+    const results = hits.map((h) => ({
+      ...articleSummary(h.article),
+      ...(h.match ? { match: h.match } : {}),
+    }));
+    const lines = results.map((r, i) =>
+      `${i + 1}. ${r.title} (id ${r.id}) — ${r.url}\n   ${r.match?.snippet ?? r.summary}`
+    );
+    return {
+      content: [{
+        type: "text",
+        text: results.length
+          ? `${results.length} result(s) for "${args.query}" (${mode}):\n${lines.join("\n")}`
+          : `No articles of ${ctx.publisher.name} match "${args.query}".`,
+      }],
+      structuredContent: { count: results.length, mode, results },
+    };
+  },
+});
+
+const getArticleTool = defineTool({
+  name: "get_article",
+  title: "Get an article",
+  description:
+    "Read one article by id or URL, with its license block. Pass last_user_prompt (the end user's latest prompt, verbatim) so the publisher sees what readers ask. Paid articles past the free meter return how to get access instead of the body.",
+  schema: z.strictObject({
+    url_or_id: urlOrId,
+    last_user_prompt: lastUserPrompt.optional(),
+  }),
+  annotations: { readOnlyHint: true, openWorldHint: false },
+  articleUi: true,
+  async run(ctx, args) {
+    const read = await readArticle(readDeps(ctx), {
+      ...pc(ctx),
+      idOrUrl: args.url_or_id,
+      use: "display",
+      lastUserPrompt: args.last_user_prompt ?? null,
+      // One charge per article per session per month: a host re-reading it is not billed twice.
+      idempotencyKey: readKey(ctx, "display", args.url_or_id),
+    });
+    return articleResult(
+      { config: ctx.deps.config, publisher: ctx.publisher, mcpApps: ctx.publisher.toggles.mcpApps },
+      args.url_or_id,
+      read,
+    );
+  },
+});
+
+const listRecentTool = defineTool({
+  name: "list_recent",
+  title: "List recent articles",
+  description: "The publisher's most recent articles, newest first, optionally since an instant.",
+  schema: z.strictObject({
+    limit,
+    since: z.iso.datetime({ offset: true }).optional().describe(
+      "Only articles published at or after this ISO 8601 instant",
+    ),
+  }),
+  annotations: READ_ONLY,
+  async run(ctx, args) {
+    const { items } = await listVisible(readDeps(ctx), { ...pc(ctx), ...args });
+    return listing(items.map((i) => articleSummary(i.article)), "recent articles");
+  },
+});
+
+const listByTopicTool = defineTool({
+  name: "list_by_topic",
+  title: "List articles by topic",
+  description: "The publisher's most recent articles carrying a tag (case-insensitive).",
+  schema: z.strictObject({ tag: text(100).describe("A topic tag"), limit }),
+  annotations: READ_ONLY,
+  async run(ctx, args) {
+    const { items } = await listVisible(readDeps(ctx), { ...pc(ctx), ...args });
+    return listing(items.map((i) => articleSummary(i.article)), `articles tagged "${args.tag}"`);
+  },
+});
+
+const passagesTool = defineTool({
+  name: "retrieve_passages",
+  title: "Retrieve passages",
+  description:
+    "The passages that best answer a query, for retrieval-augmented generation, each with its article and license block. Each article used is one rag read.",
+  schema: z.strictObject({ query, limit }),
+  annotations: READ_ONLY,
+  async run(ctx, args) {
+    const found = await retrievePassages(readDeps(ctx), { ...pc(ctx), ...args });
+    const results = found.map((p) => passageResult(ctx.deps.config, ctx.publisher, p));
+    return {
+      content: [{
+        type: "text",
+        text: results.length
+          ? results.map((r) => `[${r.chunkId}] ${r.article.title} — ${r.article.url}\n${r.text}`)
+            .join("\n\n")
+          : `No passages of ${ctx.publisher.name} that you may use match "${args.query}".`,
+      }],
+      structuredContent: { count: results.length, results },
+    };
+  },
+});
+
+const requestLicenseTool = defineTool({
+  name: "request_license",
+  title: "Request a license",
+  description:
+    "Ask the publisher for a license (for example fine_tuning, or display beyond your current rights). The publisher approves or denies it in its approval workflow; approved licenses bill to your buyer account.",
+  schema: z.strictObject({
+    use_case: z.enum(REQUESTABLE_USES as [string, ...string[]]).describe("The use asked for"),
+    message: text(2000).describe("Who you are and what you want to do with the content"),
+    contact: text(200).optional().describe("How the publisher can reach you"),
+    enterprise: z.boolean().optional().describe("Ask for the publisher's enterprise license"),
+  }),
+  annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: false },
+  async run(ctx, args) {
+    try {
+      const r = await createLicenseRequest(ctx.deps.store.db, {
+        publisherId: ctx.publisher.id,
+        identity: ctx.caller.identity,
+        buyerId: ctx.caller.buyerId,
+        useCase: args.use_case,
+        message: args.message,
+        contact: args.contact ?? null,
+        enterprise: args.enterprise,
+      }, { now: ctx.deps.clock.now() });
+      const buyerNote = ctx.caller.buyerId
+        ? ""
+        : ` Approval needs a buyer account: sign up at ${ctx.deps.config.baseUrl}/api/marketplace/signup and register this client.`;
+      return {
+        content: [{
+          type: "text",
+          text:
+            `License request ${r.requestId} for ${args.use_case} is pending: ${ctx.publisher.name} will approve or deny it.${buyerNote}`,
+        }],
+        structuredContent: { requestId: r.requestId, state: r.state, useCase: args.use_case },
+      };
+    } catch (err) {
+      if (err instanceof AppError && err.status < 500) {
+        return toolError(err.message, { status: err.code });
+      }
+      throw err;
+    }
+  },
+});
+
+/** The tools every publisher offers, in tools/list order. */
+export const CORE_TOOLS: readonly ToolDef[] = [
+  searchTool,
+  getArticleTool,
+  listRecentTool,
+  listByTopicTool,
+  passagesTool,
+  requestLicenseTool,
+];
+
+function pc(ctx: ToolContext) {
+  return { publisher: ctx.publisher, caller: ctx.caller };
+}
+
+function listing(items: ReturnType<typeof articleSummary>[], what: string) {
+  return {
+    content: [{
+      type: "text" as const,
+      text: items.length
+        ? `${items.length} ${what}:\n` +
+          items.map((a, i) =>
+            `${i + 1}. ${a.title} (id ${a.id}, ${
+              a.publishedAt?.slice(0, 10) ?? "undated"
+            }) — ${a.url}`
+          ).join("\n")
+        : `No ${what}.`,
+    }],
+    structuredContent: { count: items.length, results: items },
+  };
+}

@@ -1,0 +1,132 @@
+/**
+ * How each API's part of the OpenAPI document is written: operations named by their zod schemas
+ * (`z.toJSONSchema`, JSON Schema 2020-12, which is OpenAPI 3.1's schema dialect) and turned into
+ * OpenAPI operations here, one way for every API (server/surfaces/openapi/document.ts puts them together).
+ */
+import { z } from "zod";
+
+/** A JSON object of the document. */
+export type Json = Record<string, unknown>;
+
+/**
+ * One answer: status, its body (a zod schema for JSON, a content map for other media types, null
+ * for none) and what it means.
+ */
+export type Reply = [status: number, body: z.ZodType | Json | null, description?: string];
+
+/** One operation, as each API writes it. */
+export interface Operation {
+  summary: string;
+  description?: string;
+  /** The API's credentials are required (`Api.auth`). */
+  auth?: boolean;
+  /** Other security than the API's (e.g. a public route that takes an optional key). */
+  security?: Json[];
+  body?: z.ZodType | Json;
+  /** The body may be left out (every field of it is optional). */
+  bodyOptional?: boolean;
+  /** An example JSON body (the reference's curl example uses it). */
+  example?: unknown;
+  params?: Json[];
+  ok: Reply;
+  /** Other answers with a body of their own (outcomes, the other success status). */
+  also?: Reply[];
+  /** Response headers of the successful answers. */
+  headers?: Json;
+  /** Statuses answered with the API's error body. */
+  errors?: number[];
+  /** Where the operation is served, when not on the document's server. */
+  servers?: Json[];
+  /** Documented from an agreed contract before its route is served here: why. */
+  pending?: string;
+}
+
+/** Operations by path, then by lower-case method. */
+export type Paths = Record<string, Record<string, Operation>>;
+
+/** One API of the document: its tag, what its credentials and errors look like, its paths. */
+export interface Api {
+  tag: string;
+  description: string;
+  /** The security requirement of `auth: true` operations, and the statuses it adds. */
+  auth: { security: Json[]; errors: number[] };
+  /** The meaning of each error status on this API. */
+  errors: Record<number, string>;
+  /** The component schema of this API's error body. */
+  errorSchema: string;
+  paths: Paths;
+}
+
+/** A query parameter, optional unless said. */
+export function query(name: string, schema: Json, required = false): Json {
+  return { name, in: "query", required, schema };
+}
+
+/** A path parameter. */
+export function pathParam(name: string, description?: string): Json {
+  return {
+    name,
+    in: "path",
+    required: true,
+    schema: { type: "string" },
+    ...(description ? { description } : {}),
+  };
+}
+
+/** The JSON Schema of a zod schema, as a request (`input`) or an answer (`output`) reads it. */
+export function schemaOf(schema: z.ZodType, mode: "input" | "output"): Json {
+  const { $schema: _, ...rest } = z.toJSONSchema(schema, { io: mode, unrepresentable: "any" });
+  return rest;
+}
+
+/** The API's paths as OpenAPI path items, every operation tagged with the API. */
+export function pathItems(api: Api): Record<string, Json> {
+  return Object.fromEntries(
+    Object.entries(api.paths).map(([path, ops]) => [
+      path,
+      Object.fromEntries(Object.entries(ops).map(([method, op]) => [method, operation(api, op)])),
+    ]),
+  );
+}
+
+function operation(api: Api, op: Operation): Json {
+  const responses: Json = {};
+  for (const [status, body, description] of [op.ok, ...(op.also ?? [])]) {
+    responses[status] = {
+      description: description ?? "OK",
+      ...(status < 300 && op.headers ? { headers: op.headers } : {}),
+      ...(body ? { content: content(body, "output") } : {}),
+    };
+  }
+  const errors = new Set([...(op.auth ? api.auth.errors : []), ...(op.errors ?? [])]);
+  for (const status of [...errors].sort()) {
+    responses[status] = {
+      description: api.errors[status],
+      content: {
+        "application/json": { schema: { $ref: `#/components/schemas/${api.errorSchema}` } },
+      },
+    };
+  }
+  const security = op.security ?? (op.auth ? api.auth.security : undefined);
+  return {
+    tags: [api.tag],
+    summary: op.summary,
+    ...(op.description ? { description: op.description } : {}),
+    ...(security ? { security } : {}),
+    ...(op.servers ? { servers: op.servers } : {}),
+    ...(op.params ? { parameters: op.params } : {}),
+    ...(op.body ? { requestBody: requestBody(op) } : {}),
+    responses,
+    ...(op.pending ? { "x-folio-pending": op.pending } : {}),
+  };
+}
+
+function requestBody(op: Operation): Json {
+  return { required: !op.bodyOptional, content: content(op.body!, "input", op.example) };
+}
+
+function content(body: z.ZodType | Json, mode: "input" | "output", example?: unknown): Json {
+  if (!(body instanceof z.ZodType)) return body;
+  const schema = schemaOf(body, mode);
+  return { "application/json": example === undefined ? { schema } : { schema, example } };
+}

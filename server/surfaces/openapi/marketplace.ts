@@ -1,0 +1,291 @@
+/**
+ * The buyer marketplace API's part of the OpenAPI document (docs/SPEC.md "Buyer marketplace API"),
+ * from the schemas its routes parse with and answer in (server/surfaces/marketplace/schemas.ts).
+ */
+import { MARKETPLACE } from "../marketplace/schemas.ts";
+import * as m from "../marketplace/schemas.ts";
+import { type Api, type Operation, pathParam, query } from "./kit.ts";
+
+const ERRORS: Record<number, string> = {
+  400: "Invalid input; the message names the field and the problem",
+  401: "Missing, malformed, unknown or revoked buyer key or session (invalid_api_key), or a key " +
+    "in the URL (api_key_in_url)",
+  403: "Cookie-authenticated change without the session's X-CSRF-Token",
+  404: "Not found (or another buyer's)",
+  409: "Conflicts with what exists (the code says what)",
+  413: "Body too large",
+  415: "Content-Type must be application/json",
+  429: "Too many attempts from this address; see Retry-After",
+  502: "The payment processor failed; nothing was bought",
+};
+
+const HTML = { "text/html": { schema: { type: "string" } } };
+
+const MONTH = query("month", {
+  type: "string",
+  pattern: "^\\d{4}-(0[1-9]|1[0-2])$",
+  description: "YYYY-MM (UTC); default: the current month",
+});
+
+/** The marketplace API. */
+export function marketplaceApi(): Api {
+  const authed = (o: Omit<Operation, "auth">): Operation => ({ ...o, auth: true });
+  const path = (p: string) => `${MARKETPLACE}${p}`;
+  const paths: Record<string, Record<string, Operation>> = {
+    "/signup": {
+      post: {
+        summary: "Create a buyer account",
+        description: "Returns the buyer key (mk_) once; only its hash is stored. One account " +
+          "per email (409 email_taken). Rate-limited per client address. The account also " +
+          "gets a virtual MCP install, `buyer:<buyerId>`, so reads with the key are licensed " +
+          "and metered without further registration.",
+        body: m.signupSchema,
+        ok: [201, m.signupResponseSchema, "Created"],
+        errors: [400, 409, 413, 429],
+      },
+    },
+    "/rotate-key": {
+      post: authed({
+        summary: "Rotate the buyer key",
+        description: "Returns a new mk_ key once; the old key stops working on the very next " +
+          "request.",
+        ok: [200, m.rotateKeyResponseSchema],
+      }),
+    },
+    "/clients": {
+      post: authed({
+        summary: "Claim an MCP install (OAuth client) for this buyer",
+        description: "Its MCP traffic is then licensed and billed to this buyer; its pending " +
+          "license requests now name the buyer. 201 when claimed now, 200 when it was already " +
+          "this buyer's; 409 client_taken when another buyer holds it.",
+        body: m.clientInputSchema,
+        ok: [201, m.clientResponseSchema, "Claimed"],
+        also: [[200, m.clientResponseSchema, "Already this buyer's"]],
+        errors: [400, 404, 409, 413],
+      }),
+      get: authed({
+        summary: "The buyer's MCP installs",
+        description: "The key's own virtual install first, then claimed OAuth clients.",
+        ok: [200, m.clientListSchema],
+      }),
+    },
+    "/catalog": {
+      get: {
+        summary: "Every publisher with content, and the rate card",
+        description: "Granted rights per use case, per-use prices, the paywall meter, the MCP, " +
+          "REST and A2A endpoints and the license terms of each publisher; the standard " +
+          "monthly rate card. Public and CORS-open.",
+        ok: [200, m.catalogSchema],
+      },
+    },
+    "/licenses": {
+      post: authed({
+        summary: "Buy a monthly license (subscription)",
+        description: "Priced from the rate card: the base fee plus each use case. Without a " +
+          "payment processor the license is active at once (201) and its fee is on this " +
+          "month's statement, renewed on the 1st (UTC), no proration. With one, the answer is " +
+          "200 with a checkoutUrl and the license activates when checkout completes. A license " +
+          "suppresses per-use charges for its use cases. fine_tuning is never in the bundle: " +
+          "ask the publisher with the request_license MCP tool.",
+        body: m.licenseInputSchema,
+        ok: [201, m.licenseActiveSchema, "Active now, billed by invoice"],
+        also: [[200, m.licensePendingSchema, "Pay at checkoutUrl to activate"]],
+        errors: [400, 404, 409, 413, 502],
+      }),
+      get: authed({
+        summary: "The buyer's licenses",
+        description: "A license approved for a term shows as expired once the term is over.",
+        ok: [200, m.licenseListSchema],
+      }),
+    },
+    "/licenses/{licenseId}/cancel": {
+      post: authed({
+        summary: "Cancel a license at the end of the month",
+        description: "The license stays active until the start of next UTC month and is not " +
+          "renewed (cancelsAt); a pending checkout is canceled at once; with a payment " +
+          "processor, the subscription is set to cancel at period end first. A repeat answers " +
+          "the same; 409 once the license has ended.",
+        params: [pathParam("licenseId")],
+        ok: [200, m.licenseSchema],
+        errors: [404, 409],
+      }),
+    },
+    "/checkout/success": {
+      get: {
+        summary: "Where the buyer's browser lands after paying (HTML)",
+        description: "Confirms the checkout with the payment processor (the URL alone is never " +
+          "trusted) and activates the license once, whichever of this and the webhook comes " +
+          "first. 404 without a payment processor.",
+        params: [query("session_id", { type: "string" }, true)],
+        ok: [200, HTML, "A page saying whether the license is active"],
+        errors: [400, 404, 502],
+      },
+    },
+    "/checkout/cancel": {
+      get: {
+        summary: "Where the buyer's browser lands after abandoning checkout (HTML)",
+        params: [query("session_id", { type: "string" })],
+        ok: [200, HTML, "A page saying nothing was bought"],
+      },
+    },
+    "/webhooks/stripe": {
+      post: {
+        summary: "The payment processor's signed events",
+        description: "HMAC-SHA256 over the raw body (Stripe-Signature, 300 s tolerance); a " +
+          "redelivered event has no second effect. 404 without a payment processor.",
+        params: [{
+          name: "Stripe-Signature",
+          in: "header",
+          required: true,
+          schema: { type: "string" },
+        }],
+        body: { "application/json": { schema: { type: "object", description: "A Stripe event" } } },
+        ok: [200, m.webhookResponseSchema],
+        errors: [400, 404, 413],
+      },
+    },
+    "/usage": {
+      get: authed({
+        summary: "Calls, reads and metered spend per publisher",
+        description: "Over the last `days` days, for every identity billed to the buyer (the " +
+          "key and claimed MCP installs).",
+        params: [query("days", { type: "integer", minimum: 1, maximum: 90, default: 30 })],
+        ok: [200, m.usageSchema],
+        errors: [400],
+      }),
+    },
+    "/budgets": {
+      get: authed({
+        summary: "Monthly budgets and what is left of them",
+        description: "Spend this month against the buyer's overall budget and each publisher's " +
+          "budget and cap (1,000 USD per publisher per month). A read " +
+          "that would go past a budget falls back to the rights held, as at the cap.",
+        ok: [200, m.budgetsSchema],
+      }),
+      put: authed({
+        summary: "Set or remove a monthly budget",
+        description: "With publisherId, that publisher's budget; without, the overall one. " +
+          "monthlyUsdCents: null removes it. Answers the budgets as GET does.",
+        body: m.budgetInputSchema,
+        ok: [200, m.budgetsSchema],
+        errors: [400, 404, 413],
+      }),
+    },
+    "/signature-agents": {
+      get: authed({
+        summary: "The Web Bot Auth key directories that pay as this buyer",
+        description: "A crawler signing its requests (RFC 9421) with a key from one of these " +
+          "directories pays as this buyer on publishers' pages (pay-per-crawl).",
+        ok: [200, m.signatureAgentsSchema],
+      }),
+      post: authed({
+        summary: "Register a key directory",
+        description: "The request itself must carry a Web Bot Auth signature (Signature-Agent, " +
+          "Signature-Input, Signature; covering @authority, @path and signature-agent) from a " +
+          "key of that directory: it proves the directory is the buyer's. A signature is good " +
+          "for one request. 409 when another buyer holds it.",
+        body: m.signatureAgentInputSchema,
+        ok: [201, m.signatureAgentsSchema],
+        errors: [400, 403, 409, 413],
+      }),
+      delete: authed({
+        summary: "Remove a key directory",
+        params: [query("agent", { type: "string", description: "The directory's origin" })],
+        ok: [200, m.signatureAgentsSchema],
+        errors: [404],
+      }),
+    },
+    "/statements": {
+      get: authed({
+        summary: "The months to choose a statement from",
+        description: "The current month, then every earlier month with something on its " +
+          "statement, newest first, with its state and total.",
+        ok: [200, m.statementMonthsSchema],
+      }),
+    },
+    "/statement": {
+      get: authed({
+        summary: "The consolidated monthly statement",
+        description: "Subscription fees, metered lines, agent payments and adjustments; total " +
+          "= sum of lines. Open during the month; closed (immutable) after the month close. " +
+          "Usage arriving for a closed month is an adjustment line on the next statement.",
+        params: [MONTH],
+        ok: [200, m.statementSchema],
+        errors: [400],
+      }),
+    },
+    "/statement/invoice": {
+      get: authed({
+        summary: "The statement as a printable invoice (HTML)",
+        params: [MONTH],
+        ok: [200, HTML],
+        errors: [400],
+      }),
+    },
+    "/statement/csv": {
+      get: authed({
+        summary: "The statement as CSV (attachment)",
+        description: "Columns month, publisher, kind, description, quantity, amount_usd_cents; " +
+          "a last total row. Text cells are guarded against formula injection.",
+        params: [MONTH],
+        ok: [200, { "text/csv": { schema: { type: "string" } } }],
+        errors: [400],
+      }),
+    },
+    "/session": {
+      post: {
+        summary: "Sign in to the buyer portal",
+        description: "With email and password, or with the buyer key. Sets the " +
+          "folio_buyer_session cookie; send csrfToken as X-CSRF-Token on every " +
+          "cookie-authenticated change. Throttled per address and per email.",
+        body: m.sessionInputSchema,
+        ok: [201, m.sessionCreatedSchema, "Signed in"],
+        errors: [400, 401, 413, 415, 429],
+      },
+      get: authed({
+        summary: "Who is signed in",
+        description: "With a key instead of a session, csrfToken and expiresAt are null.",
+        ok: [200, m.sessionSchema],
+      }),
+      delete: {
+        summary: "Sign out",
+        description: "Ends the session and clears its cookie (X-CSRF-Token required with a live " +
+          "session); without one it only clears the cookie.",
+        security: [{ buyerSession: [], csrf: [] }, {}],
+        ok: [204, null, "Signed out"],
+        errors: [403],
+      },
+    },
+    "/password": {
+      put: authed({
+        summary: "Set or change the portal password",
+        description: "currentPassword is required once the account has a password. Other " +
+          "sessions end; this one stays.",
+        body: m.passwordInputSchema,
+        example: { password: "a long passphrase" },
+        ok: [204, null, "Changed"],
+        errors: [400, 413, 415, 429],
+      }),
+    },
+    "/account": {
+      get: authed({
+        summary: "The buyer account",
+        ok: [200, m.accountSchema],
+      }),
+    },
+  };
+  return {
+    tag: "Buyer marketplace",
+    description: "For AI companies: sign up once, license publishers, and read every publisher " +
+      "under one key; usage settles on one monthly statement. Authenticate with the buyer key " +
+      "(`Authorization: Bearer mk_...`), or in the buyer portal with its session cookie plus " +
+      "X-CSRF-Token on changes. CORS-open for key-authenticated calls.",
+    auth: {
+      security: [{ buyerKey: [] }, { buyerSession: [], csrf: [] }],
+      errors: [401, 403],
+    },
+    errors: ERRORS,
+    errorSchema: "Error",
+    paths: Object.fromEntries(Object.entries(paths).map(([p, ops]) => [path(p), ops])),
+  };
+}
