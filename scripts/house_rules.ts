@@ -34,6 +34,52 @@ function resolve(from: string, spec: string): string | null {
   return parts.join("/");
 }
 
+/**
+ * The layer of a server/ module (ARCHITECTURE.md "Layers"): `surface:<name>` for
+ * server/surfaces/<name>/, `pages`, `domain`, `platform`, or null for the assembly at the root
+ * (app.ts, runtime.ts, deps.ts, crons.ts, well_known.ts, seed/), which may import anything.
+ */
+function layerOf(path: string): string | null {
+  const m = /^server\/(surfaces\/([\w-]+)\/|pages\/|domain\/|platform\/)/.exec(path);
+  if (!m) return null;
+  return m[2] ? `surface:${m[2]}` : m[1].slice(0, -1);
+}
+
+/**
+ * Platform modules that still read the domain: the agent surfaces' envelope and identity check
+ * (reach, the caller, probe tokens, OAuth access tokens). Known debt, listed so no other
+ * platform module starts; the cure is to move them up or pass the domain in.
+ */
+const PLATFORM_ON_DOMAIN = ["server/platform/envelope.ts", "server/platform/identity.ts"];
+
+/** Why `from` may not import `to`, or null when the layers allow it. */
+function layerBreach(from: string, to: string): string | null {
+  const a = layerOf(from), b = layerOf(to);
+  if (!a || !b || a === b) return null;
+  const schemas = /schemas\.ts$/.test(to);
+  if (a.startsWith("surface:") && b.startsWith("surface:")) {
+    if (a === "surface:openapi" && schemas) return null;
+    return "a surface never imports another surface: move what they share into server/domain/ " +
+      "(or server/platform/ if it is plumbing)";
+  }
+  if (a.startsWith("surface:") && b === "pages") {
+    return "surfaces never import pages: pages call the APIs, not the other way round";
+  }
+  if (a === "pages" && b.startsWith("surface:") && !schemas) {
+    return "pages import only a surface's *schemas.ts (they call the API in process): move " +
+      "what they share into server/domain/ or server/pages/kit/";
+  }
+  if ((a === "domain" || a === "platform") && (b.startsWith("surface:") || b === "pages")) {
+    return `${a}/ sits below the surfaces and pages and must not import them: move the shared ` +
+      `piece down into server/${a}/ or have the caller pass it in`;
+  }
+  if (a === "platform" && b === "domain" && !PLATFORM_ON_DOMAIN.includes(from)) {
+    return "platform/ is plumbing below the domain and must not import it: move the shared " +
+      "piece into server/platform/ or have the caller pass it in";
+  }
+  return null;
+}
+
 /** A rule that runs only on files for which `applies(path)` holds. */
 function rule(
   applies: (path: string) => boolean,
@@ -167,6 +213,24 @@ const plugin: Deno.lint.Plugin = {
         }
       },
     })),
+
+    "surface-isolation": rule(
+      (p) => isProduct(p) && p.startsWith("server/"),
+      (context, path) => {
+        const check = (node: Node, source: Node | null | undefined) => {
+          if (!source || source.type !== "Literal" || typeof source.value !== "string") return;
+          const target = resolve(path, source.value);
+          const why = target ? layerBreach(path, target) : null;
+          if (why) context.report({ node, message: `${path} imports ${target}: ${why}.` });
+        };
+        return {
+          ImportDeclaration: (node) => check(node, node.source),
+          ExportNamedDeclaration: (node) => check(node, node.source),
+          ExportAllDeclaration: (node) => check(node, node.source),
+          ImportExpression: (node) => check(node, node.source),
+        };
+      },
+    ),
 
     "no-root-wildcard-use": rule((p) => p === "server/app.ts", (context) => ({
       CallExpression(node) {

@@ -63,7 +63,24 @@ Deno.test("deno lint fails on a deliberate violation of each house rule, naming 
       "export { app };\n",
     "server/thing/mod.ts":
       'export { a } from "./a.ts";\nexport function helper() {\n  return 1;\n}\n',
+    "server/surfaces/rest/borrow.ts": 'export { mcpJsonRoute } from "../mcp/routes.ts";\n',
+    "server/surfaces/manage/show.ts":
+      'import { consolePages } from "../../pages/console/routes.ts";\nexport { consolePages };\n',
+    "server/pages/peek.ts":
+      'import { restRoutes } from "../surfaces/rest/routes.ts";\nexport { restRoutes };\n',
+    "server/domain/reads/up.ts":
+      'const m = () => import("../../surfaces/a2a/routes.ts");\nexport { m };\n',
+    "server/platform/up.ts":
+      'import { decide } from "../domain/licensing/decide.ts";\nexport { decide };\n',
     // Lawful code the rules must leave alone.
+    "server/surfaces/openapi/rest.ts":
+      'import { ArticleSchema } from "../rest/schemas.ts";\nexport { ArticleSchema };\n',
+    "server/pages/buyer/form.ts":
+      'import { buyerSchema } from "../../surfaces/marketplace/schemas.ts";\n' +
+      'import { api } from "../kit/api.ts";\nimport { readArticle } from "../../domain/reads/mod.ts";\n' +
+      "export { api, buyerSchema, readArticle };\n",
+    "server/surfaces/rest/own.ts": 'import { restRoutes } from "./routes.ts";\n' +
+      'import { clock } from "../../platform/clock.ts";\nexport { clock, restRoutes };\n',
     "server/platform/clock.ts": "export const now = () => new Date();\n",
     "server/domain/catalog/fetcher.ts": 'export const get = () => fetch("https://example.com/");\n',
     "store/articles.ts":
@@ -87,6 +104,11 @@ Deno.test("deno lint fails on a deliberate violation of each house rule, naming 
       "sql-in-store server/surfaces/a2a/query.ts",
       "store-below-server search/upward.ts",
       "store-below-server store/upward.ts",
+      "surface-isolation server/domain/reads/up.ts",
+      "surface-isolation server/pages/peek.ts",
+      "surface-isolation server/platform/up.ts",
+      "surface-isolation server/surfaces/manage/show.ts",
+      "surface-isolation server/surfaces/rest/borrow.ts",
       "ui-takes-data ui/page.tsx",
     ]);
     // Every message says what to do instead.
@@ -99,6 +121,9 @@ Deno.test("deno lint fails on a deliberate violation of each house rule, naming 
         "pass it as props",
         "mounted by its prefix",
         "re-export it here",
+        "move what they share into server/domain/",
+        "pages call the APIs",
+        "pages import only a surface's *schemas.ts",
       ]
     ) {
       assert.ok(output.includes(fix), `a message says "${fix}"`);
