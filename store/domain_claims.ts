@@ -40,8 +40,9 @@ export async function listPendingClaims(db: Client, limit: number): Promise<Doma
 }
 
 /**
- * Replaces the publisher's claim with a pending one for `domain` and stops routing any domain it
- * had: a publisher serves one domain, and a new one must be proven first.
+ * Replaces the publisher's claim with a pending one for `domain`. A domain it already routes keeps
+ * serving until the new one is proven (verifyClaim() then moves the route): moving a site must not
+ * take it offline.
  */
 export async function putPendingClaim(
   db: Client,
@@ -55,8 +56,26 @@ export async function putPendingClaim(
             VALUES (?, ?, ?, 'pending', NULL, ?, NULL, ?)`,
       args: [claim.publisherId, claim.domain, claim.token, options.now.getTime(), claim.note],
     },
-    unroute(claim.publisherId, options.now),
   ], "write");
+}
+
+/**
+ * Makes the publisher's claim the domain it already routes, verified as it was (the publisher
+ * changed its mind while another domain waited for proof).
+ */
+export async function keepRoutedClaim(
+  db: Client,
+  claim: { publisherId: string; domain: string; token: string; note: string },
+  options: { now: Date },
+): Promise<void> {
+  const now = options.now.getTime();
+  await db.execute({
+    sql: `INSERT OR REPLACE INTO domain_claims
+            (publisher_id, domain, token, state, method, created_at, checked_at, note)
+          SELECT ?, custom_domain, ?, 'verified', 'kept', ?, ?, ? FROM publishers
+          WHERE id = ? AND custom_domain = ?`,
+    args: [claim.publisherId, claim.token, now, now, claim.note, claim.publisherId, claim.domain],
+  });
 }
 
 /** Removes the publisher's claim and its routed domain. */

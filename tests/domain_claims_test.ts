@@ -172,3 +172,33 @@ Deno.test("the hourly re-check verifies a pending claim whose record appeared, u
     result: 0,
   });
 });
+
+Deno.test("moving to a new domain keeps the proven one serving until the new one is proven", async () => {
+  await using folio = await testFolio();
+  const { apiKey } = await signUp(folio, { slug: "acme" });
+  noHttp(folio);
+  const first = await json<Doc>(await claim(folio, apiKey, DOMAIN));
+  txt(folio, { [first.domain.dnsRecord.name]: [first.domain.dnsRecord.value] });
+  assert.equal((await json<Doc>(await verify(folio, apiKey))).domain.status, "verified");
+
+  const NEXT = "read.acme.org";
+  const moving = await json<Doc>(await claim(folio, apiKey, NEXT));
+  assert.equal(moving.customDomain, NEXT);
+  assert.equal(moving.domain.status, "pending");
+  assert.match(moving.domain.message, /Until then news\.acme\.org keeps serving\.$/);
+  assert.equal(await served(folio), 200, "the proven domain still serves");
+  assert.equal(await served(folio, NEXT), 404, "the new one does not yet");
+
+  // Back to the domain it serves: verified as it was, no new proof asked.
+  const back = await json<Doc>(await claim(folio, apiKey, DOMAIN));
+  assert.equal(back.domain.status, "verified");
+  assert.equal(back.domain.message, "Verified earlier; news.acme.org kept serving meanwhile.");
+  assert.equal(await served(folio), 200);
+
+  // Proving the new domain moves the route to it.
+  const again = await json<Doc>(await claim(folio, apiKey, NEXT));
+  txt(folio, { [again.domain.dnsRecord.name]: [again.domain.dnsRecord.value] });
+  assert.equal((await json<Doc>(await verify(folio, apiKey))).domain.status, "verified");
+  assert.equal(await served(folio, NEXT), 200);
+  assert.equal(await served(folio), 404, "the old domain is released");
+});

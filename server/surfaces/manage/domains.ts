@@ -7,6 +7,7 @@ import {
   type DomainClaim,
   dropClaim,
   getDomainClaim,
+  keepRoutedClaim,
   listPendingClaims,
   notePendingCheck,
   putPendingClaim,
@@ -67,7 +68,8 @@ export function claimedDomain(p: Publisher, claim: DomainClaim | null): string |
 
 /**
  * Sets, changes or removes the publisher's claim (PATCH customDomain). A new domain starts
- * pending (a trusted one is verified at once); keeping the same domain changes nothing.
+ * pending (a trusted one is verified at once) while the domain already proven keeps serving;
+ * keeping the same domain changes nothing; null stops serving any.
  */
 export async function claimDomain(deps: Deps, p: Publisher, domain: string | null): Promise<void> {
   const db = deps.store.db;
@@ -81,12 +83,19 @@ export async function claimDomain(deps: Deps, p: Publisher, domain: string | nul
   }
   const current = await getDomainClaim(db, p.id);
   if (current ? claimedDomain(p, current) === host : p.customDomain === host) return;
+  if (p.customDomain !== null && normaliseHost(p.customDomain) === host) {
+    // Back to the domain it still serves, while another waited for proof: verified as it was.
+    const note = `Verified earlier; ${host} kept serving meanwhile.`;
+    const kept = { publisherId: p.id, domain: p.customDomain, token: randomBase62(24), note };
+    return await keepRoutedClaim(db, kept, { now });
+  }
   const owner = await findPublisherByDomain(db, host);
   if (owner && owner.id !== p.id) throw domainTaken(host);
   const claim = { publisherId: p.id, domain: host, token: randomBase62(24) };
   const { dnsRecord, httpToken } = challengeOf(claim);
+  const serving = p.customDomain ? ` Until then ${p.customDomain} keeps serving.` : "";
   const note = `Pending: add a TXT record ${dnsRecord.name} with the value ${dnsRecord.value}, ` +
-    `or serve that value at ${httpToken.url}, then verify.`;
+    `or serve that value at ${httpToken.url}, then verify.${serving}`;
   await putPendingClaim(db, { ...claim, note }, { now });
   if (isTrusted(deps.config, host)) await settle(deps, claim, { method: "trusted" });
 }
