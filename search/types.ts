@@ -1,4 +1,7 @@
-/** The search service's contract: what it returns and what it does (search/service.ts builds it). */
+/**
+ * The search service's contract: what it returns and what it does (search/service.ts builds it,
+ * search/upkeep.ts its upkeep).
+ */
 
 /** One ranked article; `match` only on hits the semantic leg found (SPEC "Search result match"). */
 export interface SearchHit {
