@@ -13,11 +13,16 @@
  * Results are shared by every request that asks the same question: callers must not mutate them.
  */
 import type { Client } from "@libsql/client";
+import { BoundedCache } from "../store/bounded_cache.ts";
 import { catalogVersion } from "../store/config_cache.ts";
 
 /** Results kept at most; the least recently asked go first. */
 export const MAX_RESULTS = 2000;
-/** Eligibility answers kept at most per epoch (a full memo starts over). */
+/**
+ * Eligibility answers kept at most per epoch (a full memo starts over). A plain Map, not a
+ * BoundedCache: it is emptied only before a search starts, since a search reads back the
+ * answers it has just written.
+ */
 const MAX_ELIGIBLE = 200_000;
 
 /** What one catalog version taught this process, beside its results. */
@@ -28,14 +33,17 @@ export interface Epoch {
 }
 
 interface Kept<T> extends Epoch {
-  results: Map<string, Promise<T>>;
+  /** Null when no results are kept (`max` 0). */
+  results: BoundedCache<string, Promise<T>> | null;
 }
 
 export class ResultCache<T> {
-  #epoch: Kept<T> = fresh(-1);
+  #epoch: Kept<T>;
 
   /** `max` 0 keeps no results (benchmarks that time the search itself) but still the epoch. */
-  constructor(readonly db: Client, readonly max = MAX_RESULTS) {}
+  constructor(readonly db: Client, readonly max = MAX_RESULTS) {
+    this.#epoch = this.#fresh(-1);
+  }
 
   /**
    * The answer for `key`: a kept one while the catalog version is unchanged, else `compute()`'s
@@ -51,28 +59,27 @@ export class ResultCache<T> {
   ): Promise<T> {
     const version = await catalogVersion(this.db, options);
     if (version !== this.#epoch.version) {
-      this.#epoch = fresh(version);
+      this.#epoch = this.#fresh(version);
       onChange();
     }
     const epoch = this.#epoch;
     if (epoch.eligible.size > MAX_ELIGIBLE) epoch.eligible.clear();
-    if (this.max === 0) return compute(epoch);
-    const kept = epoch.results.get(key);
-    if (kept) {
-      // Most recently asked last, so the oldest key is the first one a full cache drops.
-      epoch.results.delete(key);
-      epoch.results.set(key, kept);
-      return kept;
-    }
+    const { results } = epoch;
+    if (!results) return compute(epoch);
+    // Least recently asked goes first when full (recency "use").
+    const kept = results.get(key);
+    if (kept) return kept;
     const computing = compute(epoch);
-    if (epoch.results.size >= this.max) epoch.results.delete(epoch.results.keys().next().value!);
-    epoch.results.set(key, computing);
+    results.set(key, computing);
     // A failed search is not kept: the next asker tries again.
-    computing.catch(() => epoch.results.get(key) === computing && epoch.results.delete(key));
+    computing.catch(() => results.get(key) === computing && results.delete(key));
     return computing;
   }
-}
 
-function fresh<T>(version: number): Kept<T> {
-  return { version, eligible: new Map(), results: new Map() };
+  #fresh(version: number): Kept<T> {
+    const results = this.max > 0
+      ? new BoundedCache<string, Promise<T>>(this.max, { recency: "use" })
+      : null;
+    return { version, eligible: new Map(), results };
+  }
 }

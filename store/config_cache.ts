@@ -12,13 +12,15 @@
  * A request reads the versions once: a lookup `freshAs` an object this cache handed out skips the
  * read while the cache is at least that object's version, which the request's first lookup checked.
  */
+import { BoundedCache } from "./bounded_cache.ts";
 import type { Client } from "./db.ts";
 
 type Space = "config" | "catalog";
 
 interface Entries {
   version: number;
-  map: Map<string, Promise<unknown>>;
+  /** A full space starts over (drop "all"): entries are cheap to load again. */
+  map: BoundedCache<string, Promise<unknown>>;
   /** Estimated bytes the catalog space holds (article bodies). */
   bytes: number;
 }
@@ -98,7 +100,8 @@ async function cached<T>(
   const entries = state[space];
   const hit = entries.map.get(key);
   if (hit) return hit as Promise<T>;
-  if (entries.map.size >= MAX_ENTRIES || entries.bytes >= MAX_CATALOG_BYTES) {
+  // Starting over by count here too, so the byte estimate starts over with it.
+  if (entries.map.size >= entries.map.max || entries.bytes >= MAX_CATALOG_BYTES) {
     entries.map.clear();
     entries.bytes = 0;
   }
@@ -115,7 +118,7 @@ async function cached<T>(
 }
 
 function fresh(version: number): Entries {
-  return { version, map: new Map(), bytes: 0 };
+  return { version, map: new BoundedCache(MAX_ENTRIES, { drop: "all" }), bytes: 0 };
 }
 
 /** Roughly what a cached catalog value holds: its strings' length, plus a fixed overhead. */
