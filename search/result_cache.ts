@@ -2,7 +2,7 @@
  * What this process learnt from the catalog, answered again while nothing it is made of changed:
  * the store's catalog version (migration 0018) is bumped by triggers on every change to articles,
  * books, chunks, vectors and models, whichever process commits it. Each search learns that number
- * first, from the request's own version read when it passes `freshAs` (store/config_cache.ts).
+ * first, from the request's own version read when it passes its view (store/config_cache.ts).
  * Kept per version ("epoch"):
  * - recent search results, the same idea as Solr's queryResultCache, which a commit empties;
  * - which articles may be searched at all (eligibility), so a search asks the store only about
@@ -49,15 +49,15 @@ export class ResultCache<T> {
    * The answer for `key`: a kept one while the catalog version is unchanged, else `compute()`'s
    * (kept for the next asker; concurrent askers of a new key share one computation). `onChange`
    * runs once when the version moved, before computing: callers refresh what they keep beside.
-   * `freshAs`: the request's publisher, when the request has read the versions already.
+   * `view`: the request's view of the store, when the request has read the versions already.
    */
   async get(
     key: string,
     compute: (epoch: Epoch) => Promise<T>,
     onChange: () => void,
-    options: { freshAs?: object } = {},
+    options: { view?: Client } = {},
   ): Promise<T> {
-    const version = await catalogVersion(this.db, options);
+    const version = await catalogVersion(options.view ?? this.db);
     if (version !== this.#epoch.version) {
       this.#epoch = this.#fresh(version);
       onChange();

@@ -243,7 +243,7 @@ export function createSearchService(options: SearchServiceOptions): SearchServic
         cache.touchAll();
         for (const m of models.values()) m.checkedAt = -Infinity;
       },
-      { freshAs: opts.freshAs },
+      { view: opts.view },
     );
   }
 
