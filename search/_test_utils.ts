@@ -104,3 +104,24 @@ export const TOPICS = {
 
 /** A passage about vehicles that shares no word with the query "car driver". */
 export const PARAPHRASE = "An automobile motor burns fuel while its wheels grip the road.";
+
+/** The TOPICS articles and the PARAPHRASE one; their ids by `${topic}${i}` and "paraphrase". */
+export async function seedTopics(
+  store: Awaited<ReturnType<typeof tempStore>>,
+  publisherId: string,
+): Promise<Record<string, string>> {
+  const ids: Record<string, string> = {};
+  for (const [topic, texts] of Object.entries(TOPICS)) {
+    for (const [i, body] of texts.entries()) {
+      ids[`${topic}${i}`] = await addArticle(store, publisherId, `${topic}-${i}`, {
+        title: `${topic} ${i}`,
+        body,
+      });
+    }
+  }
+  ids.paraphrase = await addArticle(store, publisherId, "para", {
+    title: "Highway notes",
+    body: PARAPHRASE,
+  });
+  return ids;
+}

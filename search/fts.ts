@@ -1,6 +1,6 @@
 /** The full-text leg: FTS5 bm25 over title, summary, tags and body, scoped to one publisher. */
 import type { Client } from "@libsql/client";
-import { ELIGIBLE_FROM, ELIGIBLE_SQL } from "./eligible.ts";
+import { ftsRanked, termDocs } from "../store/search_fts.ts";
 import { porterStem } from "./porter.ts";
 import { isStopWord, words } from "./text.ts";
 
@@ -60,14 +60,8 @@ export async function commonWords(
   const known = options.known ?? new Map<string, number>();
   const unknown = [...stems.keys()].filter((t) => !known.has(t));
   if (unknown.length > 0) {
-    const rs = await db.execute({
-      sql: `SELECT term, doc FROM articles_fts_vocab WHERE term IN (${
-        unknown.map(() => "?").join(",")
-      })`,
-      args: unknown,
-    });
-    for (const t of unknown) known.set(t, 0);
-    for (const r of rs.rows) known.set(String(r.term), Number(r.doc));
+    const docs = await termDocs(db, unknown);
+    for (const t of unknown) known.set(t, docs.get(t) ?? 0);
   }
   const common = [...stems].filter(([t]) => known.get(t)! > COMMON_TERM_SHARE * options.docs)
     .map(([, w]) => w);
@@ -81,46 +75,16 @@ export async function ftsSearch(
   text: string,
   options: { limit: number; weights?: number[]; skip?: Set<string>; scoped?: boolean },
 ): Promise<{ articleId: string; score: number }[]> {
-  const weights = (options.weights ?? FTS_WEIGHTS).map((w) => Number(w) || 0).join(", ");
+  const weights = options.weights ?? FTS_WEIGHTS;
   const match = ftsQuery(publisherId, text, { skip: options.skip, scoped: options.scoped });
   if (!match) return [];
-  // Rank inside FTS first (cheap, bounded), then join for eligibility; fetch more if some were
-  // filtered out so ineligible articles never crowd out the page. Every ranked row comes back
-  // with its verdict (LEFT JOINs: one row per ranked row), so fewer rows than fetched means FTS
-  // has no more (no count query). The joins' order and the unary + pin the plan: left alone,
-  // SQLite may scan every article of the publisher.
+  // Fetch more if some were filtered out, so ineligible articles never crowd out the page.
   let fetch = options.limit * 2 + 20;
   for (;;) {
-    const rs = await db.execute({
-      sql: `SELECT d.article_id AS id, f.score AS score,
-              (+a.publisher_id = ? AND ${ELIGIBLE_SQL}) AS ok FROM (
-              SELECT rowid, bm25(articles_fts, ${weights}) AS score
-              FROM articles_fts WHERE articles_fts MATCH ? ORDER BY score LIMIT ?
-            ) f
-            LEFT JOIN search_docs d ON d.doc = f.rowid
-            LEFT JOIN ${ELIGIBLE_FROM} ON a.id = d.article_id
-            LEFT JOIN books b ON b.id = a.book_id
-            ORDER BY f.score`,
-      args: [publisherId, match, fetch],
-    });
-    const hits = rs.rows.filter((r) => Number(r.ok) === 1).slice(0, options.limit)
-      .map((r) => ({ articleId: String(r.id), score: -Number(r.score) }));
-    if (hits.length >= options.limit || rs.rows.length < fetch || fetch >= 5000) return hits;
+    const rows = await ftsRanked(db, publisherId, match, { weights, fetch });
+    const hits = rows.filter((r) => r.ok).slice(0, options.limit)
+      .map((r) => ({ articleId: r.articleId, score: -r.bm25 }));
+    if (hits.length >= options.limit || rows.length < fetch || fetch >= 5000) return hits;
     fetch *= 4;
   }
-}
-
-/** Title and the start of the body of a publisher's articles, for pseudo-relevance feedback. */
-export async function feedbackTexts(
-  db: Client,
-  publisherId: string,
-  ids: string[],
-): Promise<Map<string, string>> {
-  if (ids.length === 0) return new Map();
-  const rs = await db.execute({
-    sql: `SELECT id, title, substr(body, 1, 4000) AS body FROM articles
-          WHERE +publisher_id = ? AND id IN (${ids.map(() => "?").join(",")})`,
-    args: [publisherId, ...ids],
-  });
-  return new Map(rs.rows.map((r) => [String(r.id), `${r.title}\n${r.body}`]));
 }

@@ -3,8 +3,10 @@
  * on the serving thread or on a search thread of its own (search/fts_threads.ts).
  */
 import type { Client } from "@libsql/client";
+import { feedbackTexts } from "../store/search_fts.ts";
+import { indexedCounts } from "../store/search_index.ts";
 import { expansionTerms, type FtsFeedback, mixRuns } from "./feedback.ts";
-import { commonWords, feedbackTexts, ftsSearch } from "./fts.ts";
+import { commonWords, ftsSearch } from "./fts.ts";
 import type { LegHit } from "./fusion.ts";
 
 /** A publisher with at least this share of the indexed documents is not scoped inside FTS. */
@@ -46,10 +48,7 @@ export function createFtsLeg(db: Client, options: FtsLegOptions): FtsLeg {
   return {
     async counts(publisherId, nowMs) {
       if (nowMs - indexed.at > COUNTS_MS) {
-        const rs = await db.execute(
-          "SELECT publisher_id, COUNT(*) AS n FROM search_docs WHERE deleted = 0 GROUP BY publisher_id",
-        );
-        const byPublisher = new Map(rs.rows.map((r) => [String(r.publisher_id), Number(r.n)]));
+        const byPublisher = await indexedCounts(db);
         const docs = [...byPublisher.values()].reduce((a, b) => a + b, 0);
         indexed = { docs, at: nowMs, byPublisher };
       }

@@ -5,7 +5,7 @@
  * the serving thread's vector scan instead of after it. Receives {init: {path, options}} once, then
  * {id, publisherId, query, depth, counts}, and answers {id, hits} or {id, error}.
  */
-import { createEmbeddedClient } from "../store/embedded.ts";
+import { openReadOnly } from "../store/search_fts.ts";
 import { createFtsLeg, type DocCounts, type FtsLeg, type FtsLegOptions } from "./fts_leg.ts";
 
 type Ask = { id: number; publisherId: string; query: string; depth: number; counts: DocCounts };
@@ -17,9 +17,7 @@ self.onmessage = async (e: MessageEvent<Init | Ask>) => {
   if ("init" in e.data) {
     const { path, options } = e.data.init;
     leg = (async () => {
-      const db = createEmbeddedClient(path, { timeoutMs: 5000 });
-      await db.execute("PRAGMA query_only = 1"); // this thread only reads
-      return createFtsLeg(db, options);
+      return createFtsLeg(await openReadOnly(path, 5000), options); // this thread only reads
     })();
     return;
   }

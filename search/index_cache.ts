@@ -5,6 +5,7 @@
  */
 import type { Client } from "@libsql/client";
 import { vectorPage } from "../store/chunks.ts";
+import { changedSince, maxSeq } from "../store/search_index.ts";
 import { VectorIndex } from "./vector_index.ts";
 
 /** Minimum time between two freshness checks of one publisher's index. */
@@ -125,11 +126,7 @@ export class IndexCache {
   async #refresh(publisherId: string, index: VectorIndex): Promise<VectorIndex | null> {
     const seq = await maxSeq(this.db, publisherId);
     if (seq <= index.vseq) return null;
-    const rs = await this.db.execute({
-      sql: `SELECT article_id FROM search_docs WHERE publisher_id = ? AND vseq > ? LIMIT ?`,
-      args: [publisherId, index.vseq, PATCH_LIMIT + 1],
-    });
-    const ids = rs.rows.map((r) => String(r.article_id));
+    const ids = await changedSince(this.db, publisherId, index.vseq, PATCH_LIMIT + 1);
     if (ids.length > PATCH_LIMIT) {
       return await this.#full(publisherId, { id: index.embedder, dims: index.dims });
     }
@@ -174,13 +171,4 @@ export class IndexCache {
     await Deno.writeFile(tmp, index.serialize());
     await Deno.rename(tmp, path);
   }
-}
-
-/** The publisher's latest change sequence. */
-export async function maxSeq(db: Client, publisherId: string): Promise<number> {
-  const rs = await db.execute({
-    sql: "SELECT COALESCE(MAX(vseq), 0) AS v FROM search_docs WHERE publisher_id = ?",
-    args: [publisherId],
-  });
-  return Number(rs.rows[0].v);
 }

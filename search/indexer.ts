@@ -7,6 +7,12 @@ import {
   replaceChunksStatements,
   setEmbeddings,
 } from "../store/chunks.ts";
+import {
+  articleSizes,
+  type ArticleText,
+  articleTexts,
+  markCleanStatement,
+} from "../store/search_index.ts";
 import { eventLoopTurns } from "../store/turns.ts";
 import { chunkArticle } from "./chunker.ts";
 import type { Embedder } from "./embedder.ts";
@@ -40,12 +46,7 @@ export async function rechunk(
   articleIds: string[],
 ): Promise<string[]> {
   if (articleIds.length <= 1) return await rechunkSlice(db, publisherId, articleIds);
-  const rs = await db.execute({
-    sql: `SELECT id, octet_length(title) + octet_length(summary) + octet_length(body) AS bytes
-          FROM articles WHERE +publisher_id = ? AND id IN (${marks(articleIds)})`,
-    args: [publisherId, ...articleIds],
-  });
-  const size = new Map(rs.rows.map((r) => [String(r.id), Number(r.bytes)]));
+  const size = await articleSizes(db, publisherId, articleIds);
   const turn = eventLoopTurns();
   const changed: string[] = [];
   let slice: string[] = [];
@@ -70,11 +71,7 @@ async function rechunkSlice(
   articleIds: string[],
 ): Promise<string[]> {
   if (articleIds.length === 0) return [];
-  const rs = await db.execute({
-    sql: `SELECT id, title, summary, body FROM articles
-          WHERE +publisher_id = ? AND id IN (${marks(articleIds)})`,
-    args: [publisherId, ...articleIds],
-  });
+  const rows = await articleTexts(db, publisherId, articleIds);
   const existing = new Map<string, string>();
   for (const c of await chunksOfArticles(db, publisherId, articleIds)) {
     existing.set(
@@ -84,23 +81,18 @@ async function rechunkSlice(
   }
   const statements: InStatement[] = [];
   const changed: string[] = [];
-  for (const r of rs.rows) {
-    const id = String(r.id);
-    // A body-less article (a stub or a summary-only import) is still findable by its summary.
-    const text = String(r.body).trim() || String(r.summary).trim() || String(r.title);
-    const chunks = chunkArticle(id, text);
+  for (const r of rows) {
+    const id = r.id;
+    const chunks = chunkArticle(id, searchText(r));
     const key = chunks.map((c) => `${c.n}\u0000${c.section}\u0000${c.text}\u0001`).join("");
     if (key === (existing.get(id) ?? "")) {
-      statements.push({
-        sql: "UPDATE search_docs SET dirty = 0 WHERE +publisher_id = ? AND article_id = ?",
-        args: [publisherId, id],
-      });
+      statements.push(markCleanStatement(publisherId, id));
     } else {
       statements.push(...replaceChunksStatements(publisherId, id, chunks));
       changed.push(id);
     }
   }
-  const found = new Set(rs.rows.map((r) => String(r.id)));
+  const found = new Set(rows.map((r) => r.id));
   for (const id of articleIds) {
     if (found.has(id)) continue;
     // Deleted: chunks went with the article (ON DELETE CASCADE); clear any leftovers and the flag.
@@ -111,34 +103,9 @@ async function rechunkSlice(
   return changed;
 }
 
-const marks = (ids: string[]) => ids.map(() => "?").join(",");
-
-/** Ids of articles whose chunks are out of date (inserted or edited since last chunked). */
-export async function dirtyArticles(
-  db: Client,
-  publisherId: string,
-  limit: number,
-): Promise<string[]> {
-  const rs = await db.execute({
-    sql: "SELECT article_id FROM search_docs WHERE publisher_id = ? AND dirty = 1 LIMIT ?",
-    args: [publisherId, limit],
-  });
-  return rs.rows.map((r) => String(r.article_id));
-}
-
-/**
- * Publishers with work to do: dirty articles or chunks without vectors. Asked per publisher, so
- * each check stops at its first pending row: the background loop asks every round, and listing
- * every unembedded chunk (a book's 9,000 while its model waits) took 100-360 ms each time.
- */
-export async function publishersWithWork(db: Client): Promise<string[]> {
-  const rs = await db.execute(
-    `SELECT id AS publisher_id FROM publishers p
-     WHERE EXISTS (SELECT 1 FROM search_docs WHERE publisher_id = p.id AND dirty = 1)
-       OR EXISTS (SELECT 1 FROM chunks WHERE publisher_id = p.id AND embedding IS NULL
-         AND embed_attempts < 5)`,
-  );
-  return rs.rows.map((r) => String(r.publisher_id));
+/** The text an article is chunked as: a body-less one (a stub, a summary-only import) is still findable. */
+export function searchText(a: ArticleText): string {
+  return a.body.trim() || a.summary.trim() || a.title;
 }
 
 /** Embeds up to `max` pending chunks of a publisher with `embedder`; returns how many. */

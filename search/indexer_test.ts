@@ -2,7 +2,8 @@ import assert from "node:assert/strict";
 import type { Client, InStatement } from "@libsql/client";
 import { chunksOfArticles } from "../store/chunks.ts";
 import { chunkArticle } from "./chunker.ts";
-import { publishersWithWork, rechunk, RECHUNK_BYTES } from "./indexer.ts";
+import { publishersWithWork } from "../store/search_index.ts";
+import { rechunk, RECHUNK_BYTES } from "./indexer.ts";
 import { addArticle, addPublisher, tempStore, testService } from "./_test_utils.ts";
 
 Deno.test("publishersWithWork() lists publishers with dirty articles or unembedded chunks only", async () => {

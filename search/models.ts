@@ -5,6 +5,13 @@
  */
 import type { Client } from "@libsql/client";
 import { invalidateEmbeddings } from "../store/chunks.ts";
+import {
+  modelStanding,
+  sampleRowids,
+  sampleTexts,
+  saveModel,
+  storedModel,
+} from "../store/search_models.ts";
 import type { Embedder } from "./embedder.ts";
 import { deserializeLsa, embedLsa, type LsaModel, type LsaOptions, serializeLsa } from "./lsa.ts";
 import { trainSample } from "./train.ts";
@@ -32,25 +39,12 @@ export function lsaEmbedder(model: LsaModel, id: string): Embedder {
   };
 }
 
-/** The stored model's embedder id, or null; a cheap check for whether a cached model is current. */
-export async function currentModelId(db: Client, publisherId: string): Promise<string | null> {
-  const rs = await db.execute({
-    sql: "SELECT embedder FROM search_models WHERE publisher_id = ?",
-    args: [publisherId],
-  });
-  return rs.rows[0] ? String(rs.rows[0].embedder) : null;
-}
-
 /** Loads the publisher's stored model, or null when none was trained yet. */
 export async function loadModel(db: Client, publisherId: string): Promise<LoadedModel | null> {
-  const rs = await db.execute({
-    sql: "SELECT embedder, model FROM search_models WHERE publisher_id = ?",
-    args: [publisherId],
-  });
-  const row = rs.rows[0];
-  if (!row) return null;
-  const model = deserializeLsa(new Uint8Array(row.model as ArrayBuffer));
-  return { model, embedder: lsaEmbedder(model, String(row.embedder)) };
+  const stored = await storedModel(db, publisherId);
+  if (!stored) return null;
+  const model = deserializeLsa(stored.model);
+  return { model, embedder: lsaEmbedder(model, stored.embedder) };
 }
 
 /** True when the publisher has no model or has outgrown it. */
@@ -58,15 +52,9 @@ export async function needsTraining(
   db: Client,
   publisherId: string,
 ): Promise<boolean> {
-  const rs = await db.execute({
-    sql: `SELECT (SELECT COUNT(*) FROM articles WHERE publisher_id = ?) AS n,
-            (SELECT docs FROM search_models WHERE publisher_id = ?) AS docs`,
-    args: [publisherId, publisherId],
-  });
-  const n = Number(rs.rows[0].n);
-  const docs = rs.rows[0].docs;
-  if (n === 0) return false;
-  return docs === null || n >= RETRAIN_FACTOR * Number(docs);
+  const { articles, docs } = await modelStanding(db, publisherId);
+  if (articles === 0) return false;
+  return docs === null || articles >= RETRAIN_FACTOR * docs;
 }
 
 /** Trains and stores a new model from a sample of the publisher's articles; returns it. */
@@ -75,20 +63,12 @@ export async function trainModel(
   publisherId: string,
   options: { now: Date; lsa?: LsaOptions; trainer?: TrainerCommand },
 ): Promise<LoadedModel | null> {
-  const before = await db.execute({
-    sql: `SELECT (SELECT version FROM search_models WHERE publisher_id = ?) AS version,
-            (SELECT COUNT(*) FROM articles WHERE publisher_id = ?) AS n`,
-    args: [publisherId, publisherId],
-  });
-  const oldVersion = before.rows[0].version === null ? 0 : Number(before.rows[0].version);
-  const total = Number(before.rows[0].n);
-  const sample = await db.execute({
-    sql: "SELECT rowid AS r FROM articles WHERE publisher_id = ? ORDER BY random() LIMIT ?",
-    args: [publisherId, TRAIN_SAMPLE],
-  });
-  if (sample.rows.length === 0) return null;
+  const before = await modelStanding(db, publisherId);
+  const oldVersion = before.version ?? 0;
+  const total = before.articles;
   // In rowid order, as one query over the whole sample read them.
-  const rowids = sample.rows.map((r) => Number(r.r)).sort((a, b) => a - b);
+  const rowids = await sampleRowids(db, publisherId, TRAIN_SAMPLE);
+  if (rowids.length === 0) return null;
   const model = await trainSample(
     { pages: samplePages(db, publisherId, rowids) },
     { ...options.lsa, version: oldVersion + 1 },
@@ -97,24 +77,9 @@ export async function trainModel(
   model.docs = total;
   const id = `lsa:${model.version}:${options.now.getTime().toString(36)}`;
   // Only the node that still sees the old version wins; a rival trainer's model stands instead.
-  const write = await db.execute({
-    sql: `INSERT INTO search_models (publisher_id, embedder, version, docs, model, created_at)
-          VALUES (?, ?, ?, ?, ?, ?)
-          ON CONFLICT (publisher_id) DO UPDATE SET embedder = excluded.embedder,
-            version = excluded.version, docs = excluded.docs, model = excluded.model,
-            created_at = excluded.created_at
-          WHERE search_models.version = ?`,
-    args: [
-      publisherId,
-      id,
-      model.version,
-      total,
-      serializeLsa(model),
-      options.now.getTime(),
-      oldVersion,
-    ],
-  });
-  if (write.rowsAffected === 0) return loadModel(db, publisherId);
+  const bytes = serializeLsa(model);
+  const saved = { embedder: id, version: model.version, docs: total, bytes, at: options.now };
+  if (!await saveModel(db, publisherId, saved, oldVersion)) return loadModel(db, publisherId);
   await invalidateEmbeddings(db, publisherId, { keep: id });
   return { model, embedder: lsaEmbedder(model, id) };
 }
@@ -126,19 +91,14 @@ async function* samplePages(
   rowids: number[],
 ): AsyncGenerator<string[]> {
   for (let i = 0; i < rowids.length; i += TRAIN_PAGE) {
-    const page = rowids.slice(i, i + TRAIN_PAGE);
-    const rs = await db.execute({
-      sql: `SELECT title, summary, tags, body FROM articles
-            WHERE publisher_id = ? AND rowid IN (${page.map(() => "?").join(",")}) ORDER BY rowid`,
-      args: [publisherId, ...page],
-    });
-    yield rs.rows.map((r) => `${r.title}\n${r.summary}\n${tagText(r.tags)}\n${r.body}`);
+    const rows = await sampleTexts(db, publisherId, rowids.slice(i, i + TRAIN_PAGE));
+    yield rows.map((r) => `${r.title}\n${r.summary}\n${tagText(r.tags)}\n${r.body}`);
   }
 }
 
-function tagText(tags: unknown): string {
+function tagText(tags: string): string {
   try {
-    const list = JSON.parse(String(tags));
+    const list = JSON.parse(tags);
     return Array.isArray(list) ? list.join(" ") : "";
   } catch {
     return "";

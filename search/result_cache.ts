@@ -2,7 +2,7 @@
  * What this process learnt from the catalog, answered again while nothing it is made of changed:
  * the store's catalog version (migration 0018) is bumped by triggers on every change to articles,
  * books, chunks, vectors and models, whichever process commits it. Each search learns that number
- * first, from the request's own version read when it passes `freshAs` (store/config_cache.ts).
+ * first, from the request's own version read when it passes its view (store/config_cache.ts).
  * Kept per version ("epoch"):
  * - recent search results, the same idea as Solr's queryResultCache, which a commit empties;
  * - which articles may be searched at all (eligibility), so a search asks the store only about
@@ -13,11 +13,16 @@
  * Results are shared by every request that asks the same question: callers must not mutate them.
  */
 import type { Client } from "@libsql/client";
+import { BoundedCache } from "../store/bounded_cache.ts";
 import { catalogVersion } from "../store/config_cache.ts";
 
 /** Results kept at most; the least recently asked go first. */
 export const MAX_RESULTS = 2000;
-/** Eligibility answers kept at most per epoch (a full memo starts over). */
+/**
+ * Eligibility answers kept at most per epoch (a full memo starts over). A plain Map, not a
+ * BoundedCache: it is emptied only before a search starts, since a search reads back the
+ * answers it has just written.
+ */
 const MAX_ELIGIBLE = 200_000;
 
 /** What one catalog version taught this process, beside its results. */
@@ -28,51 +33,53 @@ export interface Epoch {
 }
 
 interface Kept<T> extends Epoch {
-  results: Map<string, Promise<T>>;
+  /** Null when no results are kept (`max` 0). */
+  results: BoundedCache<string, Promise<T>> | null;
 }
 
 export class ResultCache<T> {
-  #epoch: Kept<T> = fresh(-1);
+  #epoch: Kept<T>;
 
   /** `max` 0 keeps no results (benchmarks that time the search itself) but still the epoch. */
-  constructor(readonly db: Client, readonly max = MAX_RESULTS) {}
+  constructor(readonly db: Client, readonly max = MAX_RESULTS) {
+    this.#epoch = this.#fresh(-1);
+  }
 
   /**
    * The answer for `key`: a kept one while the catalog version is unchanged, else `compute()`'s
    * (kept for the next asker; concurrent askers of a new key share one computation). `onChange`
    * runs once when the version moved, before computing: callers refresh what they keep beside.
-   * `freshAs`: the request's publisher, when the request has read the versions already.
+   * `view`: the request's view of the store, when the request has read the versions already.
    */
   async get(
     key: string,
     compute: (epoch: Epoch) => Promise<T>,
     onChange: () => void,
-    options: { freshAs?: object } = {},
+    options: { view?: Client } = {},
   ): Promise<T> {
-    const version = await catalogVersion(this.db, options);
+    const version = await catalogVersion(options.view ?? this.db);
     if (version !== this.#epoch.version) {
-      this.#epoch = fresh(version);
+      this.#epoch = this.#fresh(version);
       onChange();
     }
     const epoch = this.#epoch;
     if (epoch.eligible.size > MAX_ELIGIBLE) epoch.eligible.clear();
-    if (this.max === 0) return compute(epoch);
-    const kept = epoch.results.get(key);
-    if (kept) {
-      // Most recently asked last, so the oldest key is the first one a full cache drops.
-      epoch.results.delete(key);
-      epoch.results.set(key, kept);
-      return kept;
-    }
+    const { results } = epoch;
+    if (!results) return compute(epoch);
+    // Least recently asked goes first when full (recency "use").
+    const kept = results.get(key);
+    if (kept) return kept;
     const computing = compute(epoch);
-    if (epoch.results.size >= this.max) epoch.results.delete(epoch.results.keys().next().value!);
-    epoch.results.set(key, computing);
+    results.set(key, computing);
     // A failed search is not kept: the next asker tries again.
-    computing.catch(() => epoch.results.get(key) === computing && epoch.results.delete(key));
+    computing.catch(() => results.get(key) === computing && results.delete(key));
     return computing;
   }
-}
 
-function fresh<T>(version: number): Kept<T> {
-  return { version, eligible: new Map(), results: new Map() };
+  #fresh(version: number): Kept<T> {
+    const results = this.max > 0
+      ? new BoundedCache<string, Promise<T>>(this.max, { recency: "use" })
+      : null;
+    return { version, eligible: new Map(), results };
+  }
 }

@@ -1,34 +1,29 @@
-/** The search service: hybrid retrieval over one publisher's articles, and the upkeep behind it. */
+/**
+ * The search service: hybrid retrieval over one publisher's articles. Its upkeep (the background
+ * loop, re-chunking, training, rebuilds) is search/upkeep.ts; both share the state built here.
+ */
 import type { Client } from "@libsql/client";
-import {
-  chunksById,
-  chunksOfArticles,
-  coverage as storeCoverage,
-  invalidateEmbeddings,
-} from "../store/chunks.ts";
+import { chunksById, chunksOfArticles, coverage as storeCoverage } from "../store/chunks.ts";
+import { eligibleIds } from "../store/eligible.ts";
+import { articleTexts } from "../store/search_index.ts";
+import { currentModelId } from "../store/search_models.ts";
 import { chunkArticle } from "./chunker.ts";
-import { eligibleIds } from "./eligible.ts";
 import type { Embedder } from "./embedder.ts";
 import { DEFAULT_FEEDBACK, FEEDBACK_FUSION, type FeedbackOptions, rocchio } from "./feedback.ts";
 import { createFtsLeg } from "./fts_leg.ts";
 import { FtsThreads } from "./fts_threads.ts";
 import { DEFAULT_FUSION, fuseScored, type FusionOptions, type LegHit, modeOf } from "./fusion.ts";
 import { IndexCache } from "./index_cache.ts";
-import { type Epoch, MAX_RESULTS, ResultCache } from "./result_cache.ts";
-import type { VectorHit, VectorIndex } from "./vector_index.ts";
-import { dirtyArticles, embedBatch, publishersWithWork, rechunk } from "./indexer.ts";
+import { searchText } from "./indexer.ts";
 import type { LsaOptions } from "./lsa.ts";
-import type { TrainerCommand } from "./trainer.ts";
-import {
-  currentModelId,
-  type LoadedModel,
-  loadModel,
-  needsTraining,
-  trainModel,
-} from "./models.ts";
+import { type LoadedModel, loadModel } from "./models.ts";
+import { type Epoch, MAX_RESULTS, ResultCache } from "./result_cache.ts";
 import { snippet } from "./snippet.ts";
 import { words } from "./text.ts";
+import type { TrainerCommand } from "./trainer.ts";
 import type { Passage, SearchHit, SearchOptions, SearchResult, SearchService } from "./types.ts";
+import { createUpkeep } from "./upkeep.ts";
+import type { VectorHit, VectorIndex } from "./vector_index.ts";
 
 /** Options of `createSearchService`; `lsa`, `fusion`, `minSemanticScore` exist for evaluation. */
 export interface SearchServiceOptions {
@@ -84,9 +79,6 @@ export interface SearchServiceOptions {
   resultCache?: boolean;
 }
 
-/** The background loop's pause once it has nothing to embed. */
-export const LOOP_IDLE_MS = 1000;
-const LOOP_BATCH = 512;
 /**
  * Articles the first semantic pass keeps, by article vector, for Rocchio's second pass to re-rank
  * instead of scanning every article again (that second scan made a search 1.5× slower at 30k).
@@ -98,13 +90,6 @@ const POOL = 2000;
  * tens of microseconds, less than the hop to a thread and back.
  */
 const THREADS_FROM_DOCS = 5000;
-
-/** A burst of background work worth releasing memory after (a book's chapters, a crawl). */
-const BURST_CHUNKS = 512;
-const BURST_GAP_MS = 30_000;
-
-/** After a failed training the background loop waits this long before training that model again. */
-const TRAIN_RETRY_MS = 60_000;
 
 /** Creates the search service over a store. */
 export function createSearchService(options: SearchServiceOptions): SearchService {
@@ -118,7 +103,6 @@ export function createSearchService(options: SearchServiceOptions): SearchServic
   const minScore = options.minSemanticScore ?? (external ? 0 : 0.2);
   const cache = new IndexCache(db, options.dataDir, () => now().getTime());
   const models = new Map<string, { loaded: LoadedModel | null; checkedAt: number }>();
-  const invalidated = new Set<string>();
   type Answer = Awaited<ReturnType<typeof compute>>;
   const results = new ResultCache<Answer>(
     db,
@@ -130,15 +114,7 @@ export function createSearchService(options: SearchServiceOptions): SearchServic
     ? new FtsThreads(options.threads.storePath, ftsOptions, options.threads.count)
     : null;
   let threadsOffUntil = -Infinity;
-  let loop: Promise<void> | null = null;
-  let stopping = false;
-  let wake: (() => void) | null = null;
-  const pause = (signal: AbortSignal): Promise<void> =>
-    options.timer?.sleep(LOOP_IDLE_MS, signal) ??
-      new Promise((resolve) => {
-        const timer = setTimeout(resolve, LOOP_IDLE_MS);
-        signal.addEventListener("abort", () => (clearTimeout(timer), resolve()), { once: true });
-      });
+  const upkeep = createUpkeep(options, { db, cache, models, external, embedderFor, onError });
 
   /** The embedder for a publisher's vectors; null while no LSA model is trained yet. */
   async function embedderFor(publisherId: string): Promise<Embedder | null> {
@@ -154,48 +130,6 @@ export function createSearchService(options: SearchServiceOptions): SearchServic
     const loaded = id ? await loadModel(db, publisherId) : null;
     models.set(publisherId, { loaded, checkedAt: t });
     return loaded?.embedder ?? null;
-  }
-
-  /** When each publisher's last training failed: the background loop waits before retrying. */
-  const trainingFailed = new Map<string, number>();
-
-  /**
-   * The embedder to write vectors with, training (or retraining) the LSA model when due; null
-   * when the model is due but the background loop must not train it now: `holdTraining()` says
-   * so, or training failed less than TRAIN_RETRY_MS ago (a trainer that cannot start would
-   * otherwise be retried, and reported, every second).
-   */
-  async function writerFor(publisherId: string, background = false): Promise<Embedder | null> {
-    if (external) {
-      if (!invalidated.has(publisherId)) {
-        invalidated.add(publisherId); // vectors of another provider or model are redone once
-        await invalidateEmbeddings(db, publisherId, { keep: external.id });
-      }
-      return external;
-    }
-    if (await needsTraining(db, publisherId)) {
-      // Meanwhile its chunks wait unembedded: they would be redone after training anyway.
-      if (background && (options.holdTraining?.() ?? false)) return null;
-      const failedAt = trainingFailed.get(publisherId);
-      if (background && failedAt !== undefined && now().getTime() - failedAt < TRAIN_RETRY_MS) {
-        return null;
-      }
-      let loaded;
-      try {
-        loaded = await trainModel(db, publisherId, {
-          now: now(),
-          lsa: options.lsa,
-          trainer: options.trainer,
-        });
-      } catch (err) {
-        trainingFailed.set(publisherId, now().getTime());
-        throw err;
-      }
-      trainingFailed.delete(publisherId);
-      models.set(publisherId, { loaded, checkedAt: now().getTime() });
-      return loaded?.embedder ?? null;
-    }
-    return await embedderFor(publisherId);
   }
 
   type SemanticLeg = {
@@ -290,7 +224,7 @@ export function createSearchService(options: SearchServiceOptions): SearchServic
       try {
         return await threads.run(publisherId, query, depth, counts);
       } catch (err) {
-        if (!stopping) {
+        if (!upkeep.stopping) {
           threadsOffUntil = at + 60_000; // reported once, not on every search while it lasts
           onError("A search thread failed; full text runs on the serving thread for a minute", err);
         }
@@ -309,7 +243,7 @@ export function createSearchService(options: SearchServiceOptions): SearchServic
         cache.touchAll();
         for (const m of models.values()) m.checkedAt = -Infinity;
       },
-      { freshAs: opts.freshAs },
+      { view: opts.view },
     );
   }
 
@@ -361,15 +295,8 @@ export function createSearchService(options: SearchServiceOptions): SearchServic
     const missing = ids.filter((id) => !byArticle.has(id));
     if (missing.length > 0) {
       // Not chunked yet (just ingested): chunk on the fly so the passage still exists.
-      const rs = await db.execute({
-        sql: `SELECT id, body, summary, title FROM articles WHERE +publisher_id = ? AND id IN (${
-          missing.map(() => "?").join(",")
-        })`,
-        args: [publisherId, ...missing],
-      });
-      for (const r of rs.rows) {
-        const text = String(r.body).trim() || String(r.summary).trim() || String(r.title);
-        byArticle.set(String(r.id), chunkArticle(String(r.id), text));
+      for (const a of await articleTexts(db, publisherId, missing)) {
+        byArticle.set(a.id, chunkArticle(a.id, searchText(a)));
       }
     }
     const wanted = new Set(words(query));
@@ -395,122 +322,26 @@ export function createSearchService(options: SearchServiceOptions): SearchServic
     return out;
   }
 
-  async function embedPending(
-    opts: { publisherId?: string; max?: number; background?: boolean } = {},
-  ): Promise<number> {
-    const max = opts.max ?? LOOP_BATCH;
-    const publishers = opts.publisherId ? [opts.publisherId] : await publishersWithWork(db);
-    let done = 0;
-    for (const publisherId of publishers) {
-      if (done >= max) break;
-      for (;;) {
-        const dirty = await dirtyArticles(db, publisherId, 200);
-        if (dirty.length === 0) break;
-        await rechunk(db, publisherId, dirty);
-      }
-      const embedder = await writerFor(publisherId, opts.background === true);
-      if (!embedder) continue;
-      done += await embedBatch(db, publisherId, { embedder, max: max - done });
-      cache.touch(publisherId);
-    }
-    return done;
-  }
-
-  async function articlesChanged(publisherId: string, articleIds: string[]): Promise<void> {
-    await rechunk(db, publisherId, articleIds);
-    cache.touch(publisherId);
-    wake?.();
-  }
-
-  async function runLoop(): Promise<void> {
-    let lastSave = now().getTime();
-    let burst = 0; // chunks embedded since memory was last released
-    let lastRelease = -Infinity;
-    while (!stopping) {
-      let n = 0;
-      try {
-        n = await embedPending({ max: LOOP_BATCH, background: true });
-        burst += n;
-        if (now().getTime() - lastSave > 30_000) {
-          lastSave = now().getTime();
-          await cache.save();
-        }
-      } catch (err) {
-        onError("Search indexing failed", err);
-      }
-      if (n === 0 && !stopping) {
-        // Idle after a burst: once the last release is far enough behind, the next one.
-        if (burst >= BURST_CHUNKS && now().getTime() - lastRelease >= BURST_GAP_MS) {
-          burst = 0;
-          lastRelease = now().getTime();
-          try {
-            options.afterBurst?.();
-          } catch (err) {
-            onError("Releasing memory after indexing failed", err);
-          }
-        }
-        // A change ends the pause early (the sleep rejects with the abort: that is the wake-up).
-        const woken = new AbortController();
-        wake = () => woken.abort();
-        await pause(woken.signal).catch(() => {});
-        wake = null;
-      }
-    }
-  }
-
   return {
     async search(publisherId, query, opts): Promise<SearchResult> {
       return (await search(publisherId, query, opts)).result;
     },
     passages,
     async articleChanged(publisherId, articleId) {
-      await articlesChanged(publisherId, [articleId]);
+      await upkeep.articlesChanged(publisherId, [articleId]);
     },
-    articlesChanged,
-    embedPending,
+    articlesChanged: upkeep.articlesChanged,
+    embedPending: upkeep.embedPending,
     async coverage(publisherId) {
       const embedder = await embedderFor(publisherId);
       return await storeCoverage(db, publisherId, { embedder: embedder?.id ?? null });
     },
-    async rebuild(publisherId) {
-      await db.batch([
-        { sql: "DELETE FROM chunks WHERE publisher_id = ?", args: [publisherId] },
-        { sql: "DELETE FROM search_models WHERE publisher_id = ?", args: [publisherId] },
-        {
-          sql: "UPDATE search_docs SET dirty = 1 WHERE publisher_id = ? AND deleted = 0",
-          args: [publisherId],
-        },
-        {
-          sql:
-            "DELETE FROM articles_fts WHERE rowid IN (SELECT doc FROM search_docs WHERE publisher_id = ?)",
-          args: [publisherId],
-        },
-        {
-          sql: `INSERT INTO articles_fts (rowid, pub, title, summary, tags, body)
-                SELECT d.doc, 'p' || lower(hex(a.publisher_id)) || 'x', a.title, a.summary, a.tags, a.body
-                FROM search_docs d JOIN articles a ON a.id = d.article_id WHERE d.publisher_id = ?`,
-          args: [publisherId],
-        },
-      ], "write");
-      models.delete(publisherId);
-      invalidated.delete(publisherId);
-      await cache.drop(publisherId);
-      while (
-        await embedPending({ publisherId, max: 5000 }) > 0
-      ) { /* until every chunk has a vector */ }
-    },
-    start() {
-      if (loop) return;
-      stopping = false;
-      loop = runLoop();
-    },
+    rebuild: upkeep.rebuild,
+    start: upkeep.start,
     async close() {
-      stopping = true;
+      const stopped = upkeep.close(); // says it is stopping first, so a thread's failure is quiet
       threads?.close();
-      wake?.();
-      await loop;
-      loop = null;
-      await cache.save();
+      await stopped;
     },
   };
 }

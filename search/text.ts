@@ -1,4 +1,5 @@
 /** Word handling shared by the LSA model, the FTS query builder and snippets. */
+import { BoundedCache } from "../store/bounded_cache.ts";
 import { porterStem } from "./porter.ts";
 
 // A common English stop list: these words carry no topic, so the model and queries skip them.
@@ -34,14 +35,14 @@ export function words(text: string): string[] {
   return t.match(WORD) ?? [];
 }
 
-const stemCache = new Map<string, string>();
+// A memo of every word seen: a full one starts over (cheaper than keeping an order).
+const stemCache = new BoundedCache<string, string>(500_000, { drop: "all" });
 
 /** Porter stem of a lowercase word, memoised (corpora repeat words endlessly). */
 export function stem(word: string): string {
   let s = stemCache.get(word);
   if (s === undefined) {
     s = porterStem(word);
-    if (stemCache.size > 500_000) stemCache.clear();
     stemCache.set(word, s);
   }
   return s;

@@ -1,4 +1,8 @@
-/** The search service's contract: what it returns and what it does (search/service.ts builds it). */
+/**
+ * The search service's contract: what it returns and what it does (search/service.ts builds it,
+ * search/upkeep.ts its upkeep).
+ */
+import type { Client } from "../store/db.ts";
 
 /** One ranked article; `match` only on hits the semantic leg found (SPEC "Search result match"). */
 export interface SearchHit {
@@ -22,11 +26,14 @@ export interface Passage {
   score: number;
 }
 
-/** What a search asks for: `limit` hits; `freshAs` the request's publisher, when the request has
- * already read the store's versions (store/config_cache.ts), so the search reads them no again. */
+/**
+ * What a search asks for: `limit` hits; `view`, the request's view of the store when it has one
+ * (store/config_cache.ts `readView`): the search answers for the catalog version that request
+ * read, without reading it again.
+ */
 export interface SearchOptions {
   limit: number;
-  freshAs?: object;
+  view?: Client;
 }
 
 /** Search over one publisher at a time, and the upkeep of its derived state. */

@@ -134,20 +134,18 @@ export const PUBLISHED = "unpublished_at IS NULL";
 
 /**
  * One published article by id, or by URL (exact or canonical), within a publisher; kept until the
- * catalog changes (store/config_cache.ts), so the object is shared and frozen. `freshAs`: the
- * publisher this request looked up, sparing a second version read.
+ * catalog changes (store/config_cache.ts), so the object is shared and frozen. `db` may be the
+ * request's `readView()`, sparing a second version read.
  */
 export function findArticle(
   db: Client,
   publisherId: string,
   idOrUrl: string,
-  options: { freshAs?: object } = {},
 ): Promise<Article | null> {
   return cachedCatalog(
     db,
     `article\n${publisherId}\n${idOrUrl}`,
     () => loadArticle(db, publisherId, idOrUrl),
-    options,
   );
 }
 

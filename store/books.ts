@@ -20,13 +20,12 @@ const BOOK_COLUMNS =
 
 /**
  * The author-contract rights ceiling of a publisher's book, or null when unknown; kept until the
- * catalog changes (store/config_cache.ts). `freshAs`: the publisher this request looked up.
+ * catalog changes (store/config_cache.ts); `db` may be the request's `readView()`.
  */
 export function bookCeiling(
   db: Client,
   publisherId: string,
   bookId: string,
-  options: { freshAs?: object } = {},
 ): Promise<Rights | null> {
   return cachedCatalog(db, `ceiling\n${publisherId}\n${bookId}`, async () => {
     const rs = await db.execute({
@@ -34,7 +33,7 @@ export function bookCeiling(
       args: [publisherId, bookId],
     });
     return rs.rows[0] ? JSON.parse(String(rs.rows[0].rights_ceiling)) : null;
-  }, options);
+  });
 }
 
 /** Inserts a book (chapters are counted later with setBookChapters). */

@@ -72,7 +72,6 @@ export async function replaceBuyerKey(
 export function findBuyerByKeyHash(
   db: Client,
   hash: string,
-  options: { freshAs?: object } = {},
 ): Promise<Buyer | null> {
   // Cached with the configuration (migration 0017): a rotation or revocation anywhere is seen on
   // the next request. The buyer is shared: callers must not change it.
@@ -83,7 +82,7 @@ export function findBuyerByKeyHash(
       args: [hash],
     });
     return rs.rows[0] ? buyerOfRow(rs.rows[0]) : null;
-  }, options);
+  });
 }
 
 /** The buyer with this id. */

@@ -9,16 +9,19 @@
  * and it is why a price, rule, key or article changed through one process is seen by every other
  * on its next request. Callers get shared, frozen objects: they must not mutate them.
  *
- * A request reads the versions once: a lookup `freshAs` an object this cache handed out skips the
- * read while the cache is at least that object's version, which the request's first lookup checked.
+ * A request reads the versions once: its later lookups go through `readView(db, publisher)`, the
+ * store as the request saw it when it loaded its publisher, and skip the read while the cache is
+ * at least that object's version, which the request's first lookup checked.
  */
+import { BoundedCache } from "./bounded_cache.ts";
 import type { Client } from "./db.ts";
 
 type Space = "config" | "catalog";
 
 interface Entries {
   version: number;
-  map: Map<string, Promise<unknown>>;
+  /** A full space starts over (drop "all"): entries are cheap to load again. */
+  map: BoundedCache<string, Promise<unknown>>;
   /** Estimated bytes the catalog space holds (article bodies). */
   bytes: number;
 }
@@ -27,52 +30,67 @@ type State = Record<Space, Entries>;
 const states = new WeakMap<Client, State>();
 /** The configuration version each handed-out object was loaded under. */
 const loadedAt = new WeakMap<object, number>();
+/** Read views handed out: the store each looks at and the object whose load vouches for it. */
+const views = new WeakMap<Client, { base: Client; seen: object }>();
+/** One view per object seen (a publisher is shared by the requests of one version). */
+const viewOf = new WeakMap<object, Client>();
 /** Bounds what unknown hosts, ids and URLs can make a process keep. */
 const MAX_ENTRIES = 10_000;
 /** Bounds the article text the catalog space keeps; a full space starts over. */
 const MAX_CATALOG_BYTES = 64 * 1024 * 1024;
 
 /**
- * `load()`'s answer for `key`, kept until the store's configuration version changes. `freshAs`: an
- * object this request already looked up (only read paths that write no configuration pass one).
+ * The store as a request sees it once it has loaded `seen`, an object this cache handed out (the
+ * request's publisher): a client over the same store whose cached lookups trust the versions
+ * read for that load instead of reading them again. Only read paths that write no
+ * configuration use one; writes through it go to the store as usual.
  */
-export function cachedConfig<T>(
-  db: Client,
-  key: string,
-  load: () => Promise<T>,
-  options: { freshAs?: object } = {},
-): Promise<T> {
-  return cached(db, "config", key, load, options);
+export function readView(db: Client, seen: object): Client {
+  const base = views.get(db)?.base ?? db;
+  const kept = viewOf.get(seen);
+  if (kept && views.get(kept)?.base === base) return kept;
+  // Methods run on the store itself (clients keep private fields a proxy cannot reach).
+  const view = new Proxy(base, {
+    get(target, key) {
+      const value = Reflect.get(target, key, target);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+  views.set(view, { base, seen });
+  viewOf.set(seen, view);
+  return view;
+}
+
+/**
+ * `load()`'s answer for `key`, kept until the store's configuration version changes. `db` may be
+ * a request's `readView()`, sparing the version read.
+ */
+export function cachedConfig<T>(db: Client, key: string, load: () => Promise<T>): Promise<T> {
+  return cached(db, "config", key, load);
 }
 
 /**
  * `load()`'s answer for `key`, kept until the store's catalog version changes (an article, book,
- * chunk or model changed anywhere). `freshAs` as for `cachedConfig` (the request's publisher).
+ * chunk or model changed anywhere). `db` as for `cachedConfig`.
  */
-export function cachedCatalog<T>(
-  db: Client,
-  key: string,
-  load: () => Promise<T>,
-  options: { freshAs?: object } = {},
-): Promise<T> {
-  return cached(db, "catalog", key, load, options);
+export function cachedCatalog<T>(db: Client, key: string, load: () => Promise<T>): Promise<T> {
+  return cached(db, "catalog", key, load);
 }
 
 /**
- * The store's catalog version as this request knows it (read now unless `freshAs` says this
- * request already read it): what search keeps its results under (search/result_cache.ts).
+ * The store's catalog version as this request knows it (read now unless `db` is a request's
+ * view that read it already): what search keeps its results under (search/result_cache.ts).
  */
-export async function catalogVersion(
-  db: Client,
-  options: { freshAs?: object } = {},
-): Promise<number> {
-  return (await current(db, options)).catalog.version;
+export async function catalogVersion(db: Client): Promise<number> {
+  return (await current(db)).catalog.version;
 }
 
 /** The cache state, after reading both versions unless this request already did. */
-async function current(db: Client, options: { freshAs?: object }): Promise<State> {
+async function current(view: Client): Promise<State> {
+  const seen = views.get(view);
+  const db = seen?.base ?? view;
   let state = states.get(db);
-  const checked = options.freshAs ? loadedAt.get(options.freshAs) : undefined;
+  const checked = seen ? loadedAt.get(seen.seen) : undefined;
   if (state && checked !== undefined && state.config.version >= checked) return state;
   const rs = await db.execute(
     `SELECT (SELECT version FROM config_version WHERE id = 1) AS config,
@@ -92,13 +110,13 @@ async function cached<T>(
   space: Space,
   key: string,
   load: () => Promise<T>,
-  options: { freshAs?: object },
 ): Promise<T> {
-  const state = await current(db, options);
+  const state = await current(db);
   const entries = state[space];
   const hit = entries.map.get(key);
   if (hit) return hit as Promise<T>;
-  if (entries.map.size >= MAX_ENTRIES || entries.bytes >= MAX_CATALOG_BYTES) {
+  // Starting over by count here too, so the byte estimate starts over with it.
+  if (entries.map.size >= entries.map.max || entries.bytes >= MAX_CATALOG_BYTES) {
     entries.map.clear();
     entries.bytes = 0;
   }
@@ -115,7 +133,7 @@ async function cached<T>(
 }
 
 function fresh(version: number): Entries {
-  return { version, map: new Map(), bytes: 0 };
+  return { version, map: new BoundedCache(MAX_ENTRIES, { drop: "all" }), bytes: 0 };
 }
 
 /** Roughly what a cached catalog value holds: its strings' length, plus a fixed overhead. */

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { cachedCatalog, cachedConfig } from "./config_cache.ts";
+import { cachedCatalog, cachedConfig, readView } from "./config_cache.ts";
 import { openStore } from "./db.ts";
 
 async function store() {
@@ -38,7 +38,7 @@ Deno.test("each space is kept until its own version moves, and values are frozen
   assert.equal(await cachedConfig(s.db, "k", load), afterPublisher);
 });
 
-Deno.test("a lookup fresh as this request's first reads no version; a failed load is not kept", async () => {
+Deno.test("a lookup through the request's read view reads no version; a failed load is not kept", async () => {
   await using s = await store();
   const publisher = await cachedConfig(s.db, "publisher", () => Promise.resolve({ id: "p" }));
   const article = await cachedCatalog(s.db, "a", () => Promise.resolve({ v: 1 }));
@@ -47,13 +47,19 @@ Deno.test("a lookup fresh as this request's first reads no version; a failed loa
   await s.db.execute(`INSERT INTO books (id, publisher_id, title, author, format, rights_ceiling,
     created_at) VALUES ('b', 'p', 'B', 'A', 'text', '{}', 0)`);
   const again = () => Promise.resolve({ v: 2 });
-  // The same request: it read the versions at its start, so it keeps seeing that catalog.
-  assert.equal(await cachedCatalog(s.db, "a", again, { freshAs: publisher }), article);
+  // The same request: it read the versions at its start, so its view keeps seeing that catalog.
+  const view = readView(s.db, publisher);
+  assert.equal(readView(view, publisher), view, "one view per object seen");
+  assert.equal(await cachedCatalog(view, "a", again), article);
   // The next request reads the versions first and sees the change.
   assert.deepEqual(await cachedCatalog(s.db, "a", again), { v: 2 });
 
   let calls = 0;
   const failing = () => Promise.reject(new Error(`load ${++calls}`));
-  await assert.rejects(cachedCatalog(s.db, "x", failing, { freshAs: publisher }), /load 1/);
-  await assert.rejects(cachedCatalog(s.db, "x", failing, { freshAs: publisher }), /load 2/);
+  await assert.rejects(cachedCatalog(view, "x", failing), /load 1/);
+  await assert.rejects(cachedCatalog(view, "x", failing), /load 2/);
+  // A write through the view reaches the store.
+  await view.execute("UPDATE publishers SET name = 'Q' WHERE id = 'p'");
+  const rs = await s.db.execute("SELECT name FROM publishers WHERE id = 'p'");
+  assert.equal(rs.rows[0].name, "Q");
 });

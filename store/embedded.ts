@@ -10,6 +10,7 @@
  * interleaves inside a call. Each interactive transaction borrows a connection of its own, since it
  * is held across awaits.
  */
+import { BoundedCache } from "./bounded_cache.ts";
 import {
   type Client,
   type InArgs,
@@ -63,7 +64,7 @@ const MAX_TRANSACTIONS = 8;
 /** One connection with its kept statements. */
 class Connection {
   readonly db: NativeDatabase;
-  #kept = new Map<string, Prepared>();
+  #kept = new BoundedCache<string, Prepared>(MAX_KEPT);
 
   constructor(path: string, timeoutMs: number) {
     try {
@@ -129,7 +130,6 @@ class Connection {
       columnTypes: described.map((c) => c.type ?? ""),
       keep,
     };
-    if (this.#kept.size >= MAX_KEPT) this.#kept.delete(this.#kept.keys().next().value!);
     this.#kept.set(sql, prepared);
     return prepared;
   }

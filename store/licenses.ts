@@ -37,20 +37,19 @@ interface Grant {
  * The use cases covered by the buyer's active licenses for a publisher, not past their term, and
  * those among them the publisher approved itself (request and enterprise licenses). The active
  * licenses are kept until the configuration changes (migration 0020 bumps it on any license
- * change; store/config_cache.ts); their terms are checked against `now` on every call. `freshAs`:
- * the publisher this request looked up.
+ * change; store/config_cache.ts); their terms are checked against `now` on every call. `db` may
+ * be the request's `readView()`.
  */
 export async function heldGrants(
   db: Client,
   buyerId: string,
   publisherId: string,
-  options: { now: Date; freshAs?: object },
+  options: { now: Date },
 ): Promise<{ licensed: UseCase[]; approved: UseCase[] }> {
   const grants = await cachedConfig(
     db,
     `licenses\n${buyerId}\n${publisherId}`,
     () => activeGrants(db, buyerId, publisherId),
-    options,
   );
   return inForce(grants, options.now);
 }

@@ -4,13 +4,12 @@ import { cachedConfig } from "./config_cache.ts";
 import type { ContentRule } from "./vocabulary.ts";
 
 /**
- * A publisher's rules, lowest priority number first. `freshAs`: the publisher this request looked
- * up, sparing a second configuration-version read (store/config_cache.ts).
+ * A publisher's rules, lowest priority number first; `db` may be the request's `readView()`,
+ * sparing a second configuration-version read (store/config_cache.ts).
  */
 export function listRules(
   db: Client,
   publisherId: string,
-  options: { freshAs?: object } = {},
 ): Promise<ContentRule[]> {
   return cachedConfig(db, `rules:${publisherId}`, async () => {
     const rs = await db.execute({
@@ -18,7 +17,7 @@ export function listRules(
       args: [publisherId],
     });
     return rs.rows.map(toRule);
-  }, options);
+  });
 }
 
 /** Inserts a rule. */

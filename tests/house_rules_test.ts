@@ -53,6 +53,10 @@ Deno.test("deno lint fails on a deliberate violation of each house rule, naming 
       "export const raw = () => Deno.connect({ port: 80 });\n",
     "server/surfaces/a2a/query.ts":
       'export const q = "SELECT id FROM articles WHERE publisher_id = ?";\n',
+    "server/surfaces/rest/lower.ts":
+      'export const q = "select id from articles where publisher_id = ?";\n',
+    "search/index.ts": "export const q = `update search_docs set dirty = 1`;\n" +
+      'export const p = "pragma query_only = 1";\n',
     "store/upward.ts": 'import { createApp } from "../server/app.ts";\nexport { createApp };\n',
     "search/upward.ts":
       'import { decide } from "../server/domain/licensing/decide.ts";\nexport { decide };\n',
@@ -87,7 +91,8 @@ Deno.test("deno lint fails on a deliberate violation of each house rule, naming 
       'export const SQL = "SELECT id FROM articles";\nexport const when = (t: number) => new Date(t);\n',
     "ui/ok.tsx": 'import type { Article } from "../store/articles.ts";\n' +
       'import { type Policy } from "../store/vocabulary.ts";\nexport type A = Article | Policy;\n',
-    "server/words.ts": 'export const hint = "Select a file, then UPDATE your settings";\n',
+    "server/words.ts": 'export const hint = "Select a file, then UPDATE your settings";\n' +
+      'export const tip = "Delete from your list the keys you no longer use.";\n',
     "tests/x_test.ts": "export const t = Date.now();\n",
     "scripts/bench.ts": 'export const f = () => fetch("http://127.0.0.1/");\n',
   });
@@ -101,7 +106,10 @@ Deno.test("deno lint fails on a deliberate violation of each house rule, naming 
       "network-through-fetcher server/surfaces/mcp/leak.ts",
       "network-through-fetcher server/surfaces/mcp/leak.ts",
       "no-root-wildcard-use server/app.ts",
+      "sql-in-store search/index.ts",
+      "sql-in-store search/index.ts",
       "sql-in-store server/surfaces/a2a/query.ts",
+      "sql-in-store server/surfaces/rest/lower.ts",
       "store-below-server search/upward.ts",
       "store-below-server store/upward.ts",
       "surface-isolation server/domain/reads/up.ts",

@@ -5,6 +5,7 @@
  * Unknown, revoked, malformed and foreign credentials are all refused alike (docs/TEST-PLAN.md
  * 5.4), and a malformed one is refused by its checksum before the store is asked.
  */
+import { readView } from "../../store/config_cache.ts";
 import { type Buyer, findBuyerByKeyHash } from "../../store/buyers.ts";
 import type { Client } from "../../store/db.ts";
 import type { Publisher } from "../../store/publishers.ts";
@@ -58,7 +59,7 @@ export async function verifyCredential(
   if (p.token === null) return null;
   if (p.presented === "buyer_key") {
     // The publisher was looked up in this request: no second configuration-version read.
-    const buyer = await liveBuyer(deps.db, p.token, { freshAs: publisher });
+    const buyer = await liveBuyer(readView(deps.db, publisher), p.token);
     if (!buyer) return null;
     const principal = `buyer:${buyer.id}`;
     return {
@@ -130,14 +131,10 @@ export function territoryOf(
 }
 
 /**
- * The buyer whose live key is `key`; null for a malformed, unknown or revoked one. `freshAs`:
- * see store/config_cache.ts.
+ * The buyer whose live key is `key`; null for a malformed, unknown or revoked one. `db` may be
+ * the request's view (store/config_cache.ts `readView`).
  */
-export async function liveBuyer(
-  db: Client,
-  key: string,
-  options: { freshAs?: object } = {},
-): Promise<Buyer | null> {
+export async function liveBuyer(db: Client, key: string): Promise<Buyer | null> {
   if (!wellFormed(key, "mk")) return null;
-  return await findBuyerByKeyHash(db, await hashSecret(key), options);
+  return await findBuyerByKeyHash(db, await hashSecret(key));
 }

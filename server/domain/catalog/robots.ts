@@ -5,6 +5,7 @@
  * disallow all until a later success (section 2.3.1.4); the first 500 KiB are parsed
  * (robots_rules.ts). What a record means is decided in one place: robots_verdict.ts.
  */
+import { BoundedCache } from "../../../store/bounded_cache.ts";
 import { getRobots, putRobots, type RobotsRecord, staleRobots } from "../../../store/robots.ts";
 import { withLease } from "../../../store/leases.ts";
 import type { AppDeps } from "../../deps.ts";
@@ -35,7 +36,7 @@ interface Fetch {
 }
 const inFlight = new Map<string, Fetch>();
 /** When this process last started a background fetch per key (throttles unknown hosts). */
-const lastTried = new Map<string, number>();
+const lastTried = new BoundedCache<string, number>(10_000);
 
 const keyOf = (deps: RobotsDeps, publisherId: string, origin: string) =>
   `${deps.store.url}\n${publisherId}\n${origin}`;
@@ -98,7 +99,6 @@ export function fetchRobotsSoon(
   if (inFlight.has(key)) return;
   if (opts.throttled && now - (lastTried.get(key) ?? -Infinity) < RETRY_UNKNOWN_MS) return;
   lastTried.set(key, now);
-  if (lastTried.size > 10_000) lastTried.delete(lastTried.keys().next().value!);
   const { promise, abort } = fetchOnce(deps, publisherId, origin);
   promise.then((got) => {
     if (got instanceof FetchRefused) {

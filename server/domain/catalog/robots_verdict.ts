@@ -5,6 +5,7 @@
  * It never fails open: an origin whose file is not known yet, or whose last answer was a 5xx, a
  * 429 or no answer at all, disallows everything (section 2.3.1.4) until a fetch says otherwise.
  */
+import { BoundedCache } from "../../../store/bounded_cache.ts";
 import type { RobotsRecord } from "../../../store/robots.ts";
 import { parseRobots, ROBOTS_TOKEN, type RobotsRules, statusRule } from "./robots_rules.ts";
 
@@ -49,7 +50,10 @@ export function answered(rec: { status: number }): boolean {
   return statusRule(rec.status) !== "disallow_all";
 }
 
-const parsedCache = new Map<string, { fetchedAt: number; body: string; robots: RobotsRules }>();
+const parsedCache = new BoundedCache<
+  string,
+  { fetchedAt: number; body: string; robots: RobotsRules }
+>(1000);
 
 /** The record's parsed rules, kept per owner and origin while the stored fetch is the same. */
 function rulesOf(rec: RobotsRecord, owner: string): RobotsRules | null {
@@ -59,7 +63,6 @@ function rulesOf(rec: RobotsRecord, owner: string): RobotsRules | null {
   if (!cached || cached.fetchedAt !== rec.fetchedAt || cached.body !== rec.body) {
     cached = { fetchedAt: rec.fetchedAt, body: rec.body, robots: parseRobots(rec.body) };
     parsedCache.set(key, cached);
-    if (parsedCache.size > 1000) parsedCache.delete(parsedCache.keys().next().value!);
   }
   return cached.robots;
 }

@@ -10,6 +10,7 @@
  *
  * @module
  */
+import { BoundedCache } from "../../../store/bounded_cache.ts";
 import {
   HTTP_MESSAGE_SIGNATURES_DIRECTORY,
   jwkToKeyID,
@@ -40,7 +41,7 @@ type Entry =
   | { ok: false; why: string; fetchedAt: number; expiresAt: number };
 
 interface State {
-  cache: Map<string, Entry>;
+  cache: BoundedCache<string, Entry>;
   inFlight: Map<string, Promise<Entry>>;
 }
 
@@ -54,7 +55,9 @@ export async function directoryKey(
   keyid: string,
 ): Promise<{ verify: KeyVerifier } | { why: string }> {
   let state = states.get(deps.fetcher);
-  if (!state) states.set(deps.fetcher, state = { cache: new Map(), inFlight: new Map() });
+  if (!state) {
+    states.set(deps.fetcher, state = { cache: new BoundedCache(MAX_ORIGINS), inFlight: new Map() });
+  }
   const now = deps.clock.now().getTime();
   const cached = state.cache.get(origin);
   const rotated = cached?.ok && !cached.keys.has(keyid) && now - cached.fetchedAt >= MINUTE_MS;
@@ -77,9 +80,7 @@ function load(deps: DirectoryDeps, state: State, origin: string): Promise<Entry>
       const entry = !fresh.ok && previous?.ok && now < previous.expiresAt
         ? { ...previous, fetchedAt: fresh.fetchedAt }
         : fresh;
-      state.cache.delete(origin);
       state.cache.set(origin, entry);
-      if (state.cache.size > MAX_ORIGINS) state.cache.delete(state.cache.keys().next().value!);
       return entry;
     }).finally(() => state.inFlight.delete(origin));
     state.inFlight.set(origin, p);

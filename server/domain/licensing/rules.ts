@@ -4,6 +4,7 @@
  * @module
  */
 
+import { BoundedCache } from "../../../store/bounded_cache.ts";
 import type { ArticleFacts, ContentRule, Policy, Requester } from "./types.ts";
 
 /** What the rules need to know about one read. */
@@ -66,14 +67,12 @@ export function pathMatches(pattern: string, pathname: string): boolean {
 
 // Compiled globs: every read and every listed article evaluates the same few patterns. Bounded by
 // dropping the oldest, so patterns of deleted rules do not accumulate.
-const GLOBS = new Map<string, RegExp>();
-const GLOBS_MAX = 1000;
+const GLOBS = new BoundedCache<string, RegExp>(1000);
 
 function globRegExp(pattern: string): RegExp {
   let re = GLOBS.get(pattern);
   if (!re) {
     re = new RegExp(`^${pattern.split("*").map(escapeRegExp).join(".*")}$`, "s");
-    if (GLOBS.size >= GLOBS_MAX) GLOBS.delete(GLOBS.keys().next().value!);
     GLOBS.set(pattern, re);
   }
   return re;

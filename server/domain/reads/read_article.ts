@@ -2,6 +2,7 @@
  * Reading one article on any surface: gather the facts, take the one access decision, then record
  * it (reader intent, charge or meter) so every surface bills and counts the same way.
  */
+import { readView } from "../../../store/config_cache.ts";
 import { inSpan, meters } from "../../platform/telemetry.ts";
 import { type Article, findArticle } from "../../../store/articles.ts";
 import { bookCeiling } from "../../../store/books.ts";
@@ -174,13 +175,12 @@ async function gather(
   req: Pick<ReadRequest, "publisher" | "idOrUrl" | "caller" | "use">,
   now: Date,
 ): Promise<{ article: Article; input: DecisionInput; decision: Decision } | null> {
-  const fresh = { freshAs: req.publisher };
-  const article = await findArticle(db, req.publisher.id, req.idOrUrl, fresh);
+  // The publisher was looked up in this request: its lookups read no version again.
+  const view = readView(db, req.publisher);
+  const article = await findArticle(view, req.publisher.id, req.idOrUrl);
   if (!article) return null;
-  const ctx = await readContext(db, req, now, { meter: false });
-  const ceiling = article.bookId
-    ? await bookCeiling(db, req.publisher.id, article.bookId, fresh)
-    : null;
+  const ctx = await readContext(view, req, now, { meter: false });
+  const ceiling = article.bookId ? await bookCeiling(view, req.publisher.id, article.bookId) : null;
   const input = inputFor(ctx, article, { use: req.use, ceiling, now });
   // The meter is read only when it can change the outcome: the decision reaches it only for a
   // non-buyer's paid read, and then a free read would count against it (an OBSERVE read skips
@@ -216,9 +216,10 @@ export async function readContext(
 ): Promise<ReadContext> {
   const month = monthOf(now);
   const { publisher, caller } = req;
+  const view = readView(db, publisher); // the request's: see gather()
   const [rules, requester, spend, metered] = await Promise.all([
-    listRules(db, publisher.id, { freshAs: publisher }),
-    requesterFor(db, publisher.id, caller, { now, freshAs: publisher }),
+    listRules(view, publisher.id),
+    requesterFor(view, publisher.id, caller, { now }),
     caller.buyerId ? spendState(db, caller.buyerId, { publisherId: publisher.id, month }) : null,
     caller.buyerId || options.meter === false
       ? 0

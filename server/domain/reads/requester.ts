@@ -20,7 +20,7 @@ export async function requesterFor(
   db: Client,
   publisherId: string,
   caller: Caller,
-  options: { now: Date; freshAs?: object },
+  options: { now: Date },
 ): Promise<Requester> {
   if (!caller.buyerId) return { ...caller, licensedUses: [], approvedUses: [] };
   const held = await heldGrants(db, caller.buyerId, publisherId, options);

@@ -4,6 +4,7 @@
  * rules still apply per article, so territory-denied and rule-BLOCKED articles are left out too.
  * Passages are content: each article's passages are a rag read, decided, charged or metered once.
  */
+import { readView } from "../../../store/config_cache.ts";
 import { inSpan, meters } from "../../platform/telemetry.ts";
 import { type Article, getArticles } from "../../../store/articles.ts";
 import type { Client } from "../../../store/db.ts";
@@ -64,7 +65,7 @@ async function search(
   const mayHide = ctx.rules.some((r) => r.action.deny || r.action.policy === "BLOCKED");
   const found = await deps.search.search(req.publisher.id, req.query, {
     limit: mayHide ? req.limit * 2 + 10 : req.limit,
-    freshAs: req.publisher,
+    view: readView(deps.db, req.publisher),
   });
   const articles = await getArticles(
     deps.db,
@@ -116,7 +117,7 @@ export async function retrievePassages(
   if (!req.publisher.rights.rag) return [];
   const passages = await deps.search.passages(req.publisher.id, req.query, {
     limit: req.limit * 2 + 10,
-    freshAs: req.publisher,
+    view: readView(deps.db, req.publisher),
   });
   const released = new Map<string, Pick<ReadResult, "article" | "decision">>();
   const out: PassageHit[] = [];

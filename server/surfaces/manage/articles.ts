@@ -128,7 +128,7 @@ export async function patchManagedArticle(
 
 /**
  * Unpublishes (agents no longer find, list or read it; charges, calls and intents stay) or
- * republishes an article. Search checks publication on every query (search/eligible.ts); it is
+ * republishes an article. Search checks publication on every query (store/eligible.ts); it is
  * told of the change like of any other.
  */
 export async function setManagedArticlePublished(
