@@ -67,6 +67,6 @@ export const reasons = {
     `${PLATFORM_FEE_TEXT} platform fee); pay to read it.`,
   /** A non-buyer past the paywall meter (docs/SPEC.md "MCP server": the upsell). */
   upsell: (f: ReasonFacts, price: number, use: UseCase) =>
-    `This is a paid article and your free reads this month are used: sign up as a buyer to ` +
-    `read it at ${usdPriceText(price)} per ${use} use, or subscribe to ${f.publisher}.`,
+    `Your free reads this month are used: sign up as a buyer to read this article at ` +
+    `${usdPriceText(price)} per ${use}, or subscribe to ${f.publisher}.`,
 } as const;
