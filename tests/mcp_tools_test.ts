@@ -98,7 +98,7 @@ Deno.test("an anonymous session reads paywalled articles up to the meter, then g
   assert.match(r.structuredContent.subscribe.url, /\/api\/marketplace\/licenses$/);
   assert.equal(r.structuredContent.requestLicense.tool, "request_license");
   assert.equal(r.structuredContent.article.body, undefined);
-  assert.match(r.content[0].text, /2¢/);
+  assert.match(r.content[0].text, /0\.02 USD per display,/);
   const meter = await folio.deps.store.db.execute(
     "SELECT identity, count FROM meters WHERE publisher_id = 'pub_demo'",
   );

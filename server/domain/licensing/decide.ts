@@ -94,7 +94,7 @@ export function decide(input: DecisionInput): Decision {
         kind: landing ? "landing" : "metered",
         feeMicros: fee,
       };
-      return result("full", reasons.charged(facts, total), { charge });
+      return result("full", reasons.charged(facts, total, use), { charge });
     }
     const limit = withinCap ? "budget" : "cap";
     if ((use === "display" || use === "summarization") && rights.summarization) {
@@ -107,14 +107,14 @@ export function decide(input: DecisionInput): Decision {
   // payments"); elsewhere the paywall meter lets a few reads through, then upsells.
   if (requester.surface === "landing") {
     const { total, fee } = withPlatformFee(price);
-    return result("payment_required", reasons.quote(total, price), {
+    return result("payment_required", reasons.quote(total, price, use), {
       quote: { micros: total, feeMicros: fee },
     });
   }
   if (usage.meterCount < publisher.paywallMeterLimit) {
     return result("full", reasons.meteredFree(facts), { countsAgainstMeter: true });
   }
-  return result("paywall_upsell", reasons.upsell(facts, price));
+  return result("paywall_upsell", reasons.upsell(facts, price, use));
 }
 
 /** The effective policy and per-use prices of a read, and where each came from. */

@@ -1,14 +1,16 @@
 /**
  * The words of the access decision: every sentence a decision's `reason` can hold, in one place.
- * Surfaces show `decision.reason` as it is and add only their protocol's how-to (where to send a
- * key, how to resend), so an outcome reads the same on REST, MCP and A2A.
+ * Every surface shows `decision.reason` as its one human sentence for an outcome (REST `message`,
+ * MCP `structuredContent.message` and the text it starts, A2A's status message text); a surface
+ * adds only structured fields (status, price, links, its protocol's how-to), so an outcome reads
+ * the same on REST, MCP and A2A (tests/outcome_words_test.ts). Prices are written in USD.
  *
  * @module
  */
 import {
   METERED_CAP_MICROS,
-  microsToCents,
   PLATFORM_FEE_TEXT,
+  usdPriceText,
   usdText,
 } from "../../platform/money.ts";
 import type { UseCase } from "./types.ts";
@@ -38,10 +40,6 @@ function capReached(f: ReasonFacts, limit: SpendLimit): string {
   } monthly cap`;
 }
 
-function cents(micros: number): number {
-  return microsToCents(micros);
-}
-
 /** Sentence builders, one per way a decision can end. */
 export const reasons = {
   territory: (f: ReasonFacts) =>
@@ -59,15 +57,16 @@ export const reasons = {
   licensed: (f: ReasonFacts, use: UseCase) =>
     `Served under your ${use} license with ${f.publisher}; cite ${f.cite}.`,
   free: (f: ReasonFacts) => `Served free under ${f.publisher}'s terms; cite ${f.cite}.`,
-  charged: (f: ReasonFacts, micros: number) =>
-    `Served and charged ${cents(micros)} cents per use; cite ${f.cite}.`,
+  charged: (f: ReasonFacts, micros: number, use: UseCase) =>
+    `Served and charged ${usdPriceText(micros)} for this ${use} use; cite ${f.cite}.`,
   meteredFree: (f: ReasonFacts) =>
     `Served as a free metered read of a paywalled article; cite ${f.cite}.`,
-  quote: (total: number, price: number) =>
-    `This article costs ${cents(total)} cents (${cents(price)} plus a ${PLATFORM_FEE_TEXT} ` +
-    "platform fee); " +
-    "pay to read it.",
-  upsell: (f: ReasonFacts, price: number) =>
-    `You have used your free reads of ${f.publisher}'s paywalled articles this month; sign up ` +
-    `as a buyer for metered access at ${cents(price)} cents per use. ${REQUEST_VIA}`,
+  /** The landing path's 402 (docs/SPEC.md "Agent payments"): the total a buyer is billed. */
+  quote: (total: number, price: number, use: UseCase) =>
+    `This article costs ${usdPriceText(total)} per ${use} use (${usdPriceText(price)} plus a ` +
+    `${PLATFORM_FEE_TEXT} platform fee); pay to read it.`,
+  /** A non-buyer past the paywall meter (docs/SPEC.md "MCP server": the upsell). */
+  upsell: (f: ReasonFacts, price: number, use: UseCase) =>
+    `Your free reads this month are used: sign up as a buyer to read this article at ` +
+    `${usdPriceText(price)} per ${use}, or subscribe to ${f.publisher}.`,
 } as const;

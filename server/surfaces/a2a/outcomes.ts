@@ -1,12 +1,14 @@
 /**
  * The access decision in A2A form: which task state, which status message and which artifacts
  * (docs/DESIGN.md §5 outcomes; A2A v1.0 §4.1.3 states). Every status message carries a data part with
- * the REST status value (docs/SPEC.md "Errors") so an agent can branch on it without parsing prose:
+ * the REST status value (docs/SPEC.md "Errors") so an agent can branch on it without parsing prose;
+ * the status message's text is always `decision.reason` (server/domain/licensing/reasons.ts):
  *   full → completed (artifact: article + license block);
  *   license_limited → completed (artifact: summary + license block; message says cite the URL);
  *   blocked, license_denied, territory_blocked → rejected (terminal: asking again changes nothing);
  *   paywall_upsell / payment_required → auth-required (interrupted: a buyer key, i.e. credentials,
- *     is what unlocks the read; the data part carries the price, signup and subscribe URLs);
+ *     is what unlocks the read; the data part carries the price, signup and subscribe URLs and
+ *     how to resend);
  *   unknown article → failed with status article_not_found.
  */
 import type { Article } from "../../../store/articles.ts";
@@ -78,13 +80,12 @@ export function articleOutcome(
     });
   }
   const license = licenseBlock(config, publisher, decision);
-  const cite = article.canonicalUrl ?? article.url;
   const ref = articleRef(article);
   switch (decision.outcome) {
     case "full":
       return {
         state: "completed",
-        text: `Here is "${article.title}", licensed by ${publisher.name}. Cite ${cite}.`,
+        text: decision.reason,
         data: {
           status: "ok",
           ...(read.charge
@@ -129,9 +130,12 @@ export function articleOutcome(
       const cents = decision.pricingUsdCents.display;
       return rejectedLike(
         "auth-required",
-        `This is a paid article and your free reads this month are used. Send a buyer key (Authorization: Bearer mk_...) to read it at ${cents}¢: sign up at ${config.baseUrl}/api/marketplace/signup, or subscribe to ${publisher.name}. Then send the request again as a new message.`,
+        decision.reason,
         {
           status: "payment_required",
+          // A2A's how-to (v1.0 §4.1.3 auth-required): credentials, then a new message.
+          howTo:
+            "Send a buyer key (Authorization: Bearer mk_...), then send the request again as a new message.",
           article: { ...articleSummary(article), policy: decision.policy },
           price: {
             usdCents: cents,

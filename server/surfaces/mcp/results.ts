@@ -93,11 +93,13 @@ export function articleResult(
       return withUi({
         content: [{
           type: "text",
-          text: `# ${article.title}\n${byline(article)}\nSource: ${meta.url}\n\n${article.body}` +
-            `\n\n---\n${licenseText}`,
+          text:
+            `${decision.reason}\n\n# ${article.title}\n${byline(article)}\nSource: ${meta.url}` +
+            `\n\n${article.body}\n\n---\n${licenseText}`,
         }],
         structuredContent: {
           status: "full",
+          message: decision.reason,
           article: { ...meta, body: article.body, policy: decision.policy },
           license,
           ...charged,
@@ -123,6 +125,7 @@ export function articleResult(
     case "blocked":
       return toolError(`${decision.reason} Source: ${meta.url}`, {
         status: "blocked",
+        message: decision.reason,
         article: articleRef(article),
       });
     case "license_denied":
@@ -140,7 +143,10 @@ export function articleResult(
         },
       );
     case "territory_blocked":
-      return toolError(decision.reason, { status: "territory_blocked" });
+      return toolError(decision.reason, {
+        status: "territory_blocked",
+        message: decision.reason,
+      });
     default:
       return upsell(ctx, { article, read });
   }
@@ -158,8 +164,7 @@ function upsell(
   const urls = publisherUrls(config, publisher);
   const payload = {
     status: "paywall_upsell",
-    message:
-      `"${r.article.title}" is a paid article and this month's ${publisher.paywallMeterLimit} free reads are used.`,
+    message: decision.reason,
     article: articleSummary(r.article),
     price: { usdCents: price, use: "display" },
     signup: {
@@ -176,9 +181,9 @@ function upsell(
     termsUrl: urls.terms,
     license: licenseBlock(config, publisher, decision),
   };
-  const text =
-    `${payload.message} Read it for ${price}¢ as a buyer (sign up: ${payload.signup.url}), ` +
-    `subscribe to ${publisher.name} (${payload.subscribe.url}), or call request_license. ` +
+  // The sentence, then where to act (MCP has no other place a model reads links), then the summary.
+  const text = `${payload.message} Sign up at ${payload.signup.url}; subscribe at ` +
+    `${payload.subscribe.url}; or call request_license. ` +
     `Summary: ${r.article.summary} Source: ${payload.article.url}`;
   return { content: [{ type: "text", text }], structuredContent: payload };
 }

@@ -39,8 +39,7 @@ export function outcomeResponse(
       const urls = publisherUrls(deps.config, publisher);
       return c.json({
         status: "payment_required",
-        message:
-          `This is a paid article and your free reads this month are used. Sign up as a buyer to read it at ${decision.pricingUsdCents.display}¢, or subscribe to ${publisher.name}.`,
+        message,
         article: { ...articleSummary(article), policy: decision.policy },
         price: {
           usdCents: decision.pricingUsdCents.display,

@@ -121,6 +121,7 @@ export function restRoutes(deps: AppDeps): Hono<AppEnv> {
     }
     if (read.decision.outcome === "full") {
       return c.json({
+        message: read.decision.reason,
         article: articleFull(read.article, read.decision.policy),
         license: licenseBlock(deps.config, publisher, read.decision),
       });

@@ -34,6 +34,9 @@ export const passagesResponseSchema = z.object({ count: z.int(), results: z.arra
 
 /** 200 of GET .../articles/{idOrUrl}: the full article (docs/SPEC.md "Publisher REST API"). */
 export const articleFullSchema = z.object({
+  message: z.string().describe(
+    "The decision's sentence: on what terms it was served, what to cite",
+  ),
   article: articleSummarySchema.extend({
     body: z.string(),
     policy,
