@@ -12,7 +12,7 @@ import type { AppDeps, AppEnv } from "../deps.ts";
 /** Who answers: the platform (its APIs, pages and 404), or a publisher's site. */
 export type HostAnswer = { app: "platform" } | { app: "site"; publisher: Publisher };
 
-/** Where the site's routes live in the root router; no request's own path is routed there. */
+/** Where the site's routes live in the root router (a platform request naming it gets a 404). */
 export const SITE = "/~site";
 
 /**
