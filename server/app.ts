@@ -2,6 +2,8 @@
  * The HTTP application, built from injected dependencies with no I/O at import time. Every
  * surface is a sub-app mounted by its path prefix; the root adds only the request id and the
  * one error model. Agent surfaces run the request envelope (server/platform/envelope.ts) themselves.
+ * Which tree answers, the platform's or a publisher's site, is decided from the Host before
+ * routing, in one function (`answerFor()`, server/platform/host_router.ts).
  */
 import { Hono } from "hono";
 import { a2aRoutes } from "./surfaces/a2a/routes.ts";
@@ -16,7 +18,8 @@ import { openApiRoutes } from "./surfaces/openapi/document.ts";
 import { manageRoutes } from "./surfaces/manage/routes.ts";
 import { MARKETPLACE, marketplaceRoutes } from "./surfaces/marketplace/routes.ts";
 import { cardRoutes, mcpRoutes } from "./surfaces/mcp/routes.ts";
-import { publisherHostRoutes } from "./surfaces/landing/routes.ts";
+import { siteRoutes } from "./surfaces/landing/routes.ts";
+import { answerFor, claimsOf, routed, routedPath, SITE } from "./platform/host_router.ts";
 import { onError, requestId } from "./platform/middleware.ts";
 import { oauthRoutes } from "./surfaces/oauth/routes.ts";
 import { restRoutes } from "./surfaces/rest/routes.ts";
@@ -30,32 +33,33 @@ export type { AppDeps, AppEnv } from "./deps.ts";
 
 /** Builds the Folio application. */
 export function createApp(deps: AppDeps): Hono<AppEnv> {
-  const app = new Hono<AppEnv>();
+  const app = new Hono<AppEnv>({ getPath: routedPath });
   app.use(requestId());
   app.onError(onError(deps));
   app.notFound((c) =>
     c.json(errorBody("not_found", `No route for ${c.req.method} ${c.req.path}`), 404)
   );
 
-  app.route("/.well-known", wellKnownRoutes(deps));
-  app.route("/api/health", healthRoutes(deps));
-  app.route("/api/status", statusApiRoutes(deps));
-  // Agent surfaces: REST on a publisher's custom domain; MCP and A2A there or by id.
-  app.route("/api/v1", restRoutes(deps));
-  app.route("/api/mcp", mcpRoutes(deps, "param"));
-  app.route("/mcp", mcpRoutes(deps, "host"));
-  app.route("/a2a", a2aRoutes(deps, "host"));
-  app.route("/api/a2a", a2aRoutes(deps, "param"));
-  app.route("/api/oauth", oauthRoutes(deps));
-  // Buyers and publishers.
-  app.route(MARKETPLACE, marketplaceRoutes(deps));
-  app.route("/api/publishers", accountRoutes(deps));
-  app.route("/api/publishers", cardRoutes(deps));
-  app.route("/api/publisher", manageRoutes(deps));
-  app.route("/api/openapi.json", openApiRoutes(deps));
-  // Every other path on a publisher's custom domain is its site (server/surfaces/landing/routes.ts).
-  app.route("/", publisherHostRoutes(deps));
-  // Pages. The portals call the API through the app itself (server/pages/kit/api.ts).
+  // Served on every host, a publisher's custom domain too: the agent surfaces (REST on a custom
+  // domain; MCP and A2A there or by id) and the documents that describe them.
+  const everyHost: [string, Hono<AppEnv>][] = [
+    ["/.well-known", wellKnownRoutes(deps)],
+    ["/api/health", healthRoutes(deps)],
+    ["/api/status", statusApiRoutes(deps)],
+    ["/api/v1", restRoutes(deps)],
+    ["/api/mcp", mcpRoutes(deps, "param")],
+    ["/mcp", mcpRoutes(deps, "host")],
+    ["/a2a", a2aRoutes(deps, "host")],
+    ["/api/a2a", a2aRoutes(deps, "param")],
+    ["/api/oauth", oauthRoutes(deps)],
+    [MARKETPLACE, marketplaceRoutes(deps)],
+    ["/api/publishers", accountRoutes(deps)],
+    ["/api/publishers", cardRoutes(deps)],
+    ["/api/publisher", manageRoutes(deps)],
+    ["/api/openapi.json", openApiRoutes(deps)],
+  ];
+  for (const [prefix, routes] of everyHost) app.route(prefix, routes);
+  // The platform's pages. The portals call the API through the app itself (server/pages/kit/api.ts).
   const self = (req: Request, env: unknown) => app.fetch(req, env);
   app.route("/publisher", consoleRoutes(deps, self));
   app.route("/buyer", buyerRoutes(deps, self));
@@ -63,5 +67,13 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.route("/status", statusPageRoutes(deps));
   app.route("/docs", docsRoutes(deps));
   app.route("/", homeRoutes(deps));
+  // Every other path on a publisher's custom domain: its site (server/surfaces/landing/routes.ts).
+  app.route(SITE, siteRoutes(deps));
+
+  // The host router: the answer goes with the request to `routedPath()` and the site's c.var.
+  const claims = claimsOf(everyHost);
+  const route = app.fetch;
+  app.fetch = async (req, env, ctx) =>
+    await route(req, routed(env, await answerFor(deps, req, claims)), ctx);
   return app;
 }

@@ -5,6 +5,9 @@ import type { Buyer } from "../store/buyers.ts";
 import type { BuyerSession } from "../store/buyer_sessions.ts";
 import type { LiveSession } from "../store/sessions.ts";
 import type { Publisher } from "../store/publishers.ts";
+import type { Article } from "../store/articles.ts";
+import type { KnownCrawler } from "./domain/crawlers/crawlers.ts";
+import type { Visitor } from "./surfaces/landing/visitor.ts";
 import type { CallLog } from "./platform/call_log.ts";
 import type { Clock } from "./platform/clock.ts";
 import type { GuardedFetcher } from "./domain/catalog/fetcher.ts";
@@ -45,6 +48,12 @@ export interface AppEnv {
     identity: string | null;
     /** What the call log writes for this request (server/platform/envelope.ts). */
     call: CallRecord | undefined;
+    /** The site (server/surfaces/landing/): the crawler the User-Agent names, classified once. */
+    crawler: KnownCrawler | null;
+    /** The site's reader, identified once per page after the reach gate (`identifyVisitor()`). */
+    visitor: Visitor | undefined;
+    /** The article the site found by the path asked for: looked up once. */
+    article: Article | undefined;
     /** A probe round's request (server/domain/status/probes.ts): answered, but not logged or metered. */
     probe: boolean;
   };

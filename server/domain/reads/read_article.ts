@@ -32,6 +32,8 @@ import { type Caller, requesterFor } from "./requester.ts";
 export interface ReadRequest {
   publisher: Publisher;
   idOrUrl: string;
+  /** The article `idOrUrl` names, when the surface has already found it (the landing path). */
+  article?: Article;
   caller: Caller;
   /** display = full body; summarization = summary; fine_tuning = body for training. */
   use: UseCase;
@@ -58,7 +60,7 @@ export interface ReadResult {
  */
 export async function peekArticle(
   deps: { db: Client; clock: Clock },
-  req: Pick<ReadRequest, "publisher" | "idOrUrl" | "caller" | "use">,
+  req: Pick<ReadRequest, "publisher" | "idOrUrl" | "article" | "caller" | "use">,
 ): Promise<{ article: Article | null; decision: Decision | null }> {
   const found = await gather(deps.db, req, deps.clock.now());
   return found
@@ -172,12 +174,12 @@ async function read(deps: ReadDeps, req: ReadRequest): Promise<ReadResult> {
  */
 async function gather(
   db: Client,
-  req: Pick<ReadRequest, "publisher" | "idOrUrl" | "caller" | "use">,
+  req: Pick<ReadRequest, "publisher" | "idOrUrl" | "article" | "caller" | "use">,
   now: Date,
 ): Promise<{ article: Article; input: DecisionInput; decision: Decision } | null> {
   // The publisher was looked up in this request: its lookups read no version again.
   const view = readView(db, req.publisher);
-  const article = await findArticle(view, req.publisher.id, req.idOrUrl);
+  const article = req.article ?? await findArticle(view, req.publisher.id, req.idOrUrl);
   if (!article) return null;
   const ctx = await readContext(view, req, now, { meter: false });
   const ceiling = article.bookId ? await bookCeiling(view, req.publisher.id, article.bookId) : null;

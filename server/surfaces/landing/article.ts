@@ -17,16 +17,13 @@ import type { Caller } from "../../domain/reads/requester.ts";
 import { formatCrawlerPrice } from "./crawler_price.ts";
 import { brandOf, cardOf, teaserOf } from "./pages.ts";
 import { CrawlerError, priceOffer, refusalOf } from "./pay_per_crawl.ts";
-import { crawlTermsFor, type Visitor } from "./visitor.ts";
+import { crawlTermsFor } from "./visitor.ts";
 
-/** Answers one article page for one visitor. */
-export async function articlePage(
-  deps: AppDeps,
-  c: Context<AppEnv>,
-  article: Article,
-  visitor: Visitor,
-): Promise<Response> {
+/** Answers the article page the site found, for the visitor it identified (both on `c.var`). */
+export async function articlePage(deps: AppDeps, c: Context<AppEnv>): Promise<Response> {
   const publisher = c.get("publisher")!;
+  const article = c.get("article")!;
+  const visitor = c.get("visitor")!;
   const offer = visitor.treatment === "crawler" ? priceOffer(c.req.raw.headers) : null;
   const caller: Caller = {
     identity: visitor.identity,
@@ -36,7 +33,7 @@ export async function articlePage(
     crawl: await crawlTermsFor(deps, publisher, visitor, article),
   };
   const reads = { db: deps.store.db, clock: deps.clock, intents: deps.callLog };
-  const req = { publisher, idOrUrl: article.id, caller, use: "display" as const };
+  const req = { publisher, idOrUrl: article.id, article, caller, use: "display" as const };
   const { decision } = await peekArticle(reads, req);
   if (!decision) return c.notFound();
   const page = (status: 200 | 402 | 403 | 451, access: SiteArticleView["access"], d: Decision) =>

@@ -1,20 +1,18 @@
 /**
- * The publisher's host (docs/SPEC.md "Agent payments"; docs/DESIGN.md "Publisher host"): on a
- * publisher's custom domain every path the agent APIs do not claim is the publisher's site. The
- * root app mounts `publisherHostRoutes()` after the agent surfaces and before the platform's
- * pages; a request for any other host falls through to them. The site itself is one inner app:
- * every page runs the envelope (call log, the publisher the dispatcher found, reach gate on surface
- * `landing`), and every answer carries the page headers of server/platform/security_headers.ts.
+ * The publisher's site (docs/SPEC.md "Agent payments"; docs/DESIGN.md "Publisher host"): on a
+ * publisher's custom domain every path the agent APIs do not claim. The root's host router
+ * (server/platform/host_router.ts) sends those requests here with the publisher it found; every
+ * page runs the envelope (call log, that publisher, reach gate on surface `landing`), and every
+ * answer carries the page headers of server/platform/security_headers.ts.
  */
 import { type Context, Hono, type MiddlewareHandler } from "hono";
 import { findArticleByPath } from "../../../store/articles.ts";
 import { bookChapters, getBook } from "../../../store/books.ts";
-import { findPublisherByDomain, normaliseHost, type Publisher } from "../../../store/publishers.ts";
 import { renderSite, SiteBook, SiteHome, SiteNotFound, SiteTopic } from "../../../ui/site/mod.ts";
 import type { AppDeps, AppEnv } from "../../deps.ts";
 import { bodyLimited, callLogged, gate, JSON_BODY_LIMIT } from "../../platform/envelope.ts";
+import { answerOf } from "../../platform/host_router.ts";
 import { territoryOf } from "../../platform/identity.ts";
-import { hostOf, requestId } from "../../platform/middleware.ts";
 import type { Caller } from "../../domain/reads/requester.ts";
 import { CSP, pageHeaders } from "../../platform/security_headers.ts";
 import { clientAddress } from "../../platform/throttle.ts";
@@ -24,87 +22,66 @@ import { landingError } from "./errors.ts";
 import { licenseXmlRoute, robotsTxtRoute } from "./documents.ts";
 import { nlwebAsk } from "./nlweb.ts";
 import { brandOf, homeView, pageParam, topicView } from "./pages.ts";
-import { identifyVisitor, type Visitor } from "./visitor.ts";
+import { identifyVisitor } from "./visitor.ts";
 
-/** The publisher the dispatcher found for a request it hands to the site: looked up once. */
-const handedOver = new WeakMap<Request, Publisher>();
-
-/** Puts the publisher the dispatcher found on `c.var` (the site's step of the envelope). */
-const sitePublisher: MiddlewareHandler<AppEnv> = async (c, next) => {
-  c.set("publisher", handedOver.get(c.req.raw) ?? null);
-  await next();
-};
-
-/** Hands requests for a publisher's custom domain to its site; others go on to the platform. */
-export function publisherHostRoutes(deps: AppDeps): Hono<AppEnv> {
+/** The site's routes, mounted by the root under the host router's `SITE`. */
+export function siteRoutes(deps: AppDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
-  const site = siteApp(deps);
-  app.all("*", async (c, next) => {
-    const host = normaliseHost(hostOf(c));
-    if (host === normaliseHost(new URL(deps.config.baseUrl).host)) return await next();
-    const publisher = await findPublisherByDomain(deps.store.db, host);
-    if (!publisher) return await next();
-    // The site keeps the request id the root assigned, so the call log and the answer agree.
-    const headers = new Headers(c.req.raw.headers);
-    headers.set("x-request-id", c.get("requestId"));
-    const req = new Request(c.req.raw, { headers });
-    handedOver.set(req, publisher);
-    return await site.fetch(req, c.env);
+  // The publisher the host router found, and the User-Agent's crawler, classified once.
+  app.use(async (c, next) => {
+    const answer = answerOf(c.env);
+    // A platform request whose own path named this tree: the platform's 404.
+    if (answer.app !== "site") return c.notFound();
+    c.set("publisher", answer.publisher);
+    c.set("crawler", classifyAgent(c.req.header("user-agent")));
+    await next();
   });
-  return app;
-}
-
-function siteApp(deps: AppDeps): Hono<AppEnv> {
-  const app = new Hono<AppEnv>();
-  app.use(requestId());
-  // This inner app answers only for a publisher's domain, so its wildcard is no root's.
+  // This sub-app answers only for a publisher's domain, so its wildcard is no root's.
   app.use(pageHeaders(deps.config, CSP.site, { host: "publisher" }));
   app.onError(landingError(deps));
-  app.notFound((c) => notFoundPage(deps, c));
   const logged = (tool: string, surface: "landing" | "nlweb" = "landing") =>
     callLogged(deps, surface, { tools: [tool] });
-  const publisher = sitePublisher;
   // A named crawler is metered as its family; anyone else by address.
   const reachable = gate(deps, "landing", (c) => {
-    const crawler = classifyAgent(c.req.header("user-agent"));
+    const crawler = c.get("crawler");
     return crawler ? `crawler:${crawler.family}` : `ip:${clientAddress(c)}`;
   });
-  const visitor = (c: Context<AppEnv>) => identifyVisitor(deps, c);
+  // Who is reading, once per page (it may refuse a bad signature or a blocked crawler).
+  const visitor: MiddlewareHandler<AppEnv> = async (c, next) => {
+    c.set("visitor", await identifyVisitor(deps, c));
+    await next();
+  };
 
   // Always free, to every visitor (robots.txt, the license): they say what the rest costs.
-  app.get("/robots.txt", logged("_landing:robots.txt"), publisher, robotsTxtRoute(deps));
-  app.get("/license.xml", logged("_landing:license.xml"), publisher, licenseXmlRoute(deps));
+  app.get("/robots.txt", logged("_landing:robots.txt"), robotsTxtRoute(deps));
+  app.get("/license.xml", logged("_landing:license.xml"), licenseXmlRoute(deps));
   app.on(
     ["GET", "POST"],
     "/ask",
     logged("_nlweb:ask", "nlweb"),
-    publisher,
     reachable,
     bodyLimited(JSON_BODY_LIMIT),
     (c) => nlwebAsk(deps, c),
   );
 
-  app.get("/", logged("_landing:home"), publisher, reachable, async (c) => {
-    const who = await visitor(c);
+  app.get("/", logged("_landing:home"), reachable, visitor, async (c) => {
     const view = await homeView(deps, {
       publisher: c.get("publisher")!,
-      caller: callerOf(deps, c, who),
+      caller: callerOf(deps, c),
       page: pageParam(c.req.query("page")),
     });
     return page(c, renderSite(SiteHome(view)));
   });
-  app.get("/topics/:tag", logged("_landing:topic"), publisher, reachable, async (c) => {
-    const who = await visitor(c);
+  app.get("/topics/:tag", logged("_landing:topic"), reachable, visitor, async (c) => {
     const view = await topicView(deps, {
       publisher: c.get("publisher")!,
-      caller: callerOf(deps, c, who),
+      caller: callerOf(deps, c),
       page: pageParam(c.req.query("page")),
       tag: c.req.param("tag").toLowerCase(),
     });
     return page(c, renderSite(SiteTopic(view)));
   });
-  app.get("/books/:bookId", logged("_landing:book"), publisher, reachable, async (c) => {
-    await visitor(c);
+  app.get("/books/:bookId", logged("_landing:book"), reachable, visitor, async (c) => {
     const p = c.get("publisher")!;
     const book = await getBook(deps.store.db, p.id, c.req.param("bookId"));
     if (!book) return notFoundPage(deps, c);
@@ -123,21 +100,21 @@ function siteApp(deps: AppDeps): Hono<AppEnv> {
     );
   });
   // Every other path is an article's (a chapter's included): the path of its canonical URL.
-  app.get("*", logged("_landing:article"), publisher, reachable, async (c) => {
-    const who = await visitor(c);
-    const article = await findArticleByPath(
-      deps.store.db,
-      c.get("publisher")!.id,
-      new URL(c.req.url).pathname,
-    );
+  app.get("*", logged("_landing:article"), reachable, visitor, async (c, next) => {
+    const path = new URL(c.req.url).pathname;
+    const article = await findArticleByPath(deps.store.db, c.get("publisher")!.id, path);
     if (!article) return notFoundPage(deps, c);
-    return await articlePage(deps, c, article, who);
-  });
+    c.set("article", article);
+    await next();
+  }, (c) => articlePage(deps, c));
+  // Any other method on any other path.
+  app.all("*", (c) => notFoundPage(deps, c));
   return app;
 }
 
 /** The caller the listings decide for. */
-function callerOf(deps: AppDeps, c: Context<AppEnv>, who: Visitor): Caller {
+function callerOf(deps: AppDeps, c: Context<AppEnv>): Caller {
+  const who = c.get("visitor")!;
   return {
     identity: who.identity,
     buyerId: who.buyerId,
@@ -151,11 +128,8 @@ function page(c: Context<AppEnv>, html: string): Response {
   return c.html(html);
 }
 
-async function notFoundPage(deps: AppDeps, c: Context<AppEnv>): Promise<Response> {
-  const host = normaliseHost(hostOf(c));
-  const p = c.get("publisher") ?? handedOver.get(c.req.raw) ??
-    await findPublisherByDomain(deps.store.db, host);
-  if (!p) return c.text("Not found", 404);
+function notFoundPage(deps: AppDeps, c: Context<AppEnv>): Response {
+  const p = c.get("publisher")!;
   return c.html(
     renderSite(SiteNotFound({ brand: brandOf(deps, p), path: new URL(c.req.url).pathname })),
     404,

@@ -11,7 +11,7 @@ import { buyerOfSignatureAgent } from "../../../store/signature_agents.ts";
 import { storedRobotsVerdict } from "../../domain/catalog/robots.ts";
 import type { AppDeps, AppEnv } from "../../deps.ts";
 import type { CrawlTerms } from "../../domain/licensing/mod.ts";
-import { classifyAgent, type KnownCrawler } from "../../domain/crawlers/crawlers.ts";
+import type { KnownCrawler } from "../../domain/crawlers/crawlers.ts";
 import { settingFor } from "../../domain/crawlers/setting.ts";
 import { CrawlerError } from "./pay_per_crawl.ts";
 import { authenticateWebBotAuth } from "../../domain/crawlers/signature_replay.ts";
@@ -44,7 +44,7 @@ export const PRICE_HEADERS = ["crawler-exact-price", "crawler-max-price"] as con
  */
 export async function identifyVisitor(deps: AppDeps, c: Context<AppEnv>): Promise<Visitor> {
   const publisher = c.get("publisher")!;
-  const crawler = classifyAgent(c.req.header("user-agent"));
+  const crawler = c.get("crawler");
   // Verified and spent: a replayed signature neither pays nor identifies (signature_replay.ts).
   const signature = await authenticateWebBotAuth(deps, c.req.raw);
   if (signature.kind === "invalid") throw new CrawlerError(signature.code, signature.why);
