@@ -6,7 +6,8 @@
 
 /** The caller of one call or intent (GET /api/publisher/calls and /intents, `caller`). */
 export type Caller =
-  | { kind: "buyer"; buyerId: string; name: string }
+  // A buyer since deleted has no name (server/surfaces/manage/callers.ts).
+  | { kind: "buyer"; buyerId: string; name: string | null }
   | {
     kind: "oauth";
     clientId: string;
