@@ -358,7 +358,9 @@ export const accountSchema = z.object({
   email: z.string(),
   createdAt: z.iso.datetime(),
   hasPassword: z.boolean(),
-  keyHint: z.string().describe("The end of the live key, to tell keys apart"),
+  keyHint: z.string().nullable().describe(
+    "The end of the live key, to tell keys apart; null when no live key has one",
+  ),
 });
 
 // Issue 13: Web Bot Auth key directories a buyer pays for.
