@@ -13,11 +13,11 @@ import { type ApiFetch, callApi } from "../kit/api.ts";
 import { field, formLimit, readForm } from "../kit/forms.ts";
 import { refusalStatus } from "../kit/pages.ts";
 import { formToken, formTokenMatches, safeNext, type VisitorEnv } from "../kit/session.ts";
-import { BUYER_SITE, type BuyerWho, market } from "./site.ts";
+import { BUYER_SITE, type BuyerVisitor, market } from "./site.ts";
 
 /** The pages used without a session. */
-export function buyerAccountPages(deps: AppDeps, api: ApiFetch): Hono<VisitorEnv<BuyerWho>> {
-  const app = new Hono<VisitorEnv<BuyerWho>>();
+export function buyerAccountPages(deps: AppDeps, api: ApiFetch): Hono<VisitorEnv<BuyerVisitor>> {
+  const app = new Hono<VisitorEnv<BuyerVisitor>>();
   const token = (c: Context) => formToken(c, deps, BUYER_SITE);
 
   app.get("/signup", (c) => {

@@ -19,11 +19,11 @@ import { licensesPages } from "./licenses.ts";
 import { overviewPages } from "./overview.ts";
 import { statementsPages } from "./statements.ts";
 import { usagePages } from "./usage.ts";
-import { BUYER_SITE, type BuyerEnv, type BuyerWho } from "./site.ts";
+import { BUYER_SITE, type BuyerEnv, type BuyerVisitor } from "./site.ts";
 
 /** The buyer portal sub-app; `api` is the application's own fetch. */
-export function buyerRoutes(deps: AppDeps, api: ApiFetch): Hono<VisitorEnv<BuyerWho>> {
-  const app = new Hono<VisitorEnv<BuyerWho>>();
+export function buyerRoutes(deps: AppDeps, api: ApiFetch): Hono<VisitorEnv<BuyerVisitor>> {
+  const app = new Hono<VisitorEnv<BuyerVisitor>>();
   framePortal(app, deps, { href: "/buyer", label: "Back to the buyer portal" });
   app.use("*", askWhoOnce(api, BUYER_SITE));
   app.route("/", buyerAccountPages(deps, api));

@@ -12,10 +12,13 @@ export const BUYER_SITE = {
 } satisfies PortalSite;
 
 /** The signed-in buyer, as GET /api/marketplace/session answers for a session (not a key). */
-export type BuyerWho = z.output<typeof sessionSchema> & { csrfToken: string; expiresAt: string };
+export type BuyerVisitor = z.output<typeof sessionSchema> & {
+  csrfToken: string;
+  expiresAt: string;
+};
 
 /** The buyer portal's Hono environment: the app's, plus the signed-in buyer. */
-export type BuyerEnv = PortalEnv<BuyerWho>;
+export type BuyerEnv = PortalEnv<BuyerVisitor>;
 
 /** The marketplace API's path for `rest` (e.g. `/licenses`). */
 export function market(rest: string): string {

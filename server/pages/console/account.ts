@@ -14,11 +14,11 @@ import { type ApiAnswer, type ApiFetch, callApi } from "../kit/api.ts";
 import { doneRedirect, field, formLimit, noticeOf, readForm, send } from "../kit/forms.ts";
 import { pageStatus } from "../kit/pages.ts";
 import { formToken, formTokenMatches, PUBLISHER_SITE, safeNext } from "../kit/session.ts";
-import type { ConsoleEnv, VisitorEnv, Who } from "../kit/session.ts";
+import type { ConsoleEnv, ConsoleVisitor, VisitorEnv } from "../kit/session.ts";
 
 /** The pages used without a session. */
-export function accountPages(deps: AppDeps, api: ApiFetch): Hono<VisitorEnv<Who>> {
-  const app = new Hono<VisitorEnv<Who>>();
+export function accountPages(deps: AppDeps, api: ApiFetch): Hono<VisitorEnv<ConsoleVisitor>> {
+  const app = new Hono<VisitorEnv<ConsoleVisitor>>();
 
   app.get("/signup", (c) => {
     const values = { name: "", email: "", slug: "" };

@@ -22,15 +22,15 @@ import { sourcesPages } from "./sources.ts";
 import {
   askWhoOnce,
   type ConsoleEnv,
+  type ConsoleVisitor,
   PUBLISHER_SITE,
   requireVisitor,
   type VisitorEnv,
-  type Who,
 } from "../kit/session.ts";
 
 /** The console sub-app; `api` is the application's own fetch. */
-export function consoleRoutes(deps: AppDeps, api: ApiFetch): Hono<VisitorEnv<Who>> {
-  const app = new Hono<VisitorEnv<Who>>();
+export function consoleRoutes(deps: AppDeps, api: ApiFetch): Hono<VisitorEnv<ConsoleVisitor>> {
+  const app = new Hono<VisitorEnv<ConsoleVisitor>>();
   framePortal(app, deps, { href: "/publisher", label: "Back to the console" });
   app.use("*", askWhoOnce(api, PUBLISHER_SITE));
   app.route("/", accountPages(deps, api));

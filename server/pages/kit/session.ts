@@ -53,10 +53,10 @@ export const PUBLISHER_SITE = {
 } satisfies PortalSite;
 
 /** The signed-in publisher user, as GET /api/publisher/session answers. */
-export type Who = Signed<typeof sessionSchema>;
+export type ConsoleVisitor = Signed<typeof sessionSchema>;
 
 /** The console's Hono environment: the app's, plus the signed-in publisher user. */
-export type ConsoleEnv = PortalEnv<Who>;
+export type ConsoleEnv = PortalEnv<ConsoleVisitor>;
 
 /**
  * The whole portal: `c.var.visitor()` asks the session API who is signed in the first time a
