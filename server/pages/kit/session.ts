@@ -1,9 +1,9 @@
 /**
  * Who is using a portal (the publisher console, the buyer portal). The portal asks its session
  * API who the session cookie belongs to at most once per request (`askWhoOnce`, kept in `c.var`);
- * signed-in pages send a visitor without one to the sign-in page. The forms used before there is a session (sign up, sign in) carry a double-submit
- * token instead, so another site cannot sign a visitor into an account of its choosing (login
- * CSRF).
+ * signed-in pages send a visitor without one to the sign-in page. The forms used before there is
+ * a session (sign up, sign in) carry a double-submit token instead, so another site cannot sign a
+ * visitor into an account of its choosing (login CSRF).
  */
 import type { Context, MiddlewareHandler } from "hono";
 import { getCookie, setCookie } from "hono/cookie";
