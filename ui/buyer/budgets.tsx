@@ -3,31 +3,17 @@
  * platform's 1,000 USD per publisher cap (docs/SPEC.md "Limits"); and the spend bars the overview
  * shows too.
  */
+import type { z } from "zod";
+import type { budgetsSchema } from "../../server/surfaces/marketplace/schemas.ts";
 import { Scroll } from "../console/scroll.tsx";
 import { CsrfField, perRead, usd } from "../console/shell.tsx";
 import { BuyerShell, type BuyerWho } from "./shell.tsx";
 
-/** One publisher of GET /api/marketplace/budgets. */
-export interface PublisherBudget {
-  publisherId: string;
-  publisherName: string;
-  monthlyUsdCents: number | null;
-  spentUsdCents: number;
-  capUsdCents: number;
-  remainingUsdCents: number;
-}
-
 /** GET /api/marketplace/budgets. */
-export interface BudgetReport {
-  month: string;
-  capUsdCents: number;
-  overall: {
-    monthlyUsdCents: number | null;
-    spentUsdCents: number;
-    remainingUsdCents: number | null;
-  };
-  publishers: PublisherBudget[];
-}
+export type BudgetReport = z.output<typeof budgetsSchema>;
+
+/** One publisher of GET /api/marketplace/budgets. */
+export type PublisherBudget = BudgetReport["publishers"][number];
 
 /** A horizontal bar of `spent` against `limit`, labelled for screen readers. */
 export function LimitBar(props: { spent: number; limit: number; of: string }) {

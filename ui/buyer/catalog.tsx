@@ -1,4 +1,6 @@
 /** The catalog: every publisher with content, searchable and filtered by what a buyer needs. */
+import type { z } from "zod";
+import type { catalogSchema } from "../../server/surfaces/marketplace/schemas.ts";
 import { Pager, Scroll } from "../console/scroll.tsx";
 import { count, perRead } from "../console/shell.tsx";
 import { BuyerShell, type BuyerWho } from "./shell.tsx";
@@ -10,35 +12,10 @@ export const BUNDLE_USES = ["summarization", "display", "rag"] as const;
 export type BundleUse = typeof BUNDLE_USES[number];
 
 /** One publisher of GET /api/marketplace/catalog. */
-export interface CatalogPublisher {
-  publisherId: string;
-  slug: string;
-  name: string;
-  description: string;
-  articleCount: number;
-  chapterCount: number;
-  rights: Record<BundleUse | "fine_tuning", "granted" | "denied">;
-  pricingUsdCents: Record<BundleUse, number>;
-  paywallMeterLimit: number;
-  mcpEndpoint: string;
-  restApi: string | null;
-  a2aEndpoint: string | null;
-  a2aCardUrl: string | null;
-  termsUrl: string;
-  requiresAuth: boolean;
-  enterpriseLicense: {
-    useCases: string[];
-    monthlyPriceUsdCents: number;
-    conditions: string;
-  } | null;
-}
+export type CatalogPublisher = z.output<typeof catalogSchema>["publishers"][number];
 
 /** The standard monthly rate card of GET /api/marketplace/catalog. */
-export interface RateCard {
-  baseUsdCents: number;
-  useCasesUsdCents: Record<BundleUse, number>;
-  fineTuning: string;
-}
+export type RateCard = z.output<typeof catalogSchema>["rateCard"];
 
 /** The catalog's filters, as typed into the form. */
 export interface CatalogFilter {

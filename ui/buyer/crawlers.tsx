@@ -2,15 +2,14 @@
  * Crawlers: the buyer's Web Bot Auth key directories, and how a crawler registers one and pays on a
  * publisher's pages. Registering is the crawler's own signed call, so the page shows it, not a form.
  */
+import type { z } from "zod";
+import type { signatureAgentsSchema } from "../../server/surfaces/marketplace/schemas.ts";
 import { Scroll } from "../console/scroll.tsx";
 import { CopyBlock, CsrfField, when } from "../console/shell.tsx";
 import { BuyerShell, type BuyerWho } from "./shell.tsx";
 
 /** One entry of GET /api/marketplace/signature-agents. */
-export interface AgentView {
-  agent: string;
-  createdAt: string;
-}
+export type AgentView = z.output<typeof signatureAgentsSchema>["agents"][number];
 
 /** What the page shows. */
 export interface CrawlersProps {

@@ -2,27 +2,16 @@
 import { KeyOnce, NewPasswordField } from "../console/account.tsx";
 import { Scroll } from "../console/scroll.tsx";
 import { CsrfField, when } from "../console/shell.tsx";
+import type { z } from "zod";
+import type { accountSchema, clientListSchema } from "../../server/surfaces/marketplace/schemas.ts";
 import { BuyerKeyUse } from "./account.tsx";
 import { BuyerShell, type BuyerWho } from "./shell.tsx";
 
 /** GET /api/marketplace/account. */
-export interface AccountView {
-  buyerId: string;
-  name: string;
-  email: string;
-  createdAt: string;
-  hasPassword: boolean;
-  keyHint: string | null;
-}
+export type AccountView = z.output<typeof accountSchema>;
 
 /** One entry of GET /api/marketplace/clients. */
-export interface ClientView {
-  clientId: string;
-  kind: "dynamic" | "buyer";
-  name: string | null;
-  email: string | null;
-  createdAt: string;
-}
+export type ClientView = z.output<typeof clientListSchema>["clients"][number];
 
 /** A form the API refused: which one, its words, and what was typed (never passwords). */
 export interface FailedForm {

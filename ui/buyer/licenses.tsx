@@ -1,24 +1,12 @@
 /** The buyer's licenses: subscriptions, enterprise and approved requests; cancel; pending checkouts. */
+import type { z } from "zod";
+import type { licenseSchema } from "../../server/surfaces/marketplace/schemas.ts";
 import { Pager, Scroll } from "../console/scroll.tsx";
 import { CsrfField, usd, when } from "../console/shell.tsx";
 import { BuyerShell, type BuyerWho } from "./shell.tsx";
 
 /** One entry of GET /api/marketplace/licenses. */
-export interface LicenseView {
-  licenseId: string;
-  publisherId: string;
-  kind: "subscription" | "enterprise" | "request";
-  useCases: string[];
-  state: "pending" | "active" | "canceled" | "expired";
-  monthlyFeeUsdCents: number;
-  checkoutUrl: string | null;
-  createdAt: string;
-  activatedAt: string | null;
-  canceledAt: string | null;
-  expiresAt: string | null;
-  /** When a canceled license stops granting (it stays active until then); null otherwise. */
-  cancelsAt?: string | null;
-}
+export type LicenseView = z.output<typeof licenseSchema>;
 
 /** What the licenses page shows. */
 export interface LicensesProps {

@@ -1,15 +1,13 @@
 /** Statements: the months to choose from, and one month's statement with its downloads. */
+import type { z } from "zod";
 import type { StatementWire } from "../../server/domain/billing/statement.ts";
+import type { statementMonthsSchema } from "../../server/surfaces/marketplace/schemas.ts";
 import { Pager, Scroll } from "../console/scroll.tsx";
 import { count, perRead, usd, when } from "../console/shell.tsx";
 import { BuyerShell, type BuyerWho } from "./shell.tsx";
 
 /** One month of GET /api/marketplace/statements. */
-export interface StatementMonthView {
-  month: string;
-  state: "open" | "closed";
-  totalUsdCents: number;
-}
+export type StatementMonthView = z.output<typeof statementMonthsSchema>["months"][number];
 
 /** GET /api/marketplace/statement?month= (the wire form: cents only). */
 export type StatementView = StatementWire;

@@ -1,29 +1,13 @@
 /** Usage: calls, reads and metered spend per publisher and per day over 7, 30 or 90 days. */
+import type { z } from "zod";
+import type { usageSchema } from "../../server/surfaces/marketplace/schemas.ts";
 import { BarChart, HorizontalBarChart, Legend, LineChart } from "../chart.tsx";
 import { Scroll } from "../console/scroll.tsx";
 import { count, Figure, perRead, usd, WindowTabs } from "../console/shell.tsx";
 import { BuyerShell, type BuyerWho } from "./shell.tsx";
 
 /** GET /api/marketplace/usage. */
-export interface UsageView {
-  days: number;
-  since: string;
-  usage: {
-    publisherId: string;
-    publisherName: string;
-    calls: number;
-    reads: number;
-    paywalls: number;
-  }[];
-  metered: {
-    publisherId: string;
-    publisherName: string;
-    chargedReads: number;
-    spendUsdCents: number;
-  }[];
-  meteredTotalCents: number;
-  daily: { day: string; calls: number; reads: number; spendUsdCents: number }[];
-}
+export type UsageView = z.output<typeof usageSchema>;
 
 /** What the usage page shows. */
 export interface UsageProps {

@@ -2,28 +2,19 @@
  * Articles: search and filter the catalog, see the policy and price the rules make effective (and
  * which rule decided), override one article's policy or price, unpublish and publish again.
  */
+import type { z } from "zod";
+import type {
+  decidedBySchema,
+  managedArticleSchema,
+} from "../../server/surfaces/manage/schemas.ts";
 import { Scroll } from "./scroll.tsx";
 import { ConsoleShell, count, CsrfField, perRead, when, type Who } from "./shell.tsx";
 
 /** What decided an article's effective policy and price. */
-export type DecidedBy =
-  | { kind: "rule"; ruleId: string; ruleName?: string | null }
-  | { kind: "article" }
-  | { kind: "default" };
+export type DecidedBy = z.output<typeof decidedBySchema>;
 
 /** An article as GET /api/publisher/articles lists it. */
-export interface ArticleRow {
-  id: string;
-  url: string;
-  title: string;
-  author: string;
-  publishedAt: string | null;
-  policy: string;
-  priceUsdCents: number | null;
-  kind: string;
-  published: boolean;
-  effective: { policy: string; priceUsdCents: number | null; decidedBy: DecidedBy };
-}
+export type ArticleRow = z.output<typeof managedArticleSchema>;
 
 /** The filters of the list, echoed into the form and the pager. */
 export interface ArticleFilters {

@@ -1,26 +1,15 @@
 /** Books: upload a PDF or markdown book (split into chapters), its rights ceiling, chapters, delete. */
+import type { z } from "zod";
+import type { bookDetailSchema } from "../../server/surfaces/manage/ingest_schemas.ts";
+import type { bookSchema } from "../../server/surfaces/manage/openapi_schemas.ts";
 import { Scroll } from "./scroll.tsx";
 import { ConsoleShell, count, CsrfField, when, type Who } from "./shell.tsx";
 
 /** A book (GET /api/publisher/books). */
-export interface BookView {
-  id: string;
-  title: string;
-  author: string;
-  format: string;
-  originalName: string | null;
-  rightsCeiling: Record<string, boolean>;
-  chapters: number;
-  createdAt: string;
-}
+export type BookView = z.output<typeof bookSchema>;
 
 /** A chapter (GET /api/publisher/books/:id). */
-export interface ChapterView {
-  number: number;
-  title: string;
-  articleId: string;
-  words: number | null;
-}
+export type ChapterView = z.output<typeof bookDetailSchema>["contents"][number];
 
 const USES: [string, string][] = [
   ["summarization", "Summaries"],

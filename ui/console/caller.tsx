@@ -4,18 +4,11 @@
  * or the publisher itself. Rows from before the API named callers show a dash.
  */
 
+import type { z } from "zod";
+import type { callerSchema } from "../../server/surfaces/manage/openapi_schemas.ts";
+
 /** The caller of one call or intent (GET /api/publisher/calls and /intents, `caller`). */
-export type Caller =
-  | { kind: "buyer"; buyerId: string; name: string }
-  | {
-    kind: "oauth";
-    clientId: string;
-    clientName: string | null;
-    email: string | null;
-    buyerId?: string | null;
-  }
-  | { kind: "anonymous" }
-  | { kind: "publisher" };
+export type Caller = z.output<typeof callerSchema>;
 
 /** A caller in words; `null` or an unknown kind is a dash. */
 export function CallerName(props: { caller?: Caller | null }) {

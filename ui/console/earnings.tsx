@@ -3,21 +3,14 @@
  * subscriptions) and per day over a chosen window, the payout of each month, and in one paragraph
  * how payouts and the platform fee work.
  */
+import type { z } from "zod";
+import type { earningsSchema } from "../../server/surfaces/manage/openapi_schemas.ts";
 import { BarChart, StackedBarChart } from "../chart.tsx";
 import { Scroll } from "./scroll.tsx";
 import { ConsoleShell, count, Figure, usd, type Who, WindowTabs } from "./shell.tsx";
 
 /** One month of GET /api/publisher/earnings. */
-export interface EarningsMonth {
-  month: string;
-  meteredUsdCents: number;
-  landingUsdCents: number;
-  subscriptionUsdCents: number;
-  earningsUsdCents: number;
-  platformFeesUsdCents: number;
-  chargedReads: number;
-  payout: { state: string; amountUsdCents: number } | null;
-}
+export type EarningsMonth = z.output<typeof earningsSchema>["months"][number];
 
 /** One day of GET /api/publisher/analytics, the parts this page uses. */
 export interface EarningsDay {

@@ -3,6 +3,8 @@
  * verbatim. The most frequent questions of the last 30 days as a chart and a table, then the last
  * 100 intents with the article they led to and who asked.
  */
+import type { z } from "zod";
+import type { analyticsSchema } from "../../server/surfaces/manage/openapi_schemas.ts";
 import { HorizontalBarChart } from "../chart.tsx";
 import { type Caller, CallerName } from "./caller.tsx";
 import { Scroll } from "./scroll.tsx";
@@ -18,11 +20,7 @@ export interface IntentRow {
 }
 
 /** One of GET /api/publisher/analytics `topIntents`. */
-export interface TopIntent {
-  prompt: string;
-  count: number;
-  lastAt: string;
-}
+export type TopIntent = z.output<typeof analyticsSchema>["topIntents"][number];
 
 /** What the intents page shows. */
 export interface IntentsProps {

@@ -1,37 +1,19 @@
 /** The console's overview: what is live, this month's figures, the last 30 days, and what to do next. */
+import type { z } from "zod";
+import type { analyticsSchema } from "../../server/surfaces/manage/openapi_schemas.ts";
+import type { settingsResponseSchema } from "../../server/surfaces/manage/schemas.ts";
 import { BarChart, StackedBarChart } from "../chart.tsx";
 import { Checklist, type Step } from "./checklist.tsx";
 import { ConsoleShell, Copyable, count, Figure, usd, type Who } from "./shell.tsx";
 
 /** Where the publisher's surfaces answer (GET /api/publisher/settings `urls`). */
-export interface SurfaceUrls {
-  host: string | null;
-  mcp: string;
-  rest: string | null;
-  a2a: string;
-  agentCard: string;
-  terms: string;
-}
+export type SurfaceUrls = z.output<typeof settingsResponseSchema>["urls"];
 
 /** One day of GET /api/publisher/analytics. */
-export interface ActivityDay {
-  day: string;
-  calls: Record<string, number>;
-  errors: number;
-  reads: number;
-  chargedReads: number;
-  earningsUsdCents: number;
-  platformFeesUsdCents: number;
-}
+export type ActivityDay = z.output<typeof analyticsSchema>["daily"][number];
 
 /** Totals of a window of GET /api/publisher/analytics. */
-export interface ActivityTotals {
-  calls: number;
-  errors: number;
-  reads: number;
-  chargedReads: number;
-  earningsUsdCents: number;
-}
+export type ActivityTotals = z.output<typeof analyticsSchema>["totals"];
 
 export type { Step } from "./checklist.tsx";
 

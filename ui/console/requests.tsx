@@ -15,7 +15,6 @@ export type RequestState = typeof REQUEST_STATES[number];
 export interface RequestView {
   id: string;
   buyerId: string | null;
-  identity: string;
   useCase: string;
   enterprise: boolean;
   message: string;

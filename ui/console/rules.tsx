@@ -2,34 +2,20 @@
  * Content rules: the list in evaluation order with each rule in words, create, edit, reorder,
  * delete, and "which rule applies to this URL, country and time".
  */
-import { type DecidedBy, decidedText } from "./articles.tsx";
+import type { z } from "zod";
+import type { explainSchema } from "../../server/surfaces/manage/openapi_schemas.ts";
+import type { ruleSchema } from "../../server/surfaces/manage/schemas.ts";
+import { decidedText } from "./articles.tsx";
 import { ConsoleShell, CsrfField, perRead, when, type Who } from "./shell.tsx";
 
 /** A rule as GET /api/publisher/rules lists it. */
-export interface RuleView {
-  id: string;
-  name?: string | null;
-  priority: number;
-  match: { path?: string; publishedWithinHours?: number; territories?: string[] };
-  action: {
-    policy?: string;
-    priceUsdCents?: number;
-    window?: { start: string; end: string };
-    deny?: boolean;
-  };
-}
+export type RuleView = z.output<typeof ruleSchema>;
 
 /** The rule form's values (as typed). */
 export type RuleForm = Record<string, string>;
 
 /** The answer of GET /api/publisher/rules/explain, shown as the page reads it. */
-export interface Explanation {
-  rule: RuleView | null;
-  denials?: RuleView[];
-  effective?: { policy?: string; priceUsdCents?: number | null; decidedBy?: DecidedBy };
-  article?: { id: string; title: string; url: string } | null;
-  [key: string]: unknown;
-}
+export type Explanation = z.output<typeof explainSchema>;
 
 /** A rule in one sentence. */
 export function ruleText(r: RuleView): string {

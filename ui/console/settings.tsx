@@ -4,49 +4,24 @@
  * problem in one never loses what was typed in another.
  */
 import type { ComponentChildren } from "preact";
+import type { z } from "zod";
+import type {
+  crawlersSchema,
+  settingsResponseSchema,
+} from "../../server/surfaces/manage/schemas.ts";
 import { ConsoleShell, CsrfField, perRead, type Who } from "./shell.tsx";
 import { KeyOnce } from "./account.tsx";
 import { Scroll } from "./scroll.tsx";
-import { DomainProof, type DomainView } from "./domain.tsx";
+import { DomainProof } from "./domain.tsx";
 
 /** GET /api/publisher/settings, as the page reads it. */
-export interface SettingsView {
-  slug: string;
-  name: string;
-  description: string;
-  customDomain: string | null;
-  domain: DomainView | null;
-  branding: { logoUrl: string | null; primaryColor: string | null; font: string | null };
-  toggles: Record<ToggleName, boolean>;
-  rights: Record<"summarization" | "display" | "rag" | "fine_tuning", boolean>;
-  pricingUsdCents: Record<"summarization" | "display" | "rag", number>;
-  paywallMeterLimit: number;
-  robotsOrigin: string | null;
-  sponsorTools: string[];
-  enterpriseTerms: { useCases: string[]; monthlyPriceUsdCents: number; conditions: string } | null;
-  agentPayments: {
-    enabled: boolean;
-    crawlerPriceUsdCents: number | null;
-    defaultAction: CrawlerAction;
-    crawlers: Record<string, CrawlerAction>;
-    userFetchers: "reader" | CrawlerAction;
-  };
-  urls: { host: string | null; mcp: string };
-}
+export type SettingsView = z.output<typeof settingsResponseSchema>;
 
 /** What a publisher may do with a crawler on its pages. */
 export type CrawlerAction = "allow" | "charge" | "block";
 
 /** One entry of GET /api/publisher/crawlers. */
-export interface CrawlerView {
-  family: string;
-  operator: string;
-  class: "training" | "search" | "user";
-  robotsTokens: string[];
-  /** The publisher's own setting, or the default for the class. */
-  action: "reader" | CrawlerAction;
-  own: boolean;
-}
+export type CrawlerView = z.output<typeof crawlersSchema>["crawlers"][number];
 
 type ToggleName =
   | "publicRest"

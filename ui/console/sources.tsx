@@ -2,46 +2,23 @@
  * Sources and jobs: upload a CSV of article URLs, watch its job, see each URL's result with its
  * reason, and cancel, retry or remove. A running job's page refreshes itself every few seconds.
  */
+import type { z } from "zod";
+import type {
+  jobSchema,
+  sourceListSchema,
+  sourceUrlListSchema,
+} from "../../server/surfaces/manage/openapi_schemas.ts";
 import { Scroll } from "./scroll.tsx";
 import { ConsoleShell, count, CsrfField, when, type Who } from "./shell.tsx";
 
 /** An upload (GET /api/publisher/sources). */
-export interface SourceView {
-  id: string;
-  originalName: string | null;
-  accepted: number;
-  rejected: number;
-  createdAt: string;
-}
+export type SourceView = z.output<typeof sourceListSchema>["sources"][number];
 
 /** A job (GET /api/publisher/jobs). */
-export interface JobView {
-  id: string;
-  kind: string;
-  state: string;
-  outcome: string | null;
-  discovered: number;
-  ingested: number;
-  unchanged: number;
-  failed: number;
-  cancelled?: number;
-  reason: string | null;
-  reasons: Record<string, number>;
-  createdAt: string;
-  startedAt: string | null;
-  finishedAt: string | null;
-  sourceId?: string | null;
-}
+export type JobView = z.output<typeof jobSchema>;
 
 /** One URL's result (GET /api/publisher/sources/urls). */
-export interface UrlView {
-  url: string;
-  title: string | null;
-  state: string;
-  reason: string | null;
-  articleId: string | null;
-  fetchedAt?: string | number | null;
-}
+export type UrlView = z.output<typeof sourceUrlListSchema>["urls"][number];
 
 /** The max size of a CSV, for the form's hint. */
 export const CSV_LIMIT_TEXT = "20 MB";

@@ -6,17 +6,18 @@
 import { type Context, Hono } from "hono";
 import { BuyerLoginPage, BuyerSignupPage, BuyerWelcomePage } from "../../../ui/buyer/account.tsx";
 import { renderPage } from "../../../ui/layout.tsx";
-import type { AppDeps, AppEnv } from "../../deps.ts";
+import type { AppDeps } from "../../deps.ts";
+import { signupResponseSchema } from "../../surfaces/marketplace/schemas.ts";
 import { EXPIRED_FORM, passCookie, signOut } from "../kit/account.ts";
 import { type ApiFetch, callApi } from "../kit/api.ts";
 import { field, formLimit, readForm } from "../kit/forms.ts";
 import { refusalStatus } from "../kit/pages.ts";
-import { formToken, formTokenMatches, safeNext } from "../kit/session.ts";
-import { BUYER_SITE, market } from "./site.ts";
+import { formToken, formTokenMatches, safeNext, type VisitorEnv } from "../kit/session.ts";
+import { BUYER_SITE, type BuyerVisitor, market } from "./site.ts";
 
 /** The pages used without a session. */
-export function buyerAccountPages(deps: AppDeps, api: ApiFetch): Hono<AppEnv> {
-  const app = new Hono<AppEnv>();
+export function buyerAccountPages(deps: AppDeps, api: ApiFetch): Hono<VisitorEnv<BuyerVisitor>> {
+  const app = new Hono<VisitorEnv<BuyerVisitor>>();
   const token = (c: Context) => formToken(c, deps, BUYER_SITE);
 
   app.get("/signup", (c) => {
@@ -33,13 +34,13 @@ export function buyerAccountPages(deps: AppDeps, api: ApiFetch): Hono<AppEnv> {
       );
     if (!formTokenMatches(c, f._csrf, BUYER_SITE)) return again(EXPIRED_FORM, 403);
     const password = field(f, "password");
-    const signup = await callApi<{ apiKey: string }>(c, api, market("/signup"), {
+    const signup = await callApi(c, api, market("/signup"), signupResponseSchema, {
       method: "POST",
       json: { ...values, password },
     });
     if (!signup.ok) return again(signup.problem!, signup.status);
     // The sign-up signs the visitor in; if that is refused (throttled), the key is still shown.
-    const session = await callApi(c, api, market("/session"), {
+    const session = await callApi(c, api, market("/session"), null, {
       method: "POST",
       json: { email: values.email, password },
     });
@@ -75,7 +76,10 @@ export function buyerAccountPages(deps: AppDeps, api: ApiFetch): Hono<AppEnv> {
     const credentials = via === "password"
       ? { email, password: field(f, "password") }
       : { apiKey: field(f, "apiKey") };
-    const login = await callApi(c, api, market("/session"), { method: "POST", json: credentials });
+    const login = await callApi(c, api, market("/session"), null, {
+      method: "POST",
+      json: credentials,
+    });
     if (!login.ok) return again(login.problem!, login.status);
     passCookie(c, login);
     return c.redirect(next, 303);

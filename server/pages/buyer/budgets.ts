@@ -4,9 +4,9 @@
  * in whole cents, null to remove it.
  */
 import { type Context, Hono } from "hono";
-import { type BudgetReport, BudgetsPage, type FailedBudget } from "../../../ui/buyer/budgets.tsx";
-import type { CatalogPublisher } from "../../../ui/buyer/catalog.tsx";
+import { BudgetsPage, type FailedBudget } from "../../../ui/buyer/budgets.tsx";
 import { renderPage } from "../../../ui/layout.tsx";
+import { budgetsSchema, catalogSchema } from "../../surfaces/marketplace/schemas.ts";
 import { type ApiFetch, callApi } from "../kit/api.ts";
 import {
   cents,
@@ -31,8 +31,8 @@ export function budgetsPages(api: ApiFetch): Hono<BuyerEnv> {
   const app = new Hono<BuyerEnv>();
   const render = async (c: Context<BuyerEnv>, failed: FailedBudget | null = null, status = 200) => {
     const [report, catalog] = await Promise.all([
-      callApi<BudgetReport>(c, api, market("/budgets")).then(must),
-      callApi<{ publishers: CatalogPublisher[] }>(c, api, market("/catalog")).then(must),
+      callApi(c, api, market("/budgets"), budgetsSchema).then(must),
+      callApi(c, api, market("/catalog"), catalogSchema).then(must),
     ]);
     return c.html(
       renderPage(BudgetsPage({

@@ -9,10 +9,8 @@ import {
   type CatalogFilter,
   CatalogPage,
   type CatalogPublisher,
-  type RateCard,
   surfacesOf,
 } from "../../../ui/buyer/catalog.tsx";
-import type { LicenseView } from "../../../ui/buyer/licenses.tsx";
 import { PublisherPage } from "../../../ui/buyer/publisher.tsx";
 import { renderPage } from "../../../ui/layout.tsx";
 import type { AppDeps } from "../../deps.ts";
@@ -21,15 +19,15 @@ import { doneRedirect, formLimit, readForm, send } from "../kit/forms.ts";
 import { must, pageOf, pageStatus } from "../kit/pages.ts";
 import { AppError } from "../../platform/errors.ts";
 import { CSP, cspText, widened } from "../../platform/security_headers.ts";
+import {
+  catalogSchema,
+  licenseBoughtSchema,
+  licenseListSchema,
+} from "../../surfaces/marketplace/schemas.ts";
 import { type BuyerEnv, market } from "./site.ts";
 
 /** Publishers per catalog page. */
 const PAGE_SIZE = 20;
-
-interface Catalog {
-  publishers: CatalogPublisher[];
-  rateCard: RateCard;
-}
 
 /**
  * The publishers that pass the filter, or the problem with the filter. Search is a
@@ -59,7 +57,7 @@ export function filterCatalog(
 export function catalogPages(deps: AppDeps, api: ApiFetch): Hono<BuyerEnv> {
   const app = new Hono<BuyerEnv>();
   const catalog = async (c: Context<BuyerEnv>) =>
-    must(await callApi<Catalog>(c, api, market("/catalog")));
+    must(await callApi(c, api, market("/catalog"), catalogSchema));
 
   app.get("/catalog", async (c) => {
     const q = (name: keyof CatalogFilter) => (c.req.query(name) ?? "").slice(0, 200);
@@ -96,7 +94,7 @@ export function catalogPages(deps: AppDeps, api: ApiFetch): Hono<BuyerEnv> {
     const id = c.req.param("publisherId")!;
     const [{ publishers, rateCard }, licenses] = await Promise.all([
       catalog(c),
-      callApi<{ licenses: LicenseView[] }>(c, api, market("/licenses")).then(must),
+      callApi(c, api, market("/licenses"), licenseListSchema).then(must),
     ]);
     const publisher = publishers.find((p) => p.publisherId === id);
     if (!publisher) {
@@ -120,12 +118,12 @@ export function catalogPages(deps: AppDeps, api: ApiFetch): Hono<BuyerEnv> {
   app.post("/catalog/:publisherId/license", formLimit, async (c) => {
     const f = await readForm(c);
     const useCases = [f.useCases ?? []].flat().filter((u) => u !== "");
-    const answer = await send<{ checkoutUrl?: string }>(c, api, f, market("/licenses"), {
+    const answer = await send(c, api, f, market("/licenses"), {
       method: "POST",
       json: { publisherId: c.req.param("publisherId"), useCases },
-    });
+    }, licenseBoughtSchema);
     if (!answer.ok) return render(c, { problem: answer.problem!, useCases }, answer.status);
-    if (answer.body.checkoutUrl) return c.redirect(answer.body.checkoutUrl, 303);
+    if (answer.body.state === "pending") return c.redirect(answer.body.checkoutUrl, 303);
     return doneRedirect(c, "/buyer/licenses", "licensed");
   });
   return app;

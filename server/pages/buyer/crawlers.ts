@@ -4,8 +4,9 @@
  * signed by the crawler itself with a key of the directory, so the page explains the call instead.
  */
 import { type Context, Hono } from "hono";
-import { type AgentView, CrawlersPage, type CrawlersProps } from "../../../ui/buyer/crawlers.tsx";
+import { CrawlersPage, type CrawlersProps } from "../../../ui/buyer/crawlers.tsx";
 import { renderPage } from "../../../ui/layout.tsx";
+import { signatureAgentsSchema } from "../../surfaces/marketplace/schemas.ts";
 import type { AppDeps } from "../../deps.ts";
 import { type ApiFetch, callApi } from "../kit/api.ts";
 import { doneRedirect, field, formLimit, noticeOf, readForm, send } from "../kit/forms.ts";
@@ -21,7 +22,7 @@ export function crawlersPages(deps: AppDeps, api: ApiFetch): Hono<BuyerEnv> {
   const app = new Hono<BuyerEnv>();
   const render = async (c: Context<BuyerEnv>, extra: Partial<CrawlersProps>, status = 200) => {
     const { agents } = must(
-      await callApi<{ agents: AgentView[] }>(c, api, market("/signature-agents")),
+      await callApi(c, api, market("/signature-agents"), signatureAgentsSchema),
     );
     return c.html(
       renderPage(CrawlersPage({

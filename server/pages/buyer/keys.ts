@@ -3,14 +3,13 @@
  * new key shown once), PUT password and POST clients.
  */
 import { type Context, Hono } from "hono";
-import {
-  type AccountView,
-  type ClientView,
-  type FailedForm,
-  KeysPage,
-  type KeysProps,
-} from "../../../ui/buyer/keys.tsx";
+import { type FailedForm, KeysPage, type KeysProps } from "../../../ui/buyer/keys.tsx";
 import { renderPage } from "../../../ui/layout.tsx";
+import {
+  accountSchema,
+  clientListSchema,
+  rotateKeyResponseSchema,
+} from "../../surfaces/marketplace/schemas.ts";
 import { type ApiFetch, callApi } from "../kit/api.ts";
 import { doneRedirect, field, formLimit, noticeOf, readForm, send } from "../kit/forms.ts";
 import { must, pageStatus } from "../kit/pages.ts";
@@ -26,8 +25,8 @@ export function keysPages(api: ApiFetch): Hono<BuyerEnv> {
   const app = new Hono<BuyerEnv>();
   const render = async (c: Context<BuyerEnv>, extra: Partial<KeysProps>, status = 200) => {
     const [account, clients] = await Promise.all([
-      callApi<AccountView>(c, api, market("/account")).then(must),
-      callApi<{ clients: ClientView[] }>(c, api, market("/clients")).then(must),
+      callApi(c, api, market("/account"), accountSchema).then(must),
+      callApi(c, api, market("/clients"), clientListSchema).then(must),
     ]);
     return c.html(
       renderPage(KeysPage({
@@ -47,9 +46,9 @@ export function keysPages(api: ApiFetch): Hono<BuyerEnv> {
 
   app.post("/keys/rotate", formLimit, async (c) => {
     const f = await readForm(c);
-    const rotated = await send<{ apiKey: string }>(c, api, f, market("/rotate-key"), {
+    const rotated = await send(c, api, f, market("/rotate-key"), {
       method: "POST",
-    });
+    }, rotateKeyResponseSchema);
     if (!rotated.ok) {
       return refused(c, { form: "rotate", problem: rotated.problem! }, rotated.status);
     }

@@ -4,8 +4,8 @@
  */
 import { type Context, Hono } from "hono";
 import { LicensesPage, type LicenseView } from "../../../ui/buyer/licenses.tsx";
-import type { CatalogPublisher } from "../../../ui/buyer/catalog.tsx";
 import { renderPage } from "../../../ui/layout.tsx";
+import { catalogSchema, licenseListSchema } from "../../surfaces/marketplace/schemas.ts";
 import { type ApiFetch, callApi } from "../kit/api.ts";
 import { doneRedirect, formLimit, noticeOf, readForm, send } from "../kit/forms.ts";
 import { must, pageOf, pageStatus, segment } from "../kit/pages.ts";
@@ -35,8 +35,8 @@ export function licensesPages(api: ApiFetch): Hono<BuyerEnv> {
     status = 200,
   ) => {
     const [licenses, catalog] = await Promise.all([
-      callApi<{ licenses: LicenseView[] }>(c, api, market("/licenses")).then(must),
-      callApi<{ publishers: CatalogPublisher[] }>(c, api, market("/catalog")).then(must),
+      callApi(c, api, market("/licenses"), licenseListSchema).then(must),
+      callApi(c, api, market("/catalog"), catalogSchema).then(must),
     ]);
     const sorted = [...licenses.licenses].sort((a, b) =>
       ORDER[a.state] - ORDER[b.state] || b.createdAt.localeCompare(a.createdAt)

@@ -4,12 +4,14 @@
  * /account.
  */
 import { Hono } from "hono";
-import type { AccountView } from "../../../ui/buyer/keys.tsx";
-import type { BudgetReport } from "../../../ui/buyer/budgets.tsx";
-import type { LicenseView } from "../../../ui/buyer/licenses.tsx";
 import { BuyerOverviewPage } from "../../../ui/buyer/overview.tsx";
-import type { UsageView } from "../../../ui/buyer/usage.tsx";
 import { renderPage } from "../../../ui/layout.tsx";
+import {
+  accountSchema,
+  budgetsSchema,
+  licenseListSchema,
+  usageSchema,
+} from "../../surfaces/marketplace/schemas.ts";
 import { type ApiFetch, callApi } from "../kit/api.ts";
 import { must } from "../kit/pages.ts";
 import { type BuyerEnv, market } from "./site.ts";
@@ -20,10 +22,10 @@ export function overviewPages(api: ApiFetch): Hono<BuyerEnv> {
   app.get("/", async (c) => {
     // 90 days reach back past the start of any month; the daily series is cut to this month.
     const [report, usage, licenses, account] = await Promise.all([
-      callApi<BudgetReport>(c, api, market("/budgets")).then(must),
-      callApi<UsageView>(c, api, market("/usage?days=90")).then(must),
-      callApi<{ licenses: LicenseView[] }>(c, api, market("/licenses")).then(must),
-      callApi<AccountView>(c, api, market("/account")).then(must),
+      callApi(c, api, market("/budgets"), budgetsSchema).then(must),
+      callApi(c, api, market("/usage?days=90"), usageSchema).then(must),
+      callApi(c, api, market("/licenses"), licenseListSchema).then(must),
+      callApi(c, api, market("/account"), accountSchema).then(must),
     ]);
     const thisMonth = usage.daily.filter((d) => d.day.startsWith(`${report.month}-`));
     const month = {

@@ -5,12 +5,11 @@
  * (server/pages/kit/frame.ts).
  */
 import { Hono } from "hono";
-import type { AppDeps, AppEnv } from "../../deps.ts";
+import type { AppDeps } from "../../deps.ts";
 import { AppError } from "../../platform/errors.ts";
 import type { ApiFetch } from "../kit/api.ts";
 import { framePortal } from "../kit/frame.ts";
-import { requireVisitor } from "../kit/session.ts";
-import type { BuyerWho } from "../../../ui/buyer/shell.tsx";
+import { askWhoOnce, requireVisitor, type VisitorEnv } from "../kit/session.ts";
 import { buyerAccountPages } from "./account.ts";
 import { budgetsPages } from "./budgets.ts";
 import { catalogPages } from "./catalog.ts";
@@ -20,16 +19,17 @@ import { licensesPages } from "./licenses.ts";
 import { overviewPages } from "./overview.ts";
 import { statementsPages } from "./statements.ts";
 import { usagePages } from "./usage.ts";
-import { BUYER_SITE, type BuyerEnv } from "./site.ts";
+import { BUYER_SITE, type BuyerEnv, type BuyerVisitor } from "./site.ts";
 
 /** The buyer portal sub-app; `api` is the application's own fetch. */
-export function buyerRoutes(deps: AppDeps, api: ApiFetch): Hono<AppEnv> {
-  const app = new Hono<AppEnv>();
+export function buyerRoutes(deps: AppDeps, api: ApiFetch): Hono<VisitorEnv<BuyerVisitor>> {
+  const app = new Hono<VisitorEnv<BuyerVisitor>>();
   framePortal(app, deps, { href: "/buyer", label: "Back to the buyer portal" });
+  app.use("*", askWhoOnce(api, BUYER_SITE));
   app.route("/", buyerAccountPages(deps, api));
 
   const pages = new Hono<BuyerEnv>();
-  pages.use("*", requireVisitor<BuyerWho>(api, BUYER_SITE));
+  pages.use("*", requireVisitor(BUYER_SITE));
   pages.route("/", overviewPages(api));
   pages.route("/", catalogPages(deps, api));
   pages.route("/", licensesPages(api));

@@ -5,13 +5,9 @@
  * statement as a JSON download.
  */
 import { type Context, Hono } from "hono";
-import {
-  type StatementMonthView,
-  StatementPage,
-  StatementsPage,
-  type StatementView,
-} from "../../../ui/buyer/statements.tsx";
+import { StatementPage, StatementsPage } from "../../../ui/buyer/statements.tsx";
 import { renderPage } from "../../../ui/layout.tsx";
+import { statementMonthsSchema, statementSchema } from "../../surfaces/marketplace/schemas.ts";
 import { type ApiFetch, callApi } from "../kit/api.ts";
 import { must, pageOf } from "../kit/pages.ts";
 import { type BuyerEnv, market } from "./site.ts";
@@ -23,12 +19,12 @@ const PAGE_SIZE = 12;
 export function statementsPages(api: ApiFetch): Hono<BuyerEnv> {
   const app = new Hono<BuyerEnv>();
   const statementOf = (c: Context<BuyerEnv>, month: string) =>
-    callApi<StatementView>(c, api, market(`/statement?month=${encodeURIComponent(month)}`))
+    callApi(c, api, market(`/statement?month=${encodeURIComponent(month)}`), statementSchema)
       .then(must);
 
   app.get("/statements", async (c) => {
     const { months } = must(
-      await callApi<{ months: StatementMonthView[] }>(c, api, market("/statements")),
+      await callApi(c, api, market("/statements"), statementMonthsSchema),
     );
     const shown = pageOf(months, c.req.query("page"), PAGE_SIZE);
     return c.html(renderPage(StatementsPage({
@@ -47,7 +43,7 @@ export function statementsPages(api: ApiFetch): Hono<BuyerEnv> {
       "Content-Disposition": `attachment; filename="folio-statement-${month}.${format}"`,
     };
     if (format === "json") return c.json(await statementOf(c, month), 200, attachment);
-    const csv = await callApi(c, api, market(`/statement/csv?month=${month}`));
+    const csv = await callApi(c, api, market(`/statement/csv?month=${month}`), null);
     must(csv);
     return c.body(csv.text, 200, { ...attachment, "Content-Type": "text/csv; charset=utf-8" });
   });
@@ -60,7 +56,7 @@ export function statementsPages(api: ApiFetch): Hono<BuyerEnv> {
   // The API's own invoice page, with its own (stricter) CSP: it runs no script and has no forms.
   app.get("/statements/:month/invoice", async (c) => {
     const month = encodeURIComponent(c.req.param("month"));
-    const answer = await callApi(c, api, market(`/statement/invoice?month=${month}`));
+    const answer = await callApi(c, api, market(`/statement/invoice?month=${month}`), null);
     must(answer);
     const csp = answer.headers.get("content-security-policy");
     if (csp) c.header("Content-Security-Policy", csp);

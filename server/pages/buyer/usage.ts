@@ -4,8 +4,9 @@
  * earnings page does.
  */
 import { Hono } from "hono";
-import { UsagePage, type UsageView } from "../../../ui/buyer/usage.tsx";
+import { UsagePage } from "../../../ui/buyer/usage.tsx";
 import { renderPage } from "../../../ui/layout.tsx";
+import { usageSchema } from "../../surfaces/marketplace/schemas.ts";
 import { type ApiFetch, callApi } from "../kit/api.ts";
 import { must } from "../kit/pages.ts";
 import { type BuyerEnv, market } from "./site.ts";
@@ -18,7 +19,7 @@ export function usagePages(api: ApiFetch): Hono<BuyerEnv> {
   const app = new Hono<BuyerEnv>();
   app.get("/usage", async (c) => {
     const usageOf = (days: string) =>
-      callApi<UsageView>(c, api, market(`/usage?days=${encodeURIComponent(days)}`));
+      callApi(c, api, market(`/usage?days=${encodeURIComponent(days)}`), usageSchema);
     const first = await usageOf(c.req.query("days") ?? DEFAULT_DAYS);
     const refused = first.status === 400 ? first.problem : null;
     const usage = refused ? must(await usageOf(DEFAULT_DAYS)) : must(first);

@@ -7,17 +7,18 @@ import { type Context, Hono } from "hono";
 import { LoginPage, SignupPage, WelcomePage } from "../../../ui/console/account.tsx";
 import { renderPage } from "../../../ui/layout.tsx";
 import { AccountPage } from "../../../ui/console/password.tsx";
-import type { AppDeps, AppEnv } from "../../deps.ts";
+import type { AppDeps } from "../../deps.ts";
+import { signupResponseSchema } from "../../surfaces/manage/openapi_schemas.ts";
 import { EXPIRED_FORM, passCookie, signOut } from "../kit/account.ts";
 import { type ApiAnswer, type ApiFetch, callApi } from "../kit/api.ts";
 import { doneRedirect, field, formLimit, noticeOf, readForm, send } from "../kit/forms.ts";
 import { pageStatus } from "../kit/pages.ts";
 import { formToken, formTokenMatches, PUBLISHER_SITE, safeNext } from "../kit/session.ts";
-import type { ConsoleEnv } from "../kit/session.ts";
+import type { ConsoleEnv, ConsoleVisitor, VisitorEnv } from "../kit/session.ts";
 
 /** The pages used without a session. */
-export function accountPages(deps: AppDeps, api: ApiFetch): Hono<AppEnv> {
-  const app = new Hono<AppEnv>();
+export function accountPages(deps: AppDeps, api: ApiFetch): Hono<VisitorEnv<ConsoleVisitor>> {
+  const app = new Hono<VisitorEnv<ConsoleVisitor>>();
 
   app.get("/signup", (c) => {
     const values = { name: "", email: "", slug: "" };
@@ -34,12 +35,12 @@ export function accountPages(deps: AppDeps, api: ApiFetch): Hono<AppEnv> {
       );
     if (!formTokenMatches(c, f._csrf, PUBLISHER_SITE)) return again(EXPIRED_FORM, 403);
     const password = field(f, "password");
-    const signup = await callApi<{ apiKey: string }>(c, api, "/api/publishers/signup", {
+    const signup = await callApi(c, api, "/api/publishers/signup", signupResponseSchema, {
       method: "POST",
       json: { ...values, password },
     });
     if (!signup.ok) return again(signup.problem!, statusOf(signup));
-    const login = await callApi(c, api, "/api/publishers/login", {
+    const login = await callApi(c, api, "/api/publishers/login", null, {
       method: "POST",
       json: { email: values.email, password },
     });
@@ -66,7 +67,7 @@ export function accountPages(deps: AppDeps, api: ApiFetch): Hono<AppEnv> {
         status,
       );
     if (!formTokenMatches(c, f._csrf, PUBLISHER_SITE)) return again(EXPIRED_FORM, 403);
-    const login = await callApi(c, api, "/api/publishers/login", {
+    const login = await callApi(c, api, "/api/publishers/login", null, {
       method: "POST",
       json: { email, password: field(f, "password") },
     });

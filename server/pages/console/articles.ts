@@ -1,7 +1,8 @@
 /** /publisher/articles: the catalog over GET/PATCH /api/publisher/articles and (un)publish. */
 import { type Context, Hono } from "hono";
 import { renderPage } from "../../../ui/layout.tsx";
-import { type ArticleRow, ArticlesPage } from "../../../ui/console/articles.tsx";
+import { ArticlesPage } from "../../../ui/console/articles.tsx";
+import { articlePageSchema } from "../../surfaces/manage/openapi_schemas.ts";
 import { type ApiFetch, callApi } from "../kit/api.ts";
 import {
   cents,
@@ -21,13 +22,6 @@ const NOTICES: Record<string, string> = {
   unpublished: "Article unpublished: agents no longer find or read it.",
   published: "Article published again.",
 };
-
-interface ArticlePage {
-  articles: ArticleRow[];
-  total: number;
-  limit: number;
-  nextOffset: number | null;
-}
 
 type Filters = Parameters<typeof ArticlesPage>[0]["filters"];
 
@@ -55,7 +49,7 @@ export function articlesPages(api: ApiFetch): Hono<ConsoleEnv> {
   ) => {
     const query = new URLSearchParams({ limit: "50" });
     for (const [k, v] of Object.entries(filters)) if (v) query.set(k, String(v));
-    const answer = await callApi<ArticlePage>(c, api, `/api/publisher/articles?${query}`);
+    const answer = await callApi(c, api, `/api/publisher/articles?${query}`, articlePageSchema);
     const page = answer.ok ? answer.body : { articles: [], total: 0, limit: 50, nextOffset: null };
     return c.html(
       renderPage(ArticlesPage({

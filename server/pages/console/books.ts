@@ -5,12 +5,9 @@
 import { type Context, Hono } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { renderPage } from "../../../ui/layout.tsx";
-import {
-  BookPage,
-  BooksPage,
-  type BookView,
-  type ChapterView,
-} from "../../../ui/console/books.tsx";
+import { BookPage, BooksPage } from "../../../ui/console/books.tsx";
+import { bookDetailSchema } from "../../surfaces/manage/ingest_schemas.ts";
+import { bookListSchema, bookResponseSchema } from "../../surfaces/manage/openapi_schemas.ts";
 import { type ApiFetch, callApi } from "../kit/api.ts";
 import { doneRedirect, formLimit, noticeOf, readForm, send } from "../kit/forms.ts";
 import { must, refusalStatus, segment } from "../kit/pages.ts";
@@ -29,7 +26,7 @@ export function booksPages(api: ApiFetch): Hono<ConsoleEnv> {
     problem: string | null,
     status: ContentfulStatusCode = 200,
   ) => {
-    const books = must(await callApi<{ books: BookView[] }>(c, api, "/api/publisher/books"));
+    const books = must(await callApi(c, api, "/api/publisher/books", bookListSchema));
     return c.html(
       renderPage(BooksPage({
         who: c.get("who"),
@@ -44,7 +41,7 @@ export function booksPages(api: ApiFetch): Hono<ConsoleEnv> {
   app.get("/books", (c) => list(c, null));
 
   app.post("/books/upload", async (c) => {
-    const answer = await callApi<{ bookId: string }>(c, api, "/api/publisher/books", {
+    const answer = await callApi(c, api, "/api/publisher/books", bookResponseSchema, {
       method: "POST",
       body: c.req.raw.body,
       contentType: c.req.header("content-type") ?? "",
@@ -56,13 +53,7 @@ export function booksPages(api: ApiFetch): Hono<ConsoleEnv> {
 
   app.get("/books/:id", async (c) => {
     const id = segment(c.req.param("id"));
-    const book = must(
-      await callApi<BookView & { contents: ChapterView[] }>(
-        c,
-        api,
-        `/api/publisher/books/${id}`,
-      ),
-    );
+    const book = must(await callApi(c, api, `/api/publisher/books/${id}`, bookDetailSchema));
     return c.html(renderPage(BookPage({
       who: c.get("who"),
       book,

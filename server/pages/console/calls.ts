@@ -4,8 +4,9 @@
  */
 import { Hono } from "hono";
 import { SURFACES } from "../../../store/vocabulary.ts";
-import { type CallRow, CallsPage, isRead } from "../../../ui/console/calls.tsx";
+import { CallsPage, isRead } from "../../../ui/console/calls.tsx";
 import { renderPage } from "../../../ui/layout.tsx";
+import { callListSchema } from "../../surfaces/manage/openapi_schemas.ts";
 import { type ApiFetch, callApi } from "../kit/api.ts";
 import { must } from "../kit/pages.ts";
 import type { ConsoleEnv } from "../kit/session.ts";
@@ -14,7 +15,7 @@ import type { ConsoleEnv } from "../kit/session.ts";
 export function callsPages(api: ApiFetch): Hono<ConsoleEnv> {
   const app = new Hono<ConsoleEnv>();
   app.get("/calls", async (c) => {
-    const { calls } = must(await callApi<{ calls: CallRow[] }>(c, api, "/api/publisher/calls"));
+    const { calls } = must(await callApi(c, api, "/api/publisher/calls", callListSchema));
     const asked = c.req.query("surface") ?? "";
     const known = asked === "" || (SURFACES as readonly string[]).includes(asked);
     const surface = known ? asked : "";

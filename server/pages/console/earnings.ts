@@ -4,13 +4,10 @@
  * shown as its problem beside the default window, not as an error page.
  */
 import { Hono } from "hono";
-import {
-  type EarningsDay,
-  type EarningsMonth,
-  EarningsPage,
-} from "../../../ui/console/earnings.tsx";
+import { EarningsPage } from "../../../ui/console/earnings.tsx";
 import { renderPage } from "../../../ui/layout.tsx";
 import { PLATFORM_FEE_TEXT } from "../../platform/money.ts";
+import { analyticsSchema, earningsSchema } from "../../surfaces/manage/openapi_schemas.ts";
 import { type ApiFetch, callApi } from "../kit/api.ts";
 import { must } from "../kit/pages.ts";
 import type { ConsoleEnv } from "../kit/session.ts";
@@ -18,22 +15,15 @@ import type { ConsoleEnv } from "../kit/session.ts";
 const WINDOWS = [7, 30, 90] as const;
 const DEFAULT_DAYS = 30;
 
-interface Analytics {
-  days: number;
-  daily: EarningsDay[];
-  month: { month: string };
-}
-
 /** The earnings page. */
 export function earningsPages(api: ApiFetch): Hono<ConsoleEnv> {
   const app = new Hono<ConsoleEnv>();
   app.get("/earnings", async (c) => {
     const asked = c.req.query("days") ?? String(DEFAULT_DAYS);
     const analyticsOf = (days: string) =>
-      callApi<Analytics>(c, api, `/api/publisher/analytics?days=${encodeURIComponent(days)}`);
+      callApi(c, api, `/api/publisher/analytics?days=${encodeURIComponent(days)}`, analyticsSchema);
     const [earnings, first] = await Promise.all([
-      callApi<{ months: EarningsMonth[] }>(c, api, "/api/publisher/earnings?months=12")
-        .then(must),
+      callApi(c, api, "/api/publisher/earnings?months=12", earningsSchema).then(must),
       analyticsOf(asked),
     ]);
     // A window the API refuses (400) is named beside the default one; anything else is an error.

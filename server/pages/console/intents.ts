@@ -3,8 +3,9 @@
  * asked questions of the last 30 days (GET /api/publisher/analytics `topIntents`).
  */
 import { Hono } from "hono";
-import { type IntentRow, IntentsPage, type TopIntent } from "../../../ui/console/intents.tsx";
+import { IntentsPage } from "../../../ui/console/intents.tsx";
 import { renderPage } from "../../../ui/layout.tsx";
+import { analyticsSchema, intentListSchema } from "../../surfaces/manage/openapi_schemas.ts";
 import { type ApiFetch, callApi } from "../kit/api.ts";
 import { must } from "../kit/pages.ts";
 import type { ConsoleEnv } from "../kit/session.ts";
@@ -16,9 +17,8 @@ export function intentsPages(api: ApiFetch): Hono<ConsoleEnv> {
   const app = new Hono<ConsoleEnv>();
   app.get("/intents", async (c) => {
     const [recent, analytics] = await Promise.all([
-      callApi<{ intents: IntentRow[] }>(c, api, "/api/publisher/intents").then(must),
-      callApi<{ topIntents: TopIntent[] }>(c, api, `/api/publisher/analytics?days=${TOP_DAYS}`)
-        .then(must),
+      callApi(c, api, "/api/publisher/intents", intentListSchema).then(must),
+      callApi(c, api, `/api/publisher/analytics?days=${TOP_DAYS}`, analyticsSchema).then(must),
     ]);
     return c.html(renderPage(IntentsPage({
       who: c.get("who"),

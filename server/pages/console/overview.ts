@@ -1,41 +1,26 @@
 /** GET /publisher: the overview, from the settings, analytics, coverage, sources and rules APIs. */
 import { Hono } from "hono";
 import { renderPage } from "../../../ui/layout.tsx";
+import { OverviewPage, type Step } from "../../../ui/console/overview.tsx";
 import {
-  type ActivityDay,
-  type ActivityTotals,
-  OverviewPage,
-  type Step,
-  type SurfaceUrls,
-} from "../../../ui/console/overview.tsx";
+  analyticsSchema,
+  coverageSchema,
+  ruleListSchema,
+} from "../../surfaces/manage/openapi_schemas.ts";
+import { settingsResponseSchema } from "../../surfaces/manage/schemas.ts";
 import { type ApiFetch, callApi } from "../kit/api.ts";
 import type { ConsoleEnv } from "../kit/session.ts";
 import { must } from "../kit/pages.ts";
-
-interface Settings {
-  description: string;
-  customDomain: string | null;
-  domain: { status: "pending" | "verified" | "released" } | null;
-  branding: { logoUrl: string | null; primaryColor: string | null };
-  toggles: { publicRest: boolean; a2a: boolean };
-  urls: SurfaceUrls;
-}
-
-interface Analytics {
-  surfaces: string[];
-  daily: ActivityDay[];
-  month: ActivityTotals & { month: string };
-}
 
 /** The overview page. */
 export function overviewPages(api: ApiFetch): Hono<ConsoleEnv> {
   const app = new Hono<ConsoleEnv>();
   app.get("/", async (c) => {
     const [settings, analytics, coverage, rules] = await Promise.all([
-      callApi<Settings>(c, api, "/api/publisher/settings").then(must),
-      callApi<Analytics>(c, api, "/api/publisher/analytics?days=30").then(must),
-      callApi<{ embedded: number; total: number }>(c, api, "/api/publisher/coverage").then(must),
-      callApi<{ rules: unknown[] }>(c, api, "/api/publisher/rules").then(must),
+      callApi(c, api, "/api/publisher/settings", settingsResponseSchema).then(must),
+      callApi(c, api, "/api/publisher/analytics?days=30", analyticsSchema).then(must),
+      callApi(c, api, "/api/publisher/coverage", coverageSchema).then(must),
+      callApi(c, api, "/api/publisher/rules", ruleListSchema).then(must),
     ]);
     const steps: Step[] = [
       {

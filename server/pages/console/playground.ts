@@ -7,6 +7,7 @@ import { type Context, Hono } from "hono";
 import { type PassageView, PlaygroundPage } from "../../../ui/console/playground.tsx";
 import { perRead } from "../../../ui/console/shell.tsx";
 import { renderPage } from "../../../ui/layout.tsx";
+import { playgroundPassagesResponseSchema } from "../../surfaces/manage/openapi_schemas.ts";
 import type { ApiFetch } from "../kit/api.ts";
 import { field, formLimit, numeric, readForm, send } from "../kit/forms.ts";
 import { must } from "../kit/pages.ts";
@@ -45,7 +46,7 @@ export function playgroundPages(api: ApiFetch): Hono<ConsoleEnv> {
     const answer = await send(c, api, f, "/api/publisher/playground/passages", {
       method: "POST",
       json: { query, limit },
-    });
+    }, playgroundPassagesResponseSchema);
     const typed = { query, limit: field(f, "limit") };
     if (!answer.ok) {
       const status = REFUSALS.find((s) => s === answer.status);
@@ -54,7 +55,7 @@ export function playgroundPages(api: ApiFetch): Hono<ConsoleEnv> {
     }
     return render(c, {
       ...typed,
-      passages: resultsOf(answer.body).map(passageOf),
+      passages: answer.body.results.map(passageOf),
       raw: JSON.stringify(answer.body, null, 2),
     });
   });
@@ -69,17 +70,6 @@ function isObject(v: unknown): v is Json {
 
 function str(v: unknown): string | null {
   return typeof v === "string" && v !== "" ? v : null;
-}
-
-/** The list of passages in an answer: `results` (as REST and MCP answer) or `passages`. */
-function resultsOf(body: unknown): Json[] {
-  if (!isObject(body)) return [];
-  const list = Array.isArray(body.results)
-    ? body.results
-    : Array.isArray(body.passages)
-    ? body.passages
-    : [];
-  return list.filter(isObject);
 }
 
 /** One passage from whatever fields came: the article's or its own title and URL, text, score. */

@@ -8,9 +8,9 @@ import {
   type FailedDecision,
   RequestsPage,
   type RequestState,
-  type RequestView,
 } from "../../../ui/console/requests.tsx";
 import { renderPage } from "../../../ui/layout.tsx";
+import { licenseRequestListSchema } from "../../surfaces/manage/openapi_schemas.ts";
 import { type ApiFetch, callApi } from "../kit/api.ts";
 import {
   cents,
@@ -60,10 +60,11 @@ export function requestsPages(api: ApiFetch): Hono<ConsoleEnv> {
     status: 200 | Refusal = 200,
   ) => {
     const list = (state: string) =>
-      callApi<{ requests: RequestView[] }>(
+      callApi(
         c,
         api,
         `/api/publisher/license-requests?state=${encodeURIComponent(state)}`,
+        licenseRequestListSchema,
       );
     let answer = await list(asked);
     let state = asked as RequestState;

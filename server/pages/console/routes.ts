@@ -3,7 +3,7 @@
  * over the management API (server/pages/kit/api.ts), in the portal frame (server/pages/kit/frame.ts).
  */
 import { Hono } from "hono";
-import type { AppDeps, AppEnv } from "../../deps.ts";
+import type { AppDeps } from "../../deps.ts";
 import { AppError } from "../../platform/errors.ts";
 import { accountPages, passwordPages } from "./account.ts";
 import type { ApiFetch } from "../kit/api.ts";
@@ -19,16 +19,24 @@ import { requestsPages } from "./requests.ts";
 import { rulesPages } from "./rules.ts";
 import { settingsPages } from "./settings.ts";
 import { sourcesPages } from "./sources.ts";
-import { type ConsoleEnv, PUBLISHER_SITE, requireVisitor } from "../kit/session.ts";
+import {
+  askWhoOnce,
+  type ConsoleEnv,
+  type ConsoleVisitor,
+  PUBLISHER_SITE,
+  requireVisitor,
+  type VisitorEnv,
+} from "../kit/session.ts";
 
 /** The console sub-app; `api` is the application's own fetch. */
-export function consoleRoutes(deps: AppDeps, api: ApiFetch): Hono<AppEnv> {
-  const app = new Hono<AppEnv>();
+export function consoleRoutes(deps: AppDeps, api: ApiFetch): Hono<VisitorEnv<ConsoleVisitor>> {
+  const app = new Hono<VisitorEnv<ConsoleVisitor>>();
   framePortal(app, deps, { href: "/publisher", label: "Back to the console" });
+  app.use("*", askWhoOnce(api, PUBLISHER_SITE));
   app.route("/", accountPages(deps, api));
 
   const pages = new Hono<ConsoleEnv>();
-  pages.use("*", requireVisitor(api, PUBLISHER_SITE));
+  pages.use("*", requireVisitor(PUBLISHER_SITE));
   pages.route("/", overviewPages(api));
   pages.route("/", settingsPages(deps, api));
   pages.route("/", sourcesPages(api));

@@ -7,9 +7,9 @@ import {
   RuleEditPage,
   type RuleForm,
   RulesPage,
-  type RuleView,
 } from "../../../ui/console/rules.tsx";
 import { AppError } from "../../platform/errors.ts";
+import { explainSchema, ruleListSchema } from "../../surfaces/manage/openapi_schemas.ts";
 import { type ApiFetch, callApi } from "../kit/api.ts";
 import {
   cents,
@@ -86,7 +86,7 @@ export function rulesPages(api: ApiFetch): Hono<ConsoleEnv> {
     problem: string | null,
     status = 200,
   ) => {
-    const rules = must(await callApi<{ rules: RuleView[] }>(c, api, "/api/publisher/rules")).rules;
+    const rules = must(await callApi(c, api, "/api/publisher/rules", ruleListSchema)).rules;
     const explainForm = {
       url: c.req.query("url") ?? "",
       country: c.req.query("country") ?? "",
@@ -98,7 +98,7 @@ export function rulesPages(api: ApiFetch): Hono<ConsoleEnv> {
       const q = new URLSearchParams({ url: explainForm.url });
       if (explainForm.country) q.set("country", explainForm.country.toUpperCase());
       if (explainForm.at) q.set("at", utc(explainForm.at));
-      const answer = await callApi<Explanation>(c, api, `/api/publisher/rules/explain?${q}`);
+      const answer = await callApi(c, api, `/api/publisher/rules/explain?${q}`, explainSchema);
       if (answer.ok) explanation = answer.body;
       else explainProblem = answer.problem;
     }
@@ -148,7 +148,7 @@ export function rulesPages(api: ApiFetch): Hono<ConsoleEnv> {
     problem: string | null,
     status = 200,
   ) => {
-    const rules = must(await callApi<{ rules: RuleView[] }>(c, api, "/api/publisher/rules")).rules;
+    const rules = must(await callApi(c, api, "/api/publisher/rules", ruleListSchema)).rules;
     const rule = rules.find((r) => r.id === c.req.param("id"));
     if (!rule) throw new AppError(404, "not_found", "Rule was not found");
     return c.html(

@@ -4,14 +4,15 @@
  */
 import { type Context, Hono } from "hono";
 import { renderPage } from "../../../ui/layout.tsx";
-import {
-  type CrawlerView,
-  SettingsPage,
-  type SettingsProps,
-  type SettingsView,
-} from "../../../ui/console/settings.tsx";
+import { SettingsPage, type SettingsProps } from "../../../ui/console/settings.tsx";
 import { SPONSOR_TOOL_LIST } from "../../domain/sponsor_tools.ts";
 import type { AppDeps } from "../../deps.ts";
+import { keyResponseSchema } from "../../surfaces/manage/openapi_schemas.ts";
+import {
+  crawlersSchema,
+  domainVerifyResponseSchema,
+  settingsResponseSchema,
+} from "../../surfaces/manage/schemas.ts";
 import { type ApiFetch, callApi } from "../kit/api.ts";
 import {
   cents,
@@ -120,8 +121,8 @@ export function settingsPages(deps: AppDeps, api: ApiFetch): Hono<ConsoleEnv> {
     status: 200 | 400 | 403 | 404 | 409 = 200,
   ) => {
     const [settings, crawlers] = await Promise.all([
-      callApi<SettingsView>(c, api, "/api/publisher/settings").then(must),
-      callApi<{ crawlers: CrawlerView[] }>(c, api, "/api/publisher/crawlers").then(must),
+      callApi(c, api, "/api/publisher/settings", settingsResponseSchema).then(must),
+      callApi(c, api, "/api/publisher/crawlers", crawlersSchema).then(must),
     ]);
     return c.html(
       renderPage(SettingsPage({
@@ -141,9 +142,9 @@ export function settingsPages(deps: AppDeps, api: ApiFetch): Hono<ConsoleEnv> {
 
   app.post("/settings/key", formLimit, async (c) => {
     const f = await readForm(c);
-    const rotated = await send<{ apiKey: string }>(c, api, f, "/api/publisher/key/rotate", {
+    const rotated = await send(c, api, f, "/api/publisher/key/rotate", {
       method: "POST",
-    });
+    }, keyResponseSchema);
     if (!rotated.ok) {
       const status = rotated.status === 403 ? 403 : 400;
       return render(c, { failed: { part: "key", problem: rotated.problem!, values: {} } }, status);
@@ -156,12 +157,13 @@ export function settingsPages(deps: AppDeps, api: ApiFetch): Hono<ConsoleEnv> {
 
   app.post("/settings/domain/verify", formLimit, async (c) => {
     const f = await readForm(c);
-    const checked = await send<{ domain: { status: string } | null }>(
+    const checked = await send(
       c,
       api,
       f,
       "/api/publisher/domain/verify",
       { method: "POST" },
+      domainVerifyResponseSchema,
     );
     if (!checked.ok) {
       const status = checked.status === 403 || checked.status === 409 ? checked.status : 400;

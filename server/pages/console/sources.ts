@@ -6,15 +6,17 @@
 import { type Context, Hono } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { renderPage } from "../../../ui/layout.tsx";
-import {
-  JobPage,
-  type JobView,
-  SourcesPage,
-  type SourceView,
-  UrlsPage,
-  type UrlView,
-} from "../../../ui/console/sources.tsx";
+import { JobPage, SourcesPage, UrlsPage } from "../../../ui/console/sources.tsx";
 import { AppError } from "../../platform/errors.ts";
+import { retryResponseSchema } from "../../surfaces/manage/ingest_schemas.ts";
+import {
+  jobListSchema,
+  jobQueuedSchema,
+  jobSchema,
+  sourceListSchema,
+  sourceResponseSchema,
+  sourceUrlListSchema,
+} from "../../surfaces/manage/openapi_schemas.ts";
 import { type ApiFetch, callApi } from "../kit/api.ts";
 import {
   doneRedirect,
@@ -41,11 +43,6 @@ const NOTICES: Record<string, string> = {
 
 const STATES = ["queued", "ingested", "unchanged", "failed", "blocked", "cancelled"];
 
-interface SourceList {
-  sources: SourceView[];
-  urls: Record<string, number>;
-}
-
 /** The sources and jobs pages. */
 export function sourcesPages(api: ApiFetch): Hono<ConsoleEnv> {
   const app = new Hono<ConsoleEnv>();
@@ -56,8 +53,8 @@ export function sourcesPages(api: ApiFetch): Hono<ConsoleEnv> {
     status: ContentfulStatusCode = 200,
   ) => {
     const [list, jobs] = await Promise.all([
-      callApi<SourceList>(c, api, "/api/publisher/sources").then(must),
-      callApi<{ jobs: JobView[] }>(c, api, "/api/publisher/jobs").then(must),
+      callApi(c, api, "/api/publisher/sources", sourceListSchema).then(must),
+      callApi(c, api, "/api/publisher/jobs", jobListSchema).then(must),
     ]);
     return c.html(
       renderPage(SourcesPage({
@@ -75,10 +72,11 @@ export function sourcesPages(api: ApiFetch): Hono<ConsoleEnv> {
   app.get("/sources", (c) => overview(c, null));
 
   app.post("/sources/upload", async (c) => {
-    const answer = await callApi<{ jobId: string | null; duplicate: boolean }>(
+    const answer = await callApi(
       c,
       api,
       "/api/publisher/sources",
+      sourceResponseSchema,
       {
         method: "POST",
         body: c.req.raw.body,
@@ -99,7 +97,7 @@ export function sourcesPages(api: ApiFetch): Hono<ConsoleEnv> {
     const state = c.req.query("state") ?? null;
     const query = state ? `?state=${encodeURIComponent(state)}` : "";
     const urls = must(
-      await callApi<{ urls: UrlView[] }>(c, api, `/api/publisher/sources/urls${query}`),
+      await callApi(c, api, `/api/publisher/sources/urls${query}`, sourceUrlListSchema),
     );
     return c.html(renderPage(UrlsPage({
       who: c.get("who"),
@@ -130,13 +128,13 @@ export function sourcesPages(api: ApiFetch): Hono<ConsoleEnv> {
 
   app.get("/sources/:id", async (c) => {
     const id = c.req.param("id");
-    const list = must(await callApi<SourceList>(c, api, "/api/publisher/sources"));
+    const list = must(await callApi(c, api, "/api/publisher/sources", sourceListSchema));
     const source = list.sources.find((s) => s.id === id);
     if (!source) throw new AppError(404, "not_found", "Upload was not found");
     const state = c.req.query("state") ?? null;
     const query = `sourceId=${segment(id)}${state ? `&state=${encodeURIComponent(state)}` : ""}`;
     const urls = must(
-      await callApi<{ urls: UrlView[] }>(c, api, `/api/publisher/sources/urls?${query}`),
+      await callApi(c, api, `/api/publisher/sources/urls?${query}`, sourceUrlListSchema),
     );
     return c.html(renderPage(UrlsPage({
       who: c.get("who"),
@@ -165,13 +163,14 @@ export function sourcesPages(api: ApiFetch): Hono<ConsoleEnv> {
     status: ContentfulStatusCode = 200,
   ) => {
     const id = segment(c.req.param("id")!);
-    const job = must(await callApi<JobView>(c, api, `/api/publisher/jobs/${id}`));
+    const job = must(await callApi(c, api, `/api/publisher/jobs/${id}`, jobSchema));
     const failed = job.failed > 0
       ? must(
-        await callApi<{ urls: UrlView[] }>(
+        await callApi(
           c,
           api,
           `/api/publisher/sources/urls?state=failed&jobId=${id}`,
+          sourceUrlListSchema,
         ),
       ).urls
       : [];
@@ -193,10 +192,10 @@ export function sourcesPages(api: ApiFetch): Hono<ConsoleEnv> {
 
   app.post("/jobs", formLimit, async (c) => {
     const f = await readForm(c);
-    const queued = await send<{ jobId: string }>(c, api, f, "/api/publisher/jobs", {
+    const queued = await send(c, api, f, "/api/publisher/jobs", {
       method: "POST",
       json: { kind: field(f, "kind") },
-    });
+    }, jobQueuedSchema);
     if (!queued.ok) return overview(c, queued.problem, refusalStatus(queued.status));
     return doneRedirect(c, `/publisher/jobs/${segment(queued.body.jobId)}`, "queued");
   });
@@ -204,9 +203,9 @@ export function sourcesPages(api: ApiFetch): Hono<ConsoleEnv> {
   app.post("/sources/:id/retry", formLimit, async (c) => {
     const f = await readForm(c);
     const id = segment(c.req.param("id"));
-    const retried = await send<{ jobId: string }>(c, api, f, `/api/publisher/sources/${id}/retry`, {
+    const retried = await send(c, api, f, `/api/publisher/sources/${id}/retry`, {
       method: "POST",
-    });
+    }, retryResponseSchema);
     if (!retried.ok) return overview(c, retried.problem, refusalStatus(retried.status));
     return doneRedirect(c, `/publisher/jobs/${segment(retried.body.jobId)}`, "retried");
   });
@@ -232,10 +231,10 @@ export function sourcesPages(api: ApiFetch): Hono<ConsoleEnv> {
   app.post("/jobs/:id/retry", formLimit, async (c) => {
     const f = await readForm(c);
     const id = segment(c.req.param("id"));
-    const retried = await send<{ jobId?: string }>(c, api, f, `/api/publisher/jobs/${id}/retry`, {
+    const retried = await send(c, api, f, `/api/publisher/jobs/${id}/retry`, {
       method: "POST",
       json: {},
-    });
+    }, retryResponseSchema);
     if (!retried.ok) {
       return jobPage(
         c,
@@ -243,8 +242,7 @@ export function sourcesPages(api: ApiFetch): Hono<ConsoleEnv> {
         refusalStatus(retried.status),
       );
     }
-    const next = retried.body.jobId ?? id;
-    return doneRedirect(c, `/publisher/jobs/${segment(next)}`, "retried");
+    return doneRedirect(c, `/publisher/jobs/${segment(retried.body.jobId)}`, "retried");
   });
   return app;
 }

@@ -6,7 +6,7 @@ import type { Context } from "hono";
 import { timingSafeEqual } from "../../platform/secrets.ts";
 import { type ApiAnswer, type ApiFetch, callApi } from "./api.ts";
 import { field, readForm } from "./forms.ts";
-import type { PortalSite } from "./session.ts";
+import type { PortalSite, VisitorEnv } from "./session.ts";
 
 /** What a sign-up or sign-in form without its double-submit token is told. */
 export const EXPIRED_FORM = "The form expired. Please try again.";
@@ -19,14 +19,13 @@ export function signOut(
   api: ApiFetch,
   site: PortalSite,
   end: { path: string; method: "POST" | "DELETE" },
-): (c: Context) => Promise<Response> {
+): (c: Context<VisitorEnv<{ csrfToken: string }>>) => Promise<Response> {
   return async (c) => {
     const f = await readForm(c);
-    const who = await callApi<{ csrfToken: string | null }>(c, api, site.sessionApi);
-    const token = who.ok ? who.body.csrfToken ?? "" : "";
+    const token = (await c.var.signedIn())?.csrfToken;
     if (!token) return c.redirect(`${site.home}/login`, 303);
     if (!timingSafeEqual(token, field(f, "_csrf"))) return c.redirect(site.home, 303);
-    passCookie(c, await callApi(c, api, end.path, { method: end.method, csrf: token }));
+    passCookie(c, await callApi(c, api, end.path, null, { method: end.method, csrf: token }));
     return c.redirect(`${site.home}/login?done=signed-out`, 303);
   };
 }

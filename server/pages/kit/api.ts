@@ -6,15 +6,22 @@
  * the API would refuse (issue: "every page's action is an API operation").
  */
 import type { Context } from "hono";
+import { z } from "zod";
 
 /** The application's own fetch, given to the console when the app is assembled. */
 export type ApiFetch = (req: Request, env: unknown) => Response | Promise<Response>;
 
-/** What an API call answered: the status, the parsed body, and the error message if any. */
-export interface ApiAnswer<T> {
+/**
+ * What an API call answered: the status, the body (parsed by the route's documented schema when
+ * the call succeeded), and the error message if it did not.
+ */
+export type ApiAnswer<T> = ({ ok: true; body: T } | { ok: false; body: unknown }) & AnswerParts;
+
+/** The body's type when read with `schema`: its output, or `unknown` when the page reads none. */
+export type BodyOf<S extends z.ZodType | null> = S extends z.ZodType ? z.output<S> : unknown;
+
+interface AnswerParts {
   status: number;
-  ok: boolean;
-  body: T;
   /** The API's error message (`{error: {message}}`), for showing beside the form. */
   problem: string | null;
   headers: Headers;
@@ -32,13 +39,19 @@ export interface ApiCall {
   csrf?: string;
 }
 
-/** Calls the API at `path` (e.g. `/api/publisher/settings`) as the visitor of `c`. */
-export async function callApi<T = Record<string, unknown>>(
+/**
+ * Calls the API at `path` (e.g. `/api/publisher/settings`) as the visitor of `c`. A successful
+ * answer is parsed with `schema`, the one the OpenAPI document gives for the route (null: the page
+ * reads none of the body, e.g. a 204, a CSV, or a write it only redirects after); an answer the
+ * schema refuses throws, so the page fails as a logged 500 rather than showing something wrong.
+ */
+export async function callApi<S extends z.ZodType | null>(
   c: Context,
   api: ApiFetch,
   path: string,
+  schema: S,
   call: ApiCall = {},
-): Promise<ApiAnswer<T>> {
+): Promise<ApiAnswer<BodyOf<S>>> {
   const headers = new Headers({ accept: "application/json" });
   const cookie = c.req.header("cookie");
   if (cookie) headers.set("cookie", cookie);
@@ -64,8 +77,21 @@ export async function callApi<T = Record<string, unknown>>(
   } catch {
     parsed = null;
   }
-  const problem = res.ok ? null : errorMessage(parsed) ?? `The request failed (${res.status})`;
-  return { status: res.status, ok: res.ok, body: parsed as T, problem, headers: res.headers, text };
+  const parts = { status: res.status, headers: res.headers, text };
+  if (!res.ok) {
+    const problem = errorMessage(parsed) ?? `The request failed (${res.status})`;
+    return { ...parts, ok: false, body: parsed, problem };
+  }
+  if (schema === null) return { ...parts, ok: true, body: parsed as BodyOf<S>, problem: null };
+  const read = schema.safeParse(parsed);
+  if (!read.success) {
+    const method = call.method ?? "GET";
+    throw new Error(
+      `${method} ${url.pathname} answered ${res.status} with a body its schema refuses:\n` +
+        z.prettifyError(read.error),
+    );
+  }
+  return { ...parts, ok: true, body: read.data as BodyOf<S>, problem: null };
 }
 
 function errorMessage(body: unknown): string | null {

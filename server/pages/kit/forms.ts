@@ -7,7 +7,8 @@
 import type { Context } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { AppError } from "../../platform/errors.ts";
-import { type ApiAnswer, type ApiCall, type ApiFetch, callApi } from "./api.ts";
+import type { z } from "zod";
+import { type ApiAnswer, type ApiCall, type ApiFetch, type BodyOf, callApi } from "./api.ts";
 
 /** Form fields by name; a repeated field (checkbox lists) keeps every value. */
 export type Fields = Record<string, string | string[]>;
@@ -65,15 +66,19 @@ export function checked(fields: Fields, name: string): boolean {
   return field(fields, name) !== "";
 }
 
-/** Calls the API for a form, with the CSRF token the form carried. */
-export function send<T = Record<string, unknown>>(
+/**
+ * Calls the API for a form, with the CSRF token the form carried; an answer the page reads is
+ * parsed with `schema` (`callApi`), else its body is left unread.
+ */
+export function send<S extends z.ZodType | null = null>(
   c: Context,
   api: ApiFetch,
   fields: Fields,
   path: string,
   call: Omit<ApiCall, "csrf">,
-): Promise<ApiAnswer<T>> {
-  return callApi<T>(c, api, path, { ...call, csrf: field(fields, "_csrf") });
+  schema: S = null as S,
+): Promise<ApiAnswer<BodyOf<S>>> {
+  return callApi(c, api, path, schema, { ...call, csrf: field(fields, "_csrf") });
 }
 
 /** 303 to a console page with the notice code of what just happened. */

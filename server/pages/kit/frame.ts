@@ -4,7 +4,7 @@
  * only the portal's own script; never cached), the app's one error model worded as a page, and
  * the script itself.
  */
-import type { Hono } from "hono";
+import type { Context, Hono } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { ConsoleErrorPage } from "../../../ui/console/error.tsx";
 import { CONSOLE_JS } from "../../../ui/console/script.ts";
@@ -17,8 +17,8 @@ import { CSP, pageHeaders } from "../../platform/security_headers.ts";
  * Frames a portal sub-app mounted at `home`: page headers on every answer (a page that set its
  * own CSP keeps it), errors as pages with the API's status and words, and `/console.js`.
  */
-export function framePortal(
-  app: Hono<AppEnv>,
+export function framePortal<E extends AppEnv>(
+  app: Hono<E>,
   deps: AppDeps,
   home: { href: string; label: string },
 ): void {
@@ -29,7 +29,8 @@ export function framePortal(
   // The app's one error model, worded as a page: the JSON handler decides status and message.
   const asJson = onError(deps);
   app.onError(async (err, c) => {
-    const res = await asJson(err, c);
+    // A portal's environment only adds variables to the app's, which the JSON handler reads.
+    const res = await asJson(err, c as unknown as Context<AppEnv>);
     const body = await res.clone().json().catch(() => null);
     const message = body?.error?.message ?? "Something went wrong";
     return c.html(

@@ -1,55 +1,98 @@
 /**
- * Who is using a portal (the publisher console, the buyer portal). Signed-in pages ask the
- * portal's session API who the session cookie belongs to and send a visitor without one to the
- * sign-in page. The forms used before there is a session (sign up, sign in) carry a double-submit
- * token instead, so another site cannot sign a visitor into an account of its choosing (login
- * CSRF).
+ * Who is using a portal (the publisher console, the buyer portal). The portal asks its session
+ * API who the session cookie belongs to at most once per request (`askWhoOnce`, kept in `c.var`);
+ * signed-in pages send a visitor without one to the sign-in page. The forms used before there is
+ * a session (sign up, sign in) carry a double-submit token instead, so another site cannot sign a
+ * visitor into an account of its choosing (login CSRF).
  */
 import type { Context, MiddlewareHandler } from "hono";
 import { getCookie, setCookie } from "hono/cookie";
-import type { Who } from "../../../ui/console/shell.tsx";
+import type { z } from "zod";
 import type { AppDeps, AppEnv } from "../../deps.ts";
 import { randomBase62, timingSafeEqual } from "../../platform/secrets.ts";
+import { sessionSchema } from "../../surfaces/manage/openapi_schemas.ts";
 import { type ApiFetch, callApi } from "./api.ts";
 
-/** A portal's Hono environment: the app's, plus the signed-in visitor `W`. */
-export interface PortalEnv<W> {
-  Variables: AppEnv["Variables"] & { who: W };
+/** A session the portal can act for: one opened by signing in, so it has a CSRF token. */
+type Signed<S extends SessionSchema> = z.output<S> & { csrfToken: string };
+
+/** What a portal's session API answers: at least the session's CSRF token (null for a key). */
+type SessionSchema = z.ZodType<{ csrfToken: string | null }>;
+
+/** A portal's Hono environment before sign-in is required: who asked, looked up once. */
+export interface VisitorEnv<W> {
+  Variables: AppEnv["Variables"] & {
+    /** The signed-in visitor, or null; the session API is asked on the first call only. */
+    signedIn: () => Promise<W | null>;
+  };
 }
 
-/** The console's Hono environment: the app's, plus the signed-in publisher user. */
-export type ConsoleEnv = PortalEnv<Who>;
+/** A signed-in portal page's Hono environment: the visitor `W` is known. */
+export interface PortalEnv<W> {
+  Variables: VisitorEnv<W>["Variables"] & { who: W };
+}
 
 /** What tells the portals apart in their sessions. */
-export interface PortalSite {
+export interface PortalSite<S extends SessionSchema = SessionSchema> {
   /** Where the portal is mounted; sign-in returns only below it. */
   home: string;
   /** The API route that says who the session cookie belongs to (with its CSRF token). */
   sessionApi: string;
+  /** Its answer's schema, the one the OpenAPI document gives. */
+  sessionSchema: S;
   /** The double-submit cookie of the portal's sign-up and sign-in forms. */
   formCookie: string;
 }
 
 /** The publisher console. */
-export const PUBLISHER_SITE: PortalSite = {
+export const PUBLISHER_SITE = {
   home: "/publisher",
   sessionApi: "/api/publisher/session",
+  sessionSchema,
   formCookie: "folio_console_csrf",
-};
+} satisfies PortalSite;
 
-/** Signed-in pages: the visitor from the API, or a redirect to sign in and come back. */
-export function requireVisitor<W extends { csrfToken: string | null }>(
+/** The signed-in publisher user, as GET /api/publisher/session answers. */
+export type ConsoleVisitor = Signed<typeof sessionSchema>;
+
+/** The console's Hono environment: the app's, plus the signed-in publisher user. */
+export type ConsoleEnv = PortalEnv<ConsoleVisitor>;
+
+/**
+ * The whole portal: `c.var.signedIn()` asks the session API who is signed in the first time a
+ * handler or middleware wants to know, and hands every later caller in the request that answer.
+ */
+export function askWhoOnce<W extends Signed<S>, S extends SessionSchema>(
   api: ApiFetch,
-  site: PortalSite,
-): MiddlewareHandler<PortalEnv<W>> {
+  site: PortalSite<S>,
+): MiddlewareHandler<VisitorEnv<W>> {
   return async (c, next) => {
-    const answer = await callApi<W>(c, api, site.sessionApi);
-    if (answer.status === 401 || !answer.body?.csrfToken) {
+    let asked: Promise<W | null> | undefined;
+    c.set("signedIn", () => asked ??= lookUp(c, api, site));
+    await next();
+  };
+}
+
+async function lookUp<W, S extends SessionSchema>(
+  c: Context,
+  api: ApiFetch,
+  site: PortalSite<S>,
+): Promise<W | null> {
+  const answer = await callApi(c, api, site.sessionApi, site.sessionSchema);
+  // No session (401), or a key instead of one (no CSRF token): the portal cannot act for it; a
+  // session opened by signing in has both its token and its expiry.
+  return answer.ok && answer.body.csrfToken ? answer.body as W : null;
+}
+
+/** Signed-in pages: the visitor, or a redirect to sign in and come back. */
+export function requireVisitor<W>(site: PortalSite): MiddlewareHandler<PortalEnv<W>> {
+  return async (c, next) => {
+    const who = await c.var.signedIn();
+    if (!who) {
       const back = c.req.method === "GET" ? new URL(c.req.url).pathname : site.home;
       return c.redirect(`${site.home}/login?next=${encodeURIComponent(back)}`, 303);
     }
-    if (!answer.ok) throw new Error(`GET ${site.sessionApi} answered ${answer.status}`);
-    c.set("who", answer.body);
+    c.set("who", who);
     await next();
   };
 }

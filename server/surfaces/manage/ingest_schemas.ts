@@ -5,7 +5,7 @@
 import { z } from "zod";
 import { URL_STATES } from "../../../store/sources.ts";
 import { hasControlChars } from "../../platform/validate.ts";
-import { jobSchema } from "./openapi_schemas.ts";
+import { bookSchema, jobSchema } from "./openapi_schemas.ts";
 
 /** At most this many URLs per removal request. */
 export const MAX_REMOVE_URLS = 1000;
@@ -67,13 +67,7 @@ export const urlRemovalSchema = z.object({
 });
 
 /** GET /books/:id answer. */
-export const bookDetailSchema = z.looseObject({
-  id: z.string(),
-  title: z.string(),
-  author: z.string(),
-  format: z.enum(["pdf", "markdown", "text"]),
-  chapters: z.int(),
-  rightsCeiling: z.record(z.string(), z.boolean()),
+export const bookDetailSchema = bookSchema.extend({
   contents: z.array(z.object({
     number: z.int(),
     title: z.string(),

@@ -128,6 +128,9 @@ export const coverageSchema = z.object({ embedded: z.int(), total: z.int() });
 /** POST /api/publisher/jobs body. */
 export const jobInputSchema = z.strictObject({ kind: z.enum(["drain", "sync"]) });
 
+/** 202 of POST /api/publisher/jobs: the queued job. */
+export const jobQueuedSchema = z.object({ jobId: z.string() });
+
 /** An ingestion job (docs/SPEC.md "Other records"); counts are live while it runs. */
 export const jobSchema = z.object({
   id: z.string(),
@@ -185,17 +188,20 @@ export const bookResponseSchema = z.looseObject({
   titles: z.array(z.string()),
 });
 
-/** GET /api/publisher/books. */
-export const bookListSchema = z.object({
-  books: z.array(z.looseObject({
-    id: z.string(),
-    title: z.string(),
-    author: z.string(),
-    format: z.enum(["pdf", "markdown", "text"]),
-    chapters: z.int(),
-    rightsCeiling: z.record(z.string(), z.boolean()),
-  })),
+/** A book (store/books.ts `Book`); its chapters are articles of kind "chapter". */
+export const bookSchema = z.looseObject({
+  id: z.string(),
+  title: z.string(),
+  author: z.string(),
+  format: z.enum(["pdf", "markdown", "text"]),
+  originalName: z.string().nullable().meta({ description: "The uploaded file's name" }),
+  chapters: z.int(),
+  rightsCeiling: z.record(z.string(), z.boolean()),
+  createdAt: z.iso.datetime(),
 });
+
+/** GET /api/publisher/books. */
+export const bookListSchema = z.object({ books: z.array(bookSchema) });
 
 const urlCounts = z.record(z.enum(URL_STATES), z.int());
 
@@ -203,10 +209,12 @@ const urlCounts = z.record(z.enum(URL_STATES), z.int());
 export const sourceListSchema = z.object({
   sources: z.array(z.looseObject({
     id: z.string(),
+    originalName: z.string().nullable().meta({ description: "The uploaded file's name" }),
     accepted: z.int(),
     rejected: z.int(),
     urls: urlCounts.meta({ description: "The upload's URLs by state (cancelled included)" }),
     jobId: z.string().nullable().meta({ description: "The upload's latest job" }),
+    createdAt: z.iso.datetime(),
   })),
   urls: urlCounts,
 });
@@ -216,6 +224,7 @@ export const sourceUrlListSchema = z.object({
   urls: z.array(z.looseObject({
     url: z.string(),
     sourceId: z.string().nullable(),
+    title: z.string().nullable().meta({ description: "The title the upload gave, if any" }),
     state: z.enum(URL_STATES),
     reason: z.string().nullable(),
     articleId: z.string().nullable(),
@@ -268,8 +277,20 @@ export const licenseApprovalResponseSchema = z.object({
   }),
 });
 
-/** GET /api/publisher/earnings: the publisher's revenue by month (shape owned by billing). */
-export const earningsSchema = z.looseObject({});
+/** GET /api/publisher/earnings: the publisher's revenue by statement month, newest first. */
+export const earningsSchema = z.object({
+  currency: z.literal("usd"),
+  months: z.array(z.object({
+    month: z.string().meta({ examples: ["2026-11"] }),
+    meteredUsdCents: z.int(),
+    landingUsdCents: z.int(),
+    subscriptionUsdCents: z.int(),
+    earningsUsdCents: z.int(),
+    platformFeesUsdCents: z.int(),
+    chargedReads: z.int(),
+    payout: z.object({ state: z.enum(["pending", "paid"]), amountUsdCents: z.int() }).nullable(),
+  })),
+});
 
 // Issue 11, part 2: the lifecycle operations of the publisher console.
 

@@ -9,7 +9,7 @@
  * passwords, account).
  */
 import { z } from "zod";
-import { USE_CASES } from "../../../store/vocabulary.ts";
+import { USE_CASES, type UseCase } from "../../../store/vocabulary.ts";
 import { PASSWORD_MAX, PASSWORD_MIN } from "../../domain/accounts/passwords.ts";
 import { METERED_CAP_MICROS, microsToCents, type RateCardUseCase } from "../../platform/money.ts";
 import { hasControlChars, isEmail } from "../../platform/validate.ts";
@@ -94,7 +94,10 @@ export const clientListSchema = z.object({
 });
 
 const rightFlag = z.enum(["granted", "denied"]);
-const rights = z.object(Object.fromEntries(USE_CASES.map((u) => [u, rightFlag])));
+// Typed by use, so the portal's pages infer each right (Object.fromEntries forgets the keys).
+const rights = z.object(
+  Object.fromEntries(USE_CASES.map((u) => [u, rightFlag])) as Record<UseCase, typeof rightFlag>,
+);
 const usePrices = z.object({
   summarization: z.number(),
   display: z.number(),
@@ -171,6 +174,9 @@ export const licensePendingSchema = z.object({
   state: z.literal("pending"),
   monthlyFeeUsdCents: z.int(),
 });
+
+/** Either answer of POST /api/marketplace/licenses: active now (201) or pending checkout (200). */
+export const licenseBoughtSchema = z.union([licensePendingSchema, licenseActiveSchema]);
 
 /** One of the buyer's licenses. */
 export const licenseSchema = z.object({
@@ -352,7 +358,9 @@ export const accountSchema = z.object({
   email: z.string(),
   createdAt: z.iso.datetime(),
   hasPassword: z.boolean(),
-  keyHint: z.string().describe("The end of the live key, to tell keys apart"),
+  keyHint: z.string().nullable().describe(
+    "The end of the live key, to tell keys apart; null when no live key has one",
+  ),
 });
 
 // Issue 13: Web Bot Auth key directories a buyer pays for.

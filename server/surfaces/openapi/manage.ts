@@ -282,7 +282,7 @@ export function manageApi(): Api {
         post: authed({
           summary: "Start an ingestion job",
           body: io.jobInputSchema,
-          ok: [202, z.object({ jobId: z.string() }), "Queued"],
+          ok: [202, io.jobQueuedSchema, "Queued"],
           errors: [400],
         }),
         get: authed({ summary: "The last 50 ingestion jobs", ok: [200, io.jobListSchema] }),
