@@ -25,7 +25,7 @@ export function onError(deps: AppDeps): ErrorHandler<AppEnv> {
     const id = c.get("requestId");
     if (err instanceof AppError) {
       for (const [k, v] of Object.entries(err.headers)) c.header(k, v);
-      return c.json(errorBody(err.code, err.message), err.status);
+      return c.json(errorBody(err.code, err.message, err.param), err.status);
     }
     if (err instanceof HTTPException) {
       // Hono raises these for malformed input it parses itself (bodies, limits).

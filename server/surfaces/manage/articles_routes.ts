@@ -15,7 +15,7 @@ import {
   setManagedArticlePublished,
 } from "./articles.ts";
 import { articlePatchSchema, articleQuerySchema } from "./schemas.ts";
-import { readJson } from "../../domain/accounts/validation.ts";
+import { json } from "./body.ts";
 import { parseInput } from "../../platform/validate.ts";
 
 /** docs/SPEC.md "Events": the call log shows the last 100 calls; reader intents likewise. */
@@ -34,8 +34,8 @@ export function articlesRoutes(deps: AppDeps): Hono<AppEnv> {
     return c.json(await listManagedArticles(deps, current(c), query));
   });
 
-  app.patch("/articles/:id", async (c) => {
-    const patch = parseInput(articlePatchSchema, await readJson(c));
+  app.patch("/articles/:id", json(articlePatchSchema), async (c) => {
+    const patch = c.req.valid("json");
     const article = await patchManagedArticle(deps, current(c), {
       id: c.req.param("id"),
       ...patch,

@@ -20,7 +20,7 @@ import type { AppDeps, AppEnv } from "../../deps.ts";
 import { bookRoutes } from "./book_routes.ts";
 import { removeUrlsInputSchema, urlQuerySchema } from "./ingest_schemas.ts";
 import { jobRoutes, presentJob } from "./job_routes.ts";
-import { readJson } from "../../domain/accounts/validation.ts";
+import { json } from "./body.ts";
 import { parseInput } from "../../platform/validate.ts";
 
 /** Media types a CSV upload may carry (browsers label .csv files in several ways). */
@@ -73,8 +73,8 @@ export function ingestRoutes(deps: AppDeps): Hono<AppEnv> {
     return c.json({ urls: urls.map(presentUrl) });
   });
 
-  app.post("/sources/urls/remove", async (c) => {
-    const { urls } = parseInput(removeUrlsInputSchema, await readJson(c));
+  app.post("/sources/urls/remove", json(removeUrlsInputSchema), async (c) => {
+    const { urls } = c.req.valid("json");
     return c.json(await removeListedUrls(deps, c.get("publisher")!.id, urls));
   });
 

@@ -17,8 +17,7 @@ import { centsToMicros } from "../../platform/money.ts";
 import { current } from "./context.ts";
 import { presentLicense, presentRequests } from "./license_requests.ts";
 import { licenseApprovalSchema, licenseDenialSchema } from "./schemas.ts";
-import { readOptionalJson } from "../../domain/accounts/validation.ts";
-import { parseInput } from "../../platform/validate.ts";
+import { json } from "./body.ts";
 
 const STATES = new Set(["pending", "approved", "denied"]);
 
@@ -39,23 +38,27 @@ export function licenseRequestRoutes(deps: AppDeps): Hono<AppEnv> {
     return c.json({ requests: await presentRequests(db, publisher, requests) });
   });
 
-  app.post("/license-requests/:id/approve", async (c) => {
-    const terms = parseInput(licenseApprovalSchema, await readOptionalJson(c));
-    const publisher = current(c);
-    const { request, license } = await approveLicenseRequest(db, publisher, {
-      requestId: c.req.param("id"),
-      monthlyPriceMicros: terms.monthlyPriceUsdCents === undefined
-        ? undefined
-        : centsToMicros(terms.monthlyPriceUsdCents),
-      termMonths: terms.termMonths,
-      now: deps.clock.now(),
-    });
-    const [presented] = await presentRequests(db, publisher, [request]);
-    return c.json({ request: presented, license: presentLicense(license) });
-  });
+  app.post(
+    "/license-requests/:id/approve",
+    json(licenseApprovalSchema, { empty: true }),
+    async (c) => {
+      const terms = c.req.valid("json");
+      const publisher = current(c);
+      const { request, license } = await approveLicenseRequest(db, publisher, {
+        requestId: c.req.param("id"),
+        monthlyPriceMicros: terms.monthlyPriceUsdCents === undefined
+          ? undefined
+          : centsToMicros(terms.monthlyPriceUsdCents),
+        termMonths: terms.termMonths,
+        now: deps.clock.now(),
+      });
+      const [presented] = await presentRequests(db, publisher, [request]);
+      return c.json({ request: presented, license: presentLicense(license) });
+    },
+  );
 
-  app.post("/license-requests/:id/deny", async (c) => {
-    const { reason } = parseInput(licenseDenialSchema, await readOptionalJson(c));
+  app.post("/license-requests/:id/deny", json(licenseDenialSchema, { empty: true }), async (c) => {
+    const { reason } = c.req.valid("json");
     const publisher = current(c);
     const request = await denyLicenseRequest(db, publisher.id, {
       requestId: c.req.param("id"),

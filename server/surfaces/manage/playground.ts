@@ -13,8 +13,7 @@ import { retrievePassages } from "../../domain/reads/search.ts";
 import { publisherIdentity } from "./callers.ts";
 import { current } from "./context.ts";
 import { playgroundPassagesSchema } from "./schemas.ts";
-import { readJson } from "../../domain/accounts/validation.ts";
-import { parseInput } from "../../platform/validate.ts";
+import { json } from "./body.ts";
 
 /** The playground route. */
 export function playgroundRoutes(deps: AppDeps): Hono<AppEnv> {
@@ -29,11 +28,16 @@ export function playgroundRoutes(deps: AppDeps): Hono<AppEnv> {
   app.post(
     "/playground/passages",
     callLogged(deps, "dashboard", { tools: ["_dash:retrieve_passages"] }),
+    // The identity first, so that a refused body is logged under it too.
+    async (c, next) => {
+      c.set("identity", publisherIdentity(current(c).id));
+      await next();
+    },
+    json(playgroundPassagesSchema),
     async (c) => {
       const publisher = current(c);
       const identity = publisherIdentity(publisher.id);
-      c.set("identity", identity);
-      const input = parseInput(playgroundPassagesSchema, await readJson(c));
+      const input = c.req.valid("json");
       const found = await retrievePassages(reads, {
         publisher,
         ...input,

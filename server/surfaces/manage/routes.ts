@@ -22,8 +22,7 @@ import { applySettingsPatch, settingsOf } from "./settings.ts";
 import { verifyDomain } from "./domains.ts";
 import { CRAWLERS } from "../../domain/crawlers/crawlers.ts";
 import { settingFor } from "../../domain/crawlers/setting.ts";
-import { jsonLimit, readJson } from "../../domain/accounts/validation.ts";
-import { parseInput } from "../../platform/validate.ts";
+import { json } from "./body.ts";
 
 const VERIFY_LIMIT = { limit: 30, windowMs: 60 * 60_000 };
 
@@ -33,7 +32,7 @@ const VERIFY_LIMIT = { limit: 30, windowMs: 60 * 60_000 };
  */
 export function manageRoutes(deps: AppDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
-  app.use("*", requirePublisher(deps), jsonLimit);
+  app.use("*", requirePublisher(deps));
 
   // Who is signed in, and the CSRF token a cookie session's changes must echo (the console reads it).
   app.get("/session", async (c) => {
@@ -52,8 +51,8 @@ export function manageRoutes(deps: AppDeps): Hono<AppEnv> {
   });
 
   app.get("/settings", async (c) => c.json(await settingsOf(deps, current(c))));
-  app.patch("/settings", async (c) => {
-    const patch = parseInput(settingsPatchSchema, await readJson(c));
+  app.patch("/settings", json(settingsPatchSchema), async (c) => {
+    const patch = c.req.valid("json");
     const updated = await applySettingsPatch(deps, current(c), patch);
     return c.json(await settingsOf(deps, updated));
   });
@@ -90,8 +89,8 @@ export function manageRoutes(deps: AppDeps): Hono<AppEnv> {
   });
 
   // Guessing the current password with a stolen session or key is as slow as at sign-in.
-  app.put("/password", async (c) => {
-    const input = parseInput(passwordChangeSchema, await readJson(c));
+  app.put("/password", json(passwordChangeSchema), async (c) => {
+    const input = c.req.valid("json");
     const session = c.get("session");
     const publisherId = current(c).id;
     await limitSignIns(deps, c, "publisher-password");

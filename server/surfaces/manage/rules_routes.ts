@@ -21,7 +21,7 @@ import {
   ruleOrderSchema,
   rulePatchSchema,
 } from "./schemas.ts";
-import { readJson } from "../../domain/accounts/validation.ts";
+import { json } from "./body.ts";
 import { parseInput } from "../../platform/validate.ts";
 
 /** The content-rule routes. */
@@ -33,14 +33,14 @@ export function rulesRoutes(deps: AppDeps): Hono<AppEnv> {
     return c.json({ rules: await listPresentedRules(db, current(c).id) });
   });
 
-  app.post("/rules", async (c) => {
-    const input = parseInput(ruleInputSchema, await readJson(c));
+  app.post("/rules", json(ruleInputSchema), async (c) => {
+    const input = c.req.valid("json");
     const rule = await createRule(db, current(c).id, input, { now: deps.clock.now() });
     return c.json({ rule: presentRule(rule) }, 201);
   });
 
-  app.post("/rules/order", async (c) => {
-    const { ids } = parseInput(ruleOrderSchema, await readJson(c));
+  app.post("/rules/order", json(ruleOrderSchema), async (c) => {
+    const { ids } = c.req.valid("json");
     await reorderPublisherRules(db, current(c).id, ids);
     return c.json({ rules: await listPresentedRules(db, current(c).id) });
   });
@@ -53,8 +53,8 @@ export function rulesRoutes(deps: AppDeps): Hono<AppEnv> {
     return c.json(await explainRules(deps, current(c), query));
   });
 
-  app.patch("/rules/:id", async (c) => {
-    const patch = parseInput(rulePatchSchema, await readJson(c));
+  app.patch("/rules/:id", json(rulePatchSchema), async (c) => {
+    const patch = c.req.valid("json");
     const rule = await patchRule(db, current(c).id, c.req.param("id"), patch);
     return c.json({ rule: presentRule(rule) });
   });
