@@ -32,7 +32,7 @@ export function accountRoutes(deps: AppDeps): Hono<AppEnv> {
   });
 
   app.post("/rotate-key", auth, async (c) => {
-    const apiKey = await rotateBuyerKey(db, c.get("buyer")!.id, {
+    const apiKey = await rotateBuyerKey(db, c.get("buyer").id, {
       now: deps.clock.now(),
       keepSession: c.get("buyerSession")?.tokenHash ?? null,
     });
@@ -42,12 +42,12 @@ export function accountRoutes(deps: AppDeps): Hono<AppEnv> {
 
   app.post("/clients", auth, json(clientInputSchema, { empty: true }), async (c) => {
     const { clientId } = c.req.valid("json");
-    const r = await registerClient(db, c.get("buyer")!.id, clientId);
-    return c.json({ clientId: r.clientId, buyerId: c.get("buyer")!.id }, r.created ? 201 : 200);
+    const r = await registerClient(db, c.get("buyer").id, clientId);
+    return c.json({ clientId: r.clientId, buyerId: c.get("buyer").id }, r.created ? 201 : 200);
   });
 
   app.get("/clients", auth, async (c) => {
-    return c.json({ clients: await listBuyerClients(db, c.get("buyer")!.id) });
+    return c.json({ clients: await listBuyerClients(db, c.get("buyer").id) });
   });
   return app;
 }

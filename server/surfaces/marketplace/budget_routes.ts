@@ -13,14 +13,14 @@ export function budgetRoutes(deps: AppDeps): Hono<AppEnv> {
   const auth = requireBuyer(deps);
 
   app.get("/budgets", auth, async (c) => {
-    return c.json(await budgetReport(db, c.get("buyer")!.id, { now: deps.clock.now() }));
+    return c.json(await budgetReport(db, c.get("buyer").id, { now: deps.clock.now() }));
   });
 
   app.put("/budgets", auth, json(budgetInputSchema, { empty: true }), async (c) => {
     const input = c.req.valid("json");
     const now = deps.clock.now();
-    await changeBudget(db, c.get("buyer")!.id, input, { now });
-    return c.json(await budgetReport(db, c.get("buyer")!.id, { now }));
+    await changeBudget(db, c.get("buyer").id, input, { now });
+    return c.json(await budgetReport(db, c.get("buyer").id, { now }));
   });
   return app;
 }

@@ -28,7 +28,7 @@ export function licenseRoutes(deps: AppDeps): Hono<AppEnv> {
 
   app.post("/licenses", auth, json(licenseInputSchema, { empty: true }), async (c) => {
     const body = c.req.valid("json");
-    const buyer = c.get("buyer")!;
+    const buyer = c.get("buyer");
     const r = await subscribe({ db, processor, baseUrl: deps.config.baseUrl }, buyer, {
       ...body,
       now: deps.clock.now(),
@@ -53,7 +53,7 @@ export function licenseRoutes(deps: AppDeps): Hono<AppEnv> {
   });
 
   app.get("/licenses", auth, async (c) => {
-    const licenses = await listLicenses(db, c.get("buyer")!.id);
+    const licenses = await listLicenses(db, c.get("buyer").id);
     const now = deps.clock.now();
     return c.json({ licenses: licenses.map((l) => presentLicense(l, now)) });
   });
@@ -62,7 +62,7 @@ export function licenseRoutes(deps: AppDeps): Hono<AppEnv> {
     const now = deps.clock.now();
     const license = await cancelAtPeriodEnd(
       { db, processor },
-      c.get("buyer")!.id,
+      c.get("buyer").id,
       c.req.param("licenseId"),
       { now },
     );

@@ -46,7 +46,7 @@ export function sessionRoutes(deps: AppDeps): Hono<AppEnv> {
 
   // With a key rather than a session there is no CSRF token and no expiry: both are null.
   app.get("/session", auth, (c) => {
-    const buyer = c.get("buyer")!;
+    const buyer = c.get("buyer");
     const session = c.get("buyerSession");
     c.header("Cache-Control", "no-store");
     return c.json({
@@ -72,7 +72,7 @@ export function sessionRoutes(deps: AppDeps): Hono<AppEnv> {
   });
 
   app.put("/password", auth, json(passwordInputSchema), async (c) => {
-    const buyer = c.get("buyer")!;
+    const buyer = c.get("buyer");
     const input = c.req.valid("json");
     const change = () =>
       changeBuyerPassword(db, buyer.id, input, {
@@ -88,7 +88,7 @@ export function sessionRoutes(deps: AppDeps): Hono<AppEnv> {
   });
 
   app.get("/account", auth, async (c) => {
-    const buyer = c.get("buyer")!;
+    const buyer = c.get("buyer");
     const facts = await buyerAccountFacts(db, buyer.id);
     c.header("Cache-Control", "no-store");
     return c.json({

@@ -24,7 +24,7 @@ export function signatureAgentRoutes(deps: AppDeps): Hono<AppEnv> {
   const auth = requireBuyer(deps);
   const list = async (buyerId: string) => ({ agents: await listSignatureAgents(db, buyerId) });
 
-  app.get("/signature-agents", auth, async (c) => c.json(await list(c.get("buyer")!.id)));
+  app.get("/signature-agents", auth, async (c) => c.json(await list(c.get("buyer").id)));
 
   app.post(
     "/signature-agents",
@@ -42,7 +42,7 @@ export function signatureAgentRoutes(deps: AppDeps): Hono<AppEnv> {
             : `Sign this request with a key of ${agent} (Web Bot Auth: Signature-Agent, Signature-Input, Signature) to show the directory is yours`,
         );
       }
-      const buyerId = c.get("buyer")!.id;
+      const buyerId = c.get("buyer").id;
       if (!(await addSignatureAgent(db, buyerId, agent, { now: deps.clock.now() }))) {
         throw new AppError(409, "agent_taken", `${agent} is registered to another buyer`);
       }
@@ -52,10 +52,10 @@ export function signatureAgentRoutes(deps: AppDeps): Hono<AppEnv> {
 
   app.delete("/signature-agents", auth, async (c) => {
     const agent = c.req.query("agent") ?? "";
-    if (!(await removeSignatureAgent(db, c.get("buyer")!.id, agent))) {
+    if (!(await removeSignatureAgent(db, c.get("buyer").id, agent))) {
       throw notFound("signature agent");
     }
-    return c.json(await list(c.get("buyer")!.id));
+    return c.json(await list(c.get("buyer").id));
   });
   return app;
 }
