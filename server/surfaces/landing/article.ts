@@ -9,7 +9,8 @@ import { getBook } from "../../../store/books.ts";
 import { SiteArticle } from "../../../ui/site/mod.ts";
 import type { SiteArticleView } from "../../../ui/site/types.ts";
 import { renderSite } from "../../../ui/site/mod.ts";
-import type { AppDeps, AppEnv } from "../../deps.ts";
+import type { AppDeps } from "../../deps.ts";
+import type { PublishedEnv } from "../../platform/envelope.ts";
 import { territoryOf } from "../../platform/identity.ts";
 import type { Decision } from "../../domain/licensing/mod.ts";
 import { peekArticle, readArticle } from "../../domain/reads/read_article.ts";
@@ -22,11 +23,11 @@ import { crawlTermsFor, type Visitor } from "./visitor.ts";
 /** Answers one article page for one visitor. */
 export async function articlePage(
   deps: AppDeps,
-  c: Context<AppEnv>,
+  c: Context<PublishedEnv>,
   article: Article,
   visitor: Visitor,
 ): Promise<Response> {
-  const publisher = c.get("publisher")!;
+  const publisher = c.get("publisher");
   const offer = visitor.treatment === "crawler" ? priceOffer(c.req.raw.headers) : null;
   const caller: Caller = {
     identity: visitor.identity,
@@ -122,10 +123,10 @@ export async function articlePage(
 
 async function render(
   deps: AppDeps,
-  c: Context<AppEnv>,
+  c: Context<PublishedEnv>,
   opts: { article: Article; decision: Decision; access: SiteArticleView["access"]; status: number },
 ): Promise<Response> {
-  const publisher = c.get("publisher")!;
+  const publisher = c.get("publisher");
   const { article, decision } = opts;
   const brand = brandOf(deps, publisher);
   const card = cardOf(article, decision.policy);

@@ -6,13 +6,20 @@
  * every page runs the envelope (call log, the publisher the dispatcher found, reach gate on surface
  * `landing`), and every answer carries the page headers of server/platform/security_headers.ts.
  */
-import { type Context, Hono, type MiddlewareHandler } from "hono";
+import { type Context, Hono } from "hono";
+import { createMiddleware } from "hono/factory";
 import { findArticleByPath } from "../../../store/articles.ts";
 import { bookChapters, getBook } from "../../../store/books.ts";
 import { findPublisherByDomain, normaliseHost, type Publisher } from "../../../store/publishers.ts";
 import { renderSite, SiteBook, SiteHome, SiteNotFound, SiteTopic } from "../../../ui/site/mod.ts";
 import type { AppDeps, AppEnv } from "../../deps.ts";
-import { bodyLimited, callLogged, gate, JSON_BODY_LIMIT } from "../../platform/envelope.ts";
+import {
+  bodyLimited,
+  callLogged,
+  gate,
+  JSON_BODY_LIMIT,
+  type PublishedEnv,
+} from "../../platform/envelope.ts";
 import { territoryOf } from "../../platform/identity.ts";
 import { hostOf, requestId } from "../../platform/middleware.ts";
 import type { Caller } from "../../domain/reads/requester.ts";
@@ -29,11 +36,16 @@ import { identifyVisitor, type Visitor } from "./visitor.ts";
 /** The publisher the dispatcher found for a request it hands to the site: looked up once. */
 const handedOver = new WeakMap<Request, Publisher>();
 
-/** Puts the publisher the dispatcher found on `c.var` (the site's step of the envelope). */
-const sitePublisher: MiddlewareHandler<AppEnv> = async (c, next) => {
-  c.set("publisher", handedOver.get(c.req.raw) ?? null);
+/**
+ * Puts the publisher the dispatcher found on `c.var` (the site's step of the envelope); the site
+ * is reached only through the dispatcher, so there always is one.
+ */
+const sitePublisher = createMiddleware<PublishedEnv>(async (c, next) => {
+  const publisher = handedOver.get(c.req.raw);
+  if (!publisher) throw new Error("The publisher's site was reached without its publisher");
+  c.set("publisher", publisher);
   await next();
-};
+});
 
 /** Hands requests for a publisher's custom domain to its site; others go on to the platform. */
 export function publisherHostRoutes(deps: AppDeps): Hono<AppEnv> {
@@ -69,7 +81,7 @@ function siteApp(deps: AppDeps): Hono<AppEnv> {
     const crawler = classifyAgent(c.req.header("user-agent"));
     return crawler ? `crawler:${crawler.family}` : `ip:${clientAddress(c)}`;
   });
-  const visitor = (c: Context<AppEnv>) => identifyVisitor(deps, c);
+  const visitor = (c: Context<PublishedEnv>) => identifyVisitor(deps, c);
 
   // Always free, to every visitor (robots.txt, the license): they say what the rest costs.
   app.get("/robots.txt", logged("_landing:robots.txt"), publisher, robotsTxtRoute(deps));
@@ -87,7 +99,7 @@ function siteApp(deps: AppDeps): Hono<AppEnv> {
   app.get("/", logged("_landing:home"), publisher, reachable, async (c) => {
     const who = await visitor(c);
     const view = await homeView(deps, {
-      publisher: c.get("publisher")!,
+      publisher: c.get("publisher"),
       caller: callerOf(deps, c, who),
       page: pageParam(c.req.query("page")),
     });
@@ -96,7 +108,7 @@ function siteApp(deps: AppDeps): Hono<AppEnv> {
   app.get("/topics/:tag", logged("_landing:topic"), publisher, reachable, async (c) => {
     const who = await visitor(c);
     const view = await topicView(deps, {
-      publisher: c.get("publisher")!,
+      publisher: c.get("publisher"),
       caller: callerOf(deps, c, who),
       page: pageParam(c.req.query("page")),
       tag: c.req.param("tag").toLowerCase(),
@@ -105,7 +117,7 @@ function siteApp(deps: AppDeps): Hono<AppEnv> {
   });
   app.get("/books/:bookId", logged("_landing:book"), publisher, reachable, async (c) => {
     await visitor(c);
-    const p = c.get("publisher")!;
+    const p = c.get("publisher");
     const book = await getBook(deps.store.db, p.id, c.req.param("bookId"));
     if (!book) return notFoundPage(deps, c);
     const chapters = await bookChapters(deps.store.db, p.id, book.id);
@@ -127,7 +139,7 @@ function siteApp(deps: AppDeps): Hono<AppEnv> {
     const who = await visitor(c);
     const article = await findArticleByPath(
       deps.store.db,
-      c.get("publisher")!.id,
+      c.get("publisher").id,
       new URL(c.req.url).pathname,
     );
     if (!article) return notFoundPage(deps, c);
@@ -137,7 +149,7 @@ function siteApp(deps: AppDeps): Hono<AppEnv> {
 }
 
 /** The caller the listings decide for. */
-function callerOf(deps: AppDeps, c: Context<AppEnv>, who: Visitor): Caller {
+function callerOf<E extends AppEnv>(deps: AppDeps, c: Context<E>, who: Visitor): Caller {
   return {
     identity: who.identity,
     buyerId: who.buyerId,
@@ -146,12 +158,15 @@ function callerOf(deps: AppDeps, c: Context<AppEnv>, who: Visitor): Caller {
   };
 }
 
-function page(c: Context<AppEnv>, html: string): Response {
+function page<E extends AppEnv>(c: Context<E>, html: string): Response {
   c.header("Link", `<${new URL(c.req.url).origin}/license.xml>; rel="license"`);
   return c.html(html);
 }
 
-async function notFoundPage(deps: AppDeps, c: Context<AppEnv>): Promise<Response> {
+async function notFoundPage<E extends AppEnv>(
+  deps: AppDeps,
+  c: Context<E>,
+): Promise<Response> {
   const host = normaliseHost(hostOf(c));
   const p = c.get("publisher") ?? handedOver.get(c.req.raw) ??
     await findPublisherByDomain(deps.store.db, host);
