@@ -2,7 +2,7 @@
  * Folio's entry point, the only module with side effects: read config, open the store, seed the
  * demo publisher, serve, register background work, and shut down gracefully on SIGINT/SIGTERM.
  */
-import { ConfigError, loadConfig } from "./server/platform/config.ts";
+import { ConfigError, processConfig } from "./server/platform/config.ts";
 import { cronJobs } from "./server/crons.ts";
 import { PortInUseError, startFolio } from "./server/runtime.ts";
 import { StoreError } from "./store/db.ts";
@@ -22,7 +22,7 @@ async function main(): Promise<number> {
   }
   let folio;
   try {
-    folio = await startFolio(loadConfig(Deno.env.toObject(), Deno.args));
+    folio = await startFolio(processConfig(Deno.args));
   } catch (err) {
     if (err instanceof ConfigError || err instanceof StoreError || err instanceof PortInUseError) {
       console.error(`folio: ${err.message}`);

@@ -94,6 +94,7 @@ function rule(
 }
 
 const CLOCK = "server/platform/clock.ts";
+const CONFIG = "server/platform/config.ts";
 const NETWORK = [
   "server/domain/catalog/fetcher.ts",
   "server/domain/catalog/socks_tunnel.ts",
@@ -149,6 +150,18 @@ const plugin: Deno.lint.Plugin = {
             node,
             message: `new Date() reads the system clock: use deps.clock.now() (${CLOCK}), or ` +
               "take `now` from the caller.",
+          });
+        }
+      },
+    })),
+
+    "env-in-config": rule((p) => isProduct(p) && p !== CONFIG, (context) => ({
+      MemberExpression(node) {
+        if (isMember(node, "Deno", "env")) {
+          context.report({
+            node,
+            message: `The environment is read only by ${CONFIG}: add a field to Config there ` +
+              "and pass the value in from the caller's config.",
           });
         }
       },

@@ -5,7 +5,7 @@
  * Which tree answers, the platform's or a publisher's site, is decided from the Host before
  * routing, in one function (`answerFor()`, server/platform/host_router.ts).
  */
-import { Hono } from "hono";
+import { type Env, Hono } from "hono";
 import { a2aRoutes } from "./surfaces/a2a/routes.ts";
 import type { AppDeps, AppEnv } from "./deps.ts";
 import { errorBody } from "./platform/errors.ts";
@@ -19,7 +19,14 @@ import { manageRoutes } from "./surfaces/manage/routes.ts";
 import { MARKETPLACE, marketplaceRoutes } from "./surfaces/marketplace/routes.ts";
 import { cardRoutes, mcpRoutes } from "./surfaces/mcp/routes.ts";
 import { siteRoutes } from "./surfaces/landing/routes.ts";
-import { answerFor, claimsOf, routed, routedPath, SITE } from "./platform/host_router.ts";
+import {
+  answerFor,
+  claimsOf,
+  type Mounted,
+  routed,
+  routedPath,
+  SITE,
+} from "./platform/host_router.ts";
 import { onError, requestId } from "./platform/middleware.ts";
 import { oauthRoutes } from "./surfaces/oauth/routes.ts";
 import { restRoutes } from "./surfaces/rest/routes.ts";
@@ -42,23 +49,25 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
 
   // Served on every host, a publisher's custom domain too: the agent surfaces (REST on a custom
   // domain; MCP and A2A there or by id) and the documents that describe them.
-  const everyHost: [string, Hono<AppEnv>][] = [
-    ["/.well-known", wellKnownRoutes(deps)],
-    ["/api/health", healthRoutes(deps)],
-    ["/api/status", statusApiRoutes(deps)],
-    ["/api/v1", restRoutes(deps)],
-    ["/api/mcp", mcpRoutes(deps, "param")],
-    ["/mcp", mcpRoutes(deps, "host")],
-    ["/a2a", a2aRoutes(deps, "host")],
-    ["/api/a2a", a2aRoutes(deps, "param")],
-    ["/api/oauth", oauthRoutes(deps)],
-    [MARKETPLACE, marketplaceRoutes(deps)],
-    ["/api/publishers", accountRoutes(deps)],
-    ["/api/publishers", cardRoutes(deps)],
-    ["/api/publisher", manageRoutes(deps)],
-    ["/api/openapi.json", openApiRoutes(deps)],
-  ];
-  for (const [prefix, routes] of everyHost) app.route(prefix, routes);
+  const everyHost: Mounted[] = [];
+  const mount = <E extends Env>(prefix: string, routes: Hono<E>) => {
+    app.route(prefix, routes);
+    everyHost.push([prefix, routes]);
+  };
+  mount("/.well-known", wellKnownRoutes(deps));
+  mount("/api/health", healthRoutes(deps));
+  mount("/api/status", statusApiRoutes(deps));
+  mount("/api/v1", restRoutes(deps));
+  mount("/api/mcp", mcpRoutes(deps, "param"));
+  mount("/mcp", mcpRoutes(deps, "host"));
+  mount("/a2a", a2aRoutes(deps, "host"));
+  mount("/api/a2a", a2aRoutes(deps, "param"));
+  mount("/api/oauth", oauthRoutes(deps));
+  mount(MARKETPLACE, marketplaceRoutes(deps));
+  mount("/api/publishers", accountRoutes(deps));
+  mount("/api/publishers", cardRoutes(deps));
+  mount("/api/publisher", manageRoutes(deps));
+  mount("/api/openapi.json", openApiRoutes(deps));
   // The platform's pages. The portals call the API through the app itself (server/pages/kit/api.ts).
   const self = (req: Request, env: unknown) => app.fetch(req, env);
   app.route("/publisher", consoleRoutes(deps, self));

@@ -80,7 +80,7 @@ export async function assembleFolio(
       now: () => clock.now(),
       onError: (message, err) => log.error(message, { error: String(err) }),
       holdTraining: importingBooks,
-      afterBurst: memoryReleaser().release,
+      afterBurst: memoryReleaser({ usr2MemoryTrim: config.usr2MemoryTrim }).release,
       threads: store.path && config.searchThreads > 0
         ? { storePath: store.path, count: config.searchThreads }
         : undefined,

@@ -8,6 +8,7 @@ export type Requester = Pick<TestFolio, "request">;
 export async function signup(folio: TestFolio, n: number | string = 0) {
   const res = await folio.request("/api/marketplace/signup", {
     method: "POST",
+    headers: { "content-type": "application/json" },
     body: JSON.stringify({ name: `Buyer ${n}`, email: `b${n}@buyer.test` }),
   });
   return await json<{ buyerId: string; apiKey: string }>(res);

@@ -8,6 +8,7 @@ import { json, type TestFolio, testFolio } from "./helpers.ts";
 async function buyerKey(folio: TestFolio): Promise<{ buyerId: string; apiKey: string }> {
   const res = await folio.request("/api/marketplace/signup", {
     method: "POST",
+    headers: { "content-type": "application/json" },
     // One account per email: each call is a new shop.
     body: JSON.stringify({ name: "Shop", email: `shop-${crypto.randomUUID()}@buyer.test` }),
   });

@@ -74,6 +74,7 @@ Deno.test("deno lint fails on a deliberate violation of each house rule, naming 
       'import { restRoutes } from "../surfaces/rest/routes.ts";\nexport { restRoutes };\n',
     "server/domain/reads/up.ts":
       'const m = () => import("../../surfaces/a2a/routes.ts");\nexport { m };\n',
+    "server/platform/memory.ts": "export const env = () => Deno.env.get('TRIM');\n",
     "server/platform/up.ts":
       'import { decide } from "../domain/licensing/decide.ts";\nexport { decide };\n',
     // Lawful code the rules must leave alone.
@@ -93,7 +94,8 @@ Deno.test("deno lint fails on a deliberate violation of each house rule, naming 
       'import { type Policy } from "../store/vocabulary.ts";\nexport type A = Article | Policy;\n',
     "server/words.ts": 'export const hint = "Select a file, then UPDATE your settings";\n' +
       'export const tip = "Delete from your list the keys you no longer use.";\n',
-    "tests/x_test.ts": "export const t = Date.now();\n",
+    "server/platform/config.ts": "export const env = () => Deno.env.toObject();\n",
+    "tests/x_test.ts": "export const t = Date.now();\nexport const e = Deno.env.get('X');\n",
     "scripts/bench.ts": 'export const f = () => fetch("http://127.0.0.1/");\n',
   });
   try {
@@ -102,6 +104,7 @@ Deno.test("deno lint fails on a deliberate violation of each house rule, naming 
     assert.deepEqual(findings(output, dir), [
       "clock-only server/surfaces/rest/late.ts",
       "clock-only server/surfaces/rest/late.ts",
+      "env-in-config server/platform/memory.ts",
       "mod-reexports-only server/thing/mod.ts",
       "network-through-fetcher server/surfaces/mcp/leak.ts",
       "network-through-fetcher server/surfaces/mcp/leak.ts",
@@ -123,6 +126,7 @@ Deno.test("deno lint fails on a deliberate violation of each house rule, naming 
     for (
       const fix of [
         "deps.clock.now()",
+        "add a field to Config there",
         "deps.fetcher.fetch()",
         "add a function there",
         "pass it in",

@@ -10,7 +10,7 @@ import { auth, uploadCsv, waitForJob } from "./fixtures/ingest_helpers.ts";
 import { loopbackFetcher, startGatedSite } from "./fixtures/gated_site.ts";
 import { until } from "./fixtures/until.ts";
 import { type TestFolio, testFolio } from "./helpers.ts";
-import { bearer, sendJson, signUp } from "./manage_helpers.ts";
+import { bearer, paramOf, sendJson, signUp } from "./manage_helpers.ts";
 
 type Json = Record<string, unknown>;
 
@@ -207,7 +207,7 @@ Deno.test("cancel and retry refuse what they cannot do: unknown, another publish
   ) {
     const res = await call(folio, "POST", `/jobs/${jobId}/cancel`, body);
     assert.equal(res.status, 400, JSON.stringify(body));
-    assert.deepEqual(res.body.error, { code: "invalid_request", message });
+    assert.deepEqual(res.body.error, { code: "invalid_request", message, ...paramOf(message) });
   }
   const typed = await folio.request(`/api/publisher/jobs/${jobId}/cancel`, {
     method: "POST",
@@ -294,7 +294,7 @@ Deno.test("removing an upload cancels its job and removes its URLs; removing URL
     ) {
       const bad = await call(folio, "POST", "/sources/urls/remove", body);
       assert.equal(bad.status, 400, JSON.stringify(bad.body));
-      assert.deepEqual(bad.body.error, { code: "invalid_request", message });
+      assert.deepEqual(bad.body.error, { code: "invalid_request", message, ...paramOf(message) });
     }
   } finally {
     await worker.stop();

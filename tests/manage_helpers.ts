@@ -60,5 +60,11 @@ export function bearer(apiKey: string): Record<string, string> {
 export async function assertInvalid(res: Response, message: string): Promise<void> {
   const body = await res.json();
   assert.equal(res.status, 400, JSON.stringify(body));
-  assert.deepEqual(body, { error: { code: "invalid_request", message } });
+  assert.deepEqual(body, { error: { code: "invalid_request", message, ...paramOf(message) } });
+}
+
+/** The `param` of a 400 whose message is `<field>: <why>`: the field, unless the whole body. */
+export function paramOf(message: string): { param?: string } {
+  const field = message.slice(0, message.indexOf(": "));
+  return field === "body" ? {} : { param: field };
 }

@@ -85,7 +85,7 @@ Deno.test("budgets: bad input gets a clear 400 or 404 and changes nothing", asyn
   }
   const bad = await folio.request("/api/marketplace/budgets", {
     method: "PUT",
-    headers: { authorization: `Bearer ${apiKey}` },
+    headers: { authorization: `Bearer ${apiKey}`, "content-type": "application/json" },
     body: "{not json",
   });
   assert.equal(bad.status, 400);

@@ -311,6 +311,7 @@ Deno.test("setting a password needs no current one; changing it needs the curren
     status: 400,
     code: "invalid_request",
     message: "password: must be at least 10 characters",
+    param: "password",
   });
   const set = await put({ password: PASSWORD }, { key: apiKey });
   assert.equal(set.status, 204);
@@ -322,6 +323,7 @@ Deno.test("setting a password needs no current one; changing it needs the curren
     status: 400,
     code: "invalid_request",
     message: "currentPassword: is required to change a password that is set",
+    param: "currentPassword",
   });
   const wrong = await put(
     { password: "a brand new password", currentPassword: "not the password" },
@@ -393,6 +395,7 @@ Deno.test("signup takes an optional password of 10 to 200 characters and keeps i
     status: 400,
     code: "invalid_request",
     message: "password: must be at most 200 characters",
+    param: "password",
   });
   const notString = await post({ name: "A", email: "a@acme.test", password: 1234567890 });
   assert.equal(notString.status, 400);

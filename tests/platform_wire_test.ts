@@ -79,6 +79,13 @@ Deno.test("platform wire: edges of the management API, the marketplace and OAuth
     json("PATCH", '{"nope":1}', { authorization: `Bearer ${pk}` }),
   );
   await req("signup too large", "/api/publishers/signup", json("POST", big));
+  // One media-type policy on both sign-ups (issue 31): text/plain is 415 on each.
+  const plain = (body: string) => ({
+    method: "POST",
+    headers: { "content-type": "text/plain" },
+    body,
+  });
+  await req("signup text/plain", "/api/publishers/signup", plain('{"name":"x"}'));
   await req(
     "login wrong password",
     "/api/publishers/login",
@@ -129,6 +136,11 @@ Deno.test("platform wire: edges of the management API, the marketplace and OAuth
   await req("signup array", "/api/marketplace/signup", json("POST", "[1]"));
   await req("signup missing email", "/api/marketplace/signup", json("POST", '{"name":"x"}'));
   await req("signup too large", "/api/marketplace/signup", json("POST", big));
+  await req("buyer signup text/plain", "/api/marketplace/signup", plain('{"name":"x"}'));
+  await req("buyer signup +json", "/api/marketplace/signup", {
+    ...json("POST", '{"name":"x"}'),
+    headers: { "content-type": "application/vnd.api+json" },
+  });
   await req(
     "licenses bad body",
     "/api/marketplace/licenses",

@@ -40,6 +40,12 @@ export interface Config {
    * text on the serving thread. Default: one per core beyond the first, at most 4.
    */
   searchThreads: number;
+  /**
+   * Deno's own `DENO_USR2_MEMORY_TRIM=1`: Deno answers SIGUSR2 with a full collection and
+   * `malloc_trim(0)`, which is how server/platform/memory.ts gives memory back (any other value:
+   * SIGUSR2 would end the process).
+   */
+  usr2MemoryTrim: boolean;
   embeddings: { baseUrl: string; apiKey?: string; model: string } | null;
   stripe: { secretKey: string; webhookSecret: string; apiBase: string } | null;
 }
@@ -47,6 +53,11 @@ export interface Config {
 /** Raised for invalid configuration; the message names the variable and the problem. */
 export class ConfigError extends Error {
   override name = "ConfigError";
+}
+
+/** The process's configuration: its environment and `--flag=value` arguments (main.ts). */
+export function processConfig(args: string[]): Config {
+  return loadConfig(Deno.env.toObject(), args);
 }
 
 /** Reads configuration from an environment map and `--flag=value` arguments (flags win). */
@@ -98,6 +109,7 @@ export function loadConfig(
     trustedDomains: suffixes("FOLIO_TRUSTED_DOMAINS", vars.FOLIO_TRUSTED_DOMAINS ?? "localhost"),
     reusePort: boolean(vars, "FOLIO_REUSE_PORT", false),
     searchThreads: integer(vars, "FOLIO_SEARCH_THREADS", DEFAULT_SEARCH_THREADS, 0, 16),
+    usr2MemoryTrim: vars.DENO_USR2_MEMORY_TRIM === "1",
     embeddings: vars.FOLIO_EMBEDDINGS_URL
       ? {
         baseUrl: origin("FOLIO_EMBEDDINGS_URL", vars.FOLIO_EMBEDDINGS_URL),

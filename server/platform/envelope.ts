@@ -7,6 +7,7 @@
  */
 import type { Context, MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
+import { createMiddleware } from "hono/factory";
 import { findPublisherByDomain, getPublisher, type Publisher } from "../../store/publishers.ts";
 import type { CallStatus, Surface } from "../../store/vocabulary.ts";
 import type { AppDeps, AppEnv } from "../deps.ts";
@@ -89,12 +90,15 @@ export function callLogged(
   };
 }
 
+/**
+ * The env of the routes behind `publisherFrom()`: their publisher is present. Handlers and
+ * middleware that run behind it (`gate()`, a surface's own) take `Context<PublishedEnv>`.
+ */
+export type PublishedEnv = AppEnv & { Variables: { publisher: Publisher } };
+
 /** Puts the publisher on `c.var`: by custom domain (the Host), or by the `:publisherId` param. */
-export function publisherFrom(
-  deps: Pick<AppDeps, "store">,
-  via: "host" | "param",
-): MiddlewareHandler<AppEnv> {
-  return async (c, next) => {
+export function publisherFrom(deps: Pick<AppDeps, "store">, via: "host" | "param") {
+  return createMiddleware<PublishedEnv>(async (c, next) => {
     const publisher = via === "host"
       ? await findPublisherByDomain(deps.store.db, hostOf(c))
       : await getPublisher(deps.store.db, c.req.param("publisherId") ?? "");
@@ -103,7 +107,7 @@ export function publisherFrom(
     }
     c.set("publisher", publisher);
     await next();
-  };
+  });
 }
 
 /**
@@ -114,10 +118,11 @@ export function publisherFrom(
 export function gate(
   deps: Pick<AppDeps, "store" | "clock" | "config">,
   surface: ReachSurface,
-  anonymous: (c: Context<AppEnv>) => string | null,
-): MiddlewareHandler<AppEnv> {
-  return async (c, next) => {
-    const publisher = c.get("publisher")!;
+  anonymous: (c: Context<PublishedEnv>) => string | null,
+) {
+  // Behind publisherFrom(), whose publisher it reads.
+  return createMiddleware<PublishedEnv>(async (c, next) => {
+    const publisher = c.get("publisher");
     if (keyInUrl(new URL(c.req.url))) throw new Refused({ kind: "key_in_url" });
     const presented = presentation(c.req.header("authorization"));
     // A refused anonymous caller is still logged under its anonymous identity.
@@ -135,7 +140,7 @@ export function gate(
     c.set("credential", credential);
     if (credential) c.set("identity", credential.identity);
     await next();
-  };
+  });
 }
 
 /** Largest JSON-RPC request the MCP and A2A endpoints read (docs/TEST-PLAN.md 2.18: 1 MiB). */
@@ -163,8 +168,8 @@ export function bodyLimited(
 }
 
 /** The caller the read functions take, from what the envelope put on `c.var`. */
-export function callerOf(
-  c: Context<AppEnv>,
+export function callerOf<E extends AppEnv>(
+  c: Context<E>,
   deps: Pick<AppDeps, "config">,
   surface: Surface,
 ): Caller {

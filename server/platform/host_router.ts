@@ -5,7 +5,7 @@
  * `routedPath()` puts a request in one of them, so the order of mounts decides nothing.
  */
 import { Hono } from "hono";
-import { getPath } from "hono/utils/url";
+import { getPath, mergePath } from "hono/utils/url";
 import { findPublisherByDomain, normaliseHost, type Publisher } from "../../store/publishers.ts";
 import type { AppDeps, AppEnv } from "../deps.ts";
 
@@ -24,6 +24,12 @@ interface Routed {
   remoteAddr: Deno.Addr | undefined;
   folioHost: HostAnswer;
 }
+
+/** A sub-app and the prefix it is mounted at (its own env may narrow the root's). */
+export type Mounted = readonly [
+  prefix: string,
+  app: { routes: { method: string; path: string }[] },
+];
 
 /** Whether the agent APIs answer a method and path themselves, on any host. */
 export type Claims = (method: string, path: string) => boolean;
@@ -56,13 +62,14 @@ const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"];
  * under a wildcard (`use()`), which answers only on the way to a route. A CORS preflight
  * (OPTIONS) is claimed where any method is routed, a HEAD where GET is.
  */
-export function claimsOf(mounts: readonly [prefix: string, app: Hono<AppEnv>][]): Claims {
-  const all = new Hono<AppEnv>();
-  for (const [prefix, app] of mounts) all.route(prefix, app);
+export function claimsOf(mounts: readonly Mounted[]): Claims {
   const routes = new Hono<AppEnv>();
-  for (const r of all.routes) {
-    if (r.method === "ALL" && r.path.endsWith("*")) continue;
-    routes.on(r.method === "ALL" ? METHODS : [r.method], r.path, (c) => c.body(null));
+  for (const [prefix, app] of mounts) {
+    for (const r of app.routes) {
+      if (r.method === "ALL" && r.path.endsWith("*")) continue;
+      const path = mergePath(prefix, r.path);
+      routes.on(r.method === "ALL" ? METHODS : [r.method], path, (c) => c.body(null));
+    }
   }
   const routed = (method: string, path: string) => routes.router.match(method, path)[0].length > 0;
   return (method, path) => {

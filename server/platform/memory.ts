@@ -21,19 +21,19 @@ export type Released = "collected" | "trimmed" | "none";
 
 /**
  * Picks how to release memory. With `DENO_USR2_MEMORY_TRIM=1` at start (`deno task start` sets
- * it), Deno answers SIGUSR2 with a full V8 collection and `malloc_trim(0)`; V8 frees array
+ * it; `config.usr2MemoryTrim` says so, server/platform/config.ts), Deno answers SIGUSR2 with a full V8 collection and `malloc_trim(0)`; V8 frees array
  * buffers after its collection, on another thread, so glibc is trimmed again 2 s later (four
  * books: 244 → 170 MB 35 s after). Without it SIGUSR2 would end the process, and above
  * FULL_COLLECTION_MAX_HEAP the pause would be too long: glibc is only trimmed, through FFI, now
  * and after V8's memory reducer has collected (about 30 s idle). Linux with glibc only.
  */
 export function memoryReleaser(options: {
-  env?: Record<string, string | undefined>;
+  /** Deno answers SIGUSR2 with a collection and a trim (`config.usr2MemoryTrim`). */
+  usr2MemoryTrim?: boolean;
   heapUsed?: () => number;
   /** Deno installs its SIGUSR2 handler as it starts: a signal before that ends the process. */
   signalAfterMs?: number;
 } = {}): { kind: MemoryRelease; release: () => Released } {
-  const env = options.env ?? Deno.env.toObject();
   const heapUsed = options.heapUsed ?? (() => Deno.memoryUsage().heapUsed);
   const signalAfterMs = options.signalAfterMs ?? 5_000;
   const trim = mallocTrim();
@@ -44,7 +44,7 @@ export function memoryReleaser(options: {
     later(35_000);
     return "trimmed";
   };
-  if (Deno.build.os === "linux" && env.DENO_USR2_MEMORY_TRIM === "1") {
+  if (Deno.build.os === "linux" && options.usr2MemoryTrim === true) {
     return {
       kind: "signal",
       release: () => {

@@ -1,17 +1,20 @@
 import assert from "node:assert/strict";
+import { loadConfig } from "./config.ts";
 import { FULL_COLLECTION_MAX_HEAP, mallocTrim, memoryReleaser } from "./memory.ts";
 
 Deno.test("memoryReleaser() signals only where Deno's SIGUSR2 handler is on, else trims through FFI", () => {
   const linux = Deno.build.os === "linux";
-  assert.equal(
-    memoryReleaser({ env: { DENO_USR2_MEMORY_TRIM: "1" } }).kind,
-    linux ? "signal" : null,
-  );
-  // Any other value leaves SIGUSR2 unhandled: sending it would end the process.
-  for (const env of [{}, { DENO_USR2_MEMORY_TRIM: "0" }, { DENO_USR2_MEMORY_TRIM: "yes" }]) {
-    const { kind } = memoryReleaser({ env });
+  assert.equal(memoryReleaser({ usr2MemoryTrim: true }).kind, linux ? "signal" : null);
+  // Without it SIGUSR2 is unhandled: sending it would end the process.
+  for (const usr2MemoryTrim of [undefined, false]) {
+    const { kind } = memoryReleaser({ usr2MemoryTrim });
     assert.notEqual(kind, "signal");
     if (linux) assert.equal(kind, "malloc_trim");
+  }
+  // Only "1" turns it on, as Deno reads it.
+  for (const value of ["1", "0", "yes"]) {
+    const { usr2MemoryTrim } = loadConfig({ DENO_USR2_MEMORY_TRIM: value });
+    assert.equal(usr2MemoryTrim, value === "1");
   }
   if (linux) mallocTrim()!(); // glibc's malloc_trim(0): safe at any time
 });
@@ -20,11 +23,11 @@ Deno.test("above FULL_COLLECTION_MAX_HEAP a release only trims, however SIGUSR2 
   if (Deno.build.os !== "linux") return;
   const big = () => FULL_COLLECTION_MAX_HEAP + 1;
   // This test process has no SIGUSR2 handler: had the release signalled, it would have ended here.
-  const env = { DENO_USR2_MEMORY_TRIM: "1" };
-  assert.equal(memoryReleaser({ env, heapUsed: big, signalAfterMs: 0 }).release(), "trimmed");
+  const on = { usr2MemoryTrim: true };
+  assert.equal(memoryReleaser({ ...on, heapUsed: big, signalAfterMs: 0 }).release(), "trimmed");
   // So does a release in the first seconds, before Deno has installed its SIGUSR2 handler.
   const early = memoryReleaser({
-    env,
+    ...on,
     heapUsed: () => 0,
     signalAfterMs: performance.now() + 60_000,
   });
@@ -41,7 +44,7 @@ Deno.test("with DENO_USR2_MEMORY_TRIM=1 a release collects the heap and the proc
     for (let i = 0; i < 300000; i++) junk.push({ i, s: "x" + i });
     junk = null;
     const before = Deno.memoryUsage().heapUsed;
-    const { kind, release } = memoryReleaser({ signalAfterMs: 0 });
+    const { kind, release } = memoryReleaser({ signalAfterMs: 0, usr2MemoryTrim: true });
     const done = release();
     // The collection runs when the signal is handled: wait for it (a slow machine takes longer).
     const giveUp = performance.now() + 30_000;

@@ -20,12 +20,12 @@ export function requestId(): MiddlewareHandler<AppEnv> {
 }
 
 /** The one error handler: known errors become their JSON body; anything else a bare 500. */
-export function onError(deps: AppDeps): ErrorHandler<AppEnv> {
+export function onError<E extends AppEnv = AppEnv>(deps: AppDeps): ErrorHandler<E> {
   return (err, c) => {
     const id = c.get("requestId");
     if (err instanceof AppError) {
       for (const [k, v] of Object.entries(err.headers)) c.header(k, v);
-      return c.json(errorBody(err.code, err.message), err.status);
+      return c.json(errorBody(err.code, err.message, err.param), err.status);
     }
     if (err instanceof HTTPException) {
       // Hono raises these for malformed input it parses itself (bodies, limits).

@@ -62,7 +62,7 @@ export function a2aRoutes(deps: AppDeps, via: "host" | "param"): Hono<AppEnv> {
       const caller = callerOf(c, deps, "a2a");
       const out = await dispatch(deps, {
         ...env,
-        publisher: c.get("publisher")!,
+        publisher: c.get("publisher"),
         caller,
         authenticated: c.get("credential") !== null,
       });

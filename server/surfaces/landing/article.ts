@@ -9,7 +9,8 @@ import { getBook } from "../../../store/books.ts";
 import { SiteArticle } from "../../../ui/site/mod.ts";
 import type { SiteArticleView } from "../../../ui/site/types.ts";
 import { renderSite } from "../../../ui/site/mod.ts";
-import type { AppDeps, AppEnv } from "../../deps.ts";
+import type { AppDeps } from "../../deps.ts";
+import type { PublishedEnv } from "../../platform/envelope.ts";
 import { territoryOf } from "../../platform/identity.ts";
 import type { Decision } from "../../domain/licensing/mod.ts";
 import { peekArticle, readArticle } from "../../domain/reads/read_article.ts";
@@ -20,8 +21,8 @@ import { CrawlerError, priceOffer, refusalOf } from "./pay_per_crawl.ts";
 import { crawlTermsFor } from "./visitor.ts";
 
 /** Answers the article page the site found, for the visitor it identified (both on `c.var`). */
-export async function articlePage(deps: AppDeps, c: Context<AppEnv>): Promise<Response> {
-  const publisher = c.get("publisher")!;
+export async function articlePage(deps: AppDeps, c: Context<PublishedEnv>): Promise<Response> {
+  const publisher = c.get("publisher");
   const article = c.get("article")!;
   const visitor = c.get("visitor")!;
   const offer = visitor.treatment === "crawler" ? priceOffer(c.req.raw.headers) : null;
@@ -119,10 +120,10 @@ export async function articlePage(deps: AppDeps, c: Context<AppEnv>): Promise<Re
 
 async function render(
   deps: AppDeps,
-  c: Context<AppEnv>,
+  c: Context<PublishedEnv>,
   opts: { article: Article; decision: Decision; access: SiteArticleView["access"]; status: number },
 ): Promise<Response> {
-  const publisher = c.get("publisher")!;
+  const publisher = c.get("publisher");
   const { article, decision } = opts;
   const brand = brandOf(deps, publisher);
   const card = cardOf(article, decision.policy);

@@ -7,7 +7,8 @@
 import type { Handler } from "hono";
 import { paywalledPaths } from "../../../store/articles.ts";
 import { listRules } from "../../../store/rules.ts";
-import type { AppDeps, AppEnv } from "../../deps.ts";
+import type { AppDeps } from "../../deps.ts";
+import type { PublishedEnv } from "../../platform/envelope.ts";
 import { PLATFORM_FEE_BPS } from "../../platform/money.ts";
 import { CRAWLERS } from "../../domain/crawlers/crawlers.ts";
 import { brandOf } from "./pages.ts";
@@ -19,9 +20,9 @@ import { RSL_CONTENT_TYPE, rslDocument } from "./rsl.ts";
 const NOT_FOR_CRAWLING = ["/ask"];
 
 /** GET /robots.txt on the publisher's host. */
-export function robotsTxtRoute(deps: AppDeps): Handler<AppEnv> {
+export function robotsTxtRoute(deps: AppDeps): Handler<PublishedEnv> {
   return (c) => {
-    const p = c.get("publisher")!;
+    const p = c.get("publisher");
     const tokensWith = (action: "block" | "charge") =>
       CRAWLERS.filter((cr) => settingFor(p, cr) === action).flatMap((cr) => cr.robotsTokens);
     const body = robotsTxt({
@@ -41,9 +42,9 @@ export function robotsTxtRoute(deps: AppDeps): Handler<AppEnv> {
 }
 
 /** GET /license.xml on the publisher's host. */
-export function licenseXmlRoute(deps: AppDeps): Handler<AppEnv> {
+export function licenseXmlRoute(deps: AppDeps): Handler<PublishedEnv> {
   return async (c) => {
-    const p = c.get("publisher")!;
+    const p = c.get("publisher");
     const chargesAll = p.agentPayments.enabled && p.agentPayments.defaultAction === "charge";
     const [rules, paths] = await Promise.all([
       listRules(deps.store.db, p.id),

@@ -4,15 +4,15 @@
  * goes to the platform's one error handler.
  */
 import type { Context, ErrorHandler } from "hono";
-import type { AppDeps, AppEnv } from "../../deps.ts";
-import { Refused } from "../../platform/envelope.ts";
+import type { AppDeps } from "../../deps.ts";
+import { type PublishedEnv, Refused } from "../../platform/envelope.ts";
 import { onError } from "../../platform/middleware.ts";
 import { formatCrawlerPrice } from "./crawler_price.ts";
 import { CrawlerError } from "./pay_per_crawl.ts";
 
 /** The site app's error handler. */
-export function landingError(deps: AppDeps): ErrorHandler<AppEnv> {
-  const fallback = onError(deps);
+export function landingError(deps: AppDeps): ErrorHandler<PublishedEnv> {
+  const fallback = onError<PublishedEnv>(deps);
   return (err, c) => {
     if (err instanceof CrawlerError) {
       c.header("crawler-error", err.code);
@@ -27,7 +27,7 @@ export function landingError(deps: AppDeps): ErrorHandler<AppEnv> {
   };
 }
 
-function refused(c: Context<AppEnv>, err: Refused): Response {
+function refused(c: Context<PublishedEnv>, err: Refused): Response {
   const r = err.refusal;
   switch (r.kind) {
     case "unknown_publisher":

@@ -8,7 +8,8 @@
  */
 import type { Context } from "hono";
 import { z } from "zod";
-import type { AppDeps, AppEnv } from "../../deps.ts";
+import type { AppDeps } from "../../deps.ts";
+import type { PublishedEnv } from "../../platform/envelope.ts";
 import { callerOf } from "../../platform/envelope.ts";
 import { AppError } from "../../platform/errors.ts";
 import { limit, parseField, query, wholeNumber } from "../../domain/reads/inputs.ts";
@@ -27,9 +28,9 @@ const askBody = z.object({
 });
 
 /** GET|POST /ask. */
-export async function nlwebAsk(deps: AppDeps, c: Context<AppEnv>): Promise<Response> {
+export async function nlwebAsk(deps: AppDeps, c: Context<PublishedEnv>): Promise<Response> {
   const input = await askInput(c);
-  const publisher = c.get("publisher")!;
+  const publisher = c.get("publisher");
   const { hits } = await searchArticles(
     { db: deps.store.db, clock: deps.clock, search: deps.search },
     { publisher, query: input.query, limit: input.limit, caller: callerOf(c, deps, "nlweb") },
@@ -67,7 +68,7 @@ export async function nlwebAsk(deps: AppDeps, c: Context<AppEnv>): Promise<Respo
 }
 
 async function askInput(
-  c: Context<AppEnv>,
+  c: Context<PublishedEnv>,
 ): Promise<{ query: string; limit: number; queryId: string }> {
   const params = new URL(c.req.url).searchParams;
   let rawQuery: unknown = params.get("query") ?? undefined;

@@ -9,8 +9,14 @@ import { type Context, Hono, type MiddlewareHandler } from "hono";
 import { findArticleByPath } from "../../../store/articles.ts";
 import { bookChapters, getBook } from "../../../store/books.ts";
 import { renderSite, SiteBook, SiteHome, SiteNotFound, SiteTopic } from "../../../ui/site/mod.ts";
-import type { AppDeps, AppEnv } from "../../deps.ts";
-import { bodyLimited, callLogged, gate, JSON_BODY_LIMIT } from "../../platform/envelope.ts";
+import type { AppDeps } from "../../deps.ts";
+import {
+  bodyLimited,
+  callLogged,
+  gate,
+  JSON_BODY_LIMIT,
+  type PublishedEnv,
+} from "../../platform/envelope.ts";
 import { answerOf } from "../../platform/host_router.ts";
 import { territoryOf } from "../../platform/identity.ts";
 import type { Caller } from "../../domain/reads/requester.ts";
@@ -25,8 +31,8 @@ import { brandOf, homeView, pageParam, topicView } from "./pages.ts";
 import { identifyVisitor } from "./visitor.ts";
 
 /** The site's routes, mounted by the root under the host router's `SITE`. */
-export function siteRoutes(deps: AppDeps): Hono<AppEnv> {
-  const app = new Hono<AppEnv>();
+export function siteRoutes(deps: AppDeps): Hono<PublishedEnv> {
+  const app = new Hono<PublishedEnv>();
   // The publisher the host router found, and the User-Agent's crawler, classified once.
   app.use(async (c, next) => {
     const answer = answerOf(c.env);
@@ -47,7 +53,7 @@ export function siteRoutes(deps: AppDeps): Hono<AppEnv> {
     return crawler ? `crawler:${crawler.family}` : `ip:${clientAddress(c)}`;
   });
   // Who is reading, once per page (it may refuse a bad signature or a blocked crawler).
-  const visitor: MiddlewareHandler<AppEnv> = async (c, next) => {
+  const visitor: MiddlewareHandler<PublishedEnv> = async (c, next) => {
     c.set("visitor", await identifyVisitor(deps, c));
     await next();
   };
@@ -66,7 +72,7 @@ export function siteRoutes(deps: AppDeps): Hono<AppEnv> {
 
   app.get("/", logged("_landing:home"), reachable, visitor, async (c) => {
     const view = await homeView(deps, {
-      publisher: c.get("publisher")!,
+      publisher: c.get("publisher"),
       caller: callerOf(deps, c),
       page: pageParam(c.req.query("page")),
     });
@@ -74,7 +80,7 @@ export function siteRoutes(deps: AppDeps): Hono<AppEnv> {
   });
   app.get("/topics/:tag", logged("_landing:topic"), reachable, visitor, async (c) => {
     const view = await topicView(deps, {
-      publisher: c.get("publisher")!,
+      publisher: c.get("publisher"),
       caller: callerOf(deps, c),
       page: pageParam(c.req.query("page")),
       tag: c.req.param("tag").toLowerCase(),
@@ -82,7 +88,7 @@ export function siteRoutes(deps: AppDeps): Hono<AppEnv> {
     return page(c, renderSite(SiteTopic(view)));
   });
   app.get("/books/:bookId", logged("_landing:book"), reachable, visitor, async (c) => {
-    const p = c.get("publisher")!;
+    const p = c.get("publisher");
     const book = await getBook(deps.store.db, p.id, c.req.param("bookId"));
     if (!book) return notFoundPage(deps, c);
     const chapters = await bookChapters(deps.store.db, p.id, book.id);
@@ -102,7 +108,7 @@ export function siteRoutes(deps: AppDeps): Hono<AppEnv> {
   // Every other path is an article's (a chapter's included): the path of its canonical URL.
   app.get("*", logged("_landing:article"), reachable, visitor, async (c, next) => {
     const path = new URL(c.req.url).pathname;
-    const article = await findArticleByPath(deps.store.db, c.get("publisher")!.id, path);
+    const article = await findArticleByPath(deps.store.db, c.get("publisher").id, path);
     if (!article) return notFoundPage(deps, c);
     c.set("article", article);
     await next();
@@ -113,7 +119,7 @@ export function siteRoutes(deps: AppDeps): Hono<AppEnv> {
 }
 
 /** The caller the listings decide for. */
-function callerOf(deps: AppDeps, c: Context<AppEnv>): Caller {
+function callerOf(deps: AppDeps, c: Context<PublishedEnv>): Caller {
   const who = c.get("visitor")!;
   return {
     identity: who.identity,
@@ -123,13 +129,13 @@ function callerOf(deps: AppDeps, c: Context<AppEnv>): Caller {
   };
 }
 
-function page(c: Context<AppEnv>, html: string): Response {
+function page(c: Context<PublishedEnv>, html: string): Response {
   c.header("Link", `<${new URL(c.req.url).origin}/license.xml>; rel="license"`);
   return c.html(html);
 }
 
-function notFoundPage(deps: AppDeps, c: Context<AppEnv>): Response {
-  const p = c.get("publisher")!;
+function notFoundPage(deps: AppDeps, c: Context<PublishedEnv>): Response {
+  const p = c.get("publisher");
   return c.html(
     renderSite(SiteNotFound({ brand: brandOf(deps, p), path: new URL(c.req.url).pathname })),
     404,

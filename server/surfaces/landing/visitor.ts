@@ -9,7 +9,8 @@ import type { Article } from "../../../store/articles.ts";
 import { type CrawlerAction, normaliseHost, type Publisher } from "../../../store/publishers.ts";
 import { buyerOfSignatureAgent } from "../../../store/signature_agents.ts";
 import { storedRobotsVerdict } from "../../domain/catalog/robots.ts";
-import type { AppDeps, AppEnv } from "../../deps.ts";
+import type { AppDeps } from "../../deps.ts";
+import type { PublishedEnv } from "../../platform/envelope.ts";
 import type { CrawlTerms } from "../../domain/licensing/mod.ts";
 import type { KnownCrawler } from "../../domain/crawlers/crawlers.ts";
 import { settingFor } from "../../domain/crawlers/setting.ts";
@@ -42,8 +43,11 @@ export const PRICE_HEADERS = ["crawler-exact-price", "crawler-max-price"] as con
  * Identifies the visitor after the reach gate (which verified any buyer key). Throws a
  * `CrawlerError` for a bad signature or a crawler the publisher blocks.
  */
-export async function identifyVisitor(deps: AppDeps, c: Context<AppEnv>): Promise<Visitor> {
-  const publisher = c.get("publisher")!;
+export async function identifyVisitor(
+  deps: AppDeps,
+  c: Context<PublishedEnv>,
+): Promise<Visitor> {
+  const publisher = c.get("publisher");
   const crawler = c.get("crawler");
   // Verified and spent: a replayed signature neither pays nor identifies (signature_replay.ts).
   const signature = await authenticateWebBotAuth(deps, c.req.raw);

@@ -18,50 +18,64 @@ import {
 } from "../../domain/accounts/login.ts";
 import { hashPassword } from "../../domain/accounts/passwords.ts";
 import { loginSchema, signupSchema } from "./schemas.ts";
-import { jsonLimit, readJson } from "../../domain/accounts/validation.ts";
-import { parseInput } from "../../platform/validate.ts";
+import { json } from "./body.ts";
 
 /** Routes for signup, login and logout. */
 export function accountRoutes(deps: AppDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   const db = deps.store.db;
 
-  app.post("/signup", jsonLimit, async (c) => {
-    await throttle(deps, `signup:ip:${clientAddress(c)}`, LIMITS.signupPerIp);
-    const input = parseInput(signupSchema, await readJson(c));
-    const { publisher, apiKey } = await createPublisherAccount(db, {
-      name: input.name,
-      slug: input.slug,
-      email: input.email,
-      owner: { email: input.email, passwordHash: await hashPassword(input.password) },
-    }, { now: deps.clock.now() });
-    c.header("Cache-Control", "no-store");
-    return c.json({ publisherId: publisher.id, slug: publisher.slug, apiKey }, 201);
-  });
+  // The throttles run before the body is read, as the budget counts attempts, good or bad.
+  app.post(
+    "/signup",
+    async (c, next) => {
+      await throttle(deps, `signup:ip:${clientAddress(c)}`, LIMITS.signupPerIp);
+      await next();
+    },
+    json(signupSchema),
+    async (c) => {
+      const input = c.req.valid("json");
+      const { publisher, apiKey } = await createPublisherAccount(db, {
+        name: input.name,
+        slug: input.slug,
+        email: input.email,
+        owner: { email: input.email, passwordHash: await hashPassword(input.password) },
+      }, { now: deps.clock.now() });
+      c.header("Cache-Control", "no-store");
+      return c.json({ publisherId: publisher.id, slug: publisher.slug, apiKey }, 201);
+    },
+  );
 
-  app.post("/login", jsonLimit, async (c) => {
-    await limitSignIns(deps, c, "login");
-    const input = parseInput(loginSchema, await readJson(c));
-    const session = await slowSignIns(
-      deps,
-      c,
-      "login",
-      input.email,
-      () => logIn(db, input, { now: deps.clock.now() }),
-    );
-    setCookie(
-      c,
-      SESSION_COOKIE,
-      session.token,
-      sessionCookieOptions(deps.config, SESSION_TTL_MS / 1000),
-    );
-    c.header("Cache-Control", "no-store");
-    return c.json({
-      publisherId: session.publisherId,
-      csrfToken: session.csrfToken,
-      expiresAt: new Date(session.expiresAt).toISOString(),
-    });
-  });
+  app.post(
+    "/login",
+    async (c, next) => {
+      await limitSignIns(deps, c, "login");
+      await next();
+    },
+    json(loginSchema),
+    async (c) => {
+      const input = c.req.valid("json");
+      const session = await slowSignIns(
+        deps,
+        c,
+        "login",
+        input.email,
+        () => logIn(db, input, { now: deps.clock.now() }),
+      );
+      setCookie(
+        c,
+        SESSION_COOKIE,
+        session.token,
+        sessionCookieOptions(deps.config, SESSION_TTL_MS / 1000),
+      );
+      c.header("Cache-Control", "no-store");
+      return c.json({
+        publisherId: session.publisherId,
+        csrfToken: session.csrfToken,
+        expiresAt: new Date(session.expiresAt).toISOString(),
+      });
+    },
+  );
 
   // Idempotent and harmless without a session; SameSite=Lax keeps other sites from posting it.
   app.post("/logout", async (c) => {

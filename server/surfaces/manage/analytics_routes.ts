@@ -5,17 +5,17 @@
  */
 import { Hono } from "hono";
 import { dailyCharges, dailySurfaceCalls, topIntents } from "../../../store/analytics.ts";
-import type { AppDeps, AppEnv } from "../../deps.ts";
+import type { AppDeps } from "../../deps.ts";
+import type { ManageEnv } from "./auth.ts";
 import { microsToWholeCents } from "../../platform/money.ts";
 import { parseDays } from "../../platform/days.ts";
-import { current } from "./context.ts";
 
 const DAY_MS = 86_400_000;
 const TOP_INTENTS = 10;
 
 /** The analytics route. */
-export function analyticsRoutes(deps: AppDeps): Hono<AppEnv> {
-  const app = new Hono<AppEnv>();
+export function analyticsRoutes(deps: AppDeps): Hono<ManageEnv> {
+  const app = new Hono<ManageEnv>();
   app.get("/analytics", async (c) => {
     const days = parseDays(c.req.query("days"));
     const now = deps.clock.now();
@@ -24,7 +24,7 @@ export function analyticsRoutes(deps: AppDeps): Hono<AppEnv> {
     const monthStart = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
     const from = since < monthStart ? since : monthStart;
     const db = deps.store.db;
-    const id = current(c).id;
+    const id = c.get("publisher").id;
     await deps.callLog.flush(); // this process's buffered calls and intents count too
     const [calls, charges, intents] = await Promise.all([
       dailySurfaceCalls(db, id, from),

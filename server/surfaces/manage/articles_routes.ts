@@ -6,24 +6,24 @@
 import { Hono } from "hono";
 import { recentCalls } from "../../../store/call_log.ts";
 import { recentIntents } from "../../../store/intents.ts";
-import type { AppDeps, AppEnv } from "../../deps.ts";
+import type { AppDeps } from "../../deps.ts";
+import type { ManageEnv } from "./auth.ts";
 import { describeCallers } from "./callers.ts";
-import { current } from "./context.ts";
 import {
   listManagedArticles,
   patchManagedArticle,
   setManagedArticlePublished,
 } from "./articles.ts";
 import { articlePatchSchema, articleQuerySchema } from "./schemas.ts";
-import { readJson } from "../../domain/accounts/validation.ts";
+import { json } from "./body.ts";
 import { parseInput } from "../../platform/validate.ts";
 
 /** docs/SPEC.md "Events": the call log shows the last 100 calls; reader intents likewise. */
 const RECENT = 100;
 
 /** The article, call-log, intent and coverage routes. */
-export function articlesRoutes(deps: AppDeps): Hono<AppEnv> {
-  const app = new Hono<AppEnv>();
+export function articlesRoutes(deps: AppDeps): Hono<ManageEnv> {
+  const app = new Hono<ManageEnv>();
   const db = deps.store.db;
 
   app.get("/articles", async (c) => {
@@ -31,12 +31,12 @@ export function articlesRoutes(deps: AppDeps): Hono<AppEnv> {
       articleQuerySchema,
       Object.fromEntries(new URL(c.req.url).searchParams),
     );
-    return c.json(await listManagedArticles(deps, current(c), query));
+    return c.json(await listManagedArticles(deps, c.get("publisher"), query));
   });
 
-  app.patch("/articles/:id", async (c) => {
-    const patch = parseInput(articlePatchSchema, await readJson(c));
-    const article = await patchManagedArticle(deps, current(c), {
+  app.patch("/articles/:id", json(articlePatchSchema), async (c) => {
+    const patch = c.req.valid("json");
+    const article = await patchManagedArticle(deps, c.get("publisher"), {
       id: c.req.param("id"),
       ...patch,
     });
@@ -45,7 +45,7 @@ export function articlesRoutes(deps: AppDeps): Hono<AppEnv> {
 
   for (const [action, published] of [["unpublish", false], ["publish", true]] as const) {
     app.post(`/articles/:id/${action}`, async (c) => {
-      const article = await setManagedArticlePublished(deps, current(c), {
+      const article = await setManagedArticlePublished(deps, c.get("publisher"), {
         id: c.req.param("id"),
         published,
       });
@@ -60,7 +60,10 @@ export function articlesRoutes(deps: AppDeps): Hono<AppEnv> {
     // tool call logged on its own row (same request, latency, status and caller) or a handshake
     // (initialize, tools/list, notifications) that uses no content. Failed protocol requests are
     // logged as errors, not traces, and stay in the list.
-    const calls = await recentCalls(db, current(c).id, { limit: RECENT, withoutTraces: true });
+    const calls = await recentCalls(db, c.get("publisher").id, {
+      limit: RECENT,
+      withoutTraces: true,
+    });
     const callerOf = await describeCallers(db, calls.map((e) => e.identity));
     // The columns of docs/SPEC.md "Events", and who asked (never an anonymous caller's address).
     return c.json({
@@ -80,7 +83,7 @@ export function articlesRoutes(deps: AppDeps): Hono<AppEnv> {
 
   app.get("/intents", async (c) => {
     await deps.callLog.flush();
-    const intents = await recentIntents(db, current(c).id, { limit: RECENT });
+    const intents = await recentIntents(db, c.get("publisher").id, { limit: RECENT });
     const callerOf = await describeCallers(db, intents.map((i) => i.identity));
     return c.json({
       intents: intents.map(({ identity, ...intent }) => ({
@@ -91,7 +94,7 @@ export function articlesRoutes(deps: AppDeps): Hono<AppEnv> {
   });
 
   app.get("/coverage", async (c) => {
-    return c.json(await deps.search.coverage(current(c).id));
+    return c.json(await deps.search.coverage(c.get("publisher").id));
   });
   return app;
 }

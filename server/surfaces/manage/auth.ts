@@ -3,9 +3,13 @@
  * session cookie. Cookie-authenticated requests that change state must also carry the session's
  * CSRF token in `X-CSRF-Token`, since browsers attach cookies to cross-site requests.
  */
-import type { MiddlewareHandler } from "hono";
 import { getCookie } from "hono/cookie";
-import { findPublisherIdByKeyHash, getPublisher } from "../../../store/publishers.ts";
+import { createMiddleware } from "hono/factory";
+import {
+  findPublisherIdByKeyHash,
+  getPublisher,
+  type Publisher,
+} from "../../../store/publishers.ts";
 import { findSession } from "../../../store/sessions.ts";
 import type { AppDeps, AppEnv } from "../../deps.ts";
 import { AppError } from "../../platform/errors.ts";
@@ -22,9 +26,15 @@ export function unauthenticated(): AppError {
   );
 }
 
+/**
+ * The management API's env: `requirePublisher()` runs first on the whole sub-app, so every route
+ * behind it has its publisher (the sub-apps mounted there are `Hono<ManageEnv>`).
+ */
+export type ManageEnv = AppEnv & { Variables: { publisher: Publisher } };
+
 /** Requires a publisher credential and puts the publisher in `c.get("publisher")`. */
-export function requirePublisher(deps: AppDeps): MiddlewareHandler<AppEnv> {
-  return async (c, next) => {
+export function requirePublisher(deps: AppDeps) {
+  return createMiddleware<ManageEnv>(async (c, next) => {
     const auth = c.req.header("authorization");
     let publisherId: string | null = null;
     if (auth) {
@@ -46,5 +56,5 @@ export function requirePublisher(deps: AppDeps): MiddlewareHandler<AppEnv> {
     if (!publisher) throw unauthenticated();
     c.set("publisher", publisher);
     await next();
-  };
+  });
 }

@@ -16,11 +16,12 @@ import {
 import { removeListedUrls, removeUpload, retrySource } from "../../domain/catalog/lifecycle.ts";
 import { importSourceCsv, MAX_CSV_BYTES } from "../../domain/catalog/sources.ts";
 import { mediaType, readUpload, refuseType, uploadLimit } from "../../domain/catalog/upload.ts";
-import type { AppDeps, AppEnv } from "../../deps.ts";
+import type { AppDeps } from "../../deps.ts";
+import type { ManageEnv } from "./auth.ts";
 import { bookRoutes } from "./book_routes.ts";
 import { removeUrlsInputSchema, urlQuerySchema } from "./ingest_schemas.ts";
 import { jobRoutes, presentJob } from "./job_routes.ts";
-import { readJson } from "../../domain/accounts/validation.ts";
+import { json } from "./body.ts";
 import { parseInput } from "../../platform/validate.ts";
 
 /** Media types a CSV upload may carry (browsers label .csv files in several ways). */
@@ -35,8 +36,8 @@ const CSV_TYPES = new Set([
 ]);
 
 /** Routes for sources, jobs, books. */
-export function ingestRoutes(deps: AppDeps): Hono<AppEnv> {
-  const app = new Hono<AppEnv>();
+export function ingestRoutes(deps: AppDeps): Hono<ManageEnv> {
+  const app = new Hono<ManageEnv>();
   const db = deps.store.db;
 
   app.post("/sources", uploadLimit(MAX_CSV_BYTES), async (c) => {
@@ -44,13 +45,13 @@ export function ingestRoutes(deps: AppDeps): Hono<AppEnv> {
       await refuseType(c.req.raw, "text/csv or multipart/form-data with a file field");
     }
     const upload = await readUpload(c.req.raw, MAX_CSV_BYTES);
-    const { job, ...result } = await importSourceCsv(deps, c.get("publisher")!.id, upload);
+    const { job, ...result } = await importSourceCsv(deps, c.get("publisher").id, upload);
     const body = { ...result, jobId: job?.id ?? null, job: job ? presentJob(job) : null };
     return c.json(body, result.duplicate ? 200 : 201);
   });
 
   app.get("/sources", async (c) => {
-    const publisherId = c.get("publisher")!.id;
+    const publisherId = c.get("publisher").id;
     const [sources, urls, bySource, jobs] = await Promise.all([
       listSources(db, publisherId),
       countUrlsByState(db, publisherId),
@@ -69,21 +70,21 @@ export function ingestRoutes(deps: AppDeps): Hono<AppEnv> {
 
   app.get("/sources/urls", async (c) => {
     const query = parseInput(urlQuerySchema, c.req.query());
-    const urls = await listUrls(db, c.get("publisher")!.id, { ...query, limit: 1000 });
+    const urls = await listUrls(db, c.get("publisher").id, { ...query, limit: 1000 });
     return c.json({ urls: urls.map(presentUrl) });
   });
 
-  app.post("/sources/urls/remove", async (c) => {
-    const { urls } = parseInput(removeUrlsInputSchema, await readJson(c));
-    return c.json(await removeListedUrls(deps, c.get("publisher")!.id, urls));
+  app.post("/sources/urls/remove", json(removeUrlsInputSchema), async (c) => {
+    const { urls } = c.req.valid("json");
+    return c.json(await removeListedUrls(deps, c.get("publisher").id, urls));
   });
 
   app.delete("/sources/:id", async (c) => {
-    return c.json(await removeUpload(deps, c.get("publisher")!.id, c.req.param("id")));
+    return c.json(await removeUpload(deps, c.get("publisher").id, c.req.param("id")));
   });
 
   app.post("/sources/:id/retry", async (c) => {
-    const { job, requeued } = await retrySource(deps, c.get("publisher")!.id, c.req.param("id"));
+    const { job, requeued } = await retrySource(deps, c.get("publisher").id, c.req.param("id"));
     return c.json({ jobId: job.id, job: presentJob(job), requeued }, 202);
   });
 

@@ -3,48 +3,41 @@ import { Hono } from "hono";
 import { getJob, type Job, listJobs } from "../../../store/jobs.ts";
 import { queueJob } from "../../domain/catalog/jobs.ts";
 import { cancelIngestJob, retryJob } from "../../domain/catalog/lifecycle.ts";
-import type { AppDeps, AppEnv } from "../../deps.ts";
-import { invalid, notFound } from "../../platform/errors.ts";
+import type { AppDeps } from "../../deps.ts";
+import type { ManageEnv } from "./auth.ts";
+import { notFound } from "../../platform/errors.ts";
 import { cancelInputSchema } from "./ingest_schemas.ts";
-import { readJson } from "../../domain/accounts/validation.ts";
-import { parseInput } from "../../platform/validate.ts";
+import { json } from "./body.ts";
+import { jobInputSchema } from "./openapi_schemas.ts";
 
 /** Routes under /jobs. */
-export function jobRoutes(deps: AppDeps): Hono<AppEnv> {
-  const app = new Hono<AppEnv>();
+export function jobRoutes(deps: AppDeps): Hono<ManageEnv> {
+  const app = new Hono<ManageEnv>();
   const db = deps.store.db;
 
-  app.post("/jobs", async (c) => {
-    let body: unknown;
-    try {
-      body = await c.req.json();
-    } catch {
-      throw invalid("body", 'must be JSON: {"kind": "drain"} or {"kind": "sync"}');
-    }
-    const kind = (body as { kind?: unknown } | null)?.kind;
-    if (kind !== "drain" && kind !== "sync") throw invalid("kind", "must be drain or sync");
-    const { job, created } = await queueJob(deps, c.get("publisher")!.id, kind);
+  app.post("/jobs", json(jobInputSchema), async (c) => {
+    const { kind } = c.req.valid("json");
+    const { job, created } = await queueJob(deps, c.get("publisher").id, kind);
     return c.json({ jobId: job.id, created, job: presentJob(job) }, 202);
   });
 
   app.get("/jobs", async (c) => {
-    const jobs = await listJobs(db, c.get("publisher")!.id, { limit: 50 });
+    const jobs = await listJobs(db, c.get("publisher").id, { limit: 50 });
     return c.json({ jobs: jobs.map(presentJob) });
   });
 
   app.get("/jobs/:id", async (c) => {
-    const job = await getJob(db, c.get("publisher")!.id, c.req.param("id"));
+    const job = await getJob(db, c.get("publisher").id, c.req.param("id"));
     if (!job) throw notFound("Job");
     return c.json(presentJob(job));
   });
 
-  app.post("/jobs/:id/cancel", async (c) => {
-    // The body is optional; when there is one, it is JSON like every other body here.
-    const sent = c.req.raw.body !== null && c.req.header("content-length") !== "0";
-    const { reason } = sent ? parseInput(cancelInputSchema, await readJson(c)) : {};
+  // The body is optional; when there is one, it is JSON like every other body here.
+  app.post("/jobs/:id/cancel", json(cancelInputSchema, { empty: true }), async (c) => {
+    const { reason } = c.req.valid("json");
     const { job, released } = await cancelIngestJob(
       deps,
-      c.get("publisher")!.id,
+      c.get("publisher").id,
       c.req.param("id"),
       reason,
     );
@@ -52,7 +45,7 @@ export function jobRoutes(deps: AppDeps): Hono<AppEnv> {
   });
 
   app.post("/jobs/:id/retry", async (c) => {
-    const { job, requeued } = await retryJob(deps, c.get("publisher")!.id, c.req.param("id"));
+    const { job, requeued } = await retryJob(deps, c.get("publisher").id, c.req.param("id"));
     return c.json({ jobId: job.id, job: presentJob(job), requeued }, 202);
   });
   return app;

@@ -11,20 +11,19 @@ import {
   listRequests,
 } from "../../domain/billing/license_requests.ts";
 import { publisherEarnings } from "../../domain/billing/earnings.ts";
-import type { AppDeps, AppEnv } from "../../deps.ts";
+import type { AppDeps } from "../../deps.ts";
+import type { ManageEnv } from "./auth.ts";
 import { invalid } from "../../platform/errors.ts";
 import { centsToMicros } from "../../platform/money.ts";
-import { current } from "./context.ts";
 import { presentLicense, presentRequests } from "./license_requests.ts";
 import { licenseApprovalSchema, licenseDenialSchema } from "./schemas.ts";
-import { readOptionalJson } from "../../domain/accounts/validation.ts";
-import { parseInput } from "../../platform/validate.ts";
+import { json } from "./body.ts";
 
 const STATES = new Set(["pending", "approved", "denied"]);
 
 /** Routes for license requests and earnings. */
-export function licenseRequestRoutes(deps: AppDeps): Hono<AppEnv> {
-  const app = new Hono<AppEnv>();
+export function licenseRequestRoutes(deps: AppDeps): Hono<ManageEnv> {
+  const app = new Hono<ManageEnv>();
   const db = deps.store.db;
 
   app.get("/license-requests", async (c) => {
@@ -32,31 +31,35 @@ export function licenseRequestRoutes(deps: AppDeps): Hono<AppEnv> {
     if (state !== undefined && !STATES.has(state)) {
       throw invalid("state", "must be pending, approved or denied");
     }
-    const publisher = current(c);
+    const publisher = c.get("publisher");
     const requests = await listRequests(db, publisher.id, {
       state: state as LicenseRequest["state"] | undefined,
     });
     return c.json({ requests: await presentRequests(db, publisher, requests) });
   });
 
-  app.post("/license-requests/:id/approve", async (c) => {
-    const terms = parseInput(licenseApprovalSchema, await readOptionalJson(c));
-    const publisher = current(c);
-    const { request, license } = await approveLicenseRequest(db, publisher, {
-      requestId: c.req.param("id"),
-      monthlyPriceMicros: terms.monthlyPriceUsdCents === undefined
-        ? undefined
-        : centsToMicros(terms.monthlyPriceUsdCents),
-      termMonths: terms.termMonths,
-      now: deps.clock.now(),
-    });
-    const [presented] = await presentRequests(db, publisher, [request]);
-    return c.json({ request: presented, license: presentLicense(license) });
-  });
+  app.post(
+    "/license-requests/:id/approve",
+    json(licenseApprovalSchema, { empty: true }),
+    async (c) => {
+      const terms = c.req.valid("json");
+      const publisher = c.get("publisher");
+      const { request, license } = await approveLicenseRequest(db, publisher, {
+        requestId: c.req.param("id"),
+        monthlyPriceMicros: terms.monthlyPriceUsdCents === undefined
+          ? undefined
+          : centsToMicros(terms.monthlyPriceUsdCents),
+        termMonths: terms.termMonths,
+        now: deps.clock.now(),
+      });
+      const [presented] = await presentRequests(db, publisher, [request]);
+      return c.json({ request: presented, license: presentLicense(license) });
+    },
+  );
 
-  app.post("/license-requests/:id/deny", async (c) => {
-    const { reason } = parseInput(licenseDenialSchema, await readOptionalJson(c));
-    const publisher = current(c);
+  app.post("/license-requests/:id/deny", json(licenseDenialSchema, { empty: true }), async (c) => {
+    const { reason } = c.req.valid("json");
+    const publisher = c.get("publisher");
     const request = await denyLicenseRequest(db, publisher.id, {
       requestId: c.req.param("id"),
       reason,
@@ -71,7 +74,7 @@ export function licenseRequestRoutes(deps: AppDeps): Hono<AppEnv> {
     if (!/^\d{1,2}$/.test(raw) || Number(raw) < 1 || Number(raw) > 36) {
       throw invalid("months", "must be a whole number from 1 to 36");
     }
-    return c.json(await publisherEarnings(db, current(c).id, { months: Number(raw) }));
+    return c.json(await publisherEarnings(db, c.get("publisher").id, { months: Number(raw) }));
   });
   return app;
 }

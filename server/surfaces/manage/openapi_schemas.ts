@@ -11,7 +11,14 @@ import { effectiveSchema, managedArticleSchema, ruleSchema } from "./schemas.ts"
 
 /** Platform error body (docs/DESIGN.md §6 "Errors"). */
 export const errorSchema = z.object({
-  error: z.object({ code: z.string(), message: z.string() }),
+  error: z.object({
+    code: z.string(),
+    message: z.string(),
+    param: z.string().optional().meta({
+      description: "The input field at fault (`email`, `branding.logoUrl`, `territories[0]`), " +
+        "when the error is about one",
+    }),
+  }),
 });
 
 /** GET /api/publisher/session. */
@@ -126,7 +133,9 @@ export const intentListSchema = z.object({
 export const coverageSchema = z.object({ embedded: z.int(), total: z.int() });
 
 /** POST /api/publisher/jobs body. */
-export const jobInputSchema = z.strictObject({ kind: z.enum(["drain", "sync"]) });
+export const jobInputSchema = z.strictObject({
+  kind: z.enum(["drain", "sync"], { error: "must be drain or sync" }),
+});
 
 /** 202 of POST /api/publisher/jobs: the queued job. */
 export const jobQueuedSchema = z.object({ jobId: z.string() });

@@ -5,20 +5,19 @@
  * `_dash:retrieve_passages` (docs/SPEC.md "Registered MCP install": `_dash:<tool>` entries).
  */
 import { Hono } from "hono";
-import type { AppDeps, AppEnv } from "../../deps.ts";
+import type { AppDeps } from "../../deps.ts";
+import type { ManageEnv } from "./auth.ts";
 import { callLogged } from "../../platform/envelope.ts";
 import { microsToCents } from "../../platform/money.ts";
 import { passageResult } from "../../domain/reads/present.ts";
 import { retrievePassages } from "../../domain/reads/search.ts";
 import { publisherIdentity } from "./callers.ts";
-import { current } from "./context.ts";
 import { playgroundPassagesSchema } from "./schemas.ts";
-import { readJson } from "../../domain/accounts/validation.ts";
-import { parseInput } from "../../platform/validate.ts";
+import { json } from "./body.ts";
 
 /** The playground route. */
-export function playgroundRoutes(deps: AppDeps): Hono<AppEnv> {
-  const app = new Hono<AppEnv>();
+export function playgroundRoutes(deps: AppDeps): Hono<ManageEnv> {
+  const app = new Hono<ManageEnv>();
   const reads = {
     db: deps.store.db,
     clock: deps.clock,
@@ -29,11 +28,16 @@ export function playgroundRoutes(deps: AppDeps): Hono<AppEnv> {
   app.post(
     "/playground/passages",
     callLogged(deps, "dashboard", { tools: ["_dash:retrieve_passages"] }),
+    // The identity first, so that a refused body is logged under it too.
+    async (c, next) => {
+      c.set("identity", publisherIdentity(c.get("publisher").id));
+      await next();
+    },
+    json(playgroundPassagesSchema),
     async (c) => {
-      const publisher = current(c);
+      const publisher = c.get("publisher");
       const identity = publisherIdentity(publisher.id);
-      c.set("identity", identity);
-      const input = parseInput(playgroundPassagesSchema, await readJson(c));
+      const input = c.req.valid("json");
       const found = await retrievePassages(reads, {
         publisher,
         ...input,

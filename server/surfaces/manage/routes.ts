@@ -8,9 +8,8 @@ import type { AppDeps, AppEnv } from "../../deps.ts";
 import { rotatePublisherKey } from "./accounts.ts";
 import { analyticsRoutes } from "./analytics_routes.ts";
 import { articlesRoutes } from "./articles_routes.ts";
-import { requirePublisher } from "./auth.ts";
+import { type ManageEnv, requirePublisher } from "./auth.ts";
 import { userEmail } from "../../../store/users.ts";
-import { current } from "./context.ts";
 import { ingestRoutes } from "./ingest_routes.ts";
 import { licenseRequestRoutes } from "./license_request_routes.ts";
 import { playgroundRoutes } from "./playground.ts";
@@ -22,8 +21,7 @@ import { applySettingsPatch, settingsOf } from "./settings.ts";
 import { verifyDomain } from "./domains.ts";
 import { CRAWLERS } from "../../domain/crawlers/crawlers.ts";
 import { settingFor } from "../../domain/crawlers/setting.ts";
-import { jsonLimit, readJson } from "../../domain/accounts/validation.ts";
-import { parseInput } from "../../platform/validate.ts";
+import { json } from "./body.ts";
 
 const VERIFY_LIMIT = { limit: 30, windowMs: 60 * 60_000 };
 
@@ -31,13 +29,13 @@ const VERIFY_LIMIT = { limit: 30, windowMs: 60 * 60_000 };
  * Settings, key, password, rules, articles, analytics, sources, jobs, books, license requests,
  * earnings, the passages playground.
  */
-export function manageRoutes(deps: AppDeps): Hono<AppEnv> {
-  const app = new Hono<AppEnv>();
-  app.use("*", requirePublisher(deps), jsonLimit);
+export function manageRoutes(deps: AppDeps): Hono<ManageEnv> {
+  // On the whole sub-app: its type puts the publisher on the c.var of every route behind it.
+  const app = new Hono<AppEnv>().use("*", requirePublisher(deps));
 
   // Who is signed in, and the CSRF token a cookie session's changes must echo (the console reads it).
   app.get("/session", async (c) => {
-    const p = current(c);
+    const p = c.get("publisher");
     const session = c.get("session");
     c.header("Cache-Control", "no-store");
     return c.json({
@@ -51,15 +49,15 @@ export function manageRoutes(deps: AppDeps): Hono<AppEnv> {
     });
   });
 
-  app.get("/settings", async (c) => c.json(await settingsOf(deps, current(c))));
-  app.patch("/settings", async (c) => {
-    const patch = parseInput(settingsPatchSchema, await readJson(c));
-    const updated = await applySettingsPatch(deps, current(c), patch);
+  app.get("/settings", async (c) => c.json(await settingsOf(deps, c.get("publisher"))));
+  app.patch("/settings", json(settingsPatchSchema), async (c) => {
+    const patch = c.req.valid("json");
+    const updated = await applySettingsPatch(deps, c.get("publisher"), patch);
     return c.json(await settingsOf(deps, updated));
   });
   // "Verify now": each check asks DNS and fetches the domain, so a publisher gets a few an hour.
   app.post("/domain/verify", async (c) => {
-    const p = current(c);
+    const p = c.get("publisher");
     await throttle(deps, `domain-verify:${p.id}`, VERIFY_LIMIT);
     await verifyDomain(deps, p.id);
     const { customDomain, domain } = await settingsOf(deps, p);
@@ -67,7 +65,7 @@ export function manageRoutes(deps: AppDeps): Hono<AppEnv> {
   });
 
   app.get("/crawlers", (c) => {
-    const p = current(c);
+    const p = c.get("publisher");
     return c.json({
       crawlers: CRAWLERS.map((cr) => ({
         family: cr.family,
@@ -81,7 +79,7 @@ export function manageRoutes(deps: AppDeps): Hono<AppEnv> {
   });
 
   app.post("/key/rotate", async (c) => {
-    const apiKey = await rotatePublisherKey(deps.store.db, current(c).id, {
+    const apiKey = await rotatePublisherKey(deps.store.db, c.get("publisher").id, {
       now: deps.clock.now(),
       keepSession: c.get("session")?.tokenHash ?? null,
     });
@@ -90,10 +88,10 @@ export function manageRoutes(deps: AppDeps): Hono<AppEnv> {
   });
 
   // Guessing the current password with a stolen session or key is as slow as at sign-in.
-  app.put("/password", async (c) => {
-    const input = parseInput(passwordChangeSchema, await readJson(c));
+  app.put("/password", json(passwordChangeSchema), async (c) => {
+    const input = c.req.valid("json");
     const session = c.get("session");
-    const publisherId = current(c).id;
+    const publisherId = c.get("publisher").id;
     await limitSignIns(deps, c, "publisher-password");
     await slowSignIns(
       deps,

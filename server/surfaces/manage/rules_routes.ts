@@ -4,9 +4,9 @@
  */
 import { Hono } from "hono";
 import { deleteRule } from "../../../store/rules.ts";
-import type { AppDeps, AppEnv } from "../../deps.ts";
+import type { AppDeps } from "../../deps.ts";
+import type { ManageEnv } from "./auth.ts";
 import { notFound } from "../../platform/errors.ts";
-import { current } from "./context.ts";
 import { explainRules } from "./explain.ts";
 import {
   createRule,
@@ -21,28 +21,28 @@ import {
   ruleOrderSchema,
   rulePatchSchema,
 } from "./schemas.ts";
-import { readJson } from "../../domain/accounts/validation.ts";
+import { json } from "./body.ts";
 import { parseInput } from "../../platform/validate.ts";
 
 /** The content-rule routes. */
-export function rulesRoutes(deps: AppDeps): Hono<AppEnv> {
-  const app = new Hono<AppEnv>();
+export function rulesRoutes(deps: AppDeps): Hono<ManageEnv> {
+  const app = new Hono<ManageEnv>();
   const db = deps.store.db;
 
   app.get("/rules", async (c) => {
-    return c.json({ rules: await listPresentedRules(db, current(c).id) });
+    return c.json({ rules: await listPresentedRules(db, c.get("publisher").id) });
   });
 
-  app.post("/rules", async (c) => {
-    const input = parseInput(ruleInputSchema, await readJson(c));
-    const rule = await createRule(db, current(c).id, input, { now: deps.clock.now() });
+  app.post("/rules", json(ruleInputSchema), async (c) => {
+    const input = c.req.valid("json");
+    const rule = await createRule(db, c.get("publisher").id, input, { now: deps.clock.now() });
     return c.json({ rule: presentRule(rule) }, 201);
   });
 
-  app.post("/rules/order", async (c) => {
-    const { ids } = parseInput(ruleOrderSchema, await readJson(c));
-    await reorderPublisherRules(db, current(c).id, ids);
-    return c.json({ rules: await listPresentedRules(db, current(c).id) });
+  app.post("/rules/order", json(ruleOrderSchema), async (c) => {
+    const { ids } = c.req.valid("json");
+    await reorderPublisherRules(db, c.get("publisher").id, ids);
+    return c.json({ rules: await listPresentedRules(db, c.get("publisher").id) });
   });
 
   app.get("/rules/explain", async (c) => {
@@ -50,17 +50,17 @@ export function rulesRoutes(deps: AppDeps): Hono<AppEnv> {
       explainQuerySchema,
       Object.fromEntries(new URL(c.req.url).searchParams),
     );
-    return c.json(await explainRules(deps, current(c), query));
+    return c.json(await explainRules(deps, c.get("publisher"), query));
   });
 
-  app.patch("/rules/:id", async (c) => {
-    const patch = parseInput(rulePatchSchema, await readJson(c));
-    const rule = await patchRule(db, current(c).id, c.req.param("id"), patch);
+  app.patch("/rules/:id", json(rulePatchSchema), async (c) => {
+    const patch = c.req.valid("json");
+    const rule = await patchRule(db, c.get("publisher").id, c.req.param("id"), patch);
     return c.json({ rule: presentRule(rule) });
   });
 
   app.delete("/rules/:id", async (c) => {
-    if (!await deleteRule(db, current(c).id, c.req.param("id"))) throw notFound("Rule");
+    if (!await deleteRule(db, c.get("publisher").id, c.req.param("id"))) throw notFound("Rule");
     return c.body(null, 204);
   });
   return app;

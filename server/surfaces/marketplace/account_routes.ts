@@ -3,12 +3,11 @@ import { Hono } from "hono";
 import { listBuyerClients } from "../../../store/buyer_clients.ts";
 import type { AppDeps, AppEnv } from "../../deps.ts";
 import { requireBuyer } from "./auth.ts";
-import { jsonBody, jsonLimit } from "./body.ts";
+import { json } from "./body.ts";
 import { createBuyer, rotateBuyerKey } from "./buyers.ts";
 import { registerClient } from "./clients.ts";
 import { clientInputSchema, signupSchema } from "./schemas.ts";
 import { clientAddress, throttle } from "../../platform/throttle.ts";
-import { parseInput } from "../../platform/validate.ts";
 
 /** Buyer sign-ups per address (docs/TEST-PLAN.md 5.10): generous for a team, useless for key farming. */
 export const SIGNUP_LIMIT = { limit: 20, windowMs: 3_600_000 };
@@ -19,9 +18,9 @@ export function accountRoutes(deps: AppDeps): Hono<AppEnv> {
   const db = deps.store.db;
   const auth = requireBuyer(deps);
 
-  app.post("/signup", jsonLimit, async (c) => {
+  app.post("/signup", json(signupSchema, { empty: true }), async (c) => {
     await throttle(deps, `buyer-signup:ip:${clientAddress(c)}`, SIGNUP_LIMIT);
-    const input = parseInput(signupSchema, await jsonBody(c));
+    const input = c.req.valid("json");
     const { buyerId, apiKey } = await createBuyer(db, input, { now: deps.clock.now() });
     c.header("Cache-Control", "no-store");
     return c.json({
@@ -33,7 +32,7 @@ export function accountRoutes(deps: AppDeps): Hono<AppEnv> {
   });
 
   app.post("/rotate-key", auth, async (c) => {
-    const apiKey = await rotateBuyerKey(db, c.get("buyer")!.id, {
+    const apiKey = await rotateBuyerKey(db, c.get("buyer").id, {
       now: deps.clock.now(),
       keepSession: c.get("buyerSession")?.tokenHash ?? null,
     });
@@ -41,14 +40,14 @@ export function accountRoutes(deps: AppDeps): Hono<AppEnv> {
     return c.json({ apiKey });
   });
 
-  app.post("/clients", auth, jsonLimit, async (c) => {
-    const { clientId } = parseInput(clientInputSchema, await jsonBody(c));
-    const r = await registerClient(db, c.get("buyer")!.id, clientId);
-    return c.json({ clientId: r.clientId, buyerId: c.get("buyer")!.id }, r.created ? 201 : 200);
+  app.post("/clients", auth, json(clientInputSchema, { empty: true }), async (c) => {
+    const { clientId } = c.req.valid("json");
+    const r = await registerClient(db, c.get("buyer").id, clientId);
+    return c.json({ clientId: r.clientId, buyerId: c.get("buyer").id }, r.created ? 201 : 200);
   });
 
   app.get("/clients", auth, async (c) => {
-    return c.json({ clients: await listBuyerClients(db, c.get("buyer")!.id) });
+    return c.json({ clients: await listBuyerClients(db, c.get("buyer").id) });
   });
   return app;
 }

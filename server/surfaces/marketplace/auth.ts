@@ -8,8 +8,9 @@
  * as on the management API (server/surfaces/manage/auth.ts), and its answer is never CORS-open
  * (server/surfaces/marketplace/routes.ts).
  */
-import type { MiddlewareHandler } from "hono";
 import { getCookie } from "hono/cookie";
+import { createMiddleware } from "hono/factory";
+import type { Buyer } from "../../../store/buyers.ts";
 import { findBuyerSession } from "../../../store/buyer_sessions.ts";
 import type { AppDeps, AppEnv } from "../../deps.ts";
 import { AppError } from "../../platform/errors.ts";
@@ -21,12 +22,19 @@ import { hashSecret } from "../../platform/secrets.ts";
 export const BUYER_SESSION_COOKIE = "folio_buyer_session";
 
 /**
+ * What `requireBuyer()` puts on `c.var` for the routes it is attached to: the marketplace
+ * interleaves public and buyer routes under one prefix, so it goes on each buyer route, whose
+ * handler then has its buyer.
+ */
+export type BuyerEnv = AppEnv & { Variables: { buyer: Buyer } };
+
+/**
  * Requires a live buyer key or session and puts the buyer in `c.get("buyer")` (and the session, if
  * that is what authenticated, in `c.get("buyerSession")`). The Authorization header wins when both
  * are sent.
  */
-export function requireBuyer(deps: AppDeps): MiddlewareHandler<AppEnv> {
-  return async (c, next) => {
+export function requireBuyer(deps: AppDeps) {
+  return createMiddleware<BuyerEnv>(async (c, next) => {
     if (keyInUrl(new URL(c.req.url))) {
       throw new AppError(
         401,
@@ -51,5 +59,5 @@ export function requireBuyer(deps: AppDeps): MiddlewareHandler<AppEnv> {
     if (presented !== "buyer_key" || token === null) throw invalidKeyError();
     c.set("buyer", await buyerForKey(deps.store.db, token));
     await next();
-  };
+  });
 }

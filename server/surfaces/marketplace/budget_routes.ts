@@ -2,9 +2,8 @@
 import { Hono } from "hono";
 import { budgetReport, changeBudget } from "../../domain/billing/budgets.ts";
 import type { AppDeps, AppEnv } from "../../deps.ts";
-import { parseInput } from "../../platform/validate.ts";
 import { requireBuyer } from "./auth.ts";
-import { jsonBody, jsonLimit } from "./body.ts";
+import { json } from "./body.ts";
 import { budgetInputSchema } from "./schemas.ts";
 
 /** Budget routes. */
@@ -14,14 +13,14 @@ export function budgetRoutes(deps: AppDeps): Hono<AppEnv> {
   const auth = requireBuyer(deps);
 
   app.get("/budgets", auth, async (c) => {
-    return c.json(await budgetReport(db, c.get("buyer")!.id, { now: deps.clock.now() }));
+    return c.json(await budgetReport(db, c.get("buyer").id, { now: deps.clock.now() }));
   });
 
-  app.put("/budgets", auth, jsonLimit, async (c) => {
-    const input = parseInput(budgetInputSchema, await jsonBody(c));
+  app.put("/budgets", auth, json(budgetInputSchema, { empty: true }), async (c) => {
+    const input = c.req.valid("json");
     const now = deps.clock.now();
-    await changeBudget(db, c.get("buyer")!.id, input, { now });
-    return c.json(await budgetReport(db, c.get("buyer")!.id, { now }));
+    await changeBudget(db, c.get("buyer").id, input, { now });
+    return c.json(await budgetReport(db, c.get("buyer").id, { now }));
   });
   return app;
 }

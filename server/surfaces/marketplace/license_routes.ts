@@ -16,9 +16,8 @@ import { AppError, invalid, notFound } from "../../platform/errors.ts";
 import { microsToWholeCents } from "../../platform/money.ts";
 import { CSP, pageHeaders } from "../../platform/security_headers.ts";
 import { requireBuyer } from "./auth.ts";
-import { jsonBody, jsonLimit } from "./body.ts";
+import { json } from "./body.ts";
 import { licenseInputSchema } from "./schemas.ts";
-import { parseInput } from "../../platform/validate.ts";
 
 /** License and checkout routes. */
 export function licenseRoutes(deps: AppDeps): Hono<AppEnv> {
@@ -27,9 +26,9 @@ export function licenseRoutes(deps: AppDeps): Hono<AppEnv> {
   const auth = requireBuyer(deps);
   const processor = deps.config.stripe ? createStripe(deps.config.stripe, deps.fetcher) : null;
 
-  app.post("/licenses", auth, jsonLimit, async (c) => {
-    const body = parseInput(licenseInputSchema, await jsonBody(c));
-    const buyer = c.get("buyer")!;
+  app.post("/licenses", auth, json(licenseInputSchema, { empty: true }), async (c) => {
+    const body = c.req.valid("json");
+    const buyer = c.get("buyer");
     const r = await subscribe({ db, processor, baseUrl: deps.config.baseUrl }, buyer, {
       ...body,
       now: deps.clock.now(),
@@ -54,7 +53,7 @@ export function licenseRoutes(deps: AppDeps): Hono<AppEnv> {
   });
 
   app.get("/licenses", auth, async (c) => {
-    const licenses = await listLicenses(db, c.get("buyer")!.id);
+    const licenses = await listLicenses(db, c.get("buyer").id);
     const now = deps.clock.now();
     return c.json({ licenses: licenses.map((l) => presentLicense(l, now)) });
   });
@@ -63,7 +62,7 @@ export function licenseRoutes(deps: AppDeps): Hono<AppEnv> {
     const now = deps.clock.now();
     const license = await cancelAtPeriodEnd(
       { db, processor },
-      c.get("buyer")!.id,
+      c.get("buyer").id,
       c.req.param("licenseId"),
       { now },
     );

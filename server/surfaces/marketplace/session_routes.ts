@@ -11,12 +11,10 @@ import { deleteBuyerSession, findBuyerSession } from "../../../store/buyer_sessi
 import type { AppDeps, AppEnv } from "../../deps.ts";
 import { requireCsrf } from "../../domain/accounts/session_cookie.ts";
 import { SESSION_TTL_MS, sessionCookieOptions } from "../../domain/accounts/login.ts";
-import { readJson } from "../../domain/accounts/validation.ts";
-import { parseInput } from "../../platform/validate.ts";
 import { hashSecret } from "../../platform/secrets.ts";
 import { limitSignIns, slowSignIns } from "../../platform/throttle.ts";
 import { BUYER_SESSION_COOKIE, requireBuyer } from "./auth.ts";
-import { jsonLimit } from "./body.ts";
+import { json } from "./body.ts";
 import { passwordInputSchema, sessionInputSchema } from "./schemas.ts";
 import { changeBuyerPassword, openBuyerSession } from "./sessions.ts";
 
@@ -28,9 +26,9 @@ export function sessionRoutes(deps: AppDeps): Hono<AppEnv> {
   const cookie = (maxAgeSeconds: number) => sessionCookieOptions(deps.config, maxAgeSeconds);
 
   // JSON only (415 otherwise), so a form on another site cannot sign a visitor in (login CSRF).
-  app.post("/session", jsonLimit, async (c) => {
+  app.post("/session", json(sessionInputSchema), async (c) => {
     await limitSignIns(deps, c, "buyer-login");
-    const input = parseInput(sessionInputSchema, await readJson(c));
+    const input = c.req.valid("json");
     const open = () => openBuyerSession(db, input, { now: deps.clock.now() });
     // A key is 190 bits (ARCHITECTURE.md "Secrets"): only the per-address budget applies to it.
     const s = "email" in input
@@ -48,7 +46,7 @@ export function sessionRoutes(deps: AppDeps): Hono<AppEnv> {
 
   // With a key rather than a session there is no CSRF token and no expiry: both are null.
   app.get("/session", auth, (c) => {
-    const buyer = c.get("buyer")!;
+    const buyer = c.get("buyer");
     const session = c.get("buyerSession");
     c.header("Cache-Control", "no-store");
     return c.json({
@@ -73,9 +71,9 @@ export function sessionRoutes(deps: AppDeps): Hono<AppEnv> {
     return c.body(null, 204);
   });
 
-  app.put("/password", auth, jsonLimit, async (c) => {
-    const buyer = c.get("buyer")!;
-    const input = parseInput(passwordInputSchema, await readJson(c));
+  app.put("/password", auth, json(passwordInputSchema), async (c) => {
+    const buyer = c.get("buyer");
+    const input = c.req.valid("json");
     const change = () =>
       changeBuyerPassword(db, buyer.id, input, {
         keepSession: c.get("buyerSession")?.tokenHash ?? null,
@@ -90,7 +88,7 @@ export function sessionRoutes(deps: AppDeps): Hono<AppEnv> {
   });
 
   app.get("/account", auth, async (c) => {
-    const buyer = c.get("buyer")!;
+    const buyer = c.get("buyer");
     const facts = await buyerAccountFacts(db, buyer.id);
     c.header("Cache-Control", "no-store");
     return c.json({

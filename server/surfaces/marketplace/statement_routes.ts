@@ -29,7 +29,7 @@ export function statementRoutes(deps: AppDeps): Hono<AppEnv> {
 
   app.get("/usage", auth, async (c) => {
     const days = parseDays(c.req.query("days"));
-    return c.json(await buyerUsage(db, c.get("buyer")!.id, { days, now: deps.clock.now() }));
+    return c.json(await buyerUsage(db, c.get("buyer").id, { days, now: deps.clock.now() }));
   });
 
   const statementFor = (month: string | undefined, buyerId: string) => {
@@ -41,7 +41,7 @@ export function statementRoutes(deps: AppDeps): Hono<AppEnv> {
   // The current month always, then every earlier month with something on its statement.
   app.get("/statements", auth, async (c) => {
     const current = monthOf(deps.clock.now());
-    const months = await statementMonths(db, c.get("buyer")!.id);
+    const months = await statementMonths(db, c.get("buyer").id);
     if (!months.some((m) => m.month === current)) {
       months.unshift({ month: current, closed: false, totalMicros: 0 });
     }
@@ -55,12 +55,12 @@ export function statementRoutes(deps: AppDeps): Hono<AppEnv> {
   });
 
   app.get("/statement", auth, async (c) => {
-    const s = await statementFor(c.req.query("month"), c.get("buyer")!.id);
+    const s = await statementFor(c.req.query("month"), c.get("buyer").id);
     return c.json(present(s));
   });
 
   app.get("/statement/csv", auth, async (c) => {
-    const s = await statementFor(c.req.query("month"), c.get("buyer")!.id);
+    const s = await statementFor(c.req.query("month"), c.get("buyer").id);
     c.header("Content-Disposition", `attachment; filename="folio-statement-${s.month}.csv"`);
     c.header("Cache-Control", "no-store");
     return c.body(statementCsv(s), 200, { "Content-Type": "text/csv; charset=utf-8" });
@@ -68,7 +68,7 @@ export function statementRoutes(deps: AppDeps): Hono<AppEnv> {
 
   // The one HTML answer here (a page to print), so it carries the page headers.
   app.get("/statement/invoice", pageHeaders(deps.config, CSP.document), auth, async (c) => {
-    const buyer = c.get("buyer")!;
+    const buyer = c.get("buyer");
     const s = await statementFor(c.req.query("month"), buyer.id);
     c.header("Cache-Control", "no-store");
     return c.html(renderPage(InvoicePage({ statement: s, buyer })));

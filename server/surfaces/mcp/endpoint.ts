@@ -15,7 +15,8 @@ import {
   SUPPORTED_PROTOCOL_VERSIONS,
 } from "@modelcontextprotocol/sdk/types.js";
 import type { Publisher } from "../../../store/publishers.ts";
-import type { AppDeps, AppEnv } from "../../deps.ts";
+import type { AppDeps } from "../../deps.ts";
+import type { PublishedEnv } from "../../platform/envelope.ts";
 import { callerOf } from "../../platform/envelope.ts";
 import type { Credential } from "../../platform/identity.ts";
 import { hashSecret } from "../../platform/secrets.ts";
@@ -35,11 +36,11 @@ import {
  * publisher, checked Host, Origin, credential and scope, and limited the body.
  */
 export async function handleMcp(
-  c: Context<AppEnv>,
+  c: Context<PublishedEnv>,
   deps: AppDeps,
   metadataUrl: string,
 ): Promise<Response> {
-  const publisher = c.get("publisher")!;
+  const publisher = c.get("publisher");
   const credential = c.get("credential");
   if (c.req.method === "DELETE") {
     const session = await resume(deps, publisher, c.req.raw, { credential, metadataUrl });
@@ -60,7 +61,7 @@ export async function handleMcp(
 }
 
 async function post(
-  c: Context<AppEnv>,
+  c: Context<PublishedEnv>,
   deps: AppDeps,
   r: {
     publisher: Publisher;

@@ -8,6 +8,7 @@ import type { Publisher } from "../../../store/publishers.ts";
 import { normaliseHost } from "../../../store/publishers.ts";
 import type { Context, MiddlewareHandler } from "hono";
 import type { AppEnv } from "../../deps.ts";
+import type { PublishedEnv } from "../../platform/envelope.ts";
 import type { EnvelopeRefusal } from "../../platform/envelope.ts";
 import type { Credential } from "../../platform/identity.ts";
 
@@ -106,9 +107,9 @@ export function unauthorized(
 }
 
 /** Before the credential: the Host and Origin checks, and POST or DELETE only. */
-export function transportChecks(baseUrl: string): MiddlewareHandler<AppEnv> {
+export function transportChecks(baseUrl: string): MiddlewareHandler<PublishedEnv> {
   return async (c, next) => {
-    const ctx = { baseUrl, publisher: c.get("publisher")!, scheme: new URL(c.req.url).protocol };
+    const ctx = { baseUrl, publisher: c.get("publisher"), scheme: new URL(c.req.url).protocol };
     checkHost(c.req.raw.headers, ctx);
     checkOrigin(c.req.raw.headers, ctx);
     if (c.req.method !== "POST" && c.req.method !== "DELETE") {

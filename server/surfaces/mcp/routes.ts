@@ -6,7 +6,7 @@
  * /.well-known/mcp.json?slug=<slug> (server/well_known.ts).
  */
 import { type Context, Hono } from "hono";
-import { findPublisherBySlug, getPublisher } from "../../../store/publishers.ts";
+import { findPublisherBySlug, getPublisher, type Publisher } from "../../../store/publishers.ts";
 import type { AppDeps, AppEnv } from "../../deps.ts";
 import {
   bodyLimited,
@@ -30,8 +30,8 @@ import { errorResponse, McpHttpError, refusalError, scopeCheck, transportChecks 
 export function mcpRoutes(deps: AppDeps, via: "host" | "param"): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   const base = deps.config.baseUrl;
-  const metadataOf = (c: Context<AppEnv>): string => {
-    const p = c.get("publisher");
+  const metadataOf = <E extends AppEnv>(c: Context<E>): string => {
+    const p: Publisher | null = c.get("publisher");
     const host = via === "host" && p ? publisherUrls(deps.config, p).mcpHost : null;
     if (host) return metadataUrlOf(host);
     return protectedResourceMetadataUrl(base, p?.id ?? c.req.param("publisherId") ?? "");

@@ -29,7 +29,7 @@ import {
 import { type Api, type Operation, pathParam, query, schemaOf } from "./kit.ts";
 
 const ERRORS: Record<number, string> = {
-  400: "Invalid input; the message names the field and the problem",
+  400: "Invalid input; the message names the field and the problem, and `param` the field",
   401: "Missing or invalid publisher key or session",
   403: "Cookie-authenticated change without a matching X-CSRF-Token",
   404: "Not found (or another publisher's)",
@@ -283,7 +283,7 @@ export function manageApi(): Api {
           summary: "Start an ingestion job",
           body: io.jobInputSchema,
           ok: [202, io.jobQueuedSchema, "Queued"],
-          errors: [400],
+          errors: [400, 413, 415],
         }),
         get: authed({ summary: "The last 50 ingestion jobs", ok: [200, io.jobListSchema] }),
       },

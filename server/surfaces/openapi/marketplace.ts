@@ -7,7 +7,7 @@ import * as m from "../marketplace/schemas.ts";
 import { type Api, type Operation, pathParam, query } from "./kit.ts";
 
 const ERRORS: Record<number, string> = {
-  400: "Invalid input; the message names the field and the problem",
+  400: "Invalid input; the message names the field and the problem, and `param` the field",
   401: "Missing, malformed, unknown or revoked buyer key or session (invalid_api_key), or a key " +
     "in the URL (api_key_in_url)",
   403: "Cookie-authenticated change without the session's X-CSRF-Token",
@@ -41,7 +41,7 @@ export function marketplaceApi(): Api {
           "and metered without further registration.",
         body: m.signupSchema,
         ok: [201, m.signupResponseSchema, "Created"],
-        errors: [400, 409, 413, 429],
+        errors: [400, 409, 413, 415, 429],
       },
     },
     "/rotate-key": {
@@ -61,7 +61,7 @@ export function marketplaceApi(): Api {
         body: m.clientInputSchema,
         ok: [201, m.clientResponseSchema, "Claimed"],
         also: [[200, m.clientResponseSchema, "Already this buyer's"]],
-        errors: [400, 404, 409, 413],
+        errors: [400, 404, 409, 413, 415],
       }),
       get: authed({
         summary: "The buyer's MCP installs",
@@ -90,7 +90,7 @@ export function marketplaceApi(): Api {
         body: m.licenseInputSchema,
         ok: [201, m.licenseActiveSchema, "Active now, billed by invoice"],
         also: [[200, m.licensePendingSchema, "Pay at checkoutUrl to activate"]],
-        errors: [400, 404, 409, 413, 502],
+        errors: [400, 404, 409, 413, 415, 502],
       }),
       get: authed({
         summary: "The buyer's licenses",
@@ -168,7 +168,7 @@ export function marketplaceApi(): Api {
           "monthlyUsdCents: null removes it. Answers the budgets as GET does.",
         body: m.budgetInputSchema,
         ok: [200, m.budgetsSchema],
-        errors: [400, 404, 413],
+        errors: [400, 404, 413, 415],
       }),
     },
     "/signature-agents": {
@@ -186,7 +186,7 @@ export function marketplaceApi(): Api {
           "for one request. 409 when another buyer holds it.",
         body: m.signatureAgentInputSchema,
         ok: [201, m.signatureAgentsSchema],
-        errors: [400, 403, 409, 413],
+        errors: [400, 403, 409, 413, 415],
       }),
       delete: authed({
         summary: "Remove a key directory",

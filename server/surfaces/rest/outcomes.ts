@@ -11,8 +11,8 @@ import { publisherUrls } from "../../platform/urls.ts";
 import { articleRef, articleSummary } from "../../domain/reads/present.ts";
 
 /** The REST response for a decision that does not serve the full body. */
-export function outcomeResponse(
-  c: Context<AppEnv>,
+export function outcomeResponse<E extends AppEnv>(
+  c: Context<E>,
   ctx: { deps: AppDeps; publisher: Publisher; article: Article; decision: Decision },
 ): Response {
   const { deps, publisher, article, decision } = ctx;

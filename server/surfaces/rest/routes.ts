@@ -9,7 +9,13 @@ import { type Context, Hono } from "hono";
 import { openCors } from "../../platform/cors.ts";
 import { validator } from "hono/validator";
 import type { AppDeps, AppEnv } from "../../deps.ts";
-import { callerOf, callLogged, gate, publisherFrom } from "../../platform/envelope.ts";
+import {
+  callerOf,
+  callLogged,
+  gate,
+  type PublishedEnv,
+  publisherFrom,
+} from "../../platform/envelope.ts";
 import { microsToCents } from "../../platform/money.ts";
 import { licenseBlock } from "../../domain/reads/license_block.ts";
 import { articleFull, articleSummary, passageResult } from "../../domain/reads/present.ts";
@@ -72,9 +78,9 @@ export function restRoutes(deps: AppDeps): Hono<AppEnv> {
     intents: deps.callLog,
   };
 
-  const search = async (c: Context<AppEnv>, input: Search) => {
+  const search = async (c: Context<PublishedEnv>, input: Search) => {
     const { mode, hits } = await searchArticles(reads, {
-      publisher: c.get("publisher")!,
+      publisher: c.get("publisher"),
       ...input,
       caller: callerOf(c, deps, "rest"),
     });
@@ -88,10 +94,10 @@ export function restRoutes(deps: AppDeps): Hono<AppEnv> {
     });
   };
   const passages = async (
-    c: Context<AppEnv>,
+    c: Context<PublishedEnv>,
     input: Search & { lastUserPrompt: string | null },
   ) => {
-    const publisher = c.get("publisher")!;
+    const publisher = c.get("publisher");
     const found = await retrievePassages(reads, {
       publisher,
       ...input,
@@ -102,8 +108,8 @@ export function restRoutes(deps: AppDeps): Hono<AppEnv> {
       results: found.map((p) => passageResult(deps.config, publisher, p)),
     });
   };
-  const article = async (c: Context<AppEnv>, input: ArticleRead) => {
-    const publisher = c.get("publisher")!;
+  const article = async (c: Context<PublishedEnv>, input: ArticleRead) => {
+    const publisher = c.get("publisher");
     const read = await readArticle(reads, {
       publisher,
       ...input,
