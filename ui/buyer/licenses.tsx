@@ -1,6 +1,7 @@
 /** The buyer's licenses: subscriptions, enterprise and approved requests; cancel; pending checkouts. */
 import { Pager, Scroll } from "../console/scroll.tsx";
-import { CsrfField, usd, when } from "../console/shell.tsx";
+import { CsrfField, when } from "../console/shell.tsx";
+import { formatUsd } from "../../server/platform/money.ts";
 import { BuyerShell, type BuyerWho } from "./shell.tsx";
 
 /** One entry of GET /api/marketplace/licenses. */
@@ -98,7 +99,7 @@ export function LicensesPage(props: LicensesProps) {
                     </td>
                     <td>{l.kind}</td>
                     <td>{l.useCases.join(", ")}</td>
-                    <td class="num">{usd(l.monthlyFeeUsdCents)}</td>
+                    <td class="num">{formatUsd(l.monthlyFeeUsdCents)}</td>
                     <td>
                       <span class={`tag state-${l.state}`}>{stateWord(l)}</span>
                       {stateDetail(l)}

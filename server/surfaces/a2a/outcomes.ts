@@ -13,7 +13,7 @@ import type { Article } from "../../../store/articles.ts";
 import type { Publisher } from "../../../store/publishers.ts";
 import type { Config } from "../../platform/config.ts";
 import type { Decision } from "../../domain/licensing/mod.ts";
-import { microsToCents } from "../../platform/money.ts";
+import { centsText, microsToCents } from "../../platform/money.ts";
 import { REQUEST_VIA } from "../../domain/licensing/mod.ts";
 import { licenseBlock } from "../../domain/reads/license_block.ts";
 import type { ArticleHit } from "../../domain/reads/search.ts";
@@ -129,7 +129,9 @@ export function articleOutcome(
       const cents = decision.pricingUsdCents.display;
       return rejectedLike(
         "auth-required",
-        `This is a paid article and your free reads this month are used. Send a buyer key (Authorization: Bearer mk_...) to read it at ${cents}¢: sign up at ${config.baseUrl}/api/marketplace/signup, or subscribe to ${publisher.name}. Then send the request again as a new message.`,
+        `This is a paid article and your free reads this month are used. Send a buyer key (Authorization: Bearer mk_...) to read it at ${
+          centsText(cents)
+        }: sign up at ${config.baseUrl}/api/marketplace/signup, or subscribe to ${publisher.name}. Then send the request again as a new message.`,
         {
           status: "payment_required",
           article: { ...articleSummary(article), policy: decision.policy },

@@ -15,7 +15,12 @@
  */
 
 import type { ContentRule } from "../../../store/vocabulary.ts";
-import { PLATFORM_FEE_BPS, withPlatformFee } from "../../platform/money.ts";
+import {
+  PLATFORM_FEE_BPS,
+  PLATFORM_FEE_TEXT,
+  usdDecimal,
+  withPlatformFee,
+} from "../../platform/money.ts";
 
 /** RSL 1.0 §2.2: the media type of a standalone RSL document. */
 export const RSL_CONTENT_TYPE = "application/rsl+xml";
@@ -122,7 +127,7 @@ export function rslDocument(input: RslInput): string {
 
   const header = [
     `RSL 1.0 license (${RSL_NAMESPACE}).`,
-    `Amounts are USD per crawled page and include the ${PLATFORM_FEE_BPS / 100}% platform fee.`,
+    `Amounts are USD per crawled page and include the ${PLATFORM_FEE_TEXT} platform fee.`,
     "Usage: ai-input stands for display, summarization and rag; ai-index and search for rag.",
     "ai-train (fine_tuning) is licensed only on an approved license request: the training license.",
     "Metered per-read prices for marketplace buyers are on the terms page.",
@@ -136,17 +141,6 @@ export function rslDocument(input: RslInput): string {
     render(el("rsl", { xmlns: RSL_NAMESPACE }, contents), 0),
     "",
   ].join("\n");
-}
-
-/** Integer micro-dollars as a decimal USD string, exact: 12_345 → "0.012345", 50_000 → "0.05". */
-export function rslAmount(micros: number): string {
-  if (!Number.isSafeInteger(micros) || micros < 0) {
-    throw new RangeError(`Cannot write ${micros} micros as an RSL amount`);
-  }
-  const digits = String(micros).padStart(7, "0");
-  const whole = digits.slice(0, -6);
-  const fraction = digits.slice(-6).replace(/0+$/, "").padEnd(2, "0");
-  return `${whole}.${fraction}`;
 }
 
 // ---- rules --------------------------------------------------------------------------------
@@ -281,7 +275,7 @@ function licenses(
       el("license", {}, [
         ...usageTerms,
         el("payment", { type: "crawl" }, [
-          el("amount", { currency: "USD" }, rslAmount(total)),
+          el("amount", { currency: "USD" }, usdDecimal(total)),
           el("custom", {}, input.termsUrl),
         ]),
         contact,

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { DOMParser } from "linkedom";
 import type { ContentRule } from "../../../store/vocabulary.ts";
-import { RSL_CONTENT_TYPE, RSL_NAMESPACE, rslAmount, rslDocument, type RslInput } from "./rsl.ts";
+import { RSL_CONTENT_TYPE, RSL_NAMESPACE, rslDocument, type RslInput } from "./rsl.ts";
 
 const INPUT: RslInput = {
   publisherName: "Daily News",
@@ -141,18 +141,6 @@ Deno.test("rslDocument: the per-crawl price includes the 4.7% fee, to the micro-
   const oddAmount = kids(kids(licenseBy(odd, "crawl")!, "payment")[0], "amount")[0];
   // 12,345 + 580 (580.215 rounded half-up) = 12,925 micros.
   assert.deepEqual(oddAmount.textContent, "0.012925");
-});
-
-Deno.test("rslAmount: integer micros as exact decimal USD", () => {
-  assert.deepEqual(rslAmount(12_345), "0.012345");
-  assert.deepEqual(rslAmount(50_000), "0.05");
-  assert.deepEqual(rslAmount(0), "0.00");
-  assert.deepEqual(rslAmount(1), "0.000001");
-  assert.deepEqual(rslAmount(1_000_000), "1.00");
-  assert.deepEqual(rslAmount(123_456_789_012), "123456.789012");
-  assert.deepEqual(rslAmount(Number.MAX_SAFE_INTEGER), "9007199254.740991");
-  assert.throws(() => rslAmount(-1), RangeError);
-  assert.throws(() => rslAmount(0.5), RangeError);
 });
 
 Deno.test("rslDocument: refuses a fee other than money.ts's", () => {

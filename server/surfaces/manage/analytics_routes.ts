@@ -6,7 +6,7 @@
 import { Hono } from "hono";
 import { dailyCharges, dailySurfaceCalls, topIntents } from "../../../store/analytics.ts";
 import type { AppDeps, AppEnv } from "../../deps.ts";
-import { microsToWholeCents } from "../../platform/money.ts";
+import { microsToWholeCents, sumMicros } from "../../platform/money.ts";
 import { parseDays } from "../../platform/days.ts";
 import { current } from "./context.ts";
 
@@ -43,7 +43,7 @@ export function analyticsRoutes(deps: AppDeps): Hono<AppEnv> {
         errors: sum(cs, (r) => r.errors),
         reads: sum(cs, (r) => r.reads),
         chargedReads: sum(ch, (r) => r.chargedReads),
-        earningsUsdCents: microsToWholeCents(sum(ch, (r) => r.earnedMicros)),
+        earningsUsdCents: microsToWholeCents(sumMicros(ch.map((r) => r.earnedMicros))),
       };
     };
     return c.json({

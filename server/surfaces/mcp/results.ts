@@ -8,7 +8,7 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { Article } from "../../../store/articles.ts";
 import type { Publisher } from "../../../store/publishers.ts";
 import type { Config } from "../../platform/config.ts";
-import { microsToCents } from "../../platform/money.ts";
+import { centsText, microsToCents } from "../../platform/money.ts";
 import { REQUEST_VIA } from "../../domain/licensing/mod.ts";
 import { licenseBlock } from "../../domain/reads/license_block.ts";
 import { articleRef, articleSummary } from "../../domain/reads/present.ts";
@@ -165,7 +165,9 @@ function upsell(
     signup: {
       url: `${base}/api/marketplace/signup`,
       howTo:
-        `POST {name, email} to sign up as a buyer; then send the buyer key as "Authorization: Bearer mk_..." to read per use at ${price}¢, billed on one monthly statement.`,
+        `POST {name, email} to sign up as a buyer; then send the buyer key as "Authorization: Bearer mk_..." to read per use at ${
+          centsText(price)
+        }, billed on one monthly statement.`,
     },
     subscribe: {
       url: `${base}/api/marketplace/licenses`,
@@ -177,7 +179,9 @@ function upsell(
     license: licenseBlock(config, publisher, decision),
   };
   const text =
-    `${payload.message} Read it for ${price}¢ as a buyer (sign up: ${payload.signup.url}), ` +
+    `${payload.message} Read it for ${
+      centsText(price)
+    } as a buyer (sign up: ${payload.signup.url}), ` +
     `subscribe to ${publisher.name} (${payload.subscribe.url}), or call request_license. ` +
     `Summary: ${r.article.summary} Source: ${payload.article.url}`;
   return { content: [{ type: "text", text }], structuredContent: payload };

@@ -4,7 +4,7 @@ import type { Article } from "../../../store/articles.ts";
 import type { Publisher } from "../../../store/publishers.ts";
 import type { AppDeps, AppEnv } from "../../deps.ts";
 import type { Decision } from "../../domain/licensing/mod.ts";
-import { microsToCents } from "../../platform/money.ts";
+import { centsText, microsToCents } from "../../platform/money.ts";
 import { REQUEST_VIA } from "../../domain/licensing/mod.ts";
 import { licenseBlock } from "../../domain/reads/license_block.ts";
 import { publisherUrls } from "../../platform/urls.ts";
@@ -40,7 +40,9 @@ export function outcomeResponse(
       return c.json({
         status: "payment_required",
         message:
-          `This is a paid article and your free reads this month are used. Sign up as a buyer to read it at ${decision.pricingUsdCents.display}¢, or subscribe to ${publisher.name}.`,
+          `This is a paid article and your free reads this month are used. Sign up as a buyer to read it at ${
+            centsText(decision.pricingUsdCents.display)
+          }, or subscribe to ${publisher.name}.`,
         article: { ...articleSummary(article), policy: decision.policy },
         price: {
           usdCents: decision.pricingUsdCents.display,
