@@ -116,6 +116,32 @@ const NETWORK_CALLS = new Set([
 const SQL =
   /^\s*(SELECT\s[^]*?\sFROM\s+[a-z_][\w.]*|INSERT INTO |UPDATE \w+ SET |DELETE FROM \w+\s*(WHERE\b|;|$)|CREATE (TABLE|INDEX|TRIGGER|VIRTUAL) |DROP (TABLE|INDEX) |ALTER TABLE |PRAGMA \w+)/i;
 
+const MONEY = "server/platform/money.ts";
+/** Names that hold an amount: `cents`, `micros`, `*Cents`, `*Micros`, `price*`. */
+const MONEY_NAME = /^(cents|micros|price\w*)$|[a-z0-9](Cents|Micros)$/;
+const ARITHMETIC = new Set(["+", "-", "*", "/", "%", "**"]);
+const ROUNDING = new Set(["round", "floor", "ceil", "trunc"]);
+
+/** The amount-like name an operand reads (`x`, `a.priceMicros`, `p.pricingUsdCents[use]`), or null. */
+function moneyName(node: Node): string | null {
+  if (node.type === "Identifier") return MONEY_NAME.test(node.name) ? node.name : null;
+  if (node.type === "TSNonNullExpression" || node.type === "ChainExpression") {
+    return moneyName(node.expression);
+  }
+  if (node.type === "MemberExpression") {
+    if (node.computed) return moneyName(node.object);
+    return node.property.type === "Identifier" && MONEY_NAME.test(node.property.name)
+      ? node.property.name
+      : null;
+  }
+  return null;
+}
+
+function isText(node: Node): boolean {
+  return (node.type === "Literal" && typeof node.value === "string") ||
+    node.type === "TemplateLiteral";
+}
+
 function isMember(node: Node, object: string, property?: string): boolean {
   return node.type === "MemberExpression" && node.object.type === "Identifier" &&
     node.object.name === object && node.property.type === "Identifier" &&
@@ -250,6 +276,40 @@ const plugin: Deno.lint.Plugin = {
         };
       },
     ),
+
+    "money-in-money": rule((p) => isProduct(p) && p !== MONEY, (context) => {
+      const report = (node: Node, name: string) =>
+        context.report({
+          node,
+          message:
+            `Arithmetic on the amount \`${name}\`: price arithmetic lives only in ${MONEY} ` +
+            "(integer micros, exact cents): call its conversions (centsToMicros, microsToCents, " +
+            "sumCents, withPlatformFee...) and write amounts with formatUsd() on pages.",
+        });
+      return {
+        BinaryExpression(node) {
+          if (!ARITHMETIC.has(node.operator)) return;
+          // "+" next to text joins strings, it does not add money.
+          if (node.operator === "+" && (isText(node.left) || isText(node.right))) return;
+          const name = moneyName(node.left) ?? moneyName(node.right);
+          if (name) report(node, name);
+        },
+        AssignmentExpression(node) {
+          const op = node.operator.slice(0, -1);
+          const name = ARITHMETIC.has(op) ? moneyName(node.left) ?? moneyName(node.right) : null;
+          if (name) report(node, name);
+        },
+        CallExpression(node) {
+          const callee = node.callee;
+          if (
+            callee.type !== "MemberExpression" || !isMember(callee, "Math") ||
+            callee.property.type !== "Identifier" || !ROUNDING.has(callee.property.name)
+          ) return;
+          const name = node.arguments.map(moneyName).find((n) => n !== null);
+          if (name) report(node, name);
+        },
+      };
+    }),
 
     "no-root-wildcard-use": rule((p) => p === "server/app.ts", (context) => ({
       CallExpression(node) {

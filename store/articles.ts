@@ -406,17 +406,25 @@ export async function topTags(
   return rs.rows.map((r) => ({ tag: String(r.tag), count: Number(r.n) }));
 }
 
-/** Host paths of the publisher's published PAYWALL articles (their own policy), up to `limit`. */
-export async function paywalledPaths(
+/**
+ * The publisher's published articles with terms of their own (a policy other than OBSERVE, or an
+ * own price): host path, policy and price, up to `limit` (license.xml states them one by one).
+ */
+export async function ownTermsPaths(
   db: Client,
   publisherId: string,
   options: { limit: number },
-): Promise<string[]> {
+): Promise<{ path: string; policy: Policy; priceMicros: number | null }[]> {
   const rs = await db.execute({
-    sql: `SELECT site_path FROM articles WHERE publisher_id = ? AND policy = 'PAYWALL'
+    sql: `SELECT site_path, policy, price_micros FROM articles WHERE publisher_id = ?
+            AND (policy != 'OBSERVE' OR price_micros IS NOT NULL)
             AND site_path IS NOT NULL AND site_path != '' AND ${PUBLISHED}
           ORDER BY site_path LIMIT ?`,
     args: [publisherId, options.limit],
   });
-  return rs.rows.map((r) => String(r.site_path));
+  return rs.rows.map((r) => ({
+    path: String(r.site_path),
+    policy: String(r.policy) as Policy,
+    priceMicros: r.price_micros === null ? null : Number(r.price_micros),
+  }));
 }

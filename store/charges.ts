@@ -168,8 +168,10 @@ export interface CappedCharge {
   articleId: string;
   useCase: string;
   kind: "metered" | "landing";
-  /** What the buyer is billed: the price plus `feeMicros`. */
+  /** What the buyer is billed: `priceMicros` plus `feeMicros` (the cap and budgets count it). */
   micros: number;
+  /** The publisher's price, before the fee (server/platform/money.ts does the arithmetic). */
+  priceMicros: number;
   feeMicros: number;
   /** The usage month, "YYYY-MM". */
   month: string;
@@ -229,7 +231,7 @@ export async function insertChargeWithinCap(
         c.articleId,
         c.useCase,
         c.kind,
-        c.micros - c.feeMicros,
+        c.priceMicros,
         c.feeMicros,
         c.month,
         c.buyerId,

@@ -32,10 +32,11 @@ for (let seq = 1; ; seq++) {
   if (seq % 10 === 1) { try { Deno.statSync(stop); break; } catch { /* keep writing */ } }
   const landing = seq % 3 === 0;
   const micros = 10_000 + (seq * 7919) % 50_000;
+  const fee = landing ? Math.round(micros * 0.047) : 0;
   const { written } = await insertChargeWithinCap(store.db, {
     id: "chg_w" + String(seq).padStart(8, "0"), buyerId, publisherId: publishers[seq % 2],
     articleId: "art_" + (seq % 40), useCase: "display", kind: landing ? "landing" : "metered",
-    micros, feeMicros: landing ? Math.round(micros * 0.047) : 0, month: "2026-11",
+    micros, priceMicros: micros - fee, feeMicros: fee, month: "2026-11",
     capMicros: Number.MAX_SAFE_INTEGER, idempotencyKey: "w" + seq, requestHash: "h" + seq,
     identity: "buyer:" + buyerId, surface: "rest", now: new Date(${NOW.getTime()}),
   });

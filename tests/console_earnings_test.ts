@@ -1,7 +1,7 @@
 /** The console's earnings page: per month and per day, payouts, the window switcher, isolation. */
 import assert from "node:assert/strict";
 import { closeMonth } from "../server/domain/billing/close.ts";
-import { usd } from "../ui/console/shell.tsx";
+import { formatUsd as usd } from "../server/platform/money.ts";
 import { consoleSignUp, textOf } from "./console_helpers.ts";
 import {
   DEMO_EMAIL,

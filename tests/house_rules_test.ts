@@ -77,7 +77,20 @@ Deno.test("deno lint fails on a deliberate violation of each house rule, naming 
     "server/platform/memory.ts": "export const env = () => Deno.env.get('TRIM');\n",
     "server/platform/up.ts":
       'import { decide } from "../domain/licensing/decide.ts";\nexport { decide };\n',
+    "server/domain/billing/add.ts":
+      "export const total = (priceMicros: number, feeMicros: number) => priceMicros + feeMicros;\n" +
+      "export const whole = (cents: number) => Math.round(cents);\n",
+    "ui/amount.tsx":
+      "export const usd = (l: { amountUsdCents: number }) => l.amountUsdCents / 100;\n" +
+      "export const more = (p: { pricingUsdCents: number[] }, i: number) => {\n" +
+      "  let t = 0;\n  t += p.pricingUsdCents[i];\n  return t;\n};\n",
     // Lawful code the rules must leave alone.
+    "server/platform/money.ts": "export const toCents = (micros: number) => micros / 10_000;\n",
+    "server/domain/billing/cap.ts":
+      "export const within = (spentMicros: number, capMicros: number) => spentMicros <= capMicros;\n" +
+      'export const label = (priceText: string) => "Price: " + priceText;\n' +
+      "export const next = (pages: number) => pages + 1;\n",
+    "tests/money_test.ts": "export const dollars = (cents: number) => cents / 100;\n",
     "server/surfaces/openapi/rest.ts":
       'import { ArticleSchema } from "../rest/schemas.ts";\nexport { ArticleSchema };\n',
     "server/pages/buyer/form.ts":
@@ -106,6 +119,10 @@ Deno.test("deno lint fails on a deliberate violation of each house rule, naming 
       "clock-only server/surfaces/rest/late.ts",
       "env-in-config server/platform/memory.ts",
       "mod-reexports-only server/thing/mod.ts",
+      "money-in-money server/domain/billing/add.ts",
+      "money-in-money server/domain/billing/add.ts",
+      "money-in-money ui/amount.tsx",
+      "money-in-money ui/amount.tsx",
       "network-through-fetcher server/surfaces/mcp/leak.ts",
       "network-through-fetcher server/surfaces/mcp/leak.ts",
       "no-root-wildcard-use server/app.ts",
@@ -136,6 +153,7 @@ Deno.test("deno lint fails on a deliberate violation of each house rule, naming 
         "move what they share into server/domain/",
         "pages call the APIs",
         "pages import only a surface's *schemas.ts",
+        "write amounts with formatUsd() on pages",
       ]
     ) {
       assert.ok(output.includes(fix), `a message says "${fix}"`);

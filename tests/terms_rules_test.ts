@@ -30,7 +30,13 @@ async function addRule(folio: TestFolio, rule: Record<string, unknown>): Promise
 Deno.test("the terms page states the default prices and lists no rules when there are none", async () => {
   await using folio = await testFolio();
   const text = await termsText(folio);
-  assert.match(text, /By default: summary 0\.1¢ · full display 2¢ · RAG 0\.5¢ per read/);
+  assert.match(text, /By default: summary \$0\.001 · full display \$0\.02 · RAG \$0\.005 per read/);
+  assert.match(text, /capped at \$1,000\.00 per publisher per month/);
+  assert.match(text, /plus a 4\.7% platform fee/);
+  assert.match(
+    text,
+    /Base access \$50\.00, plus summarization \$10\.00, display \$50\.00, RAG \$25\.00\./,
+  );
   assert.match(text, /An article may carry its own full-display price, which takes precedence/);
   assert.doesNotMatch(text, /Content rules/);
 });
@@ -82,8 +88,8 @@ Deno.test("the terms page lists the rules that change policies and prices, plain
   const rules = text.slice(start);
   const expected = [
     "Articles published less than 48 hours ago: not available to AI agents.",
-    "Articles under /premium/: paywalled at 0.05 USD per read (rule 'Premium').",
-    "Articles matching /20*/opinion/*: 0.005 USD per read where paywalled, from 2026-11-01 00:00 until 2026-12-01 00:00 UTC (rule 'Launch sale').",
+    "Articles under /premium/: paywalled at $0.05 per read (rule 'Premium').",
+    "Articles matching /20*/opinion/*: $0.005 per read where paywalled, from 2026-11-01 00:00 until 2026-12-01 00:00 UTC (rule 'Launch sale').",
     "For readers in DE, AT: not available (rule '<script>alert(1)</script>').",
     "Articles under /free/, for readers in FR: free to read.",
   ];

@@ -1,18 +1,7 @@
 /** The printable invoice of a monthly statement, and the checkout landing page. */
 import type { Statement } from "../server/domain/billing/statement.ts";
 import { Page } from "./layout.tsx";
-
-const USD = new Intl.NumberFormat("en-US", {
-  style: "currency",
-  currency: "USD",
-  minimumFractionDigits: 2,
-  maximumFractionDigits: 4,
-});
-
-/** US cents (fractional allowed) as dollars for display only; amounts are computed elsewhere. */
-function usd(cents: number): string {
-  return USD.format(cents / 100);
-}
+import { formatUsd } from "../server/platform/money.ts";
 
 /** The invoice page: one consolidated statement, its lines and its totals. */
 export function InvoicePage(props: {
@@ -44,7 +33,7 @@ export function InvoicePage(props: {
               <td>{l.publisherName}</td>
               <td>{l.description}{l.prepaid ? " (paid by card)" : ""}</td>
               <td>{l.quantity}</td>
-              <td>{usd(l.amountUsdCents)}</td>
+              <td>{formatUsd(l.amountUsdCents)}</td>
             </tr>
           ))}
           {s.lines.length === 0 && (
@@ -58,34 +47,34 @@ export function InvoicePage(props: {
         <tbody>
           <tr>
             <th>Subscription fees</th>
-            <td>{usd(s.subscriptionFeesUsdCents)}</td>
+            <td>{formatUsd(s.subscriptionFeesUsdCents)}</td>
           </tr>
           <tr>
             <th>Metered reads</th>
-            <td>{usd(s.meteredUsdCents)}</td>
+            <td>{formatUsd(s.meteredUsdCents)}</td>
           </tr>
           <tr>
-            <th>Agent payments (incl. {usd(s.platformFeesUsdCents)} platform fees)</th>
-            <td>{usd(s.landingUsdCents)}</td>
+            <th>Agent payments (incl. {formatUsd(s.platformFeesUsdCents)} platform fees)</th>
+            <td>{formatUsd(s.landingUsdCents)}</td>
           </tr>
           <tr>
             <th>Adjustments</th>
-            <td>{usd(s.adjustmentsUsdCents)}</td>
+            <td>{formatUsd(s.adjustmentsUsdCents)}</td>
           </tr>
           <tr>
             <th>Total</th>
             <td>
-              <strong>{usd(s.totalUsdCents)}</strong>
+              <strong>{formatUsd(s.totalUsdCents)}</strong>
             </td>
           </tr>
           <tr>
             <th>Already paid by card</th>
-            <td>{usd(s.prepaidUsdCents)}</td>
+            <td>{formatUsd(s.prepaidUsdCents)}</td>
           </tr>
           <tr>
             <th>Amount due</th>
             <td>
-              <strong>{usd(s.amountDueUsdCents)}</strong>
+              <strong>{formatUsd(s.amountDueUsdCents)}</strong>
             </td>
           </tr>
         </tbody>

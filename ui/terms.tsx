@@ -1,6 +1,12 @@
 /** The public license terms page of a publisher (docs/SPEC.md "License block": termsUrl). */
 import type { Publisher } from "../store/publishers.ts";
 import { Page } from "./layout.tsx";
+import {
+  formatUsd,
+  METERED_CAP_MICROS,
+  microsToCents,
+  PLATFORM_FEE_TEXT,
+} from "../server/platform/money.ts";
 
 /** Everything the terms page shows, already converted for display. */
 export interface TermsView {
@@ -42,12 +48,14 @@ export function TermsPage(props: TermsView) {
       <p>Book chapters may carry a narrower author-contract ceiling that no license can exceed.</p>
       <h2>Per-use prices (paywalled articles)</h2>
       <p>
-        By default: summary {props.pricesCents.summarization}¢ · full display{" "}
-        {props.pricesCents.display}¢ · RAG{" "}
-        {props.pricesCents.rag}¢ per read, billed on the buyer's monthly statement, capped at 1,000
-        USD per publisher per month. Agents paying on the publisher's pages pay the price plus a
-        4.7% platform fee. An article may carry its own full-display price, which takes precedence
-        over the rules below and the default.
+        By default: summary {formatUsd(props.pricesCents.summarization)} · full display{" "}
+        {formatUsd(props.pricesCents.display)} · RAG {formatUsd(props.pricesCents.rag)}{" "}
+        per read, billed on the buyer's monthly statement, capped at{" "}
+        {formatUsd(microsToCents(METERED_CAP_MICROS))}{" "}
+        per publisher per month. Agents paying on the publisher's pages pay the price plus a{" "}
+        {PLATFORM_FEE_TEXT}{" "}
+        platform fee. An article may carry its own full-display price, which takes precedence over
+        the rules below and the default.
       </p>
       {props.rules.length > 0 && (
         <>
@@ -63,18 +71,18 @@ export function TermsPage(props: TermsView) {
       )}
       <h2>Monthly subscription</h2>
       <p>
-        Base access {props.rateCard.base / 100} USD, plus summarization{" "}
-        {props.rateCard.summarization / 100} USD, display {props.rateCard.display / 100} USD, RAG
+        Base access {formatUsd(props.rateCard.base)}, plus summarization{" "}
+        {formatUsd(props.rateCard.summarization)}, display {formatUsd(props.rateCard.display)}, RAG
         {" "}
-        {props.rateCard.rag / 100}{" "}
-        USD. A subscription suppresses per-use charges for the use cases it covers.
+        {formatUsd(props.rateCard.rag)}. A subscription suppresses per-use charges for the use cases
+        it covers.
       </p>
       {props.enterprise && (
         <>
           <h2>Enterprise license</h2>
           <p>
             Use cases: {props.enterprise.useCases.join(", ")};{" "}
-            {props.enterprise.monthlyUsdCents / 100} USD per month. {props.enterprise.conditions}
+            {formatUsd(props.enterprise.monthlyUsdCents)} per month. {props.enterprise.conditions}
           </p>
         </>
       )}

@@ -1,10 +1,10 @@
 /**
  * The content rules in plain words for the public terms page (docs/SPEC.md "Content rules"):
  * where a rule applies, what it changes, and its name, e.g.
- * "Articles under /premium/: paywalled at 0.05 USD per read (rule 'Premium')".
+ * "Articles under /premium/: paywalled at $0.05 per read (rule 'Premium')".
  */
 import type { ContentRule } from "../domain/licensing/mod.ts";
-import { usdPriceText } from "../platform/money.ts";
+import { formatUsd, microsToCents } from "../platform/money.ts";
 
 /** One sentence per rule that still changes a policy, a price or access, in the order given. */
 export function ruleSentences(rules: readonly ContentRule[], now: Date): string[] {
@@ -33,7 +33,9 @@ function scopeOf(rule: ContentRule): string {
 function effectOf(rule: ContentRule): string {
   const { policy, priceMicros, deny } = rule.action;
   if (deny) return "not available";
-  const price = priceMicros === undefined ? null : `${usdPriceText(priceMicros)} per read`;
+  const price = priceMicros === undefined
+    ? null
+    : `${formatUsd(microsToCents(priceMicros))} per read`;
   if (policy === "BLOCKED") return "not available to AI agents";
   if (policy === "OBSERVE") return "free to read";
   if (policy === "PAYWALL") return `paywalled at ${price ?? "the default price"}`;

@@ -1,9 +1,16 @@
 /**
- * Money: the only module that does price arithmetic (STYLE.md "In Folio").
+ * Money: the only module that does price arithmetic and writes amounts (ARCHITECTURE.md "House
+ * rules" and "Recurring mistakes"; lint rule `folio/money-in-money`).
  *
  * Inside Folio money is integer micro-dollars (µUSD, 1 USD = 1_000_000). API fields named
  * `...Cents` are US cents: per-use prices may be fractional (0.5), totals are whole cents rounded
  * half-up (docs/DESIGN.md §4 "Money").
+ *
+ * Amounts are written in two ways only. Pages (server/pages/, ui/) write `formatUsd()`: "$12.34",
+ * per-use prices to the micro-dollar ("$0.005"). The wire keeps what the APIs already emit (pinned
+ * by tests/__snapshots__): `usdDecimal()` for machine amounts (RSL `<amount>`, the
+ * `crawler-price` headers), and in prose `centsText()` ("0.5¢", a per-use price) and `usdText()`
+ * ("1,000 USD", the cap).
  *
  * @module
  */
@@ -58,13 +65,13 @@ export function microsToCents(micros: number): number {
   return micros / MICROS_PER_CENT;
 }
 
-/** Whole dollars for prose, e.g. "1,000 USD" (amounts that are whole dollars, like the cap). */
+/** Wire prose: whole dollars, e.g. "1,000 USD" (amounts that are whole dollars, like the cap). */
 export function usdText(micros: number): string {
   assertMicros(micros);
   return `${(micros / MICROS_PER_USD).toLocaleString("en-US")} USD`;
 }
 
-/** A per-use price for prose, e.g. "0.05 USD" or "0.005 USD" (at least 2, at most 6 decimals). */
+/** Wire prose: a per-use price, e.g. "0.05 USD" or "0.005 USD" (at least 2, at most 6 decimals). */
 export function usdPriceText(micros: number): string {
   assertMicros(micros);
   const usd = (micros / MICROS_PER_USD).toLocaleString("en-US", {
@@ -74,10 +81,86 @@ export function usdPriceText(micros: number): string {
   return `${usd} USD`;
 }
 
+/** Wire prose: a per-use price in US cents as agents read it, e.g. 0.5 → "0.5¢". */
+export function centsText(cents: number): string {
+  return `${microsToCents(centsToMicros(cents))}¢`;
+}
+
+/**
+ * Wire amounts: micros as an exact decimal USD string, at least two decimals, zeros trimmed beyond
+ * them: 12_345 → "0.012345", 50_000 → "0.05", 0 → "0.00" (RSL `<amount>`, `crawler-price`).
+ */
+export function usdDecimal(micros: number): string {
+  if (!Number.isSafeInteger(micros) || micros < 0) {
+    throw new RangeError(`Cannot write ${micros} micros as a USD amount: not whole micros >= 0`);
+  }
+  const digits = String(micros).padStart(7, "0");
+  const fraction = digits.slice(-6).replace(/0+$/, "").padEnd(2, "0");
+  return `${digits.slice(0, -6)}.${fraction}`;
+}
+
+/**
+ * Pages: US cents (the unit of every `...UsdCents` field, fractional allowed) as a human amount:
+ * "$12.34", "$1,000.00", per-use prices to the micro-dollar "$0.005", negatives "-$3.10".
+ */
+export function formatUsd(cents: number): string {
+  const micros = centsToMicros(Math.abs(cents));
+  const usd = (micros / MICROS_PER_USD).toLocaleString("en-US", {
+    minimumFractionDigits: 2,
+    maximumFractionDigits: 6,
+  });
+  return `${cents < 0 && micros > 0 ? "-" : ""}$${usd}`;
+}
+
+/** Pages: the value of a dollar field in a form, e.g. 1250 → "12.50", 0.5 → "0.005" (`usdDecimal`). */
+export function usdField(cents: number): string {
+  return usdDecimal(centsToMicros(cents));
+}
+
+/** Pages: the exact sum of amounts in US cents (fractional allowed), added up in micros. */
+export function sumCents(amounts: readonly number[]): number {
+  return microsToCents(amounts.reduce((total, cents) => total + centsToMicros(cents), 0));
+}
+
+/** Pages: US cents as a number of dollars, for chart scales and the value of a dollar field. */
+export function centsToUsd(cents: number): number {
+  return Math.sign(cents) * centsToMicros(Math.abs(cents)) / MICROS_PER_USD;
+}
+
+/**
+ * Pages: dollars typed in a form as US cents to the micro-dollar (4 places of a cent); with
+ * `whole`, rounded half-up to the cent. The sign is kept and nothing is refused, so the API names
+ * any problem with the amount.
+ */
+export function usdToCents(usd: number, whole = false): number {
+  const micros = Math.round(Number((usd * MICROS_PER_USD).toPrecision(15)));
+  return whole ? Math.round(micros / MICROS_PER_CENT) : micros / MICROS_PER_CENT;
+}
+
 /** Convert micros to whole cents rounded half-up: for totals and statements. */
 export function microsToWholeCents(micros: number): number {
   assertMicros(micros);
   return Number(divideHalfUp(BigInt(micros), BigInt(MICROS_PER_CENT)));
+}
+
+/** The exact sum of amounts in micros (spend, earnings, a price and its fee). */
+export function sumMicros(amounts: readonly number[]): number {
+  let total = 0;
+  for (const micros of amounts) {
+    assertMicros(micros);
+    total += micros;
+  }
+  assertMicros(total);
+  return total;
+}
+
+/** `from` less `amount`, in micros; negative when `amount` is larger (a budget overspent). */
+export function subtractMicros(from: number, amount: number): number {
+  assertMicros(from);
+  assertMicros(amount);
+  const left = from - amount;
+  assertMicros(left);
+  return left;
 }
 
 /** Add the 4.7% platform fee (rounded half-up to whole micros) to a publisher price. */

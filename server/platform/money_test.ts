@@ -1,13 +1,18 @@
 import assert from "node:assert/strict";
 import {
+  centsText,
   centsToMicros,
+  centsToUsd,
+  formatUsd,
   METERED_CAP_MICROS,
   microsToCents,
   microsToWholeCents,
   PLATFORM_FEE_BPS,
   priceSubscription,
   RATE_CARD,
-  usdPriceText,
+  usdDecimal,
+  usdText,
+  usdToCents,
   usdToMicros,
   withPlatformFee,
 } from "./money.ts";
@@ -98,10 +103,45 @@ Deno.test("priceSubscription() refuses fine_tuning and unknown use cases", () =>
   assert.throws(() => priceSubscription(["display", "training"]), /"training"/);
 });
 
-Deno.test("usdPriceText() writes per-use prices with 2 to 6 decimals", () => {
-  assert.equal(usdPriceText(50_000), "0.05 USD");
-  assert.equal(usdPriceText(5_000), "0.005 USD");
-  assert.equal(usdPriceText(1), "0.000001 USD");
-  assert.equal(usdPriceText(2_500_000), "2.50 USD");
-  assert.equal(usdPriceText(1_000_000_000), "1,000.00 USD");
+Deno.test("formatUsd() writes every amount on pages in one style", () => {
+  assert.equal(formatUsd(1234), "$12.34");
+  assert.equal(formatUsd(0.5), "$0.005");
+  assert.equal(formatUsd(5), "$0.05");
+  assert.equal(formatUsd(0.0001), "$0.000001");
+  assert.equal(formatUsd(250), "$2.50");
+  assert.equal(formatUsd(100_000), "$1,000.00");
+  assert.equal(formatUsd(0), "$0.00");
+  assert.equal(formatUsd(-310), "-$3.10");
+  assert.throws(() => formatUsd(Number.NaN), RangeError);
+});
+
+Deno.test("the wire's words for amounts stay as the APIs emit them", () => {
+  assert.equal(centsText(0.5), "0.5¢");
+  assert.equal(centsText(5), "5¢");
+  assert.equal(usdText(METERED_CAP_MICROS), "1,000 USD");
+  for (
+    const [micros, text] of [
+      [12_345, "0.012345"],
+      [50_000, "0.05"],
+      [500_000, "0.50"],
+      [0, "0.00"],
+      [1, "0.000001"],
+      [1_000_000, "1.00"],
+      [Number.MAX_SAFE_INTEGER, "9007199254.740991"],
+    ] as const
+  ) assert.equal(usdDecimal(micros), text);
+  assert.throws(() => usdDecimal(-1), RangeError);
+  assert.throws(() => usdDecimal(0.5), RangeError);
+});
+
+Deno.test("pages convert between dollars and cents exactly", () => {
+  assert.equal(centsToUsd(1250), 12.5);
+  assert.equal(centsToUsd(0.5), 0.005);
+  assert.equal(centsToUsd(4.35), 0.0435);
+  assert.equal(centsToUsd(-100), -1);
+  assert.equal(usdToCents(0.05), 5);
+  assert.equal(usdToCents(0.0435), 4.35);
+  assert.equal(usdToCents(0.000049), 0.0049);
+  assert.equal(usdToCents(12.345, true), 1235);
+  assert.equal(usdToCents(-1), -100);
 });

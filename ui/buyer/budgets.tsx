@@ -6,7 +6,8 @@
 import type { z } from "zod";
 import type { budgetsSchema } from "../../server/surfaces/marketplace/schemas.ts";
 import { Scroll } from "../console/scroll.tsx";
-import { CsrfField, perRead, usd } from "../console/shell.tsx";
+import { CsrfField } from "../console/shell.tsx";
+import { formatUsd, usdField } from "../../server/platform/money.ts";
 import { BuyerShell, type BuyerWho } from "./shell.tsx";
 
 /** GET /api/marketplace/budgets. */
@@ -18,7 +19,9 @@ export type PublisherBudget = BudgetReport["publishers"][number];
 /** A horizontal bar of `spent` against `limit`, labelled for screen readers. */
 export function LimitBar(props: { spent: number; limit: number; of: string }) {
   const pct = props.limit > 0 ? Math.min(100, (props.spent / props.limit) * 100) : 100;
-  const words = `${perRead(props.spent)} of ${props.of} ${usd(props.limit)} (${Math.round(pct)}%)`;
+  const words = `${formatUsd(props.spent)} of ${props.of} ${formatUsd(props.limit)} (${
+    Math.round(pct)
+  }%)`;
   return (
     <div class="limit">
       <div
@@ -91,7 +94,7 @@ export interface BudgetsProps {
 
 /** Dollars as the form shows them: "12.50", or "" for no budget. */
 function dollars(cents: number | null): string {
-  return cents === null ? "" : (cents / 100).toFixed(2);
+  return cents === null ? "" : usdField(cents);
 }
 
 /** One budget's form: the amount (empty removes it) and, when one is set, a remove button. */
@@ -160,7 +163,7 @@ export function BudgetsPage(props: BudgetsProps) {
       <p class="hint" id="budget-hint">
         A budget caps your per-read spend in a UTC month, in US dollars; leave it empty to remove
         it. When a read would go past a budget it is served as it would be past the platform's{" "}
-        {usd(r.capUsdCents)}{" "}
+        {formatUsd(r.capUsdCents)}{" "}
         cap: with the rights you hold (usually a summary) and no charge. License fees do not count.
       </p>
       <section class="card" aria-labelledby="spend-title">
@@ -197,8 +200,8 @@ export function BudgetsPage(props: BudgetsProps) {
                   {r.publishers.map((p) => (
                     <tr key={p.publisherId}>
                       <th scope="row">{p.publisherName}</th>
-                      <td class="num">{perRead(p.spentUsdCents)}</td>
-                      <td class="num">{perRead(p.remainingUsdCents)}</td>
+                      <td class="num">{formatUsd(p.spentUsdCents)}</td>
+                      <td class="num">{formatUsd(p.remainingUsdCents)}</td>
                       <td>
                         <BudgetForm
                           who={props.who}

@@ -2,7 +2,8 @@
 import type { z } from "zod";
 import type { catalogSchema } from "../../server/surfaces/marketplace/schemas.ts";
 import { Pager, Scroll } from "../console/scroll.tsx";
-import { count, perRead } from "../console/shell.tsx";
+import { count } from "../console/shell.tsx";
+import { formatUsd } from "../../server/platform/money.ts";
 import { BuyerShell, type BuyerWho } from "./shell.tsx";
 
 /** The use cases of the standard bundle (docs/SPEC.md "License (subscription)"). */
@@ -145,7 +146,7 @@ export function CatalogPage(props: CatalogProps) {
                         <span class="tag" key={u}>{u}</span>
                       ))}
                     </td>
-                    <td class="num">{perRead(p.pricingUsdCents.display)}</td>
+                    <td class="num">{formatUsd(p.pricingUsdCents.display)}</td>
                     <td>
                       {surfacesOf(p).join(", ")}
                       {p.requiresAuth ? <div class="muted small">MCP sign-in required</div> : null}

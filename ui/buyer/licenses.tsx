@@ -2,7 +2,8 @@
 import type { z } from "zod";
 import type { licenseSchema } from "../../server/surfaces/marketplace/schemas.ts";
 import { Pager, Scroll } from "../console/scroll.tsx";
-import { CsrfField, usd, when } from "../console/shell.tsx";
+import { CsrfField, when } from "../console/shell.tsx";
+import { formatUsd } from "../../server/platform/money.ts";
 import { BuyerShell, type BuyerWho } from "./shell.tsx";
 
 /** One entry of GET /api/marketplace/licenses. */
@@ -86,7 +87,7 @@ export function LicensesPage(props: LicensesProps) {
                     </td>
                     <td>{l.kind}</td>
                     <td>{l.useCases.join(", ")}</td>
-                    <td class="num">{usd(l.monthlyFeeUsdCents)}</td>
+                    <td class="num">{formatUsd(l.monthlyFeeUsdCents)}</td>
                     <td>
                       <span class={`tag state-${l.state}`}>{stateWord(l)}</span>
                       {stateDetail(l)}

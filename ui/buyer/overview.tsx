@@ -1,6 +1,7 @@
 /** The buyer's overview: this month's calls, reads and spend against the cap and budgets, and next steps. */
 import { Checklist, type Step } from "../console/checklist.tsx";
-import { count, Figure, usd } from "../console/shell.tsx";
+import { count, Figure } from "../console/shell.tsx";
+import { formatUsd } from "../../server/platform/money.ts";
 import { type BudgetReport, SpendBars } from "./budgets.tsx";
 import { BuyerShell, type BuyerWho } from "./shell.tsx";
 
@@ -22,13 +23,13 @@ export function BuyerOverviewPage(props: BuyerOverviewProps) {
       <div class="grid">
         <Figure value={count(props.month.calls)} label={`calls in ${r.month}`} />
         <Figure value={count(props.month.reads)} label="article reads" />
-        <Figure value={usd(r.overall.spentUsdCents)} label="per-read spend" />
+        <Figure value={formatUsd(r.overall.spentUsdCents)} label="per-read spend" />
         <Figure value={count(props.activeLicenses)} label="active licenses" />
       </div>
       <section class="card" aria-labelledby="spend-title">
         <h2 id="spend-title">Spend per publisher in {r.month}</h2>
         <p class="hint">
-          Each publisher's per-read spend against the platform's {usd(r.capUsdCents)}{" "}
+          Each publisher's per-read spend against the platform's {formatUsd(r.capUsdCents)}{" "}
           monthly cap and against your own budgets. Past either, reads are served with the rights
           you hold and are not charged.
         </p>

@@ -2,7 +2,8 @@
  * One publisher from the buyer's side: what it grants and charges, its paywall meter and
  * enterprise terms, the standard rate card, how to connect (snippets), and the license form.
  */
-import { Copyable, CopyBlock, CsrfField, perRead, usd } from "../console/shell.tsx";
+import { Copyable, CopyBlock, CsrfField } from "../console/shell.tsx";
+import { formatUsd, sumCents } from "../../server/platform/money.ts";
 import {
   BUNDLE_USES,
   type BundleUse,
@@ -27,10 +28,24 @@ export interface PublisherProps {
 
 /** The monthly fee of a bundle on the rate card, in cents. */
 export function bundleFee(card: RateCard, uses: readonly string[]): number {
-  return uses.reduce(
-    (t, u) => t + (card.useCasesUsdCents[u as BundleUse] ?? 0),
+  return sumCents([
     card.baseUsdCents,
-  );
+    ...uses.map((u) => card.useCasesUsdCents[u as BundleUse] ?? 0),
+  ]);
+}
+
+/**
+ * The monthly fee of every bundle, written for the page and keyed by its use cases in
+ * BUNDLE_USES order ("" for base access alone): the console script shows the one ticked, so the
+ * browser does no price arithmetic (server/platform/money.ts).
+ */
+function feeTotals(card: RateCard): Record<string, string> {
+  const totals: Record<string, string> = {};
+  for (let mask = 0; mask < 1 << BUNDLE_USES.length; mask++) {
+    const uses = BUNDLE_USES.filter((_, i) => mask & (1 << i));
+    totals[uses.join(" ")] = formatUsd(bundleFee(card, uses));
+  }
+  return totals;
 }
 
 /** GET /buyer/catalog/<publisherId>. */
@@ -70,7 +85,7 @@ export function PublisherPage(props: PublisherProps) {
               <tr key={u}>
                 <th scope="row">{u}</th>
                 <td>{p.rights[u] === "granted" ? "yes" : "no"}</td>
-                <td class="num">{perRead(p.pricingUsdCents[u])}</td>
+                <td class="num">{formatUsd(p.pricingUsdCents[u])}</td>
               </tr>
             ))}
             <tr>
@@ -99,7 +114,7 @@ export function PublisherPage(props: PublisherProps) {
               <dt>Covers</dt>
               <dd>{p.enterpriseLicense.useCases.join(", ")}</dd>
               <dt>Monthly price</dt>
-              <dd>{usd(p.enterpriseLicense.monthlyPriceUsdCents)}</dd>
+              <dd>{formatUsd(p.enterpriseLicense.monthlyPriceUsdCents)}</dd>
               <dt>Conditions</dt>
               <dd>{p.enterpriseLicense.conditions || "—"}</dd>
             </dl>
@@ -126,7 +141,7 @@ export function PublisherPage(props: PublisherProps) {
           )
           : null}
         <p class="hint" id="fee-hint">
-          The standard monthly license: {usd(card.baseUsdCents)}{" "}
+          The standard monthly license: {formatUsd(card.baseUsdCents)}{" "}
           base access plus each use case below. Reads it covers are not charged per use. The fee is
           on your monthly statement (renewing on the 1st, UTC) or paid by card at checkout when
           Folio takes cards.
@@ -138,7 +153,7 @@ export function PublisherPage(props: PublisherProps) {
             <form
               method="post"
               action={`/buyer/catalog/${encodeURIComponent(p.publisherId)}/license`}
-              data-fee-base={card.baseUsdCents}
+              data-fee-totals={JSON.stringify(feeTotals(card))}
             >
               <CsrfField token={props.who.csrfToken} />
               <fieldset>
@@ -151,10 +166,9 @@ export function PublisherPage(props: PublisherProps) {
                       value={u}
                       checked={ticked.includes(u)}
                       disabled={!granted.includes(u)}
-                      data-fee={card.useCasesUsdCents[u]}
                     />
                     <span>
-                      {u} (+{usd(card.useCasesUsdCents[u])} a month)
+                      {u} (+{formatUsd(card.useCasesUsdCents[u])} a month)
                       {granted.includes(u) ? null : <span class="muted">: not granted</span>}
                     </span>
                   </label>
@@ -163,7 +177,7 @@ export function PublisherPage(props: PublisherProps) {
               <p>
                 Monthly fee:{" "}
                 <output data-fee-total aria-live="polite">
-                  {usd(bundleFee(card, ticked))}
+                  {formatUsd(bundleFee(card, ticked))}
                 </output>
                 <span class="muted" data-fee-more hidden={ticked.length > 0}>
                   {" "}plus the use cases you tick
@@ -198,12 +212,12 @@ export function PublisherPage(props: PublisherProps) {
           <tbody>
             <tr>
               <th scope="row">Base access</th>
-              <td class="num">{usd(card.baseUsdCents)}</td>
+              <td class="num">{formatUsd(card.baseUsdCents)}</td>
             </tr>
             {BUNDLE_USES.map((u) => (
               <tr key={u}>
                 <th scope="row">+ {u}</th>
-                <td class="num">{usd(card.useCasesUsdCents[u])}</td>
+                <td class="num">{formatUsd(card.useCasesUsdCents[u])}</td>
               </tr>
             ))}
           </tbody>

@@ -3,7 +3,8 @@ import type { z } from "zod";
 import type { StatementWire } from "../../server/domain/billing/statement.ts";
 import type { statementMonthsSchema } from "../../server/surfaces/marketplace/schemas.ts";
 import { Pager, Scroll } from "../console/scroll.tsx";
-import { count, perRead, usd, when } from "../console/shell.tsx";
+import { count, when } from "../console/shell.tsx";
+import { formatUsd } from "../../server/platform/money.ts";
 import { BuyerShell, type BuyerWho } from "./shell.tsx";
 
 /** One month of GET /api/marketplace/statements. */
@@ -66,7 +67,7 @@ export function StatementsPage(
                   <a href={`/buyer/statements/${m.month}`}>{m.month}</a>
                 </th>
                 <td>{m.state === "open" ? "open (month in progress)" : "closed"}</td>
-                <td class="num">{usd(m.totalUsdCents)}</td>
+                <td class="num">{formatUsd(m.totalUsdCents)}</td>
                 <td>
                   <MonthLinks month={m.month} />
                 </td>
@@ -122,9 +123,9 @@ export function StatementPage(props: { who: BuyerWho; statement: StatementView }
                     <td>{l.publisherName}</td>
                     <td>{l.description}{l.prepaid ? " (paid by card)" : ""}</td>
                     <td class="num">{count(l.quantity)}</td>
-                    <td class="num">{perRead(l.priceUsdCents)}</td>
-                    <td class="num">{perRead(l.feeUsdCents)}</td>
-                    <td class="num">{perRead(l.amountUsdCents)}</td>
+                    <td class="num">{formatUsd(l.priceUsdCents)}</td>
+                    <td class="num">{formatUsd(l.feeUsdCents)}</td>
+                    <td class="num">{formatUsd(l.amountUsdCents)}</td>
                   </tr>
                 ))}
               </tbody>
@@ -135,22 +136,24 @@ export function StatementPage(props: { who: BuyerWho; statement: StatementView }
         <h2 id="totals-title">Totals</h2>
         <dl class="facts">
           <dt>License fees</dt>
-          <dd>{usd(s.subscriptionFeesUsdCents)}</dd>
+          <dd>{formatUsd(s.subscriptionFeesUsdCents)}</dd>
           <dt>Metered reads</dt>
-          <dd>{usd(s.meteredUsdCents)}</dd>
+          <dd>{formatUsd(s.meteredUsdCents)}</dd>
           <dt>Agent payments</dt>
-          <dd>{usd(s.landingUsdCents)} (incl. {usd(s.platformFeesUsdCents)} platform fees)</dd>
+          <dd>
+            {formatUsd(s.landingUsdCents)} (incl. {formatUsd(s.platformFeesUsdCents)} platform fees)
+          </dd>
           <dt>Adjustments</dt>
-          <dd>{usd(s.adjustmentsUsdCents)}</dd>
+          <dd>{formatUsd(s.adjustmentsUsdCents)}</dd>
           <dt>Total</dt>
           <dd>
-            <strong>{usd(s.totalUsdCents)}</strong>
+            <strong>{formatUsd(s.totalUsdCents)}</strong>
           </dd>
           <dt>Paid by card</dt>
-          <dd>{usd(s.prepaidUsdCents)}</dd>
+          <dd>{formatUsd(s.prepaidUsdCents)}</dd>
           <dt>Amount due</dt>
           <dd>
-            <strong>{usd(s.amountDueUsdCents)}</strong>
+            <strong>{formatUsd(s.amountDueUsdCents)}</strong>
           </dd>
         </dl>
       </section>

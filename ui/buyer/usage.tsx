@@ -3,7 +3,8 @@ import type { z } from "zod";
 import type { usageSchema } from "../../server/surfaces/marketplace/schemas.ts";
 import { BarChart, HorizontalBarChart, Legend, LineChart } from "../chart.tsx";
 import { Scroll } from "../console/scroll.tsx";
-import { count, Figure, perRead, usd, WindowTabs } from "../console/shell.tsx";
+import { count, Figure, WindowTabs } from "../console/shell.tsx";
+import { formatUsd } from "../../server/platform/money.ts";
 import { BuyerShell, type BuyerWho } from "./shell.tsx";
 
 /** GET /api/marketplace/usage. */
@@ -30,7 +31,7 @@ export function UsagePage(props: UsageProps) {
       <div class="grid">
         <Figure value={count(calls)} label={`calls in the last ${u.days} days`} />
         <Figure value={count(reads)} label="article reads" />
-        <Figure value={usd(u.meteredTotalCents)} label="metered spend" />
+        <Figure value={formatUsd(u.meteredTotalCents)} label="metered spend" />
       </div>
       {u.usage.length === 0
         ? (
@@ -65,7 +66,7 @@ export function UsagePage(props: UsageProps) {
                   label: d.day,
                   // Cents, not dollars: the chart's scale starts at 1, and a day's spend is often less.
                   value: d.spendUsdCents,
-                  title: `${d.day}: ${perRead(d.spendUsdCents)}`,
+                  title: `${d.day}: ${formatUsd(d.spendUsdCents)}`,
                 }))}
               />
             </section>
@@ -95,7 +96,7 @@ export function UsagePage(props: UsageProps) {
                 bars={u.usage.map((p) => ({
                   label: p.publisherName,
                   value: spend(p.publisherId),
-                  title: `${p.publisherName}: ${perRead(spend(p.publisherId))}`,
+                  title: `${p.publisherName}: ${formatUsd(spend(p.publisherId))}`,
                 }))}
               />
               <Scroll label="Usage per publisher">
@@ -120,7 +121,7 @@ export function UsagePage(props: UsageProps) {
                         <td class="num">{count(p.calls)}</td>
                         <td class="num">{count(p.reads)}</td>
                         <td class="num">{count(p.paywalls)}</td>
-                        <td class="num">{perRead(spend(p.publisherId))}</td>
+                        <td class="num">{formatUsd(spend(p.publisherId))}</td>
                       </tr>
                     ))}
                   </tbody>

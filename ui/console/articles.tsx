@@ -8,7 +8,8 @@ import type {
   managedArticleSchema,
 } from "../../server/surfaces/manage/schemas.ts";
 import { Scroll } from "./scroll.tsx";
-import { ConsoleShell, count, CsrfField, perRead, when, type Who } from "./shell.tsx";
+import { ConsoleShell, count, CsrfField, when, type Who } from "./shell.tsx";
+import { formatUsd, usdField } from "../../server/platform/money.ts";
 
 /** What decided an article's effective policy and price. */
 export type DecidedBy = z.output<typeof decidedBySchema>;
@@ -166,7 +167,7 @@ function Row(props: { who: Who; a: ArticleRow; back: string }) {
       </td>
       <td>
         <span class={`tag ${eff.policy}`}>{eff.policy}</span>{" "}
-        {eff.priceUsdCents !== null ? perRead(eff.priceUsdCents) : ""}
+        {eff.priceUsdCents !== null ? formatUsd(eff.priceUsdCents) : ""}
         <div class="muted small">{decidedText(eff.decidedBy)}</div>
       </td>
       <td>
@@ -188,7 +189,7 @@ function Row(props: { who: Who; a: ArticleRow; back: string }) {
               type="number"
               min="0"
               step="any"
-              value={a.priceUsdCents === null ? "" : String(a.priceUsdCents / 100)}
+              value={a.priceUsdCents === null ? "" : usdField(a.priceUsdCents)}
             />
             <p>
               <button type="submit">Save</button>

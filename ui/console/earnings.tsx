@@ -7,7 +7,8 @@ import type { z } from "zod";
 import type { earningsSchema } from "../../server/surfaces/manage/openapi_schemas.ts";
 import { BarChart, StackedBarChart } from "../chart.tsx";
 import { Scroll } from "./scroll.tsx";
-import { ConsoleShell, count, Figure, usd, type Who, WindowTabs } from "./shell.tsx";
+import { ConsoleShell, count, Figure, type Who, WindowTabs } from "./shell.tsx";
+import { centsToUsd, formatUsd, sumCents } from "../../server/platform/money.ts";
 
 /** One month of GET /api/publisher/earnings. */
 export type EarningsMonth = z.output<typeof earningsSchema>["months"][number];
@@ -64,12 +65,12 @@ export function EarningsPage(props: EarningsProps) {
           <>
             <div class="grid">
               <Figure
-                value={usd(current?.earningsUsdCents ?? 0)}
+                value={formatUsd(current?.earningsUsdCents ?? 0)}
                 label={`earned in ${props.month} so far`}
               />
               <Figure value={count(current?.chargedReads ?? 0)} label="charged reads this month" />
               <Figure
-                value={paid?.payout ? usd(paid.payout.amountUsdCents) : "—"}
+                value={paid?.payout ? formatUsd(paid.payout.amountUsdCents) : "—"}
                 label={paid?.payout
                   ? `payout for ${paid.month} (${paid.payout.state})`
                   : "no payout yet"}
@@ -150,7 +151,7 @@ function Monthly(props: { months: EarningsMonth[]; current: string }) {
         series={PARTS.map(([, name, className]) => ({ name, className }))}
         stacks={span.map((month) => ({
           label: month,
-          values: PARTS.map(([key]) => (of(month)?.[key] ?? 0) / 100),
+          values: PARTS.map(([key]) => centsToUsd(of(month)?.[key] ?? 0)),
         }))}
       />
       <Scroll label="Earnings per month">
@@ -171,19 +172,19 @@ function Monthly(props: { months: EarningsMonth[]; current: string }) {
             {props.months.map((m) => (
               <tr key={m.month}>
                 <th scope="row" class="nowrap">{m.month}</th>
-                <td class="num">{usd(m.meteredUsdCents)}</td>
-                <td class="num">{usd(m.landingUsdCents)}</td>
-                <td class="num">{usd(m.subscriptionUsdCents)}</td>
+                <td class="num">{formatUsd(m.meteredUsdCents)}</td>
+                <td class="num">{formatUsd(m.landingUsdCents)}</td>
+                <td class="num">{formatUsd(m.subscriptionUsdCents)}</td>
                 <td class="num">
-                  <strong>{usd(m.earningsUsdCents)}</strong>
+                  <strong>{formatUsd(m.earningsUsdCents)}</strong>
                 </td>
-                <td class="num">{usd(m.platformFeesUsdCents)}</td>
+                <td class="num">{formatUsd(m.platformFeesUsdCents)}</td>
                 <td class="num">{count(m.chargedReads)}</td>
                 <td>
                   {m.payout
                     ? (
                       <>
-                        {usd(m.payout.amountUsdCents)}{" "}
+                        {formatUsd(m.payout.amountUsdCents)}{" "}
                         <span class={`tag ${m.payout.state === "paid" ? "ok" : ""}`}>
                           {m.payout.state}
                         </span>
@@ -202,8 +203,8 @@ function Monthly(props: { months: EarningsMonth[]; current: string }) {
 
 function Daily(props: { daily: EarningsDay[] }) {
   const { daily } = props;
-  const total = daily.reduce((t, d) => t + d.earningsUsdCents, 0);
-  const fees = daily.reduce((t, d) => t + d.platformFeesUsdCents, 0);
+  const total = sumCents(daily.map((d) => d.earningsUsdCents));
+  const fees = sumCents(daily.map((d) => d.platformFeesUsdCents));
   const charged = daily.reduce((t, d) => t + d.chargedReads, 0);
   return (
     <>
@@ -211,17 +212,17 @@ function Daily(props: { daily: EarningsDay[] }) {
         label={`Earnings per day in US dollars, ${daily[0]?.day} to ${daily.at(-1)?.day}`}
         bars={daily.map((d) => ({
           label: d.day,
-          value: d.earningsUsdCents / 100,
+          value: centsToUsd(d.earningsUsdCents),
           title: `${d.day}: ${
-            usd(d.earningsUsdCents)
+            formatUsd(d.earningsUsdCents)
           } from ${d.chargedReads} charged of ${d.reads} reads; platform fees ${
-            usd(d.platformFeesUsdCents)
+            formatUsd(d.platformFeesUsdCents)
           }`,
         }))}
       />
       <p class="small">
-        In these days: {usd(total)} earned from {count(charged)} charged reads; {usd(fees)}{" "}
-        platform fees recorded apart.
+        In these days: {formatUsd(total)} earned from {count(charged)} charged reads;{" "}
+        {formatUsd(fees)} platform fees recorded apart.
       </p>
     </>
   );

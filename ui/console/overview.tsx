@@ -4,7 +4,8 @@ import type { analyticsSchema } from "../../server/surfaces/manage/openapi_schem
 import type { settingsResponseSchema } from "../../server/surfaces/manage/schemas.ts";
 import { BarChart, StackedBarChart } from "../chart.tsx";
 import { Checklist, type Step } from "./checklist.tsx";
-import { ConsoleShell, Copyable, count, Figure, usd, type Who } from "./shell.tsx";
+import { ConsoleShell, Copyable, count, Figure, type Who } from "./shell.tsx";
+import { centsToUsd, formatUsd } from "../../server/platform/money.ts";
 
 /** Where the publisher's surfaces answer (GET /api/publisher/settings `urls`). */
 export type SurfaceUrls = z.output<typeof settingsResponseSchema>["urls"];
@@ -41,7 +42,7 @@ export function OverviewPage(props: OverviewProps) {
         <Figure value={count(month.calls)} label={`calls in ${month.month}`} />
         <Figure value={count(month.reads)} label="article reads" />
         <Figure value={count(month.chargedReads)} label="charged reads" />
-        <Figure value={usd(month.earningsUsdCents)} label="earned this month" />
+        <Figure value={formatUsd(month.earningsUsdCents)} label="earned this month" />
       </div>
       <section class="card" aria-labelledby="live-title">
         <h2 id="live-title">What is live</h2>
@@ -131,8 +132,8 @@ function Activity(props: OverviewProps) {
         label="Earnings per day in US dollars"
         bars={props.daily.map((d) => ({
           label: d.day,
-          value: d.earningsUsdCents / 100,
-          title: `${d.day}: ${usd(d.earningsUsdCents)} from ${d.chargedReads} charged reads`,
+          value: centsToUsd(d.earningsUsdCents),
+          title: `${d.day}: ${formatUsd(d.earningsUsdCents)} from ${d.chargedReads} charged reads`,
         }))}
       />
       <p class="small">

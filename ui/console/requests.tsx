@@ -4,7 +4,8 @@
  * and term) and a deny form (reason).
  */
 import { type Caller, CallerName } from "./caller.tsx";
-import { ConsoleShell, CsrfField, usd, when, type Who } from "./shell.tsx";
+import { ConsoleShell, CsrfField, when, type Who } from "./shell.tsx";
+import { formatUsd } from "../../server/platform/money.ts";
 
 /** The states a request can be in, in tab order. */
 export const REQUEST_STATES = ["pending", "approved", "denied"] as const;
@@ -149,7 +150,7 @@ function Request(props: { request: RequestView; csrf: string; failed: FailedDeci
           ? (
             <>
               <dt>Price</dt>
-              <dd>{usd(r.monthlyPriceUsdCents)} a month</dd>
+              <dd>{formatUsd(r.monthlyPriceUsdCents)} a month</dd>
             </>
           )
           : null}

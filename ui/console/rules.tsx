@@ -6,7 +6,8 @@ import type { z } from "zod";
 import type { explainSchema } from "../../server/surfaces/manage/openapi_schemas.ts";
 import type { ruleSchema } from "../../server/surfaces/manage/schemas.ts";
 import { decidedText } from "./articles.tsx";
-import { ConsoleShell, CsrfField, perRead, when, type Who } from "./shell.tsx";
+import { ConsoleShell, CsrfField, when, type Who } from "./shell.tsx";
+import { formatUsd, usdField } from "../../server/platform/money.ts";
 
 /** A rule as GET /api/publisher/rules lists it. */
 export type RuleView = z.output<typeof ruleSchema>;
@@ -30,7 +31,7 @@ export function ruleText(r: RuleView): string {
   const does: string[] = [];
   if (r.action.policy) does.push(r.action.policy);
   if (r.action.priceUsdCents !== undefined) {
-    does.push(`${perRead(r.action.priceUsdCents)} per read`);
+    does.push(`${formatUsd(r.action.priceUsdCents)} per read`);
   }
   const window = r.action.window
     ? ` from ${when(r.action.window.start)} to ${when(r.action.window.end)}`
@@ -47,7 +48,7 @@ export function formOf(r: RuleView): RuleForm {
     publishedWithinHours: r.match.publishedWithinHours ? String(r.match.publishedWithinHours) : "",
     territories: (r.match.territories ?? []).join(", "),
     policy: r.action.policy ?? "",
-    priceUsd: r.action.priceUsdCents === undefined ? "" : String(r.action.priceUsdCents / 100),
+    priceUsd: r.action.priceUsdCents === undefined ? "" : usdField(r.action.priceUsdCents),
     windowStart: r.action.window?.start.slice(0, 16) ?? "",
     windowEnd: r.action.window?.end.slice(0, 16) ?? "",
     deny: r.action.deny ? "on" : "",
@@ -176,7 +177,7 @@ function ExplanationView(props: { e: Explanation }) {
           <p>
             Effective: <span class={`tag ${eff.policy}`}>{eff.policy}</span>{" "}
             {eff.priceUsdCents !== null && eff.priceUsdCents !== undefined
-              ? `${perRead(eff.priceUsdCents)} per read`
+              ? `${formatUsd(eff.priceUsdCents)} per read`
               : ""}
             {eff.decidedBy
               ? <span class="muted small">{` (${decidedText(eff.decidedBy)})`}</span>

@@ -1,21 +1,24 @@
 /**
  * The portals' only script, served as /publisher/console.js and /buyer/console.js (CSP script-src
- * 'self'): it reveals copy buttons (ui/copy_script.ts), drives the branding preview and totals a
- * license's monthly fee as use cases are ticked. Pages work fully without it.
+ * 'self'): it reveals copy buttons (ui/copy_script.ts), drives the branding preview and shows a
+ * license's monthly fee as use cases are ticked (looked up in the fees the page wrote: no price
+ * arithmetic in the browser). Pages work fully without it.
  */
 import { COPY_JS } from "../copy_script.ts";
 
 export const CONSOLE_JS = `${COPY_JS}
-document.querySelectorAll("form[data-fee-base]").forEach(function (form) {
+document.querySelectorAll("form[data-fee-totals]").forEach(function (form) {
   var out = form.querySelector("[data-fee-total]");
   var more = form.querySelector("[data-fee-more]");
-  var base = Number(form.getAttribute("data-fee-base"));
+  var totals = JSON.parse(form.getAttribute("data-fee-totals"));
   if (!out) return;
   form.addEventListener("change", function () {
-    var total = base;
-    var ticked = form.querySelectorAll("input[data-fee]:checked");
-    ticked.forEach(function (box) { total += Number(box.getAttribute("data-fee")); });
-    out.textContent = "$" + (total / 100).toLocaleString("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+    var ticked = Array.prototype.map.call(
+      form.querySelectorAll("input[name=useCases]:checked"),
+      function (box) { return box.value; }
+    );
+    var total = totals[ticked.join(" ")];
+    if (total !== undefined) out.textContent = total;
     if (more) more.hidden = ticked.length > 0;
   });
 });

@@ -9,7 +9,8 @@ import type {
   crawlersSchema,
   settingsResponseSchema,
 } from "../../server/surfaces/manage/schemas.ts";
-import { ConsoleShell, CsrfField, perRead, type Who } from "./shell.tsx";
+import { ConsoleShell, CsrfField, type Who } from "./shell.tsx";
+import { formatUsd, usdField } from "../../server/platform/money.ts";
 import { KeyOnce } from "./account.tsx";
 import { Scroll } from "./scroll.tsx";
 import { DomainProof } from "./domain.tsx";
@@ -267,7 +268,7 @@ export function SettingsPage(props: SettingsProps) {
             <label for={`price-${use}`}>
               Price per {use === "rag" ? "retrieval" : use} read (USD)
             </label>
-            <p class="hint" id={`price-${use}-hint`}>Now {perRead(s.pricingUsdCents[use])}.</p>
+            <p class="hint" id={`price-${use}-hint`}>Now {formatUsd(s.pricingUsdCents[use])}.</p>
             <input
               id={`price-${use}`}
               name={`pricingUsd.${use}`}
@@ -275,7 +276,7 @@ export function SettingsPage(props: SettingsProps) {
               min="0"
               step="any"
               aria-describedby={`price-${use}-hint`}
-              value={typed("license", `pricingUsd.${use}`, String(s.pricingUsdCents[use] / 100))}
+              value={typed("license", `pricingUsd.${use}`, usdField(s.pricingUsdCents[use]))}
             />
           </div>
         ))}
@@ -383,7 +384,7 @@ function Enterprise(
           type="number"
           min="0"
           step="0.01"
-          value={terms ? String(terms.monthlyPriceUsdCents / 100) : ""}
+          value={terms ? usdField(terms.monthlyPriceUsdCents) : ""}
         />
         <label for="ent-conditions">Conditions</label>
         <textarea id="ent-conditions" name="enterprise.conditions" maxLength={4000}>
@@ -443,7 +444,7 @@ function AgentPayments(props: {
   const userFetchers = typed("agentPayments.userFetchers", ap.userFetchers);
   const price = typed(
     "agentPayments.crawlerPriceUsd",
-    ap.crawlerPriceUsdCents === null ? "" : String(ap.crawlerPriceUsdCents / 100),
+    ap.crawlerPriceUsdCents === null ? "" : usdField(ap.crawlerPriceUsdCents),
   );
   const host = props.settings.urls.host;
   const displayPrice = props.settings.pricingUsdCents.display;
@@ -484,7 +485,7 @@ function AgentPayments(props: {
         <label for="crawler-price">Price per page for crawlers (USD)</label>
         <p class="hint" id="crawler-price-hint">
           What a charged crawler pays per page, before the 4.7% platform fee. Leave empty to use
-          your full-display price (now {perRead(displayPrice)}).
+          your full-display price (now {formatUsd(displayPrice)}).
         </p>
         <input
           id="crawler-price"

@@ -194,21 +194,6 @@ export function Figure(props: { value: string; label: string }) {
   );
 }
 
-/** Whole US cents as dollars, e.g. 1234 → "$12.34". */
-export function usd(cents: number): string {
-  return `$${
-    (cents / 100).toLocaleString("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 })
-  }`;
-}
-
-/** Possibly fractional cents as a per-read price, e.g. 0.5 → "$0.005". */
-export function perRead(cents: number): string {
-  const dollars = cents / 100;
-  return `$${
-    dollars.toLocaleString("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 6 })
-  }`;
-}
-
 /** A count with thousands separators. */
 export function count(n: number): string {
   return n.toLocaleString("en-US");

@@ -9,7 +9,12 @@ import type { Client } from "../../../store/db.ts";
 import { getPublisher } from "../../../store/publishers.ts";
 import { monthOf } from "../../platform/clock.ts";
 import { notFound } from "../../platform/errors.ts";
-import { centsToMicros, METERED_CAP_MICROS, microsToCents } from "../../platform/money.ts";
+import {
+  centsToMicros,
+  METERED_CAP_MICROS,
+  microsToCents,
+  sumMicros,
+} from "../../platform/money.ts";
 
 /** The buyer's budgets and this month's spend against them and against the cap. */
 export async function budgetReport(db: Client, buyerId: string, options: { now: Date }) {
@@ -19,7 +24,7 @@ export async function budgetReport(db: Client, buyerId: string, options: { now: 
     monthSpendByPublisher(db, buyerId, month),
   ]);
   const overall = budgets.find((b) => b.publisherId === null)?.monthlyMicros ?? null;
-  const overallSpent = spend.reduce((t, s) => t + s.spentMicros, 0);
+  const overallSpent = sumMicros(spend.map((s) => s.spentMicros));
   const names = new Map(spend.map((s) => [s.publisherId, s.publisherName]));
   for (const b of budgets) {
     if (b.publisherId !== null && !names.has(b.publisherId)) {

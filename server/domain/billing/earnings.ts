@@ -5,7 +5,7 @@
 import { earningsByMonth } from "../../../store/charges.ts";
 import type { Client } from "../../../store/db.ts";
 import { listPayouts } from "../../../store/payouts.ts";
-import { microsToWholeCents } from "../../platform/money.ts";
+import { microsToWholeCents, sumMicros } from "../../platform/money.ts";
 
 /** Earnings of the last `months` statement months, newest first. */
 export async function publisherEarnings(
@@ -22,11 +22,12 @@ export async function publisherEarnings(
     currency: "usd",
     months: months.map((month) => {
       const of = (kind: string) =>
-        rows.filter((r) => r.month === month && r.kind === kind)
-          .reduce((t, r) => t + r.priceMicros, 0);
+        sumMicros(
+          rows.filter((r) => r.month === month && r.kind === kind).map((r) => r.priceMicros),
+        );
       const inMonth = rows.filter((r) => r.month === month);
-      const earned = inMonth.reduce((t, r) => t + r.priceMicros, 0);
-      const fees = inMonth.reduce((t, r) => t + r.feeMicros, 0);
+      const earned = sumMicros(inMonth.map((r) => r.priceMicros));
+      const fees = sumMicros(inMonth.map((r) => r.feeMicros));
       const payout = payouts.find((p) => p.month === month);
       return {
         month,

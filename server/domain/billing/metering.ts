@@ -12,7 +12,7 @@ import { newTimeOrderedId, sha256Hex } from "../../../store/ids.ts";
 import { monthOf } from "../../platform/clock.ts";
 import { AppError } from "../../platform/errors.ts";
 import type { Charge, Surface } from "../licensing/mod.ts";
-import { METERED_CAP_MICROS } from "../../platform/money.ts";
+import { METERED_CAP_MICROS, subtractMicros } from "../../platform/money.ts";
 
 /** What happened to a charge. */
 export type ChargeResult =
@@ -58,6 +58,7 @@ async function charge(db: Client, req: ChargeRequest): Promise<ChargeResult> {
     useCase: req.charge.use,
     kind: req.charge.kind,
     micros: req.charge.micros,
+    priceMicros: subtractMicros(req.charge.micros, req.charge.feeMicros),
     feeMicros: req.charge.feeMicros,
     month: monthOf(req.now),
     capMicros: METERED_CAP_MICROS,

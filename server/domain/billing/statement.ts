@@ -8,7 +8,12 @@ import { ledgerForMonth } from "../../../store/charges.ts";
 import type { Client } from "../../../store/db.ts";
 import type { Executor } from "../../../store/db.ts";
 import { getClosedStatement } from "../../../store/statements.ts";
-import { microsToCents, microsToWholeCents } from "../../platform/money.ts";
+import {
+  microsToCents,
+  microsToWholeCents,
+  subtractMicros,
+  sumMicros,
+} from "../../platform/money.ts";
 import { monthOf } from "../../platform/clock.ts";
 import { isMonth, monthStart, nextMonth } from "./months.ts";
 
@@ -96,7 +101,7 @@ export async function statementFromLedger(
 ): Promise<Statement> {
   const lines: StatementLine[] = (await ledgerForMonth(db, buyerId, month)).map((g) => {
     const late = g.usageMonth !== month;
-    const amountMicros = g.priceMicros + g.feeMicros;
+    const amountMicros = sumMicros([g.priceMicros, g.feeMicros]);
     return {
       kind: late ? "adjustment" : g.kind,
       publisherId: g.publisherId,
@@ -114,7 +119,7 @@ export async function statementFromLedger(
     };
   });
   const sum = (pick: (l: StatementLine) => number, keep = (_l: StatementLine) => true) =>
-    lines.filter(keep).reduce((t, l) => t + pick(l), 0);
+    sumMicros(lines.filter(keep).map(pick));
   const amount = (l: StatementLine) => l.amountMicros;
   const ofKind = (k: StatementLine["kind"]) => (l: StatementLine) => l.kind === k;
   const totalMicros = sum(amount);
@@ -134,7 +139,7 @@ export async function statementFromLedger(
     totalMicros,
     totalUsdCents: microsToWholeCents(totalMicros),
     prepaidUsdCents: microsToWholeCents(prepaid),
-    amountDueUsdCents: microsToWholeCents(totalMicros - prepaid),
+    amountDueUsdCents: microsToWholeCents(subtractMicros(totalMicros, prepaid)),
     settlement: "invoice",
   };
 }

@@ -10,7 +10,7 @@ import { callsByDay, callsByPublisher } from "../../../store/buyer_usage.ts";
 import { spendByDay, spendByPublisher } from "../../../store/charges.ts";
 import type { Client } from "../../../store/db.ts";
 import { invalid } from "../../platform/errors.ts";
-import { microsToCents, microsToWholeCents } from "../../platform/money.ts";
+import { microsToCents, microsToWholeCents, sumMicros } from "../../platform/money.ts";
 
 const DAY_MS = 86_400_000;
 
@@ -50,7 +50,7 @@ export async function buyerUsage(
       paywalls: s?.reads ?? 0,
     };
   });
-  const total = spend.reduce((t, s) => t + s.spendMicros, 0);
+  const total = sumMicros(spend.map((s) => s.spendMicros));
   return {
     days: options.days,
     since: new Date(since).toISOString(),

@@ -5,7 +5,12 @@
  * @module
  */
 
-import { METERED_CAP_MICROS, microsToCents, withPlatformFee } from "../../platform/money.ts";
+import {
+  METERED_CAP_MICROS,
+  microsToCents,
+  sumMicros,
+  withPlatformFee,
+} from "../../platform/money.ts";
 import { USE_CASES } from "../../../store/vocabulary.ts";
 import { reasons } from "./reasons.ts";
 import { matchRules, type RuleMatch } from "./rules.ts";
@@ -85,7 +90,7 @@ export function decide(input: DecisionInput): Decision {
     const landing = requester.surface === "landing";
     const { total, fee } = landing ? withPlatformFee(price) : { total: price, fee: 0 };
     // The cap and budgets count what the buyer is billed, so the landing fee counts too.
-    const withinCap = usage.spentThisMonthMicros + total <= METERED_CAP_MICROS;
+    const withinCap = sumMicros([usage.spentThisMonthMicros, total]) <= METERED_CAP_MICROS;
     const withinBudget = usage.budgetLeftMicros === null || total <= usage.budgetLeftMicros;
     if (withinCap && withinBudget) {
       const charge: Charge = {

@@ -25,7 +25,7 @@ import {
   type UsageState,
   type UseCase,
 } from "../licensing/mod.ts";
-import { METERED_CAP_MICROS } from "../../platform/money.ts";
+import { METERED_CAP_MICROS, subtractMicros } from "../../platform/money.ts";
 import { type Caller, requesterFor } from "./requester.ts";
 
 /** What a surface asks for. */
@@ -247,10 +247,12 @@ function usageOf(
 ): Pick<UsageState, "spentThisMonthMicros" | "budgetLeftMicros"> {
   if (!spend) return { spentThisMonthMicros: 0, budgetLeftMicros: null };
   const left = [
-    spend.publisherBudgetMicros === null ? null : spend.publisherBudgetMicros - spend.spentMicros,
+    spend.publisherBudgetMicros === null
+      ? null
+      : subtractMicros(spend.publisherBudgetMicros, spend.spentMicros),
     spend.overallBudgetMicros === null
       ? null
-      : spend.overallBudgetMicros - spend.overallSpentMicros,
+      : subtractMicros(spend.overallBudgetMicros, spend.overallSpentMicros),
   ].filter((v): v is number => v !== null);
   return {
     spentThisMonthMicros: spend.spentMicros,
@@ -260,7 +262,7 @@ function usageOf(
 
 /** What the buyer may still spend with the publisher this month: the cap's room or the budget's. */
 function roomOf(usage: UsageState): number {
-  const cap = METERED_CAP_MICROS - usage.spentThisMonthMicros;
+  const cap = subtractMicros(METERED_CAP_MICROS, usage.spentThisMonthMicros);
   return usage.budgetLeftMicros === null ? cap : Math.min(cap, usage.budgetLeftMicros);
 }
 

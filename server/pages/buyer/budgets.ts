@@ -53,8 +53,7 @@ export function budgetsPages(api: ApiFetch): Hono<BuyerEnv> {
     const publisherId = optional(f, "publisherId") ?? null;
     const remove = field(f, "action") === "remove" || field(f, "monthlyUsd").trim() === "";
     // The API takes whole cents; dollars typed with more places are rounded to the cent.
-    const typed = cents(f, "monthlyUsd");
-    const monthlyUsdCents = remove ? null : typeof typed === "number" ? Math.round(typed) : typed;
+    const monthlyUsdCents = remove ? null : cents(f, "monthlyUsd", true);
     const saved = await send(c, api, f, market("/budgets"), {
       method: "PUT",
       json: { ...(publisherId ? { publisherId } : {}), monthlyUsdCents },

@@ -16,6 +16,7 @@ import { renderPage } from "../../../ui/layout.tsx";
 import type { AppDeps } from "../../deps.ts";
 import { type ApiFetch, callApi } from "../kit/api.ts";
 import { doneRedirect, formLimit, readForm, send } from "../kit/forms.ts";
+import { usdToCents } from "../../platform/money.ts";
 import { must, pageOf, pageStatus } from "../kit/pages.ts";
 import { AppError } from "../../platform/errors.ts";
 import { CSP, cspText, widened } from "../../platform/security_headers.ts";
@@ -43,7 +44,7 @@ export function filterCatalog(
   const kept = publishers.filter((p) =>
     (q === "" || p.name.toLowerCase().includes(q) || p.description.toLowerCase().includes(q)) &&
     (f.right === "" || p.rights[f.right as keyof CatalogPublisher["rights"]] === "granted") &&
-    (max === null || badPrice || p.pricingUsdCents.display <= max * 100) &&
+    (max === null || badPrice || p.pricingUsdCents.display <= usdToCents(max)) &&
     (f.surface === "" || surfacesOf(p).includes(f.surface.toUpperCase())) &&
     (f.auth === "" || p.requiresAuth === (f.auth === "required"))
   );

@@ -40,10 +40,9 @@ type Refusal = 400 | 403 | 404 | 409 | 413 | 415;
 /** What each form sends to its API action. */
 const BODIES: Record<FailedDecision["action"], (f: Fields) => Record<string, unknown>> = {
   approve: (f) => {
-    const price = cents(f, "priceUsd");
     return {
       // The API takes whole cents a month.
-      monthlyPriceUsdCents: typeof price === "number" ? Math.round(price) : price,
+      monthlyPriceUsdCents: cents(f, "priceUsd", true),
       termMonths: numeric(f, "termMonths"),
     };
   },

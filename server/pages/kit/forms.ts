@@ -8,6 +8,7 @@ import type { Context } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { AppError } from "../../platform/errors.ts";
 import type { z } from "zod";
+import { usdToCents } from "../../platform/money.ts";
 import { type ApiAnswer, type ApiCall, type ApiFetch, type BodyOf, callApi } from "./api.ts";
 
 /** Form fields by name; a repeated field (checkbox lists) keeps every value. */
@@ -53,12 +54,16 @@ export function numeric(fields: Fields, name: string): number | string | undefin
 }
 
 /**
- * A dollar field as the API's US cents (fractional cents kept to 4 places), undefined when empty,
- * or the raw text so the API names the problem.
+ * A dollar field as the API's US cents (fractional cents kept to 4 places; with `whole`, rounded
+ * to the cent), undefined when empty, or the raw text so the API names the problem.
  */
-export function cents(fields: Fields, name: string): number | string | undefined {
+export function cents(
+  fields: Fields,
+  name: string,
+  whole = false,
+): number | string | undefined {
   const usd = numeric(fields, name);
-  return typeof usd === "number" ? Math.round(usd * 1_000_000) / 10_000 : usd;
+  return typeof usd === "number" ? usdToCents(usd, whole) : usd;
 }
 
 /** A checkbox: present means on. */

@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { MICROS_PER_USD } from "../../platform/money.ts";
+import { MICROS_PER_USD, usdDecimal } from "../../platform/money.ts";
 
 const DECIMALS = 6; // micro-dollars: a seventh decimal would be a fraction of a micro
 // Whole dollars are capped at 9 digits so every amount stays a safe integer of micros.
@@ -21,15 +21,7 @@ export function parseCrawlerPrice(value: string): number | null {
   return Number(m[1]) * MICROS_PER_USD + fraction;
 }
 
-/** 10000 → "USD 0.01"; 47100 → "USD 0.0471"; 1234567 → "USD 1.234567"; at least two decimals, trailing zeros trimmed beyond two. */
+/** 10000 → "USD 0.01"; 47100 → "USD 0.0471"; 1234567 → "USD 1.234567" (money.ts `usdDecimal`). */
 export function formatCrawlerPrice(micros: number): string {
-  if (!Number.isSafeInteger(micros) || micros < 0) {
-    throw new RangeError(
-      `Cannot format a crawler price: ${micros} is not whole micro-dollars >= 0`,
-    );
-  }
-  const fraction = micros % MICROS_PER_USD;
-  const whole = (micros - fraction) / MICROS_PER_USD;
-  const decimals = String(fraction).padStart(DECIMALS, "0").replace(/0{1,4}$/, "");
-  return `USD ${whole}.${decimals}`;
+  return `USD ${usdDecimal(micros)}`;
 }

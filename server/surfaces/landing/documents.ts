@@ -5,7 +5,7 @@
  * pages charge.
  */
 import type { Handler } from "hono";
-import { paywalledPaths } from "../../../store/articles.ts";
+import { ownTermsPaths } from "../../../store/articles.ts";
 import { listRules } from "../../../store/rules.ts";
 import type { AppDeps } from "../../deps.ts";
 import type { PublishedEnv } from "../../platform/envelope.ts";
@@ -14,7 +14,7 @@ import { CRAWLERS } from "../../domain/crawlers/crawlers.ts";
 import { brandOf } from "./pages.ts";
 import { robotsTxt } from "./robots_txt.ts";
 import { settingFor } from "../../domain/crawlers/setting.ts";
-import { RSL_CONTENT_TYPE, rslDocument } from "./rsl.ts";
+import { crawlTermsOf, RSL_CONTENT_TYPE, rslDocument } from "./rsl.ts";
 
 /** Paths no crawler needs: the NLWeb endpoint answers questions, it is not content. */
 const NOT_FOR_CRAWLING = ["/ask"];
@@ -45,10 +45,9 @@ export function robotsTxtRoute(deps: AppDeps): Handler<PublishedEnv> {
 export function licenseXmlRoute(deps: AppDeps): Handler<PublishedEnv> {
   return async (c) => {
     const p = c.get("publisher");
-    const chargesAll = p.agentPayments.enabled && p.agentPayments.defaultAction === "charge";
-    const [rules, paths] = await Promise.all([
+    const [rules, articles] = await Promise.all([
       listRules(deps.store.db, p.id),
-      chargesAll ? null : paywalledPaths(deps.store.db, p.id, { limit: 1000 }),
+      ownTermsPaths(deps.store.db, p.id, { limit: 1000 }),
     ]);
     const brand = brandOf(deps, p);
     const xml = rslDocument({
@@ -58,10 +57,10 @@ export function licenseXmlRoute(deps: AppDeps): Handler<PublishedEnv> {
       licenseServer: `${deps.config.baseUrl}/buyer`,
       rights: p.rights,
       pricesMicros: p.pricesMicros,
-      crawlPriceMicros: p.agentPayments.crawlerPriceMicros ?? p.pricesMicros.display,
+      crawl: crawlTermsOf(p.agentPayments),
       platformFeeBps: PLATFORM_FEE_BPS,
       rules,
-      paywalledPaths: paths ?? undefined,
+      articles,
     });
     c.header("Content-Type", `${RSL_CONTENT_TYPE}; charset=utf-8`);
     c.header("Cache-Control", "public, max-age=300");

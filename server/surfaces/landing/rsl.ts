@@ -9,13 +9,23 @@
  * §3.4.1 the usage vocabulary `all ai-all ai-train ai-input ai-index search`; §3.7 payment types
  * `purchase subscription training crawl use contribution attribution free`).
  *
- * Pure: everything comes in through `RslInput`; every text and attribute is escaped.
+ * Pure: everything comes in through `RslInput`; every text and attribute is escaped. What a path
+ * costs is not decided here: it is `termsOf()`'s answer (server/domain/licensing/decide.ts, the
+ * one decision) for a crawler with the publisher's default terms, so license.xml states what the
+ * landing path charges (server/surfaces/landing/rsl_terms_test.ts).
  *
  * @module
  */
 
-import type { ContentRule } from "../../../store/vocabulary.ts";
-import { PLATFORM_FEE_BPS, withPlatformFee } from "../../platform/money.ts";
+import type { AgentPayments } from "../../../store/publishers.ts";
+import type { ContentRule, Policy } from "../../../store/vocabulary.ts";
+import { type CrawlTerms, pathMatches, termsOf } from "../../domain/licensing/mod.ts";
+import {
+  PLATFORM_FEE_BPS,
+  PLATFORM_FEE_TEXT,
+  usdDecimal,
+  withPlatformFee,
+} from "../../platform/money.ts";
 
 /** RSL 1.0 §2.2: the media type of a standalone RSL document. */
 export const RSL_CONTENT_TYPE = "application/rsl+xml";
@@ -33,17 +43,40 @@ export interface RslInput {
   /** Where licenses are obtained: the marketplace, e.g. "https://folio.example/buyer". */
   licenseServer: string;
   rights: { summarization: boolean; display: boolean; rag: boolean; fine_tuning: boolean };
-  /** Per-read prices on PAYWALL content (metered buyers, not the crawl path). */
+  /** The publisher's per-use prices; `display` is the page price when nothing else sets one. */
   pricesMicros: { summarization: number; display: number; rag: number };
-  /** What a crawler pays per page on the landing path, before the platform fee. */
-  crawlPriceMicros: number;
+  /** A crawler's terms by the publisher's default (`crawlTermsOf()`): charged for every page, or null. */
+  crawl: CrawlTerms | null;
   /** The platform fee in basis points; must be money.ts's PLATFORM_FEE_BPS (470). */
   platformFeeBps: number;
   /** Content rules: path-scoped policies/prices and territory denials are mapped where RSL can. */
   rules: ContentRule[];
-  /** Path prefixes (or `*` globs) of PAYWALL content; when given, the rest of the site is free. */
-  paywalledPaths?: string[];
+  /** Articles with terms of their own (not OBSERVE, or an own price), by their path on the host. */
+  articles?: RslArticle[];
 }
+
+/** An article whose own policy or price differs from the site's: a `<content>` of its own. */
+export interface RslArticle {
+  path: string;
+  policy: Policy;
+  priceMicros: number | null;
+}
+
+/**
+ * The terms a crawler gets by the publisher's default action, as the landing path gives them
+ * (visitor.ts `crawlTermsFor`): charged for every page when agent payments are on and the default
+ * is to charge; otherwise none (a crawler set apart, or escalated by robots.txt, is not stated).
+ */
+export function crawlTermsOf(
+  payments: Pick<AgentPayments, "enabled" | "defaultAction" | "crawlerPriceMicros">,
+): CrawlTerms | null {
+  return payments.enabled && payments.defaultAction === "charge"
+    ? { why: "charge", priceMicros: payments.crawlerPriceMicros }
+    : null;
+}
+
+/** A page on the site no article or rule sets apart: OBSERVE, the publisher's prices. */
+const PLAIN_PAGE = { policy: "OBSERVE", priceMicros: null } as const;
 
 type Usage = "all" | "ai-all" | "ai-train" | "ai-input" | "ai-index" | "search";
 
@@ -81,29 +114,38 @@ export function rslDocument(input: RslInput): string {
   const origin = input.origin.replace(/\/+$/, "");
   const notes: string[] = [];
   const { scoped, denials } = expressibleRules(input.rules, notes);
-  const paywalled = (input.paywalledPaths ?? []).filter((p) => {
-    const ok = rslPattern(p) !== null;
-    if (!ok) notes.push("a paywalled path that is not an RSL URL pattern was left out");
+  const articles = (input.articles ?? []).filter((a) => {
+    const ok = rslPattern(a.path) !== null;
+    if (!ok) notes.push("an article whose path is not an RSL URL pattern was left out");
     return ok;
   });
-  const base: Terms = input.paywalledPaths === undefined
-    ? { kind: "paid", priceMicros: input.crawlPriceMicros }
-    : { kind: "free" };
 
-  // Terms at a pattern, in Folio's order: the first rule covering it decides, else the paywalled
-  // path containing it, else the site's base terms.
-  const inherited = (pattern: string): Terms =>
-    paywalled.some((p) => covers(p, pattern))
-      ? { kind: "paid", priceMicros: input.crawlPriceMicros }
-      : base;
+  // Terms at a pattern: termsOf() for the article there (else the article whose path covers it,
+  // else a plain page) under the first rule that matches it (an article's path as the decision
+  // matches it; another pattern when the rule's covers it), for a crawler on default terms.
   const termsAt = (pattern: string): Terms => {
-    const rule = scoped.find((r) => r.path === undefined || covers(r.path, pattern));
-    return rule ? applyRule(rule, inherited(pattern), input.crawlPriceMicros) : inherited(pattern);
+    const own = articles.find((a) => a.path === pattern);
+    const outer = articles.filter((a) => covers(a.path, pattern))
+      .sort((a, b) => b.path.length - a.path.length)[0];
+    const article = own ?? outer ?? PLAIN_PAGE;
+    const rule = scoped.find((r) =>
+      r.path === undefined || (own ? pathMatches(r.path, pattern) : covers(r.path, pattern))
+    );
+    const decided = termsOf(
+      input,
+      article,
+      { policy: rule?.policy, priceMicros: rule?.priceMicros, ruleId: rule?.id },
+      input.crawl,
+    );
+    if (decided.policy === "BLOCKED") return { kind: "blocked" };
+    if (decided.policy === "OBSERVE") return { kind: "free" };
+    return { kind: "paid", priceMicros: decided.prices.display };
   };
 
-  // One <content> per distinct pattern: the site, each paywalled path, each rule's path.
+  // One <content> per distinct pattern: the site, each article set apart, each rule's path.
   const patterns = ["/"];
-  for (const p of [...paywalled, ...scoped.map((r) => r.path), ...denials.map((d) => d.path)]) {
+  const paths = [...articles.map((a) => a.path), ...scoped.map((r) => r.path)];
+  for (const p of [...paths, ...denials.map((d) => d.path)]) {
     if (p !== undefined && !patterns.includes(p)) patterns.push(p);
   }
 
@@ -122,7 +164,7 @@ export function rslDocument(input: RslInput): string {
 
   const header = [
     `RSL 1.0 license (${RSL_NAMESPACE}).`,
-    `Amounts are USD per crawled page and include the ${PLATFORM_FEE_BPS / 100}% platform fee.`,
+    `Amounts are USD per crawled page and include the ${PLATFORM_FEE_TEXT} platform fee.`,
     "Usage: ai-input stands for display, summarization and rag; ai-index and search for rag.",
     "ai-train (fine_tuning) is licensed only on an approved license request: the training license.",
     "Metered per-read prices for marketplace buyers are on the terms page.",
@@ -136,17 +178,6 @@ export function rslDocument(input: RslInput): string {
     render(el("rsl", { xmlns: RSL_NAMESPACE }, contents), 0),
     "",
   ].join("\n");
-}
-
-/** Integer micro-dollars as a decimal USD string, exact: 12_345 → "0.012345", 50_000 → "0.05". */
-export function rslAmount(micros: number): string {
-  if (!Number.isSafeInteger(micros) || micros < 0) {
-    throw new RangeError(`Cannot write ${micros} micros as an RSL amount`);
-  }
-  const digits = String(micros).padStart(7, "0");
-  const whole = digits.slice(0, -6);
-  const fraction = digits.slice(-6).replace(/0+$/, "").padEnd(2, "0");
-  return `${whole}.${fraction}`;
 }
 
 // ---- rules --------------------------------------------------------------------------------
@@ -199,19 +230,6 @@ function expressibleRules(
     scoped.push({ id, path, policy, priceMicros: price });
   }
   return { scoped, denials };
-}
-
-/** A rule's effect on the terms a path would otherwise have (server/domain/licensing/decide.ts termsOf). */
-function applyRule(rule: ScopedRule, inherited: Terms, defaultPrice: number): Terms {
-  if (rule.policy === "BLOCKED") return { kind: "blocked" };
-  if (rule.policy === "OBSERVE") return { kind: "free" };
-  if (rule.policy === "PAYWALL") {
-    return { kind: "paid", priceMicros: rule.priceMicros ?? defaultPrice };
-  }
-  // A price alone changes the price only where the content is paywalled.
-  return inherited.kind === "paid" && rule.priceMicros !== undefined
-    ? { kind: "paid", priceMicros: rule.priceMicros }
-    : inherited;
 }
 
 /**
@@ -281,7 +299,7 @@ function licenses(
       el("license", {}, [
         ...usageTerms,
         el("payment", { type: "crawl" }, [
-          el("amount", { currency: "USD" }, rslAmount(total)),
+          el("amount", { currency: "USD" }, usdDecimal(total)),
           el("custom", {}, input.termsUrl),
         ]),
         contact,

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { DOMParser } from "linkedom";
 import type { ContentRule } from "../../../store/vocabulary.ts";
-import { RSL_CONTENT_TYPE, RSL_NAMESPACE, rslAmount, rslDocument, type RslInput } from "./rsl.ts";
+import { RSL_CONTENT_TYPE, RSL_NAMESPACE, rslDocument, type RslInput } from "./rsl.ts";
 
 const INPUT: RslInput = {
   publisherName: "Daily News",
@@ -10,7 +10,7 @@ const INPUT: RslInput = {
   licenseServer: "https://folio.example/buyer",
   rights: { summarization: true, display: true, rag: true, fine_tuning: false },
   pricesMicros: { summarization: 1_000, display: 50_000, rag: 2_000 },
-  crawlPriceMicros: 50_000,
+  crawl: { why: "charge", priceMicros: 50_000 },
   platformFeeBps: 470,
   rules: [],
 };
@@ -136,23 +136,13 @@ Deno.test("rslDocument: the per-crawl price includes the 4.7% fee, to the micro-
   assert.deepEqual(amount.textContent, "0.05235");
   assert.deepEqual(kids(kids(crawl, "payment")[0], "custom")[0].textContent, INPUT.termsUrl);
 
-  const odd = contents(parse(rslDocument({ ...INPUT, crawlPriceMicros: 12_345 })))
+  const odd = contents(
+    parse(rslDocument({ ...INPUT, crawl: { why: "charge", priceMicros: 12_345 } })),
+  )
     .get("https://news.example/")!;
   const oddAmount = kids(kids(licenseBy(odd, "crawl")!, "payment")[0], "amount")[0];
   // 12,345 + 580 (580.215 rounded half-up) = 12,925 micros.
   assert.deepEqual(oddAmount.textContent, "0.012925");
-});
-
-Deno.test("rslAmount: integer micros as exact decimal USD", () => {
-  assert.deepEqual(rslAmount(12_345), "0.012345");
-  assert.deepEqual(rslAmount(50_000), "0.05");
-  assert.deepEqual(rslAmount(0), "0.00");
-  assert.deepEqual(rslAmount(1), "0.000001");
-  assert.deepEqual(rslAmount(1_000_000), "1.00");
-  assert.deepEqual(rslAmount(123_456_789_012), "123456.789012");
-  assert.deepEqual(rslAmount(Number.MAX_SAFE_INTEGER), "9007199254.740991");
-  assert.throws(() => rslAmount(-1), RangeError);
-  assert.throws(() => rslAmount(0.5), RangeError);
 });
 
 Deno.test("rslDocument: refuses a fee other than money.ts's", () => {
@@ -274,8 +264,12 @@ Deno.test("rslDocument: path rules become <content> blocks in Folio's order", ()
   assert.deepEqual(amountAt("https://news.example/premium/"), "0.1047"); // 100,000 + 4,700
   assert.deepEqual(amountAt("https://news.example/premium/free/"), "0.1047");
   assert.deepEqual(amountAt("https://news.example/sport/"), "0.01047"); // 10,000 + 470
-  const free = blocks.get("https://news.example/free/")!;
-  assert.deepEqual(licenseBy(free, "crawl"), undefined);
+  // A crawler charged by default pays on OBSERVE content too: termsOf() escalates it to PAYWALL at
+  // the crawler price (50,000 + 2,350); a crawler that is not charged reads it free.
+  assert.deepEqual(amountAt("https://news.example/free/"), "0.05235");
+  const allowed = contents(parse(rslDocument({ ...INPUT, rules, crawl: null })));
+  const free = allowed.get("https://news.example/free/")!;
+  assert.ok(licenseBy(free, "crawl") === undefined, "no crawl payment on free content");
   assert.deepEqual(usage(licenseBy(free, "free")!, "permits"), ["ai-input", "ai-index", "search"]);
   assert.deepEqual(usage(licenseBy(free, "free")!, "prohibits"), ["ai-train"]);
   const blocked = blocks.get("https://news.example/20*/opinion/*.html$")!;
@@ -335,7 +329,12 @@ Deno.test("rslDocument: with paywalled paths, the rest of the site is free and t
       action: { priceMicros: 20_000 },
     }),
   ];
-  const blocks = contents(parse(rslDocument({ ...INPUT, rules, paywalledPaths: ["/premium/"] })));
+  const blocks = contents(parse(rslDocument({
+    ...INPUT,
+    rules,
+    crawl: null,
+    articles: [{ path: "/premium/", policy: "PAYWALL", priceMicros: null }],
+  })));
   const site = blocks.get("https://news.example/")!;
   assert.deepEqual(licenseBy(site, "crawl"), undefined);
   assert.ok(licenseBy(site, "free"));

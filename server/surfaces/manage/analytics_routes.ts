@@ -7,7 +7,7 @@ import { Hono } from "hono";
 import { dailyCharges, dailySurfaceCalls, topIntents } from "../../../store/analytics.ts";
 import type { AppDeps } from "../../deps.ts";
 import type { ManageEnv } from "./auth.ts";
-import { microsToWholeCents } from "../../platform/money.ts";
+import { microsToWholeCents, sumMicros } from "../../platform/money.ts";
 import { parseDays } from "../../platform/days.ts";
 
 const DAY_MS = 86_400_000;
@@ -43,7 +43,7 @@ export function analyticsRoutes(deps: AppDeps): Hono<ManageEnv> {
         errors: sum(cs, (r) => r.errors),
         reads: sum(cs, (r) => r.reads),
         chargedReads: sum(ch, (r) => r.chargedReads),
-        earningsUsdCents: microsToWholeCents(sum(ch, (r) => r.earnedMicros)),
+        earningsUsdCents: microsToWholeCents(sumMicros(ch.map((r) => r.earnedMicros))),
       };
     };
     return c.json({

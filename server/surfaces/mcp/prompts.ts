@@ -9,7 +9,7 @@ import { z } from "zod";
 import type { Article } from "../../../store/articles.ts";
 import type { UseCase } from "../../../store/vocabulary.ts";
 import { USE_CASES } from "../../../store/vocabulary.ts";
-import { pricesInCents } from "../../platform/money.ts";
+import { centsText, pricesInCents } from "../../platform/money.ts";
 import { licenseBlock } from "../../domain/reads/license_block.ts";
 import { text, urlOrId } from "../../domain/reads/inputs.ts";
 import { articleSummary } from "../../domain/reads/present.ts";
@@ -124,7 +124,9 @@ const summarizeLicensed: PromptDef = {
     const url = articleSummary(article).url;
     const prices = pricesInCents(p.pricesMicros);
     const paid = article.policy === "PAYWALL"
-      ? ` It is a paid article: a read costs ${prices.display}¢ to a buyer account; get_article says how to get access when it is paid.`
+      ? ` It is a paid article: a read costs ${
+        centsText(prices.display)
+      } to a buyer account; get_article says how to get access when it is paid.`
       : "";
     const how = license.rights.summarization === "granted"
       ? `Summarization is granted. Read it with get_article (url_or_id "${article.id}", passing last_user_prompt), then summarize it in your own words` +
@@ -180,8 +182,12 @@ function terms(ctx: PromptContext): string {
   const no = USE_CASES.filter((u) => !granted(u));
   return `${p.name}'s license: granted uses ${
     USE_CASES.filter(granted).join(", ") || "none"
-  }; not granted: ${no.join(", ") || "none"}. Paid articles cost ${prices.display}¢ per display, ` +
-    `${prices.summarization}¢ per summary and ${prices.rag}¢ per RAG use on a buyer account; ` +
+  }; not granted: ${no.join(", ") || "none"}. Paid articles cost ${
+    centsText(prices.display)
+  } per display, ` +
+    `${centsText(prices.summarization)} per summary and ${
+      centsText(prices.rag)
+    } per RAG use on a buyer account; ` +
     `without one, ${p.paywallMeterLimit} paid articles a month are free to read. An article's own ` +
     `license block may narrow these rights. Terms: ${publisherUrls(ctx.deps.config, p).terms}`;
 }

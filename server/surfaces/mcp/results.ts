@@ -8,7 +8,7 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { Article } from "../../../store/articles.ts";
 import type { Publisher } from "../../../store/publishers.ts";
 import type { Config } from "../../platform/config.ts";
-import { microsToCents } from "../../platform/money.ts";
+import { centsText, microsToCents } from "../../platform/money.ts";
 import { REQUEST_VIA } from "../../domain/licensing/mod.ts";
 import { licenseBlock } from "../../domain/reads/license_block.ts";
 import { articleRef, articleSummary } from "../../domain/reads/present.ts";
@@ -170,7 +170,9 @@ function upsell(
     signup: {
       url: `${base}/api/marketplace/signup`,
       howTo:
-        `POST {name, email} to sign up as a buyer; then send the buyer key as "Authorization: Bearer mk_..." to read per use at ${price}¢, billed on one monthly statement.`,
+        `POST {name, email} to sign up as a buyer; then send the buyer key as "Authorization: Bearer mk_..." to read per use at ${
+          centsText(price)
+        }, billed on one monthly statement.`,
     },
     subscribe: {
       url: `${base}/api/marketplace/licenses`,
