@@ -65,20 +65,24 @@ export function microsToCents(micros: number): number {
   return micros / MICROS_PER_CENT;
 }
 
+// One formatter each, made once: `toLocaleString()` builds its formatter on every call (13 µs,
+// against 0.3 µs for a kept one), and a charged read writes its price into its sentence.
+const GROUPED = new Intl.NumberFormat("en-US");
+const PRICE = new Intl.NumberFormat("en-US", {
+  minimumFractionDigits: 2,
+  maximumFractionDigits: 6,
+});
+
 /** Wire prose: whole dollars, e.g. "1,000 USD" (amounts that are whole dollars, like the cap). */
 export function usdText(micros: number): string {
   assertMicros(micros);
-  return `${(micros / MICROS_PER_USD).toLocaleString("en-US")} USD`;
+  return `${GROUPED.format(micros / MICROS_PER_USD)} USD`;
 }
 
 /** Wire prose: a per-use price, e.g. "0.05 USD" or "0.005 USD" (at least 2, at most 6 decimals). */
 export function usdPriceText(micros: number): string {
   assertMicros(micros);
-  const usd = (micros / MICROS_PER_USD).toLocaleString("en-US", {
-    minimumFractionDigits: 2,
-    maximumFractionDigits: 6,
-  });
-  return `${usd} USD`;
+  return `${PRICE.format(micros / MICROS_PER_USD)} USD`;
 }
 
 /** Wire prose: a per-use price in US cents as agents read it, e.g. 0.5 → "0.5¢". */
@@ -105,11 +109,7 @@ export function usdDecimal(micros: number): string {
  */
 export function formatUsd(cents: number): string {
   const micros = centsToMicros(Math.abs(cents));
-  const usd = (micros / MICROS_PER_USD).toLocaleString("en-US", {
-    minimumFractionDigits: 2,
-    maximumFractionDigits: 6,
-  });
-  return `${cents < 0 && micros > 0 ? "-" : ""}$${usd}`;
+  return `${cents < 0 && micros > 0 ? "-" : ""}$${PRICE.format(micros / MICROS_PER_USD)}`;
 }
 
 /** Pages: the value of a dollar field in a form, e.g. 1250 → "12.50", 0.5 → "0.005" (`usdDecimal`). */
