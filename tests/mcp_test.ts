@@ -176,31 +176,75 @@ Deno.test("a batch is accepted on a 2025-03-26 session, where batching still exi
   assert.equal((await res.json()).length, 2);
 });
 
-Deno.test("tools/call with unknown or out-of-bounds arguments answers -32602", async () => {
+const BAD_ARGUMENTS: [Record<string, unknown>, string][] = [
+  [{ query: "energy", extra: 1 }, "extra: is not a known field"],
+  [{ query: "" }, "query: must not be empty"],
+  [{ query: "x".repeat(201) }, "query: must be at most 200 characters"],
+  [{ query: "energy", limit: 51 }, 'limit: must be a whole number from 1 to 50, got "51"'],
+  [{ query: "energy", limit: 0 }, 'limit: must be a whole number from 1 to 50, got "0"'],
+  [{ query: "energy", limit: 2.5 }, 'limit: must be a whole number from 1 to 50, got "2.5"'],
+  [{ query: "energy", limit: "5" }, 'limit: must be a whole number from 1 to 50, got "5"'],
+  [{}, "query: is required, 1 to 200 characters"],
+];
+
+Deno.test("on 2025-11-25, bad tool arguments are a tool result with isError (SEP-1303)", async () => {
   await using folio = await startTestFolio();
   await using client = await connect(folio);
-  for (
-    const args of [
-      { query: "energy", extra: 1 },
-      { query: "" },
-      { query: "x".repeat(201) },
-      { query: "energy", limit: 51 },
-      { query: "energy", limit: 0 },
-      { query: "energy", limit: 2.5 },
-      {},
-    ]
-  ) {
-    await assert.rejects(
-      client.callTool({ name: "search_articles", arguments: args }),
-      (err: unknown) => err instanceof McpError && (err as { code: number }).code === -32602,
-      JSON.stringify(args),
-    );
+  for (const [args, problem] of BAD_ARGUMENTS) {
+    const result = await client.callTool({ name: "search_articles", arguments: args });
+    assert.equal(result.isError, true, JSON.stringify(args));
+    assert.deepEqual(result.content, [{
+      type: "text",
+      text: `Invalid arguments for search_articles: ${problem}`,
+    }]);
+    assert.equal((result.structuredContent as { status: string }).status, "invalid_arguments");
   }
+  const id = await client.callTool({ name: "get_article", arguments: { url_or_id: " " } });
+  assert.equal(id.isError, true);
+  assert.equal(
+    (id.content as { text: string }[])[0].text,
+    "Invalid arguments for get_article: url_or_id: must not be empty",
+  );
+  // An unknown tool and a malformed request stay protocol errors (the spec's "Error Handling").
   await assert.rejects(
     client.callTool({ name: "no_such_tool", arguments: {} }),
     (err: unknown) => err instanceof McpError && (err as { code: number }).code === -32602,
   );
+  await assert.rejects(
+    client.callTool({ name: "search_articles", arguments: "energy" as never }),
+    (err: unknown) => err instanceof McpError && (err as { code: number }).code === -32602,
+  );
 });
+
+for (const version of ["2025-06-18", "2025-03-26"]) {
+  Deno.test(`on ${version}, bad tool arguments answer -32602 as before`, async () => {
+    await using folio = await startTestFolio();
+    const { sessionId, protocolVersion } = await initialize(folio, { protocolVersion: version });
+    assert.equal(protocolVersion, version);
+    const call = async (name: string, args: Record<string, unknown>) => {
+      const res = await post(folio, {
+        jsonrpc: "2.0",
+        id: 9,
+        method: "tools/call",
+        params: { name, arguments: args },
+      }, { sessionId });
+      assert.equal(res.status, 200);
+      return await res.json();
+    };
+    for (const [args, problem] of BAD_ARGUMENTS) {
+      assert.deepEqual((await call("search_articles", args)).error, {
+        code: -32602,
+        message: `Invalid arguments for search_articles: ${problem}`,
+      });
+    }
+    assert.deepEqual((await call("no_such_tool", {})).error, {
+      code: -32602,
+      message: "Unknown tool: no_such_tool",
+    });
+    // A good call on the same session is still a plain result.
+    assert.equal((await call("list_recent", { limit: 1 })).result.isError, undefined);
+  });
+}
 
 Deno.test("the SDK client reads each error with its MCP prefix once", async () => {
   await using folio = await startTestFolio();
@@ -210,10 +254,6 @@ Deno.test("the SDK client reads each error with its MCP prefix once", async () =
     assert.ok(err instanceof McpError, String(err));
     return (err as McpError).message;
   };
-  assert.equal(
-    await message(client.callTool({ name: "search_articles", arguments: { query: "" } })),
-    "MCP error -32602: Invalid arguments for search_articles: query: must not be empty",
-  );
   assert.equal(
     await message(client.callTool({ name: "no_such_tool", arguments: {} })),
     "MCP error -32602: Unknown tool: no_such_tool",

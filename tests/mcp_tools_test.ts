@@ -221,8 +221,22 @@ Deno.test("request_license starts the approval workflow and validates its input"
   assert.equal(rows.length, 1);
   assert.equal(rows[0].useCase, "fine_tuning");
   assert.match(rows[0].identity, /^sess:/);
-  await assert.rejects(call(client, "request_license", { use_case: "resale", message: "x" }));
-  await assert.rejects(call(client, "request_license", { use_case: "rag" }));
+  // Bad input is a tool error the model can read (SEP-1303) and records nothing.
+  for (
+    const [args, field] of [
+      [{ use_case: "resale", message: "x" }, "use_case"],
+      [{ use_case: "rag" }, "message"],
+    ] as const
+  ) {
+    const bad = await call(client, "request_license", args);
+    assert.equal(bad.isError, true);
+    assert.match(
+      bad.content[0].text,
+      new RegExp(`^Invalid arguments for request_license: ${field}: `),
+    );
+    assert.deepEqual(bad.structuredContent, { status: "invalid_arguments", param: field });
+  }
+  assert.equal((await listLicenseRequests(folio.deps.store.db, "pub_demo", {})).length, 1);
 });
 
 Deno.test("sponsor tools are off by default and appear, working, once the publisher enables them", async () => {

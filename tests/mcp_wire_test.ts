@@ -89,34 +89,40 @@ Deno.test("MCP wire: argument errors and every get_article outcome", async (t) =
   const send = async (
     label: string,
     body: unknown,
-    options: { keyed?: boolean; headers?: Record<string, string> } = {},
+    options: { keyed?: boolean; headers?: Record<string, string>; sessionId?: string } = {},
   ) => {
     const res = await post(folio, body, {
-      sessionId: options.keyed ? keyed.sessionId : anon.sessionId,
+      sessionId: options.sessionId ?? (options.keyed ? keyed.sessionId : anon.sessionId),
       headers: { ...(options.keyed ? buyer : {}), ...options.headers },
     });
     table.push([label, await wire(res)]);
   };
   await send("tools/list", { jsonrpc: "2.0", id: 2, method: "tools/list", params: {} });
   await send("templates", { jsonrpc: "2.0", id: 3, method: "resources/templates/list" });
-  await send("unknown tool", call("nope", {}));
-  await send("query empty", call("search_articles", { query: "" }));
-  await send("query too long", call("search_articles", { query: "q".repeat(201) }));
-  await send("query control", call("search_articles", { query: "a\u0001b" }));
-  await send("query missing", call("search_articles", {}));
-  await send("limit zero", call("search_articles", { query: "x", limit: 0 }));
-  await send("limit 51", call("search_articles", { query: "x", limit: 51 }));
-  await send("limit text", call("search_articles", { query: "x", limit: "5" }));
-  await send("limit fraction", call("search_articles", { query: "x", limit: 2.5 }));
-  await send("unknown field", call("search_articles", { query: "x", extra: 1 }));
-  await send("url_or_id too long", call("get_article", { url_or_id: "x".repeat(2049) }));
-  await send("url_or_id empty", call("get_article", { url_or_id: " " }));
-  await send(
-    "prompt too long",
-    call("get_article", { url_or_id: observe, last_user_prompt: "p".repeat(8001) }),
-  );
-  await send("tag empty", call("list_by_topic", { tag: "" }));
-  await send("since not a date", call("list_recent", { since: "yesterday" }));
+  // Argument errors follow the session's version: tool results with isError from 2025-11-25
+  // (SEP-1303), JSON-RPC -32602 before it; an unknown tool is -32602 on both.
+  const old = await initialize(folio, { protocolVersion: "2025-06-18" });
+  const argumentCases: [string, string, Record<string, unknown>][] = [
+    ["unknown tool", "nope", {}],
+    ["query empty", "search_articles", { query: "" }],
+    ["query too long", "search_articles", { query: "q".repeat(201) }],
+    ["query control", "search_articles", { query: "a\u0001b" }],
+    ["query missing", "search_articles", {}],
+    ["limit zero", "search_articles", { query: "x", limit: 0 }],
+    ["limit 51", "search_articles", { query: "x", limit: 51 }],
+    ["limit text", "search_articles", { query: "x", limit: "5" }],
+    ["limit fraction", "search_articles", { query: "x", limit: 2.5 }],
+    ["unknown field", "search_articles", { query: "x", extra: 1 }],
+    ["url_or_id too long", "get_article", { url_or_id: "x".repeat(2049) }],
+    ["url_or_id empty", "get_article", { url_or_id: " " }],
+    ["prompt too long", "get_article", { url_or_id: observe, last_user_prompt: "p".repeat(8001) }],
+    ["tag empty", "list_by_topic", { tag: "" }],
+    ["since not a date", "list_recent", { since: "yesterday" }],
+  ];
+  for (const [label, name, args] of argumentCases) await send(label, call(name, args));
+  for (const [label, name, args] of argumentCases) {
+    await send(`${label} (2025-06-18)`, call(name, args), { sessionId: old.sessionId });
+  }
   await send("article unknown", call("get_article", { url_or_id: "nope" }));
   await send("full", call("get_article", { url_or_id: observe, last_user_prompt: "hi" }));
   await send("charged", call("get_article", { url_or_id: paywalled[0] }), { keyed: true });

@@ -77,10 +77,14 @@ async function post(
     | undefined;
   let transport: WebStandardStreamableHTTPServerTransport;
   let sessionHash: string;
+  let protocolVersion: string;
   if (init) {
     const id = newSessionId();
     sessionHash = await hashSecret(id);
     const requested = String(init.params?.protocolVersion ?? "");
+    protocolVersion = SUPPORTED_PROTOCOL_VERSIONS.includes(requested)
+      ? requested
+      : LATEST_PROTOCOL_VERSION;
     transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => id,
       enableJsonResponse: true,
@@ -88,9 +92,7 @@ async function post(
         await openSession(deps.store.db, publisher, {
           id,
           credential,
-          protocolVersion: SUPPORTED_PROTOCOL_VERSIONS.includes(requested)
-            ? requested
-            : LATEST_PROTOCOL_VERSION,
+          protocolVersion,
           clientInfo: boundedInfo(init.params),
           now: deps.clock.now(),
         });
@@ -107,6 +109,7 @@ async function post(
       );
     }
     sessionHash = session.idHash;
+    protocolVersion = session.protocolVersion;
     transport = new WebStandardStreamableHTTPServerTransport({ enableJsonResponse: true });
   }
   const identity = credential?.identity ?? sessionIdentity(sessionHash);
@@ -119,6 +122,7 @@ async function post(
     userAgent: c.req.header("user-agent") ?? "",
     requestId: c.get("requestId"),
     logged: !c.get("probe"),
+    protocolVersion,
   });
   await server.connect(withBareErrors(transport));
   try {

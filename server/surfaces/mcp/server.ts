@@ -1,8 +1,10 @@
 /**
  * One MCP server per request (docs/DESIGN.md §6; the way Outline builds its own): the SDK's low-level
  * `Server` with handlers bound to this publisher and caller, so nothing lives in memory between
- * requests. The low-level server (not McpServer) lets tools/call answer JSON-RPC -32602 for
- * arguments that fail the schema (docs/TEST-PLAN.md 2.18) instead of a tool result.
+ * requests. The low-level server (not McpServer) lets tools/call follow the session's protocol
+ * version for arguments that fail the schema: a tool result with `isError` from 2025-11-25
+ * (SEP-1303, so the model reads the sentence and corrects itself), JSON-RPC -32602 before it
+ * (docs/TEST-PLAN.md 2.18). An unknown tool is a protocol error on every version.
  */
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
@@ -17,6 +19,7 @@ import { z } from "zod";
 import { firstProblem } from "../../platform/validate.ts";
 import { TOOL_UI_META } from "./article_ui.tsx";
 import { publisherCard } from "./card.ts";
+import { toolError } from "./results.ts";
 import { enabledSponsorTools } from "./sponsor_tools.ts";
 import { inputJsonSchema, type ToolContext, type ToolDef } from "./tool_kit.ts";
 import { CORE_TOOLS } from "./tools.ts";
@@ -43,6 +46,17 @@ export interface ServerContext extends ToolContext {
   requestId: string;
   /** False for a probe round's requests, which stay out of the call log. */
   logged: boolean;
+  /** The protocol version the session negotiated at initialize. */
+  protocolVersion: string;
+}
+
+/**
+ * Whether a tool's input errors are tool results on this protocol version: SEP-1303, in the
+ * 2025-11-25 revision, moved them from protocol errors to tool execution errors. Versions are dates,
+ * so they compare as strings (as the endpoint's batch check does).
+ */
+export function inputErrorsAsResults(protocolVersion: string): boolean {
+  return protocolVersion >= "2025-11-25";
 }
 
 /** The tools this publisher exposes: the core tools and its enabled sponsor tools. */
@@ -101,10 +115,11 @@ export function buildServer(ctx: ServerContext): Server {
     const parsed = tool.schema.safeParse(params.arguments ?? {});
     if (!parsed.success) {
       const { field, message } = firstProblem(parsed.error, "arguments");
-      throw new McpError(
-        ErrorCode.InvalidParams,
-        `Invalid arguments for ${tool.name}: ${field}: ${message}`,
-      );
+      const sentence = `Invalid arguments for ${tool.name}: ${field}: ${message}`;
+      if (inputErrorsAsResults(ctx.protocolVersion)) {
+        return toolError(sentence, { status: "invalid_arguments", param: field });
+      }
+      throw new McpError(ErrorCode.InvalidParams, sentence);
     }
     const started = performance.now();
     let result: CallToolResult | null = null;
