@@ -2,6 +2,9 @@
 import type { TestFolio } from "./helpers.ts";
 
 export const HOST = "demo.localhost";
+/** The Link header of every page and crawler-error answer: license.xml, typed as RSL. */
+export const RSL_LINK =
+  /^<http:\/\/demo\.localhost(:\d+)?\/license\.xml>; rel="license"; type="application\/rsl\+xml"$/;
 export const GPTBOT =
   "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; GPTBot/1.2; +https://openai.com/gptbot)";
 export const CHATGPT_USER =

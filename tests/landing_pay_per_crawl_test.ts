@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { formatCrawlerPrice, parseCrawlerPrice } from "../server/surfaces/landing/crawler_price.ts";
 import { createBuyer } from "../server/surfaces/marketplace/buyers.ts";
 import { json, type TestFolio, testFolio } from "./helpers.ts";
-import { bodySample, CHATGPT_USER, demoPath, GPTBOT, visit } from "./landing_helpers.ts";
+import { bodySample, CHATGPT_USER, demoPath, GPTBOT, RSL_LINK, visit } from "./landing_helpers.ts";
 import { patchDemo, spendToCap } from "./fixtures/demo.ts";
 import type { AgentPayments } from "../store/publishers.ts";
 
@@ -183,8 +183,9 @@ Deno.test("pay-per-crawl: crawler × policy × credential × price header", asyn
       assert.equal(res.headers.get("crawler-error"), c.error ?? null);
       assert.equal(res.headers.get("crawler-price"), c.priceHeader ? usd(price) : null);
       assert.equal(res.headers.get("crawler-charged"), c.charged ? usd(price) : null);
-      if (c.status === 402 || c.status === 200) {
-        assert.match(res.headers.get("link") ?? "", /license\.xml>; rel="license"/);
+      // Every page and every crawler-error answer points at license.xml as RSL.
+      if (c.status === 200 || c.error) {
+        assert.match(res.headers.get("link") ?? "", RSL_LINK);
       }
     });
   }
@@ -201,6 +202,7 @@ Deno.test("pay-per-crawl: the publisher's per-crawler actions and the BLOCKED po
   const blocked = await visit(folio, observe.path, { "user-agent": GPTBOT });
   assert.equal(blocked.status, 403);
   assert.equal(blocked.headers.get("crawler-error"), "CrawlerForbidden");
+  assert.match(blocked.headers.get("link") ?? "", RSL_LINK);
   await blocked.body?.cancel();
   // robots.txt and the license stay free to a blocked crawler: they say why.
   const robots = await visit(folio, "/robots.txt", { "user-agent": GPTBOT });
@@ -212,6 +214,7 @@ Deno.test("pay-per-crawl: the publisher's per-crawler actions and the BLOCKED po
   const charged = await visit(folio, observe.path, { "user-agent": ccbot });
   assert.equal(charged.status, 402);
   assert.equal(charged.headers.get("crawler-price"), "USD 0.015705");
+  assert.match(charged.headers.get("link") ?? "", RSL_LINK);
   await charged.body?.cancel();
   await folio.deps.store.db.execute({
     sql: "UPDATE articles SET price_micros = 30000 WHERE id = ?",

@@ -8,13 +8,15 @@ import { auth } from "./fixtures/ingest_helpers.ts";
 import { denyTerritory } from "./fixtures/demo.ts";
 import { json, testFolio } from "./helpers.ts";
 import { backfillSitePaths } from "../store/articles.ts";
-import { bodySample, demoPath, visit } from "./landing_helpers.ts";
+import { bodySample, demoPath, RSL_LINK, visit } from "./landing_helpers.ts";
 
 Deno.test("the host's front page lists the latest articles and topics, pages through them, and is logged", async () => {
   await using folio = await testFolio();
   const res = await visit(folio, "/");
   assert.equal(res.status, 200);
+  assert.match(res.headers.get("link") ?? "", RSL_LINK);
   const html = await res.text();
+  assert.match(html, /<link rel="license" type="application\/rsl\+xml" href="[^"]+\/license\.xml"/);
   assert.match(html, /The Demo Ledger|Demo/);
   assert.match(html, /href="\/topics\//);
   assert.match(html, /href="\/articles\//);
@@ -24,6 +26,7 @@ Deno.test("the host's front page lists the latest articles and topics, pages thr
   const topic = /href="(\/topics\/[^"]+)"/.exec(html)![1];
   const topicPage = await visit(folio, topic);
   assert.equal(topicPage.status, 200);
+  assert.match(topicPage.headers.get("link") ?? "", RSL_LINK);
   assert.match(await topicPage.text(), /href="\/articles\//);
   const missing = await visit(folio, "/no/such/article");
   assert.equal(missing.status, 404);
@@ -161,9 +164,11 @@ Deno.test("book chapters get a citable URL and a date on the host, and their own
 
   const book = await visit(folio, `/books/${bookId}`);
   assert.equal(book.status, 200);
+  assert.match(book.headers.get("link") ?? "", RSL_LINK);
   assert.match(await book.text(), new RegExp(`/books/${bookId}/chapters/2`));
   const two = await visit(folio, `/books/${bookId}/chapters/2`);
   assert.equal(two.status, 200);
+  assert.match(two.headers.get("link") ?? "", RSL_LINK);
   const html = await two.text();
   assert.match(html, /Paragraph 2 about tides/);
   assert.match(html, new RegExp(`<link rel="canonical" href="${base}/2"`));

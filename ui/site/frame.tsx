@@ -50,7 +50,7 @@ export function SiteFrame(props: SiteFrameProps) {
         <title>{title}</title>
         {props.description ? <meta name="description" content={props.description} /> : null}
         <meta name="theme-color" content={colors.brand} />
-        <link rel="license" href={license} />
+        <link rel="license" type="application/rsl+xml" href={license} />
         {canonical ? <link rel="canonical" href={canonical} /> : null}
         {props.prev ? <link rel="prev" href={props.prev} /> : null}
         {props.next ? <link rel="next" href={props.next} /> : null}

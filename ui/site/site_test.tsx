@@ -39,6 +39,10 @@ Deno.test("the front page lists the latest articles, topics, books and paging", 
     doc.querySelector('link[rel="license"]')?.getAttribute("href"),
     "https://news.example/license.xml",
   );
+  assert.equal(
+    doc.querySelector('link[rel="license"]')?.getAttribute("type"),
+    "application/rsl+xml",
+  );
   assert.equal(doc.querySelector('a.skip[href="#main"]')?.textContent, "Skip to content");
   assert.ok(doc.querySelector("main#main"));
   assert.deepEqual(texts(doc, ".site-nav a"), ["Latest", "Topics", "Books", "License terms"]);

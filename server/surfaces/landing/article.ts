@@ -4,6 +4,7 @@
  * (server/surfaces/landing/pay_per_crawl.ts). Nothing is recorded unless a paid read is served.
  */
 import type { Context } from "hono";
+import { licenseLink } from "./rsl.ts";
 import type { Article } from "../../../store/articles.ts";
 import { getBook } from "../../../store/books.ts";
 import { SiteArticle } from "../../../ui/site/mod.ts";
@@ -151,7 +152,7 @@ async function render(
     signupUrl: `${deps.config.baseUrl}/buyer`,
     reason: decision.reason,
   };
-  c.header("Link", `<${brand.licenseXmlUrl}>; rel="license"; type="application/rsl+xml"`);
+  c.header("Link", licenseLink(brand.licenseXmlUrl));
   // The answer depends on who asks: shared caches must not keep it.
   c.header("Cache-Control", "private, no-store");
   c.header("Vary", "User-Agent, Authorization");

@@ -4,6 +4,7 @@
  * goes to the platform's one error handler.
  */
 import type { Context, ErrorHandler } from "hono";
+import { licenseLink } from "./rsl.ts";
 import type { AppDeps } from "../../deps.ts";
 import { type PublishedEnv, Refused } from "../../platform/envelope.ts";
 import { onError } from "../../platform/middleware.ts";
@@ -17,7 +18,7 @@ export function landingError(deps: AppDeps): ErrorHandler<PublishedEnv> {
     if (err instanceof CrawlerError) {
       c.header("crawler-error", err.code);
       // Every refusal points at the RSL license: it says what the pages cost and on what terms.
-      c.header("Link", `<${new URL(c.req.url).origin}/license.xml>; rel="license"`);
+      c.header("Link", licenseLink(`${new URL(c.req.url).origin}/license.xml`));
       if (err.priceMicros !== null) c.header("crawler-price", formatCrawlerPrice(err.priceMicros));
       c.header("Cache-Control", "no-store");
       return c.text(`${err.code}: ${err.message}\n`, err.status);

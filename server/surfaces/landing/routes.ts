@@ -6,6 +6,7 @@
  * answer carries the page headers of server/platform/security_headers.ts.
  */
 import { type Context, Hono, type MiddlewareHandler } from "hono";
+import { licenseLink } from "./rsl.ts";
 import { findArticleByPath } from "../../../store/articles.ts";
 import { bookChapters, getBook } from "../../../store/books.ts";
 import { renderSite, SiteBook, SiteHome, SiteNotFound, SiteTopic } from "../../../ui/site/mod.ts";
@@ -130,7 +131,7 @@ function callerOf(deps: AppDeps, c: Context<PublishedEnv>): Caller {
 }
 
 function page(c: Context<PublishedEnv>, html: string): Response {
-  c.header("Link", `<${new URL(c.req.url).origin}/license.xml>; rel="license"`);
+  c.header("Link", licenseLink(`${new URL(c.req.url).origin}/license.xml`));
   return c.html(html);
 }
 

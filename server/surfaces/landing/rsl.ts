@@ -30,6 +30,14 @@ import {
 /** RSL 1.0 §2.2: the media type of a standalone RSL document. */
 export const RSL_CONTENT_TYPE = "application/rsl+xml";
 
+/**
+ * The `Link` header value that points a crawler at license.xml (RFC 8288), with its media type so a
+ * crawler knows it is RSL without fetching it. Every landing answer that carries one uses this.
+ */
+export function licenseLink(licenseXmlUrl: string): string {
+  return `<${licenseXmlUrl}>; rel="license"; type="${RSL_CONTENT_TYPE}"`;
+}
+
 /** RSL 1.0: the one namespace of every RSL element. */
 export const RSL_NAMESPACE = "https://rslstandard.org/rsl";
 
