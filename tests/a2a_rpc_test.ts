@@ -137,6 +137,20 @@ for (const v of ["1.0", "0.3"] as const) {
     assert.deepEqual(counts, { completed: 3, canceled: 1 });
   });
 
+  Deno.test(`search counts its articles in the singular for one (A2A ${v})`, async () => {
+    await using folio = await testFolio();
+    for (const [limit, words] of [[1, "Found 1 article."], [2, "Found 2 articles."]] as const) {
+      const r = await rpc(folio, m.send, {
+        message: message(v, { data: { skill: "search_articles", query: "energy", limit } }),
+      });
+      assert.equal(stateOf(r.body.result), "completed");
+      assert.ok(
+        taskOf(r.body.result).status.message.parts[0].text.startsWith(`${words} Read one`),
+        JSON.stringify(taskOf(r.body.result).status),
+      );
+    }
+  });
+
   Deno.test(`license outcomes become task states an agent can act on (A2A ${v} names)`, async () => {
     await using folio = await testFolio({ env: { FOLIO_COUNTRY_HEADER: "cf-ipcountry" } });
     const [free] = await demoIds(folio, "OBSERVE");

@@ -298,6 +298,11 @@ Deno.test("reordering refuses anything but the exact set of the publisher's rule
     ids: [foreign.id],
   }, bearer(other.apiKey));
   assert.equal(theirs.status, 200);
+  // One rule is counted in the singular.
+  await assertInvalid(
+    await sendJson(folio, "POST", "/api/publisher/rules/order", { ids: [] }, bearer(other.apiKey)),
+    `ids: must list each of your 1 rule exactly once (missing ${foreign.id})`,
+  );
   await theirs.body?.cancel();
 });
 

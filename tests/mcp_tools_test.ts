@@ -287,3 +287,31 @@ Deno.test("the publisher card is served by id and by slug, without secrets", asy
   assert.equal(unknownId.status, 404);
   await unknownId.body?.cancel();
 });
+
+Deno.test("listing and search texts count in the singular for one and the plural otherwise", async () => {
+  await using folio = await startTestFolio();
+  await using client = await connect(folio);
+  const text = async (name: string, args: object) =>
+    (await call(client, name, args)).content[0].text as string;
+  assert.match(await text("list_recent", { limit: 1 }), /^1 recent article:\n1\. /);
+  assert.match(await text("list_recent", { limit: 2 }), /^2 recent articles:\n/);
+  const { results: [first] } = (await call(client, "list_recent", { limit: 1 })).structuredContent;
+  const tag = first.tags[0];
+  assert.match(await text("list_by_topic", { tag, limit: 1 }), /^1 article tagged "[^"]+":\n/);
+  const many = await call(client, "list_by_topic", { tag, limit: 50 });
+  if (many.structuredContent.count > 1) {
+    assert.match(many.content[0].text, /^\d+ articles tagged "[^"]+":\n/);
+  }
+  assert.equal(
+    await text("list_by_topic", { tag: "no-such-tag-anywhere" }),
+    'No articles tagged "no-such-tag-anywhere".',
+  );
+  assert.match(
+    await text("search_articles", { query: "energy", limit: 1 }),
+    /^1 result for "energy" /,
+  );
+  assert.match(
+    await text("search_articles", { query: "energy", limit: 2 }),
+    /^2 results for "energy" /,
+  );
+});

@@ -12,6 +12,7 @@ import type {
 } from "../server/domain/status/report.ts";
 import { BarChart, LineChart } from "./chart.tsx";
 import { Page } from "./layout.tsx";
+import { plural } from "../server/platform/words.ts";
 
 /** Everything the page shows, loaded by server/pages/status.ts. */
 export interface StatusPageProps {
@@ -83,7 +84,7 @@ export function StatusPage(props: StatusPageProps) {
             target={`≥ ${slo.availability.targetPct}%`}
             measured={fmtPct(slo.availability.measuredPct)}
             verdict={slo.availability.verdict}
-            note={`${fmtInt(report.uptime.checks)} probe checks, ${
+            note={`${counted(report.uptime.checks, "probe check")}, ${
               fmtInt(report.uptime.failedChecks)
             } failed`}
           />
@@ -92,16 +93,16 @@ export function StatusPage(props: StatusPageProps) {
             target={`< ${slo.searchP95.targetMs} ms`}
             measured={fmtMs(slo.searchP95.measuredMs)}
             verdict={slo.searchP95.verdict}
-            note={`${fmtInt(slo.searchP95.searches)} successful searches`}
+            note={counted(slo.searchP95.searches, "successful search", "successful searches")}
           />
           <SloCard
             name="Error rate"
             target={`< ${slo.errorRate.targetPct}%`}
             measured={fmtPct(slo.errorRate.measuredPct)}
             verdict={slo.errorRate.verdict}
-            note={`${fmtInt(sum(report.surfaces.map((s) => s.errors)))} errors in ${
-              fmtInt(sum(report.surfaces.map((s) => s.calls)))
-            } calls`}
+            note={`${counted(sum(report.surfaces.map((s) => s.errors)), "error")} in ${
+              counted(sum(report.surfaces.map((s) => s.calls)), "call")
+            }`}
           />
         </div>
       </section>
@@ -115,7 +116,7 @@ export function StatusPage(props: StatusPageProps) {
           {report.uptime.missedRounds > 0 && (
             <>
               {" · "}
-              {fmtInt(report.uptime.missedRounds)} rounds missed while the service was stopped
+              {counted(report.uptime.missedRounds, "round")} missed while the service was stopped
             </>
           )}
         </p>
@@ -265,13 +266,16 @@ function SurfacePanel(props: { figures: SurfaceFigures; daily: DailyFigures[] })
             <figcaption>Calls per day (errors in red)</figcaption>
             <BarChart
               label={`${name} calls per day: ${
-                days.map((d) => `${d.day} ${d.calls} calls, ${d.errors} errors`).join("; ")
+                days.map((d) =>
+                  `${d.day} ${counted(d.calls, "call")}, ${counted(d.errors, "error")}`
+                )
+                  .join("; ")
               }`}
               bars={days.map((d) => ({
                 label: d.day,
                 value: d.calls,
                 part: d.errors,
-                title: `${d.day}: ${d.calls} calls, ${d.errors} errors`,
+                title: `${d.day}: ${counted(d.calls, "call")}, ${counted(d.errors, "error")}`,
               }))}
             />
           </figure>
@@ -311,6 +315,11 @@ function sum(xs: number[]): number {
 
 function fmtInt(n: number): string {
   return n.toLocaleString("en-US");
+}
+
+/** "1 call", "1,200 calls". */
+function counted(n: number, singular: string, pluralForm?: string): string {
+  return plural(n, singular, { plural: pluralForm, shown: fmtInt(n) });
 }
 
 function fmtPct(n: number | null): string {

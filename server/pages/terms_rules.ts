@@ -5,6 +5,7 @@
  */
 import type { ContentRule } from "../domain/licensing/mod.ts";
 import { formatUsd, microsToCents } from "../platform/money.ts";
+import { plural } from "../platform/words.ts";
 
 /** One sentence per rule that still changes a policy, a price or access, in the order given. */
 export function ruleSentences(rules: readonly ContentRule[], now: Date): string[] {
@@ -18,7 +19,7 @@ export function ruleSentences(rules: readonly ContentRule[], now: Date): string[
 
 function scopeOf(rule: ContentRule): string {
   const { path, publishedWithinHours: hours, territories } = rule.match;
-  const young = hours === undefined ? "" : ` published less than ${hours} hours ago`;
+  const young = hours === undefined ? "" : ` published less than ${plural(hours, "hour")} ago`;
   const where = path === undefined
     ? ""
     : path.includes("*")

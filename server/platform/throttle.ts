@@ -13,6 +13,7 @@ import { clearSignInFailures, takeSignInAttempt } from "../../store/sign_in_fail
 import { hitThrottle } from "../../store/users.ts";
 import type { AppDeps } from "../deps.ts";
 import { AppError } from "./errors.ts";
+import { plural } from "./words.ts";
 
 /** A fixed-window limit. */
 export interface ThrottleRule {
@@ -84,10 +85,14 @@ export async function slowSignIns<T>(
 /** The one 429 of every throttle, with Retry-After in whole seconds (at least 1). */
 function tooManyAttempts(waitMs: number): AppError {
   const seconds = Math.max(1, Math.ceil(waitMs / 1000));
-  const wait = seconds === 1 ? "1 second" : `${seconds} seconds`;
-  return new AppError(429, "rate_limited", `Too many attempts: try again in ${wait}`, {
-    "Retry-After": String(seconds),
-  });
+  return new AppError(
+    429,
+    "rate_limited",
+    `Too many attempts: try again in ${plural(seconds, "second")}`,
+    {
+      "Retry-After": String(seconds),
+    },
+  );
 }
 
 /**

@@ -1,6 +1,7 @@
 /** Small validators shared by every surface's input schemas, and how a failed parse is named. */
 import type { z } from "zod";
 import { invalid } from "./errors.ts";
+import { noun } from "./words.ts";
 
 /** A plausible email address (one @, a dot in the domain, no spaces), at most 254 characters. */
 export function isEmail(s: string): boolean {
@@ -102,11 +103,11 @@ function bound(
   word: string,
   strict: string,
 ): string {
-  const plural = Number(limit) === 1 ? "" : "s";
+  const n = Number(limit);
   const unit = origin === "string"
-    ? ` character${plural}`
+    ? ` ${noun(n, "character")}`
     : origin === "array" || origin === "set"
-    ? ` item${plural}`
+    ? ` ${noun(n, "item")}`
     : "";
   const have = origin === "array" || origin === "string" ? "have" : "be";
   return inclusive === false

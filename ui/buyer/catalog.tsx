@@ -5,6 +5,7 @@ import { Pager, Scroll } from "../console/scroll.tsx";
 import { count } from "../console/shell.tsx";
 import { formatUsd } from "../../server/platform/money.ts";
 import { BuyerShell, type BuyerWho } from "./shell.tsx";
+import { plural } from "../../server/platform/words.ts";
 
 /** The use cases of the standard bundle (docs/SPEC.md "License (subscription)"). */
 export const BUNDLE_USES = ["summarization", "display", "rag"] as const;
@@ -109,8 +110,10 @@ export function CatalogPage(props: CatalogProps) {
       </form>
       <p class="muted" role="status">
         {props.matching === props.total
-          ? `${count(props.total)} publisher${props.total === 1 ? "" : "s"}`
-          : `${count(props.matching)} of ${count(props.total)} publishers match`}
+          ? plural(props.total, "publisher", { shown: count(props.total) })
+          : `${count(props.matching)} of ${
+            plural(props.total, "publisher", { shown: count(props.total) })
+          } match`}
       </p>
       {props.publishers.length === 0
         ? (

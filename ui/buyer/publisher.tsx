@@ -14,6 +14,7 @@ import {
 import { type LicenseView, stateText } from "./licenses.tsx";
 import { BuyerShell, type BuyerWho } from "./shell.tsx";
 import { snippetsFor } from "./snippets.ts";
+import { noun } from "../../server/platform/words.ts";
 
 /** What the publisher page shows. */
 export interface PublisherProps {
@@ -98,7 +99,7 @@ export function PublisherPage(props: PublisherProps) {
         <p class="hint">
           Reads you hold no license for are charged these prices, up to $1,000.00 a month for this
           publisher; past that, only the rights you hold apply. Anonymous agents get{" "}
-          {p.paywallMeterLimit} free paywalled read{p.paywallMeterLimit === 1 ? "" : "s"}{" "}
+          {p.paywallMeterLimit} free paywalled {noun(p.paywallMeterLimit, "read")}{" "}
           a month (the paywall meter); your key is charged per use instead.
         </p>
         <p>

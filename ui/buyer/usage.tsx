@@ -6,6 +6,7 @@ import { Scroll } from "../console/scroll.tsx";
 import { count, Figure, WindowTabs } from "../console/shell.tsx";
 import { formatUsd } from "../../server/platform/money.ts";
 import { BuyerShell, type BuyerWho } from "./shell.tsx";
+import { plural } from "../../server/platform/words.ts";
 
 /** GET /api/marketplace/usage. */
 export type UsageView = z.output<typeof usageSchema>;
@@ -78,7 +79,7 @@ export function UsagePage(props: UsageProps) {
                 bars={u.usage.map((p) => ({
                   label: p.publisherName,
                   value: p.calls,
-                  title: `${p.publisherName}: ${p.calls} calls`,
+                  title: `${p.publisherName}: ${plural(p.calls, "call")}`,
                 }))}
               />
               <h3>Article reads</h3>

@@ -4,6 +4,7 @@ import type { bookDetailSchema } from "../../server/surfaces/manage/ingest_schem
 import type { bookSchema } from "../../server/surfaces/manage/openapi_schemas.ts";
 import { Scroll } from "./scroll.tsx";
 import { ConsoleShell, count, CsrfField, when, type Who } from "./shell.tsx";
+import { plural } from "../../server/platform/words.ts";
 
 /** A book (GET /api/publisher/books). */
 export type BookView = z.output<typeof bookSchema>;
@@ -160,7 +161,9 @@ export function BookPage(props: {
         </form>
       </section>
       <section class="card" aria-labelledby="chapters-title">
-        <h2 id="chapters-title">{count(props.chapters.length)} chapters</h2>
+        <h2 id="chapters-title">
+          {plural(props.chapters.length, "chapter", { shown: count(props.chapters.length) })}
+        </h2>
         {props.chapters.length === 0 ? <p class="muted">No chapters.</p> : (
           <ol>
             {props.chapters.map((ch) => (

@@ -6,6 +6,7 @@
 import { type Caller, CallerName } from "./caller.tsx";
 import { Scroll } from "./scroll.tsx";
 import { ConsoleShell, count, when, type Who } from "./shell.tsx";
+import { noun, plural } from "../../server/platform/words.ts";
 
 /** One row of GET /api/publisher/calls; `caller` is absent on APIs that do not name callers. */
 export interface CallRow {
@@ -128,7 +129,7 @@ function Readers(props: { calls: CallRow[] }) {
     <section class="card" aria-labelledby="readers-title">
       <h2 id="readers-title">Who read your articles</h2>
       <p class="muted small">
-        {count(reads.length)} article {reads.length === 1 ? "read" : "reads"}{" "}
+        {count(reads.length)} article {noun(reads.length, "read")}{" "}
         among these calls (highlighted below).
       </p>
       {readers.length
@@ -136,7 +137,7 @@ function Readers(props: { calls: CallRow[] }) {
           <ul class="readers">
             {readers.map((r, i) => (
               <li key={i}>
-                <CallerName caller={r.caller} />: {count(r.n)} {r.n === 1 ? "read" : "reads"}
+                <CallerName caller={r.caller} />: {plural(r.n, "read", { shown: count(r.n) })}
               </li>
             ))}
           </ul>

@@ -9,6 +9,7 @@ import { BarChart, StackedBarChart } from "../chart.tsx";
 import { Scroll } from "./scroll.tsx";
 import { ConsoleShell, count, Figure, type Who, WindowTabs } from "./shell.tsx";
 import { centsToUsd, formatUsd, sumCents } from "../../server/platform/money.ts";
+import { plural } from "../../server/platform/words.ts";
 
 /** One month of GET /api/publisher/earnings. */
 export type EarningsMonth = z.output<typeof earningsSchema>["months"][number];
@@ -213,11 +214,9 @@ function Daily(props: { daily: EarningsDay[] }) {
         bars={daily.map((d) => ({
           label: d.day,
           value: centsToUsd(d.earningsUsdCents),
-          title: `${d.day}: ${
-            formatUsd(d.earningsUsdCents)
-          } from ${d.chargedReads} charged of ${d.reads} reads; platform fees ${
-            formatUsd(d.platformFeesUsdCents)
-          }`,
+          title: `${d.day}: ${formatUsd(d.earningsUsdCents)} from ${d.chargedReads} charged of ${
+            plural(d.reads, "read")
+          }; platform fees ${formatUsd(d.platformFeesUsdCents)}`,
         }))}
       />
       <p class="small">

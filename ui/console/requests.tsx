@@ -6,6 +6,7 @@
 import { type Caller, CallerName } from "./caller.tsx";
 import { ConsoleShell, CsrfField, when, type Who } from "./shell.tsx";
 import { formatUsd } from "../../server/platform/money.ts";
+import { plural } from "../../server/platform/words.ts";
 
 /** The states a request can be in, in tab order. */
 export const REQUEST_STATES = ["pending", "approved", "denied"] as const;
@@ -158,7 +159,7 @@ function Request(props: { request: RequestView; csrf: string; failed: FailedDeci
           ? (
             <>
               <dt>Term</dt>
-              <dd>{r.termMonths} {r.termMonths === 1 ? "month" : "months"}</dd>
+              <dd>{plural(r.termMonths, "month")}</dd>
             </>
           )
           : null}

@@ -8,6 +8,7 @@ import type { ruleSchema } from "../../server/surfaces/manage/schemas.ts";
 import { decidedText } from "./articles.tsx";
 import { ConsoleShell, CsrfField, when, type Who } from "./shell.tsx";
 import { formatUsd, usdField } from "../../server/platform/money.ts";
+import { plural } from "../../server/platform/words.ts";
 
 /** A rule as GET /api/publisher/rules lists it. */
 export type RuleView = z.output<typeof ruleSchema>;
@@ -23,7 +24,7 @@ export function ruleText(r: RuleView): string {
   const where: string[] = [];
   if (r.match.path) where.push(`under ${r.match.path}`);
   if (r.match.publishedWithinHours) {
-    where.push(`published in the last ${r.match.publishedWithinHours} hours`);
+    where.push(`published in the last ${plural(r.match.publishedWithinHours, "hour")}`);
   }
   if (r.match.territories?.length) where.push(`read from ${r.match.territories.join(", ")}`);
   const subject = `Articles${where.length ? ` ${where.join(", ")}` : " (all)"}`;

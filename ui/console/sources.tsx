@@ -10,6 +10,7 @@ import type {
 } from "../../server/surfaces/manage/openapi_schemas.ts";
 import { Scroll } from "./scroll.tsx";
 import { ConsoleShell, count, CsrfField, when, type Who } from "./shell.tsx";
+import { plural } from "../../server/platform/words.ts";
 
 /** An upload (GET /api/publisher/sources). */
 export type SourceView = z.output<typeof sourceListSchema>["sources"][number];
@@ -359,8 +360,10 @@ export function UrlsPage(props: {
         <section class="card" aria-labelledby="upload-actions">
           <h2 id="upload-actions">{props.source.originalName ?? props.source.id}</h2>
           <p class="muted small">
-            Uploaded {when(props.source.createdAt)}: {count(props.source.accepted)} URLs,{" "}
-            {count(props.source.rejected)} rows rejected.
+            Uploaded {when(props.source.createdAt)}:{" "}
+            {plural(props.source.accepted, "URL", { shown: count(props.source.accepted) })},{" "}
+            {plural(props.source.rejected, "row", { shown: count(props.source.rejected) })}{" "}
+            rejected.
           </p>
           <form method="post" action={`/publisher/sources/${props.source.id}/retry`} class="row">
             <CsrfField token={props.who.csrfToken} />

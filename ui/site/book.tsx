@@ -3,6 +3,7 @@ import { longDate, safeHref } from "./brand.ts";
 import { SiteFrame } from "./frame.tsx";
 import { Empty, When } from "./parts.tsx";
 import type { SiteBookView } from "./types.ts";
+import { plural } from "../../server/platform/words.ts";
 
 /** The book page. */
 export function SiteBook(props: SiteBookView) {
@@ -15,7 +16,7 @@ export function SiteBook(props: SiteBookView) {
           <span class="eyebrow">Book</span>
           <h1>{book.title}</h1>
           <p>
-            By {book.author} · {n} {n === 1 ? "chapter" : "chapters"}
+            By {book.author} · {plural(n, "chapter")}
           </p>
           {longDate(book.createdAt)
             ? (

@@ -3,6 +3,7 @@ import { safeHref } from "./brand.ts";
 import { SiteFrame } from "./frame.tsx";
 import { ArticleList, Empty, Pager, pagingLinks, topicHref } from "./parts.tsx";
 import type { SiteBrand, SiteHomeView, SiteTopicView } from "./types.ts";
+import { noun, plural } from "../../server/platform/words.ts";
 
 /** The box that tells agents where the terms are. */
 function ForAgents(props: { brand: SiteBrand }) {
@@ -67,8 +68,7 @@ export function SiteHome(props: SiteHomeView) {
                   <li key={t.tag}>
                     <a href={topicHref(t.tag)}>{t.tag}</a>
                     <span class="count">
-                      {t.count}{" "}
-                      <span class="sr-only">{t.count === 1 ? "article" : "articles"}</span>
+                      {t.count} <span class="sr-only">{noun(t.count, "article")}</span>
                     </span>
                   </li>
                 ))}
@@ -84,7 +84,7 @@ export function SiteHome(props: SiteHomeView) {
                     <li key={b.id}>
                       <a href={`/books/${encodeURIComponent(b.id)}`}>{b.title}</a>
                       <span>
-                        {b.author} · {b.chapters} {b.chapters === 1 ? "chapter" : "chapters"}
+                        {b.author} · {plural(b.chapters, "chapter")}
                       </span>
                     </li>
                   ))}

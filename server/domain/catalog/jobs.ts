@@ -19,6 +19,7 @@ import { publishersWithUrls } from "../../../store/sources.ts";
 import { withLease } from "../../../store/leases.ts";
 import type { AppDeps } from "../../deps.ts";
 import { CANCELLED, runJob, type RunOptions, SHUTDOWN } from "./run_job.ts";
+import { plural } from "../../platform/words.ts";
 
 /** Tuning of the worker; every field has a production default. */
 export interface WorkerOptions extends RunOptions {
@@ -89,8 +90,8 @@ export async function recoverJobs(
   for (const job of stale) {
     if (job.resumes >= MAX_RESUMES) {
       const reason = `Interrupted ${
-        job.resumes + 1
-      } times (the process running it stopped); giving up`;
+        plural(job.resumes + 1, "time")
+      } (the process running it stopped); giving up`;
       if (
         await finishJob(deps.store.db, job.id, { runner: null, outcome: "FAILED", reason, now })
       ) {

@@ -29,6 +29,7 @@ import type { SourceUrl } from "../../../store/sources.ts";
 import type { AppDeps } from "../../deps.ts";
 import { type DeadHost, HostMemory, hostOf } from "./host_memory.ts";
 import { ingestUrl, type UrlOutcome } from "./ingest_url.ts";
+import { plural } from "../../platform/words.ts";
 
 /** Tuning of job runs; every field has a production default. */
 export interface RunOptions {
@@ -243,7 +244,7 @@ function verdict(
   if (processed > 0 && p.failed === processed) {
     return {
       outcome: "FAILED",
-      reason: `All ${processed} URL${processed === 1 ? "" : "s"} failed; ${commonest}`,
+      reason: `All ${plural(processed, "URL")} failed; ${commonest}`,
     };
   }
   if (p.failed > 0) {

@@ -22,6 +22,7 @@ import type { ArticleHit } from "../../domain/reads/search.ts";
 import { articleFull, articleRef, articleSummary } from "../../domain/reads/present.ts";
 import { publisherUrls } from "../../platform/urls.ts";
 import type { StateName } from "./states.ts";
+import { plural } from "../../platform/words.ts";
 
 /** An artifact to attach: a readable text part and a structured data part. */
 export interface ArtifactOut {
@@ -51,7 +52,9 @@ export function searchOutcome(found: { mode: string; hits: ArticleHit[] }): Skil
   return {
     state: "completed",
     text: results.length
-      ? `Found ${results.length} article(s). Read one with the get_article skill (url_or_id).`
+      ? `Found ${
+        plural(results.length, "article")
+      }. Read one with the get_article skill (url_or_id).`
       : "No articles matched.",
     data: { status: "ok", count: results.length, mode: found.mode },
     artifacts: [{

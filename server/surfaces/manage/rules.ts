@@ -17,6 +17,7 @@ import type { ContentRule } from "../../domain/licensing/mod.ts";
 import { centsToMicros, microsToCents } from "../../platform/money.ts";
 import { type RuleInput, ruleInputSchema } from "./schemas.ts";
 import { parseInput } from "../../platform/validate.ts";
+import { plural } from "../../platform/words.ts";
 
 /** Most rules one publisher may have: every read evaluates all of them. */
 export const MAX_RULES = 200;
@@ -131,7 +132,9 @@ export async function reorderPublisherRules(
   ].filter(Boolean);
   throw invalid(
     "ids",
-    `must list each of your ${result.current.length} rules exactly once (${parts.join("; ")})`,
+    `must list each of your ${plural(result.current.length, "rule")} exactly once (${
+      parts.join("; ")
+    })`,
   );
 }
 

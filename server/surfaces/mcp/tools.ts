@@ -13,6 +13,7 @@ import { articleResult, toolError } from "./results.ts";
 import { articleSummary, passageResult } from "../../domain/reads/present.ts";
 import { lastUserPrompt, limit, query, text, urlOrId } from "../../domain/reads/inputs.ts";
 import { defineTool, readDeps, readKey, type ToolContext, type ToolDef } from "./tool_kit.ts";
+import { noun, plural } from "../../platform/words.ts";
 
 const READ_ONLY = { readOnlyHint: true, openWorldHint: false } as const;
 
@@ -36,7 +37,9 @@ const searchTool = defineTool({
       content: [{
         type: "text",
         text: results.length
-          ? `${results.length} result(s) for "${args.query}" (${mode}):\n${lines.join("\n")}`
+          ? `${plural(results.length, "result")} for "${args.query}" (${mode}):\n${
+            lines.join("\n")
+          }`
           : `No articles of ${ctx.publisher.name} match "${args.query}".`,
       }],
       structuredContent: { count: results.length, mode, results },
@@ -85,7 +88,7 @@ const listRecentTool = defineTool({
   annotations: READ_ONLY,
   async run(ctx, args) {
     const { items } = await listVisible(readDeps(ctx), { ...pc(ctx), ...args });
-    return listing(items.map((i) => articleSummary(i.article)), "recent articles");
+    return listing(items.map((i) => articleSummary(i.article)), "recent article");
   },
 });
 
@@ -97,7 +100,11 @@ const listByTopicTool = defineTool({
   annotations: READ_ONLY,
   async run(ctx, args) {
     const { items } = await listVisible(readDeps(ctx), { ...pc(ctx), ...args });
-    return listing(items.map((i) => articleSummary(i.article)), `articles tagged "${args.tag}"`);
+    return listing(
+      items.map((i) => articleSummary(i.article)),
+      "article",
+      ` tagged "${args.tag}"`,
+    );
   },
 });
 
@@ -181,18 +188,19 @@ function pc(ctx: ToolContext) {
   return { publisher: ctx.publisher, caller: ctx.caller };
 }
 
-function listing(items: ReturnType<typeof articleSummary>[], what: string) {
+/** A listing's text: "1 recent article:", "3 articles tagged \"x\":", "No recent articles.". */
+function listing(items: ReturnType<typeof articleSummary>[], singular: string, tail = "") {
   return {
     content: [{
       type: "text" as const,
       text: items.length
-        ? `${items.length} ${what}:\n` +
+        ? `${plural(items.length, singular)}${tail}:\n` +
           items.map((a, i) =>
             `${i + 1}. ${a.title} (id ${a.id}, ${
               a.publishedAt?.slice(0, 10) ?? "undated"
             }) — ${a.url}`
           ).join("\n")
-        : `No ${what}.`,
+        : `No ${noun(0, singular)}${tail}.`,
     }],
     structuredContent: { count: items.length, results: items },
   };
