@@ -393,3 +393,24 @@ Deno.test("brand helpers: colors, fonts, hrefs, dates and blocks", () => {
     assert.ok(contrast(p.brand, p.onBrand) >= 4.5 || contrast(p.brand, p.onBrand) >= 3, color);
   }
 });
+
+Deno.test("chapter and article counts are singular for one and plural otherwise", () => {
+  const one = dom(
+    renderSite(<SiteBook {...sampleBook({ chapters: sampleBook().chapters.slice(0, 1) })} />),
+  );
+  assert.match(one.querySelector("header p, main p")!.textContent!, /· 1 chapter$/);
+  const three = dom(renderSite(<SiteBook {...sampleBook()} />));
+  assert.match(three.querySelector("header p, main p")!.textContent!, /· 3 chapters$/);
+  const home = renderSite(
+    <SiteHome
+      {...sampleHome({
+        books: [
+          { id: "a", title: "A", author: "X", chapters: 1 },
+          { id: "b", title: "B", author: "Y", chapters: 2 },
+        ],
+      })}
+    />,
+  );
+  assert.match(home, /X · 1 chapter</);
+  assert.match(home, /Y · 2 chapters</);
+});
