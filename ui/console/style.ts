@@ -60,7 +60,7 @@ summary{white-space:nowrap;cursor:pointer}
 .tabs{display:flex;gap:.3rem;list-style:none;margin:0 0 1rem;padding:0;border-bottom:1px solid #cbd5e1}
 .tabs a{display:block;padding:.35rem .9rem;border:1px solid transparent;border-bottom:none;border-radius:6px 6px 0 0;text-decoration:none}
 .tabs a[aria-current=page]{background:#fff;border-color:#cbd5e1;font-weight:600;margin-bottom:-1px}
-.tag.ok{background:#ecfdf5;border-color:#6ee7b7}.tag.err{background:#fef2f2;border-color:#fca5a5}
+.tag.ok{background:#ecfdf5;border-color:#6ee7b7}.tag.err{background:#fef2f2;border-color:#fca5a5}.tag.quote{background:#fffbeb;border-color:#fcd34d}
 tr.read td{background:#eff6ff}tr.read td:first-child{box-shadow:inset 3px 0 #1d4ed8}
 .hbars{margin-bottom:1rem}.num{text-align:right;font-variant-numeric:tabular-nums}.nowrap{white-space:nowrap}
 .ua{display:block;max-width:16rem;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
