@@ -359,6 +359,7 @@ figure{margin:0}figcaption{font-size:.85rem;color:#52606d}
 .chart .axis{stroke:#9aa5b1}.chart .bar{fill:#7b93db}.chart .bar-alarm{fill:#cf1124}
 .chart .tick{font-size:11px;fill:#52606d}
 .chart .target{stroke:#cf1124;stroke-dasharray:4 4}
+.chart .peak-line{stroke:#cbd2d9;stroke-dasharray:4 3}
 .chart .line{fill:none;stroke-width:2}
 .p50 .line{stroke:#2f8132}.p50 .dot{fill:#2f8132}.p95 .line{stroke:#1d4ed8}.p95 .dot{fill:#1d4ed8}
 .p99 .line{stroke:#9a3412}.p99 .dot{fill:#9a3412}

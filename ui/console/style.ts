@@ -42,7 +42,7 @@ table{width:100%;background:#fff}th{font-size:.85rem;color:#334155}td{vertical-a
 .copy.block pre code{background:none;padding:0}
 .steps{list-style:none;padding:0}.steps li{padding:.35rem 0}.steps .mark{display:inline-block;width:1.2rem;font-weight:700}
 .steps .done .mark{color:#047857}.steps .done a{color:#475569;text-decoration:line-through}.steps .todo .mark{color:#475569}
-.chart{width:100%;height:auto;display:block}.axis{stroke:#94a3b8}.bar{fill:#1d4ed8}.bar-alarm{fill:#b91c1c}
+.chart{width:100%;height:auto;display:block}.peak-line{stroke:#cbd5e1;stroke-dasharray:4 3}.axis{stroke:#94a3b8}.bar{fill:#1d4ed8}.bar-alarm{fill:#b91c1c}
 .tick{font-size:11px;fill:#475569}.line{fill:none;stroke-width:2}.l0{stroke:#1d4ed8}.l1{stroke:#b45309}.l2{stroke:#047857}.l3{stroke:#7c3aed}
 .s0{fill:#1d4ed8}.s1{fill:#b45309}.s2{fill:#047857}.s3{fill:#7c3aed}.s4{fill:#be185d}.s5{fill:#0e7490}.s6{fill:#4d7c0f}
 figure.stacked{margin:0}
