@@ -15,6 +15,7 @@ export function Page(
         <meta charset="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <title>{props.title}</title>
+        <FaviconLink />
         <Stylesheet
           css={`body{font:16px/1.5 system-ui,sans-serif;max-width:52rem;margin:2rem auto;padding:0 1rem;color:#111}
 a{color:${accent}}code{background:#f3f4f6;padding:.1rem .3rem;border-radius:4px}
@@ -26,6 +27,11 @@ h1{font-size:1.6rem}`}
       <body>{props.children}</body>
     </html>
   );
+}
+
+/** The platform's icon (server/pages/favicon.ts), in every platform page's head. */
+export function FaviconLink() {
+  return <link rel="icon" href="/favicon.svg" type="image/svg+xml" />;
 }
 
 /**
