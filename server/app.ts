@@ -8,10 +8,11 @@
 import { type Env, Hono } from "hono";
 import { a2aRoutes } from "./surfaces/a2a/routes.ts";
 import type { AppDeps, AppEnv } from "./deps.ts";
-import { errorBody } from "./platform/errors.ts";
 import { buyerRoutes } from "./pages/buyer/routes.ts";
 import { consoleRoutes } from "./pages/console/routes.ts";
+import { faviconRoutes } from "./pages/favicon.ts";
 import { homeRoutes } from "./pages/home.ts";
+import { notFound } from "./pages/not_found.ts";
 import { accountRoutes } from "./surfaces/manage/account_routes.ts";
 import { docsRoutes } from "./surfaces/openapi/docs_routes.ts";
 import { openApiRoutes } from "./surfaces/openapi/document.ts";
@@ -43,9 +44,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>({ getPath: routedPath });
   app.use(requestId());
   app.onError(onError(deps));
-  app.notFound((c) =>
-    c.json(errorBody("not_found", `No route for ${c.req.method} ${c.req.path}`), 404)
-  );
+  app.notFound(notFound(deps));
 
   // Served on every host, a publisher's custom domain too: the agent surfaces (REST on a custom
   // domain; MCP and A2A there or by id) and the documents that describe them.
@@ -76,6 +75,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.route("/status", statusPageRoutes(deps));
   app.route("/docs", docsRoutes(deps));
   app.route("/", homeRoutes(deps));
+  app.route("/", faviconRoutes(deps));
   // Every other path on a publisher's custom domain: its site (server/surfaces/landing/routes.ts).
   app.route(SITE, siteRoutes(deps));
 

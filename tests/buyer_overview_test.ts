@@ -1,6 +1,6 @@
 /** The buyer portal's overview: the checklist, this month's figures, spend against cap and budgets. */
 import assert from "node:assert/strict";
-import { hidden, textOf } from "./console_helpers.ts";
+import { checklistMarks, escapedStyle, hidden, textOf } from "./console_helpers.ts";
 import { testFolio } from "./helpers.ts";
 import { paywalled, read } from "./billing_helpers.ts";
 import { portalSignUp } from "./buyer_helpers.ts";
@@ -12,6 +12,14 @@ Deno.test("a new buyer's overview: the checklist, zero figures, no spend yet", a
   assert.equal(page.status, 200);
   const text = textOf(page.html);
   assert.match(text, /Getting started: 1 of 4 done/);
+  // Done and to-do steps look different, and the stylesheet reaches the browser as written.
+  assert.deepEqual(checklistMarks(page.html), [
+    ["done", "✓"],
+    ["todo", "○"],
+    ["todo", "○"],
+    ["todo", "○"],
+  ]);
+  assert.equal(escapedStyle(page.html), false);
   assert.match(text, /0 calls in 2026-11 0 article reads \$0\.00 per-read spend 0 active licenses/);
   assert.match(text, /No per-read spend in 2026-11 yet/);
   assert.match(page.html, /aria-current="page">Overview</);

@@ -47,7 +47,7 @@ Deno.test("statements: months with charges, a closed month's lines and totals, i
   assert.ok(textOf(invoice.html).includes('Acme, "AI" =Labs'), "the buyer, escaped as text");
   // The API's invoice policy, stricter than the portal's: no script, no form.
   const csp = invoice.headers.get("content-security-policy")!;
-  assert.match(csp, /^default-src 'none'; form-action 'none';/);
+  assert.match(csp, /^default-src 'none'; img-src 'self'; form-action 'none';/);
   assert.doesNotMatch(csp, /script-src/);
   assert.equal(invoice.headers.get("x-frame-options"), "DENY");
 

@@ -21,6 +21,8 @@ Deno.test("usage says what to do when there is none, then charts calls, reads an
   assert.equal(page.status, 200);
   const text = textOf(page.html);
   assert.match(text, /2 calls in the last 7 days/);
+  // Both calls fell on one day: the chart's words name that day's 2, not the scale's headroom.
+  assert.match(text, /highest: 2 calls/);
   assert.match(text, /2 article reads/);
   assert.match(text, /The Demo Ledger 2 2 2 \$0\.0\d/);
   assert.match(page.html, /aria-label="Calls and article reads per day, 2026-11-08 to 2026-11-15"/);

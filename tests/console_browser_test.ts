@@ -108,3 +108,27 @@ browserTest(
     assert.equal(new URL(page.url()).pathname, "/publisher");
   },
 );
+
+browserTest(
+  "Settings loads without a script error and the preview keeps the name as a colour is typed",
+  async ({ page, base }) => {
+    const errors: string[] = [];
+    page.on("pageerror", (err) => errors.push(String(err)));
+    await page.goto(base + "/publisher/signup", { waitUntil: "load" });
+    await submitForm(page, "form[action='/publisher/signup']", {
+      name: "Tide Tables",
+      slug: "tide-tables",
+      email: "editor@tide.example",
+      password: PASSWORD,
+    });
+    await visitPage(page, base + "/publisher/settings", "console-settings-preview");
+    await page.type("#color", "#0f766e");
+    const title = await page.$eval("[data-preview=name]", (el) => el.textContent);
+    assert.equal(title?.trim(), "Tide Tables", "typing a colour leaves the name in the preview");
+    await page.$eval("[name='name']", (el) => (el as HTMLInputElement).value = "");
+    await page.type("[name='name']", "Tide Times");
+    const renamed = await page.$eval("[data-preview=name]", (el) => el.textContent);
+    assert.equal(renamed, "Tide Times", "the preview follows the name as it is typed");
+    assert.deepEqual(errors, [], "no script error on any page");
+  },
+);

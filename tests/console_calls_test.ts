@@ -134,8 +134,33 @@ Deno.test("each kind of caller is named: buyer, OAuth app with the consented ema
   assert.match(text, /Anonymous/);
   assert.match(text, /Retrieve passages \(playground\) _dash:retrieve_passages/);
   assert.match(text, /You/);
-  assert.match(text, /error 402/);
-  assert.match(text, /_rest:get_article — ua error 402/, "a row without a caller shows a dash");
+  assert.match(text, /_rest:get_article — ua priced 402 payment required/, "no caller: a dash");
   assert.match(text, /Who read your articles 2 article reads/, "a failed read is not a read");
   assert.match(text, /Acme AI buyer ?: 1 read/);
+});
+
+Deno.test("a 402 is labelled a price quote, not an error; other failures stay errors", () => {
+  const row = {
+    at: "2026-11-15T12:00:00.000Z",
+    surface: "landing",
+    tool: "_landing:article",
+    userAgent: "GPTBot/1.2",
+    latencyMs: 3,
+    status: "error",
+  };
+  const html = renderPage(CallsPage({
+    who: WHO,
+    calls: [{ ...row, httpStatus: 402 }, { ...row, httpStatus: 403 }],
+    received: 2,
+    surface: "",
+    surfaces: ["landing"],
+    readsOnly: false,
+  }));
+  const text = textOf(html);
+  assert.match(text, /GPTBot\/1\.2 priced 402 payment required/);
+  assert.match(text, /GPTBot\/1\.2 error 403/);
+  const tags = [...html.matchAll(/<span class="tag (\w+)">(\w+)<\/span>/g)].map((
+    m,
+  ) => [m[1], m[2]]);
+  assert.deepEqual(tags, [["quote", "priced"], ["err", "error"]]);
 });

@@ -120,3 +120,15 @@ export async function demoVisitor(folio: TestFolio): Promise<Visitor> {
   assert.equal(signedIn.url, "/publisher");
   return visitor;
 }
+
+/** Each checklist step's state (its class) and the mark the page shows for it. */
+export function checklistMarks(html: string): [state: string, mark: string][] {
+  return [...html.matchAll(/<li class="(done|todo)"><span class="mark"[^>]*>([^<]*)</g)]
+    .map((m) => [m[1], m[2]]);
+}
+
+/** Whether any <style> of the page holds escaped text, which a browser would read literally. */
+export function escapedStyle(html: string): boolean {
+  return [...html.matchAll(/<style[^>]*>([\s\S]*?)<\/style>/g)]
+    .some((m) => /&(quot|amp|lt|gt|#39|#x27);/.test(m[1]));
+}

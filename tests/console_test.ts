@@ -2,7 +2,14 @@
 import assert from "node:assert/strict";
 import { testFolio } from "./helpers.ts";
 import { PASSWORD } from "./manage_helpers.ts";
-import { consoleSignUp, hidden, textOf, Visitor } from "./console_helpers.ts";
+import {
+  checklistMarks,
+  consoleSignUp,
+  escapedStyle,
+  hidden,
+  textOf,
+  Visitor,
+} from "./console_helpers.ts";
 
 Deno.test("a new publisher signs up in the console, sees its key once, and lands on the checklist", async () => {
   await using folio = await testFolio();
@@ -12,6 +19,8 @@ Deno.test("a new publisher signs up in the console, sees its key once, and lands
   assert.equal(overview.status, 200);
   const text = textOf(overview.html);
   assert.match(text, /Getting started: 0 of 5 done/);
+  assert.deepEqual(checklistMarks(overview.html), Array(5).fill(["todo", "○"]));
+  assert.equal(escapedStyle(overview.html), false, "the stylesheet reaches the browser as written");
   assert.match(text, /Harbor Gazette/);
   assert.match(overview.html, new RegExp(`/api/mcp/pub_`));
   assert.equal(overview.html.includes(apiKey), false, "the key is never shown again");

@@ -89,8 +89,20 @@ Deno.test({
     assert.ok(violations.some((v) => v.includes("img-src")), violations.join("\n"));
     violations.length = 0;
 
-    // Platform pages with no script of their own.
+    // Platform pages with no script of their own; their policy lets the icon they link load.
     await open(page, `${base}/`);
+    await page.evaluate(() => {
+      const img = document.createElement("img");
+      img.id = "icon";
+      img.alt = "";
+      img.src = "/favicon.svg";
+      document.body.append(img);
+    });
+    await page.waitForFunction(() =>
+      (document.getElementById("icon") as HTMLImageElement).complete
+    );
+    assert.ok(await loaded(page, "#icon"), "the icon loads under the document policy");
+    await open(page, `${base}/no/such/page`, 404);
     await open(page, `${base}/license/pub_demo`);
     await open(page, `${base}/status`);
     // The reference's copy.js reveals the copy buttons.

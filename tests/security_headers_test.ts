@@ -35,8 +35,8 @@ const BASELINE = {
 const TAIL = "style-src 'unsafe-inline'; base-uri 'none'; frame-ancestors 'none'";
 /** The policy of each kind of page, spelled out so that a change to one is deliberate. */
 const POLICY = {
-  document: `default-src 'none'; form-action 'none'; ${TAIL}`,
-  docs: `default-src 'none'; script-src 'self'; form-action 'none'; ${TAIL}`,
+  document: `default-src 'none'; img-src 'self'; form-action 'none'; ${TAIL}`,
+  docs: `default-src 'none'; script-src 'self'; img-src 'self'; form-action 'none'; ${TAIL}`,
   portal:
     `default-src 'none'; script-src 'self'; img-src 'self' https: data:; form-action 'self'; ${TAIL}`,
   consent: `default-src 'none'; img-src https: http: data:; ${TAIL}`,

@@ -113,3 +113,40 @@ Deno.test("the status page escapes what probes saw and renders without a browser
   assert.match(html, /&lt;script>alert\(1\)&lt;\/script>/);
   assert.match(html, /Some checks are failing now/);
 });
+
+Deno.test({
+  name: "the status page fits a 375 px phone: wide tables scroll in their own frame",
+  ignore: !browserAvailable(),
+  async fn() {
+    await using folio = await startTestFolio();
+    const db = folio.store.db;
+    await emptyFigures(db);
+    const now = folio.clock.now();
+    const outage = now.getTime() - 3 * DAY;
+    await generateHistory(db, now, {
+      hours: 7 * 24,
+      perHour: 6,
+      probeEvery: 10,
+      failing: (at) => at.getTime() > outage && at.getTime() <= outage + 2 * 3_600_000,
+      slow: () => 0,
+      errorsEvery: 1000,
+    });
+    // A probe's detail with no space to break at, as a long URL or token would be.
+    await db.execute({
+      sql: `INSERT INTO probes (at, surface, publisher_id, ok, latency_ms, detail)
+            VALUES (?, 'rest', 'pub_demo', 0, 5, ?)`,
+      args: [now.getTime() - 60_000, `GET/api/v1/${"x".repeat(120)}answered-HTTP-503`],
+    });
+    await using browser = await launchBrowser();
+    const page = await openPage(browser);
+    await page.setViewport({ width: 375, height: 800 });
+    for (const days of [1, 7]) {
+      const res = await page.goto(`${folio.url}/status?days=${days}`);
+      assert.equal(res?.status(), 200);
+      const width = await page.evaluate(() => document.scrollingElement!.scrollWidth);
+      assert.ok(width <= 375, `/status?days=${days} is ${width} px wide at 375 px`);
+      await screenshot(page, `status-375-${days}`);
+    }
+    assert.deepEqual(await seriousViolations(page), []);
+  },
+});

@@ -13,6 +13,7 @@ import type {
   ResponseView,
 } from "../server/surfaces/openapi/reference.ts";
 import { Scroll } from "./console/scroll.tsx";
+import { FaviconLink, Stylesheet } from "./layout.tsx";
 
 const CSS = `
 body{font:16px/1.5 system-ui,sans-serif;margin:0;color:#111;background:#f8fafc}
@@ -67,7 +68,8 @@ export function ApiDocsPage(props: { reference: ReferenceView; specUrl: string }
         <meta charset="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <title>{`${ref.title} reference`}</title>
-        <style>{CSS}</style>
+        <FaviconLink />
+        <Stylesheet css={CSS} />
       </head>
       <body>
         <header class="top">

@@ -67,7 +67,10 @@ export function LineChart(
 ) {
   const h = props.height ?? 140;
   const values = props.series.flatMap((s) => s.values.filter((v): v is number => v !== null));
-  const max = Math.max(1, ...values, props.target?.value ?? 0) * 1.1;
+  const peak = Math.max(0, ...values);
+  // Headroom above the highest point; the scale's top is never labelled, only the peak is, so
+  // the axis never names a value no day had (37 calls drew "41 calls" at the top).
+  const max = Math.max(1, peak, props.target?.value ?? 0) * 1.1;
   const n = props.labels.length;
   const x = (i: number) => (n <= 1 ? W / 2 : (i / (n - 1)) * W);
   const y = (v: number) => h - (v / max) * h;
@@ -100,9 +103,24 @@ export function LineChart(
       ))}
       <text x="0" y={h + 14} class="tick">{props.labels[0] ?? ""}</text>
       <text x={W} y={h + 14} class="tick" text-anchor="end">{props.labels.at(-1) ?? ""}</text>
-      <text x="4" y="12" class="tick">{`${Math.round(max)} ${props.unit}`}</text>
+      {values.length > 0 && <Peak y={y(peak)} text={`highest: ${round(peak)} ${props.unit}`} />}
     </svg>
   );
+}
+
+/** A dashed line across the chart at the highest value, and its words above it on the left. */
+function Peak(props: { y: number; text: string }) {
+  return (
+    <g class="peak">
+      <line x1="0" y1={props.y} x2={W} y2={props.y} class="peak-line" />
+      <text x="4" y={Math.max(11, props.y - 4)} class="tick">{props.text}</text>
+    </g>
+  );
+}
+
+/** A figure as the chart writes it: whole numbers as they are, others to one decimal. */
+function round(v: number): string {
+  return String(Math.round(v * 10) / 10);
 }
 
 /** An SVG path through the points, broken where a value is missing. */
@@ -132,10 +150,18 @@ export interface Stack {
 
 /** Stacked vertical bars (e.g. calls per day by surface), with a legend of the series. */
 export function StackedBarChart(
-  props: { stacks: Stack[]; series: { name: string; className: string }[]; label: string },
+  props: {
+    stacks: Stack[];
+    series: { name: string; className: string }[];
+    label: string;
+    /** The words for the highest stack's total (e.g. "busiest day: 12 calls"). */
+    peak: (total: number) => string;
+  },
 ) {
   const h = 120;
-  const max = Math.max(1, ...props.stacks.map((s) => s.values.reduce((t, v) => t + v, 0)));
+  const peak = Math.max(0, ...props.stacks.map((s) => s.values.reduce((t, v) => t + v, 0)));
+  // Headroom above the highest bar, which alone is labelled (see LineChart).
+  const max = Math.max(1, peak) * 1.1;
   const slot = W / Math.max(1, props.stacks.length);
   const bw = Math.max(1, slot * 0.8);
   return (
@@ -174,7 +200,7 @@ export function StackedBarChart(
         <text x={W} y={h + 14} class="tick" text-anchor="end">
           {props.stacks.at(-1)?.label ?? ""}
         </text>
-        <text x="4" y="12" class="tick">{`max ${max}`}</text>
+        {peak > 0 && <Peak y={h - (peak / max) * h} text={props.peak(peak)} />}
       </svg>
       <figcaption>
         <Legend items={props.series.map((s) => [s.name, s.className])} />

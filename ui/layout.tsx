@@ -15,17 +15,34 @@ export function Page(
         <meta charset="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <title>{props.title}</title>
-        <style>
-          {`body{font:16px/1.5 system-ui,sans-serif;max-width:52rem;margin:2rem auto;padding:0 1rem;color:#111}
+        <FaviconLink />
+        <Stylesheet
+          css={`body{font:16px/1.5 system-ui,sans-serif;max-width:52rem;margin:2rem auto;padding:0 1rem;color:#111}
 a{color:${accent}}code{background:#f3f4f6;padding:.1rem .3rem;border-radius:4px}
 table{border-collapse:collapse}td,th{padding:.3rem .6rem;border-bottom:1px solid #e5e7eb;text-align:left}
 h1{font-size:1.6rem}`}
-        </style>
-        {props.css && <style>{props.css}</style>}
+        />
+        {props.css && <Stylesheet css={props.css} />}
       </head>
       <body>{props.children}</body>
     </html>
   );
+}
+
+/** The platform's icon (server/pages/favicon.ts), in every platform page's head. */
+export function FaviconLink() {
+  return <link rel="icon" href="/favicon.svg" type="image/svg+xml" />;
+}
+
+/**
+ * A <style> element holding `css` as written. Preact escapes a child string (`"` becomes
+ * `&quot;`), which a browser reads literally inside <style> (raw text) and so drops the rule: the
+ * checklist's marks never showed. The text is the page's own constant or built from
+ * values checked by a pattern; refusing `<` keeps it from ending the element.
+ */
+export function Stylesheet(props: { css: string }) {
+  if (props.css.includes("<")) throw new Error("A stylesheet may not contain <");
+  return <style dangerouslySetInnerHTML={{ __html: props.css }} />;
 }
 
 /** Renders a page element to a full HTML string. */

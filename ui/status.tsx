@@ -11,6 +11,7 @@ import type {
   Verdict,
 } from "../server/domain/status/report.ts";
 import { BarChart, LineChart } from "./chart.tsx";
+import { Scroll } from "./console/scroll.tsx";
 import { Page } from "./layout.tsx";
 import { plural } from "../server/platform/words.ts";
 
@@ -127,29 +128,31 @@ export function StatusPage(props: StatusPageProps) {
         {report.incidents.length === 0
           ? <p class="empty">No failed probe checks in this window.</p>
           : (
-            <table>
-              <caption class="sr-only">Spans of probe rounds with failed checks</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Started</th>
-                  <th scope="col">Ended</th>
-                  <th scope="col">Duration</th>
-                  <th scope="col">Failed checks</th>
-                  <th scope="col">First failure</th>
-                </tr>
-              </thead>
-              <tbody>
-                {report.incidents.slice(0, 50).map((i) => (
-                  <tr key={i.startedAt}>
-                    <td>{fmtTime(i.startedAt)}</td>
-                    <td>{i.endedAt ? fmtTime(i.endedAt) : <strong>ongoing</strong>}</td>
-                    <td>{i.minutes} min</td>
-                    <td>{i.failedChecks}</td>
-                    <td class="detail">{i.firstFailure ?? ""}</td>
+            <Scroll label="Incidents">
+              <table>
+                <caption class="sr-only">Spans of probe rounds with failed checks</caption>
+                <thead>
+                  <tr>
+                    <th scope="col">Started</th>
+                    <th scope="col">Ended</th>
+                    <th scope="col">Duration</th>
+                    <th scope="col">Failed checks</th>
+                    <th scope="col">First failure</th>
                   </tr>
-                ))}
-              </tbody>
-            </table>
+                </thead>
+                <tbody>
+                  {report.incidents.slice(0, 50).map((i) => (
+                    <tr key={i.startedAt}>
+                      <td>{fmtTime(i.startedAt)}</td>
+                      <td>{i.endedAt ? fmtTime(i.endedAt) : <strong>ongoing</strong>}</td>
+                      <td>{i.minutes} min</td>
+                      <td>{i.failedChecks}</td>
+                      <td class="detail">{i.firstFailure ?? ""}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </Scroll>
           )}
         {report.incidents.length > 50 && (
           <p class="muted">
@@ -237,29 +240,31 @@ function SurfacePanel(props: { figures: SurfaceFigures; daily: DailyFigures[] })
   return (
     <article class="panel" aria-labelledby={`s-${s.surface}`}>
       <h3 id={`s-${s.surface}`}>{name}</h3>
-      <table class="figures">
-        <caption class="sr-only">{name} over the window</caption>
-        <thead>
-          <tr>
-            <th scope="col">Calls</th>
-            <th scope="col">Errors</th>
-            <th scope="col">Error rate</th>
-            <th scope="col">p50</th>
-            <th scope="col">p95</th>
-            <th scope="col">p99</th>
-          </tr>
-        </thead>
-        <tbody>
-          <tr>
-            <td>{fmtInt(s.calls)}</td>
-            <td>{fmtInt(s.errors)}</td>
-            <td>{fmtPct(s.errorRatePct)}</td>
-            <td>{fmtMs(s.p50Ms)}</td>
-            <td>{fmtMs(s.p95Ms)}</td>
-            <td>{fmtMs(s.p99Ms)}</td>
-          </tr>
-        </tbody>
-      </table>
+      <Scroll label={`${name} figures`}>
+        <table class="figures">
+          <caption class="sr-only">{name} over the window</caption>
+          <thead>
+            <tr>
+              <th scope="col">Calls</th>
+              <th scope="col">Errors</th>
+              <th scope="col">Error rate</th>
+              <th scope="col">p50</th>
+              <th scope="col">p95</th>
+              <th scope="col">p99</th>
+            </tr>
+          </thead>
+          <tbody>
+            <tr>
+              <td>{fmtInt(s.calls)}</td>
+              <td>{fmtInt(s.errors)}</td>
+              <td>{fmtPct(s.errorRatePct)}</td>
+              <td>{fmtMs(s.p50Ms)}</td>
+              <td>{fmtMs(s.p95Ms)}</td>
+              <td>{fmtMs(s.p99Ms)}</td>
+            </tr>
+          </tbody>
+        </table>
+      </Scroll>
       {days.length > 1 && (
         <div class="charts">
           <figure>
@@ -335,7 +340,8 @@ function fmtTime(iso: string): string {
 }
 
 const CSS = `
-body{max-width:60rem;color:#1f2933}
+body{max-width:60rem;color:#1f2933;overflow-wrap:anywhere}
+.scroll{overflow-x:auto;max-width:100%}.scroll table{overflow-wrap:normal}.scroll td{white-space:nowrap}
 .sr-only{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)}
 .eyebrow{margin:0;color:#52606d;font-size:.9rem}
 .muted{color:#52606d;font-size:.9rem}
@@ -359,7 +365,7 @@ body{max-width:60rem;color:#1f2933}
 .strip span{flex:1;border-radius:2px;min-width:2px}
 .tick-ok{background:#3f9142}.tick-bad{background:#cf1124}.tick-none{background:#d9e2ec}
 table{width:100%;font-variant-numeric:tabular-nums}
-td.detail{font-size:.85rem;color:#52606d;word-break:break-word}
+.scroll td.detail{font-size:.85rem;color:#52606d;white-space:normal;overflow-wrap:anywhere;min-width:14rem}
 .panel{border:1px solid #e4e7eb;border-radius:10px;padding:1rem;margin:1rem 0}
 .panel h3{margin-top:0}
 .charts{display:grid;grid-template-columns:repeat(auto-fit,minmax(16rem,1fr));gap:1rem}
@@ -368,6 +374,7 @@ figure{margin:0}figcaption{font-size:.85rem;color:#52606d}
 .chart .axis{stroke:#9aa5b1}.chart .bar{fill:#7b93db}.chart .bar-alarm{fill:#cf1124}
 .chart .tick{font-size:11px;fill:#52606d}
 .chart .target{stroke:#cf1124;stroke-dasharray:4 4}
+.chart .peak-line{stroke:#cbd2d9;stroke-dasharray:4 3}
 .chart .line{fill:none;stroke-width:2}
 .p50 .line{stroke:#2f8132}.p50 .dot{fill:#2f8132}.p95 .line{stroke:#1d4ed8}.p95 .dot{fill:#1d4ed8}
 .p99 .line{stroke:#9a3412}.p99 .dot{fill:#9a3412}

@@ -31,10 +31,13 @@ function csp(extra: Csp): Csp {
 
 /** The policy of each kind of page. */
 export const CSP = {
-  /** Pages that run no script and post no form: home, terms, status, checkout, invoice. */
-  document: csp({ formAction: ["'none'"] }),
-  /** The API reference: its one script, /docs/copy.js (copy buttons), and no forms. */
-  docs: csp({ scriptSrc: ["'self'"], formAction: ["'none'"] }),
+  /**
+   * Pages that run no script and post no form: home, terms, status, checkout, invoice. Images
+   * from the platform only: the icon (/favicon.svg).
+   */
+  document: csp({ imgSrc: ["'self'"], formAction: ["'none'"] }),
+  /** The API reference: its one script, /docs/copy.js (copy buttons), its icon, and no forms. */
+  docs: csp({ scriptSrc: ["'self'"], imgSrc: ["'self'"], formAction: ["'none'"] }),
   /** Both portals: their own script (console.js), branding logos (any https URL), own forms. */
   portal: csp({
     scriptSrc: ["'self'"],

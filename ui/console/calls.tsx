@@ -188,6 +188,27 @@ function Filter(props: CallsProps) {
   );
 }
 
+/**
+ * How a call went. A 402 is a price quote, not a failure: a crawler asked for a priced page
+ * without paying (the landing path's pay-per-crawl), or a caller is past the paywall meter
+ * (docs/SPEC.md); the call log records it as an error because its status is 4xx.
+ */
+export function Outcome(props: { status: string; httpStatus: number | null }) {
+  if (props.httpStatus === 402) {
+    return (
+      <>
+        <span class="tag quote">priced</span> 402 payment required
+      </>
+    );
+  }
+  return (
+    <>
+      <span class={`tag ${props.status === "error" ? "err" : "ok"}`}>{props.status}</span>
+      {props.httpStatus !== null ? ` ${props.httpStatus}` : ""}
+    </>
+  );
+}
+
 function CallTable(props: { calls: CallRow[] }) {
   return (
     <Scroll label="Calls">
@@ -223,8 +244,7 @@ function CallTable(props: { calls: CallRow[] }) {
                     : null}
                 </td>
                 <td class="nowrap">
-                  <span class={`tag ${c.status === "error" ? "err" : "ok"}`}>{c.status}</span>
-                  {c.httpStatus !== null ? ` ${c.httpStatus}` : ""}
+                  <Outcome status={c.status} httpStatus={c.httpStatus} />
                 </td>
                 <td class="num nowrap">{ms(c.latencyMs)}</td>
               </tr>

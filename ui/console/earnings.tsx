@@ -8,7 +8,7 @@ import type { earningsSchema } from "../../server/surfaces/manage/openapi_schema
 import { BarChart, StackedBarChart } from "../chart.tsx";
 import { Scroll } from "./scroll.tsx";
 import { ConsoleShell, count, Figure, type Who, WindowTabs } from "./shell.tsx";
-import { centsToUsd, formatUsd, sumCents } from "../../server/platform/money.ts";
+import { centsToUsd, formatUsd, sumCents, usdToCents } from "../../server/platform/money.ts";
 import { plural } from "../../server/platform/words.ts";
 
 /** One month of GET /api/publisher/earnings. */
@@ -150,6 +150,7 @@ function Monthly(props: { months: EarningsMonth[]; current: string }) {
       <StackedBarChart
         label={`Earnings per month in US dollars by kind, ${span[0]} to ${span.at(-1)}`}
         series={PARTS.map(([, name, className]) => ({ name, className }))}
+        peak={(usd) => `best month: ${formatUsd(usdToCents(usd))}`}
         stacks={span.map((month) => ({
           label: month,
           values: PARTS.map(([key]) => centsToUsd(of(month)?.[key] ?? 0)),

@@ -122,6 +122,7 @@ function Activity(props: OverviewProps) {
       <StackedBarChart
         label={`Calls per day by surface, ${props.daily[0]?.day} to ${props.daily.at(-1)?.day}`}
         series={props.surfaces.map((name, i) => ({ name, className: `s${i % 7}` }))}
+        peak={(n) => `busiest day: ${count(n)} ${n === 1 ? "call" : "calls"}`}
         stacks={props.daily.map((d) => ({
           label: d.day,
           values: props.surfaces.map((s) => d.calls[s] ?? 0),

@@ -6,7 +6,10 @@
  */
 import { COPY_JS } from "../copy_script.ts";
 
-export const CONSOLE_JS = `${COPY_JS}
+// One function scope around everything: a classic script's top-level `var` is a property of the
+// window, and `var name` replaced window.name (a string), so the preview's listeners broke.
+export const CONSOLE_JS = `(function () {
+${COPY_JS}
 document.querySelectorAll("form[data-fee-totals]").forEach(function (form) {
   var out = form.querySelector("[data-fee-total]");
   var more = form.querySelector("[data-fee-more]");
@@ -44,4 +47,5 @@ if (preview) {
   };
   [color, font, logo, name].forEach(function (el) { if (el) el.addEventListener("input", update); });
 }
+})();
 `;

@@ -40,9 +40,9 @@ table{width:100%;background:#fff}th{font-size:.85rem;color:#334155}td{vertical-a
 .copy button{padding:.1rem .5rem;font-size:.85rem}
 .copy.block{align-items:flex-start}.copy.block pre{flex:1;min-width:0;margin:0;background:#f8fafc;border:1px solid #e2e8f0;border-radius:6px;padding:.6rem;overflow:auto;font-size:.82rem}
 .copy.block pre code{background:none;padding:0}
-.steps{list-style:none;padding:0}.steps li{padding:.35rem 0}.steps .done::before{content:"\\2713  ";color:#047857;font-weight:700}
-.steps .todo::before{content:"\\25CB  ";color:#475569}
-.chart{width:100%;height:auto;display:block}.axis{stroke:#94a3b8}.bar{fill:#1d4ed8}.bar-alarm{fill:#b91c1c}
+.steps{list-style:none;padding:0}.steps li{padding:.35rem 0}.steps .mark{display:inline-block;width:1.2rem;font-weight:700}
+.steps .done .mark{color:#047857}.steps .done a{color:#475569;text-decoration:line-through}.steps .todo .mark{color:#475569}
+.chart{width:100%;height:auto;display:block}.peak-line{stroke:#cbd5e1;stroke-dasharray:4 3}.axis{stroke:#94a3b8}.bar{fill:#1d4ed8}.bar-alarm{fill:#b91c1c}
 .tick{font-size:11px;fill:#475569}.line{fill:none;stroke-width:2}.l0{stroke:#1d4ed8}.l1{stroke:#b45309}.l2{stroke:#047857}.l3{stroke:#7c3aed}
 .s0{fill:#1d4ed8}.s1{fill:#b45309}.s2{fill:#047857}.s3{fill:#7c3aed}.s4{fill:#be185d}.s5{fill:#0e7490}.s6{fill:#4d7c0f}
 figure.stacked{margin:0}
@@ -60,7 +60,7 @@ summary{white-space:nowrap;cursor:pointer}
 .tabs{display:flex;gap:.3rem;list-style:none;margin:0 0 1rem;padding:0;border-bottom:1px solid #cbd5e1}
 .tabs a{display:block;padding:.35rem .9rem;border:1px solid transparent;border-bottom:none;border-radius:6px 6px 0 0;text-decoration:none}
 .tabs a[aria-current=page]{background:#fff;border-color:#cbd5e1;font-weight:600;margin-bottom:-1px}
-.tag.ok{background:#ecfdf5;border-color:#6ee7b7}.tag.err{background:#fef2f2;border-color:#fca5a5}
+.tag.ok{background:#ecfdf5;border-color:#6ee7b7}.tag.err{background:#fef2f2;border-color:#fca5a5}.tag.quote{background:#fffbeb;border-color:#fcd34d}
 tr.read td{background:#eff6ff}tr.read td:first-child{box-shadow:inset 3px 0 #1d4ed8}
 .hbars{margin-bottom:1rem}.num{text-align:right;font-variant-numeric:tabular-nums}.nowrap{white-space:nowrap}
 .ua{display:block;max-width:16rem;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
