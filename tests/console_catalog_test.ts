@@ -110,3 +110,42 @@ Deno.test("the articles search finds titles by all their words, and shows the ef
   assert.equal(bad.status, 400);
   assert.match(bad.html, /role="alert"/);
 });
+
+Deno.test("a rule's name survives a refused form, leads its line whatever it does, and names it in the explanation (issue 34)", async () => {
+  await using folio = await testFolio();
+  const { visitor } = await consoleSignUp(folio);
+  const page = await visitor.get("/publisher/rules");
+  const csrf = hidden(page.html);
+  const refused = await visitor.post("/publisher/rules", {
+    _csrf: csrf,
+    name: "Premium desk",
+    priority: "10",
+    path: "no-slash",
+  });
+  assert.equal(refused.status, 400);
+  assert.match(
+    refused.html,
+    /name="name"[^>]*value="Premium desk"|value="Premium desk"[^>]*name="name"/,
+  );
+  const added = await visitor.post("/publisher/rules", {
+    _csrf: csrf,
+    name: "Premium desk",
+    priority: "10",
+    path: "/premium/",
+    policy: "PAYWALL",
+    priceUsd: "0.05",
+  });
+  assert.match(textOf(added.html), /Premium desk: Articles under \/premium\/: PAYWALL/);
+  await visitor.post("/publisher/rules", {
+    _csrf: csrf,
+    priority: "20",
+    path: "/free/",
+    policy: "OBSERVE",
+  });
+  const named = await visitor.get("/publisher/rules?url=/premium/a");
+  assert.match(textOf(named.html), /by rule “Premium desk”/);
+  const unnamed = await visitor.get("/publisher/rules?url=/free/a");
+  const text = textOf(unnamed.html);
+  assert.match(text, /by the rule above, priority 20/);
+  assert.doesNotMatch(text, /by rule [a-z]+_/);
+});

@@ -26,8 +26,10 @@ export function ruleText(r: RuleView): string {
     where.push(`published in the last ${r.match.publishedWithinHours} hours`);
   }
   if (r.match.territories?.length) where.push(`read from ${r.match.territories.join(", ")}`);
-  const subject = `Articles${where.length ? ` ${where.join(", ")}` : " (all)"}`;
-  if (r.action.deny) return `${r.name ? `${r.name}: ` : ""}${subject}: denied in those countries.`;
+  // The name leads every rule's sentence, whatever the rule does (issue 34).
+  const named = r.name ? `${r.name}: ` : "";
+  const subject = `${named}Articles${where.length ? ` ${where.join(", ")}` : " (all)"}`;
+  if (r.action.deny) return `${subject}: denied in those countries.`;
   const does: string[] = [];
   if (r.action.policy) does.push(r.action.policy);
   if (r.action.priceUsdCents !== undefined) {
@@ -180,7 +182,11 @@ function ExplanationView(props: { e: Explanation }) {
               ? `${formatUsd(eff.priceUsdCents)} per read`
               : ""}
             {eff.decidedBy
-              ? <span class="muted small">{` (${decidedText(eff.decidedBy)})`}</span>
+              ? (
+                <span class="muted small">
+                  {` (${decidedText(eff.decidedBy, [...(e.rule ? [e.rule] : []), ...e.denials])})`}
+                </span>
+              )
               : null}
           </p>
         )

@@ -33,6 +33,7 @@ const NOTICES: Record<string, string> = {
 };
 
 const FORM_FIELDS = [
+  "name",
   "priority",
   "path",
   "publishedWithinHours",
