@@ -82,7 +82,14 @@ export interface SettingsProps {
   notice?: string | null;
   /** A key rotated just now, shown once. */
   newKey?: string | null;
+  /** The platform's host name (or address) from its base URL, and the port Folio listens on. */
   platformHost: string;
+  platformPort: number;
+}
+
+/** An IPv4 or IPv6 literal (as URL.hostname gives it, IPv6 in brackets). */
+function isAddress(host: string): boolean {
+  return /^\d{1,3}(\.\d{1,3}){3}$/.test(host) || host.startsWith("[");
 }
 
 /** GET /publisher/settings. */
@@ -222,14 +229,29 @@ export function SettingsPage(props: SettingsProps) {
           <summary>How to point your domain at Folio</summary>
           <ol>
             <li>
-              Create a DNS record for your host: a <code>CNAME</code> to{" "}
-              <code>{props.platformHost}</code> (or <code>A</code>/<code>AAAA</code>{" "}
-              records to the server's addresses when you host Folio yourself).
+              {isAddress(props.platformHost)
+                ? (
+                  <>
+                    Create a DNS record for your host: an <code>A</code> record (<code>AAAA</code>
+                    {" "}
+                    for an IPv6 address) to{" "}
+                    <code>{props.platformHost.replace(/^\[|\]$/g, "")}</code>. A <code>CNAME</code>
+                    {" "}
+                    must name a host, never an address.
+                  </>
+                )
+                : (
+                  <>
+                    Create a DNS record for your host: a <code>CNAME</code> to{" "}
+                    <code>{props.platformHost}</code> (or <code>A</code>/<code>AAAA</code>{" "}
+                    records to the server's addresses when you host Folio yourself).
+                  </>
+                )}
             </li>
             <li>
               Self-hosting behind a proxy (Caddy, nginx): serve TLS for the host and pass requests
               to Folio unchanged, keeping the <code>Host</code> header, e.g. Caddy:{" "}
-              <code>{"news.example.com { reverse_proxy 127.0.0.1:8000 }"}</code>
+              <code>{`news.example.com { reverse_proxy 127.0.0.1:${props.platformPort} }`}</code>
             </li>
             <li>
               Check: <code>https://your-host/api/v1/articles/search?q=test</code>{" "}

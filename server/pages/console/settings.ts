@@ -131,6 +131,7 @@ export function settingsPages(deps: AppDeps, api: ApiFetch): Hono<ConsoleEnv> {
         crawlers: crawlers.crawlers,
         sponsorTools: SPONSOR_LIST,
         platformHost: new URL(deps.config.baseUrl).hostname,
+        platformPort: deps.config.port,
         notice: noticeOf(c, NOTICES),
         ...extra,
       })),
