@@ -149,3 +149,18 @@ Deno.test("a rule's name survives a refused form, leads its line whatever it doe
   assert.match(text, /by the rule above, priority 20/);
   assert.doesNotMatch(text, /by rule [a-z]+_/);
 });
+
+Deno.test("the demo's article links use the host it answers on (scheme and port), and it answers (issue 34)", async () => {
+  await using folio = await testFolio();
+  const visitor = await demoVisitor(folio);
+  const page = await visitor.get("/publisher/articles");
+  assert.doesNotMatch(page.html, /href="https:\/\/demo\.localhost\//);
+  const href = /href="(http:\/\/demo\.localhost:8080\/[^"]+)"/.exec(page.html)?.[1];
+  assert.ok(href, "an article link on the demo host with the port");
+  const url = new URL(href);
+  const res = await folio.request(url.pathname, { host: url.hostname });
+  assert.equal(res.status, 200);
+  await res.body?.cancel();
+  const explained = await visitor.get(`/publisher/rules?url=${encodeURIComponent(url.pathname)}`);
+  assert.match(explained.html, new RegExp(`href="${href.replace(/[.?]/g, "\\$&")}"`));
+});

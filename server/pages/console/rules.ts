@@ -24,6 +24,7 @@ import {
 } from "../kit/forms.ts";
 import { must, refusalStatus, segment } from "../kit/pages.ts";
 import type { ConsoleEnv } from "../kit/session.ts";
+import { siteLinks } from "./site_links.ts";
 
 const NOTICES: Record<string, string> = {
   created: "Rule added.",
@@ -100,8 +101,14 @@ export function rulesPages(api: ApiFetch): Hono<ConsoleEnv> {
       if (explainForm.country) q.set("country", explainForm.country.toUpperCase());
       if (explainForm.at) q.set("at", utc(explainForm.at));
       const answer = await callApi(c, api, `/api/publisher/rules/explain?${q}`, explainSchema);
-      if (answer.ok) explanation = answer.body;
-      else explainProblem = answer.problem;
+      if (answer.ok) {
+        const link = await siteLinks(c, api);
+        const article = answer.body.article;
+        explanation = {
+          ...answer.body,
+          article: article && { ...article, url: link(article.url) },
+        };
+      } else explainProblem = answer.problem;
     }
     return c.html(
       renderPage(RulesPage({
