@@ -164,3 +164,40 @@ Deno.test("the demo's article links use the host it answers on (scheme and port)
   const explained = await visitor.get(`/publisher/rules?url=${encodeURIComponent(url.pathname)}`);
   assert.match(explained.html, new RegExp(`href="${href.replace(/[.?]/g, "\\$&")}"`));
 });
+
+Deno.test("a refused rule names the field by its label beside it, in plain words (issue 34)", async () => {
+  await using folio = await testFolio();
+  const { visitor } = await consoleSignUp(folio);
+  const csrf = hidden((await visitor.get("/publisher/rules")).html);
+  const badPrice = await visitor.post("/publisher/rules", {
+    _csrf: csrf,
+    priority: "10",
+    path: "/a/",
+    priceUsd: "abc",
+  });
+  assert.equal(badPrice.status, 400);
+  assert.match(
+    badPrice.html,
+    /<p class="problem field-error" id="priceUsd-error" role="alert">Price per read \(USD\): enter an amount in dollars, such as 0\.05<\/p>/,
+  );
+  assert.match(
+    badPrice.html,
+    /aria-invalid="true" aria-describedby="priceUsd-error"[^>]*name="priceUsd"/,
+  );
+  const backwards = await visitor.post("/publisher/rules", {
+    _csrf: csrf,
+    priority: "10",
+    path: "/a/",
+    priceUsd: "1",
+    windowStart: "2026-12-02T00:00",
+    windowEnd: "2026-12-01T00:00",
+  });
+  assert.match(textOf(backwards.html), /Price valid until: must be after the start/);
+  assert.doesNotMatch(textOf(backwards.html), /action\.window/);
+  const nothing = await visitor.post("/publisher/rules", {
+    _csrf: csrf,
+    priority: "10",
+    path: "/a/",
+  });
+  assert.match(textOf(nothing.html), /Policy: choose a policy, set a price per read, or tick Deny/);
+});

@@ -55,10 +55,13 @@ export function fieldProblem(field: FormField, words: string): FormProblem {
 
 const SHAPE =
   /^(expected |has the wrong shape|is not a valid |must have at (least|most) \d+ items?$)/;
+// An input's path (`action.window.start`) or camelCase name (`priceUsdCents`) in the API's words.
+const API_PATH = /\b[a-z][A-Za-z]*\.[a-z][A-Za-z]*\b|\b[a-z]+[A-Z][A-Za-z]*\b/;
 const BOUND = /^must be (at least|at most|more than|less than) (\d+(?:\.\d+)?)$/;
 
 function plainWords(rest: string, f: FormField): string {
-  if (f.plain && SHAPE.test(rest)) return f.plain;
+  // The form's own words when the API's name the value's type or another input's path.
+  if (f.plain && (SHAPE.test(rest) || API_PATH.test(rest))) return f.plain;
   const bound = f.cents ? BOUND.exec(rest) : null;
   if (bound) return `must be ${bound[1]} ${formatUsd(Number(bound[2]))}`;
   if (rest === "expected a number") return "enter a number";
