@@ -66,6 +66,5 @@ function plainWords(rest: string, f: FormField): string {
   if (bound) return `must be ${bound[1]} ${formatUsd(Number(bound[2]))}`;
   if (rest === "expected a number") return "enter a number";
   if (rest === "expected an integer") return "enter a whole number";
-  if (rest === "is required") return "is required: fill it in";
   return rest;
 }
