@@ -507,10 +507,17 @@ function AgentPayments(props: {
   who: Who;
   settings: SettingsView;
   crawlers: CrawlerView[];
-  failed: { problem: string; values: Record<string, string | string[]> } | null;
+  failed: {
+    problem: string;
+    values: Record<string, string | string[]>;
+    field?: FieldProblem | null;
+  } | null;
 }) {
   const ap = props.settings.agentPayments;
   const failed = props.failed;
+  const fp = failed?.field ?? null;
+  const inv = (name: string, hint?: string) => invalidIf(fp, name, hint);
+  const err = (name: string) => <FieldError problem={fp} name={name} />;
   const typed = (name: string, fallback: string): string => {
     if (!failed) return fallback;
     const v = failed.values[name];
@@ -546,7 +553,7 @@ function AgentPayments(props: {
             them (with their robots.txt and license.xml).
           </p>
         )}
-      {failed ? <p class="problem" role="alert">{failed.problem}</p> : null}
+      {failed && !fp ? <p class="problem" role="alert">{failed.problem}</p> : null}
       <form method="post" action="/publisher/settings/agent-payments">
         <CsrfField token={props.who.csrfToken} />
         <label class="check">
@@ -565,14 +572,15 @@ function AgentPayments(props: {
           your full-display price (now {formatUsd(displayPrice)}).
         </p>
         <input
+          {...inv("agentPayments.crawlerPriceUsd", "crawler-price-hint")}
           id="crawler-price"
           name="agentPayments.crawlerPriceUsd"
           type="number"
           min="0"
           step="any"
-          aria-describedby="crawler-price-hint"
           value={price}
         />
+        {err("agentPayments.crawlerPriceUsd")}
         <label for="default-action">Training and search crawlers</label>
         <p class="hint" id="default-action-hint">
           Allow: served free. Charge: they pay on every page, free ones included. Block: refused
