@@ -53,6 +53,7 @@ async function main(): Promise<number> {
       `Seeded the demo publisher "The Demo Ledger" with ${folio.seeded.articleIds.length} articles.`,
       `  Its publisher API key (shown once): ${folio.seeded.apiKey}`,
       `  Its console sign-in (shown once): ${DEMO_CONSOLE_EMAIL} / ${folio.seeded.consolePassword}`,
+      `    lost it? deno task folio reset-password --email=${DEMO_CONSOLE_EMAIL}`,
     );
   }
   console.log(lines.join("\n"));

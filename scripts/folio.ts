@@ -14,6 +14,9 @@ import { backupStoreAt, restoreStore } from "../store/backup.ts";
 import { loadMigrations, openStore, type Store, StoreError } from "../store/db.ts";
 import { seedDemo } from "../server/seed/demo.ts";
 import { findPublisherBySlug, getPublisher } from "../store/publishers.ts";
+import { findUserByEmail, publisherUser, setUserPassword } from "../store/users.ts";
+import { hashPassword } from "../server/domain/accounts/passwords.ts";
+import { randomBase62 } from "../server/platform/secrets.ts";
 import { resolve } from "node:path";
 
 const USAGE = `Usage: deno task folio <command> [options]
@@ -25,6 +28,9 @@ Commands:
                                             create a publisher and print its pk_ key (shown once)
   issue-key --publisher=SLUG_OR_ID          print a new pk_ key for a publisher (shown once);
                                             its earlier keys stop working at once
+  reset-password --email=E | --publisher=SLUG_OR_ID
+                                            set a new random console password (shown once) for
+                                            that user (or the publisher's owner); its sessions end
   create-buyer --name=N --email=E           create a buyer and print its mk_ key (shown once)
   rebuild-index [--publisher=ID]            rebuild search indexes from the store
   export-statement --buyer=ID [--month=YYYY-MM] [--format=json|csv]
@@ -72,6 +78,20 @@ const commands: Record<string, Command> = {
     console.log(
       `publisherId: ${publisher.id}\nslug: ${publisher.slug}\napiKey: ${apiKey}\n` +
         "Earlier keys of this publisher no longer work, and its console sessions are signed out.",
+    );
+  },
+  "reset-password": async (store, f) => {
+    if (!f.email && !f.publisher) fail("--email or --publisher is required");
+    const user = f.email !== undefined
+      ? await findUserByEmail(store.db, need(f, "email"))
+      : await ownerOf(store, need(f, "publisher"));
+    if (!user) fail(`No console user has the email "${f.email}"`);
+    // As long as the seed's (server/seed/demo.ts); every session of the user ends with it.
+    const password = randomBase62(20);
+    await setUserPassword(store.db, user, await hashPassword(password), { keepSession: null });
+    console.log(
+      `email: ${user.email}\npassword: ${password}\n` +
+        "Shown once; the user's console sessions are signed out.",
     );
   },
   "create-buyer": async (store, f) => {
@@ -152,6 +172,16 @@ const storeless: Record<string, StorelessCommand> = {
     );
   },
 };
+
+/** The console owner of the publisher with this id or slug. */
+async function ownerOf(store: Store, wanted: string) {
+  const publisher = await getPublisher(store.db, wanted) ??
+    await findPublisherBySlug(store.db, wanted);
+  if (!publisher) fail(`No publisher has the id or slug "${wanted}"`);
+  const user = await publisherUser(store.db, publisher.id, null);
+  if (!user) fail(`The publisher "${publisher.slug}" has no console sign-in`);
+  return user;
+}
 
 function size(bytes: number): string {
   const units: [number, string][] = [[1e9, "GB"], [1e6, "MB"], [1e3, "kB"]];

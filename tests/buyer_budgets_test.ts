@@ -24,11 +24,20 @@ Deno.test("the overall budget: set, shown, removed; bad amounts are refused with
   );
 
   for (
-    const [typed, words] of [["lots", /^monthlyUsdCents/], ["-5", /^monthlyUsdCents/]] as const
+    const [typed, words] of [
+      ["lots", "Monthly budget (USD): enter an amount in dollars, such as 50 or 49.99"],
+      ["-5", "Monthly budget (USD): must be at least $0.00"],
+    ] as const
   ) {
+    // The field's label and plain words, never the API's input name (issue 34).
     const bad = await visitor.post("/buyer/budgets", { _csrf: csrf, monthlyUsd: typed });
     assert.equal(bad.status, 400, typed);
-    assert.match(alertOf(bad.html)!, words);
+    assert.equal(alertOf(bad.html), words);
+    assert.match(
+      bad.html,
+      /aria-invalid="true" aria-describedby="budget-overall-error budget-hint"/,
+    );
+    assert.match(bad.html, /id="budget-overall-error" role="alert"/);
     assert.match(bad.html, new RegExp(`value="${typed}"`), "what was typed stays");
   }
   const forged = await visitor.post("/buyer/budgets", { _csrf: "nope", monthlyUsd: "1" });

@@ -151,7 +151,13 @@ Deno.test("licensing from the publisher page: refusals say why with the API's st
   const csrf = hidden(page.html);
   const empty = await visitor.post("/buyer/catalog/pub_demo/license", { _csrf: csrf });
   assert.equal(empty.status, 400);
-  assert.match(alertOf(empty.html)!, /^useCases/);
+  // Base access alone is refused before the API is asked, beside the boxes (issue 34).
+  assert.equal(
+    alertOf(empty.html),
+    "Use cases: tick at least one; base access alone covers no reads",
+  );
+  assert.match(empty.html, /<fieldset aria-invalid="true" aria-describedby="useCases-error /);
+  assert.match(empty.html, /id="useCases-error"/);
   const forged = await visitor.post("/buyer/catalog/pub_demo/license", {
     _csrf: "nope",
     useCases: ["display"],

@@ -73,7 +73,7 @@ export async function portalSignUp(
 
 /** A page's `role="alert"` problem text, or null. */
 export function alertOf(html: string): string | null {
-  const m = /<p class="problem" role="alert">([\s\S]*?)<\/p>/.exec(html);
+  const m = /<p class="problem[^"]*"[^>]*role="alert">([\s\S]*?)<\/p>/.exec(html);
   return m ? textOf(m[1]) : null;
 }
 

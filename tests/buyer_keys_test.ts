@@ -60,14 +60,15 @@ Deno.test("changing the password needs the current one; refusals keep the form a
     password: "a brand new password",
   });
   assert.equal(wrong.status, 401);
-  assert.equal(alertOf(wrong.html), "currentPassword: is incorrect");
+  assert.equal(alertOf(wrong.html), "Current password: is incorrect");
   const short = await visitor.post("/buyer/keys/password", {
     _csrf: csrf,
     currentPassword: PASSWORD,
     password: "short",
   });
   assert.equal(short.status, 400);
-  assert.equal(alertOf(short.html), "password: must be at least 10 characters");
+  assert.equal(alertOf(short.html), "New password: must be at least 10 characters");
+  assert.match(short.html, /aria-invalid="true" aria-describedby="password-error password-hint"/);
   const ok = await visitor.post("/buyer/keys/password", {
     _csrf: csrf,
     currentPassword: PASSWORD,

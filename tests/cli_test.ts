@@ -3,6 +3,9 @@ import assert from "node:assert/strict";
 import { hashSecret } from "../server/platform/secrets.ts";
 import { openStore } from "../store/db.ts";
 import { findPublisherIdByKeyHash } from "../store/publishers.ts";
+import { verifyPassword } from "../server/domain/accounts/passwords.ts";
+import { findUserByEmail } from "../store/users.ts";
+import { findSession, insertSession } from "../store/sessions.ts";
 import { startTestFolio } from "./helpers.ts";
 
 const CLI = new URL("../scripts/folio.ts", import.meta.url).pathname;
@@ -197,4 +200,58 @@ Deno.test("folio probe runs a round against the running service, records it, and
   assert.equal(down.code, 1);
   assert.match(down.stdout, /^FAIL\s+health\s.*request failed/m);
   assert.match(down.stderr, /^folio: 4 of 4 probe checks failed \(recorded\)$/);
+});
+
+Deno.test("reset-password sets a new console password, prints it once, ends the user's sessions, and refuses an unknown email (issue 34)", async () => {
+  const dir = await Deno.makeTempDir();
+  const url = `file:${dir}/folio.db`;
+  try {
+    assert.equal((await folio(dir, "seed")).code, 0);
+    const email = "editors@demo.localhost";
+    let store = await openStore(url, { now: new Date() });
+    try {
+      const user = await findUserByEmail(store.db, email);
+      assert.ok(user);
+      await insertSession(store.db, "h_before", {
+        publisherId: user.publisherId,
+        userId: user.id,
+        csrfToken: "c",
+        expiresAt: Date.now() + 3_600_000,
+        now: new Date(),
+      });
+    } finally {
+      store.close();
+    }
+    const reset = await folio(dir, "reset-password", `--email=${email.toUpperCase()}`);
+    assert.equal(reset.code, 0, reset.stderr);
+    const password = /^email: editors@demo\.localhost\npassword: (\S{20})\n/.exec(reset.stdout)
+      ?.[1];
+    assert.ok(password, reset.stdout);
+    const byPublisher = await folio(dir, "reset-password", "--publisher=demo");
+    assert.equal(byPublisher.code, 0, byPublisher.stderr);
+    const latest = /password: (\S+)/.exec(byPublisher.stdout)![1];
+    assert.notEqual(latest, password);
+    store = await openStore(url, { now: new Date() });
+    try {
+      const user = await findUserByEmail(store.db, email);
+      assert.ok(user && await verifyPassword(latest, user.passwordHash));
+      assert.equal(await verifyPassword(password, user.passwordHash), false);
+      assert.equal(await findSession(store.db, "h_before", { now: new Date() }), null);
+    } finally {
+      store.close();
+    }
+    const unknown = await folio(dir, "reset-password", "--email=nobody@example.test");
+    assert.deepEqual([unknown.code, unknown.stderr, unknown.stdout], [
+      1,
+      'folio: No console user has the email "nobody@example.test"',
+      "",
+    ]);
+    const noFlag = await folio(dir, "reset-password");
+    assert.deepEqual([noFlag.code, noFlag.stderr], [
+      1,
+      "folio: --email or --publisher is required",
+    ]);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
 });

@@ -64,7 +64,11 @@ Deno.test("the password form shows the API's sentence for a wrong or weak passwo
     password: NEW_PASSWORD,
   });
   assert.equal(wrong.status, 401);
-  assert.match(textOf(wrong.html), /currentPassword: is incorrect/);
+  assert.match(textOf(wrong.html), /Current password: is incorrect/);
+  assert.match(
+    wrong.html,
+    /aria-invalid="true" aria-describedby="currentPassword-error" id="currentPassword"/,
+  );
   assert.match(wrong.html, /role="alert"/);
   assert.doesNotMatch(wrong.html, /not my password/, "passwords typed are not echoed");
   const weak = await visitor.post("/publisher/account/password", {
@@ -73,7 +77,7 @@ Deno.test("the password form shows the API's sentence for a wrong or weak passwo
     password: "short",
   });
   assert.equal(weak.status, 400);
-  assert.match(textOf(weak.html), /password: must be at least 10 characters/);
+  assert.match(textOf(weak.html), /New password: must be at least 10 characters/);
   const forged = await visitor.post("/publisher/account/password", {
     _csrf: "forged",
     currentPassword: PASSWORD,

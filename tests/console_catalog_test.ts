@@ -110,3 +110,94 @@ Deno.test("the articles search finds titles by all their words, and shows the ef
   assert.equal(bad.status, 400);
   assert.match(bad.html, /role="alert"/);
 });
+
+Deno.test("a rule's name survives a refused form, leads its line whatever it does, and names it in the explanation (issue 34)", async () => {
+  await using folio = await testFolio();
+  const { visitor } = await consoleSignUp(folio);
+  const page = await visitor.get("/publisher/rules");
+  const csrf = hidden(page.html);
+  const refused = await visitor.post("/publisher/rules", {
+    _csrf: csrf,
+    name: "Premium desk",
+    priority: "10",
+    path: "no-slash",
+  });
+  assert.equal(refused.status, 400);
+  assert.match(
+    refused.html,
+    /name="name"[^>]*value="Premium desk"|value="Premium desk"[^>]*name="name"/,
+  );
+  const added = await visitor.post("/publisher/rules", {
+    _csrf: csrf,
+    name: "Premium desk",
+    priority: "10",
+    path: "/premium/",
+    policy: "PAYWALL",
+    priceUsd: "0.05",
+  });
+  assert.match(textOf(added.html), /Premium desk: Articles under \/premium\/: PAYWALL/);
+  await visitor.post("/publisher/rules", {
+    _csrf: csrf,
+    priority: "20",
+    path: "/free/",
+    policy: "OBSERVE",
+  });
+  const named = await visitor.get("/publisher/rules?url=/premium/a");
+  assert.match(textOf(named.html), /by rule “Premium desk”/);
+  const unnamed = await visitor.get("/publisher/rules?url=/free/a");
+  const text = textOf(unnamed.html);
+  assert.match(text, /by the rule above, priority 20/);
+  assert.doesNotMatch(text, /by rule [a-z]+_/);
+});
+
+Deno.test("the demo's article links use the host it answers on (scheme and port), and it answers (issue 34)", async () => {
+  await using folio = await testFolio();
+  const visitor = await demoVisitor(folio);
+  const page = await visitor.get("/publisher/articles");
+  assert.doesNotMatch(page.html, /href="https:\/\/demo\.localhost\//);
+  const href = /href="(http:\/\/demo\.localhost:8080\/[^"]+)"/.exec(page.html)?.[1];
+  assert.ok(href, "an article link on the demo host with the port");
+  const url = new URL(href);
+  const res = await folio.request(url.pathname, { host: url.hostname });
+  assert.equal(res.status, 200);
+  await res.body?.cancel();
+  const explained = await visitor.get(`/publisher/rules?url=${encodeURIComponent(url.pathname)}`);
+  assert.match(explained.html, new RegExp(`href="${href.replace(/[.?]/g, "\\$&")}"`));
+});
+
+Deno.test("a refused rule names the field by its label beside it, in plain words (issue 34)", async () => {
+  await using folio = await testFolio();
+  const { visitor } = await consoleSignUp(folio);
+  const csrf = hidden((await visitor.get("/publisher/rules")).html);
+  const badPrice = await visitor.post("/publisher/rules", {
+    _csrf: csrf,
+    priority: "10",
+    path: "/a/",
+    priceUsd: "abc",
+  });
+  assert.equal(badPrice.status, 400);
+  assert.match(
+    badPrice.html,
+    /<p class="problem field-error" id="priceUsd-error" role="alert">Price per read \(USD\): enter an amount in dollars, such as 0\.05<\/p>/,
+  );
+  assert.match(
+    badPrice.html,
+    /aria-invalid="true" aria-describedby="priceUsd-error"[^>]*name="priceUsd"/,
+  );
+  const backwards = await visitor.post("/publisher/rules", {
+    _csrf: csrf,
+    priority: "10",
+    path: "/a/",
+    priceUsd: "1",
+    windowStart: "2026-12-02T00:00",
+    windowEnd: "2026-12-01T00:00",
+  });
+  assert.match(textOf(backwards.html), /Price valid until: must be after the start/);
+  assert.doesNotMatch(textOf(backwards.html), /action\.window/);
+  const nothing = await visitor.post("/publisher/rules", {
+    _csrf: csrf,
+    priority: "10",
+    path: "/a/",
+  });
+  assert.match(textOf(nothing.html), /Policy: choose a policy, set a price per read, or tick Deny/);
+});

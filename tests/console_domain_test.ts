@@ -74,3 +74,21 @@ Deno.test("Verify now without a domain shows the API's sentence and changes noth
   assert.equal(res.status, 409);
   assert.match(textOf(res.html), /there is no domain waiting for proof; set customDomain first/);
 });
+
+Deno.test("the domain help names the configured port, and a CNAME only to a host name (issue 34)", async () => {
+  {
+    await using folio = await testFolio({ env: { PORT: "8123" } });
+    const { visitor } = await consoleSignUp(folio);
+    const text = textOf((await visitor.get("/publisher/settings")).html);
+    assert.match(text, /reverse_proxy 127\.0\.0\.1:8123/);
+    assert.doesNotMatch(text, /:8000/);
+    assert.match(text, /a CNAME to localhost/);
+  }
+  {
+    await using folio = await testFolio({ env: { FOLIO_BASE_URL: "http://203.0.113.7:8080" } });
+    const { visitor } = await consoleSignUp(folio);
+    const text = textOf((await visitor.get("/publisher/settings")).html);
+    assert.match(text, /an A record \( ?AAAA for an IPv6 address\) to 203\.0\.113\.7/);
+    assert.doesNotMatch(text, /CNAME to 203/);
+  }
+});

@@ -49,7 +49,14 @@ Deno.test("a refused part shows the API's problem beside the typed values and ch
     "branding.font": "",
   });
   assert.equal(refused.status, 400);
-  assert.match(textOf(refused.html), /branding\.primaryColor: must be a hex color/);
+  // Beside the field, under its label, and announced with it (issue 34).
+  assert.match(textOf(refused.html), /Primary colour: must be a hex color/);
+  assert.doesNotMatch(textOf(refused.html), /branding\.primaryColor/);
+  assert.match(
+    refused.html,
+    /aria-invalid="true" aria-describedby="branding-primaryColor-error color-hint"[^>]*name="branding.primaryColor"/,
+  );
+  assert.match(refused.html, /<p class="problem field-error" id="branding-primaryColor-error"/);
   assert.match(refused.html, /value="teal&lt;script>"/, "typed value kept, escaped");
   assert.doesNotMatch(refused.html, /teal<script>/);
   assert.deepEqual(await settingsOf(folio, apiKey), before);
@@ -94,7 +101,8 @@ Deno.test("toggles, rights and prices in dollars reach the API as booleans and c
     "pricingUsd.display": "-1",
   });
   assert.equal(bad.status, 400);
-  assert.match(textOf(bad.html), /pricingUsdCents\.display/);
+  assert.match(textOf(bad.html), /Price per display read \(USD\): must be at least \$0\.00/);
+  assert.doesNotMatch(textOf(bad.html), /pricingUsdCents/);
   assert.equal((await settingsOf(folio, apiKey)).pricingUsdCents.display, 5);
 });
 
@@ -275,4 +283,34 @@ Deno.test("agent payments: an invalid value shows the API's problem and changes 
   assert.equal(forged.status, 403);
   assert.match(forged.html, /role="alert"/);
   assert.deepEqual(await settingsOf(folio, apiKey), before);
+});
+
+Deno.test("enterprise terms: a bad price is named by its label in dollar words beside the field, and the typing stays (issue 34)", async () => {
+  await using folio = await testFolio();
+  const { visitor } = await consoleSignUp(folio);
+  const page = await visitor.get("/publisher/settings");
+  const refused = await visitor.post("/publisher/settings/enterprise", {
+    _csrf: hidden(page.html),
+    "enterprise.useCases": ["rag", "display"],
+    "enterprise.monthlyPriceUsd": "fifty",
+    "enterprise.conditions": "Attribution in model cards.",
+    "enterprise.action": "save",
+  });
+  assert.equal(refused.status, 400);
+  const text = textOf(refused.html);
+  assert.match(text, /Monthly price \(USD\): enter an amount in dollars, such as 50 or 49\.99/);
+  assert.doesNotMatch(text, /monthlyPriceUsdCents|expected a number/);
+  assert.match(
+    refused.html,
+    /aria-invalid="true" aria-describedby="enterprise-monthlyPriceUsd-error"/,
+  );
+  assert.match(refused.html, /value="fifty"/);
+  assert.match(refused.html, />Attribution in model cards\.</);
+  assert.match(refused.html, /value="display" checked/);
+  const none = await visitor.post("/publisher/settings/enterprise", {
+    _csrf: hidden(page.html),
+    "enterprise.monthlyPriceUsd": "50",
+    "enterprise.action": "save",
+  });
+  assert.match(textOf(none.html), /Uses covered: tick at least one use/);
 });

@@ -142,3 +142,25 @@ Deno.test("a sync can be started from the sources page, and an upload's failed o
   const nothing = await visitor.post(`/publisher/sources/${sourceId}/retry`, { _csrf: csrf });
   assert.equal(nothing.status, 409, "nothing left to retry");
 });
+
+Deno.test("a refused upload names the field by its label beside it: a CSV not in UTF-8, a book without a title (issue 34)", async () => {
+  await using folio = await testFolio();
+  const { visitor } = await consoleSignUp(folio);
+  const csrf = encodeURIComponent(hidden((await visitor.get("/publisher/sources")).html));
+  const utf16 = new FormData();
+  utf16.append("file", new File([new Uint8Array([0xff, 0xfe, 0x68, 0x00])], "u.csv"));
+  const csv = await visitor.postMultipart(`/publisher/sources/upload?_csrf=${csrf}`, utf16);
+  assert.equal(csv.status, 415);
+  assert.match(
+    csv.html,
+    /<p class="problem field-error" id="file-error" role="alert">CSV file: UTF-16 is not supported; save as UTF-8<\/p>/,
+  );
+  assert.match(csv.html, /aria-invalid="true" aria-describedby="file-error" id="csv"/);
+  const book = new FormData();
+  book.append("file", new File(["# One\n\nText.\n"], "b.md", { type: "text/markdown" }));
+  book.append("author", "Maya Lindqvist");
+  const untitled = await visitor.postMultipart(`/publisher/books/upload?_csrf=${csrf}`, book);
+  assert.equal(untitled.status, 400);
+  assert.match(textOf(untitled.html), /Title: is required/);
+  assert.match(untitled.html, /aria-invalid="true" aria-describedby="title-error" id="book-title"/);
+});

@@ -61,7 +61,11 @@ Deno.test("a wrong current password or a weak new one is refused, with a sentenc
   }, mine);
   assert.equal(wrong.status, 401);
   assert.deepEqual(await json(wrong), {
-    error: { code: "invalid_credentials", message: "currentPassword: is incorrect" },
+    error: {
+      code: "invalid_credentials",
+      message: "currentPassword: is incorrect",
+      param: "currentPassword",
+    },
   });
   await assertInvalid(
     await changePassword(folio, { currentPassword: PASSWORD, password: "short" }, mine),

@@ -333,6 +333,7 @@ Deno.test("setting a password needs no current one; changing it needs the curren
     status: 401,
     code: "invalid_credentials",
     message: "currentPassword: is incorrect",
+    param: "currentPassword",
   });
   const changed = await put(
     { password: "a brand new password", currentPassword: PASSWORD },

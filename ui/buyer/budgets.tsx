@@ -111,6 +111,10 @@ function BudgetForm(
 ) {
   const mine = props.failed && props.failed.publisherId === props.publisherId;
   const id = `budget-${props.publisherId ?? "overall"}`;
+  // The refusal is the amount's (issue 34): the field says so to screen readers.
+  const described = mine
+    ? { "aria-invalid": "true" as const, "aria-describedby": `${id}-error budget-hint` }
+    : { "aria-describedby": "budget-hint" };
   return (
     <form method="post" action="/buyer/budgets" class="row filter">
       <CsrfField token={props.who.csrfToken} />
@@ -126,7 +130,7 @@ function BudgetForm(
           inputMode="decimal"
           size={10}
           value={mine ? props.failed!.typed : dollars(props.cents)}
-          aria-describedby="budget-hint"
+          {...described}
         />
       </div>
       <button type="submit">Save</button>
@@ -137,7 +141,7 @@ function BudgetForm(
           </button>
         )
         : null}
-      {mine ? <p class="problem" role="alert">{props.failed!.problem}</p> : null}
+      {mine ? <p class="problem" id={`${id}-error`} role="alert">{props.failed!.problem}</p> : null}
     </form>
   );
 }
@@ -246,10 +250,15 @@ export function BudgetsPage(props: BudgetsProps) {
                   size={10}
                   required
                   value={addFailed ? props.failed!.typed : ""}
+                  {...(addFailed
+                    ? { "aria-invalid": "true", "aria-describedby": "new-budget-error" }
+                    : {})}
                 />
               </div>
               <button type="submit">Add budget</button>
-              {addFailed ? <p class="problem" role="alert">{props.failed!.problem}</p> : null}
+              {addFailed
+                ? <p class="problem" id="new-budget-error" role="alert">{props.failed!.problem}</p>
+                : null}
             </form>
           )
           : null}

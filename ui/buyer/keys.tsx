@@ -1,4 +1,5 @@
 /** Keys & clients: the API key (hint, rotation), the portal password, and the MCP installs. */
+import { FieldError, type FieldProblem, invalidIf } from "../field_error.tsx";
 import { KeyOnce, NewPasswordField } from "../console/account.tsx";
 import { Scroll } from "../console/scroll.tsx";
 import { CsrfField, when } from "../console/shell.tsx";
@@ -17,6 +18,8 @@ export type ClientView = z.output<typeof clientListSchema>["clients"][number];
 export interface FailedForm {
   form: "rotate" | "password" | "client";
   problem: string;
+  /** The password form's problem when it is one field's (shown beside it, not above). */
+  field?: FieldProblem | null;
   clientId?: string;
 }
 
@@ -33,8 +36,11 @@ export interface KeysProps {
 /** GET /buyer/keys. */
 export function KeysPage(props: KeysProps) {
   const { account, failed } = props;
+  const fieldProblem = failed?.field ?? null;
   const problem = (form: FailedForm["form"]) =>
-    failed?.form === form ? <p class="problem" role="alert">{failed.problem}</p> : null;
+    failed?.form === form && !fieldProblem
+      ? <p class="problem" role="alert">{failed.problem}</p>
+      : null;
   const installs = props.clients.filter((c) => c.kind === "dynamic");
   return (
     <BuyerShell who={props.who} section="keys" title="Keys & clients" notice={props.notice}>
@@ -86,16 +92,18 @@ export function KeysPage(props: KeysProps) {
               <>
                 <label for="currentPassword">Current password</label>
                 <input
+                  {...invalidIf(fieldProblem, "currentPassword")}
                   id="currentPassword"
                   name="currentPassword"
                   type="password"
                   required
                   autocomplete="current-password"
                 />
+                <FieldError problem={fieldProblem} name="currentPassword" />
               </>
             )
             : null}
-          <NewPasswordField label="New password" />
+          <NewPasswordField label="New password" problem={fieldProblem} />
           <p>
             <button type="submit">
               {account.hasPassword ? "Change password" : "Set password"}

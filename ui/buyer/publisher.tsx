@@ -2,6 +2,7 @@
  * One publisher from the buyer's side: what it grants and charges, its paywall meter and
  * enterprise terms, the standard rate card, how to connect (snippets), and the license form.
  */
+import { FieldError, type FieldProblem, invalidIf } from "../field_error.tsx";
 import { Copyable, CopyBlock, CsrfField } from "../console/shell.tsx";
 import { formatUsd, sumCents } from "../../server/platform/money.ts";
 import {
@@ -23,8 +24,10 @@ export interface PublisherProps {
   rateCard: RateCard;
   /** The buyer's active and pending licenses for this publisher. */
   held: LicenseView[];
-  /** The license form the API refused: its words and the use cases ticked. */
-  failed?: { problem: string; useCases: string[] } | null;
+  /** The license form refused: its problem (at the top or beside the use cases) and the ticks. */
+  failed?:
+    | { problem: { top: string | null; field: FieldProblem | null }; useCases: string[] }
+    | null;
 }
 
 /** The monthly fee of a bundle on the rate card, in cents. */
@@ -53,6 +56,7 @@ function feeTotals(card: RateCard): Record<string, string> {
 export function PublisherPage(props: PublisherProps) {
   const { publisher: p, rateCard: card } = props;
   const ticked = props.failed?.useCases ?? [];
+  const fieldProblem = props.failed?.problem.field ?? null;
   const granted = BUNDLE_USES.filter((u) => p.rights[u] === "granted");
   return (
     <BuyerShell who={props.who} section="catalog" title={p.name}>
@@ -143,11 +147,13 @@ export function PublisherPage(props: PublisherProps) {
           : null}
         <p class="hint" id="fee-hint">
           The standard monthly license: {formatUsd(card.baseUsdCents)}{" "}
-          base access plus each use case below. Reads it covers are not charged per use. The fee is
-          on your monthly statement (renewing on the 1st, UTC) or paid by card at checkout when
-          Folio takes cards.
+          base access plus each use case you tick below (at least one). Reads it covers are not
+          charged per use. The fee is on your monthly statement (renewing on the 1st, UTC) or paid
+          by card at checkout when Folio takes cards.
         </p>
-        {props.failed ? <p class="problem" role="alert">{props.failed.problem}</p> : null}
+        {props.failed?.problem.top
+          ? <p class="problem" role="alert">{props.failed.problem.top}</p>
+          : null}
         {granted.length === 0
           ? <p class="muted">{p.name} grants none of the standard use cases.</p>
           : (
@@ -157,8 +163,10 @@ export function PublisherPage(props: PublisherProps) {
               data-fee-totals={JSON.stringify(feeTotals(card))}
             >
               <CsrfField token={props.who.csrfToken} />
-              <fieldset>
+              <fieldset {...invalidIf(fieldProblem, "useCases", "use-cases-hint")}>
                 <legend>Use cases</legend>
+                <p class="hint" id="use-cases-hint">Tick at least one.</p>
+                <FieldError problem={fieldProblem} name="useCases" />
                 {BUNDLE_USES.map((u) => (
                   <label class="check" key={u}>
                     <input
@@ -181,7 +189,7 @@ export function PublisherPage(props: PublisherProps) {
                   {formatUsd(bundleFee(card, ticked))}
                 </output>
                 <span class="muted" data-fee-more hidden={ticked.length > 0}>
-                  {" "}plus the use cases you tick
+                  {" "}plus the use cases you tick (at least one)
                 </span>
               </p>
               <button type="submit" aria-describedby="fee-hint">License</button>

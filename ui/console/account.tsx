@@ -1,4 +1,5 @@
 /** Signing up and in to the publisher console, and the one showing of a new publisher key. */
+import { FieldError, type FieldProblem, invalidIf } from "../field_error.tsx";
 import type { ComponentChildren } from "preact";
 import { Page } from "../layout.tsx";
 import { Copyable, CsrfField, Messages } from "./shell.tsx";
@@ -124,12 +125,13 @@ export function EmailField(props: { value: string; autocomplete: "email" | "user
 }
 
 /** A new password (server/domain/accounts/passwords.ts: 10 to 200 characters), with its hint. */
-export function NewPasswordField(props: { label: string }) {
+export function NewPasswordField(props: { label: string; problem?: FieldProblem | null }) {
   return (
     <>
       <label for="password">{props.label}</label>
       <p class="hint" id="password-hint">At least 10 characters.</p>
       <input
+        {...invalidIf(props.problem, "password", "password-hint")}
         id="password"
         name="password"
         type="password"
@@ -137,8 +139,8 @@ export function NewPasswordField(props: { label: string }) {
         minLength={10}
         maxLength={200}
         autocomplete="new-password"
-        aria-describedby="password-hint"
       />
+      <FieldError problem={props.problem} name="password" />
     </>
   );
 }

@@ -212,8 +212,16 @@ function Row(props: { who: Who; a: ArticleRow; back: string }) {
 }
 
 /** "rule Premium", "this article's override", "your defaults". */
-export function decidedText(d: DecidedBy): string {
-  if (d.kind === "rule") return `by rule ${d.ruleName || d.ruleId}`;
+export function decidedText(
+  d: DecidedBy,
+  shown: { id: string; priority: number }[] = [],
+): string {
+  // A rule is named by its name; an unnamed one by its priority when shown, never by its id.
+  if (d.kind === "rule" && d.ruleName) return `by rule “${d.ruleName}”`;
+  if (d.kind === "rule") {
+    const rule = shown.find((r) => r.id === d.ruleId);
+    return rule ? `by the rule above, priority ${rule.priority}` : "by an unnamed rule";
+  }
   if (d.kind === "article") return "by this article's override";
   return "by your defaults";
 }

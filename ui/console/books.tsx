@@ -1,4 +1,5 @@
 /** Books: upload a PDF or markdown book (split into chapters), its rights ceiling, chapters, delete. */
+import { FieldError, type FieldProblem, invalidIf } from "../field_error.tsx";
 import type { z } from "zod";
 import type { bookDetailSchema } from "../../server/surfaces/manage/ingest_schemas.ts";
 import type { bookSchema } from "../../server/surfaces/manage/openapi_schemas.ts";
@@ -28,7 +29,11 @@ export function BooksPage(props: {
   books: BookView[];
   notice?: string | null;
   problem?: string | null;
+  /** The upload's refusal when it is one field's (shown beside it). */
+  fieldProblem?: FieldProblem | null;
 }) {
+  const inv = (name: string, hint?: string) => invalidIf(props.fieldProblem, name, hint);
+  const err = (name: string) => <FieldError problem={props.fieldProblem} name={name} />;
   return (
     <ConsoleShell
       who={props.who}
@@ -50,23 +55,35 @@ export function BooksPage(props: {
           enctype="multipart/form-data"
         >
           <label for="book-file">File</label>
-          <input id="book-file" name="file" type="file" accept=".pdf,.md,.markdown,.txt" required />
+          <input
+            {...inv("file")}
+            id="book-file"
+            name="file"
+            type="file"
+            accept=".pdf,.md,.markdown,.txt"
+            required
+          />
+          {err("file")}
           <label for="book-title">Title</label>
           <input
+            {...inv("title")}
             id="book-title"
             name="title"
             type="text"
             required
             maxLength={300}
           />
+          {err("title")}
           <label for="book-author">Author</label>
           <input
+            {...inv("author")}
             id="book-author"
             name="author"
             type="text"
             required
             maxLength={300}
           />
+          {err("author")}
           <fieldset>
             <legend>Rights ceiling (from the author's contract)</legend>
             {USES.map(([use, label]) => (

@@ -1,5 +1,6 @@
 /** GET /publisher/account: who is signed in, and the form that changes the dashboard password. */
 import { NewPasswordField } from "./account.tsx";
+import { FieldError, type FieldProblem, invalidIf } from "../field_error.tsx";
 import { ConsoleShell, CsrfField, type Who } from "./shell.tsx";
 
 /** What the page shows. */
@@ -8,6 +9,8 @@ export interface AccountProps {
   notice?: string | null;
   /** The API's refusal of the password form, shown above it (the passwords typed are not kept). */
   problem?: string | null;
+  /** The refusal when it is one field's: shown beside that field instead. */
+  fieldProblem?: FieldProblem | null;
 }
 
 /** The account page. */
@@ -28,13 +31,15 @@ export function AccountPage(props: AccountProps) {
           <input type="hidden" name="username" value={who.email ?? ""} autocomplete="username" />
           <label for="currentPassword">Current password</label>
           <input
+            {...invalidIf(props.fieldProblem, "currentPassword")}
             id="currentPassword"
             name="currentPassword"
             type="password"
             required
             autocomplete="current-password"
           />
-          <NewPasswordField label="New password" />
+          <FieldError problem={props.fieldProblem} name="currentPassword" />
+          <NewPasswordField label="New password" problem={props.fieldProblem} />
           <p>
             <button type="submit">Change password</button>
           </p>

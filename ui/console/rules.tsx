@@ -6,6 +6,7 @@ import type { z } from "zod";
 import type { explainSchema } from "../../server/surfaces/manage/openapi_schemas.ts";
 import type { ruleSchema } from "../../server/surfaces/manage/schemas.ts";
 import { decidedText } from "./articles.tsx";
+import { FieldError, type FieldProblem, invalidIf } from "../field_error.tsx";
 import { ConsoleShell, CsrfField, when, type Who } from "./shell.tsx";
 import { formatUsd, usdField } from "../../server/platform/money.ts";
 import { plural } from "../../server/platform/words.ts";
@@ -27,8 +28,10 @@ export function ruleText(r: RuleView): string {
     where.push(`published in the last ${plural(r.match.publishedWithinHours, "hour")}`);
   }
   if (r.match.territories?.length) where.push(`read from ${r.match.territories.join(", ")}`);
-  const subject = `Articles${where.length ? ` ${where.join(", ")}` : " (all)"}`;
-  if (r.action.deny) return `${r.name ? `${r.name}: ` : ""}${subject}: denied in those countries.`;
+  // The name leads every rule's sentence, whatever the rule does (issue 34).
+  const named = r.name ? `${r.name}: ` : "";
+  const subject = `${named}Articles${where.length ? ` ${where.join(", ")}` : " (all)"}`;
+  if (r.action.deny) return `${subject}: denied in those countries.`;
   const does: string[] = [];
   if (r.action.policy) does.push(r.action.policy);
   if (r.action.priceUsdCents !== undefined) {
@@ -66,6 +69,8 @@ export function RulesPage(props: {
   explainProblem?: string | null;
   notice?: string | null;
   problem?: string | null;
+  /** The problem of the add form's field, shown beside it. */
+  fieldProblem?: FieldProblem | null;
 }) {
   const nextPriority = (props.rules.at(-1)?.priority ?? 0) + 10;
   return (
@@ -125,6 +130,7 @@ export function RulesPage(props: {
           action="/publisher/rules"
           values={{ priority: String(nextPriority), ...props.form }}
           submit="Add rule"
+          problem={props.fieldProblem}
         />
       </section>
       <section class="card" aria-labelledby="explain-title">
@@ -181,7 +187,11 @@ function ExplanationView(props: { e: Explanation }) {
               ? `${formatUsd(eff.priceUsdCents)} per read`
               : ""}
             {eff.decidedBy
-              ? <span class="muted small">{` (${decidedText(eff.decidedBy)})`}</span>
+              ? (
+                <span class="muted small">
+                  {` (${decidedText(eff.decidedBy, [...(e.rule ? [e.rule] : []), ...e.denials])})`}
+                </span>
+              )
               : null}
           </p>
         )
@@ -204,8 +214,18 @@ function Move(props: { who: Who; rules: RuleView[]; index: number; by: -1 | 1 })
 }
 
 /** The fields of a rule (create and edit). */
-export function RuleFields(props: { who: Who; action: string; values: RuleForm; submit: string }) {
+export function RuleFields(
+  props: {
+    who: Who;
+    action: string;
+    values: RuleForm;
+    submit: string;
+    problem?: FieldProblem | null;
+  },
+) {
   const v = props.values;
+  const inv = (name: string, hint?: string) => invalidIf(props.problem, name, hint);
+  const err = (name: string) => <FieldError problem={props.problem} name={name} />;
   return (
     <form method="post" action={props.action}>
       <CsrfField token={props.who.csrfToken} />
@@ -214,13 +234,14 @@ export function RuleFields(props: { who: Who; action: string; values: RuleForm; 
         Shown here, in explanations and on your public terms page.
       </p>
       <input
+        {...inv("name", "r-name-hint")}
         id="r-name"
         name="name"
         type="text"
         maxLength={80}
-        aria-describedby="r-name-hint"
         value={v.name ?? ""}
       />
+      {err("name")}
       <fieldset>
         <legend>Which reads it matches (all that are filled must hold)</legend>
         <label for="r-path">Path</label>
@@ -228,14 +249,16 @@ export function RuleFields(props: { who: Who; action: string; values: RuleForm; 
           A prefix such as /premium/, or a pattern with * such as /20*/opinion/*.
         </p>
         <input
+          {...inv("path", "r-path-hint")}
           id="r-path"
           name="path"
           type="text"
-          aria-describedby="r-path-hint"
           value={v.path ?? ""}
         />
+        {err("path")}
         <label for="r-hours">Published within (hours): an embargo</label>
         <input
+          {...inv("publishedWithinHours")}
           id="r-hours"
           name="publishedWithinHours"
           type="number"
@@ -243,26 +266,30 @@ export function RuleFields(props: { who: Who; action: string; values: RuleForm; 
           step="any"
           value={v.publishedWithinHours ?? ""}
         />
+        {err("publishedWithinHours")}
         <label for="r-terr">Readers' countries</label>
         <p class="hint" id="r-terr-hint">Two-letter codes separated by commas, such as DE, FR.</p>
         <input
+          {...inv("territories", "r-terr-hint")}
           id="r-terr"
           name="territories"
           type="text"
-          aria-describedby="r-terr-hint"
           value={v.territories ?? ""}
         />
+        {err("territories")}
       </fieldset>
       <fieldset>
         <legend>What it does</legend>
         <label for="r-policy">Policy</label>
-        <select id="r-policy" name="policy">
+        <select {...inv("policy")} id="r-policy" name="policy">
           {["", "OBSERVE", "PAYWALL", "BLOCKED"].map((p) => (
             <option key={p} value={p} selected={(v.policy ?? "") === p}>{p || "unchanged"}</option>
           ))}
         </select>
+        {err("policy")}
         <label for="r-price">Price per read (USD)</label>
         <input
+          {...inv("priceUsd")}
           id="r-price"
           name="priceUsd"
           type="number"
@@ -270,17 +297,34 @@ export function RuleFields(props: { who: Who; action: string; values: RuleForm; 
           step="any"
           value={v.priceUsd ?? ""}
         />
+        {err("priceUsd")}
         <label for="r-start">Price valid from (UTC, optional)</label>
-        <input id="r-start" name="windowStart" type="datetime-local" value={v.windowStart ?? ""} />
+        <input
+          {...inv("windowStart")}
+          id="r-start"
+          name="windowStart"
+          type="datetime-local"
+          value={v.windowStart ?? ""}
+        />
+        {err("windowStart")}
         <label for="r-end">Price valid until (UTC, optional)</label>
-        <input id="r-end" name="windowEnd" type="datetime-local" value={v.windowEnd ?? ""} />
+        <input
+          {...inv("windowEnd")}
+          id="r-end"
+          name="windowEnd"
+          type="datetime-local"
+          value={v.windowEnd ?? ""}
+        />
+        {err("windowEnd")}
         <label class="check">
-          <input type="checkbox" name="deny" value="on" checked={!!v.deny} />
+          <input {...inv("deny")} type="checkbox" name="deny" value="on" checked={!!v.deny} />
           <span>Deny reads from the countries above (instead of a policy or price)</span>
         </label>
+        {err("deny")}
       </fieldset>
       <label for="r-priority">Priority (lower runs first)</label>
       <input
+        {...inv("priority")}
         id="r-priority"
         name="priority"
         type="number"
@@ -289,6 +333,7 @@ export function RuleFields(props: { who: Who; action: string; values: RuleForm; 
         required
         value={v.priority ?? ""}
       />
+      {err("priority")}
       <p>
         <button type="submit">{props.submit}</button>
       </p>
@@ -298,7 +343,13 @@ export function RuleFields(props: { who: Who; action: string; values: RuleForm; 
 
 /** GET /publisher/rules/:id. */
 export function RuleEditPage(
-  props: { who: Who; rule: RuleView; form: RuleForm; problem?: string | null },
+  props: {
+    who: Who;
+    rule: RuleView;
+    form: RuleForm;
+    problem?: string | null;
+    fieldProblem?: FieldProblem | null;
+  },
 ) {
   return (
     <ConsoleShell who={props.who} section="rules" title="Edit rule" problem={props.problem}>
@@ -312,6 +363,7 @@ export function RuleEditPage(
           action={`/publisher/rules/${props.rule.id}`}
           values={props.form}
           submit="Save rule"
+          problem={props.fieldProblem}
         />
       </section>
     </ConsoleShell>

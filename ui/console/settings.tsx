@@ -14,6 +14,7 @@ import { formatUsd, usdField } from "../../server/platform/money.ts";
 import { KeyOnce } from "./account.tsx";
 import { Scroll } from "./scroll.tsx";
 import { DomainProof } from "./domain.tsx";
+import { FieldError, type FieldProblem, invalidIf } from "../field_error.tsx";
 
 /** GET /api/publisher/settings, as the page reads it. */
 export type SettingsView = z.output<typeof settingsResponseSchema>;
@@ -78,11 +79,24 @@ export interface SettingsProps {
   /** Sponsor tools a publisher may switch on: id and title. */
   sponsorTools: { id: string; title: string; description: string }[];
   /** The part whose form the problem belongs to, and the values typed into it. */
-  failed?: { part: string; problem: string; values: Record<string, string | string[]> } | null;
+  failed?: {
+    part: string;
+    problem: string;
+    values: Record<string, string | string[]>;
+    /** The problem's field, when the API named one of the form's (shown beside it). */
+    field?: FieldProblem | null;
+  } | null;
   notice?: string | null;
   /** A key rotated just now, shown once. */
   newKey?: string | null;
+  /** The platform's host name (or address) from its base URL, and the port Folio listens on. */
   platformHost: string;
+  platformPort: number;
+}
+
+/** An IPv4 or IPv6 literal (as URL.hostname gives it, IPv6 in brackets). */
+function isAddress(host: string): boolean {
+  return /^\d{1,3}(\.\d{1,3}){3}$/.test(host) || host.startsWith("[");
 }
 
 /** GET /publisher/settings. */
@@ -93,8 +107,14 @@ export function SettingsPage(props: SettingsProps) {
     const v = props.failed.values[name];
     return (Array.isArray(v) ? v[0] : v) ?? "";
   };
+  const fp = props.failed?.field ?? null;
+  const inv = (name: string, hint?: string) => invalidIf(fp, name, hint);
+  const err = (name: string) => <FieldError problem={fp} name={name} />;
+  // A problem the API tied to a field is shown beside it; any other above its part's form.
   const problem = (part: string) =>
-    props.failed?.part === part ? <p class="problem" role="alert">{props.failed.problem}</p> : null;
+    props.failed?.part === part && !fp
+      ? <p class="problem" role="alert">{props.failed.problem}</p>
+      : null;
   const Part = (
     p: {
       id: string;
@@ -142,6 +162,7 @@ export function SettingsPage(props: SettingsProps) {
       >
         <label for="name">Name</label>
         <input
+          {...inv("name")}
           id="name"
           name="name"
           type="text"
@@ -149,37 +170,42 @@ export function SettingsPage(props: SettingsProps) {
           maxLength={120}
           value={typed("profile", "name", s.name)}
         />
+        {err("name")}
         <label for="description">Description</label>
-        <textarea id="description" name="description" maxLength={2000}>
+        <textarea {...inv("description")} id="description" name="description" maxLength={2000}>
           {typed("profile", "description", s.description)}
         </textarea>
+        {err("description")}
         <label for="logo">Logo URL</label>
         <p class="hint" id="logo-hint">An https:// address of an image; leave empty for none.</p>
         <input
+          {...inv("branding.logoUrl", "logo-hint")}
           id="logo"
           name="branding.logoUrl"
           type="url"
-          aria-describedby="logo-hint"
           value={logo}
         />
+        {err("branding.logoUrl")}
         <label for="color">Primary colour</label>
         <p class="hint" id="color-hint">A hex colour such as #0f766e.</p>
         <input
+          {...inv("branding.primaryColor", "color-hint")}
           id="color"
           name="branding.primaryColor"
           type="text"
-          aria-describedby="color-hint"
           value={color}
         />
+        {err("branding.primaryColor")}
         <label for="font">Font</label>
         <p class="hint" id="font-hint">A CSS font list such as Georgia, serif.</p>
         <input
+          {...inv("branding.font", "font-hint")}
           id="font"
           name="branding.font"
           type="text"
-          aria-describedby="font-hint"
           value={font}
         />
+        {err("branding.font")}
         <div
           id="branding-preview"
           class="preview"
@@ -212,24 +238,40 @@ export function SettingsPage(props: SettingsProps) {
         <label for="customDomain">Host name</label>
         <p class="hint" id="domain-hint">Such as news.example.com; leave empty to remove it.</p>
         <input
+          {...inv("customDomain", "domain-hint")}
           id="customDomain"
           name="customDomain"
           type="text"
-          aria-describedby="domain-hint"
           value={typed("domain", "customDomain", s.customDomain ?? "")}
         />
+        {err("customDomain")}
         <details>
           <summary>How to point your domain at Folio</summary>
           <ol>
             <li>
-              Create a DNS record for your host: a <code>CNAME</code> to{" "}
-              <code>{props.platformHost}</code> (or <code>A</code>/<code>AAAA</code>{" "}
-              records to the server's addresses when you host Folio yourself).
+              {isAddress(props.platformHost)
+                ? (
+                  <>
+                    Create a DNS record for your host: an <code>A</code> record (<code>AAAA</code>
+                    {" "}
+                    for an IPv6 address) to{" "}
+                    <code>{props.platformHost.replace(/^\[|\]$/g, "")}</code>. A <code>CNAME</code>
+                    {" "}
+                    must name a host, never an address.
+                  </>
+                )
+                : (
+                  <>
+                    Create a DNS record for your host: a <code>CNAME</code> to{" "}
+                    <code>{props.platformHost}</code> (or <code>A</code>/<code>AAAA</code>{" "}
+                    records to the server's addresses when you host Folio yourself).
+                  </>
+                )}
             </li>
             <li>
               Self-hosting behind a proxy (Caddy, nginx): serve TLS for the host and pass requests
               to Folio unchanged, keeping the <code>Host</code> header, e.g. Caddy:{" "}
-              <code>{"news.example.com { reverse_proxy 127.0.0.1:8000 }"}</code>
+              <code>{`news.example.com { reverse_proxy 127.0.0.1:${props.platformPort} }`}</code>
             </li>
             <li>
               Check: <code>https://your-host/api/v1/articles/search?q=test</code>{" "}
@@ -270,14 +312,15 @@ export function SettingsPage(props: SettingsProps) {
             </label>
             <p class="hint" id={`price-${use}-hint`}>Now {formatUsd(s.pricingUsdCents[use])}.</p>
             <input
+              {...inv(`pricingUsd.${use}`, `price-${use}-hint`)}
               id={`price-${use}`}
               name={`pricingUsd.${use}`}
               type="number"
               min="0"
               step="any"
-              aria-describedby={`price-${use}-hint`}
               value={typed("license", `pricingUsd.${use}`, usdField(s.pricingUsdCents[use]))}
             />
+            {err(`pricingUsd.${use}`)}
           </div>
         ))}
       </Part>
@@ -288,6 +331,7 @@ export function SettingsPage(props: SettingsProps) {
       >
         <label for="meter">Free PAYWALL reads per reader per month</label>
         <input
+          {...inv("paywallMeterLimit")}
           id="meter"
           name="paywallMeterLimit"
           type="number"
@@ -296,18 +340,20 @@ export function SettingsPage(props: SettingsProps) {
           step="1"
           value={typed("access", "paywallMeterLimit", String(s.paywallMeterLimit))}
         />
+        {err("paywallMeterLimit")}
         <label for="robots">robots.txt origin</label>
         <p class="hint" id="robots-hint">
           Folio obeys this site's robots.txt when it fetches your pages, such as
           https://news.example.com.
         </p>
         <input
+          {...inv("robotsOrigin", "robots-hint")}
           id="robots"
           name="robotsOrigin"
           type="url"
-          aria-describedby="robots-hint"
           value={typed("access", "robotsOrigin", s.robotsOrigin ?? "")}
         />
+        {err("robotsOrigin")}
       </Part>
       <AgentPayments
         who={props.who}
@@ -332,7 +378,13 @@ export function SettingsPage(props: SettingsProps) {
         ))}
         <input type="hidden" name="sponsorTools" value="" />
       </Part>
-      <Enterprise who={props.who} settings={s} problem={problem("enterprise")} />
+      <Enterprise
+        who={props.who}
+        settings={s}
+        problem={problem("enterprise")}
+        typed={props.failed?.part === "enterprise" ? props.failed.values : null}
+        field={fp}
+      />
       <section class="card" id="key" aria-labelledby="key-title">
         <h2 id="key-title">Publisher key</h2>
         <p class="muted small">
@@ -350,9 +402,21 @@ export function SettingsPage(props: SettingsProps) {
 }
 
 function Enterprise(
-  props: { who: Who; settings: SettingsView; problem: preact.JSX.Element | null },
+  props: {
+    who: Who;
+    settings: SettingsView;
+    problem: preact.JSX.Element | null;
+    /** What was typed into this form when the API refused it. */
+    typed: Record<string, string | string[]> | null;
+    field: FieldProblem | null;
+  },
 ) {
   const terms = props.settings.enterpriseTerms;
+  const inv = (name: string, hint?: string) => invalidIf(props.field, name, hint);
+  const err = (name: string) => <FieldError problem={props.field} name={name} />;
+  const typed = props.typed;
+  const typedOne = (name: string) => [typed?.[name] ?? ""].flat()[0] ?? "";
+  const uses = typed ? [typed["enterprise.useCases"] ?? []].flat() : terms?.useCases ?? [];
   return (
     <section class="card" id="enterprise" aria-labelledby="enterprise-title">
       <h2 id="enterprise-title">Enterprise license</h2>
@@ -363,15 +427,16 @@ function Enterprise(
       {props.problem}
       <form method="post" action="/publisher/settings/enterprise">
         <CsrfField token={props.who.csrfToken} />
-        <fieldset>
+        <fieldset {...inv("enterprise.useCases")}>
           <legend>Uses covered</legend>
+          {err("enterprise.useCases")}
           {(["summarization", "display", "rag", "fine_tuning"] as const).map((use) => (
             <label class="check" key={use}>
               <input
                 type="checkbox"
                 name="enterprise.useCases"
                 value={use}
-                checked={terms?.useCases.includes(use) ?? false}
+                checked={uses.includes(use)}
               />
               <span>{use.replace("_", "-")}</span>
             </label>
@@ -379,17 +444,29 @@ function Enterprise(
         </fieldset>
         <label for="ent-price">Monthly price (USD)</label>
         <input
+          {...inv("enterprise.monthlyPriceUsd")}
           id="ent-price"
           name="enterprise.monthlyPriceUsd"
           type="number"
           min="0"
           step="0.01"
-          value={terms ? usdField(terms.monthlyPriceUsdCents) : ""}
+          value={typed
+            ? typedOne("enterprise.monthlyPriceUsd")
+            : terms
+            ? usdField(terms.monthlyPriceUsdCents)
+            : ""}
         />
+        {err("enterprise.monthlyPriceUsd")}
         <label for="ent-conditions">Conditions</label>
-        <textarea id="ent-conditions" name="enterprise.conditions" maxLength={4000}>
-          {terms?.conditions ?? ""}
+        <textarea
+          {...inv("enterprise.conditions")}
+          id="ent-conditions"
+          name="enterprise.conditions"
+          maxLength={4000}
+        >
+          {typed ? typedOne("enterprise.conditions") : terms?.conditions ?? ""}
         </textarea>
+        {err("enterprise.conditions")}
         <p class="row">
           <button type="submit" name="enterprise.action" value="save">Save enterprise terms</button>
           {terms
@@ -430,10 +507,17 @@ function AgentPayments(props: {
   who: Who;
   settings: SettingsView;
   crawlers: CrawlerView[];
-  failed: { problem: string; values: Record<string, string | string[]> } | null;
+  failed: {
+    problem: string;
+    values: Record<string, string | string[]>;
+    field?: FieldProblem | null;
+  } | null;
 }) {
   const ap = props.settings.agentPayments;
   const failed = props.failed;
+  const fp = failed?.field ?? null;
+  const inv = (name: string, hint?: string) => invalidIf(fp, name, hint);
+  const err = (name: string) => <FieldError problem={fp} name={name} />;
   const typed = (name: string, fallback: string): string => {
     if (!failed) return fallback;
     const v = failed.values[name];
@@ -469,7 +553,7 @@ function AgentPayments(props: {
             them (with their robots.txt and license.xml).
           </p>
         )}
-      {failed ? <p class="problem" role="alert">{failed.problem}</p> : null}
+      {failed && !fp ? <p class="problem" role="alert">{failed.problem}</p> : null}
       <form method="post" action="/publisher/settings/agent-payments">
         <CsrfField token={props.who.csrfToken} />
         <label class="check">
@@ -488,14 +572,15 @@ function AgentPayments(props: {
           your full-display price (now {formatUsd(displayPrice)}).
         </p>
         <input
+          {...inv("agentPayments.crawlerPriceUsd", "crawler-price-hint")}
           id="crawler-price"
           name="agentPayments.crawlerPriceUsd"
           type="number"
           min="0"
           step="any"
-          aria-describedby="crawler-price-hint"
           value={price}
         />
+        {err("agentPayments.crawlerPriceUsd")}
         <label for="default-action">Training and search crawlers</label>
         <p class="hint" id="default-action-hint">
           Allow: served free. Charge: they pay on every page, free ones included. Block: refused

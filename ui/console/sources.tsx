@@ -2,6 +2,7 @@
  * Sources and jobs: upload a CSV of article URLs, watch its job, see each URL's result with its
  * reason, and cancel, retry or remove. A running job's page refreshes itself every few seconds.
  */
+import { FieldError, type FieldProblem, invalidIf } from "../field_error.tsx";
 import type { z } from "zod";
 import type {
   jobSchema,
@@ -37,6 +38,8 @@ export function SourcesPage(props: {
   jobs: JobView[];
   notice?: string | null;
   problem?: string | null;
+  /** The upload's refusal when it is the file's (shown beside it). */
+  fieldProblem?: FieldProblem | null;
 }) {
   const active = props.jobs.filter(isActive);
   return (
@@ -61,7 +64,15 @@ export function SourcesPage(props: {
           enctype="multipart/form-data"
         >
           <label for="csv">CSV file</label>
-          <input id="csv" name="file" type="file" accept=".csv,text/csv,text/plain" required />
+          <input
+            {...invalidIf(props.fieldProblem, "file")}
+            id="csv"
+            name="file"
+            type="file"
+            accept=".csv,text/csv,text/plain"
+            required
+          />
+          <FieldError problem={props.fieldProblem} name="file" />
           <p>
             <button type="submit">Upload and start</button>
           </p>

@@ -71,7 +71,13 @@ export async function changePassword(
     throw new AppError(409, "no_password", "password: this publisher has no console sign-in");
   }
   if (!(await verifyPassword(input.currentPassword, user.passwordHash))) {
-    throw new AppError(401, "invalid_credentials", "currentPassword: is incorrect");
+    throw new AppError(
+      401,
+      "invalid_credentials",
+      "currentPassword: is incorrect",
+      {},
+      "currentPassword",
+    );
   }
   await setUserPassword(db, user, await hashPassword(input.password), {
     keepSession: session?.tokenHash ?? null,

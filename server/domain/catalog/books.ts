@@ -120,10 +120,22 @@ async function storeBook(
   const { titles, chapters } = await split(bytes, { format, title, pdf: opts.pdf });
   await turn();
   if (titles.length === 0) {
-    throw new AppError(422, "no_text", "file: no text was found in the book (a scanned PDF?)");
+    throw new AppError(
+      422,
+      "no_text",
+      "file: no text was found in the book (a scanned PDF?)",
+      {},
+      "file",
+    );
   }
   if (titles.length > MAX_CHAPTERS) {
-    throw new AppError(422, "too_many_chapters", `file: more than ${MAX_CHAPTERS} chapters`);
+    throw new AppError(
+      422,
+      "too_many_chapters",
+      `file: more than ${MAX_CHAPTERS} chapters`,
+      {},
+      "file",
+    );
   }
   const count = titles.length;
   const bookId = newId("bk");
@@ -235,7 +247,13 @@ function formatOf(upload: Upload): BookFormat {
   const type = upload.contentType.toLowerCase();
   const saysPdf = type === "application/pdf" || name.endsWith(".pdf");
   if (saysPdf && !isPdf) {
-    throw new AppError(415, "unsupported_media_type", "file: this is not a PDF (no %PDF- header)");
+    throw new AppError(
+      415,
+      "unsupported_media_type",
+      "file: this is not a PDF (no %PDF- header)",
+      {},
+      "file",
+    );
   }
   if (isPdf) {
     if (b.length > MAX_PDF_BYTES) throw tooLarge(MAX_PDF_BYTES);
@@ -247,6 +265,8 @@ function formatOf(upload: Upload): BookFormat {
       415,
       "unsupported_media_type",
       "file: binary data (NUL bytes) where markdown or plain text was expected",
+      {},
+      "file",
     );
   }
   const markdown = /\.(md|markdown)$/.test(name) || type === "text/markdown" ||
@@ -272,7 +292,13 @@ async function split(
     );
   } catch (e) {
     if (!(e instanceof TypeError)) throw e;
-    throw new AppError(415, "unsupported_encoding", "file: the text is not valid UTF-8");
+    throw new AppError(
+      415,
+      "unsupported_encoding",
+      "file: the text is not valid UTF-8",
+      {},
+      "file",
+    );
   }
 }
 
@@ -292,5 +318,11 @@ function summaryOf(body: string): string {
 }
 
 function tooLarge(max: number): AppError {
-  return new AppError(413, "payload_too_large", `file: larger than ${max / 1024 / 1024} MB`);
+  return new AppError(
+    413,
+    "payload_too_large",
+    `file: larger than ${max / 1024 / 1024} MB`,
+    {},
+    "file",
+  );
 }

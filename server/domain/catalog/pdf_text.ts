@@ -87,6 +87,8 @@ export async function pdfText(
       422,
       "unprocessable_pdf",
       `file: the PDF cannot be processed: ${outcome.why}`,
+      {},
+      "file",
     );
   }
   return outcome;

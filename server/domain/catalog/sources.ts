@@ -160,12 +160,18 @@ export async function importSourceCsv(
 
 function decode(bytes: Uint8Array): string {
   if ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff)) {
-    throw new AppError(415, "unsupported_encoding", "file: UTF-16 is not supported; save as UTF-8");
+    throw new AppError(
+      415,
+      "unsupported_encoding",
+      "file: UTF-16 is not supported; save as UTF-8",
+      {},
+      "file",
+    );
   }
   try {
     return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
   } catch {
-    throw new AppError(415, "unsupported_encoding", "file: the CSV is not valid UTF-8");
+    throw new AppError(415, "unsupported_encoding", "file: the CSV is not valid UTF-8", {}, "file");
   }
 }
 

@@ -19,11 +19,22 @@ import {
   send,
 } from "../kit/forms.ts";
 import { must, pageStatus } from "../kit/pages.ts";
+import { type FieldMap, formProblem } from "../kit/field_errors.ts";
 import { type BuyerEnv, market } from "./site.ts";
 
 const NOTICES: Record<string, string> = {
   saved: "Budget saved: it applies to the next read.",
   removed: "Budget removed.",
+};
+
+/** The budget API's input and the forms' amount field (each form shows its own refusal). */
+const FIELDS: FieldMap = {
+  monthlyUsdCents: {
+    name: "monthlyUsd",
+    label: "Monthly budget (USD)",
+    plain: "enter an amount in dollars, such as 50 or 49.99",
+    cents: true,
+  },
 };
 
 /** The budgets page and its forms. */
@@ -61,7 +72,7 @@ export function budgetsPages(api: ApiFetch): Hono<BuyerEnv> {
     if (!saved.ok) {
       return render(c, {
         publisherId,
-        problem: saved.problem!,
+        problem: ((p) => p.field?.message ?? p.top!)(formProblem(saved, FIELDS)),
         typed: field(f, "monthlyUsd"),
       }, saved.status);
     }

@@ -14,6 +14,13 @@ import {
 import { PublisherPage } from "../../../ui/buyer/publisher.tsx";
 import { renderPage } from "../../../ui/layout.tsx";
 import type { AppDeps } from "../../deps.ts";
+import {
+  type FieldMap,
+  fieldProblem,
+  type FormField,
+  type FormProblem,
+  formProblem,
+} from "../kit/field_errors.ts";
 import { type ApiFetch, callApi } from "../kit/api.ts";
 import { doneRedirect, formLimit, readForm, send } from "../kit/forms.ts";
 import { usdToCents } from "../../platform/money.ts";
@@ -34,6 +41,12 @@ const PAGE_SIZE = 20;
  * The publishers that pass the filter, or the problem with the filter. Search is a
  * case-insensitive substring of the name or description; the price is the per-read display price.
  */
+
+/** The license form's one field: the use cases ticked. */
+const USE_CASES: FormField = { name: "useCases", label: "Use cases" };
+const PICK_ONE = "tick at least one; base access alone covers no reads";
+const LICENSE_FIELDS: FieldMap = { useCases: { ...USE_CASES, plain: PICK_ONE } };
+
 export function filterCatalog(
   publishers: CatalogPublisher[],
   f: CatalogFilter,
@@ -89,7 +102,7 @@ export function catalogPages(deps: AppDeps, api: ApiFetch): Hono<BuyerEnv> {
 
   const render = async (
     c: Context<BuyerEnv>,
-    failed: { problem: string; useCases: string[] } | null = null,
+    failed: { problem: FormProblem; useCases: string[] } | null = null,
     status = 200,
   ) => {
     const id = c.req.param("publisherId")!;
@@ -119,11 +132,18 @@ export function catalogPages(deps: AppDeps, api: ApiFetch): Hono<BuyerEnv> {
   app.post("/catalog/:publisherId/license", formLimit, async (c) => {
     const f = await readForm(c);
     const useCases = [f.useCases ?? []].flat().filter((u) => u !== "");
+    // Base access alone licenses no use (docs/SPEC.md "License": useCases are summarization,
+    // display, rag), so the API refuses an empty bundle; say so beside the boxes before sending.
+    if (useCases.length === 0) {
+      return render(c, { problem: fieldProblem(USE_CASES, PICK_ONE), useCases }, 400);
+    }
     const answer = await send(c, api, f, market("/licenses"), {
       method: "POST",
       json: { publisherId: c.req.param("publisherId"), useCases },
     }, licenseBoughtSchema);
-    if (!answer.ok) return render(c, { problem: answer.problem!, useCases }, answer.status);
+    if (!answer.ok) {
+      return render(c, { problem: formProblem(answer, LICENSE_FIELDS), useCases }, answer.status);
+    }
     if (answer.body.state === "pending") return c.redirect(answer.body.checkoutUrl, 303);
     return doneRedirect(c, "/buyer/licenses", "licensed");
   });

@@ -13,6 +13,8 @@ import {
 import { type ApiFetch, callApi } from "../kit/api.ts";
 import { doneRedirect, field, formLimit, noticeOf, readForm, send } from "../kit/forms.ts";
 import { must, pageStatus } from "../kit/pages.ts";
+import { PASSWORD_FIELDS } from "../kit/account.ts";
+import { formProblem } from "../kit/field_errors.ts";
 import { type BuyerEnv, market } from "./site.ts";
 
 const NOTICES: Record<string, string> = {
@@ -70,7 +72,10 @@ export function keysPages(api: ApiFetch): Hono<BuyerEnv> {
         currentPassword: field(f, "currentPassword") || undefined,
       },
     });
-    if (!saved.ok) return refused(c, { form: "password", problem: saved.problem! }, saved.status);
+    if (!saved.ok) {
+      const { top, field } = formProblem(saved, PASSWORD_FIELDS);
+      return refused(c, { form: "password", problem: top ?? "", field }, saved.status);
+    }
     return doneRedirect(c, "/buyer/keys", "password");
   });
 

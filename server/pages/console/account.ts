@@ -9,7 +9,8 @@ import { renderPage } from "../../../ui/layout.tsx";
 import { AccountPage } from "../../../ui/console/password.tsx";
 import type { AppDeps } from "../../deps.ts";
 import { signupResponseSchema } from "../../surfaces/manage/openapi_schemas.ts";
-import { EXPIRED_FORM, passCookie, signOut } from "../kit/account.ts";
+import { EXPIRED_FORM, passCookie, PASSWORD_FIELDS, signOut } from "../kit/account.ts";
+import { type FormProblem, formProblem, NO_PROBLEM } from "../kit/field_errors.ts";
 import { type ApiAnswer, type ApiFetch, callApi } from "../kit/api.ts";
 import { doneRedirect, field, formLimit, noticeOf, readForm, send } from "../kit/forms.ts";
 import { pageStatus } from "../kit/pages.ts";
@@ -88,13 +89,18 @@ export function accountPages(deps: AppDeps, api: ApiFetch): Hono<VisitorEnv<Cons
 export function passwordPages(api: ApiFetch): Hono<ConsoleEnv> {
   const app = new Hono<ConsoleEnv>();
   const notices = { password: "Password changed. Your other sessions are signed out." };
-  const render = (c: Context<ConsoleEnv>, problem: string | null, status = 200) =>
+  const render = (c: Context<ConsoleEnv>, problem: FormProblem, status = 200) =>
     c.html(
-      renderPage(AccountPage({ who: c.get("who"), notice: noticeOf(c, notices), problem })),
+      renderPage(AccountPage({
+        who: c.get("who"),
+        notice: noticeOf(c, notices),
+        problem: problem.top,
+        fieldProblem: problem.field,
+      })),
       pageStatus(status),
     );
 
-  app.get("/account", (c) => render(c, null));
+  app.get("/account", (c) => render(c, NO_PROBLEM));
   app.post("/account/password", formLimit, async (c) => {
     const f = await readForm(c);
     // Passwords go as typed: no trimming.
@@ -105,7 +111,7 @@ export function passwordPages(api: ApiFetch): Hono<ConsoleEnv> {
     if (!saved.ok) {
       const retry = saved.headers.get("retry-after");
       if (retry) c.header("Retry-After", retry);
-      return render(c, saved.problem, saved.status);
+      return render(c, formProblem(saved, PASSWORD_FIELDS), saved.status);
     }
     return doneRedirect(c, "/publisher/account", "password");
   });

@@ -16,6 +16,7 @@ import {
 } from "../kit/forms.ts";
 import { refusalStatus, segment } from "../kit/pages.ts";
 import type { ConsoleEnv } from "../kit/session.ts";
+import { siteLinks } from "./site_links.ts";
 
 const NOTICES: Record<string, string> = {
   saved: "Article saved.",
@@ -51,6 +52,8 @@ export function articlesPages(api: ApiFetch): Hono<ConsoleEnv> {
     for (const [k, v] of Object.entries(filters)) if (v) query.set(k, String(v));
     const answer = await callApi(c, api, `/api/publisher/articles?${query}`, articlePageSchema);
     const page = answer.ok ? answer.body : { articles: [], total: 0, limit: 50, nextOffset: null };
+    const link = await siteLinks(c, api);
+    page.articles = page.articles.map((a) => ({ ...a, url: link(a.url) }));
     return c.html(
       renderPage(ArticlesPage({
         who: c.get("who"),

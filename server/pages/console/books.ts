@@ -12,10 +12,18 @@ import { type ApiFetch, callApi } from "../kit/api.ts";
 import { doneRedirect, formLimit, noticeOf, readForm, send } from "../kit/forms.ts";
 import { must, refusalStatus, segment } from "../kit/pages.ts";
 import type { ConsoleEnv } from "../kit/session.ts";
+import { type FieldMap, type FormProblem, formProblem, NO_PROBLEM } from "../kit/field_errors.ts";
 
 const NOTICES: Record<string, string> = {
   uploaded: "Book uploaded and split into chapters.",
   deleted: "Book deleted; its chapters left search and listings.",
+};
+
+/** The book upload's fields by the API's names (the rights boxes share the ceiling's fieldset). */
+const FIELDS: FieldMap = {
+  file: { name: "file", label: "File" },
+  title: { name: "title", label: "Title" },
+  author: { name: "author", label: "Author" },
 };
 
 /** The books pages. */
@@ -23,7 +31,7 @@ export function booksPages(api: ApiFetch): Hono<ConsoleEnv> {
   const app = new Hono<ConsoleEnv>();
   const list = async (
     c: Context<ConsoleEnv>,
-    problem: string | null,
+    problem: FormProblem,
     status: ContentfulStatusCode = 200,
   ) => {
     const books = must(await callApi(c, api, "/api/publisher/books", bookListSchema));
@@ -32,13 +40,14 @@ export function booksPages(api: ApiFetch): Hono<ConsoleEnv> {
         who: c.get("who"),
         books: books.books,
         notice: noticeOf(c, NOTICES),
-        problem,
+        problem: problem.top,
+        fieldProblem: problem.field,
       })),
       status,
     );
   };
 
-  app.get("/books", (c) => list(c, null));
+  app.get("/books", (c) => list(c, NO_PROBLEM));
 
   app.post("/books/upload", async (c) => {
     const answer = await callApi(c, api, "/api/publisher/books", bookResponseSchema, {
@@ -47,7 +56,7 @@ export function booksPages(api: ApiFetch): Hono<ConsoleEnv> {
       contentType: c.req.header("content-type") ?? "",
       csrf: c.req.query("_csrf") ?? "",
     });
-    if (!answer.ok) return list(c, answer.problem, refusalStatus(answer.status));
+    if (!answer.ok) return list(c, formProblem(answer, FIELDS), refusalStatus(answer.status));
     return doneRedirect(c, `/publisher/books/${segment(answer.body.bookId)}`, "uploaded");
   });
 
@@ -67,7 +76,7 @@ export function booksPages(api: ApiFetch): Hono<ConsoleEnv> {
     const deleted = await send(c, api, f, `/api/publisher/books/${segment(c.req.param("id"))}`, {
       method: "DELETE",
     });
-    if (!deleted.ok) return list(c, deleted.problem, refusalStatus(deleted.status));
+    if (!deleted.ok) return list(c, formProblem(deleted, {}), refusalStatus(deleted.status));
     return doneRedirect(c, "/publisher/books", "deleted");
   });
   return app;

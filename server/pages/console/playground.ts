@@ -12,6 +12,7 @@ import type { ApiFetch } from "../kit/api.ts";
 import { field, formLimit, numeric, readForm, send } from "../kit/forms.ts";
 import { must } from "../kit/pages.ts";
 import type { ConsoleEnv } from "../kit/session.ts";
+import { siteLinks } from "./site_links.ts";
 
 type Refusal = 400 | 403 | 404 | 409 | 413 | 415 | 429;
 const REFUSALS: readonly Refusal[] = [400, 403, 404, 409, 413, 415, 429];
@@ -53,9 +54,13 @@ export function playgroundPages(api: ApiFetch): Hono<ConsoleEnv> {
       if (!status) must(answer);
       return render(c, typed, answer.problem, status ?? 400);
     }
+    const link = await siteLinks(c, api);
     return render(c, {
       ...typed,
-      passages: answer.body.results.map(passageOf),
+      passages: answer.body.results.map(passageOf).map((p) => ({
+        ...p,
+        url: p.url && link(p.url),
+      })),
       raw: JSON.stringify(answer.body, null, 2),
     });
   });

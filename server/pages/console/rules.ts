@@ -23,7 +23,9 @@ import {
   send,
 } from "../kit/forms.ts";
 import { must, refusalStatus, segment } from "../kit/pages.ts";
+import { type FieldMap, type FormProblem, formProblem, NO_PROBLEM } from "../kit/field_errors.ts";
 import type { ConsoleEnv } from "../kit/session.ts";
+import { siteLinks } from "./site_links.ts";
 
 const NOTICES: Record<string, string> = {
   created: "Rule added.",
@@ -33,6 +35,7 @@ const NOTICES: Record<string, string> = {
 };
 
 const FORM_FIELDS = [
+  "name",
   "priority",
   "path",
   "publishedWithinHours",
@@ -43,6 +46,47 @@ const FORM_FIELDS = [
   "windowEnd",
   "deny",
 ];
+
+/** The rules API's inputs, by `param`, and the rule form's fields that fill them. */
+const FIELDS: FieldMap = {
+  name: { name: "name", label: "Name" },
+  priority: { name: "priority", label: "Priority", plain: "enter a whole number, 0 or more" },
+  "match.path": { name: "path", label: "Path" },
+  "match.publishedWithinHours": {
+    name: "publishedWithinHours",
+    label: "Published within (hours)",
+    plain: "enter a number of hours above 0",
+  },
+  "match.territories": { name: "territories", label: "Readers' countries" },
+  "action.priceUsdCents": {
+    name: "priceUsd",
+    label: "Price per read (USD)",
+    plain: "enter an amount in dollars, such as 0.05",
+    cents: true,
+  },
+  action: {
+    name: "policy",
+    label: "Policy",
+    plain: "choose a policy, set a price per read, or tick Deny",
+  },
+  "action.policy": { name: "policy", label: "Policy" },
+  "action.deny": {
+    name: "deny",
+    label: "Deny reads",
+    plain: "needs readers' countries, and no policy, price or time window",
+  },
+  "action.window": {
+    name: "windowStart",
+    label: "Price valid from",
+    plain: "a time window bounds a price: fill in the price per read too",
+  },
+  "action.window.start": { name: "windowStart", label: "Price valid from" },
+  "action.window.end": {
+    name: "windowEnd",
+    label: "Price valid until",
+    plain: "must be after the start",
+  },
+};
 
 /** The rule JSON of the rule form (the API validates; raw text goes through so it can say why). */
 export function ruleOf(f: Fields) {
@@ -83,7 +127,7 @@ export function rulesPages(api: ApiFetch): Hono<ConsoleEnv> {
   const list = async (
     c: Context<ConsoleEnv>,
     form: RuleForm,
-    problem: string | null,
+    problem: FormProblem,
     status = 200,
   ) => {
     const rules = must(await callApi(c, api, "/api/publisher/rules", ruleListSchema)).rules;
@@ -99,8 +143,14 @@ export function rulesPages(api: ApiFetch): Hono<ConsoleEnv> {
       if (explainForm.country) q.set("country", explainForm.country.toUpperCase());
       if (explainForm.at) q.set("at", utc(explainForm.at));
       const answer = await callApi(c, api, `/api/publisher/rules/explain?${q}`, explainSchema);
-      if (answer.ok) explanation = answer.body;
-      else explainProblem = answer.problem;
+      if (answer.ok) {
+        const link = await siteLinks(c, api);
+        const article = answer.body.article;
+        explanation = {
+          ...answer.body,
+          article: article && { ...article, url: link(article.url) },
+        };
+      } else explainProblem = answer.problem;
     }
     return c.html(
       renderPage(RulesPage({
@@ -111,13 +161,14 @@ export function rulesPages(api: ApiFetch): Hono<ConsoleEnv> {
         explanation,
         explainProblem,
         notice: noticeOf(c, NOTICES),
-        problem,
+        problem: problem.top,
+        fieldProblem: problem.field,
       })),
-      problem ? refusalStatus(status) : explainProblem ? 400 : 200,
+      problem.top || problem.field ? refusalStatus(status) : explainProblem ? 400 : 200,
     );
   };
 
-  app.get("/rules", (c) => list(c, {}, null));
+  app.get("/rules", (c) => list(c, {}, NO_PROBLEM));
 
   app.post("/rules", formLimit, async (c) => {
     const f = await readForm(c);
@@ -127,7 +178,7 @@ export function rulesPages(api: ApiFetch): Hono<ConsoleEnv> {
     });
     return created.ok
       ? doneRedirect(c, "/publisher/rules", "created")
-      : list(c, typed(f), created.problem, created.status);
+      : list(c, typed(f), formProblem(created, FIELDS), created.status);
   });
 
   app.post("/rules/order", formLimit, async (c) => {
@@ -139,25 +190,31 @@ export function rulesPages(api: ApiFetch): Hono<ConsoleEnv> {
     });
     return ordered.ok
       ? doneRedirect(c, "/publisher/rules", "ordered")
-      : list(c, {}, ordered.problem, ordered.status);
+      : list(c, {}, formProblem(ordered, {}), ordered.status);
   });
 
   const edit = async (
     c: Context<ConsoleEnv>,
     form: RuleForm | null,
-    problem: string | null,
+    problem: FormProblem,
     status = 200,
   ) => {
     const rules = must(await callApi(c, api, "/api/publisher/rules", ruleListSchema)).rules;
     const rule = rules.find((r) => r.id === c.req.param("id"));
     if (!rule) throw new AppError(404, "not_found", "Rule was not found");
     return c.html(
-      renderPage(RuleEditPage({ who: c.get("who"), rule, form: form ?? formOf(rule), problem })),
-      problem ? refusalStatus(status) : 200,
+      renderPage(RuleEditPage({
+        who: c.get("who"),
+        rule,
+        form: form ?? formOf(rule),
+        problem: problem.top,
+        fieldProblem: problem.field,
+      })),
+      problem.top || problem.field ? refusalStatus(status) : 200,
     );
   };
 
-  app.get("/rules/:id", (c) => edit(c, null, null));
+  app.get("/rules/:id", (c) => edit(c, null, NO_PROBLEM));
 
   app.post("/rules/:id", formLimit, async (c) => {
     const f = await readForm(c);
@@ -167,7 +224,7 @@ export function rulesPages(api: ApiFetch): Hono<ConsoleEnv> {
     });
     return saved.ok
       ? doneRedirect(c, "/publisher/rules", "saved")
-      : edit(c, typed(f), saved.problem, saved.status);
+      : edit(c, typed(f), formProblem(saved, FIELDS), saved.status);
   });
 
   app.post("/rules/:id/delete", formLimit, async (c) => {
@@ -177,7 +234,7 @@ export function rulesPages(api: ApiFetch): Hono<ConsoleEnv> {
     });
     return deleted.ok
       ? doneRedirect(c, "/publisher/rules", "deleted")
-      : list(c, {}, deleted.problem, deleted.status);
+      : list(c, {}, formProblem(deleted, {}), deleted.status);
   });
   return app;
 }

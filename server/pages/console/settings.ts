@@ -27,6 +27,7 @@ import {
   send,
 } from "../kit/forms.ts";
 import { must } from "../kit/pages.ts";
+import { type FieldMap, formProblem } from "../kit/field_errors.ts";
 import type { ConsoleEnv } from "../kit/session.ts";
 
 const NOTICES: Record<string, string> = {
@@ -112,6 +113,45 @@ const PATCHES: Record<string, (f: Fields) => Record<string, unknown>> = {
     },
 };
 
+const DOLLARS = "enter an amount in dollars, such as 50 or 49.99";
+const price = (name: string, label: string) => ({ name, label, plain: DOLLARS, cents: true });
+
+/** The settings API's inputs, by `param`, and the fields of the forms that fill them. */
+const FIELDS: FieldMap = {
+  name: { name: "name", label: "Name" },
+  description: { name: "description", label: "Description" },
+  "branding.logoUrl": { name: "branding.logoUrl", label: "Logo URL" },
+  "branding.primaryColor": { name: "branding.primaryColor", label: "Primary colour" },
+  "branding.font": { name: "branding.font", label: "Font" },
+  customDomain: { name: "customDomain", label: "Host name" },
+  "pricingUsdCents.display": price("pricingUsd.display", "Price per display read (USD)"),
+  "pricingUsdCents.summarization": price(
+    "pricingUsd.summarization",
+    "Price per summarization read (USD)",
+  ),
+  "pricingUsdCents.rag": price("pricingUsd.rag", "Price per retrieval read (USD)"),
+  paywallMeterLimit: {
+    name: "paywallMeterLimit",
+    label: "Free PAYWALL reads per reader per month",
+    plain: "enter a whole number from 0 to 1000",
+  },
+  robotsOrigin: { name: "robotsOrigin", label: "robots.txt origin" },
+  "agentPayments.crawlerPriceUsdCents": price(
+    "agentPayments.crawlerPriceUsd",
+    "Price per page for crawlers (USD)",
+  ),
+  "enterpriseTerms.useCases": {
+    name: "enterprise.useCases",
+    label: "Uses covered",
+    plain: "tick at least one use",
+  },
+  "enterpriseTerms.monthlyPriceUsdCents": price(
+    "enterprise.monthlyPriceUsd",
+    "Monthly price (USD)",
+  ),
+  "enterpriseTerms.conditions": { name: "enterprise.conditions", label: "Conditions" },
+};
+
 /** The settings pages. */
 export function settingsPages(deps: AppDeps, api: ApiFetch): Hono<ConsoleEnv> {
   const app = new Hono<ConsoleEnv>();
@@ -131,6 +171,7 @@ export function settingsPages(deps: AppDeps, api: ApiFetch): Hono<ConsoleEnv> {
         crawlers: crawlers.crawlers,
         sponsorTools: SPONSOR_LIST,
         platformHost: new URL(deps.config.baseUrl).hostname,
+        platformPort: deps.config.port,
         notice: noticeOf(c, NOTICES),
         ...extra,
       })),
@@ -188,7 +229,9 @@ export function settingsPages(deps: AppDeps, api: ApiFetch): Hono<ConsoleEnv> {
     });
     if (saved.ok) return doneRedirect(c, `/publisher/settings#${part}`, part);
     const status = saved.status === 409 || saved.status === 403 ? saved.status : 400;
-    return render(c, { failed: { part, problem: saved.problem!, values: f } }, status);
+    const { top, field } = formProblem(saved, FIELDS);
+    const failed = { part, problem: top ?? saved.problem!, values: f, field };
+    return render(c, { failed }, status);
   });
   return app;
 }

@@ -29,6 +29,7 @@ import {
 } from "../kit/forms.ts";
 import { must, refusalStatus, segment } from "../kit/pages.ts";
 import type { ConsoleEnv } from "../kit/session.ts";
+import { type FieldMap, type FormProblem, formProblem } from "../kit/field_errors.ts";
 
 const NOTICES: Record<string, string> = {
   uploaded: "Upload received; its job has started.",
@@ -43,15 +44,21 @@ const NOTICES: Record<string, string> = {
 
 const STATES = ["queued", "ingested", "unchanged", "failed", "blocked", "cancelled"];
 
+/** The CSV upload's one field. */
+const FIELDS: FieldMap = { file: { name: "file", label: "CSV file" } };
+
 /** The sources and jobs pages. */
 export function sourcesPages(api: ApiFetch): Hono<ConsoleEnv> {
   const app = new Hono<ConsoleEnv>();
 
   const overview = async (
     c: Context<ConsoleEnv>,
-    problem: string | null,
+    problem: string | FormProblem | null,
     status: ContentfulStatusCode = 200,
   ) => {
+    const { top, field } = typeof problem === "object" && problem !== null
+      ? problem
+      : { top: problem, field: null };
     const [list, jobs] = await Promise.all([
       callApi(c, api, "/api/publisher/sources", sourceListSchema).then(must),
       callApi(c, api, "/api/publisher/jobs", jobListSchema).then(must),
@@ -63,7 +70,8 @@ export function sourcesPages(api: ApiFetch): Hono<ConsoleEnv> {
         urlCounts: list.urls,
         jobs: jobs.jobs,
         notice: noticeOf(c, NOTICES),
-        problem,
+        problem: top,
+        fieldProblem: field,
       })),
       status,
     );
@@ -85,7 +93,7 @@ export function sourcesPages(api: ApiFetch): Hono<ConsoleEnv> {
       },
     );
     if (!answer.ok) {
-      return overview(c, answer.problem, refusalStatus(answer.status));
+      return overview(c, formProblem(answer, FIELDS), refusalStatus(answer.status));
     }
     if (answer.body.duplicate) return doneRedirect(c, "/publisher/sources", "duplicate");
     return answer.body.jobId

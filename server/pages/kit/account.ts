@@ -7,6 +7,7 @@ import { timingSafeEqual } from "../../platform/secrets.ts";
 import { type ApiAnswer, type ApiFetch, callApi } from "./api.ts";
 import { field, readForm } from "./forms.ts";
 import type { PortalSite, VisitorEnv } from "./session.ts";
+import type { FieldMap } from "./field_errors.ts";
 
 /** What a sign-up or sign-in form without its double-submit token is told. */
 export const EXPIRED_FORM = "The form expired. Please try again.";
@@ -36,3 +37,9 @@ export function passCookie(c: Context, answer: ApiAnswer<unknown>): void {
     c.header("Set-Cookie", cookie, { append: true });
   }
 }
+
+/** The password forms' fields (console account, buyer keys), by the API's input names. */
+export const PASSWORD_FIELDS: FieldMap = {
+  currentPassword: { name: "currentPassword", label: "Current password" },
+  password: { name: "password", label: "New password" },
+};

@@ -24,6 +24,8 @@ interface AnswerParts {
   status: number;
   /** The API's error message (`{error: {message}}`), for showing beside the form. */
   problem: string | null;
+  /** The input field the API named at fault (`{error: {param}}`), or null. */
+  param: string | null;
   headers: Headers;
   /** The body as it came (for answers that are not JSON, e.g. an invoice page). */
   text: string;
@@ -80,9 +82,11 @@ export async function callApi<S extends z.ZodType | null>(
   const parts = { status: res.status, headers: res.headers, text };
   if (!res.ok) {
     const problem = errorMessage(parsed) ?? `The request failed (${res.status})`;
-    return { ...parts, ok: false, body: parsed, problem };
+    return { ...parts, ok: false, body: parsed, problem, param: errorParam(parsed) };
   }
-  if (schema === null) return { ...parts, ok: true, body: parsed as BodyOf<S>, problem: null };
+  if (schema === null) {
+    return { ...parts, ok: true, body: parsed as BodyOf<S>, problem: null, param: null };
+  }
   const read = schema.safeParse(parsed);
   if (!read.success) {
     const method = call.method ?? "GET";
@@ -91,10 +95,15 @@ export async function callApi<S extends z.ZodType | null>(
         z.prettifyError(read.error),
     );
   }
-  return { ...parts, ok: true, body: read.data as BodyOf<S>, problem: null };
+  return { ...parts, ok: true, body: read.data as BodyOf<S>, problem: null, param: null };
 }
 
 function errorMessage(body: unknown): string | null {
   const message = (body as { error?: { message?: unknown } } | null)?.error?.message;
   return typeof message === "string" ? message : null;
+}
+
+function errorParam(body: unknown): string | null {
+  const param = (body as { error?: { param?: unknown } } | null)?.error?.param;
+  return typeof param === "string" ? param : null;
 }

@@ -89,7 +89,13 @@ export async function changeBuyerPassword(
       throw invalid("currentPassword", "is required to change a password that is set");
     }
     if (!(await verifyPassword(input.currentPassword, current))) {
-      throw new AppError(401, "invalid_credentials", "currentPassword: is incorrect");
+      throw new AppError(
+        401,
+        "invalid_credentials",
+        "currentPassword: is incorrect",
+        {},
+        "currentPassword",
+      );
     }
   }
   await setBuyerPassword(db, buyerId, await hashPassword(input.password), options);
