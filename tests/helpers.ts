@@ -6,6 +6,8 @@
  *   SDKs, an OAuth library, a browser) and whatever crosses the network.
  * Both start from a copy of one seeded store per test process (migrated, the demo publisher
  * seeded and embedded), which is what makes a test cheap; `dataDir` or FOLIO_SEED=0 opt out.
+ * Both check every answer of a documented operation against the OpenAPI document
+ * (tests/fixtures/documented.ts); `checkDocumented: false` opts a request or a service out.
  */
 import { type ManualClock, manualClock } from "../server/platform/clock.ts";
 import { type Config, loadConfig } from "../server/platform/config.ts";
@@ -14,6 +16,7 @@ import { assembleFolio, type Folio, startFolio } from "../server/runtime.ts";
 import type { SeedResult } from "../server/seed/demo.ts";
 import { type Client, fileUrl, openStore } from "../store/db.ts";
 import { runProbeRound } from "../server/domain/status/probes.ts";
+import { checkDocumented } from "./fixtures/documented.ts";
 
 /** A test service that cleans up after itself with `await using`. */
 export interface TestFolio extends Folio, AsyncDisposable {
@@ -22,9 +25,17 @@ export interface TestFolio extends Folio, AsyncDisposable {
   logLines: string[];
   /**
    * A request to this service; `host` sets the Host (e.g. "demo.localhost"); `from` the client
-   * address it comes from (in process only; 127.0.0.1 unless given).
+   * address it comes from (in process only; 127.0.0.1 unless given); `checkDocumented: false`
+   * leaves the answer unchecked against the OpenAPI document (e.g. a deliberate 500).
    */
-  request(path: string, init?: RequestInit & { host?: string; from?: string }): Promise<Response>;
+  request(path: string, init?: RequestInit & RequestOptions): Promise<Response>;
+}
+
+/** What `TestFolio.request()` takes beyond `RequestInit`. */
+export interface RequestOptions {
+  host?: string;
+  from?: string;
+  checkDocumented?: boolean;
 }
 
 /** Options of both test services. */
@@ -34,6 +45,8 @@ export interface TestOptions {
   /** A data directory to use as it is (no template copy), e.g. to restart on the same store. */
   dataDir?: string;
   clock?: ManualClock;
+  /** Check answers against the OpenAPI document (default true; a request may opt out). */
+  checkDocumented?: boolean;
 }
 
 /** The clock every test starts at unless it brings its own. */
@@ -70,8 +83,8 @@ export async function testFolio(options: TestOptions = {}): Promise<TestFolio> {
     clock,
     dataDir,
     logLines: log.lines,
-    async request(path, init = {}) {
-      const { host = "127.0.0.1", from, ...rest } = init;
+    request: documented(options, async (path, init = {}) => {
+      const { host = "127.0.0.1", from, checkDocumented: _, ...rest } = init;
       // As Deno.serve would hand it over on the configured port, with the Host the client sent.
       const authority = `${host}:${config.port}`;
       const headers = new Headers(rest.headers);
@@ -79,7 +92,7 @@ export async function testFolio(options: TestOptions = {}): Promise<TestFolio> {
       const req = new Request(`http://${authority}${path}`, { ...rest, headers });
       const info = from ? { remoteAddr: { ...peer.remoteAddr, hostname: from } } : peer;
       return await handler(req, info as Deno.ServeHandlerInfo<Deno.NetAddr>);
-    },
+    }),
     async [Symbol.asyncDispose]() {
       await shutdown();
       if (owned) await Deno.remove(dataDir, { recursive: true }).catch(() => {});
@@ -102,19 +115,35 @@ export async function startTestFolio(options: TestOptions = {}): Promise<TestFol
     clock,
     dataDir,
     logLines: log.lines,
-    request(path, init = {}) {
-      const { host, from: _from, ...rest } = init;
+    request: documented(options, (path, init = {}) => {
+      const { host, from: _from, checkDocumented: _, ...rest } = init;
       if (!host) return fetch(`http://127.0.0.1:${port}${path}`, rest);
       client ??= Deno.createHttpClient({
         proxy: { transport: "tcp", hostname: "127.0.0.1", port },
       });
       return fetch(`http://${host}:${port}${path}`, { ...rest, client });
-    },
+    }),
     async [Symbol.asyncDispose]() {
       client?.close();
       await folio.shutdown();
       if (owned) await Deno.remove(dataDir, { recursive: true }).catch(() => {});
     },
+  };
+}
+
+/** `request` with each answer checked against the OpenAPI document unless opted out. */
+function documented(options: TestOptions, request: TestFolio["request"]): TestFolio["request"] {
+  if (options.checkDocumented === false) return request;
+  return async (path, init = {}) => {
+    const res = await request(path, init);
+    if (init.checkDocumented === false) return res;
+    try {
+      await checkDocumented(init.method ?? "GET", path, res);
+    } catch (e) {
+      await res.body?.cancel();
+      throw e;
+    }
+    return res;
   };
 }
 

@@ -3,7 +3,8 @@
  * every route of the management API, the buyer marketplace and the REST read API is documented, and
  * nothing is documented that is not served, except the operations marked x-folio-pending (an
  * agreed contract documented before its route lands). And the answers the document describes are
- * the answers the routes give, field for field.
+ * the answers the routes give, field for field (every test checks its answers the same way:
+ * tests/fixtures/documented.ts; the last test here checks that check).
  */
 import assert from "node:assert/strict";
 import type { z } from "zod";
@@ -13,6 +14,7 @@ import * as m from "../server/surfaces/marketplace/schemas.ts";
 import * as r from "../server/surfaces/rest/schemas.ts";
 import { errorSchema } from "../server/surfaces/manage/openapi_schemas.ts";
 import { demoIds, denyTerritory, patchDemo, spendToCap } from "./fixtures/demo.ts";
+import { checkDocumented, documentedOperation } from "./fixtures/documented.ts";
 import { json, type TestFolio, testFolio } from "./helpers.ts";
 
 type Doc = { paths: Record<string, Record<string, Record<string, unknown>>> };
@@ -184,3 +186,31 @@ async function conforms<S extends z.ZodType>(
   assert.deepEqual(parsed.data, body);
   return parsed.data;
 }
+
+Deno.test("the harness refuses an answer the document does not describe, naming where", async () => {
+  const answer = (status: number, body: unknown) =>
+    new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
+  assert.equal(
+    documentedOperation("GET", "/api/v1/articles/search?q=x")?.name,
+    "GET /api/v1/articles/search",
+  );
+  assert.equal(
+    documentedOperation("GET", "/api/v1/articles/https://demo.localhost/a/b")?.name,
+    "GET /api/v1/articles/{idOrUrl}",
+  );
+  assert.equal(documentedOperation("GET", "/api/publisher/nowhere"), null);
+  const error = { error: { code: "not_found", message: "Rule not found" } };
+  await checkDocumented("DELETE", "/api/publisher/rules/r1", answer(404, error));
+  await assert.rejects(
+    checkDocumented("DELETE", "/api/publisher/rules/r1", answer(418, error)),
+    /DELETE \/api\/publisher\/rules\/\{id\} .* answered 418, a status the OpenAPI document/,
+  );
+  await assert.rejects(
+    checkDocumented("GET", "/api/publisher/rules", answer(200, { rules: [], extra: 1 })),
+    /answered 200: extra: not in the documented schema/,
+  );
+  await assert.rejects(
+    checkDocumented("GET", "/api/publisher/rules", answer(200, { rules: "none" })),
+    /answered 200: rules: /,
+  );
+});

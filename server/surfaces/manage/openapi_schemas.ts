@@ -138,8 +138,6 @@ export const jobInputSchema = z.strictObject({
 });
 
 /** 202 of POST /api/publisher/jobs: the queued job. */
-export const jobQueuedSchema = z.object({ jobId: z.string() });
-
 /** An ingestion job (docs/SPEC.md "Other records"); counts are live while it runs. */
 export const jobSchema = z.object({
   id: z.string(),
@@ -160,6 +158,15 @@ export const jobSchema = z.object({
   createdAt: z.iso.datetime(),
   startedAt: z.iso.datetime().nullable(),
   finishedAt: z.iso.datetime().nullable(),
+});
+
+/** POST /api/publisher/jobs: the job queued, or the one of that kind already active. */
+export const jobQueuedSchema = z.object({
+  jobId: z.string(),
+  created: z.boolean().meta({
+    description: "false: a job of that kind was already active, and this is it",
+  }),
+  job: jobSchema,
 });
 
 /** POST /api/publisher/sources answer: the upload and the drain job it started. */

@@ -168,6 +168,8 @@ export const settingsResponseSchema = settingsSchema.extend({
   urls: z.object({
     host: z.string().nullable(),
     mcp: z.string(),
+    mcpHost: z.string().nullable()
+      .describe("The same MCP server at /mcp on the custom domain; null without one"),
     rest: z.string().nullable(),
     a2a: z.string(),
     agentCard: z.string(),

@@ -5,6 +5,7 @@
  * (server/surfaces/openapi/reference.ts) is rendered from it.
  */
 import { Hono } from "hono";
+import type { z } from "zod";
 import type { Config } from "../../platform/config.ts";
 import type { AppDeps, AppEnv } from "../../deps.ts";
 import { errorSchema } from "../manage/openapi_schemas.ts";
@@ -40,13 +41,27 @@ const reference: Api = {
   errorSchema: "Error",
   paths: {
     "/api/openapi.json": {
-      get: { summary: "This OpenAPI document", ok: [200, null, "OpenAPI 3.1 document"] },
+      get: {
+        summary: "This OpenAPI document",
+        ok: [200, { "application/json": { schema: { type: "object" } } }, "OpenAPI 3.1 document"],
+      },
     },
   },
 };
 
+/** The error body of each API, by the component name its `errorSchema` gives. */
+export const ERROR_BODIES: Record<string, z.ZodType> = {
+  Error: errorSchema,
+  RestError: restErrorSchema,
+};
+
+/** The APIs the document describes, in its order (tests/fixtures/documented.ts checks answers). */
+export function documentedApis(baseUrl: string): Api[] {
+  return [marketplaceApi(), restApi(baseUrl), manageApi(), reference];
+}
+
 function build(baseUrl: string): Json {
-  const apis = [marketplaceApi(), restApi(baseUrl), manageApi(), reference];
+  const apis = documentedApis(baseUrl);
   return {
     openapi: "3.1.0",
     info: {
@@ -62,10 +77,9 @@ function build(baseUrl: string): Json {
     servers: [{ url: baseUrl }],
     tags: apis.map((api) => ({ name: api.tag, description: api.description })),
     components: {
-      schemas: {
-        Error: schemaOf(errorSchema, "output"),
-        RestError: schemaOf(restErrorSchema, "output"),
-      },
+      schemas: Object.fromEntries(
+        Object.entries(ERROR_BODIES).map(([name, schema]) => [name, schemaOf(schema, "output")]),
+      ),
       securitySchemes: {
         buyerKey: { type: "http", scheme: "bearer", description: "Buyer key, mk_..." },
         buyerSession: {

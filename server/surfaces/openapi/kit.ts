@@ -89,23 +89,50 @@ export function pathItems(api: Api): Record<string, Json> {
   );
 }
 
+/** One documented answer of an operation: its status, its body and what it means. */
+export interface Answer {
+  status: number;
+  /** A zod schema (JSON), a content map (other media types), null (no body). */
+  body: z.ZodType | Json | null;
+  description: string;
+  /** The body is the API's error body (`Api.errorSchema`). */
+  error: boolean;
+}
+
+/**
+ * Every answer an operation is documented with: its own (ok, also), then the API's error body
+ * for its error statuses and, when authenticated, the credential refusals.
+ */
+export function answersOf(api: Api, op: Operation): Answer[] {
+  const own = [op.ok, ...(op.also ?? [])].map(([status, body, description]) => ({
+    status,
+    body,
+    description: description ?? "OK",
+    error: false,
+  }));
+  const errors = new Set([...(op.auth ? api.auth.errors : []), ...(op.errors ?? [])]);
+  return [
+    ...own,
+    ...[...errors].sort().map((status) => ({
+      status,
+      body: null,
+      description: api.errors[status],
+      error: true,
+    })),
+  ];
+}
+
 function operation(api: Api, op: Operation): Json {
   const responses: Json = {};
-  for (const [status, body, description] of [op.ok, ...(op.also ?? [])]) {
-    responses[status] = {
-      description: description ?? "OK",
-      ...(status < 300 && op.headers ? { headers: op.headers } : {}),
-      ...(body ? { content: content(body, "output") } : {}),
-    };
-  }
-  const errors = new Set([...(op.auth ? api.auth.errors : []), ...(op.errors ?? [])]);
-  for (const status of [...errors].sort()) {
-    responses[status] = {
-      description: api.errors[status],
-      content: {
-        "application/json": { schema: { $ref: `#/components/schemas/${api.errorSchema}` } },
-      },
-    };
+  for (const { status, body, description, error } of answersOf(api, op)) {
+    const ref = { $ref: `#/components/schemas/${api.errorSchema}` };
+    responses[status] = error
+      ? { description, content: { "application/json": { schema: ref } } }
+      : {
+        description,
+        ...(status < 300 && op.headers ? { headers: op.headers } : {}),
+        ...(body ? { content: content(body, "output") } : {}),
+      };
   }
   const security = op.security ?? (op.auth ? api.auth.security : undefined);
   return {

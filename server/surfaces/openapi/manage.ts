@@ -72,7 +72,7 @@ export function manageApi(): Api {
             password: "a long passphrase",
           },
           ok: [201, io.signupResponseSchema, "Created"],
-          errors: [400, 409, 413, 429],
+          errors: [400, 409, 413, 415, 429],
         },
       },
       "/api/publishers/login": {
@@ -85,7 +85,7 @@ export function manageApi(): Api {
           body: loginSchema,
           example: { email: "editor@harbor.example", password: "a long passphrase" },
           ok: [200, io.loginResponseSchema],
-          errors: [400, 401, 429],
+          errors: [400, 401, 413, 415, 429],
         },
       },
       "/api/publishers/logout": {
@@ -127,7 +127,7 @@ export function manageApi(): Api {
           body: settingsPatchSchema,
           example: { toggles: { publicRest: true } },
           ok: [200, settingsResponseSchema],
-          errors: [400, 409, 413],
+          errors: [400, 409, 413, 415],
         }),
       },
       "/api/publisher/domain/verify": {
@@ -184,6 +184,7 @@ export function manageApi(): Api {
           summary: "Delete a content rule",
           params: [id],
           ok: [204, null, "Deleted"],
+          errors: [404],
         }),
       },
       "/api/publisher/articles": {
@@ -257,6 +258,7 @@ export function manageApi(): Api {
           description: "Starts a drain job for the upload's new URLs (named in the answer); a " +
             "re-upload of the same file answers 200 with the upload's latest job.",
           ok: [201, io.sourceResponseSchema, "Accepted URLs queued for ingestion"],
+          also: [[200, io.sourceResponseSchema, "The same file again: the upload's latest job"]],
           errors: [400, 413, 415],
         }),
         get: authed({
@@ -288,7 +290,12 @@ export function manageApi(): Api {
         get: authed({ summary: "The last 50 ingestion jobs", ok: [200, io.jobListSchema] }),
       },
       "/api/publisher/jobs/{id}": {
-        get: authed({ summary: "An ingestion job", params: [id], ok: [200, io.jobSchema] }),
+        get: authed({
+          summary: "An ingestion job",
+          params: [id],
+          ok: [200, io.jobSchema],
+          errors: [404],
+        }),
       },
       "/api/publisher/books": {
         post: authed({
@@ -408,7 +415,9 @@ export function manageApi(): Api {
       "/api/publisher/earnings": {
         get: authed({
           summary: "Earnings from metered reads and licenses",
+          params: [query("months", { type: "integer", minimum: 1, maximum: 36, default: 12 })],
           ok: [200, io.earningsSchema],
+          errors: [400],
         }),
       },
       // Issue 11, part 2: the lifecycle operations of the publisher console.
