@@ -18,7 +18,7 @@ Deno.test("cspText writes a policy as the middleware does", async () => {
   assert.equal(res.headers.get("content-security-policy"), cspText(CSP.portal));
   assert.equal(
     cspText(CSP.document),
-    "default-src 'none'; form-action 'none'; style-src 'unsafe-inline'; base-uri 'none'; frame-ancestors 'none'",
+    "default-src 'none'; img-src 'self'; form-action 'none'; style-src 'unsafe-inline'; base-uri 'none'; frame-ancestors 'none'",
   );
 });
 
