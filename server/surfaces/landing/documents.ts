@@ -16,9 +16,6 @@ import { robotsTxt } from "./robots_txt.ts";
 import { settingFor } from "../../domain/crawlers/setting.ts";
 import { crawlTermsOf, RSL_CONTENT_TYPE, rslDocument } from "./rsl.ts";
 
-/** Paths no crawler needs: the NLWeb endpoint answers questions, it is not content. */
-const NOT_FOR_CRAWLING = ["/ask"];
-
 /** GET /robots.txt on the publisher's host. */
 export function robotsTxtRoute(deps: AppDeps): Handler<PublishedEnv> {
   return (c) => {
@@ -29,7 +26,9 @@ export function robotsTxtRoute(deps: AppDeps): Handler<PublishedEnv> {
       licenseXmlUrl: brandOf(deps, p).licenseXmlUrl,
       blocked: tokensWith("block"),
       charged: p.agentPayments.enabled ? tokensWith("charge") : [],
-      disallowPaths: NOT_FOR_CRAWLING,
+      // Nothing beyond the crawler settings: every site offers NLWeb `/ask`, and a Disallow would
+      // tell the agents it is for that they may not call it.
+      disallowPaths: [],
       signals: {
         search: p.rights.rag,
         aiInput: p.rights.display || p.rights.summarization || p.rights.rag,

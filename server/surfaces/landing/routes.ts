@@ -28,8 +28,16 @@ import { classifyAgent } from "../../domain/crawlers/crawlers.ts";
 import { landingError } from "./errors.ts";
 import { licenseXmlRoute, robotsTxtRoute } from "./documents.ts";
 import { nlwebAsk } from "./nlweb.ts";
+import { openCors } from "../../platform/cors.ts";
 import { brandOf, homeView, pageParam, topicView } from "./pages.ts";
 import { identifyVisitor } from "./visitor.ts";
+
+const ASK_CORS = openCors({
+  allowMethods: ["GET", "POST", "OPTIONS"],
+  allowHeaders: ["Authorization", "Content-Type"],
+  exposeHeaders: ["X-Request-Id"],
+  maxAge: 86400,
+});
 
 /** The site's routes, mounted by the root under the host router's `SITE`. */
 export function siteRoutes(deps: AppDeps): Hono<PublishedEnv> {
@@ -62,6 +70,8 @@ export function siteRoutes(deps: AppDeps): Hono<PublishedEnv> {
   // Always free, to every visitor (robots.txt, the license): they say what the rest costs.
   app.get("/robots.txt", logged("_landing:robots.txt"), robotsTxtRoute(deps));
   app.get("/license.xml", logged("_landing:license.xml"), licenseXmlRoute(deps));
+  // Open CORS as the REST API has it (server/platform/cors.ts): NLWeb clients run in browsers.
+  app.use("/ask", ASK_CORS);
   app.on(
     ["GET", "POST"],
     "/ask",
