@@ -94,6 +94,12 @@ Deno.test("NLWeb ask, v0.54: the spec's request answers conv_search by default, 
   });
   assert.ok(answer.results.length > 0);
 
+  // v0.54's two counts: `num_results` retrieved, `max_results` returned; the smaller is served.
+  const counted = await json<Answer>(
+    await post(folio, { query: { text: "solar power", num_results: 50, max_results: 2 } }),
+  );
+  assert.deepEqual(counted.results.map((r) => r.url), answer.results.slice(0, 2).map((r) => r.url));
+
   const asked = await post(folio, { ...spec, prefer: { response_format: "conv_search" } });
   assert.deepEqual(
     (await json<Answer>(asked)).results.map((r) => r.url),
@@ -118,6 +124,7 @@ Deno.test("NLWeb ask refuses in the protocol's Failure form, changes nothing, an
     await visit(folio, "/ask?query=x&mode=generate&streaming=false"),
     await post(folio, { query: { text: "x" }, prefer: { response_format: "html" } }),
     await post(folio, "not an ask"),
+    await post(folio, { query: { text: "x", max_results: "two" } }),
   ];
   for (const res of failures) {
     assert.equal(res.status, 400);
@@ -132,7 +139,7 @@ Deno.test("NLWeb ask refuses in the protocol's Failure form, changes nothing, an
   const rs = await folio.deps.store.db.execute(
     "SELECT surface, status FROM call_log WHERE tool = '_nlweb:ask' ORDER BY id",
   );
-  assert.deepEqual(rs.rows.map((r) => `${r.surface} ${r.status}`), Array(4).fill("nlweb error"));
+  assert.deepEqual(rs.rows.map((r) => `${r.surface} ${r.status}`), Array(5).fill("nlweb error"));
 });
 
 Deno.test("NLWeb ask has the REST API's open CORS: answers and preflight", async () => {

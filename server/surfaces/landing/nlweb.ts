@@ -31,7 +31,11 @@ import {
 const askBody = z.object({
   query: z.union([
     z.string(),
-    z.object({ text: z.unknown(), num_results: z.unknown().optional() }),
+    z.object({
+      text: z.unknown(),
+      num_results: z.unknown().optional(),
+      max_results: z.unknown().optional(),
+    }),
   ]),
   prefer: z.object({
     mode: z.unknown().optional(),
@@ -131,7 +135,7 @@ async function askInput(c: Context<PublishedEnv>): Promise<AskInput> {
     }
     const q = body.data.query;
     rawQuery = typeof q === "string" ? q : q.text;
-    if (typeof q !== "string" && q.num_results !== undefined) rawLimit = q.num_results;
+    if (typeof q !== "string") rawLimit = resultCount(q.num_results, q.max_results) ?? rawLimit;
     mode = body.data.prefer?.mode ?? mode;
     format = responseFormat(body.data.prefer?.response_format);
   } else {
@@ -152,6 +156,17 @@ async function askInput(c: Context<PublishedEnv>): Promise<AskInput> {
   const given = params.get("query_id");
   const queryId = given && /^[\w-]{1,64}$/.test(given) ? given : `q_${randomBase62(12)}`;
   return { query: q.value, limit: n.value, queryId, format, stream };
+}
+
+/**
+ * v0.54 names two counts: `num_results` retrieved, `max_results` returned after ranking. Folio
+ * ranks once, so it returns the smaller; a value that is not a whole number goes on to be refused.
+ */
+function resultCount(retrieved: unknown, returned: unknown): unknown {
+  const given = [retrieved, returned].filter((v) => v !== undefined);
+  if (given.length === 0) return undefined;
+  const bad = given.find((v) => !Number.isInteger(v));
+  return bad ?? Math.min(...(given as number[]));
 }
 
 /** `prefer.response_format`: absent is conv_search (the protocol's own examples answer so). */
