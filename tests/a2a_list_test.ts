@@ -122,6 +122,12 @@ Deno.test("ListTasks filters by contextId, status and status timestamp", async (
   assert.deepEqual(byStatus.tasks.map((t) => t.id), [failedId]);
   assert.equal((await list({ status: "TASK_STATE_COMPLETED" })).totalSize, 2);
   assert.equal((await list({ status: "TASK_STATE_CANCELED" })).totalSize, 0);
+  // ProtoJSON enums by number too: 0 is unspecified (no filter).
+  assert.deepEqual((await list({ status: TaskState.TASK_STATE_FAILED })).tasks.map((t) => t.id), [
+    failedId,
+  ]);
+  assert.equal((await list({ status: TaskState.TASK_STATE_COMPLETED })).totalSize, 2);
+  assert.equal((await list({ status: 0 })).totalSize, 3);
   const recent = await list({ statusTimestampAfter: cutoff });
   assert.deepEqual(recent.tasks.map((t) => t.id), [failedId]);
   assert.equal((await list({})).totalSize, 3);
@@ -140,6 +146,8 @@ Deno.test("ListTasks refuses bad parameters with -32602 and anonymous callers wi
     [{ pageSize: 101 }, /pageSize/],
     [{ pageSize: "ten" }, /pageSize/],
     [{ status: "TASK_STATE_DONE" }, /status: must be a task state/],
+    [{ status: 99 }, /status: must be a task state/],
+    [{ status: 1.5 }, /status: must be a task state/],
     [{ statusTimestampAfter: "yesterday" }, /statusTimestampAfter/],
     [{ historyLength: -1 }, /historyLength/],
     [{ includeArtifacts: "yes" }, /includeArtifacts/],

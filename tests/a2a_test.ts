@@ -142,7 +142,10 @@ Deno.test("bad credentials get one identical 401 and Require auth refuses anonym
   const buyer = await rpc(folio, "SendMessage", params, { auth: `Bearer ${apiKey}` });
   assert.equal(stateOf(buyer.body.result), "completed");
   const card = await json(
-    await folio.request("/.well-known/agent-card.json", { host: "demo.localhost" }),
+    await folio.request("/.well-known/agent-card.json", {
+      host: "demo.localhost",
+      headers: { "A2A-Version": "1.0" },
+    }),
   );
   // deno-lint-ignore no-explicit-any
   const schemes = card.securitySchemes as any;
@@ -150,7 +153,7 @@ Deno.test("bad credentials get one identical 401 and Require auth refuses anonym
   assert.ok(schemes.oauth.oauth2SecurityScheme.flows.authorizationCode.pkceRequired);
 });
 
-Deno.test("one card: a v0.3 reader and a v1.0 reader both find how to authenticate", async () => {
+Deno.test("a card per version: a v0.3 reader and a v1.0 reader both find how to authenticate", async () => {
   await using folio = await startTestFolio();
   await patchDemo(folio, (p) => ({ ...p, toggles: { ...p.toggles, requireAuth: true } }));
   using fetchImpl = loopbackFetch(folio);
@@ -205,8 +208,10 @@ Deno.test("one card: a v0.3 reader and a v1.0 reader both find how to authentica
     "security" in pure || "url" in pure || "type" in pure.securitySchemes.buyerKey,
     false,
   );
-  // A v1.0 parser reading the two-version card finds exactly the same card.
-  assert.deepEqual(AgentCard.fromJSON(raw), v1);
+  assert.deepEqual(AgentCard.fromJSON(pure), v1);
+  // The v0.3 card carries no v1.0 field.
+  assert.equal("supportedInterfaces" in raw || "securityRequirements" in raw, false);
+  assert.equal("httpAuthSecurityScheme" in raw.securitySchemes.buyerKey, false);
 });
 
 Deno.test("the agent card is served by host and by slug, and carries no secrets", async () => {
@@ -217,13 +222,17 @@ Deno.test("the agent card is served by host and by slug, and carries no secrets"
   const card = await byHost.json();
   const port = new URL(folio.url).port;
   assert.equal(card.url, `http://demo.localhost:${port}/a2a`);
+  assert.ok(card.skills.every((s: { examples: string[] }) => s.examples.length > 0));
+  assert.deepEqual(card.capabilities, { streaming: true, pushNotifications: false });
+  const v1 = await json(
+    await folio.request("/.well-known/agent-card.json?version=1.0", { host: "demo.localhost" }),
+  );
   assert.deepEqual(
     // deno-lint-ignore no-explicit-any
-    card.supportedInterfaces.map((i: any) => [i.protocolBinding, i.protocolVersion]),
-    [["JSONRPC", "1.0"], ["JSONRPC", "0.3"]],
+    (v1.supportedInterfaces as any[]).map((i) => [i.url, i.protocolBinding, i.protocolVersion]),
+    [[card.url, "JSONRPC", "1.0"], [card.url, "JSONRPC", "0.3"]],
   );
-  assert.ok(card.skills.every((s: { examples: string[] }) => s.examples.length > 0));
-  assert.deepEqual(card.capabilities, {
+  assert.deepEqual(v1.capabilities, {
     streaming: true,
     pushNotifications: false,
     extendedAgentCard: false,

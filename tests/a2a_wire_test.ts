@@ -38,7 +38,15 @@ Deno.test("A2A wire: cards, reach and envelope refusals", async (t) => {
     method: "SendMessage",
     params: { message: message("1.0", { text: "energy" }, { messageId: "m-1" }) },
   });
+  // No A2A-Version header: a v0.3 client, the v0.3 card; A2A-Version: 1.0, the v1.0 card.
   await add("card", folio.request("/.well-known/agent-card.json", { host: "demo.localhost" }));
+  await add(
+    "card v1.0",
+    folio.request("/.well-known/agent-card.json", {
+      host: "demo.localhost",
+      headers: { "A2A-Version": "1.0" },
+    }),
+  );
   await add("card by slug", folio.request("/.well-known/agent-card.json?slug=demo"));
   await add("card unknown slug", folio.request("/.well-known/agent-card.json?slug=nope"));
   await add("unknown host", post(folio, send, { host: "nobody.localhost" }));

@@ -1,91 +1,44 @@
 /**
- * A publisher's Agent Card (A2A v1.0 §4.4 and v0.3 §5.5; docs/SPEC.md "A2A server"). Built as the
- * SDK's AgentCard and serialised with its own ProtoJSON writer. One card serves both versions:
- * where v0.3 and v1.0 name a field differently, both are present, since no key collides (v0.3's
- * `url`, `preferredTransport`, `additionalInterfaces`, `protocolVersion`, `security`,
- * `supportsAuthenticatedExtendedCard`, and in each security scheme `type` with its OpenAPI-like
- * fields beside the v1.0 one-of member). A client that sends `A2A-Version: 1.x` (the v1.0 SDK
- * does) gets the v1.0 form alone, which its parser takes whole. Only public facts go in.
+ * A publisher's Agent Card (A2A v1.0 §4.4 and v0.3 §5.5; docs/SPEC.md "A2A server"), one form per
+ * protocol version (docs/decisions/a2a.md "Agent card"): built as the SDK's v1.0 AgentCard and
+ * serialised with its ProtoJSON writer, or translated field by field into v0.3's shape (`url`,
+ * `preferredTransport`, `protocolVersion`, OpenAPI-like security schemes, `security`). Neither form
+ * carries the other's fields, so each passes its version's strict schema. Only public facts go in.
  */
-import { AgentCard, type SecurityRequirement, type SecurityScheme } from "@a2a-js/sdk";
+import { AgentCard, type SecurityRequirement } from "@a2a-js/sdk";
 import type { Publisher } from "../../../store/publishers.ts";
 import type { Config } from "../../platform/config.ts";
 import { openToAnonymous } from "../../domain/licensing/reach.ts";
 import { READ_LIMITS as L } from "../../domain/reads/inputs.ts";
 import { publisherUrls } from "../../platform/urls.ts";
+import { v03Card } from "./card_v03.ts";
 
 const MODES = ["text/plain", "application/json"];
 
-/** Which card form a request asked for, by its A2A-Version header (absent in v0.3). */
-export function cardForm(version: string | undefined): "v1" | "both" {
-  const major = /^\s*(\d+)(\.\d+)?\s*$/.exec(version ?? "")?.[1];
-  return major !== undefined && Number(major) >= 1 ? "v1" : "both";
+/** The card versions served; 1.0 is the newest. */
+export type CardVersion = "1.0" | "0.3";
+
+/**
+ * The card version a request asked for: its `A2A-Version` header, else `?version=`. An absent
+ * version means 0.3 (A2A v1.0 service parameters; the SDK's ABSENT_HEADER_VERSION), since v0.3
+ * clients send no header; 0.x means 0.3; anything else, unknown or unparseable, gets the newest,
+ * as the SDK's own card handler does (a card request has no JSON-RPC error to answer with).
+ */
+export function cardVersion(header: string | undefined, query?: string): CardVersion {
+  const asked = (header ?? "").trim() || (query ?? "").trim();
+  if (asked === "") return "0.3";
+  return /^0(\.\d+){0,2}$/.test(asked) ? "0.3" : "1.0";
 }
 
-/** The card as JSON for `publisher`: v1.0 alone, or v1.0 with the v0.3 fields beside it. */
+/** The card as JSON for `publisher`, in the form of `version` alone. */
 export function agentCardJson(
   config: Pick<Config, "baseUrl">,
   publisher: Publisher,
-  form: "v1" | "both" = "both",
+  version: CardVersion = "1.0",
 ): Record<string, unknown> {
   const card = agentCard(config, publisher);
-  const v1 = AgentCard.toJSON(card) as Record<string, unknown>;
-  if (form === "v1") return v1;
-  const endpoint = card.supportedInterfaces[0].url;
-  const v1Schemes = (v1.securitySchemes ?? {}) as Record<string, Record<string, unknown>>;
-  return {
-    ...v1,
-    securitySchemes: Object.fromEntries(
-      Object.entries(card.securitySchemes).map(([name, scheme]) => [
-        name,
-        { ...v03Scheme(scheme), ...v1Schemes[name] },
-      ]),
-    ),
-    // v0.3: requirement objects map a scheme name to its scopes.
-    security: card.securityRequirements.map((r) =>
-      Object.fromEntries(Object.entries(r.schemes).map(([name, s]) => [name, s.list]))
-    ),
-    protocolVersion: "0.3.0",
-    url: endpoint,
-    preferredTransport: "JSONRPC",
-    additionalInterfaces: [{ url: endpoint, transport: "JSONRPC" }],
-    supportsAuthenticatedExtendedCard: false,
-  };
-}
-
-/** A security scheme in v0.3's OpenAPI-like form (`type` and its fields). */
-function v03Scheme(s: SecurityScheme): Record<string, unknown> {
-  const scheme = s.scheme;
-  switch (scheme?.$case) {
-    case "httpAuthSecurityScheme":
-      return {
-        type: "http",
-        scheme: scheme.value.scheme.toLowerCase(),
-        bearerFormat: scheme.value.bearerFormat,
-        description: scheme.value.description,
-      };
-    case "oauth2SecurityScheme": {
-      const flow = scheme.value.flows?.flow;
-      const code = flow?.$case === "authorizationCode" ? flow.value : null;
-      return {
-        type: "oauth2",
-        description: scheme.value.description,
-        oauth2MetadataUrl: scheme.value.oauth2MetadataUrl,
-        flows: code
-          ? {
-            authorizationCode: {
-              authorizationUrl: code.authorizationUrl,
-              tokenUrl: code.tokenUrl,
-              refreshUrl: code.refreshUrl,
-              scopes: code.scopes,
-            },
-          }
-          : {},
-      };
-    }
-    default:
-      throw new Error(`No v0.3 form for security scheme ${scheme?.$case}`);
-  }
+  if (version === "1.0") return AgentCard.toJSON(card) as Record<string, unknown>;
+  return v03Card(card);
 }
 
 /** The SDK AgentCard for `publisher`. */
@@ -95,6 +48,8 @@ export function agentCard(config: Pick<Config, "baseUrl">, publisher: Publisher)
   const buyerKey = { schemes: { buyerKey: { list: [] } } };
   const oauth = { schemes: { oauth: { list: [] } } };
   // Alternatives (OR): without Require auth an empty requirement makes credentials optional.
+  // Each skill repeats it, so what an anonymous caller may do is stated per skill (v1.0
+  // AgentSkill.security_requirements, v0.3 AgentSkill.security).
   const requirements: SecurityRequirement[] = requireAuth
     ? [buyerKey, oauth]
     : [{ schemes: {} }, buyerKey];
@@ -123,7 +78,7 @@ export function agentCard(config: Pick<Config, "baseUrl">, publisher: Publisher)
             scheme: "Bearer",
             bearerFormat: "mk_ buyer API key",
             description:
-              `A Folio buyer key (POST ${config.baseUrl}/api/marketplace/signup): reads are licensed and metered to the buyer's monthly statement.`,
+              `A Folio buyer key (POST ${config.baseUrl}/api/marketplace/signup): reads are licensed and metered to the buyer's monthly statement. ListTasks lists the caller's own tasks, so it needs a credential (this key, or an OAuth token where offered): anonymous, it answers 401.`,
           },
         },
       },
@@ -170,7 +125,7 @@ export function agentCard(config: Pick<Config, "baseUrl">, publisher: Publisher)
         ],
         inputModes: MODES,
         outputModes: MODES,
-        securityRequirements: [],
+        securityRequirements: requirements,
       },
       {
         id: "get_article",
@@ -183,7 +138,7 @@ export function agentCard(config: Pick<Config, "baseUrl">, publisher: Publisher)
         ],
         inputModes: MODES,
         outputModes: MODES,
-        securityRequirements: [],
+        securityRequirements: requirements,
       },
     ],
     signatures: [],

@@ -42,7 +42,9 @@ export function parseListTasks(params: Record<string, unknown>): Record<string, 
     }
     out.contextId = contextId;
   }
-  if (status !== undefined && status !== "" && status !== "TASK_STATE_UNSPECIFIED") {
+  // ProtoJSON takes an enum by name or by number (TASK_STATE_UNSPECIFIED is 0: no filter).
+  const unspecified = ["", "TASK_STATE_UNSPECIFIED", TaskState.TASK_STATE_UNSPECIFIED];
+  if (status !== undefined && !unspecified.includes(status as string)) {
     const name = typeof status === "string"
       ? stateOf(status)
       : Number.isInteger(status)

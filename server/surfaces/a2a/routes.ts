@@ -19,7 +19,7 @@ import {
 import { offered } from "../../domain/licensing/reach.ts";
 import { hostOf } from "../../platform/middleware.ts";
 import { clientAddress } from "../../platform/throttle.ts";
-import { agentCardJson, cardForm } from "./card.ts";
+import { agentCardJson, cardVersion } from "./card.ts";
 import { dispatch } from "./dispatch.ts";
 import { a2aError, notServed } from "./errors.ts";
 import { parseEnvelope } from "./jsonrpc.ts";
@@ -85,7 +85,10 @@ export function a2aRoutes(deps: AppDeps, via: "host" | "param"): Hono<AppEnv> {
   return app;
 }
 
-/** GET /.well-known/agent-card.json: by custom domain, or `?slug=` on the platform host. */
+/**
+ * GET /.well-known/agent-card.json: by custom domain, or `?slug=` on the platform host; the form
+ * of the version asked for (`A2A-Version`, or `?version=` for a browser), see cardVersion.
+ */
 export function agentCardRoute(deps: AppDeps) {
   return async (c: Context<AppEnv>) => {
     const db = deps.store.db;
@@ -95,6 +98,7 @@ export function agentCardRoute(deps: AppDeps) {
     if (!publisher || !offered(publisher, "a2a")) return notServed(c, publisher);
     c.header("Cache-Control", "public, max-age=60");
     c.header("Vary", "A2A-Version");
-    return c.json(agentCardJson(deps.config, publisher, cardForm(c.req.header("A2A-Version"))));
+    const version = cardVersion(c.req.header("A2A-Version"), c.req.query("version"));
+    return c.json(agentCardJson(deps.config, publisher, version));
   };
 }

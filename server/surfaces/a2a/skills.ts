@@ -35,7 +35,8 @@ export function parseSkillCall(params: Record<string, unknown>): SkillCall {
   if (message.messageId.length > 200) {
     throw new ParamsError("message.messageId: must be at most 200 characters");
   }
-  if (message.role !== undefined && message.role !== "user" && message.role !== "ROLE_USER") {
+  // ProtoJSON (v1.0) takes an enum by name or by number: ROLE_USER is 1.
+  if (message.role !== undefined && !["user", "ROLE_USER", 1].includes(message.role as string)) {
     throw new ParamsError('message.role: must be "user" (v0.3) or "ROLE_USER" (v1.0)');
   }
   if (!Array.isArray(message.parts) || message.parts.length < 1) {

@@ -49,3 +49,19 @@ Deno.test("parseSkillCall() names the field that is wrong", () => {
     );
   }
 });
+
+Deno.test("parseSkillCall() takes the user role by name or by its ProtoJSON number", () => {
+  const parts = [{ text: "dams" }];
+  for (const role of ["user", "ROLE_USER", 1]) {
+    assert.equal(
+      parseSkillCall({ message: { messageId: "m", role, parts } }).skill,
+      "search_articles",
+    );
+  }
+  for (const role of ["ROLE_AGENT", 2, 0, "1"]) {
+    assert.throws(
+      () => parseSkillCall({ message: { messageId: "m", role, parts } }),
+      (e) => e instanceof ParamsError && /message\.role/.test(e.message),
+    );
+  }
+});
