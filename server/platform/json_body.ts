@@ -34,17 +34,24 @@ export interface BodyOptions {
 export function jsonBodies(tooLarge: (limit: number) => AppError) {
   const limited = bodyLimited(JSON_BODY_LIMIT, tooLarge);
   return function json<T extends z.ZodType>(schema: T, options: BodyOptions = {}) {
-    const validate = validator("json", (value: unknown) => parseInput(schema, value));
-    // The limit's refusal is thrown, so it never answers: only the handler behind it does.
-    const read: typeof validate = async (c, next) => {
+    // The limit's refusal is thrown, so it never answers: only the handler behind it does. The
+    // body is parsed once and handed to `c.req.valid("json")` as hono/validator would hand it.
+    const read: Validator<T> = async (c, next) => {
       await limited(c, async () => {
-        await checkBody(c, options.empty === true);
-        await validate(c, next);
+        const input = parseInput(schema, await readBody(c, options.empty));
+        c.req.addValidatedData("json", input as object);
+        await next();
       });
     };
     return read;
   };
 }
+
+/** hono/validator's middleware for a JSON body of `T`: what types `c.req.valid("json")`. */
+function typedBy<T extends z.ZodType>(schema: T) {
+  return validator("json", (value: unknown) => parseInput(schema, value));
+}
+type Validator<T extends z.ZodType> = ReturnType<typeof typedBy<T>>;
 
 /** The 413 of the management API. */
 export function jsonTooLarge(limit: number): AppError {
@@ -52,19 +59,13 @@ export function jsonTooLarge(limit: number): AppError {
 }
 
 /**
- * The media-type policy and the object check, in today's words; hono/validator then parses the
- * (cached) text again, which cannot fail after this, and gives `{}` for an allowed empty body.
+ * The media-type policy and the object check, in today's words: the body as a JSON object, or
+ * `{}` for an allowed empty one (no Content-Type, or a JSON one).
  */
-async function checkBody(c: Context, empty: boolean): Promise<void> {
+async function readBody(c: Context, empty = false): Promise<object> {
   const media = (c.req.header("content-type") ?? "").split(";")[0].trim().toLowerCase();
   const json = JSON_MEDIA.test(media);
-  if (empty && (media === "" || json) && (await c.req.text()).trim() === "") {
-    // Without a Content-Type hono/validator reads `{}`; with a JSON one it would parse the empty
-    // text and fail, so it is handed the text of `{}` (the request's cached body, never re-read).
-    // (hono keeps the cache's promises under a type that names their values.)
-    if (json) (c.req.bodyCache as { text?: Promise<string> }).text = Promise.resolve("{}");
-    return;
-  }
+  if (empty && (media === "" || json) && (await c.req.text()).trim() === "") return {};
   if (!json) {
     throw new AppError(415, "unsupported_media_type", "Content-Type: must be application/json");
   }
@@ -77,4 +78,5 @@ async function checkBody(c: Context, empty: boolean): Promise<void> {
   if (data === null || typeof data !== "object" || Array.isArray(data)) {
     throw invalid("body", "must be a JSON object");
   }
+  return data;
 }
