@@ -208,6 +208,13 @@ export async function probeRounds(db: Client, range: { from: number }): Promise<
   }));
 }
 
+/** When the last probe round before `at` ran, or null if none did (a new service). */
+export async function lastProbeBefore(db: Client, at: number): Promise<number | null> {
+  const rs = await db.execute({ sql: "SELECT MAX(at) AS at FROM probes WHERE at < ?", args: [at] });
+  const last = rs.rows[0]?.at;
+  return last === null || last === undefined ? null : Number(last);
+}
+
 /** Checks and ok checks per surface since `from`, and the median store latency of health checks. */
 export async function probeTotals(db: Client, range: { from: number }): Promise<{
   bySurface: { surface: string; checks: number; ok: number }[];

@@ -29,7 +29,7 @@ Deno.test({
     await generateHistory(db, now, {
       hours: 30 * 24,
       perHour: 6,
-      probeEvery: 10,
+      probeEvery: 5,
       failing: (at) => at.getTime() > outage && at.getTime() <= outage + 8 * 3_600_000,
       slow: (at) => Math.floor((now.getTime() - at.getTime()) / DAY) === 5 ? 400 : 0,
       errorsEvery: 1000,
@@ -126,7 +126,7 @@ Deno.test({
     await generateHistory(db, now, {
       hours: 7 * 24,
       perHour: 6,
-      probeEvery: 10,
+      probeEvery: 5,
       failing: (at) => at.getTime() > outage && at.getTime() <= outage + 2 * 3_600_000,
       slow: () => 0,
       errorsEvery: 1000,

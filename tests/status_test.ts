@@ -119,7 +119,8 @@ Deno.test("/api/status answers the SPEC shape for 1, 7 and 90 days of generated 
   const db = folio.store.db;
   await emptyFigures(db);
   const now = folio.clock.now();
-  await generateHistory(db, now, { hours: 90 * 24, perHour: 4, probeEvery: 60 });
+  // Hourly rounds for 91 days, so every window starts after a round that ran before it.
+  await generateHistory(db, now, { hours: 91 * 24, perHour: 4, probeEvery: 60 });
   for (const days of [1, 7, 90]) {
     const res = await folio.request(`/api/status?days=${days}`);
     assert.equal(res.status, 200);
@@ -129,8 +130,9 @@ Deno.test("/api/status answers the SPEC shape for 1, 7 and 90 days of generated 
     assert.equal(s.uptime.checks, days * 24 * 2);
     assert.equal(s.uptime.okPct, 100);
     assert.equal(s.uptime.dbLatencyP50Ms, 0.4);
-    // Hourly rounds: each gap between two of them misses eleven 5-minute rounds.
-    assert.equal(s.uptime.missedRounds, (days * 24 - 1) * 11);
+    // Hourly rounds: each hour of the window misses eleven 5-minute rounds.
+    assert.equal(s.uptime.rounds, days * 24);
+    assert.equal(s.uptime.missedRounds, days * 24 * 11);
     const rest = s.surfaces.find((x) => x.surface === "rest")!;
     assert.equal(rest.calls, days * 24 * 4);
     assert.equal(rest.errorRatePct, 0);
@@ -138,11 +140,12 @@ Deno.test("/api/status answers the SPEC shape for 1, 7 and 90 days of generated 
     assert.ok(p50Ms !== null && p95Ms !== null && p99Ms !== null);
     assert.ok(p50Ms <= p95Ms && p95Ms <= p99Ms);
     assert.deepEqual(Object.keys(s.slo), ["availability", "searchP95", "errorRate"]);
+    // Every check that ran passed, but 11 rounds in 12 never ran: that is not 100% available.
     assert.deepEqual(s.slo.availability, {
       targetPct: 99.9,
-      measuredPct: 100,
-      met: true,
-      verdict: "met",
+      measuredPct: 8.333,
+      met: false,
+      verdict: "missed",
     });
     assert.equal(s.slo.searchP95.targetMs, 300);
     assert.equal(typeof s.slo.searchP95.measuredMs, "number");
@@ -162,9 +165,16 @@ Deno.test("each verdict is measuring without data, then flips from met to missed
     )).slo;
   const verdicts = async () => Object.values(await slo()).map((v) => v.verdict);
   assert.deepEqual(await verdicts(), ["measuring", "measuring", "measuring"]);
+  assert.deepEqual(
+    Object.values(await slo()).map((v) => v.met),
+    [null, null, null],
+    "too little data is neither met nor missed",
+  );
 
-  // Availability: 2000 passing checks meet 99.9%; the third failure of 2003 misses it.
+  // Availability: each 5-minute round scores the share of its checks that passed. Eleven rounds
+  // are too few to judge; twelve with one check of 100 failed meet 99.9%; a second such misses.
   const at = (i: number) => new Date(now.getTime() - 60_000 - i * 1000);
+  const round = (i: number) => new Date(now.getTime() - 60_000 - i * 300_000);
   const checks = (ok: boolean, n: number): ProbeCheck[] =>
     Array.from({ length: n }, () => ({
       surface: "rest",
@@ -173,13 +183,24 @@ Deno.test("each verdict is measuring without data, then flips from met to missed
       latencyMs: 5,
       detail: ok ? null : "REST search answered HTTP 503, expected 200",
     }));
-  await insertProbeRound(db, at(1), checks(true, 2000));
-  await insertProbeRound(db, at(2), checks(false, 2));
-  assert.equal((await slo()).availability.verdict, "met");
-  await insertProbeRound(db, at(3), checks(false, 1));
+  for (let i = 1; i < 11; i++) await insertProbeRound(db, round(i), checks(true, 100));
+  await insertProbeRound(db, round(11), [...checks(true, 99), ...checks(false, 1)]);
+  assert.equal((await slo()).availability.verdict, "measuring");
+  assert.equal((await slo()).availability.met, null);
+  await insertProbeRound(db, round(0), checks(true, 100));
   assert.deepEqual((await slo()).availability, {
     targetPct: 99.9,
-    measuredPct: 99.85,
+    measuredPct: 99.917,
+    met: true,
+    verdict: "met",
+  });
+  await db.execute({
+    sql: "UPDATE probes SET ok = 0 WHERE rowid = (SELECT MIN(rowid) FROM probes WHERE at = ?)",
+    args: [round(0).getTime()],
+  });
+  assert.deepEqual((await slo()).availability, {
+    targetPct: 99.9,
+    measuredPct: 99.833,
     met: false,
     verdict: "missed",
   });
@@ -205,6 +226,52 @@ Deno.test("each verdict is measuring without data, then flips from met to missed
   const missed = (await slo()).errorRate;
   assert.equal(missed.verdict, "missed");
   assert.equal(missed.met, false);
+});
+
+Deno.test("rounds that should have run and did not count against availability, from the service's first round", async () => {
+  await using folio = await testFolio();
+  const db = folio.store.db;
+  await emptyFigures(db);
+  const now = folio.clock.now().getTime();
+  const ok: ProbeCheck[] = [{
+    surface: "health",
+    publisherId: null,
+    ok: true,
+    latencyMs: 2,
+    detail: null,
+  }];
+  const lastHour = () =>
+    Promise.all(
+      Array.from({ length: 12 }, (_, i) =>
+        insertProbeRound(db, new Date(now - 60_000 - i * 300_000), ok)),
+    );
+  const availability = async () =>
+    (await json<StatusReport>(await folio.request("/api/status?days=4"))).slo.availability;
+  const uptime = async () =>
+    (await json<StatusReport>(await folio.request("/api/status?days=4"))).uptime;
+
+  // A new service that has run for an hour: nothing before its first round is missed.
+  await lastHour();
+  assert.equal((await uptime()).missedRounds, 0);
+  assert.deepEqual(await availability(), {
+    targetPct: 99.9,
+    measuredPct: 100,
+    met: true,
+    verdict: "met",
+  });
+
+  // The same hour on a service that also ran five days ago: it was down for the rest of the window.
+  await insertProbeRound(db, new Date(now - 5 * 86_400_000), ok);
+  const { rounds, missedRounds, okPct } = await uptime();
+  assert.equal(rounds, 12);
+  assert.equal(missedRounds, 4 * 288 - 12, "4 days of 5-minute rounds, less the 12 that ran");
+  assert.equal(okPct, 100, "every check that ran passed");
+  assert.deepEqual(await availability(), {
+    targetPct: 99.9,
+    measuredPct: 1.042,
+    met: false,
+    verdict: "missed",
+  });
 });
 
 Deno.test("/api/status refuses a window outside 1 to 90 days and defaults to 30", async () => {

@@ -85,9 +85,9 @@ export function StatusPage(props: StatusPageProps) {
             target={`≥ ${slo.availability.targetPct}%`}
             measured={fmtPct(slo.availability.measuredPct)}
             verdict={slo.availability.verdict}
-            note={`${counted(report.uptime.checks, "probe check")}, ${
-              fmtInt(report.uptime.failedChecks)
-            } failed`}
+            note={`${counted(report.uptime.rounds, "probe round")} run, ${
+              fmtInt(report.uptime.missedRounds)
+            } missed; ${counted(report.uptime.failedChecks, "failed check")}`}
           />
           <SloCard
             name="Search latency p95"

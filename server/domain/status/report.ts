@@ -9,6 +9,7 @@ import {
   dailyCalls,
   DAY_MS,
   HOUR_MS,
+  lastProbeBefore,
   latencyPercentiles,
   type PercentileBuckets,
   probeRounds,
@@ -30,14 +31,14 @@ export function compactionRange(now: Date): { cutoff: number; keepFrom: number }
 export const SLO_TARGETS = { availabilityPct: 99.9, searchP95Ms: 300, errorRatePct: 1 } as const;
 
 /** Below these counts a verdict is `measuring`: too little data to call it met or missed. */
-export const MINIMUM_SAMPLES = { checks: 12, searches: 20, calls: 100 } as const;
+export const MINIMUM_SAMPLES = { rounds: 12, searches: 20, calls: 100 } as const;
 
 /** What the figures mean, published with them. */
 export const DEFINITIONS = {
   availability:
-    `Share of probe checks that passed. Every ${PROBE_INTERVAL_MINUTES} minutes a probe round makes real requests to the service: /api/health, then for each publisher REST search (where public REST is on), MCP initialize + search_articles (or the OAuth challenge where Require auth is on) and the A2A agent card (where A2A is on). A check passes when it gets the expected answer within ${
+    `Share of the window's probe rounds that passed, counting the rounds that should have run and did not as failed. Every ${PROBE_INTERVAL_MINUTES} minutes a probe round makes real requests to the service: /api/health, then for each publisher REST search (where public REST is on), MCP initialize + search_articles (or the OAuth challenge where Require auth is on) and the A2A agent card (where A2A is on). A check passes when it gets the expected answer within ${
       CHECK_TIMEOUT_MS / 1000
-    } s. Probes run inside the service, so time it was stopped records no checks; such gaps are reported as missedRounds, not hidden in okPct.`,
+    } s. A round scores the share of its checks that passed. Probes run inside the service, so time it was stopped records no checks: each round missed then (missedRounds) scores 0, from the first round the service ever ran. uptime.okPct is the share of the checks that did run.`,
   error:
     "A call is an error when the service failed it: HTTP 5xx, or an MCP tool that failed on our side inside a 200. Refusals and bad input (4xx, JSON-RPC errors about the request) are answers, not errors. Each request counts once; probe requests are not counted.",
   searchLatency:
@@ -47,7 +48,7 @@ export const DEFINITIONS = {
       RELATIVE_ERROR * 100
     }% of the exact value.`,
   measuring:
-    `A verdict is "measuring" until the window holds at least ${MINIMUM_SAMPLES.checks} probe checks (availability), ${MINIMUM_SAMPLES.searches} searches (search p95) or ${MINIMUM_SAMPLES.calls} calls (error rate).`,
+    `A verdict is "measuring", and its met is null, until the window holds at least ${MINIMUM_SAMPLES.rounds} probe rounds run or missed (availability), ${MINIMUM_SAMPLES.searches} searches (search p95) or ${MINIMUM_SAMPLES.calls} calls (error rate).`,
   window:
     "The last windowDays × 24 hours up to now, in UTC. Call figures are kept per hour for today and yesterday and per day before that, so they include the whole first hour, or the whole first day when it is older than yesterday.",
 } as const;
@@ -69,15 +70,25 @@ export interface StatusReport {
   };
   surfaces: SurfaceFigures[];
   slo: {
-    availability: { targetPct: number; measuredPct: number | null; met: boolean; verdict: Verdict };
+    availability: {
+      targetPct: number;
+      measuredPct: number | null;
+      met: boolean | null;
+      verdict: Verdict;
+    };
     searchP95: {
       targetMs: number;
       measuredMs: number | null;
-      met: boolean;
+      met: boolean | null;
       verdict: Verdict;
       searches: number;
     };
-    errorRate: { targetPct: number; measuredPct: number | null; met: boolean; verdict: Verdict };
+    errorRate: {
+      targetPct: number;
+      measuredPct: number | null;
+      met: boolean | null;
+      verdict: Verdict;
+    };
   };
   incidents: Incident[];
   generatedAt: string;
@@ -124,12 +135,13 @@ export async function statusReport(
   const now = options.now.getTime();
   const from = now - options.days * DAY_MS;
   const range = { from: Math.floor(from / HOUR_MS) * HOUR_MS, to: now + 1 };
-  const [calls, all, search, probes, rounds] = await Promise.all([
+  const [calls, all, search, probes, rounds, earlier] = await Promise.all([
     dailyCalls(db, range),
     latencyPercentiles(db, range, { kind: "all", perDay: false, perSurface: true }),
     latencyPercentiles(db, range, { kind: "search", perDay: false, perSurface: false }),
     probeTotals(db, { from }),
     probeRounds(db, { from }),
+    lastProbeBefore(db, from),
   ]);
 
   const surfaces = SURFACES.flatMap((surface): SurfaceFigures[] => {
@@ -144,14 +156,21 @@ export async function statusReport(
   const checks = sum(probes.bySurface.map((s) => s.checks));
   const okChecks = sum(probes.bySurface.map((s) => s.ok));
   const okPct = pct(okChecks, checks);
+  // Rounds are counted from the window's start when the service ran before it, else from its first.
+  const missed = missedRounds(rounds.map((r) => r.at), now, earlier === null ? null : from);
+  const expectedRounds = rounds.length + missed;
+  const availabilityPct = pct(
+    sum(rounds.map((r) => (r.checks - r.failed) / r.checks)),
+    expectedRounds,
+  );
   const searches = search[0]?.count ?? 0;
   const searchP95 = msOf(search[0]).p95Ms;
   const totalCalls = sum(surfaces.map((s) => s.calls));
   const errorPct = pct(sum(surfaces.map((s) => s.errors)), totalCalls);
 
   const availability = verdict(
-    checks >= MINIMUM_SAMPLES.checks,
-    okPct !== null && okPct >= SLO_TARGETS.availabilityPct,
+    expectedRounds >= MINIMUM_SAMPLES.rounds,
+    availabilityPct !== null && availabilityPct >= SLO_TARGETS.availabilityPct,
   );
   const latency = verdict(
     searches >= MINIMUM_SAMPLES.searches,
@@ -170,7 +189,7 @@ export async function statusReport(
       dbLatencyP50Ms: probes.dbLatencyP50Ms,
       failedChecks: checks - okChecks,
       rounds: rounds.length,
-      missedRounds: missedRounds(rounds.map((r) => r.at), now),
+      missedRounds: missed,
       lastCheckAt: rounds.length ? new Date(rounds.at(-1)!.at).toISOString() : null,
       bySurface: probes.bySurface.map((s) => ({
         surface: s.surface,
@@ -182,21 +201,21 @@ export async function statusReport(
     slo: {
       availability: {
         targetPct: SLO_TARGETS.availabilityPct,
-        measuredPct: okPct,
-        met: availability === "met",
+        measuredPct: availabilityPct,
+        met: metOf(availability),
         verdict: availability,
       },
       searchP95: {
         targetMs: SLO_TARGETS.searchP95Ms,
         measuredMs: searchP95,
-        met: latency === "met",
+        met: metOf(latency),
         verdict: latency,
         searches,
       },
       errorRate: {
         targetPct: SLO_TARGETS.errorRatePct,
         measuredPct: errorPct,
-        met: errorRate === "met",
+        met: metOf(errorRate),
         verdict: errorRate,
       },
     },
@@ -234,6 +253,11 @@ function verdict(enough: boolean, meets: boolean): Verdict {
   return !enough ? "measuring" : meets ? "met" : "missed";
 }
 
+/** SPEC's `met`; null while measuring, since too little data is neither met nor missed. */
+function metOf(v: Verdict): boolean | null {
+  return v === "measuring" ? null : v === "met";
+}
+
 /** Percentile buckets as milliseconds, rounded to 0.01 ms; nulls without data. */
 function msOf(p: PercentileBuckets | undefined) {
   const ms = (b: number) => Math.round(bucketValue(b) * 100) / 100;
@@ -253,10 +277,12 @@ function pct(part: number, whole: number): number | null {
 
 const INTERVAL_MS = PROBE_INTERVAL_MINUTES * 60_000;
 
-/** Rounds that should have run after the first one in the window but left no checks. */
-function missedRounds(ats: number[], now: number): number {
-  if (ats.length === 0) return 0;
-  let missed = 0;
+/**
+ * Rounds that should have run in the window but left no checks: between rounds and after the last,
+ * and, when the service already ran before the window (`windowStart` given), before the first.
+ */
+export function missedRounds(ats: number[], now: number, windowStart: number | null): number {
+  let missed = windowStart === null ? 0 : Math.floor(((ats[0] ?? now) - windowStart) / INTERVAL_MS);
   for (let i = 1; i <= ats.length; i++) {
     const gap = (i < ats.length ? ats[i] : now) - ats[i - 1];
     // A round may run a little late; a gap counts from the second interval it spans.
