@@ -163,3 +163,78 @@ Deno.test("NLWeb ask has the REST API's open CORS: answers and preflight", async
   assert.match(pre.headers.get("access-control-allow-methods")!, /POST/);
   assert.match(pre.headers.get("access-control-allow-headers")!, /Content-Type/i);
 });
+
+Deno.test("NLWeb ask, v0.54: prefer.streaming, or Accept: text/event-stream, streams the answer as events", async () => {
+  await using folio = await testFolio();
+  const ask = (prefer: Record<string, unknown>, accept?: string) =>
+    folio.request("/ask", {
+      method: "POST",
+      host: HOST,
+      headers: { "content-type": "application/json", ...(accept ? { accept } : {}) },
+      body: JSON.stringify({ query: { text: "solar energy" }, prefer }),
+    });
+  const whole = await json<Answer>(await ask({ streaming: false }, "text/event-stream"));
+  assert.equal(whole._meta.response_type, "Answer", "streaming: false wins over Accept");
+  assert.ok(whole.results.length > 0);
+
+  for (const res of [await ask({ streaming: true }), await ask({}, "text/event-stream")]) {
+    assert.equal(res.status, 200);
+    assert.match(res.headers.get("content-type")!, /^text\/event-stream/);
+    const [head, content, end] = await events(res);
+    // Together the events are the whole answer; the first and last carry the meta block.
+    assert.deepEqual(head._meta, {
+      response_type: "Answer",
+      response_format: "conv_search",
+      version: "0.54",
+    });
+    assert.deepEqual(
+      (content.results as Result[]).map((r) => r.url),
+      whole.results.map((r) => r.url),
+    );
+    assert.equal((end._meta as Record<string, string>)["nlweb/streaming_status"], "finished");
+    assert.equal(end.query_id, head.query_id);
+  }
+  const app = await events(await ask({ streaming: true, response_format: "chatgpt_app" }));
+  assert.ok(Array.isArray(app[1].structuredData) && Array.isArray(app[1].content));
+
+  const bad = await ask({ streaming: "yes" });
+  assert.equal(bad.status, 400);
+  const body = await json<{ error: { code: string; message: string } }>(bad);
+  assert.deepEqual(body.error, {
+    code: "INVALID_REQUEST",
+    message: "prefer.streaming: true or false",
+  });
+});
+
+Deno.test("NLWeb ask answers the envelope's refusals and its own failures in the Failure form too", async () => {
+  await using folio = await testFolio();
+  const failure = async (res: Response, status: number, code: string) => {
+    assert.equal(res.status, status);
+    assert.match(res.headers.get("content-type")!, /^application\/json/);
+    const body = await json<{ _meta: unknown; error: { code: string; message: string } }>(res);
+    assert.deepEqual(body._meta, { response_type: "Failure", version: "0.54" });
+    assert.equal(body.error.code, code);
+    assert.ok(body.error.message.length > 0);
+    return body.error.message;
+  };
+  // The reach gate: a credential that is not a live buyer key.
+  const forged = await visit(folio, "/ask?query=solar&streaming=false", {
+    authorization: "Bearer mk_notarealkey",
+  });
+  assert.match(forged.headers.get("www-authenticate")!, /invalid_token/);
+  await failure(forged, 401, "UNAUTHORIZED");
+  // The body limit, before the handler reads a byte of it.
+  const big = await post(folio, { query: { text: "x".repeat(70_000) } });
+  assert.match(await failure(big, 413, "REQUEST_TOO_LARGE"), /65536 bytes/);
+  // A failure on our side: the request id, never the internals.
+  const search = folio.deps.search.search;
+  folio.deps.search.search = () => Promise.reject(new Error("index file is corrupt"));
+  try {
+    const broken = await visit(folio, "/ask?query=solar&streaming=false");
+    const message = await failure(broken, 500, "INTERNAL_ERROR");
+    assert.doesNotMatch(message, /corrupt/);
+    assert.match(message, /request/);
+  } finally {
+    folio.deps.search.search = search;
+  }
+});

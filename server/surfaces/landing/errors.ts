@@ -1,7 +1,8 @@
 /**
  * The landing path's words for every refusal: the pay-per-crawl dialect's `crawler-error` (with
  * `crawler-price` when a price is known) and a short text body that says what to do. Anything else
- * goes to the platform's one error handler.
+ * goes to the platform's one error handler. NLWeb's `/ask` answers every failure, the envelope's
+ * and a 500 included, in NLWeb's own Failure form (./nlweb_wire.ts).
  */
 import type { Context, ErrorHandler } from "hono";
 import { licenseLink } from "./rsl.ts";
@@ -10,11 +11,17 @@ import { type PublishedEnv, Refused } from "../../platform/envelope.ts";
 import { onError } from "../../platform/middleware.ts";
 import { formatCrawlerPrice } from "./crawler_price.ts";
 import { CrawlerError } from "./pay_per_crawl.ts";
+import { failureBody } from "./nlweb_wire.ts";
+import { SITE } from "../../platform/host_router.ts";
 
 /** The site app's error handler. */
 export function landingError(deps: AppDeps): ErrorHandler<PublishedEnv> {
   const fallback = onError<PublishedEnv>(deps);
-  return (err, c) => {
+  return async (err, c) => {
+    if (c.req.path === "/ask" || c.req.path === `${SITE}/ask`) {
+      const res = err instanceof Refused ? refused(c, err) : await fallback(err, c);
+      return askFailure(c, res);
+    }
     if (err instanceof CrawlerError) {
       c.header("crawler-error", err.code);
       // Every refusal points at the RSL license: it says what the pages cost and on what terms.
@@ -46,4 +53,29 @@ function refused(c: Context<PublishedEnv>, err: Refused): Response {
         401,
       );
   }
+}
+
+/** NLWeb codes for the HTTP statuses a refusal or failure of `/ask` can take. */
+const ASK_CODES: Record<number, string> = {
+  400: "INVALID_REQUEST",
+  401: "UNAUTHORIZED",
+  403: "FORBIDDEN",
+  404: "NOT_FOUND",
+  413: "REQUEST_TOO_LARGE",
+  429: "RATE_LIMITED",
+};
+
+/** The same refusal (status, headers, sentence) in NLWeb's Failure form. */
+async function askFailure(c: Context<PublishedEnv>, res: Response): Promise<Response> {
+  const text = await res.text();
+  let message = text.trim();
+  try {
+    message = (JSON.parse(text) as { error: { message: string } }).error.message;
+  } catch {
+    // A text refusal: its sentence is the body.
+  }
+  const headers = new Headers(res.headers);
+  headers.set("content-type", "application/json");
+  const code = ASK_CODES[res.status] ?? (res.status >= 500 ? "INTERNAL_ERROR" : "INVALID_REQUEST");
+  return new Response(JSON.stringify(failureBody(code, message)), { status: res.status, headers });
 }

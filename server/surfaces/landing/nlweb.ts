@@ -19,11 +19,13 @@ import type { Publisher } from "../../../store/publishers.ts";
 import { randomBase62 } from "../../platform/secrets.ts";
 import {
   answerBody,
+  answerEvents,
   failureBody,
   NlwebFailure,
   RESPONSE_FORMATS,
   type ResponseFormat,
   streamAnswer,
+  streamEvents,
   streamingParam,
 } from "./nlweb_wire.ts";
 
@@ -40,6 +42,7 @@ const askBody = z.object({
   prefer: z.object({
     mode: z.unknown().optional(),
     response_format: z.unknown().optional(),
+    streaming: z.unknown().optional(),
   }).optional(),
 });
 
@@ -63,8 +66,12 @@ export async function nlwebAsk(deps: AppDeps, c: Context<PublishedEnv>): Promise
     );
     const site = new URL(c.req.url).host;
     const results = hits.map((h, i) => resultOf(deps, publisher, site, h, scoreOf(i, hits.length)));
-    if (input.stream) return streamAnswer(c, input.query, input.queryId, results);
-    return c.json(answerBody(input.queryId, input.format ?? "conv_search", results));
+    if (input.format === null) {
+      if (input.stream) return streamAnswer(c, input.query, input.queryId, results);
+      return c.json(answerBody(input.queryId, "conv_search", results));
+    }
+    const answer = answerBody(input.queryId, input.format, results);
+    return input.stream ? streamEvents(c, answerEvents(answer)) : c.json(answer);
   } catch (err) {
     if (err instanceof NlwebFailure) return c.json(failureBody(err.code, err.message), err.status);
     throw err;
@@ -138,6 +145,7 @@ async function askInput(c: Context<PublishedEnv>): Promise<AskInput> {
     if (typeof q !== "string") rawLimit = resultCount(q.num_results, q.max_results) ?? rawLimit;
     mode = body.data.prefer?.mode ?? mode;
     format = responseFormat(body.data.prefer?.response_format);
+    stream = preferStreaming(body.data.prefer?.streaming, c.req.header("accept"));
   } else {
     stream = streamingParam(params.get("streaming"));
   }
@@ -181,4 +189,16 @@ function responseFormat(raw: unknown): ResponseFormat {
     );
   }
   return f;
+}
+
+/**
+ * v0.54 `prefer.streaming` (a boolean); absent, HTTP content negotiation decides: server-sent
+ * events when the client accepts `text/event-stream` (the v0.54 HTTP binding, "Streaming").
+ */
+function preferStreaming(raw: unknown, accept: string | undefined): boolean {
+  if (raw === undefined) return /\btext\/event-stream\b/i.test(accept ?? "");
+  if (typeof raw !== "boolean") {
+    throw new NlwebFailure(400, "INVALID_REQUEST", "prefer.streaming: true or false");
+  }
+  return raw;
 }

@@ -54,13 +54,31 @@ export function streamAnswer(
   queryId: string,
   results: Record<string, unknown>[],
 ): Response {
-  const messages = [
+  return streamEvents(c, [
     { message_type: "begin-nlweb-response", query_id: queryId, query },
     { message_type: "result", query_id: queryId, content: results },
     { message_type: "end-nlweb-response", query_id: queryId },
+  ]);
+}
+
+/**
+ * A v0.54 answer as events (the v0.54 HTTP binding, "Streaming": the events together deliver the
+ * whole JSON structure, and one carries the meta block): the meta first, then the content, then
+ * the meta again marked finished, as NLWeb's reference server ends its streams.
+ */
+export function answerEvents(answer: Record<string, unknown>): Record<string, unknown>[] {
+  const { _meta, query_id, ...content } = answer;
+  return [
+    { _meta, query_id },
+    content,
+    { _meta: { ...(_meta as object), "nlweb/streaming_status": "finished" }, query_id },
   ];
+}
+
+/** Server-sent events, one `data:` line of JSON each. */
+export function streamEvents(c: Context, events: Record<string, unknown>[]): Response {
   // The whole list is known before the first byte (one search), so the stream is one body.
-  const body = messages.map((m) => `data: ${JSON.stringify(m)}\n\n`).join("");
+  const body = events.map((m) => `data: ${JSON.stringify(m)}\n\n`).join("");
   c.header("Cache-Control", "no-cache");
   return c.body(body, 200, { "Content-Type": "text/event-stream; charset=utf-8" });
 }
