@@ -219,7 +219,13 @@ export const bookSchema = z.looseObject({
 /** GET /api/publisher/books. */
 export const bookListSchema = z.object({ books: z.array(bookSchema) });
 
-const urlCounts = z.record(z.enum(URL_STATES), z.int());
+// Every state named as a property (a record keyed by an enum would require names it never defines).
+const urlCounts = z.strictObject(
+  Object.fromEntries(URL_STATES.map((state) => [state, z.int()])) as Record<
+    typeof URL_STATES[number],
+    z.ZodInt
+  >,
+);
 
 /** GET /api/publisher/sources: uploads and where their URLs stand. */
 export const sourceListSchema = z.object({

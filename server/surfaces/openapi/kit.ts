@@ -84,7 +84,9 @@ export function pathItems(api: Api): Record<string, Json> {
   return Object.fromEntries(
     Object.entries(api.paths).map(([path, ops]) => [
       path,
-      Object.fromEntries(Object.entries(ops).map(([method, op]) => [method, operation(api, op)])),
+      Object.fromEntries(
+        Object.entries(ops).map(([method, op]) => [method, operation(api, op, method, path)]),
+      ),
     ]),
   );
 }
@@ -122,7 +124,23 @@ export function answersOf(api: Api, op: Operation): Answer[] {
   ];
 }
 
-function operation(api: Api, op: Operation): Json {
+/**
+ * A stable operationId from the method and path, as code generators name operations:
+ * `GET /api/v1/articles/{id}` is `getV1ArticlesById`. Paths are unique per method, so ids are.
+ */
+export function operationIdOf(method: string, path: string): string {
+  const words = path.replace(/^\/api\//, "/").split(/[\/._-]+/).filter(Boolean).map((w) => {
+    const param = /^\{(\w+)\}$/.exec(w);
+    return param ? `By${capital(param[1])}` : capital(w.replace(/\W/g, ""));
+  });
+  return method.toLowerCase() + words.join("");
+}
+
+function capital(w: string): string {
+  return w.charAt(0).toUpperCase() + w.slice(1);
+}
+
+function operation(api: Api, op: Operation, method: string, path: string): Json {
   const responses: Json = {};
   for (const { status, body, description, error } of answersOf(api, op)) {
     const ref = { $ref: `#/components/schemas/${api.errorSchema}` };
@@ -134,12 +152,14 @@ function operation(api: Api, op: Operation): Json {
         ...(body ? { content: content(body, "output") } : {}),
       };
   }
-  const security = op.security ?? (op.auth ? api.auth.security : undefined);
+  // A public operation says so (`[]`): without it the document's reader cannot tell.
+  const security = op.security ?? (op.auth ? api.auth.security : []);
   return {
+    operationId: operationIdOf(method, path),
     tags: [api.tag],
     summary: op.summary,
     ...(op.description ? { description: op.description } : {}),
-    ...(security ? { security } : {}),
+    security,
     ...(op.servers ? { servers: op.servers } : {}),
     ...(op.params ? { parameters: op.params } : {}),
     ...(op.body ? { requestBody: requestBody(op) } : {}),
