@@ -11,7 +11,7 @@ import type { Client } from "../../../store/db.ts";
 import type { Publisher } from "../../../store/publishers.ts";
 import type { SearchService } from "../../../search/mod.ts";
 import type { Clock } from "../../platform/clock.ts";
-import { decide, type Decision } from "../licensing/mod.ts";
+import { decide, type Decision, mayHoldAny } from "../licensing/mod.ts";
 import {
   inputFor,
   peekArticle,
@@ -21,7 +21,7 @@ import {
   type ReadResult,
 } from "./read_article.ts";
 import { bookCeilings } from "../../../store/book_ceilings.ts";
-import type { Caller } from "./requester.ts";
+import { type Caller, requesterFor } from "./requester.ts";
 import { listable } from "./visibility.ts";
 
 /** Dependencies of search. */
@@ -57,9 +57,10 @@ async function search(
   deps: SearchDeps,
   req: { publisher: Publisher; query: string; limit: number; caller: Caller },
 ): Promise<{ mode: "hybrid" | "fts" | "semantic" | "none"; hits: ArticleHit[] }> {
-  if (!req.publisher.rights.rag) return { mode: "none", hits: [] };
   const now = deps.clock.now();
   const ctx = await readContext(deps.db, req, now);
+  // The rights table (rights.ts): a licensee holding rag searches a catalog whose default denies it.
+  if (!mayHoldAny("rag", ctx.publisher.rights, ctx.requester)) return { mode: "none", hits: [] };
   // Only a territory denial or a BLOCKED rule can hide a hit the index returned: over-fetch
   // then, so filtering still fills the page, and ask for exactly the page otherwise.
   const mayHide = ctx.rules.some((r) => r.action.deny || r.action.policy === "BLOCKED");
@@ -114,7 +115,10 @@ export async function retrievePassages(
     record?: boolean;
   },
 ): Promise<PassageHit[]> {
-  if (!req.publisher.rights.rag) return [];
+  const requester = await requesterFor(deps.db, req.publisher.id, req.caller, {
+    now: deps.clock.now(),
+  });
+  if (!mayHoldAny("rag", req.publisher.rights, requester)) return [];
   const passages = await deps.search.passages(req.publisher.id, req.query, {
     limit: req.limit * 2 + 10,
     view: readView(deps.db, req.publisher),
