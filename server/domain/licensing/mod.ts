@@ -18,6 +18,6 @@ export {
   rightsWords,
   withdrawnUses,
 } from "./rights.ts";
-export { articlePathname, matchRules, pathMatches } from "./rules.ts";
+export { articlePathname, matchRules, pathMatches, withholdsAll } from "./rules.ts";
 export type { RuleContext, RuleMatch } from "./rules.ts";
 export type * from "./types.ts";

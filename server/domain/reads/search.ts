@@ -11,7 +11,7 @@ import type { Client } from "../../../store/db.ts";
 import type { Publisher } from "../../../store/publishers.ts";
 import type { SearchService } from "../../../search/mod.ts";
 import type { Clock } from "../../platform/clock.ts";
-import { decide, type Decision, mayHoldAny } from "../licensing/mod.ts";
+import { decide, type Decision, mayHoldAny, reasons, withholdsAll } from "../licensing/mod.ts";
 import {
   inputFor,
   peekArticle,
@@ -38,11 +38,24 @@ export interface ArticleHit {
   match?: { chunkId: string; section: string; snippet: string };
 }
 
+/**
+ * What a search found for this caller: the hits it may see, how many the caller's territory
+ * withheld among the candidates the query reached, and `territory` (the sentence to answer with)
+ * when a territory rule withholds everything the query could reach: then nothing is shown and the
+ * surfaces answer territory_blocked (docs/SPEC.md "Errors": 451; docs/decisions/licensing.md).
+ */
+export interface SearchFound {
+  mode: "hybrid" | "fts" | "semantic" | "none";
+  hits: ArticleHit[];
+  withheld: number;
+  territory: string | null;
+}
+
 /** Ranked articles for `query`, with the legs that contributed (`mode`). */
 export function searchArticles(
   deps: SearchDeps,
   req: { publisher: Publisher; query: string; limit: number; caller: Caller },
-): Promise<{ mode: "hybrid" | "fts" | "semantic" | "none"; hits: ArticleHit[] }> {
+): Promise<SearchFound> {
   const surface = req.caller.surface;
   return inSpan("folio.search", { "folio.surface": surface }, async (span) => {
     const started = performance.now();
@@ -56,11 +69,18 @@ export function searchArticles(
 async function search(
   deps: SearchDeps,
   req: { publisher: Publisher; query: string; limit: number; caller: Caller },
-): Promise<{ mode: "hybrid" | "fts" | "semantic" | "none"; hits: ArticleHit[] }> {
+): Promise<SearchFound> {
   const now = deps.clock.now();
   const ctx = await readContext(deps.db, req, now);
+  const nothing = { mode: "none" as const, hits: [], withheld: 0 };
+  // A territory rule withholding every article answers so whatever the query matches.
+  if (withholdsAll(ctx.rules, ctx.requester.territory)) {
+    return { ...nothing, territory: reasons.territorySearch(req.publisher.name) };
+  }
   // The rights table (rights.ts): a licensee holding rag searches a catalog whose default denies it.
-  if (!mayHoldAny("rag", ctx.publisher.rights, ctx.requester)) return { mode: "none", hits: [] };
+  if (!mayHoldAny("rag", ctx.publisher.rights, ctx.requester)) {
+    return { ...nothing, territory: null };
+  }
   // Only a territory denial or a BLOCKED rule can hide a hit the index returned: over-fetch
   // then, so filtering still fills the page, and ask for exactly the page otherwise.
   const mayHide = ctx.rules.some((r) => r.action.deny || r.action.policy === "BLOCKED");
@@ -77,16 +97,21 @@ async function search(
   const byId = new Map(articles.map((a) => [a.id, a]));
   const ceilings = await bookCeilings(deps.db, req.publisher.id, articles);
   const hits: ArticleHit[] = [];
+  let withheld = 0;
+  // Every candidate is decided, past a full page too, so the withheld count covers all of them.
   for (const h of found.hits) {
     const article = byId.get(h.articleId);
     if (!article) continue;
     const ceiling = article.bookId ? ceilings.get(article.bookId) ?? null : null;
     const decision = decide(inputFor(ctx, article, { use: "rag", ceiling, now }));
-    if (!listable(decision)) continue;
+    if (decision.outcome === "territory_blocked") withheld++;
+    if (!listable(decision) || hits.length >= req.limit) continue;
     hits.push({ article, decision, match: h.match });
-    if (hits.length >= req.limit) break;
   }
-  return { mode: hits.length ? found.mode : "none", hits };
+  if (hits.length === 0 && withheld > 0) {
+    return { ...nothing, withheld, territory: reasons.territorySearch(req.publisher.name) };
+  }
+  return { mode: hits.length ? found.mode : "none", hits, withheld, territory: null };
 }
 
 /** One retrieved passage with its article and the decision that released it. */

@@ -43,9 +43,16 @@ export function restApi(baseUrl: string): Api {
     summary: "Search the publisher's articles",
     description: "Semantic and full-text search fused by reciprocal rank; `query` (or `q`) is " +
       "required. Articles whose license denies rag are left out entirely, as are articles the " +
-      "caller may not see (BLOCKED, other territories). Searching is free.",
+      "caller may not see (BLOCKED, other territories). Searching is free. Hits withheld in " +
+      "the caller's region are counted in `withheld`; when a territory rule withholds " +
+      "everything the query could reach, the answer is 451 territory_blocked.",
     params: searchParams,
     ok: [200, r.searchResponseSchema],
+    also: [[
+      451,
+      r.territoryBlockedSchema,
+      "territory_blocked: every hit withheld in the requester's region",
+    ]],
     errors: [400, 401, 404],
   };
   const passages: Operation = {

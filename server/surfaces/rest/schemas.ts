@@ -27,6 +27,9 @@ export const searchResponseSchema = z.object({
       snippet: z.string().describe("About 240 characters of the matching passage"),
     }).optional().describe("Semantic hits only"),
   })),
+  withheld: z.int().min(1).optional().describe(
+    "How many hits the publisher's content rules withhold in the caller's region (absent: none)",
+  ),
 });
 
 /** GET .../passages/search. */
