@@ -65,6 +65,18 @@ Deno.test("a territory rule withholding the whole catalog: 451 on REST, a tool e
     assert.equal(got.a2a.data.status, "territory_blocked");
     assert.equal(got.a2a.task.status.message.parts[0].text, got.rest.body.message);
   }
+  // Passages are a search too: the same answer on REST and MCP.
+  const passages = await folio.request(`/api/v1/passages/search?query=heat%20pumps`, {
+    host: "demo.localhost",
+    headers: { "cf-ipcountry": "FR" },
+  });
+  assert.equal(passages.status, 451);
+  assert.equal((await json(passages)).status, "territory_blocked");
+  const mcpPassages = await mcpTool(folio, "retrieve_passages", { query: QUERY }, {
+    "cf-ipcountry": "FR",
+  });
+  assert.equal(mcpPassages.isError, true);
+  assert.equal(mcpPassages.structuredContent.status, "territory_blocked");
   // Another region searches as before, with nothing withheld.
   const de = await searchEverywhere(folio, "DE");
   assert.equal(de.rest.status, 200);

@@ -21,7 +21,7 @@ import {
   type ReadResult,
 } from "./read_article.ts";
 import { bookCeilings } from "../../../store/book_ceilings.ts";
-import { type Caller, requesterFor } from "./requester.ts";
+import type { Caller } from "./requester.ts";
 import { listable } from "./visibility.ts";
 
 /** Dependencies of search. */
@@ -124,10 +124,21 @@ export interface PassageHit {
   decision: Decision;
 }
 
+/** The passages a caller may use, and what its territory withheld (as `SearchFound`). */
+export interface PassagesFound {
+  passages: PassageHit[];
+  /** Articles withheld in the caller's region among those the page considered. */
+  withheld: number;
+  /** The sentence to answer territory_blocked with, when everything reachable is withheld. */
+  territory: string | null;
+}
+
 /**
  * The best passages for `query` whose articles this caller may use for rag. With `record: false`
  * the same decisions are taken but nothing is recorded (no charge, meter read or intent): what
  * the dashboard's playground shows (`decision.charge` then says what a read would have cost).
+ * Territory withholding is answered as search answers it (`SearchFound`); the count covers the
+ * articles decided until the page was full, since each further one would be a (charged) read.
  */
 export async function retrievePassages(
   deps: SearchDeps & ReadDeps,
@@ -139,17 +150,21 @@ export async function retrievePassages(
     lastUserPrompt?: string | null;
     record?: boolean;
   },
-): Promise<PassageHit[]> {
-  const requester = await requesterFor(deps.db, req.publisher.id, req.caller, {
-    now: deps.clock.now(),
-  });
-  if (!mayHoldAny("rag", req.publisher.rights, requester)) return [];
+): Promise<PassagesFound> {
+  const ctx = await readContext(deps.db, req, deps.clock.now(), { meter: false });
+  if (withholdsAll(ctx.rules, ctx.requester.territory)) {
+    return { passages: [], withheld: 0, territory: reasons.territorySearch(req.publisher.name) };
+  }
+  if (!mayHoldAny("rag", ctx.publisher.rights, ctx.requester)) {
+    return { passages: [], withheld: 0, territory: null };
+  }
   const passages = await deps.search.passages(req.publisher.id, req.query, {
     limit: req.limit * 2 + 10,
     view: readView(deps.db, req.publisher),
   });
   const released = new Map<string, Pick<ReadResult, "article" | "decision">>();
   const out: PassageHit[] = [];
+  let withheld = 0;
   for (const p of passages) {
     let read = released.get(p.articleId);
     if (!read) {
@@ -159,6 +174,7 @@ export async function retrievePassages(
         ? await peekArticle(deps, { ...ask, use: "rag" })
         : await readArticle(deps, { ...ask, use: "rag", lastUserPrompt: req.lastUserPrompt });
       released.set(p.articleId, read);
+      if (read.decision?.outcome === "territory_blocked") withheld++;
     }
     if (!read.article || read.decision?.outcome !== "full") continue;
     out.push({
@@ -171,5 +187,8 @@ export async function retrievePassages(
     });
     if (out.length >= req.limit) break;
   }
-  return out;
+  if (out.length === 0 && withheld > 0) {
+    return { passages: [], withheld, territory: reasons.territorySearch(req.publisher.name) };
+  }
+  return { passages: out, withheld, territory: null };
 }

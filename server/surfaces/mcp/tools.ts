@@ -129,17 +129,24 @@ const passagesTool = defineTool({
   schema: z.strictObject({ query, limit }),
   annotations: READ_ONLY,
   async run(ctx, args) {
-    const found = await retrievePassages(readDeps(ctx), { ...pc(ctx), ...args });
-    const results = found.map((p) => passageResult(ctx.deps.config, ctx.publisher, p));
+    const { passages, withheld, territory } = await retrievePassages(readDeps(ctx), {
+      ...pc(ctx),
+      ...args,
+    });
+    if (territory) return toolError(territory, { status: "territory_blocked", message: territory });
+    const results = passages.map((p) => passageResult(ctx.deps.config, ctx.publisher, p));
     return {
       content: [{
         type: "text",
-        text: results.length
-          ? results.map((r) => `[${r.chunkId}] ${r.article.title} — ${r.article.url}\n${r.text}`)
+        text: (results.length
+          ? results.map((r) =>
+            `[${r.chunkId}] ${r.article.title} — ${r.article.url}\n${r.text}`
+          )
             .join("\n\n")
-          : `No passages of ${ctx.publisher.name} that you may use match "${args.query}".`,
+          : `No passages of ${ctx.publisher.name} that you may use match "${args.query}".`) +
+          (withheld ? `\n${reasons.withheld(ctx.publisher.name, withheld)}` : ""),
       }],
-      structuredContent: { count: results.length, results },
+      structuredContent: { count: results.length, results, ...(withheld ? { withheld } : {}) },
     };
   },
 });

@@ -102,14 +102,16 @@ export function restRoutes(deps: AppDeps): Hono<AppEnv> {
     input: Search & { lastUserPrompt: string | null },
   ) => {
     const publisher = c.get("publisher");
-    const found = await retrievePassages(reads, {
+    const { passages, withheld, territory } = await retrievePassages(reads, {
       publisher,
       ...input,
       caller: callerOf(c, deps, "rest"),
     });
+    if (territory) return c.json({ status: "territory_blocked", message: territory }, 451);
     return c.json({
-      count: found.length,
-      results: found.map((p) => passageResult(deps.config, publisher, p)),
+      count: passages.length,
+      results: passages.map((p) => passageResult(deps.config, publisher, p)),
+      ...(withheld ? { withheld } : {}),
     });
   };
   const article = async (c: Context<PublishedEnv>, input: ArticleRead) => {
