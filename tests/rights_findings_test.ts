@@ -12,6 +12,8 @@ import { paywalled, read, signup } from "./billing_helpers.ts";
 import { json, type TestFolio, testFolio } from "./helpers.ts";
 import { bearer, sendJson } from "./manage_helpers.ts";
 import { mcpTool } from "./mcp_helpers.ts";
+import { portalSignUp } from "./buyer_helpers.ts";
+import { textOf } from "./console_helpers.ts";
 
 // deno-lint-ignore no-explicit-any
 type Json = Record<string, any>;
@@ -182,4 +184,44 @@ Deno.test("a change that withdraws nothing leaves subscriptions alone", async ()
   const list = await json<Json>(await market(folio, subscriber.apiKey, "/licenses"));
   const license = list.licenses.find((l: Json) => l.licenseId === bought.licenseId);
   assert.equal(license.cancelsAt, null);
+});
+
+Deno.test("GET /api/marketplace/rights says what the buyer holds and where from; the portal shows it", async () => {
+  await using folio = await testFolio();
+  await setRights(folio, { rag: false });
+  const portal = await portalSignUp(folio);
+  const { buyerId } = await json<Json>(
+    await folio.request("/api/marketplace/account", {
+      headers: { authorization: `Bearer ${portal.apiKey}` },
+    }),
+  );
+  await enterprise(folio, buyerId, ["rag"]);
+  const res = await market(folio, portal.apiKey, "/rights/pub_demo");
+  assert.equal(res.status, 200);
+  assert.deepEqual(await json<Json>(res), {
+    publisherId: "pub_demo",
+    rights: {
+      summarization: "granted",
+      display: "granted",
+      rag: "granted",
+      fine_tuning: "denied",
+    },
+    grantedBy: {
+      summarization: "default",
+      display: "default",
+      rag: "license",
+      fine_tuning: "none",
+    },
+    forSale: ["summarization", "display"],
+  });
+  const page = textOf((await portal.visitor.get("/buyer/catalog/pub_demo")).html);
+  assert.match(page, /rag no yes, your license/);
+  assert.match(page, /display yes yes/);
+  // Refusals: no key, an unknown publisher.
+  const anonymous = await folio.request("/api/marketplace/rights/pub_demo");
+  assert.equal(anonymous.status, 401);
+  await anonymous.body?.cancel();
+  const unknown = await market(folio, portal.apiKey, "/rights/pub_nope");
+  assert.equal(unknown.status, 404);
+  await unknown.body?.cancel();
 });
