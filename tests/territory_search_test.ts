@@ -77,6 +77,19 @@ Deno.test("a territory rule withholding the whole catalog: 451 on REST, a tool e
   });
   assert.equal(mcpPassages.isError, true);
   assert.equal(mcpPassages.structuredContent.status, "territory_blocked");
+  // A2A 0.3 clients (no A2A-Version header) get the same rejected task in their wire form.
+  const v03 = await post(
+    folio,
+    JSON.stringify({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "message/send",
+      params: { message: message("0.3", { text: QUERY }) },
+    }),
+    { headers: { "cf-ipcountry": "FR" } },
+  );
+  assert.equal(stateOf(v03.body.result), "rejected");
+  assert.equal(statusData(v03.body.result).status, "territory_blocked");
   // Another region searches as before, with nothing withheld.
   const de = await searchEverywhere(folio, "DE");
   assert.equal(de.rest.status, 200);
