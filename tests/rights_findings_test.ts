@@ -7,7 +7,9 @@
  */
 import assert from "node:assert/strict";
 import { rollMonth } from "../server/domain/billing/subscriptions.ts";
+import { findArticle, setArticlePolicy } from "../store/articles.ts";
 import { insertLicense } from "../store/licenses.ts";
+import { insertRule } from "../store/rules.ts";
 import { paywalled, read, signup } from "./billing_helpers.ts";
 import { json, type TestFolio, testFolio } from "./helpers.ts";
 import { bearer, sendJson } from "./manage_helpers.ts";
@@ -224,4 +226,35 @@ Deno.test("GET /api/marketplace/rights says what the buyer holds and where from;
   const unknown = await market(folio, portal.apiKey, "/rights/pub_nope");
   assert.equal(unknown.status, 404);
   await unknown.body?.cancel();
+});
+
+Deno.test("an article the publisher blocked stays blocked on every surface whatever policy a rule sets", async () => {
+  await using folio = await testFolio();
+  const db = folio.store.db;
+  const [id] = await paywalled(folio);
+  const article = (await findArticle(db, "pub_demo", id))!;
+  await setArticlePolicy(db, "pub_demo", id, { policy: "BLOCKED", now: folio.clock.now() });
+  await insertRule(db, "pub_demo", {
+    id: "rul_open",
+    priority: 1,
+    match: { path: "/" },
+    action: { policy: "OBSERVE" },
+    now: folio.clock.now(),
+  });
+  const buyer = await signup(folio);
+  const r = await read(folio, buyer.apiKey, id);
+  assert.equal(r.body.status, "blocked");
+  const headers = { authorization: `Bearer ${buyer.apiKey}` };
+  const q = encodeURIComponent(article.title);
+  const found = await json<Json>(
+    await folio.request(`/api/v1/articles/search?query=${q}&limit=50`, {
+      host: "demo.localhost",
+      headers,
+    }),
+  );
+  assert.ok(!found.results.some((h: Json) => h.id === id), "REST search");
+  const listed = await mcpTool(folio, "list_recent", { limit: 50 }, headers);
+  assert.ok(!listed.structuredContent.results.some((h: Json) => h.id === id), "MCP listing");
+  const mcp = await mcpTool(folio, "get_article", { url_or_id: id }, headers);
+  assert.equal(mcp.structuredContent.status, "blocked");
 });

@@ -154,14 +154,16 @@ export function termsOf(
   rules: Pick<RuleMatch, "policy" | "priceMicros" | "ruleId">,
   crawl?: CrawlTerms | null,
 ): Terms {
-  const chosen = rules.policy ?? article.policy;
+  // An article the publisher blocked itself stays blocked: a rule may block, never unblock (the
+  // store's search eligibility, store/eligible.ts, reads the article's own policy the same way).
+  const chosen = article.policy === "BLOCKED" ? "BLOCKED" : rules.policy ?? article.policy;
   const escalated = chosen === "OBSERVE" && !!crawl;
   const policy = escalated ? "PAYWALL" : chosen;
   const base = {
     policy,
     policyFrom: escalated
       ? "crawler" as const
-      : rules.policy !== undefined
+      : rules.policy !== undefined && article.policy !== "BLOCKED"
       ? "rule" as const
       : "article" as const,
     ruleId: rules.ruleId ?? null,

@@ -155,6 +155,14 @@ const cases: Case[] = [
     want: { outcome: "territory_blocked", policy: "BLOCKED" },
   },
   {
+    name: "keeps an article the publisher blocked blocked whatever policy a rule sets",
+    given: {
+      article: { policy: "BLOCKED" },
+      rules: [rule("r1", 1, { action: { policy: "OBSERVE" } })],
+    },
+    want: { outcome: "blocked", deliver: "none", policy: "BLOCKED" },
+  },
+  {
     name: "reports a BLOCKED article as blocked with nothing delivered",
     given: { article: { policy: "BLOCKED" }, requester: { licensedUses: ["display"] } },
     want: { outcome: "blocked", deliver: "none", charge: null, policy: "BLOCKED" },
