@@ -286,3 +286,23 @@ function toLicense(r: any): License {
       : String(r.processor_subscription_id),
   };
 }
+
+/**
+ * A publisher's active subscriptions, not ending already, that cover any of `uses`: those a
+ * withdrawal of default rights ends at the end of their paid month
+ * (server/domain/billing/withdrawals.ts).
+ */
+export async function subscriptionsCovering(
+  db: Executor,
+  publisherId: string,
+  uses: readonly UseCase[],
+  options: { now: Date },
+): Promise<License[]> {
+  const rs = await db.execute({
+    sql: `SELECT * FROM licenses WHERE publisher_id = ? AND kind = 'subscription'
+            AND state = 'active' AND cancel_requested_at IS NULL
+            AND (expires_at IS NULL OR expires_at > ?) ORDER BY id`,
+    args: [publisherId, options.now.getTime()],
+  });
+  return rs.rows.map(toLicense).filter((l) => l.useCases.some((u) => uses.includes(u)));
+}

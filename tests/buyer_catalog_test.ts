@@ -102,8 +102,8 @@ Deno.test("a publisher page shows rights, prices, meter, terms, the rate card an
   const page = await visitor.get("/buyer/catalog/pub_demo");
   assert.equal(page.status, 200);
   const text = textOf(page.html);
-  assert.match(text, /display yes \$0\.02/);
-  assert.match(text, /summarization yes \$0\.001/);
+  assert.match(text, /display yes yes \$0\.02/);
+  assert.match(text, /summarization yes yes \$0\.001/);
   assert.match(text, /free paywalled reads? a month/);
   assert.match(page.html, /href="http:\/\/localhost:8080\/license\/pub_demo"/);
   assert.match(text, /Base access \$50\.00/);

@@ -11,6 +11,8 @@ import {
 /** Everything the terms page shows, already converted for display. */
 export interface TermsView {
   publisher: Publisher;
+  /** What anyone is granted (server/domain/licensing/rights.ts `publicRights`). */
+  rights: Record<"summarization" | "display" | "rag" | "fine_tuning", boolean>;
   pricesCents: { summarization: number; display: number; rag: number };
   /** The content rules in plain words, in evaluation order (server/pages/terms_rules.ts). */
   rules: string[];
@@ -40,12 +42,18 @@ export function TermsPage(props: TermsView) {
           {Object.entries(USE_LABELS).map(([use, label]) => (
             <tr key={use}>
               <td>{label}</td>
-              <td>{p.rights[use as keyof typeof p.rights] ? "granted" : "denied"}</td>
+              <td>{props.rights[use as keyof TermsView["rights"]] ? "granted" : "denied"}</td>
             </tr>
           ))}
         </tbody>
       </table>
       <p>Book chapters may carry a narrower author-contract ceiling that no license can exceed.</p>
+      <p>
+        A license the publisher approves (an enterprise license or a license request) grants its
+        uses for its term even where they are denied above. A use the publisher withdraws stays
+        granted to current subscribers until the end of the month they paid for, when their
+        subscription ends; it cannot be subscribed to anew.
+      </p>
       <h2>Per-use prices (paywalled articles)</h2>
       <p>
         By default: summary {formatUsd(props.pricesCents.summarization)} · full display{" "}

@@ -7,7 +7,7 @@ import { TermsPage } from "../../ui/terms.tsx";
 import type { AppDeps, AppEnv } from "../deps.ts";
 import { notFound } from "../platform/errors.ts";
 import { microsToCents, pricesInCents, RATE_CARD } from "../platform/money.ts";
-import { REQUEST_VIA } from "../domain/licensing/mod.ts";
+import { publicRights, REQUEST_VIA } from "../domain/licensing/mod.ts";
 import { CSP, pageHeaders } from "../platform/security_headers.ts";
 import { ruleSentences } from "./terms_rules.ts";
 import { publisherUrls } from "../platform/urls.ts";
@@ -23,6 +23,7 @@ export function termsRoutes(deps: AppDeps): Hono<AppEnv> {
     const rules = await listRules(deps.store.db, p.id);
     const html = renderPage(TermsPage({
       publisher: p,
+      rights: publicRights(p.rights),
       pricesCents: pricesInCents(p.pricesMicros),
       rules: ruleSentences(rules, deps.clock.now()),
       rateCard: {

@@ -16,6 +16,11 @@ import { type LicenseView, stateText } from "./licenses.tsx";
 import { BuyerShell, type BuyerWho } from "./shell.tsx";
 import { snippetsFor } from "./snippets.ts";
 import { noun } from "../../server/platform/words.ts";
+import type { heldRightsSchema } from "../../server/surfaces/marketplace/rights_schemas.ts";
+import type { z } from "zod";
+
+/** The buyer's rights with one publisher, as the marketplace API answers them. */
+export type HeldRightsView = z.output<typeof heldRightsSchema>;
 
 /** What the publisher page shows. */
 export interface PublisherProps {
@@ -24,6 +29,8 @@ export interface PublisherProps {
   rateCard: RateCard;
   /** The buyer's active and pending licenses for this publisher. */
   held: LicenseView[];
+  /** The buyer's own rights here by the rights table (GET /api/marketplace/rights/<id>). */
+  mine: HeldRightsView;
   /** The license form refused: its problem (at the top or beside the use cases) and the ticks. */
   failed?:
     | { problem: { top: string | null; field: FieldProblem | null }; useCases: string[] }
@@ -52,12 +59,19 @@ function feeTotals(card: RateCard): Record<string, string> {
   return totals;
 }
 
+/** One use's right for this buyer, and what grants it. */
+function yours(mine: HeldRightsView, use: keyof HeldRightsView["grantedBy"]): string {
+  const by = mine.grantedBy[use];
+  return by === "license" ? "yes, your license" : by === "default" ? "yes" : "no";
+}
+
 /** GET /buyer/catalog/<publisherId>. */
 export function PublisherPage(props: PublisherProps) {
   const { publisher: p, rateCard: card } = props;
   const ticked = props.failed?.useCases ?? [];
   const fieldProblem = props.failed?.problem.field ?? null;
-  const granted = BUNDLE_USES.filter((u) => p.rights[u] === "granted");
+  // For sale: what the publisher grants today (a withdrawn use cannot be bought anew).
+  const granted: readonly string[] = props.mine.forSale;
   return (
     <BuyerShell who={props.who} section="catalog" title={p.name}>
       <p>
@@ -82,6 +96,7 @@ export function PublisherPage(props: PublisherProps) {
             <tr>
               <th scope="col">Use</th>
               <th scope="col">Granted</th>
+              <th scope="col">To you</th>
               <th scope="col" class="num">Per read, metered</th>
             </tr>
           </thead>
@@ -90,12 +105,14 @@ export function PublisherPage(props: PublisherProps) {
               <tr key={u}>
                 <th scope="row">{u}</th>
                 <td>{p.rights[u] === "granted" ? "yes" : "no"}</td>
+                <td>{yours(props.mine, u)}</td>
                 <td class="num">{formatUsd(p.pricingUsdCents[u])}</td>
               </tr>
             ))}
             <tr>
               <th scope="row">fine_tuning</th>
               <td>{p.rights.fine_tuning === "granted" ? "yes" : "no"}</td>
+              <td>{yours(props.mine, "fine_tuning")}</td>
               <td class="num">by request</td>
             </tr>
           </tbody>

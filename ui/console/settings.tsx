@@ -296,8 +296,13 @@ export function SettingsPage(props: SettingsProps) {
         title="Rights and prices"
         hint="What every licensed agent may do by default, and what a metered read costs. Rules and per-article prices can override prices."
       >
-        <fieldset>
+        <fieldset aria-describedby="rights-hint">
           <legend>Rights granted by default</legend>
+          <p class="hint" id="rights-hint">
+            Unticking a use stops selling it: buyers who subscribed to it keep it until the end of
+            the month they paid for, when their subscription ends. Enterprise licenses and approved
+            requests keep their uses for their term.
+          </p>
           {RIGHTS.map(([name, label]) => (
             <label class="check" key={name}>
               <input type="checkbox" name={`rights.${name}`} value="on" checked={s.rights[name]} />

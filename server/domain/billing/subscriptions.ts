@@ -22,7 +22,7 @@ import type { Executor } from "../../../store/db.ts";
 import { getPublisher } from "../../../store/publishers.ts";
 import { monthOf } from "../../platform/clock.ts";
 import { AppError, invalid, notFound } from "../../platform/errors.ts";
-import type { UseCase } from "../licensing/mod.ts";
+import { purchasable, type UseCase } from "../licensing/mod.ts";
 import {
   microsToWholeCents,
   priceSubscription,
@@ -53,7 +53,10 @@ export async function subscribe(
   const useCases = [...new Set(input.useCases)].sort();
   const publisher = await getPublisher(db, input.publisherId);
   if (!publisher) throw notFound("Publisher");
-  const denied = useCases.filter((u) => !publisher.rights[u]);
+  // The rights table (docs/decisions/licensing.md): only what the publisher grants today is for
+  // sale; a withdrawn use stays with current subscribers but cannot be bought anew.
+  const forSale: readonly string[] = purchasable(publisher.rights);
+  const denied = useCases.filter((u) => !forSale.includes(u));
   if (denied.length) {
     throw invalid("useCases", `${publisher.name} does not grant ${denied.join(", ")}`);
   }

@@ -11,8 +11,8 @@ import {
   sumMicros,
   withPlatformFee,
 } from "../../platform/money.ts";
-import { USE_CASES } from "../../../store/vocabulary.ts";
 import { reasons } from "./reasons.ts";
+import { heldRights } from "./rights.ts";
 import { matchRules, type RuleMatch } from "./rules.ts";
 import type {
   ArticleFacts,
@@ -76,8 +76,9 @@ export function decide(input: DecisionInput): Decision {
     }
     return result("license_denied", reasons.denied());
   }
-  // e. fine_tuning is never priced per use: it is granted only by an approved license (step c).
-  const price = use === "fine_tuning" ? 0 : prices[use];
+  // e. fine_tuning is not on the rate card: a read for training delivers the body, so where the
+  // publisher grants it by default it costs what display costs (docs/decisions/licensing.md).
+  const price = use === "fine_tuning" ? prices.display : prices[use];
   // f. A license covering the use suppresses per-use charges (docs/SPEC.md "States": License active).
   if (requester.licensedUses.includes(use)) {
     return result("full", reasons.licensed(facts, use));
@@ -153,14 +154,16 @@ export function termsOf(
   rules: Pick<RuleMatch, "policy" | "priceMicros" | "ruleId">,
   crawl?: CrawlTerms | null,
 ): Terms {
-  const chosen = rules.policy ?? article.policy;
+  // An article the publisher blocked itself stays blocked: a rule may block, never unblock (the
+  // store's search eligibility, store/eligible.ts, reads the article's own policy the same way).
+  const chosen = article.policy === "BLOCKED" ? "BLOCKED" : rules.policy ?? article.policy;
   const escalated = chosen === "OBSERVE" && !!crawl;
   const policy = escalated ? "PAYWALL" : chosen;
   const base = {
     policy,
     policyFrom: escalated
       ? "crawler" as const
-      : rules.policy !== undefined
+      : rules.policy !== undefined && article.policy !== "BLOCKED"
       ? "rule" as const
       : "article" as const,
     ruleId: rules.ruleId ?? null,
@@ -179,22 +182,13 @@ export function termsOf(
 
 /**
  * What this requester may do with this article: the license block shows it, and step c checks it.
- * A self-serve subscription never grants a use the publisher's rights deny; a use the publisher
- * approved for this buyer (a license request or an enterprise license) is granted even so, and
- * fine_tuning only that way. The book ceiling caps everything (docs/SPEC.md "Content license").
+ * The one rights table decides (rights.ts, docs/decisions/licensing.md "The rights table").
  */
 export function rightsOf(
   input: Pick<DecisionInput, "publisher" | "article" | "requester">,
 ): Rights {
   const { publisher, article, requester } = input;
-  const ceiling = article.bookCeiling;
-  const rights = {} as Rights;
-  for (const use of USE_CASES) {
-    const granted = requester.approvedUses.includes(use) ||
-      (use === "fine_tuning" ? requester.licensedUses.includes(use) : publisher.rights[use]);
-    rights[use] = granted && (ceiling?.[use] ?? true);
-  }
-  return rights;
+  return heldRights(publisher.rights, requester, article.bookCeiling);
 }
 
 function deliverFor(outcome: Outcome, use: UseCase): Deliver {

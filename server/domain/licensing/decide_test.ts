@@ -155,6 +155,14 @@ const cases: Case[] = [
     want: { outcome: "territory_blocked", policy: "BLOCKED" },
   },
   {
+    name: "keeps an article the publisher blocked blocked whatever policy a rule sets",
+    given: {
+      article: { policy: "BLOCKED" },
+      rules: [rule("r1", 1, { action: { policy: "OBSERVE" } })],
+    },
+    want: { outcome: "blocked", deliver: "none", policy: "BLOCKED" },
+  },
+  {
     name: "reports a BLOCKED article as blocked with nothing delivered",
     given: { article: { policy: "BLOCKED" }, requester: { licensedUses: ["display"] } },
     want: { outcome: "blocked", deliver: "none", charge: null, policy: "BLOCKED" },
@@ -229,12 +237,17 @@ const cases: Case[] = [
     want: { outcome: "license_denied", reasonMatches: /request_license/ },
   },
   {
-    name: "denies rag even to a requester licensed for it when the publisher withholds it",
+    name: "keeps rag for a licensee after the publisher's default withholds it (the rights table)",
     given: {
       use: "rag",
       publisher: { rights: { ...ALL, rag: false } },
       requester: { licensedUses: ["rag"] },
     },
+    want: { outcome: "full", deliver: "passages", charge: null },
+  },
+  {
+    name: "denies rag to a buyer without a license when the publisher withholds it",
+    given: { use: "rag", publisher: { rights: { ...ALL, rag: false } } },
     want: { outcome: "license_denied", deliver: "none" },
   },
   {
@@ -256,9 +269,14 @@ const cases: Case[] = [
     want: { outcome: "license_denied", rights: { ...PUBLISHER.rights, rag: false } },
   },
   {
-    name: "denies fine_tuning without an approved license even when the publisher grants it",
-    given: { use: "fine_tuning", publisher: { rights: ALL } },
+    name: "denies fine_tuning without an approved license when the publisher withholds it",
+    given: { use: "fine_tuning" },
     want: { outcome: "license_denied", reasonMatches: /request_license/ },
+  },
+  {
+    name: "grants fine_tuning to everyone when the publisher grants it, priced like display",
+    given: { use: "fine_tuning", publisher: { rights: ALL }, article: PAYWALL },
+    want: { outcome: "full", deliver: "body", rights: ALL, charge: metered(50_000, "fine_tuning") },
   },
   {
     name: "grants fine_tuning through an approved license request",
@@ -282,16 +300,16 @@ const cases: Case[] = [
       publisher: { rights: { ...ALL, display: false } },
       requester: { licensedUses: ["display"], approvedUses: ["display"] },
     },
-    want: { outcome: "full", charge: null, rights: { ...ALL, fine_tuning: false } },
+    want: { outcome: "full", charge: null, rights: ALL },
   },
   {
-    name: "never lets a self-serve subscription grant a use the publisher's rights deny",
+    name: "keeps a withdrawn use for a subscriber to the end of the paid month, uncharged",
     given: {
       article: PAYWALL,
-      publisher: { rights: { ...ALL, display: false } },
+      publisher: { rights: { ...PUBLISHER.rights, display: false } },
       requester: { licensedUses: ["display"] },
     },
-    want: { outcome: "license_limited", rights: { ...ALL, display: false, fine_tuning: false } },
+    want: { outcome: "full", charge: null, rights: PUBLISHER.rights },
   },
   {
     name: "keeps an approved use under the book ceiling",

@@ -13,6 +13,7 @@ import {
   usdPriceText,
   usdText,
 } from "../../platform/money.ts";
+import { noun, plural } from "../../platform/words.ts";
 import type { UseCase } from "./types.ts";
 
 /** How to ask for more rights (docs/SPEC.md "License block": `requestVia`). */
@@ -44,6 +45,14 @@ function capReached(f: ReasonFacts, limit: SpendLimit): string {
 export const reasons = {
   territory: (f: ReasonFacts) =>
     `${f.publisher}'s content rules exclude your region for this article.`,
+  /** Search whose every reachable hit a territory rule withholds (docs/SPEC.md "Errors": 451). */
+  territorySearch: (publisher: string) =>
+    `${publisher}'s content rules exclude your region for every article this search could return.`,
+  /** Search that left out some hits for the requester's territory. */
+  withheld: (publisher: string, count: number) =>
+    `${plural(count, "result")} withheld: ${publisher}'s content rules exclude your region for ${
+      noun(count, "it", "them")
+    }.`,
   blocked: (f: ReasonFacts) => `${f.publisher} blocks this article for AI agents.`,
   summaryOnly: (f: ReasonFacts) =>
     `The license grants summarization only: here is the summary. Cite ${f.cite}.`,

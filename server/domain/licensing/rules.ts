@@ -59,6 +59,21 @@ export function matchRules(rules: readonly ContentRule[], context: RuleContext):
   return result;
 }
 
+/**
+ * Whether a territory denial withholds every article from this requester: a deny rule for its
+ * territory with no embargo and a path every article matches (none, `/`, `*` or `/*`). Search
+ * then answers territory_blocked whatever the query (docs/SPEC.md "Errors": 451).
+ */
+export function withholdsAll(rules: readonly ContentRule[], territory: string | null): boolean {
+  return rules.some((rule) => {
+    const { path, publishedWithinHours, territories } = rule.match;
+    return rule.action.deny === true && territories !== undefined &&
+      publishedWithinHours === undefined &&
+      (path === undefined || path === "/" || path === "*" || path === "/*") &&
+      inTerritories(territory, territories);
+  });
+}
+
 /** Match a `*` glob (any run of characters, `/` included) in full, or else a prefix, on a pathname. */
 export function pathMatches(pattern: string, pathname: string): boolean {
   if (!pattern.includes("*")) return pathname.startsWith(pattern);

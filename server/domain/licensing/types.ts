@@ -48,12 +48,12 @@ export interface Requester {
   /** Meter key: "buyer:<id>" | "oauth:<clientId>" | "sess:<id>" | "crawler:<family>" | "anon". */
   identity: string;
   buyerId: string | null;
-  /** Use cases covered by ACTIVE licenses for this publisher (fine_tuning: approved request). */
-  licensedUses: UseCase[];
   /**
-   * The part of `licensedUses` the publisher granted this buyer itself (an approved request or an
-   * enterprise license): granted even where the publisher's default rights deny the use.
+   * Use cases covered by ACTIVE licenses in force for this publisher (fine_tuning: approved
+   * request): granted even where the publisher's default rights deny them (rights.ts).
    */
+  licensedUses: UseCase[];
+  /** The part of `licensedUses` the publisher approved itself (request or enterprise license). */
   approvedUses: UseCase[];
   /** ISO 3166 alpha-2; null (unknown) matches no territory rule. */
   territory: string | null;

@@ -8,7 +8,7 @@ import { bookCeilings } from "../../../store/book_ceilings.ts";
 import type { Client } from "../../../store/db.ts";
 import type { Publisher } from "../../../store/publishers.ts";
 import type { Clock } from "../../platform/clock.ts";
-import { decide, type Decision } from "../licensing/mod.ts";
+import { decide, type Decision, mayHoldAny } from "../licensing/mod.ts";
 import { inputFor, type ReadContext, readContext } from "./read_article.ts";
 import type { Caller } from "./requester.ts";
 import { listable } from "./visibility.ts";
@@ -31,13 +31,16 @@ export async function listVisible(
     offset?: number;
   },
 ): Promise<{ items: ListedArticle[]; nextOffset: number | null }> {
-  if (!req.publisher.rights.rag) return { items: [], nextOffset: null };
   const now = deps.clock.now();
   const page = req.limit * 2 + 10;
   const items: ListedArticle[] = [];
   let offset = req.offset ?? 0;
   // Facts about the caller are the same for every article: gather them once.
   const ctx: ReadContext = await readContext(deps.db, req, now);
+  // The rights table (rights.ts): a licensee holding rag lists a catalog whose default denies it.
+  if (!mayHoldAny("rag", ctx.publisher.rights, ctx.requester)) {
+    return { items: [], nextOffset: null };
+  }
   while (items.length < req.limit) {
     const batch = await listRecent(deps.db, req.publisher.id, {
       limit: page,
@@ -68,9 +71,10 @@ export async function listableIds(
   req: { publisher: Publisher; caller: Caller },
   articles: Article[],
 ): Promise<Set<string>> {
-  if (!req.publisher.rights.rag || articles.length === 0) return new Set();
+  if (articles.length === 0) return new Set();
   const now = deps.clock.now();
   const ctx = await readContext(deps.db, req, now);
+  if (!mayHoldAny("rag", ctx.publisher.rights, ctx.requester)) return new Set();
   const ceilings = await bookCeilings(deps.db, req.publisher.id, articles);
   const out = new Set<string>();
   for (const article of articles) {

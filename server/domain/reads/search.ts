@@ -11,7 +11,7 @@ import type { Client } from "../../../store/db.ts";
 import type { Publisher } from "../../../store/publishers.ts";
 import type { SearchService } from "../../../search/mod.ts";
 import type { Clock } from "../../platform/clock.ts";
-import { decide, type Decision } from "../licensing/mod.ts";
+import { decide, type Decision, mayHoldAny, reasons, withholdsAll } from "../licensing/mod.ts";
 import {
   inputFor,
   peekArticle,
@@ -38,11 +38,24 @@ export interface ArticleHit {
   match?: { chunkId: string; section: string; snippet: string };
 }
 
+/**
+ * What a search found for this caller: the hits it may see, how many the caller's territory
+ * withheld among the candidates the query reached, and `territory` (the sentence to answer with)
+ * when a territory rule withholds everything the query could reach: then nothing is shown and the
+ * surfaces answer territory_blocked (docs/SPEC.md "Errors": 451; docs/decisions/licensing.md).
+ */
+export interface SearchFound {
+  mode: "hybrid" | "fts" | "semantic" | "none";
+  hits: ArticleHit[];
+  withheld: number;
+  territory: string | null;
+}
+
 /** Ranked articles for `query`, with the legs that contributed (`mode`). */
 export function searchArticles(
   deps: SearchDeps,
   req: { publisher: Publisher; query: string; limit: number; caller: Caller },
-): Promise<{ mode: "hybrid" | "fts" | "semantic" | "none"; hits: ArticleHit[] }> {
+): Promise<SearchFound> {
   const surface = req.caller.surface;
   return inSpan("folio.search", { "folio.surface": surface }, async (span) => {
     const started = performance.now();
@@ -56,10 +69,18 @@ export function searchArticles(
 async function search(
   deps: SearchDeps,
   req: { publisher: Publisher; query: string; limit: number; caller: Caller },
-): Promise<{ mode: "hybrid" | "fts" | "semantic" | "none"; hits: ArticleHit[] }> {
-  if (!req.publisher.rights.rag) return { mode: "none", hits: [] };
+): Promise<SearchFound> {
   const now = deps.clock.now();
   const ctx = await readContext(deps.db, req, now);
+  const nothing = { mode: "none" as const, hits: [], withheld: 0 };
+  // A territory rule withholding every article answers so whatever the query matches.
+  if (withholdsAll(ctx.rules, ctx.requester.territory)) {
+    return { ...nothing, territory: reasons.territorySearch(req.publisher.name) };
+  }
+  // The rights table (rights.ts): a licensee holding rag searches a catalog whose default denies it.
+  if (!mayHoldAny("rag", ctx.publisher.rights, ctx.requester)) {
+    return { ...nothing, territory: null };
+  }
   // Only a territory denial or a BLOCKED rule can hide a hit the index returned: over-fetch
   // then, so filtering still fills the page, and ask for exactly the page otherwise.
   const mayHide = ctx.rules.some((r) => r.action.deny || r.action.policy === "BLOCKED");
@@ -76,16 +97,21 @@ async function search(
   const byId = new Map(articles.map((a) => [a.id, a]));
   const ceilings = await bookCeilings(deps.db, req.publisher.id, articles);
   const hits: ArticleHit[] = [];
+  let withheld = 0;
+  // Every candidate is decided, past a full page too, so the withheld count covers all of them.
   for (const h of found.hits) {
     const article = byId.get(h.articleId);
     if (!article) continue;
     const ceiling = article.bookId ? ceilings.get(article.bookId) ?? null : null;
     const decision = decide(inputFor(ctx, article, { use: "rag", ceiling, now }));
-    if (!listable(decision)) continue;
+    if (decision.outcome === "territory_blocked") withheld++;
+    if (!listable(decision) || hits.length >= req.limit) continue;
     hits.push({ article, decision, match: h.match });
-    if (hits.length >= req.limit) break;
   }
-  return { mode: hits.length ? found.mode : "none", hits };
+  if (hits.length === 0 && withheld > 0) {
+    return { ...nothing, withheld, territory: reasons.territorySearch(req.publisher.name) };
+  }
+  return { mode: hits.length ? found.mode : "none", hits, withheld, territory: null };
 }
 
 /** One retrieved passage with its article and the decision that released it. */
@@ -98,10 +124,21 @@ export interface PassageHit {
   decision: Decision;
 }
 
+/** The passages a caller may use, and what its territory withheld (as `SearchFound`). */
+export interface PassagesFound {
+  passages: PassageHit[];
+  /** Articles withheld in the caller's region among those the page considered. */
+  withheld: number;
+  /** The sentence to answer territory_blocked with, when everything reachable is withheld. */
+  territory: string | null;
+}
+
 /**
  * The best passages for `query` whose articles this caller may use for rag. With `record: false`
  * the same decisions are taken but nothing is recorded (no charge, meter read or intent): what
  * the dashboard's playground shows (`decision.charge` then says what a read would have cost).
+ * Territory withholding is answered as search answers it (`SearchFound`); the count covers the
+ * articles decided until the page was full, since each further one would be a (charged) read.
  */
 export async function retrievePassages(
   deps: SearchDeps & ReadDeps,
@@ -113,14 +150,21 @@ export async function retrievePassages(
     lastUserPrompt?: string | null;
     record?: boolean;
   },
-): Promise<PassageHit[]> {
-  if (!req.publisher.rights.rag) return [];
+): Promise<PassagesFound> {
+  const ctx = await readContext(deps.db, req, deps.clock.now(), { meter: false });
+  if (withholdsAll(ctx.rules, ctx.requester.territory)) {
+    return { passages: [], withheld: 0, territory: reasons.territorySearch(req.publisher.name) };
+  }
+  if (!mayHoldAny("rag", ctx.publisher.rights, ctx.requester)) {
+    return { passages: [], withheld: 0, territory: null };
+  }
   const passages = await deps.search.passages(req.publisher.id, req.query, {
     limit: req.limit * 2 + 10,
     view: readView(deps.db, req.publisher),
   });
   const released = new Map<string, Pick<ReadResult, "article" | "decision">>();
   const out: PassageHit[] = [];
+  let withheld = 0;
   for (const p of passages) {
     let read = released.get(p.articleId);
     if (!read) {
@@ -130,6 +174,7 @@ export async function retrievePassages(
         ? await peekArticle(deps, { ...ask, use: "rag" })
         : await readArticle(deps, { ...ask, use: "rag", lastUserPrompt: req.lastUserPrompt });
       released.set(p.articleId, read);
+      if (read.decision?.outcome === "territory_blocked") withheld++;
     }
     if (!read.article || read.decision?.outcome !== "full") continue;
     out.push({
@@ -142,5 +187,8 @@ export async function retrievePassages(
     });
     if (out.length >= req.limit) break;
   }
-  return out;
+  if (out.length === 0 && withheld > 0) {
+    return { passages: [], withheld, territory: reasons.territorySearch(req.publisher.name) };
+  }
+  return { passages: out, withheld, territory: null };
 }

@@ -32,6 +32,7 @@ import {
   licenseBoughtSchema,
   licenseListSchema,
 } from "../../surfaces/marketplace/schemas.ts";
+import { heldRightsSchema } from "../../surfaces/marketplace/rights_schemas.ts";
 import { type BuyerEnv, market } from "./site.ts";
 
 /** Publishers per catalog page. */
@@ -114,6 +115,9 @@ export function catalogPages(deps: AppDeps, api: ApiFetch): Hono<BuyerEnv> {
     if (!publisher) {
       throw new AppError(404, "not_found", "There is no such publisher in the catalog");
     }
+    const mine = must(
+      await callApi(c, api, market(`/rights/${encodeURIComponent(id)}`), heldRightsSchema),
+    );
     const held = licenses.licenses.filter((l) =>
       l.publisherId === id && (l.state === "active" || l.state === "pending")
     );
@@ -122,7 +126,7 @@ export function catalogPages(deps: AppDeps, api: ApiFetch): Hono<BuyerEnv> {
       c.header("Content-Security-Policy", cspText(widened(CSP.portal, "formAction", ["https:"])));
     }
     return c.html(
-      renderPage(PublisherPage({ who: c.get("who"), publisher, rateCard, held, failed })),
+      renderPage(PublisherPage({ who: c.get("who"), publisher, rateCard, held, mine, failed })),
       pageStatus(status),
     );
   };

@@ -102,6 +102,7 @@ async function runSkill(deps: AppDeps, run: SkillRun): Promise<SkillOutcome> {
   const { publisher, caller, call } = run;
   if (call.skill === "search_articles") {
     return searchOutcome(
+      publisher,
       await searchArticles(reads, { publisher, query: call.query, limit: call.limit, caller }),
     );
   }

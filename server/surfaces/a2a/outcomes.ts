@@ -16,9 +16,9 @@ import type { Publisher } from "../../../store/publishers.ts";
 import type { Config } from "../../platform/config.ts";
 import type { Decision } from "../../domain/licensing/mod.ts";
 import { microsToCents } from "../../platform/money.ts";
-import { REQUEST_VIA } from "../../domain/licensing/mod.ts";
+import { reasons, REQUEST_VIA } from "../../domain/licensing/mod.ts";
 import { licenseBlock } from "../../domain/reads/license_block.ts";
-import type { ArticleHit } from "../../domain/reads/search.ts";
+import type { SearchFound } from "../../domain/reads/search.ts";
 import { articleFull, articleRef, articleSummary } from "../../domain/reads/present.ts";
 import { publisherUrls } from "../../platform/urls.ts";
 import type { StateName } from "./states.ts";
@@ -42,8 +42,19 @@ export interface SkillOutcome {
   artifacts: ArtifactOut[];
 }
 
-/** search_articles: always completed; the results are the artifact. */
-export function searchOutcome(found: { mode: string; hits: ArticleHit[] }): SkillOutcome {
+/**
+ * search_articles: completed with the results as the artifact, and the count of hits withheld in
+ * the caller's region when there are any; rejected territory_blocked when a territory rule
+ * withholds everything the query could reach (docs/SPEC.md "Errors": 451).
+ */
+export function searchOutcome(
+  publisher: Pick<Publisher, "name">,
+  found: Pick<SearchFound, "mode" | "hits" | "withheld" | "territory">,
+): SkillOutcome {
+  if (found.territory) {
+    return rejectedLike("rejected", found.territory, { status: "territory_blocked" });
+  }
+  const withheld = found.withheld ? { withheld: found.withheld } : {};
   const results = found.hits.map((h) => ({
     ...articleSummary(h.article),
     ...(h.match ? { match: h.match } : {}),
@@ -51,17 +62,19 @@ export function searchOutcome(found: { mode: string; hits: ArticleHit[] }): Skil
   const lines = results.map((r, i) => `${i + 1}. ${r.title} (${r.id}): ${r.url}`);
   return {
     state: "completed",
-    text: results.length
-      ? `Found ${
-        plural(results.length, "article")
-      }. Read one with the get_article skill (url_or_id).`
-      : "No articles matched.",
-    data: { status: "ok", count: results.length, mode: found.mode },
+    text:
+      (results.length
+        ? `Found ${
+          plural(results.length, "article")
+        }. Read one with the get_article skill (url_or_id).`
+        : "No articles matched.") +
+      (found.withheld ? ` ${reasons.withheld(publisher.name, found.withheld)}` : ""),
+    data: { status: "ok", count: results.length, mode: found.mode, ...withheld },
     artifacts: [{
       name: "search_results",
       description: "Articles matching the query, best first",
       text: lines.join("\n") || "No articles matched.",
-      data: { count: results.length, mode: found.mode, results },
+      data: { count: results.length, mode: found.mode, results, ...withheld },
     }],
   };
 }

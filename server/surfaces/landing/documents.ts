@@ -15,6 +15,7 @@ import { brandOf } from "./pages.ts";
 import { robotsTxt } from "./robots_txt.ts";
 import { settingFor } from "../../domain/crawlers/setting.ts";
 import { crawlTermsOf, RSL_CONTENT_TYPE, rslDocument } from "./rsl.ts";
+import { publicRights } from "../../domain/licensing/rights.ts";
 
 /** GET /robots.txt on the publisher's host. */
 export function robotsTxtRoute(deps: AppDeps): Handler<PublishedEnv> {
@@ -22,6 +23,8 @@ export function robotsTxtRoute(deps: AppDeps): Handler<PublishedEnv> {
     const p = c.get("publisher");
     const tokensWith = (action: "block" | "charge") =>
       CRAWLERS.filter((cr) => settingFor(p, cr) === action).flatMap((cr) => cr.robotsTokens);
+    // What anyone is granted, by the one rights table (docs/decisions/licensing.md).
+    const rights = publicRights(p.rights);
     const body = robotsTxt({
       licenseXmlUrl: brandOf(deps, p).licenseXmlUrl,
       blocked: tokensWith("block"),
@@ -30,9 +33,9 @@ export function robotsTxtRoute(deps: AppDeps): Handler<PublishedEnv> {
       // tell the agents it is for that they may not call it.
       disallowPaths: [],
       signals: {
-        search: p.rights.rag,
-        aiInput: p.rights.display || p.rights.summarization || p.rights.rag,
-        aiTrain: p.rights.fine_tuning,
+        search: rights.rag,
+        aiInput: rights.display || rights.summarization || rights.rag,
+        aiTrain: rights.fine_tuning,
       },
     });
     c.header("Cache-Control", "public, max-age=300");
@@ -54,7 +57,7 @@ export function licenseXmlRoute(deps: AppDeps): Handler<PublishedEnv> {
       origin: brand.origin,
       termsUrl: brand.termsUrl,
       licenseServer: `${deps.config.baseUrl}/buyer`,
-      rights: p.rights,
+      rights: publicRights(p.rights),
       pricesMicros: p.pricesMicros,
       crawl: crawlTermsOf(p.agentPayments),
       platformFeeBps: PLATFORM_FEE_BPS,

@@ -174,7 +174,9 @@ export function rslDocument(input: RslInput): string {
     `RSL 1.0 license (${RSL_NAMESPACE}).`,
     `Amounts are USD per crawled page and include the ${PLATFORM_FEE_TEXT} platform fee.`,
     "Usage: ai-input stands for display, summarization and rag; ai-index and search for rag.",
-    "ai-train (fine_tuning) is licensed only on an approved license request: the training license.",
+    input.rights.fine_tuning
+      ? "ai-train (fine_tuning) is granted with every read, and on an approved license request."
+      : "ai-train (fine_tuning) is licensed only on an approved license request: the training license.",
     "Metered per-read prices for marketplace buyers are on the terms page.",
     "The marketplace is named in payment/custom and legal, not as content@server: it is not an",
     "RSL (OLP) license server, and content@server obliges every client to obtain a token first.",
@@ -267,6 +269,8 @@ function permittedUsages(rights: RslInput["rights"]): Usage[] {
   if (rights.display || rights.summarization || rights.rag) usages.push("ai-input");
   // ai-index and search: Folio's agent search and passage retrieval are decided as rag.
   if (rights.rag) usages.push("ai-index", "search");
+  // fine_tuning granted by default (the rights table, docs/decisions/licensing.md): with the read.
+  if (rights.fine_tuning) usages.push("ai-train");
   return usages;
 }
 
@@ -289,7 +293,7 @@ function licenses(
   const denied: Usage[] = (["ai-input", "ai-index", "search"] as const).filter((u) =>
     !usages.includes(u)
   );
-  // Folio never grants fine_tuning with a read: only an approved license request does.
+  // Unless the publisher grants fine_tuning to all, only an approved license request does.
   if (!input.rights.fine_tuning) denied.push("ai-train");
   const usageTerms = [
     ...(usages.length ? [el("permits", { type: "usage" }, usages.join(" "))] : []),

@@ -169,13 +169,13 @@ Deno.test("rslDocument: rights become RSL usage; denied fine_tuning prohibits ai
   assert.deepEqual(kids(training, "legal")[0].getAttribute("type"), "contact");
 });
 
-Deno.test("rslDocument: rag denied leaves ai-index and search prohibited; fine_tuning granted is not prohibited", () => {
+Deno.test("rslDocument: rag denied leaves ai-index and search prohibited; fine_tuning granted to all is permitted", () => {
   const rights = { summarization: true, display: false, rag: false, fine_tuning: true };
   const site = contents(parse(rslDocument({ ...INPUT, rights }))).get("https://news.example/")!;
   const crawl = licenseBy(site, "crawl")!;
-  assert.deepEqual(usage(crawl, "permits"), ["ai-input"]);
+  // The rights table grants fine_tuning to every reader when the publisher's default does.
+  assert.deepEqual(usage(crawl, "permits"), ["ai-input", "ai-train"]);
   assert.deepEqual(usage(crawl, "prohibits"), ["ai-index", "search"]);
-  // Still not permitted by a crawl (RSL permits are a closed list): only the training license.
   assert.deepEqual(usage(licenseBy(site, "training")!, "permits"), ["ai-train"]);
 });
 

@@ -38,7 +38,7 @@ export function playgroundRoutes(deps: AppDeps): Hono<ManageEnv> {
       const publisher = c.get("publisher");
       const identity = publisherIdentity(publisher.id);
       const input = c.req.valid("json");
-      const found = await retrievePassages(reads, {
+      const { passages: found } = await retrievePassages(reads, {
         publisher,
         ...input,
         // A buyer with no license and no spend this month (no buyer has this id): the decision

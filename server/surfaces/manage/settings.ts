@@ -10,6 +10,9 @@ import { crawlerFamily } from "../../domain/crawlers/crawlers.ts";
 import { syncChapterUrls } from "../../domain/catalog/books.ts";
 import { fetchRobotsSoon } from "../../domain/catalog/robots.ts";
 import type { SettingsPatch } from "./schemas.ts";
+import { withdrawnUses } from "../../domain/licensing/mod.ts";
+import { createStripe } from "../../domain/billing/stripe.ts";
+import { endWithdrawnSubscriptions } from "../../domain/billing/withdrawals.ts";
 
 /** The publisher's settings document, with its domain claim read from the store. */
 export async function settingsOf(deps: Pick<AppDeps, "store" | "config">, p: Publisher) {
@@ -99,6 +102,15 @@ export async function applySettingsPatch(
   // The routed domain is the claims' to change (domains.ts), never this write's.
   await updatePublisher(deps.store.db, next, { now: deps.clock.now(), keepDomain: true });
   next.customDomain = (await getPublisher(deps.store.db, publisher.id))?.customDomain ?? null;
+  // A withdrawn use stays with current subscribers to the end of their paid month, then their
+  // subscription ends (docs/decisions/licensing.md "The rights table").
+  const withdrawn = withdrawnUses(publisher.rights, next.rights);
+  if (withdrawn.length) {
+    const processor = deps.config.stripe ? createStripe(deps.config.stripe, deps.fetcher) : null;
+    await endWithdrawnSubscriptions({ db: deps.store.db, processor }, publisher.id, withdrawn, {
+      now: deps.clock.now(),
+    });
+  }
   if (next.customDomain !== publisher.customDomain) await syncChapterUrls(deps, next);
   // Until its robots.txt is known, the new origin escalates every crawler (server/surfaces/landing/
   // visitor.ts): ask it now rather than at the first crawler's visit.

@@ -9,6 +9,7 @@ import type { AppDeps, AppEnv } from "../../deps.ts";
 import { microsToCents, pricesInCents, RATE_CARD } from "../../platform/money.ts";
 import { offered, openToAnonymous } from "../../domain/licensing/reach.ts";
 import { publisherUrls } from "../../platform/urls.ts";
+import { publicRights, rightsWords } from "../../domain/licensing/rights.ts";
 
 /** The public catalog route (no auth, CORS-open). */
 export function catalogRoutes(deps: AppDeps): Hono<AppEnv> {
@@ -37,9 +38,8 @@ function catalogEntry(
     description: p.description,
     articleCount: counts.articles + counts.chapters,
     chapterCount: counts.chapters,
-    rights: Object.fromEntries(
-      Object.entries(p.rights).map(([use, granted]) => [use, granted ? "granted" : "denied"]),
-    ),
+    // What anyone is granted, by the one rights table (docs/decisions/licensing.md).
+    rights: rightsWords(publicRights(p.rights)),
     pricingUsdCents: pricesInCents(p.pricesMicros),
     paywallMeterLimit: p.paywallMeterLimit,
     mcpEndpoint: urls.mcp,

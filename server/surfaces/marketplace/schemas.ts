@@ -196,7 +196,8 @@ export const licenseSchema = z.object({
     "When the license stops granting: the end of an approved term or of the month it was canceled in",
   ),
   cancelsAt: z.iso.datetime().nullable().describe(
-    "Set once the buyer canceled: the license stays active until then and is not renewed",
+    "Set once the buyer canceled, or the publisher withdrew a use this subscription covers: " +
+      "the license stays active until then and is not renewed",
   ),
 });
 

@@ -19,6 +19,7 @@ import { publisherUrls } from "../../platform/urls.ts";
 import type { Completer } from "./completions.ts";
 import { formatCitation } from "./sponsor_tools.ts";
 import { readDeps, type ToolContext } from "./tool_kit.ts";
+import { publicRights } from "../../domain/licensing/rights.ts";
 
 /** One prompt: strict string arguments, which of them complete, and its messages. */
 export interface PromptDef {
@@ -56,7 +57,7 @@ const researchTopic: PromptDef = {
     const has = (t: string) => ctx.tools.includes(t);
     const steps = [
       `Find articles: call list_by_topic with tag "${topic}" and search_articles with query "${topic}".` +
-      (p.rights.rag
+      (publicRights(p.rights).rag
         ? " retrieve_passages returns the passages that best answer a narrower question."
         : ""),
       `Read the most relevant ones with get_article (url_or_id from the results), passing last_user_prompt: the user's latest prompt, verbatim.`,
@@ -177,7 +178,8 @@ async function visibleArticle(ctx: PromptContext, ref: string) {
 /** The publisher's license in a paragraph: rights, prices, meter, terms. */
 function terms(ctx: PromptContext): string {
   const p = ctx.publisher;
-  const granted = (u: UseCase) => p.rights[u];
+  const rights = publicRights(p.rights);
+  const granted = (u: UseCase) => rights[u];
   const prices = pricesInCents(p.pricesMicros);
   const no = USE_CASES.filter((u) => !granted(u));
   return `${p.name}'s license: granted uses ${

@@ -13,6 +13,7 @@ import { toolError } from "./results.ts";
 import { urlOrId } from "../../domain/reads/inputs.ts";
 import { sponsorToolWords } from "../../domain/sponsor_tools.ts";
 import { defineTool, readDeps, type ToolDef } from "./tool_kit.ts";
+import { publicRights } from "../../domain/licensing/rights.ts";
 
 const citeArticle = defineTool({
   ...sponsorToolWords("cite_article"),
@@ -59,7 +60,7 @@ const publisherInfo = defineTool({
     const info = {
       name: p.name,
       description: p.description,
-      rights: p.rights,
+      rights: publicRights(p.rights),
       pricingUsdCents: pricesInCents(p.pricesMicros),
       paywallMeterLimit: p.paywallMeterLimit,
       termsUrl: urls.terms,
@@ -67,7 +68,7 @@ const publisherInfo = defineTool({
       enterpriseLicense: p.enterpriseTerms !== null,
       requestVia: REQUEST_VIA,
     };
-    const granted = Object.entries(p.rights).filter(([, v]) => v).map(([k]) => k);
+    const granted = Object.entries(info.rights).filter(([, v]) => v).map(([k]) => k);
     return Promise.resolve({
       content: [{
         type: "text",

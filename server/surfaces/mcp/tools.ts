@@ -10,6 +10,7 @@ import { readArticle } from "../../domain/reads/read_article.ts";
 import { retrievePassages, searchArticles } from "../../domain/reads/search.ts";
 import { listVisible } from "../../domain/reads/listing.ts";
 import { articleResult, toolError } from "./results.ts";
+import { reasons } from "../../domain/licensing/mod.ts";
 import { articleSummary, passageResult } from "../../domain/reads/present.ts";
 import { lastUserPrompt, limit, query, text, urlOrId } from "../../domain/reads/inputs.ts";
 import { defineTool, readDeps, readKey, type ToolContext, type ToolDef } from "./tool_kit.ts";
@@ -25,7 +26,13 @@ const searchTool = defineTool({
   schema: z.strictObject({ query, limit }),
   annotations: READ_ONLY,
   async run(ctx, args) {
-    const { mode, hits } = await searchArticles(readDeps(ctx), { ...args, ...pc(ctx) });
+    const { mode, hits, withheld, territory } = await searchArticles(readDeps(ctx), {
+      ...args,
+      ...pc(ctx),
+    });
+    // Everything the query could reach is withheld in the caller's region (docs/SPEC.md "Errors"
+    // 451): a tool error, so an agent does not read it as "no matches".
+    if (territory) return toolError(territory, { status: "territory_blocked", message: territory });
     const results = hits.map((h) => ({
       ...articleSummary(h.article),
       ...(h.match ? { match: h.match } : {}),
@@ -36,13 +43,19 @@ const searchTool = defineTool({
     return {
       content: [{
         type: "text",
-        text: results.length
+        text: (results.length
           ? `${plural(results.length, "result")} for "${args.query}" (${mode}):\n${
             lines.join("\n")
           }`
-          : `No articles of ${ctx.publisher.name} match "${args.query}".`,
+          : `No articles of ${ctx.publisher.name} match "${args.query}".`) +
+          (withheld ? `\n${reasons.withheld(ctx.publisher.name, withheld)}` : ""),
       }],
-      structuredContent: { count: results.length, mode, results },
+      structuredContent: {
+        count: results.length,
+        mode,
+        results,
+        ...(withheld ? { withheld } : {}),
+      },
     };
   },
 });
@@ -116,17 +129,24 @@ const passagesTool = defineTool({
   schema: z.strictObject({ query, limit }),
   annotations: READ_ONLY,
   async run(ctx, args) {
-    const found = await retrievePassages(readDeps(ctx), { ...pc(ctx), ...args });
-    const results = found.map((p) => passageResult(ctx.deps.config, ctx.publisher, p));
+    const { passages, withheld, territory } = await retrievePassages(readDeps(ctx), {
+      ...pc(ctx),
+      ...args,
+    });
+    if (territory) return toolError(territory, { status: "territory_blocked", message: territory });
+    const results = passages.map((p) => passageResult(ctx.deps.config, ctx.publisher, p));
     return {
       content: [{
         type: "text",
-        text: results.length
-          ? results.map((r) => `[${r.chunkId}] ${r.article.title} — ${r.article.url}\n${r.text}`)
+        text: (results.length
+          ? results.map((r) =>
+            `[${r.chunkId}] ${r.article.title} — ${r.article.url}\n${r.text}`
+          )
             .join("\n\n")
-          : `No passages of ${ctx.publisher.name} that you may use match "${args.query}".`,
+          : `No passages of ${ctx.publisher.name} that you may use match "${args.query}".`) +
+          (withheld ? `\n${reasons.withheld(ctx.publisher.name, withheld)}` : ""),
       }],
-      structuredContent: { count: results.length, results },
+      structuredContent: { count: results.length, results, ...(withheld ? { withheld } : {}) },
     };
   },
 });

@@ -4,6 +4,7 @@
  */
 import { MARKETPLACE } from "../marketplace/schemas.ts";
 import * as m from "../marketplace/schemas.ts";
+import * as r from "../marketplace/rights_schemas.ts";
 import { type Api, type Operation, pathParam, query } from "./kit.ts";
 
 const ERRORS: Record<number, string> = {
@@ -152,6 +153,18 @@ export function marketplaceApi(): Api {
         params: [query("days", { type: "integer", minimum: 1, maximum: 90, default: 30 })],
         ok: [200, m.usageSchema],
         errors: [400],
+      }),
+    },
+    "/rights/{publisherId}": {
+      get: authed({
+        summary: "What the buyer holds with a publisher, and what it may buy",
+        description: "Each use's right by the rights table: granted by the publisher's default, " +
+          "by a license in force (a subscription to the end of its paid month, an enterprise " +
+          "license or approved request for its term), or not at all; what a license block " +
+          "says for this buyer. `forSale`: the uses a subscription may cover now.",
+        params: [pathParam("publisherId")],
+        ok: [200, r.heldRightsSchema],
+        errors: [404],
       }),
     },
     "/budgets": {

@@ -43,18 +43,31 @@ export function restApi(baseUrl: string): Api {
     summary: "Search the publisher's articles",
     description: "Semantic and full-text search fused by reciprocal rank; `query` (or `q`) is " +
       "required. Articles whose license denies rag are left out entirely, as are articles the " +
-      "caller may not see (BLOCKED, other territories). Searching is free.",
+      "caller may not see (BLOCKED, other territories). Searching is free. Hits withheld in " +
+      "the caller's region are counted in `withheld`; when a territory rule withholds " +
+      "everything the query could reach, the answer is 451 territory_blocked.",
     params: searchParams,
     ok: [200, r.searchResponseSchema],
+    also: [[
+      451,
+      r.territoryBlockedSchema,
+      "territory_blocked: every hit withheld in the requester's region",
+    ]],
     errors: [400, 401, 404],
   };
   const passages: Operation = {
     summary: "Retrieve the passages that best answer a query (RAG)",
     description: "Each article used is one rag read: charged at the publisher's rag price for " +
       "a buyer without a rag license, or counted against the paywall meter for an anonymous " +
-      "caller. last_user_prompt, when given, is recorded as a reader intent.",
+      "caller. last_user_prompt, when given, is recorded as a reader intent. Territory " +
+      "withholding is answered as search answers it (`withheld`, or 451 territory_blocked).",
     params: [...searchParams, param("last_user_prompt", inputs.lastUserPrompt, false)],
     ok: [200, r.passagesResponseSchema],
+    also: [[
+      451,
+      r.territoryBlockedSchema,
+      "territory_blocked: every passage withheld in the requester's region",
+    ]],
     errors: [400, 401, 404],
   };
   const article: Operation = {

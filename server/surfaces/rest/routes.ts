@@ -79,11 +79,13 @@ export function restRoutes(deps: AppDeps): Hono<AppEnv> {
   };
 
   const search = async (c: Context<PublishedEnv>, input: Search) => {
-    const { mode, hits } = await searchArticles(reads, {
+    const { mode, hits, withheld, territory } = await searchArticles(reads, {
       publisher: c.get("publisher"),
       ...input,
       caller: callerOf(c, deps, "rest"),
     });
+    // Everything the query could reach is withheld in the caller's region: docs/SPEC.md "Errors".
+    if (territory) return c.json({ status: "territory_blocked", message: territory }, 451);
     return c.json({
       count: hits.length,
       mode,
@@ -91,6 +93,8 @@ export function restRoutes(deps: AppDeps): Hono<AppEnv> {
         ...articleSummary(h.article),
         ...(h.match ? { match: h.match } : {}),
       })),
+      // Some hits withheld in the caller's region: said, so an agent can tell it from no match.
+      ...(withheld ? { withheld } : {}),
     });
   };
   const passages = async (
@@ -98,14 +102,16 @@ export function restRoutes(deps: AppDeps): Hono<AppEnv> {
     input: Search & { lastUserPrompt: string | null },
   ) => {
     const publisher = c.get("publisher");
-    const found = await retrievePassages(reads, {
+    const { passages, withheld, territory } = await retrievePassages(reads, {
       publisher,
       ...input,
       caller: callerOf(c, deps, "rest"),
     });
+    if (territory) return c.json({ status: "territory_blocked", message: territory }, 451);
     return c.json({
-      count: found.length,
-      results: found.map((p) => passageResult(deps.config, publisher, p)),
+      count: passages.length,
+      results: passages.map((p) => passageResult(deps.config, publisher, p)),
+      ...(withheld ? { withheld } : {}),
     });
   };
   const article = async (c: Context<PublishedEnv>, input: ArticleRead) => {

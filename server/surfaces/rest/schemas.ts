@@ -27,10 +27,19 @@ export const searchResponseSchema = z.object({
       snippet: z.string().describe("About 240 characters of the matching passage"),
     }).optional().describe("Semantic hits only"),
   })),
+  withheld: z.int().min(1).optional().describe(
+    "How many hits the publisher's content rules withhold in the caller's region (absent: none)",
+  ),
 });
 
 /** GET .../passages/search. */
-export const passagesResponseSchema = z.object({ count: z.int(), results: z.array(passageSchema) });
+export const passagesResponseSchema = z.object({
+  count: z.int(),
+  results: z.array(passageSchema),
+  withheld: z.int().min(1).optional().describe(
+    "How many articles the publisher's content rules withhold in the caller's region (absent: none)",
+  ),
+});
 
 /** 200 of GET .../articles/{idOrUrl}: the full article (docs/SPEC.md "Publisher REST API"). */
 export const articleFullSchema = z.object({
