@@ -233,3 +233,8 @@ export function pricesInCents(
     rag: microsToCents(prices.rag),
   };
 }
+
+/** Whether `spent` has reached `percent`% of a positive `limit` (same unit), exactly in integers. */
+export function reachedPercent(spent: number, limit: number, percent: number): boolean {
+  return limit > 0 && spent * 100 >= limit * percent;
+}
