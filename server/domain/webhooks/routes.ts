@@ -12,7 +12,9 @@ import {
   deliveryDetail,
   deliveryList,
   endpointList,
+  endpointOf,
   type HookDeps,
+  presentEndpoint,
   removeEndpoint,
   replayDelivery,
   rotateEndpointSecret,
@@ -32,7 +34,7 @@ export interface WebhookRouteOptions {
   kind: Owner["kind"];
 }
 
-/** The eight webhook routes. */
+/** The nine webhook routes. */
 export function webhookRoutes(deps: AppDeps, opts: WebhookRouteOptions): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   const o = {
@@ -57,6 +59,10 @@ export function webhookRoutes(deps: AppDeps, opts: WebhookRouteOptions): Hono<Ap
     const made = await addEndpoint(hooks(), o.ownerOf(c), c.req.valid("json"));
     secretAnswer(c);
     return c.json(made, 201);
+  });
+  app.get("/webhook-endpoints/:id", o.auth, async (c) => {
+    const e = await endpointOf(db, o.ownerOf(c), c.req.param("id"));
+    return c.json({ endpoint: presentEndpoint(e) });
   });
   app.delete("/webhook-endpoints/:id", o.auth, async (c) => {
     await removeEndpoint(db, o.ownerOf(c), c.req.param("id"));

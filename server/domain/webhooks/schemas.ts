@@ -26,6 +26,7 @@ export const endpointSchema = z.object({
 });
 
 export const endpointListSchema = z.object({ endpoints: z.array(endpointSchema) });
+export const endpointOneSchema = z.object({ endpoint: endpointSchema });
 
 /** The answer that carries a secret: shown once. */
 export const endpointSecretSchema = z.object({

@@ -38,6 +38,12 @@ export function webhookPaths(owner: "publisher" | "buyer"): Paths {
       }),
     },
     "/webhook-endpoints/{id}": {
+      get: authed({
+        summary: "One webhook endpoint",
+        params: [id],
+        ok: [200, w.endpointOneSchema],
+        errors: [404],
+      }),
       delete: authed({
         summary: "Delete a webhook endpoint and its delivery log",
         params: [id],
