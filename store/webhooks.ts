@@ -264,7 +264,7 @@ export async function claimDue(
           WHERE id IN (SELECT id FROM webhook_deliveries
                         WHERE state = 'pending' AND next_attempt_at <= ?
                           AND (lease_until IS NULL OR lease_until <= ?)
-                        ORDER BY next_attempt_at LIMIT ?)
+                        ORDER BY next_attempt_at, created_at LIMIT ?)
           RETURNING id`,
     args: [now + o.leaseMs, o.holder, now, now, o.limit],
   });

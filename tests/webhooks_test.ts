@@ -334,6 +334,8 @@ Deno.test("budget thresholds fire once each per budget and month; a closed month
   assert.equal(await checkBuyerBudgets(folio.store.db, buyerId, now()), 0);
   await drainDue(folio.deps, { holder: "t" });
   const sent = rx.got.map((g) => JSON.parse(g.body));
+  // Deliveries due together go out in parallel, in no promised order (as with Stripe).
+  sent.sort((x, y) => x.data.threshold - y.data.threshold);
   assert.deepEqual(sent.map((e) => [e.type, e.data.threshold, e.data.budget]), [
     ["budget.threshold", 80, "overall"],
     ["budget.threshold", 100, "overall"],

@@ -238,3 +238,11 @@ export function pricesInCents(
 export function reachedPercent(spent: number, limit: number, percent: number): boolean {
   return limit > 0 && spent * 100 >= limit * percent;
 }
+
+/** `from - amount` in whole cents (an invoice's fees as its total less its subtotal). */
+export function subtractCents(from: number, amount: number): number {
+  if (!Number.isInteger(from) || !Number.isInteger(amount)) {
+    throw new RangeError("subtractCents takes whole cents");
+  }
+  return from - amount;
+}

@@ -21,7 +21,7 @@ export interface ConfirmProps {
 /** The confirmation card. */
 export function Confirm(props: ConfirmProps) {
   return (
-    <section class="card" aria-labelledby="confirm-title">
+    <section class="card confirm" aria-labelledby="confirm-title">
       <h2 id="confirm-title">{props.heading}</h2>
       {props.children}
       <form method="post" action={props.action} class="row">

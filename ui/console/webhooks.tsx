@@ -318,6 +318,7 @@ export function DeliveryDetail(props: {
       <section class="card" aria-labelledby="body-title">
         <h2 id="body-title">Body</h2>
         <pre
+          class="raw"
           tabIndex={0}
           aria-label="Event body"
         ><code>{JSON.stringify(event, null, 2)}</code></pre>

@@ -7,6 +7,7 @@
 import type { Client } from "../../../store/db.ts";
 import { newId } from "../../../store/ids.ts";
 import { payoutsOfMonth, upsertPayouts } from "../../../store/payouts.ts";
+import { invoiceNumber } from "../../../store/invoices.ts";
 import { buyersWithOpenStatement, insertClosedStatement } from "../../../store/statements.ts";
 import { monthOf } from "../../platform/clock.ts";
 import { withLease } from "../../../store/leases.ts";
@@ -62,6 +63,10 @@ export async function closeStatement(
       document: JSON.stringify(doc),
       now: options.now,
     });
+    if (closed && doc.lines.length > 0) {
+      // The invoice's number is given out with the close, so numbers follow the order of issue.
+      await invoiceNumber(tx, buyerId, options.month, options.now);
+    }
     if (closed) {
       await notify(tx, { kind: "buyer", id: buyerId }, "statement.closed", {
         month: options.month,
