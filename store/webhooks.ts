@@ -326,6 +326,15 @@ export async function recordAttempt(
   }
 }
 
+/** Hands a leased delivery back untried (shutdown), so the next drain on any node takes it. */
+export async function releaseLease(db: Client, id: string, holder: string): Promise<void> {
+  await db.execute({
+    sql: `UPDATE webhook_deliveries SET lease_until = NULL, leased_by = NULL
+          WHERE id = ? AND leased_by = ?`,
+    args: [id, holder],
+  });
+}
+
 /** An endpoint's deliveries, newest first. */
 export async function listDeliveries(
   db: Client,

@@ -356,3 +356,53 @@ Deno.test("budget thresholds fire once each per budget and month; a closed month
   );
   assert.equal(list.deliveries.length, 3);
 });
+
+Deno.test("queued deliveries survive a restart and go out once across two nodes", async () => {
+  const dataDir = await Deno.makeTempDir();
+  try {
+    await using rx = receiver([() => new Response("ok")]);
+    {
+      await using folio = await testFolio({ ...LOOPBACK, dataDir });
+      await addEndpoint(folio, rx.url, ["license_request.created"]);
+      for (const use of ["fine_tuning", "display", "summarization"]) {
+        await createLicenseRequest(folio.store.db, {
+          publisherId: "pub_demo",
+          identity: "oauth:client-1",
+          buyerId: null,
+          useCase: use,
+          message: "Please",
+          contact: null,
+        }, { now: folio.clock.now() });
+      }
+    }
+    await using again = await testFolio({ ...LOOPBACK, dataDir });
+    const [a, b] = await Promise.all([
+      drainDue(again.deps, { holder: "node-a" }),
+      drainDue(again.deps, { holder: "node-b" }),
+    ]);
+    assert.equal(a + b, 3);
+    assert.equal(rx.got.length, 3, "each delivery sent by one node only");
+    assert.equal(new Set(rx.got.map((g) => JSON.parse(g.body).id)).size, 3);
+  } finally {
+    await Deno.remove(dataDir, { recursive: true });
+  }
+});
+
+Deno.test("a shutdown mid-send hands the delivery back unlogged", async () => {
+  await using folio = await testFolio(LOOPBACK);
+  const hung = Promise.withResolvers<Response>();
+  await using rx = receiver([() => hung.promise, () => new Response("ok")]);
+  const { endpoint } = await addEndpoint(folio, rx.url, ["license_request.created"]);
+  await requestLicense(folio);
+  const stop = new AbortController();
+  const draining = drainDue(folio.deps, { holder: "t", signal: stop.signal });
+  while (rx.got.length === 0) await new Promise((r) => setTimeout(r, 10));
+  stop.abort();
+  await draining;
+  hung.resolve(new Response("late"));
+  const [d] = await deliveries(folio, endpoint.id);
+  assert.equal(d.state, "pending");
+  assert.equal(d.attempts, 0);
+  assert.equal(await drainDue(folio.deps, { holder: "other" }), 1, "at once, by any node");
+  assert.equal((await deliveries(folio, endpoint.id))[0].state, "succeeded");
+});

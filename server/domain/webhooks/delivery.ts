@@ -6,7 +6,12 @@
  * jitter, Stripe's model shortened to about three days, then the delivery is failed.
  */
 import { newId } from "../../../store/ids.ts";
-import { claimDue, type ClaimedDelivery, recordAttempt } from "../../../store/webhooks.ts";
+import {
+  claimDue,
+  type ClaimedDelivery,
+  recordAttempt,
+  releaseLease,
+} from "../../../store/webhooks.ts";
 import type { AppDeps } from "../../deps.ts";
 import { systemTimer, type Timer } from "../../platform/clock.ts";
 import { createFetcher, FetchRefused, type GuardedFetcher } from "../catalog/fetcher.ts";
@@ -55,6 +60,8 @@ export interface DrainOptions {
   timeoutMs?: number;
   fetcher?: GuardedFetcher;
   timer?: Timer;
+  /** Shutdown: attempts in flight are abandoned unlogged and their deliveries handed back. */
+  signal?: AbortSignal;
 }
 
 /** Sends every due delivery this node can lease; answers how many attempts it made. */
@@ -98,10 +105,12 @@ async function attempt(
       maxBytes: 64 * 1024,
       truncate: true,
       anyStatus: true,
+      signal: opts.signal,
     });
     statusCode = res.status;
     excerpt = res.text().slice(0, EXCERPT_CHARS);
   } catch (e) {
+    if (opts.signal?.aborted) return await releaseLease(deps.store.db, d.id, opts.holder);
     error = e instanceof FetchRefused ? `${e.code}: ${e.detail}` : "could not send";
     if (!(e instanceof FetchRefused)) {
       deps.log.warn("webhooks: delivery failed", { deliveryId: d.id, error: String(e) });

@@ -14,7 +14,7 @@ export interface WebhookWorker {
   stop(): Promise<void>;
 }
 
-/** Starts the worker; `stop()` lets the attempts in flight finish and their results be logged. */
+/** Starts the worker; `stop()` abandons the attempts in flight and hands their deliveries back. */
 export function startWebhookWorker(
   deps: AppDeps,
   opts: { pollMs?: number; sweepMs?: number; timer?: Timer } = {},
@@ -33,7 +33,10 @@ export function startWebhookWorker(
           await sweepBudgets(deps.store.db, { now: deps.clock.now() });
         }
         // A full batch means more may be due: go round again at once.
-        while (await drainDue(deps, { holder }) >= 20 && !stopping.signal.aborted);
+        while (
+          await drainDue(deps, { holder, signal: stopping.signal }) >= 20 &&
+          !stopping.signal.aborted
+        );
       } catch (e) {
         if (!stopping.signal.aborted) deps.log.warn("webhooks: poll failed", { error: String(e) });
       }
