@@ -9,6 +9,7 @@ import { createFetcher } from "../server/domain/catalog/fetcher.ts";
 import { drainDue, RETRY_MINUTES } from "../server/domain/webhooks/delivery.ts";
 import { verifySignature } from "../server/domain/webhooks/signature.ts";
 import { checkBuyerBudgets } from "../server/domain/webhooks/thresholds.ts";
+import { SENDS } from "../server/domain/webhooks/routes.ts";
 import { closeStatement } from "../server/domain/billing/close.ts";
 import { apiSignup } from "./buyer_helpers.ts";
 import { json, type TestFolio, testFolio } from "./helpers.ts";
@@ -405,4 +406,31 @@ Deno.test("a shutdown mid-send hands the delivery back unlogged", async () => {
   assert.equal(d.attempts, 0);
   assert.equal(await drainDue(folio.deps, { holder: "other" }), 1, "at once, by any node");
   assert.equal((await deliveries(folio, endpoint.id))[0].state, "succeeded");
+});
+
+Deno.test("test events and replays are limited per owner", async () => {
+  await using folio = await testFolio();
+  const { endpoint } = await addEndpoint(folio, "https://hooks.example.com/x", ["offer.accepted"]);
+  const send = () =>
+    sendJson(
+      folio,
+      "POST",
+      `/api/publisher/webhook-endpoints/${endpoint.id}/test`,
+      undefined,
+      key(folio),
+    );
+  for (let i = 0; i < SENDS.limit; i++) {
+    const res = await send();
+    assert.equal(res.status, 202);
+    await res.body?.cancel();
+  }
+  const refused = await send();
+  assert.equal(refused.status, 429);
+  assert.ok(refused.headers.get("retry-after"));
+  await refused.body?.cancel();
+  const queued = await folio.store.db.execute({
+    sql: "SELECT COUNT(*) AS n FROM webhook_deliveries WHERE endpoint_id = ?",
+    args: [endpoint.id],
+  });
+  assert.equal(Number(queued.rows[0].n), SENDS.limit, "the refused one queued nothing");
 });

@@ -5,6 +5,7 @@
  */
 import { type Context, Hono, type MiddlewareHandler } from "hono";
 import { AppError } from "../../platform/errors.ts";
+import { throttle } from "../../platform/throttle.ts";
 import type { AppDeps, AppEnv } from "../../deps.ts";
 import type { jsonBodies } from "../../platform/json_body.ts";
 import {
@@ -22,6 +23,12 @@ import {
 } from "./endpoints.ts";
 import type { Owner } from "./events.ts";
 import { endpointInputSchema } from "./schemas.ts";
+
+/**
+ * Test events and replays an owner may ask for per hour: plenty for debugging a receiver, too few
+ * to make Folio a cannon aimed at someone else's server.
+ */
+export const SENDS = { limit: 120, windowMs: 60 * 60_000 };
 
 /**
  * What a surface hands in: its auth middleware (which sets `c.var[kind]`), its JSON reader, and
@@ -74,7 +81,9 @@ export function webhookRoutes(deps: AppDeps, opts: WebhookRouteOptions): Hono<Ap
     return c.json(rotated);
   });
   app.post("/webhook-endpoints/:id/test", o.auth, async (c) => {
-    return c.json(await sendTestEvent(hooks(), o.ownerOf(c), c.req.param("id")), 202);
+    const owner = o.ownerOf(c);
+    await throttle(deps, `webhook-send:${owner.kind}:${owner.id}`, SENDS);
+    return c.json(await sendTestEvent(hooks(), owner, c.req.param("id")), 202);
   });
   app.get("/webhook-endpoints/:id/deliveries", o.auth, async (c) => {
     return c.json(await deliveryList(db, o.ownerOf(c), c.req.param("id")));
@@ -83,7 +92,9 @@ export function webhookRoutes(deps: AppDeps, opts: WebhookRouteOptions): Hono<Ap
     return c.json(await deliveryDetail(db, o.ownerOf(c), c.req.param("id")));
   });
   app.post("/webhook-deliveries/:id/replay", o.auth, async (c) => {
-    return c.json(await replayDelivery(hooks(), o.ownerOf(c), c.req.param("id")), 202);
+    const owner = o.ownerOf(c);
+    await throttle(deps, `webhook-send:${owner.kind}:${owner.id}`, SENDS);
+    return c.json(await replayDelivery(hooks(), owner, c.req.param("id")), 202);
   });
   return app;
 }

@@ -65,10 +65,11 @@ export function webhookPaths(owner: "publisher" | "buyer"): Paths {
       post: authed({
         summary: "Send a test event to the endpoint",
         description: "Queues a `webhook.test` event to this endpoint alone, whatever it " +
-          "subscribes to; it is sent within seconds and logged like any delivery.",
+          "subscribes to; it is sent within seconds and logged like any delivery. Test events " +
+          "and replays: 120 an hour per owner (429).",
         params: [id],
         ok: [202, w.deliveryOneSchema, "Queued"],
-        errors: [404],
+        errors: [404, 429],
       }),
     },
     "/webhook-endpoints/{id}/deliveries": {
@@ -95,10 +96,11 @@ export function webhookPaths(owner: "publisher" | "buyer"): Paths {
       post: authed({
         summary: "Send a delivery's event again",
         description: "Queues a new delivery of the same event (same id, so receivers can " +
-          "deduplicate) to the same endpoint, signed afresh when sent.",
+          "deduplicate) to the same endpoint, signed afresh when sent. Counts against the 120 " +
+          "test events and replays an hour.",
         params: [id],
         ok: [202, w.deliveryOneSchema, "Queued"],
-        errors: [404],
+        errors: [404, 429],
       }),
     },
   };
