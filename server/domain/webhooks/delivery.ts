@@ -11,7 +11,7 @@ import {
   type ClaimedDelivery,
   recordAttempt,
   releaseLease,
-} from "../../../store/webhooks.ts";
+} from "../../../store/webhook_deliveries.ts";
 import type { AppDeps } from "../../deps.ts";
 import { systemTimer, type Timer } from "../../platform/clock.ts";
 import { createFetcher, FetchRefused, type GuardedFetcher } from "../catalog/fetcher.ts";

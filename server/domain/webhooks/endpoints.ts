@@ -8,17 +8,19 @@ import { newId } from "../../../store/ids.ts";
 import {
   countEndpoints,
   deleteEndpoint,
-  type DeliveryRow,
   type EndpointRow,
-  getDelivery,
   getEndpoint,
-  insertDelivery,
   insertEndpoint,
-  listDeliveries,
   listEndpoints,
   type Owner,
   replaceSecret,
 } from "../../../store/webhooks.ts";
+import {
+  type DeliveryRow,
+  getDelivery,
+  insertDelivery,
+  listDeliveries,
+} from "../../../store/webhook_deliveries.ts";
 import { AppError, invalid, notFound } from "../../platform/errors.ts";
 import { hint, newSecret } from "../../platform/secrets.ts";
 import { isForbiddenAddress, isLoopbackAddress, parseIp } from "../catalog/ip_ranges.ts";

@@ -11,12 +11,11 @@ import { Confirm } from "../../../ui/console/confirm.tsx";
 import { type PortalFrame, PortalShell, type SignedIn } from "../../../ui/console/shell.tsx";
 import {
   type AddForm,
-  DeliveryDetail,
-  EndpointDetail,
   EndpointList,
   type EventChoice,
   SecretOnce,
 } from "../../../ui/console/webhooks.tsx";
+import { DeliveryDetail, EndpointDetail } from "../../../ui/console/webhook_log.tsx";
 import {
   deliveryDetailSchema,
   deliveryListSchema,
