@@ -12,7 +12,7 @@ import { checkBuyerBudgets } from "../server/domain/webhooks/thresholds.ts";
 import { SENDS } from "../server/domain/webhooks/routes.ts";
 import { closeStatement } from "../server/domain/billing/close.ts";
 import { apiSignup } from "./buyer_helpers.ts";
-import { json, type TestFolio, testFolio } from "./helpers.ts";
+import { json, startTestFolio, type TestFolio, testFolio } from "./helpers.ts";
 import { assertInvalid, bearer, sendJson } from "./manage_helpers.ts";
 
 // deno-lint-ignore no-explicit-any
@@ -433,4 +433,18 @@ Deno.test("test events and replays are limited per owner", async () => {
     args: [endpoint.id],
   });
   assert.equal(Number(queued.rows[0].n), SENDS.limit, "the refused one queued nothing");
+});
+
+Deno.test("a running server's worker sends queued deliveries by itself", async () => {
+  await using folio = await startTestFolio(LOOPBACK);
+  await using rx = receiver([() => new Response("ok")]);
+  await addEndpoint(folio, rx.url, ["license_request.created"]);
+  await requestLicense(folio);
+  // The worker polls every 5 seconds; the deadline only stops a broken test from hanging.
+  const deadline = Date.now() + 30_000;
+  while (rx.got.length === 0 && Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  assert.equal(rx.got.length, 1);
+  assert.equal(JSON.parse(rx.got[0].body).type, "license_request.created");
 });
