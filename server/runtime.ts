@@ -13,6 +13,7 @@ import { createFetcher, type GuardedFetcher } from "./domain/catalog/fetcher.ts"
 import { stopRobotsFetches } from "./domain/catalog/robots.ts";
 import { resolveTxtSystem } from "./domain/catalog/dns.ts";
 import { startIngestionWorker } from "./domain/catalog/jobs.ts";
+import { startWebhookWorker } from "./domain/webhooks/worker.ts";
 import { importingBooks, syncChapterUrls } from "./domain/catalog/books.ts";
 import { memoryReleaser } from "./platform/memory.ts";
 import { backfillSitePaths } from "../store/articles.ts";
@@ -105,6 +106,7 @@ export async function assembleFolio(
     };
     await preparePublisherHosts(deps);
     let ingestion: { stop(): Promise<void> } | null = null;
+    let webhooks: { stop(): Promise<void> } | null = null;
     return {
       deps,
       store,
@@ -123,10 +125,12 @@ export async function assembleFolio(
         searchService.start();
         // The worker resumes jobs a previous process left running (stale heartbeat) as it starts.
         ingestion ??= startIngestionWorker(deps);
+        webhooks ??= startWebhookWorker(deps);
       },
       async close() {
         // Running jobs hand their work back to the queue before the store closes.
         await ingestion?.stop();
+        await webhooks?.stop();
         await stopRobotsFetches(deps);
         await callLog!.close();
         await searchService.close();

@@ -60,3 +60,18 @@ export async function listPayouts(
     state: String(r.state) as Payout["state"],
   }));
 }
+
+/** Every publisher's payout for one month (what the month close tells publishers). */
+export async function payoutsOfMonth(
+  db: Executor,
+  month: string,
+): Promise<{ publisherId: string; amountMicros: number }[]> {
+  const rs = await db.execute({
+    sql: "SELECT publisher_id, amount_micros FROM payouts WHERE month = ? ORDER BY publisher_id",
+    args: [month],
+  });
+  return rs.rows.map((r) => ({
+    publisherId: String(r.publisher_id),
+    amountMicros: Number(r.amount_micros),
+  }));
+}

@@ -80,6 +80,8 @@ browserTest(
       200,
     );
     assert.match(await text(page), /Password saved/);
+    await visitPage(page, `${base}/buyer/keys/rotate`, "buyer-keys-rotate-confirm");
+    assert.match(await text(page), /stops working immediately/);
     assert.equal(await submitForm(page, "form[action='/buyer/keys/rotate']"), 200);
     assert.match(await text(page), /Your new API key/);
     await checkPage(page, "buyer-keys-rotated");

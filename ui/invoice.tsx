@@ -1,84 +1,156 @@
-/** The printable invoice of a monthly statement, and the checkout landing page. */
-import type { Statement } from "../server/domain/billing/statement.ts";
+/**
+ * The invoice of a buyer's monthly statement (issue 34), and the checkout landing page. The
+ * invoice is a page to print: on paper (or "Save as PDF") it drops the screen's links and keeps
+ * its own margins on A4 or Letter (@page, CSS Paged Media).
+ */
+import type { Invoice } from "../server/domain/billing/invoice.ts";
 import { Page } from "./layout.tsx";
 import { formatUsd } from "../server/platform/money.ts";
 
-/** The invoice page: one consolidated statement, its lines and its totals. */
-export function InvoicePage(props: {
-  statement: Statement;
-  buyer: { id: string; name: string; email: string };
-}) {
-  const s = props.statement;
+const INVOICE_CSS = `body{max-width:50rem}
+.inv-bar{display:flex;flex-wrap:wrap;gap:.5rem 1.5rem;align-items:center;padding:.6rem .8rem;
+background:#f3f4f6;border-radius:6px;margin-bottom:1.5rem;font-size:.95rem}
+.inv-head{display:flex;flex-wrap:wrap;justify-content:space-between;gap:1rem 2rem;margin-bottom:1.5rem}
+.inv-head h1{margin:0 0 .4rem}
+.seller strong{font-size:1.15rem}
+.inv-meta{display:grid;grid-template-columns:auto auto;gap:.15rem 1rem;margin:0}
+.inv-meta dt{color:#4b5563}.inv-meta dd{margin:0}
+.draft{display:inline-block;border:2px solid #b45309;color:#92400e;padding:.1rem .5rem;
+font-weight:700;letter-spacing:.05em;border-radius:4px}
+.party h2{font-size:.85rem;text-transform:uppercase;letter-spacing:.05em;color:#4b5563;margin:0 0 .3rem}
+.party p{margin:0}
+.lines-wrap{overflow-x:auto;margin:1.5rem 0}
+table.lines{width:100%}
+.num{text-align:right;white-space:nowrap}
+table.totals{margin-left:auto;min-width:18rem}
+table.totals th{font-weight:400;color:#374151}
+table.totals tr.grand th,table.totals tr.grand td{font-weight:700;border-top:2px solid #111}
+.terms{margin-top:2rem;font-size:.9rem;color:#374151}
+@media (max-width:30rem){body{margin:1rem auto;font-size:15px}td,th{padding:.3rem .35rem}
+table.totals{min-width:0;width:100%}}
+@page{margin:16mm 14mm}
+@media print{body{max-width:none;margin:0;padding:0;font-size:11pt;color:#000}
+.inv-bar{display:none}a{color:#000;text-decoration:none}
+.lines-wrap{overflow:visible}tr{break-inside:avoid}thead{display:table-header-group}
+code{background:none;padding:0}}`;
+
+/** The invoice page: the seller, the buyer, the lines and the totals, and the terms. */
+export function InvoicePage(props: { invoice: Invoice; backHref?: string }) {
+  const inv = props.invoice;
+  const s = inv.statement;
+  const title = inv.number ? `Invoice ${inv.number}` : `Draft invoice ${s.month}`;
   return (
-    <Page title={`Folio invoice ${s.month}`}>
-      <h1>Invoice {s.month}</h1>
-      <p>
-        {props.buyer.name} &lt;{props.buyer.email}&gt; · buyer <code>{props.buyer.id}</code>
-        <br />
-        Statement {s.state === "closed" ? `closed ${s.closedAt}` : "open (month in progress)"}{" "}
-        · settled by invoice · USD
-      </p>
-      <table>
-        <thead>
-          <tr>
-            <th>Publisher</th>
-            <th>Item</th>
-            <th>Qty</th>
-            <th>Amount</th>
-          </tr>
-        </thead>
+    <Page title={`${title} · Folio`} css={INVOICE_CSS}>
+      <div class="inv-bar">
+        {props.backHref ? <a href={props.backHref}>← Back to the statement</a> : null}
+        <span>
+          To keep a PDF, print this page and choose "Save as PDF": links and this bar are left off.
+        </span>
+      </div>
+      <header class="inv-head">
+        <div class="seller">
+          <strong>{inv.seller.name}</strong>
+          {inv.seller.address.map((line, i) => <div key={i}>{line}</div>)}
+          {inv.seller.email ? <div>{inv.seller.email}</div> : null}
+          {inv.seller.taxId ? <div>Tax ID {inv.seller.taxId}</div> : null}
+        </div>
+        <div>
+          <h1>
+            {inv.number ? <>Invoice {inv.number}</> : <>Invoice {s.month}</>}
+          </h1>
+          <dl class="inv-meta">
+            <dt>Invoice number</dt>
+            <dd>{inv.number ?? <span class="draft">DRAFT</span>}</dd>
+            <dt>Period</dt>
+            <dd>{s.month} (UTC)</dd>
+            <dt>Issue date</dt>
+            <dd>{inv.issuedOn ?? "when the month closes"}</dd>
+            <dt>Due date</dt>
+            <dd>{inv.dueOn ?? "—"}</dd>
+            <dt>Currency</dt>
+            <dd>USD</dd>
+          </dl>
+        </div>
+      </header>
+      <section class="party" aria-labelledby="bill-to">
+        <h2 id="bill-to">Bill to</h2>
+        <p>
+          <strong>{inv.buyer.name}</strong>
+        </p>
+        <p>{inv.buyer.email}</p>
+        <p>
+          Buyer <code>{inv.buyer.id}</code>
+        </p>
+      </section>
+      {inv.status === "draft"
+        ? (
+          <p>
+            <span class="draft">DRAFT</span> {s.lines.length
+              ? "The month is still open: this invoice is issued, with its number and dates, when the month closes on the 1st (UTC)."
+              : "Nothing to invoice for this month."}
+          </p>
+        )
+        : null}
+      <div class="lines-wrap" role="region" aria-label="Line items" tabIndex={0}>
+        <table class="lines">
+          <thead>
+            <tr>
+              <th scope="col">Item</th>
+              <th scope="col">Publisher</th>
+              <th scope="col" class="num">Qty</th>
+              <th scope="col" class="num">Amount</th>
+            </tr>
+          </thead>
+          <tbody>
+            {s.lines.map((l) => (
+              <tr>
+                <td>{l.description}{l.prepaid ? " (paid by card)" : ""}</td>
+                <td>{l.publisherName}</td>
+                <td class="num">{l.quantity.toLocaleString("en-US")}</td>
+                <td class="num">{formatUsd(l.amountUsdCents)}</td>
+              </tr>
+            ))}
+            {s.lines.length === 0 && (
+              <tr>
+                <td colSpan={4}>No charges this month.</td>
+              </tr>
+            )}
+          </tbody>
+        </table>
+      </div>
+      <table class="totals">
         <tbody>
-          {s.lines.map((l) => (
-            <tr>
-              <td>{l.publisherName}</td>
-              <td>{l.description}{l.prepaid ? " (paid by card)" : ""}</td>
-              <td>{l.quantity}</td>
-              <td>{formatUsd(l.amountUsdCents)}</td>
-            </tr>
-          ))}
-          {s.lines.length === 0 && (
-            <tr>
-              <td colSpan={4}>No charges this month.</td>
-            </tr>
-          )}
+          <tr>
+            <th scope="row">Subtotal</th>
+            <td class="num">{formatUsd(inv.subtotalUsdCents)}</td>
+          </tr>
+          <tr>
+            <th scope="row">Platform fees (4.7% on agent payments)</th>
+            <td class="num">{formatUsd(inv.feesUsdCents)}</td>
+          </tr>
+          <tr>
+            <th scope="row">Total</th>
+            <td class="num">{formatUsd(inv.totalUsdCents)}</td>
+          </tr>
+          <tr>
+            <th scope="row">Already paid by card</th>
+            <td class="num">−{formatUsd(inv.prepaidUsdCents)}</td>
+          </tr>
+          <tr class="grand">
+            <th scope="row">Amount due</th>
+            <td class="num">{formatUsd(inv.amountDueUsdCents)}</td>
+          </tr>
         </tbody>
       </table>
-      <table>
-        <tbody>
-          <tr>
-            <th>Subscription fees</th>
-            <td>{formatUsd(s.subscriptionFeesUsdCents)}</td>
-          </tr>
-          <tr>
-            <th>Metered reads</th>
-            <td>{formatUsd(s.meteredUsdCents)}</td>
-          </tr>
-          <tr>
-            <th>Agent payments (incl. {formatUsd(s.platformFeesUsdCents)} platform fees)</th>
-            <td>{formatUsd(s.landingUsdCents)}</td>
-          </tr>
-          <tr>
-            <th>Adjustments</th>
-            <td>{formatUsd(s.adjustmentsUsdCents)}</td>
-          </tr>
-          <tr>
-            <th>Total</th>
-            <td>
-              <strong>{formatUsd(s.totalUsdCents)}</strong>
-            </td>
-          </tr>
-          <tr>
-            <th>Already paid by card</th>
-            <td>{formatUsd(s.prepaidUsdCents)}</td>
-          </tr>
-          <tr>
-            <th>Amount due</th>
-            <td>
-              <strong>{formatUsd(s.amountDueUsdCents)}</strong>
-            </td>
-          </tr>
-        </tbody>
-      </table>
+      <footer class="terms">
+        <p>
+          {inv.dueOn
+            ? `Payment terms: due within 30 days, by ${inv.dueOn}.`
+            : "Payment terms: due within 30 days of issue."}{" "}
+          Reads charged after the month closed appear on the next invoice as adjustments.
+          {inv.seller.email ? ` Questions about this invoice: ${inv.seller.email}.` : ""}
+        </p>
+      </footer>
     </Page>
   );
 }

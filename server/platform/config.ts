@@ -48,6 +48,16 @@ export interface Config {
   usr2MemoryTrim: boolean;
   embeddings: { baseUrl: string; apiKey?: string; model: string } | null;
   stripe: { secretKey: string; webhookSecret: string; apiBase: string } | null;
+  /** The seller on buyer invoices: the Folio operator (issue 34; README "Configuration"). */
+  seller: Seller;
+}
+
+/** Who sells on an invoice: name, postal address lines, contact email, tax id (may be empty). */
+export interface Seller {
+  name: string;
+  address: string[];
+  email: string;
+  taxId: string;
 }
 
 /** Raised for invalid configuration; the message names the variable and the problem. */
@@ -118,6 +128,13 @@ export function loadConfig(
       }
       : null,
     stripe: stripe(vars),
+    seller: {
+      name: vars.FOLIO_SELLER_NAME?.trim() || "Folio",
+      // Lines separated by "|" (an environment value holds no newline comfortably).
+      address: (vars.FOLIO_SELLER_ADDRESS ?? "").split("|").map((l) => l.trim()).filter(Boolean),
+      email: vars.FOLIO_SELLER_EMAIL?.trim() ?? "",
+      taxId: vars.FOLIO_SELLER_TAX_ID?.trim() ?? "",
+    },
   };
 }
 

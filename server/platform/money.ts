@@ -233,3 +233,16 @@ export function pricesInCents(
     rag: microsToCents(prices.rag),
   };
 }
+
+/** Whether `spent` has reached `percent`% of a positive `limit` (same unit), exactly in integers. */
+export function reachedPercent(spent: number, limit: number, percent: number): boolean {
+  return limit > 0 && spent * 100 >= limit * percent;
+}
+
+/** `from - amount` in whole cents (an invoice's fees as its total less its subtotal). */
+export function subtractCents(from: number, amount: number): number {
+  if (!Number.isInteger(from) || !Number.isInteger(amount)) {
+    throw new RangeError("subtractCents takes whole cents");
+  }
+  return from - amount;
+}

@@ -169,6 +169,9 @@ export function BudgetsPage(props: BudgetsProps) {
         it. When a read would go past a budget it is served as it would be past the platform's{" "}
         {formatUsd(r.capUsdCents)}{" "}
         cap: with the rights you hold (usually a summary) and no charge. License fees do not count.
+        To be told when a budget reaches 80% and 100%, add a <a href="/buyer/webhooks">webhook</a>
+        {" "}
+        for <code>budget.threshold</code>.
       </p>
       <section class="card" aria-labelledby="spend-title">
         <h2 id="spend-title">Spend in {r.month}</h2>

@@ -64,16 +64,15 @@ export function KeysPage(props: KeysProps) {
           again; if it is lost or has leaked, rotate it.
         </p>
         {problem("rotate")}
-        <form method="post" action="/buyer/keys/rotate">
-          <CsrfField token={props.who.csrfToken} />
-          <p class="hint" id="rotate-hint">
-            The current key stops working at once, everywhere it is used. Sessions you opened with
-            the old key elsewhere are signed out; this one stays.
-          </p>
-          <button type="submit" class="danger" aria-describedby="rotate-hint">
-            Rotate the key
-          </button>
-        </form>
+        <p class="hint" id="rotate-hint">
+          The current key stops working at once, everywhere it is used. You confirm on the next
+          page.
+        </p>
+        <p>
+          <a class="button danger" href="/buyer/keys/rotate" aria-describedby="rotate-hint">
+            Rotate the key…
+          </a>
+        </p>
       </section>
 
       <section class="card" aria-labelledby="password-title">

@@ -23,6 +23,7 @@ export const BUYER_SECTIONS = [
   ["statements", "/buyer/statements", "Statements"],
   ["keys", "/buyer/keys", "Keys & clients"],
   ["crawlers", "/buyer/crawlers", "Crawlers"],
+  ["webhooks", "/buyer/webhooks", "Webhooks"],
 ] as const;
 
 /** A section's id. */

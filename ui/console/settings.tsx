@@ -397,10 +397,9 @@ export function SettingsPage(props: SettingsProps) {
           your other sessions.
         </p>
         {problem("key")}
-        <form method="post" action="/publisher/settings/key">
-          <CsrfField token={props.who.csrfToken} />
-          <button type="submit" class="danger">Rotate the key</button>
-        </form>
+        <p>
+          <a class="button danger" href="/publisher/settings/key">Rotate the key…</a>
+        </p>
       </section>
     </ConsoleShell>
   );

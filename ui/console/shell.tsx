@@ -31,6 +31,7 @@ export const SECTIONS = [
   ["earnings", "/publisher/earnings", "Earnings"],
   ["requests", "/publisher/requests", "License requests"],
   ["playground", "/publisher/playground", "Passages playground"],
+  ["webhooks", "/publisher/webhooks", "Webhooks"],
   ["account", "/publisher/account", "Account"],
 ] as const;
 

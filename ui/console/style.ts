@@ -66,9 +66,10 @@ tr.read td{background:#eff6ff}tr.read td:first-child{box-shadow:inset 3px 0 #1d4
 .ua{display:block;max-width:16rem;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
 .filter{align-items:flex-end}.filter label{margin-top:0}.filter select{width:auto}
 .readers{margin:.3rem 0;padding-left:1.2rem}.prompt{max-width:28rem;overflow-wrap:anywhere}
-.facts{display:grid;grid-template-columns:max-content 1fr;gap:.2rem 1rem;margin:0 0 .6rem}.facts dt{font-weight:600;color:#334155}.facts dd{margin:0}
+.facts{display:grid;grid-template-columns:max-content 1fr;gap:.2rem 1rem;margin:0 0 .6rem}.facts dt{font-weight:600;color:#334155}.facts dd{margin:0;min-width:0;overflow-wrap:anywhere}
 blockquote.message{margin:.3rem 0 .8rem;padding:.5rem .8rem;border-left:3px solid #cbd5e1;background:#f8fafc;white-space:pre-wrap;overflow-wrap:anywhere}
 .decide{display:grid;grid-template-columns:repeat(auto-fit,minmax(16rem,1fr));gap:1.2rem;border-top:1px solid #e2e8f0;padding-top:.4rem}
 .passages{padding-left:1.2rem}.passages h3{margin:.8rem 0 .1rem;font-size:1rem}.url{margin:0;overflow-wrap:anywhere}
 pre.raw{background:#f8fafc;border:1px solid #e2e8f0;border-radius:6px;padding:.6rem;overflow:auto;max-height:24rem;font-size:.8rem}
+.confirm{overflow-wrap:anywhere}fieldset{min-width:0}.check code,td code{overflow-wrap:anywhere}
 `;

@@ -6,10 +6,13 @@
  */
 import type { Client } from "../../../store/db.ts";
 import { newId } from "../../../store/ids.ts";
-import { upsertPayouts } from "../../../store/payouts.ts";
+import { payoutsOfMonth, upsertPayouts } from "../../../store/payouts.ts";
+import { invoiceNumber } from "../../../store/invoices.ts";
 import { buyersWithOpenStatement, insertClosedStatement } from "../../../store/statements.ts";
 import { monthOf } from "../../platform/clock.ts";
 import { withLease } from "../../../store/leases.ts";
+import { microsToWholeCents } from "../../platform/money.ts";
+import { notify } from "../webhooks/events.ts";
 import { isMonth, previousMonth } from "./months.ts";
 import { statementFromLedger } from "./statement.ts";
 import { rollMonth } from "./subscriptions.ts";
@@ -30,6 +33,12 @@ export async function closeMonth(
   const tx = await db.transaction("write");
   try {
     const payouts = await upsertPayouts(tx, month, { newId: () => newId("pay"), now });
+    for (const p of await payoutsOfMonth(tx, month)) {
+      await notify(tx, { kind: "publisher", id: p.publisherId }, "statement.closed", {
+        month,
+        payoutUsdCents: microsToWholeCents(p.amountMicros),
+      }, { now, dedupe: `statement:${month}` });
+    }
     await tx.commit();
     return { statementsClosed, payouts };
   } finally {
@@ -54,6 +63,17 @@ export async function closeStatement(
       document: JSON.stringify(doc),
       now: options.now,
     });
+    if (closed && doc.lines.length > 0) {
+      // The invoice's number is given out with the close, so numbers follow the order of issue.
+      await invoiceNumber(tx, buyerId, options.month, options.now);
+    }
+    if (closed) {
+      await notify(tx, { kind: "buyer", id: buyerId }, "statement.closed", {
+        month: options.month,
+        totalUsdCents: doc.totalUsdCents,
+        amountDueUsdCents: doc.amountDueUsdCents,
+      }, { now: options.now, dedupe: `statement:${options.month}` });
+    }
     await tx.commit();
     return closed;
   } finally {

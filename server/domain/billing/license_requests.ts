@@ -11,7 +11,7 @@
  */
 import { buyerOfClient } from "../../../store/buyer_clients.ts";
 import { insertSubscriptionCharge } from "../../../store/charges.ts";
-import type { Client, Executor } from "../../../store/db.ts";
+import { type Client, type Executor, inWriteTx } from "../../../store/db.ts";
 import { newId, newTimeOrderedId } from "../../../store/ids.ts";
 import {
   decideLicenseRequest,
@@ -27,6 +27,7 @@ import { monthStart, nextMonth } from "./months.ts";
 import { AppError, invalid, notFound } from "../../platform/errors.ts";
 import type { UseCase } from "../licensing/mod.ts";
 import { hasControlChars } from "../../platform/validate.ts";
+import { notify } from "../webhooks/events.ts";
 
 export type { LicenseRequest } from "../../../store/license_requests.ts";
 
@@ -81,15 +82,27 @@ export async function createLicenseRequest(
   );
   if (same) return { requestId: same.id, state: "pending" };
   const requestId = newId("lreq");
-  await insertLicenseRequest(db, publisher.id, {
-    id: requestId,
-    buyerId: req.buyerId,
-    identity: req.identity,
-    useCase: req.useCase,
-    enterprise: Boolean(req.enterprise),
-    message,
-    contact,
-    now: options.now,
+  // The publisher's webhook is queued with the request, in one write (docs/decisions/webhooks.md).
+  await inWriteTx(db, async (tx) => {
+    await insertLicenseRequest(tx, publisher.id, {
+      id: requestId,
+      buyerId: req.buyerId,
+      identity: req.identity,
+      useCase: req.useCase,
+      enterprise: Boolean(req.enterprise),
+      message,
+      contact,
+      now: options.now,
+    });
+    await notify(tx, { kind: "publisher", id: publisher.id }, "license_request.created", {
+      requestId,
+      requester: req.identity,
+      buyerId: req.buyerId,
+      useCase: req.useCase,
+      enterprise: Boolean(req.enterprise),
+      message,
+      contact,
+    }, { now: options.now });
   });
   return { requestId, state: "pending" };
 }

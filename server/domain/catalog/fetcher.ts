@@ -110,6 +110,8 @@ export interface FetchOptions {
   headers?: Record<string, string>;
   /** Forward an Authorization header (the embeddings provider key), to the first origin only. */
   allowAuthorization?: boolean;
+  /** Answer any final status instead of refusing a non-2xx one (webhook deliveries log it). */
+  anyStatus?: boolean;
   signal?: AbortSignal;
 }
 
@@ -288,6 +290,7 @@ export function createFetcher(options: FetcherOptions): GuardedFetcher {
     maxBytes: number;
     truncate: boolean;
     accept?: string[];
+    anyStatus: boolean;
     startClock(): void;
   }
   type Hop = { init: RequestInit; call: Call };
@@ -353,7 +356,7 @@ export function createFetcher(options: FetcherOptions): GuardedFetcher {
         await res.body?.cancel();
         return { redirect: location, status: res.status };
       }
-      if (res.status < 200 || res.status > 299) {
+      if (!call.anyStatus && (res.status < 200 || res.status > 299)) {
         throw await refuse("http_status", `status ${res.status}`);
       }
       const contentType = res.headers.get("content-type") ?? "";
@@ -449,6 +452,7 @@ export function createFetcher(options: FetcherOptions): GuardedFetcher {
         maxBytes: opts.maxBytes ?? o.maxBytes,
         truncate: opts.truncate ?? false,
         accept: opts.accept,
+        anyStatus: opts.anyStatus ?? false,
         // The clock starts once the first hop holds its slots, so queueing is not a timeout.
         startClock: () => void (timer ??= setTimeout(() => ctl.abort(), timeoutMs)),
       };

@@ -5,6 +5,8 @@
 import { type Context, Hono } from "hono";
 import { type FailedForm, KeysPage, type KeysProps } from "../../../ui/buyer/keys.tsx";
 import { renderPage } from "../../../ui/layout.tsx";
+import { KeyRotationPage } from "../../../ui/console/key_rotation.tsx";
+import { BUYER_FRAME } from "../../../ui/buyer/shell.tsx";
 import {
   accountSchema,
   clientListSchema,
@@ -45,6 +47,21 @@ export function keysPages(api: ApiFetch): Hono<BuyerEnv> {
     render(c, { failed }, status);
 
   app.get("/keys", (c) => render(c, {}));
+
+  // The confirmation step; the form on it posts below (issue 34).
+  app.get("/keys/rotate", async (c) => {
+    const account = must(await callApi(c, api, market("/account"), accountSchema));
+    return c.html(renderPage(KeyRotationPage({
+      frame: BUYER_FRAME,
+      who: c.get("who"),
+      section: "keys",
+      what: "API key",
+      hint: account.keyHint ?? null,
+      usedBy: "on the REST, MCP, A2A and marketplace APIs",
+      action: "/buyer/keys/rotate",
+      cancelHref: "/buyer/keys",
+    })));
+  });
 
   app.post("/keys/rotate", formLimit, async (c) => {
     const f = await readForm(c);

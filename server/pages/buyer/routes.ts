@@ -19,7 +19,18 @@ import { licensesPages } from "./licenses.ts";
 import { overviewPages } from "./overview.ts";
 import { statementsPages } from "./statements.ts";
 import { usagePages } from "./usage.ts";
+import { webhookPages } from "../kit/webhooks.ts";
+import { BUYER_FRAME } from "../../../ui/buyer/shell.tsx";
+import { BUYER_EVENTS, EVENT_WORDS } from "../../domain/webhooks/events.ts";
+import { MARKETPLACE } from "../../surfaces/marketplace/schemas.ts";
 import { BUYER_SITE, type BuyerEnv, type BuyerVisitor } from "./site.ts";
+
+const BUYER_HOOKS = {
+  frame: BUYER_FRAME,
+  base: "/buyer/webhooks",
+  api: MARKETPLACE,
+  choices: BUYER_EVENTS.map((t) => [t, EVENT_WORDS[t]] as const),
+};
 
 /** The buyer portal sub-app; `api` is the application's own fetch. */
 export function buyerRoutes(deps: AppDeps, api: ApiFetch): Hono<VisitorEnv<BuyerVisitor>> {
@@ -38,6 +49,7 @@ export function buyerRoutes(deps: AppDeps, api: ApiFetch): Hono<VisitorEnv<Buyer
   pages.route("/", statementsPages(api));
   pages.route("/", keysPages(api));
   pages.route("/", crawlersPages(deps, api));
+  pages.route("/", webhookPages(api, BUYER_HOOKS));
   pages.all("*", (c) => {
     throw new AppError(404, "not_found", `There is no buyer portal page at ${c.req.path}`);
   });

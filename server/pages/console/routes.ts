@@ -19,6 +19,9 @@ import { requestsPages } from "./requests.ts";
 import { rulesPages } from "./rules.ts";
 import { settingsPages } from "./settings.ts";
 import { sourcesPages } from "./sources.ts";
+import { webhookPages } from "../kit/webhooks.ts";
+import { CONSOLE_FRAME } from "../../../ui/console/shell.tsx";
+import { EVENT_WORDS, PUBLISHER_EVENTS } from "../../domain/webhooks/events.ts";
 import {
   askWhoOnce,
   type ConsoleEnv,
@@ -27,6 +30,13 @@ import {
   requireVisitor,
   type VisitorEnv,
 } from "../kit/session.ts";
+
+const PUBLISHER_HOOKS = {
+  frame: CONSOLE_FRAME,
+  base: "/publisher/webhooks",
+  api: "/api/publisher",
+  choices: PUBLISHER_EVENTS.map((t) => [t, EVENT_WORDS[t]] as const),
+};
 
 /** The console sub-app; `api` is the application's own fetch. */
 export function consoleRoutes(deps: AppDeps, api: ApiFetch): Hono<VisitorEnv<ConsoleVisitor>> {
@@ -49,6 +59,7 @@ export function consoleRoutes(deps: AppDeps, api: ApiFetch): Hono<VisitorEnv<Con
   pages.route("/", requestsPages(api));
   pages.route("/", playgroundPages(api));
   pages.route("/", passwordPages(api));
+  pages.route("/", webhookPages(api, PUBLISHER_HOOKS));
   pages.all("*", (c) => {
     throw new AppError(404, "not_found", `There is no console page at ${c.req.path}`);
   });

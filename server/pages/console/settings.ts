@@ -5,6 +5,8 @@
 import { type Context, Hono } from "hono";
 import { renderPage } from "../../../ui/layout.tsx";
 import { SettingsPage, type SettingsProps } from "../../../ui/console/settings.tsx";
+import { KeyRotationPage } from "../../../ui/console/key_rotation.tsx";
+import { CONSOLE_FRAME } from "../../../ui/console/shell.tsx";
 import { SPONSOR_TOOL_LIST } from "../../domain/sponsor_tools.ts";
 import type { AppDeps } from "../../deps.ts";
 import { keyResponseSchema } from "../../surfaces/manage/openapi_schemas.ts";
@@ -180,6 +182,19 @@ export function settingsPages(deps: AppDeps, api: ApiFetch): Hono<ConsoleEnv> {
   };
 
   app.get("/settings", (c) => render(c, {}));
+
+  // The confirmation step; the form on it posts below (issue 34).
+  app.get("/settings/key", (c) =>
+    c.html(renderPage(KeyRotationPage({
+      frame: CONSOLE_FRAME,
+      who: c.get("who"),
+      section: "settings",
+      what: "publisher key",
+      hint: null,
+      usedBy: "on the management API",
+      action: "/publisher/settings/key",
+      cancelHref: "/publisher/settings#key",
+    }))));
 
   app.post("/settings/key", formLimit, async (c) => {
     const f = await readForm(c);

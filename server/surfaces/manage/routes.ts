@@ -22,6 +22,7 @@ import { verifyDomain } from "./domains.ts";
 import { CRAWLERS } from "../../domain/crawlers/crawlers.ts";
 import { settingFor } from "../../domain/crawlers/setting.ts";
 import { json } from "./body.ts";
+import { webhookRoutes } from "../../domain/webhooks/routes.ts";
 
 const VERIFY_LIMIT = { limit: 30, windowMs: 60 * 60_000 };
 
@@ -109,5 +110,11 @@ export function manageRoutes(deps: AppDeps): Hono<ManageEnv> {
   app.route("/", ingestRoutes(deps));
   app.route("/", licenseRequestRoutes(deps));
   app.route("/", playgroundRoutes(deps));
+  // Issue 34: the publisher's signed webhooks (docs/decisions/webhooks.md); the sub-app's
+  // requirePublisher has already authenticated.
+  app.route(
+    "/",
+    webhookRoutes(deps, { auth: (_c, next) => next(), json, kind: "publisher" }),
+  );
   return app;
 }

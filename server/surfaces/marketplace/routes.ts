@@ -16,6 +16,9 @@ import { sessionRoutes } from "./session_routes.ts";
 import { signatureAgentRoutes } from "./signature_agent_routes.ts";
 import { statementRoutes } from "./statement_routes.ts";
 import { MARKETPLACE } from "./schemas.ts";
+import { webhookRoutes } from "../../domain/webhooks/routes.ts";
+import { requireBuyer } from "./auth.ts";
+import { json } from "./body.ts";
 
 /** Where the marketplace is mounted (server/app.ts); defined with the schemas. */
 export { MARKETPLACE };
@@ -49,5 +52,10 @@ export function marketplaceRoutes(deps: AppDeps): Hono<AppEnv> {
   app.route("/", statementRoutes(deps));
   app.route("/", budgetRoutes(deps));
   app.route("/", signatureAgentRoutes(deps));
+  // Issue 34: the buyer's signed webhooks (docs/decisions/webhooks.md).
+  app.route(
+    "/",
+    webhookRoutes(deps, { auth: requireBuyer(deps), json, kind: "buyer" }),
+  );
   return app;
 }

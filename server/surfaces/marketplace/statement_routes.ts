@@ -6,6 +6,7 @@ import { Hono } from "hono";
 import { renderPage } from "../../../ui/layout.tsx";
 import { InvoicePage } from "../../../ui/invoice.tsx";
 import { isMonth } from "../../domain/billing/months.ts";
+import { invoiceOf } from "../../domain/billing/invoice.ts";
 import {
   buildStatement,
   type Statement,
@@ -70,8 +71,14 @@ export function statementRoutes(deps: AppDeps): Hono<AppEnv> {
   app.get("/statement/invoice", pageHeaders(deps.config, CSP.document), auth, async (c) => {
     const buyer = c.get("buyer");
     const s = await statementFor(c.req.query("month"), buyer.id);
+    const invoice = await invoiceOf(db, s, {
+      buyer: { id: buyer.id, name: buyer.name, email: buyer.email },
+      seller: deps.config.seller,
+    });
+    // From the portal, the way back is its statement page; a script's page has no portal to go to.
+    const back = c.get("buyerSession") ? `/buyer/statements/${s.month}` : undefined;
     c.header("Cache-Control", "no-store");
-    return c.html(renderPage(InvoicePage({ statement: s, buyer })));
+    return c.html(renderPage(InvoicePage({ invoice, backHref: back })));
   });
   return app;
 }

@@ -27,6 +27,7 @@ import {
   signupSchema,
 } from "../manage/schemas.ts";
 import { type Api, type Operation, pathParam, query, schemaOf } from "./kit.ts";
+import { webhookPaths } from "./webhooks.ts";
 
 const ERRORS: Record<number, string> = {
   400: "Invalid input; the message names the field and the problem, and `param` the field",
@@ -499,6 +500,9 @@ export function manageApi(): Api {
           errors: [400, 413, 415],
         }),
       },
+      ...Object.fromEntries(
+        Object.entries(webhookPaths("publisher")).map(([p, ops]) => [`/api/publisher${p}`, ops]),
+      ),
     },
   };
 }

@@ -5,6 +5,7 @@
 import { MARKETPLACE } from "../marketplace/schemas.ts";
 import * as m from "../marketplace/schemas.ts";
 import * as r from "../marketplace/rights_schemas.ts";
+import { webhookPaths } from "./webhooks.ts";
 import { type Api, type Operation, pathParam, query } from "./kit.ts";
 
 const ERRORS: Record<number, string> = {
@@ -287,6 +288,7 @@ export function marketplaceApi(): Api {
       }),
     },
   };
+  Object.assign(paths, webhookPaths("buyer"));
   return {
     tag: "Buyer marketplace",
     description: "For AI companies: sign up once, license publishers, and read every publisher " +
