@@ -11,6 +11,7 @@ import { accountRoutes } from "./account_routes.ts";
 import { budgetRoutes } from "./budget_routes.ts";
 import { catalogRoutes } from "./catalog.ts";
 import { licenseRoutes } from "./license_routes.ts";
+import { offerRoutes } from "./offer_routes.ts";
 import { sessionRoutes } from "./session_routes.ts";
 import { signatureAgentRoutes } from "./signature_agent_routes.ts";
 import { statementRoutes } from "./statement_routes.ts";
@@ -44,6 +45,7 @@ export function marketplaceRoutes(deps: AppDeps): Hono<AppEnv> {
   app.route("/", accountRoutes(deps));
   app.route("/", sessionRoutes(deps));
   app.route("/", licenseRoutes(deps));
+  app.route("/", offerRoutes(deps));
   app.route("/", statementRoutes(deps));
   app.route("/", budgetRoutes(deps));
   app.route("/", signatureAgentRoutes(deps));

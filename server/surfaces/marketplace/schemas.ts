@@ -164,6 +164,10 @@ export const licenseActiveSchema = z.object({
   publisherId: z.string(),
   useCases: z.array(z.enum(BUNDLE as [RateCardUseCase, ...RateCardUseCase[]])),
   monthlyFeeUsdCents: z.int(),
+  firstChargeUsdCents: z.number().describe(
+    "Billed now: the monthly fee prorated to the second over the rest of this UTC month",
+  ),
+  renewsAt: z.iso.datetime().describe("When the full monthly fee is next billed (the 1st, UTC)"),
   billing: z.string(),
 });
 
@@ -197,6 +201,10 @@ export const licenseSchema = z.object({
   ),
   cancelsAt: z.iso.datetime().nullable().describe(
     "Set once the buyer canceled: the license stays active until then and is not renewed",
+  ),
+  renewsAt: z.iso.datetime().nullable().describe(
+    "When the monthly fee is next billed (the 1st, UTC); null when it will not be: canceled, " +
+      "free, ended, pending, or its term ends first",
   ),
 });
 

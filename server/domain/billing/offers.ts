@@ -1,0 +1,249 @@
+/**
+ * Offers the buyer accepts (issue 29 item 2, docs/decisions/billing.md "Offers"). Approving a
+ * license request makes an offer: uses, monthly price (never above the most the request said the
+ * buyer will pay), term and an expiry. Nothing is billed until the buyer accepts; acceptance bills
+ * the prorated first month within the buyer's budgets, exactly as a subscription the buyer buys
+ * (server/domain/billing/periods.ts). One function per transition, so each is one place to hook
+ * events on: makeOffer, acceptOffer, declineOffer, expireOffer.
+ */
+import type { Client, Executor } from "../../../store/db.ts";
+import { insertSubscriptionCharge } from "../../../store/charges.ts";
+import { newId, newTimeOrderedId } from "../../../store/ids.ts";
+import {
+  closeOffer,
+  getBuyerOffer,
+  insertOffer,
+  type LicenseOffer,
+} from "../../../store/license_offers.ts";
+import {
+  decideLicenseRequest,
+  type LicenseRequest,
+  setRequestLicense,
+} from "../../../store/license_requests.ts";
+import { insertLicense } from "../../../store/licenses.ts";
+import type { Publisher } from "../../../store/publishers.ts";
+import { AppError, invalid, notFound } from "../../platform/errors.ts";
+import { microsToCents, usdPriceText } from "../../platform/money.ts";
+import type { UseCase } from "../licensing/mod.ts";
+import { assertFeeWithinBudgets } from "./budgets.ts";
+import { buyerOfIdentity, monthsAfter, pendingRequest } from "./license_requests.ts";
+import { monthStart } from "./months.ts";
+import { firstCharge } from "./periods.ts";
+
+export type { LicenseOffer } from "../../../store/license_offers.ts";
+
+type Transaction = Awaited<ReturnType<Client["transaction"]>>;
+
+/** How long an offer stays open unless the publisher says otherwise. */
+export const DEFAULT_OFFER_DAYS = 14;
+
+/** What the publisher offers on approval; all optional. */
+export interface OfferTerms {
+  /** Monthly price; default: the enterprise terms' price, or 0 (free). */
+  monthlyPriceMicros?: number;
+  /** Calendar months the license runs, the acceptance's month included; default: until canceled. */
+  termMonths?: number;
+  /** Days the buyer has to accept; default 14. */
+  expiresInDays?: number;
+  /** Words to the buyer. */
+  note?: string | null;
+}
+
+/** The offer's state at `now`: an open offer past its expiry is expired. */
+export function offerState(o: Pick<LicenseOffer, "state" | "expiresAt">, now: Date) {
+  return o.state === "open" && o.expiresAt <= now.getTime() ? "expired" : o.state;
+}
+
+/** Approves a pending request with an offer to its buyer; nothing is billed. */
+export async function makeOffer(
+  db: Client,
+  publisher: Publisher,
+  options: { requestId: string; now: Date } & OfferTerms,
+): Promise<{ request: LicenseRequest; offer: LicenseOffer }> {
+  const tx = await db.transaction("write");
+  try {
+    const request = await pendingRequest(tx, publisher.id, options.requestId);
+    const buyerId = request.buyerId ?? await buyerOfIdentity(tx, request.identity);
+    if (!buyerId) {
+      throw new AppError(
+        409,
+        "buyer_required",
+        "The requester is not linked to a buyer account yet: they must sign up at " +
+          "/api/marketplace/signup and register their client with POST /api/marketplace/clients",
+      );
+    }
+    const enterprise = request.enterprise ? publisher.enterpriseTerms : null;
+    if (request.enterprise && !enterprise) {
+      throw new AppError(
+        409,
+        "enterprise_terms_missing",
+        "Set enterprise terms before approving an enterprise request",
+      );
+    }
+    const price = options.monthlyPriceMicros ?? enterprise?.monthlyPriceMicros ?? 0;
+    if (request.maxMonthlyMicros !== null && price > request.maxMonthlyMicros) {
+      throw invalid(
+        "monthlyPriceUsdCents",
+        `must be at most ${microsToCents(request.maxMonthlyMicros)} cents a month: the most ` +
+          `the buyer said it will pay (${usdPriceText(request.maxMonthlyMicros)})`,
+      );
+    }
+    const days = options.expiresInDays ?? DEFAULT_OFFER_DAYS;
+    const offer: LicenseOffer = {
+      id: newId("ofr"),
+      requestId: request.id,
+      publisherId: publisher.id,
+      buyerId,
+      kind: enterprise ? "enterprise" : "request",
+      useCases: [...new Set([...(enterprise?.useCases ?? []), request.useCase as UseCase])],
+      monthlyMicros: price,
+      termMonths: options.termMonths ?? null,
+      terms: enterprise ? JSON.stringify({ ...enterprise, monthlyPriceMicros: price }) : null,
+      note: options.note ?? null,
+      expiresAt: options.now.getTime() + days * 86_400_000,
+      state: "open",
+      licenseId: null,
+      declineReason: null,
+      decidedAt: null,
+      createdAt: options.now.getTime(),
+    };
+    await insertOffer(tx, offer);
+    const decided = {
+      state: "approved" as const,
+      buyerId,
+      priceMicros: price,
+      termMonths: offer.termMonths,
+    };
+    await decideLicenseRequest(tx, publisher.id, { id: request.id, ...decided, now: options.now });
+    await tx.commit();
+    return {
+      request: { ...request, ...decided, decidedAt: options.now.toISOString(), reason: null },
+      offer,
+    };
+  } finally {
+    tx.close();
+  }
+}
+
+/** What accepting billed: the prorated first charge and when the period it pays for ends. */
+export interface Acceptance {
+  offer: LicenseOffer;
+  licenseId: string;
+  firstChargeMicros: number;
+  periodEnd: Date;
+}
+
+/**
+ * The buyer accepts its open offer: the license starts now and its prorated first month is billed
+ * once, within the buyer's budgets (409 budget_exceeded otherwise, and nothing changes).
+ */
+export async function acceptOffer(
+  db: Client,
+  buyerId: string,
+  offerId: string,
+  options: { now: Date },
+): Promise<Acceptance> {
+  const tx = await db.transaction("write");
+  try {
+    const offer = await openOffer(tx, buyerId, offerId, "accept", options.now);
+    const charge = firstCharge(offer.monthlyMicros, options.now);
+    if (charge.micros > 0) {
+      await assertFeeWithinBudgets(tx, buyerId, {
+        publisherId: offer.publisherId,
+        month: charge.month,
+        feeMicros: charge.micros,
+      });
+    }
+    const licenseId = newId("lic");
+    await insertLicense(tx, buyerId, {
+      id: licenseId,
+      publisherId: offer.publisherId,
+      kind: offer.kind,
+      useCases: offer.useCases,
+      monthlyFeeMicros: offer.monthlyMicros,
+      termMonths: offer.termMonths,
+      state: "active",
+      terms: offer.terms,
+      expiresAt: offer.termMonths === null
+        ? null
+        : monthStart(monthsAfter(charge.month, offer.termMonths)),
+      now: options.now,
+    });
+    if (charge.micros > 0) {
+      await insertSubscriptionCharge(tx, buyerId, {
+        id: newTimeOrderedId("chg", options.now),
+        licenseId,
+        publisherId: offer.publisherId,
+        feeMicros: charge.micros,
+        month: charge.month,
+        prepaid: false,
+        now: options.now,
+      });
+    }
+    if (!await closeOffer(tx, offer.id, { state: "accepted", licenseId, now: options.now })) {
+      throw new AppError(409, "offer_closed", "The offer was answered meanwhile; nothing changed");
+    }
+    await setRequestLicense(tx, offer.requestId, licenseId);
+    await tx.commit();
+    return {
+      offer: { ...offer, state: "accepted", licenseId, decidedAt: options.now.getTime() },
+      licenseId,
+      firstChargeMicros: charge.micros,
+      periodEnd: charge.periodEnd,
+    };
+  } finally {
+    tx.close();
+  }
+}
+
+/** The buyer declines its open offer, with its reason if it gives one; nothing is billed. */
+export async function declineOffer(
+  db: Client,
+  buyerId: string,
+  offerId: string,
+  options: { reason?: string | null; now: Date },
+): Promise<LicenseOffer> {
+  const tx = await db.transaction("write");
+  try {
+    const offer = await openOffer(tx, buyerId, offerId, "decline", options.now);
+    const declineReason = options.reason ?? null;
+    if (!await closeOffer(tx, offer.id, { state: "declined", declineReason, now: options.now })) {
+      throw new AppError(409, "offer_closed", "The offer was answered meanwhile; nothing changed");
+    }
+    await tx.commit();
+    return { ...offer, state: "declined", declineReason, decidedAt: options.now.getTime() };
+  } finally {
+    tx.close();
+  }
+}
+
+/** Records that an open offer expired unanswered (its state is expired by the clock anyway). */
+export async function expireOffer(db: Executor, offer: LicenseOffer, now: Date): Promise<boolean> {
+  return await closeOffer(db, offer.id, { state: "expired", now });
+}
+
+/** The buyer's offer if it can still be answered; a clear 404 or 409 otherwise. */
+async function openOffer(
+  tx: Transaction,
+  buyerId: string,
+  offerId: string,
+  action: "accept" | "decline",
+  now: Date,
+): Promise<LicenseOffer> {
+  // Another buyer's offer is not found: its id tells nothing about it.
+  const offer = await getBuyerOffer(tx, buyerId, offerId);
+  if (!offer) throw notFound("Offer");
+  const state = offerState(offer, now);
+  if (state === "open") return offer;
+  if (state === "expired" && offer.state === "open") {
+    // The clock already made it expired; record that, so the answer and the row agree.
+    await expireOffer(tx, offer, now);
+    await tx.commit();
+  }
+  const at = new Date(state === "expired" ? offer.expiresAt : offer.decidedAt ?? 0).toISOString();
+  throw new AppError(
+    409,
+    `offer_${state}`,
+    `Cannot ${action} the offer: it was already ${state} (${at}); nothing changed`,
+  );
+}
