@@ -15,13 +15,14 @@ export type RequestStatus = "pending" | "offered" | "accepted" | "declined" | "e
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
 /** An offer as its buyer sees it at `now`. */
-export function presentOffer(o: LicenseOffer, now: Date) {
+export function presentOffer(o: LicenseOffer, now: Date, publisherName: string) {
   const state = offerState(o, now);
   const first = state === "open" ? firstCharge(o.monthlyMicros, now) : null;
   return {
     offerId: o.id,
     requestId: o.requestId,
     publisherId: o.publisherId,
+    publisherName,
     kind: o.kind,
     useCases: o.useCases,
     monthlyPriceUsdCents: microsToCents(o.monthlyMicros),
@@ -105,6 +106,6 @@ export function presentBuyerRequest(
     summary: statusSentence(r, state, offer, publisherName),
     createdAt: r.createdAt,
     decidedAt: r.decidedAt,
-    offer: offer ? presentOffer(offer, now) : null,
+    offer: offer ? presentOffer(offer, now, publisherName) : null,
   };
 }

@@ -107,7 +107,7 @@ export function offerRoutes(deps: AppDeps): Hono<AppEnv> {
 }
 
 async function shown(o: LicenseOffer, now: Date, name: (id: string) => Promise<string>) {
-  return { ...presentOffer(o, now), publisherName: await name(o.publisherId) };
+  return presentOffer(o, now, await name(o.publisherId));
 }
 
 /** Publisher names by id, each looked up once per answer. */
