@@ -34,6 +34,7 @@ export async function budgetReport(db: Client, buyerId: string, options: { now: 
   ]);
   const overall = budgets.find((b) => b.publisherId === null)?.monthlyMicros ?? null;
   const overallSpent = sumMicros(spend.map((s) => s.spentMicros));
+  const overallReads = sumMicros(spend.map((s) => s.meteredMicros));
   const names = new Map(spend.map((s) => [s.publisherId, s.publisherName]));
   for (const b of budgets) {
     if (b.publisherId !== null && !names.has(b.publisherId)) {
@@ -54,6 +55,7 @@ export async function budgetReport(db: Client, buyerId: string, options: { now: 
       publisherName,
       monthlyUsdCents: budget === null ? null : microsToCents(budget),
       spentUsdCents: microsToCents(spent),
+      readSpendUsdCents: microsToCents(row?.meteredMicros ?? 0),
       capUsdCents: microsToCents(METERED_CAP_MICROS),
       remainingUsdCents: microsToCents(Math.max(0, room)),
     };
@@ -64,6 +66,7 @@ export async function budgetReport(db: Client, buyerId: string, options: { now: 
     overall: {
       monthlyUsdCents: overall === null ? null : microsToCents(overall),
       spentUsdCents: microsToCents(overallSpent),
+      readSpendUsdCents: microsToCents(overallReads),
       remainingUsdCents: overall === null
         ? null
         : microsToCents(Math.max(0, overall - overallSpent)),

@@ -289,7 +289,10 @@ export const webhookResponseSchema = z.object({
 
 const budgetFigures = {
   monthlyUsdCents: z.int().nullable().describe("The budget set; null: none"),
-  spentUsdCents: z.number().describe("Metered spend this month"),
+  spentUsdCents: z.number().describe(
+    "What the budget counts this month: per-read spend and license fees (subscriptions, accepted offers)",
+  ),
+  readSpendUsdCents: z.number().describe("Per-read spend this month (what the cap counts)"),
 };
 
 /** GET and PUT /api/marketplace/budgets. */
@@ -318,7 +321,9 @@ export const budgetInputSchema = z.strictObject({
     .describe("The publisher this budget is for; leave it out for the overall budget")
     .meta({ examples: ["pub_demo"] }),
   monthlyUsdCents: z.int().min(0).max(MAX_BUDGET_CENTS).nullable()
-    .describe("The most per-read spend allowed in a UTC month, in US cents; null removes it")
+    .describe(
+      "The most billed in a UTC month (per-read spend and license fees), in US cents; null removes it",
+    )
     .meta({ examples: [5000] }),
 });
 
