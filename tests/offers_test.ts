@@ -181,6 +181,13 @@ Deno.test("a declined offer keeps the reason and bills nothing; it cannot be acc
     monthlyPriceUsdCents: 20_000,
   });
   const offerId = approved.body.offer.id;
+  const tooLong = await market(folio, apiKey, "POST", `/offers/${offerId}/decline`, {
+    reason: "x".repeat(1001),
+  });
+  assert.deepEqual([tooLong.status, tooLong.body.error.param], [400, "reason"]);
+  const unknown = await market(folio, apiKey, "POST", "/offers/ofr_nope/accept");
+  assert.deepEqual([unknown.status, unknown.body.error.code], [404, "not_found"]);
+  assert.equal((await market(folio, apiKey, "GET", `/offers/${offerId}`)).body.state, "open");
   const declined = await market(folio, apiKey, "POST", `/offers/${offerId}/decline`, {
     reason: "Too expensive for us",
   });
@@ -252,6 +259,7 @@ Deno.test("a denial reaches the buyer and the agent with the publisher's reason;
   assert.match(offered.content[0].text, /offers display for 90\.00 USD a month for 2 months/);
   assert.match(offered.content[0].text, /Nothing is billed until the buyer accepts/);
 
+  folio.clock.advance(60_000);
   const second = await mcpTool(folio, "request_license", {
     use_case: "rag",
     message: "RAG please",
@@ -322,4 +330,30 @@ Deno.test("cancel states its effect before and after: access to the period's end
   assert.deepEqual({ ...done.body.effect, summary: undefined }, { ...effect, summary: undefined });
   const unknown = await market(folio, apiKey, "GET", "/licenses/lic_nope/cancel");
   assert.equal(unknown.status, 404);
+});
+
+Deno.test("five accepts at once bill one charge; a subscription past the budget is refused too", async () => {
+  await using folio = await testFolio();
+  const { buyerId, apiKey } = await signup(folio);
+  const requestId = await ask(folio, apiKey);
+  const approved = await publisher(folio, "POST", `/license-requests/${requestId}/approve`, {
+    monthlyPriceUsdCents: 10_000,
+  });
+  const offerId = approved.body.offer.id;
+  const answers = await Promise.all(
+    Array.from({ length: 5 }, () => market(folio, apiKey, "POST", `/offers/${offerId}/accept`)),
+  );
+  assert.deepEqual(answers.map((a) => a.status).sort(), [200, 409, 409, 409, 409]);
+  assert.deepEqual(await ledger(folio, buyerId), [["subscription", 51_666_667, "2026-11"]]);
+
+  // 51.67 USD of a 100 USD budget is spent: a 100 USD/month display license (51.67 USD now) is not.
+  await market(folio, apiKey, "PUT", "/budgets", { monthlyUsdCents: 10_000 });
+  const refused = await market(folio, apiKey, "POST", "/licenses", {
+    publisherId: "pub_demo",
+    useCases: ["display"],
+  });
+  assert.deepEqual([refused.status, refused.body.error.code], [409, "budget_exceeded"]);
+  assert.match(refused.body.error.message, /Nothing was charged/);
+  assert.equal((await ledger(folio, buyerId)).length, 1);
+  assert.equal((await market(folio, apiKey, "GET", "/licenses")).body.licenses.length, 1);
 });
