@@ -113,6 +113,12 @@ export async function subscribe(
       periodEnd: first.periodEnd,
     };
   }
+  // The checkout bills the whole first month: refused now if that would pass a budget.
+  await assertFeeWithinBudgets(db, buyer.id, {
+    publisherId: publisher.id,
+    month: monthOf(input.now),
+    feeMicros: fee,
+  });
   const pending = await pendingCheckout(db, buyer.id, { ...base, fee, now: input.now });
   if (pending.checkoutUrl) {
     return {
