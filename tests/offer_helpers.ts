@@ -2,7 +2,8 @@
 import type { Client } from "../store/db.ts";
 import { getLicense } from "../store/licenses.ts";
 import type { Publisher } from "../store/publishers.ts";
-import { acceptOffer, makeOffer, type OfferTerms } from "../server/domain/billing/offers.ts";
+import { makeOffer, type OfferTerms } from "../server/domain/billing/offers.ts";
+import { acceptOffer } from "../server/domain/billing/offer_answers.ts";
 
 /** Makes the publisher's offer on `requestId` and has its buyer accept it at `now`. */
 export async function grantRequest(
