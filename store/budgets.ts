@@ -1,8 +1,9 @@
 /**
- * Persistence of buyer budgets: monthly limits on per-read spend that a buyer sets below the
- * platform cap, overall (scope `*`) and per publisher. Amounts are integer micro-dollars.
+ * Persistence of buyer budgets: monthly limits a buyer sets on what it is billed (reads and
+ * license fees; docs/decisions/billing.md), overall (scope `*`) and per publisher. Amounts are
+ * integer micro-dollars.
  */
-import type { Client } from "./db.ts";
+import type { Client, Executor } from "./db.ts";
 
 /** The scope of the budget that covers every publisher. */
 export const OVERALL = "*";
@@ -15,9 +16,11 @@ export interface Budget {
 
 /** What limits a buyer's per-read spend with one publisher this month. */
 export interface SpendState {
-  /** Spent with this publisher this month (what the cap counts). */
+  /** Spent on reads with this publisher this month (what the cap counts). */
   spentMicros: number;
-  /** Spent with every publisher this month (what the overall budget counts). */
+  /** Spent with this publisher this month, reads and license fees (what its budget counts). */
+  budgetSpentMicros: number;
+  /** Spent with every publisher this month, reads and license fees (the overall budget's). */
   overallSpentMicros: number;
   publisherBudgetMicros: number | null;
   overallBudgetMicros: number | null;
@@ -25,7 +28,7 @@ export interface SpendState {
 
 /** The month's spend and the budgets for one buyer and publisher, in one round trip. */
 export async function spendState(
-  db: Client,
+  db: Executor,
   buyerId: string,
   options: { publisherId: string; month: string },
 ): Promise<SpendState> {
@@ -33,7 +36,9 @@ export async function spendState(
     sql: `SELECT
             (SELECT metered_micros FROM monthly_spend
               WHERE buyer_id = ?1 AND publisher_id = ?2 AND month = ?3) AS spent,
-            (SELECT SUM(metered_micros) FROM monthly_spend
+            (SELECT metered_micros + license_micros FROM monthly_spend
+              WHERE buyer_id = ?1 AND publisher_id = ?2 AND month = ?3) AS budget_spent,
+            (SELECT SUM(metered_micros + license_micros) FROM monthly_spend
               WHERE buyer_id = ?1 AND month = ?3) AS overall_spent,
             (SELECT monthly_micros FROM buyer_budgets
               WHERE buyer_id = ?1 AND scope = ?2) AS publisher_budget,
@@ -45,6 +50,7 @@ export async function spendState(
   const n = (v: unknown) => (v === null || v === undefined ? null : Number(v));
   return {
     spentMicros: n(r.spent) ?? 0,
+    budgetSpentMicros: n(r.budget_spent) ?? 0,
     overallSpentMicros: n(r.overall_spent) ?? 0,
     publisherBudgetMicros: n(r.publisher_budget),
     overallBudgetMicros: n(r.overall_budget),
@@ -87,14 +93,20 @@ export async function setBudget(
   });
 }
 
-/** The buyer's per-read spend this month per publisher (the cap's and budgets' counters). */
+/**
+ * The buyer's spend this month per publisher: on reads (the cap's counter) and in all, reads and
+ * license fees (the budgets' counter).
+ */
 export async function monthSpendByPublisher(
   db: Client,
   buyerId: string,
   month: string,
-): Promise<{ publisherId: string; publisherName: string; spentMicros: number }[]> {
+): Promise<
+  { publisherId: string; publisherName: string; meteredMicros: number; spentMicros: number }[]
+> {
   const rs = await db.execute({
-    sql: `SELECT s.publisher_id, p.name, s.metered_micros FROM monthly_spend s
+    sql: `SELECT s.publisher_id, p.name, s.metered_micros,
+            s.metered_micros + s.license_micros AS spent FROM monthly_spend s
           JOIN publishers p ON p.id = s.publisher_id
           WHERE s.buyer_id = ? AND s.month = ? ORDER BY p.name, s.publisher_id`,
     args: [buyerId, month],
@@ -102,6 +114,7 @@ export async function monthSpendByPublisher(
   return rs.rows.map((r) => ({
     publisherId: String(r.publisher_id),
     publisherName: String(r.name),
-    spentMicros: Number(r.metered_micros),
+    meteredMicros: Number(r.metered_micros),
+    spentMicros: Number(r.spent),
   }));
 }

@@ -57,7 +57,10 @@ export async function ledgerTotal(db: Client, buyerId: string, month: string): P
   return Number(rs.rows[0].t);
 }
 
-/** Adds a license's monthly fee for `month` once (keyed `sub:<licenseId>:<month>`). */
+/**
+ * Adds a license's fee for `month` once (keyed `sub:<licenseId>:<month>`) and counts it in the
+ * month's spend that the buyer's budgets limit.
+ */
 export async function insertSubscriptionCharge(
   db: Executor,
   buyerId: string,
@@ -91,7 +94,15 @@ export async function insertSubscriptionCharge(
       c.now.getTime(),
     ],
   });
-  return rs.rowsAffected === 1;
+  if (rs.rowsAffected !== 1) return false;
+  // License fees count against the buyer's budgets (not the cap): docs/decisions/billing.md.
+  await db.execute({
+    sql: `INSERT INTO monthly_spend (buyer_id, publisher_id, month, metered_micros, license_micros)
+          VALUES (?, ?, ?, 0, ?) ON CONFLICT DO UPDATE
+          SET license_micros = license_micros + excluded.license_micros`,
+    args: [buyerId, c.publisherId, c.month, c.feeMicros],
+  });
+  return true;
 }
 
 /** The buyer's metered and landing spend per publisher since `since` (ms), for usage reports. */
@@ -207,10 +218,10 @@ export async function insertChargeWithinCap(
       sql: `UPDATE monthly_spend SET metered_micros = metered_micros + ?1
             WHERE buyer_id = ?2 AND publisher_id = ?3 AND month = ?4 AND metered_micros + ?1 <= ?5
               AND NOT EXISTS (SELECT 1 FROM buyer_budgets WHERE buyer_id = ?2 AND scope = ?3
-                AND monthly_micros < metered_micros + ?1)
+                AND monthly_micros < metered_micros + license_micros + ?1)
               AND NOT EXISTS (SELECT 1 FROM buyer_budgets WHERE buyer_id = ?2 AND scope = '*'
-                AND monthly_micros < ?1 + (SELECT SUM(metered_micros) FROM monthly_spend
-                  WHERE buyer_id = ?2 AND month = ?4))
+                AND monthly_micros < ?1 + (SELECT SUM(metered_micros + license_micros)
+                  FROM monthly_spend WHERE buyer_id = ?2 AND month = ?4))
               AND NOT EXISTS (SELECT 1 FROM charges WHERE buyer_id = ?2 AND idempotency_key = ?6)`,
       args: [c.micros, c.buyerId, c.publisherId, c.month, c.capMicros, c.idempotencyKey],
     },

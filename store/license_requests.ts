@@ -20,6 +20,8 @@ export interface LicenseRequest {
   termMonths: number | null;
   /** Set on denial when the publisher gave one. */
   reason: string | null;
+  /** The most the buyer said it will pay a month (micros); null: not said. */
+  maxMonthlyMicros: number | null;
 }
 
 /** Inserts a pending request. */
@@ -29,13 +31,21 @@ export async function insertLicenseRequest(
   r:
     & Pick<
       LicenseRequest,
-      "id" | "buyerId" | "identity" | "useCase" | "enterprise" | "message" | "contact"
+      | "id"
+      | "buyerId"
+      | "identity"
+      | "useCase"
+      | "enterprise"
+      | "message"
+      | "contact"
+      | "maxMonthlyMicros"
     >
     & { now: Date },
 ): Promise<void> {
   await db.execute({
     sql: `INSERT INTO license_requests (id, publisher_id, buyer_id, identity, use_case, enterprise,
-            message, contact, state, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?)`,
+            message, contact, max_monthly_micros, state, created_at)
+          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?)`,
     args: [
       r.id,
       publisherId,
@@ -45,6 +55,7 @@ export async function insertLicenseRequest(
       r.enterprise ? 1 : 0,
       r.message,
       r.contact,
+      r.maxMonthlyMicros,
       r.now.getTime(),
     ],
   });
@@ -62,6 +73,47 @@ export async function listLicenseRequests(
     args: [publisherId, options.state ?? null, options.state ?? null, options.limit ?? 200],
   });
   return rs.rows.map(toRequest);
+}
+
+/** The requests a buyer made (or that were bound to it), newest first. */
+export async function listBuyerRequests(
+  db: Client,
+  buyerId: string,
+  options: { limit?: number } = {},
+): Promise<LicenseRequest[]> {
+  const rs = await db.execute({
+    sql: `SELECT * FROM license_requests WHERE buyer_id = ?
+          ORDER BY created_at DESC, id DESC LIMIT ?`,
+    args: [buyerId, options.limit ?? 200],
+  });
+  return rs.rows.map(toRequest);
+}
+
+/** The requests one identity made of one publisher, newest first (what an agent asked). */
+export async function listIdentityRequests(
+  db: Client,
+  publisherId: string,
+  identity: string,
+  options: { limit?: number } = {},
+): Promise<LicenseRequest[]> {
+  const rs = await db.execute({
+    sql: `SELECT * FROM license_requests WHERE publisher_id = ? AND identity = ?
+          ORDER BY created_at DESC, id DESC LIMIT ?`,
+    args: [publisherId, identity, options.limit ?? 50],
+  });
+  return rs.rows.map(toRequest);
+}
+
+/** Records the license an accepted offer created on its request. */
+export async function setRequestLicense(
+  db: Executor,
+  id: string,
+  licenseId: string,
+): Promise<void> {
+  await db.execute({
+    sql: "UPDATE license_requests SET license_id = ? WHERE id = ?",
+    args: [licenseId, id],
+  });
 }
 
 /** One of the publisher's requests. */
@@ -143,5 +195,6 @@ function toRequest(r: any): LicenseRequest {
     priceMicros: r.price_micros === null ? null : Number(r.price_micros),
     termMonths: r.term_months === null ? null : Number(r.term_months),
     reason: r.reason === null ? null : String(r.reason),
+    maxMonthlyMicros: r.max_monthly_micros === null ? null : Number(r.max_monthly_micros),
   };
 }

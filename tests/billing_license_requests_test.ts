@@ -1,11 +1,11 @@
 /** License requests: validation, approval into licenses (request and enterprise), denial. */
 import assert from "node:assert/strict";
 import {
-  approveLicenseRequest,
   createLicenseRequest,
   denyLicenseRequest,
   listRequests,
 } from "../server/domain/billing/license_requests.ts";
+import { grantRequest } from "./offer_helpers.ts";
 import { AppError } from "../server/platform/errors.ts";
 import { createBuyer } from "../server/surfaces/marketplace/buyers.ts";
 import { bindClient } from "../store/buyer_clients.ts";
@@ -70,11 +70,11 @@ Deno.test("approving a buyer's fine_tuning request grants fine_tuning for that p
     contact: "ml@acme.test",
   }, { now });
   const publisher = (await getPublisher(db, "pub_demo"))!;
-  const { license } = await approveLicenseRequest(db, publisher, { requestId, now });
+  const { license } = await grantRequest(db, publisher, { requestId, now });
   assert.equal(license.kind, "request");
   assert.deepEqual(await heldUseCases(db, buyerId, "pub_demo", { now }), ["fine_tuning"]);
   await assert.rejects(
-    approveLicenseRequest(db, publisher, { requestId, now }),
+    grantRequest(db, publisher, { requestId, now }),
     (e) => e instanceof AppError && e.status === 409 && e.code === "already_decided",
   );
   await assert.rejects(
@@ -108,7 +108,7 @@ Deno.test("an enterprise approval creates an enterprise license billed monthly o
     contact: null,
     enterprise: true,
   }, { now });
-  const { license } = await approveLicenseRequest(db, publisher, { requestId, now });
+  const { license } = await grantRequest(db, publisher, { requestId, now });
   assert.equal(license.kind, "enterprise");
   assert.deepEqual([...license.useCases].sort(), ["display", "fine_tuning", "rag"]);
   const rs = await db.execute({
@@ -116,7 +116,8 @@ Deno.test("an enterprise approval creates an enterprise license billed monthly o
     args: [buyerId],
   });
   assert.deepEqual(rs.rows.map((r) => [r.kind, Number(r.price_micros), r.month]), [
-    ["subscription", 2_500_000_000, "2026-11"],
+    // Accepted on Nov 15 at 12:00 UTC: 15.5 of November's 30 days, prorated to the second.
+    ["subscription", 1_291_666_667, "2026-11"],
   ]);
 });
 
@@ -138,12 +139,12 @@ Deno.test("a request from an unbound OAuth client is approved only once a buyer 
   }, { now });
   const publisher = (await getPublisher(db, "pub_demo"))!;
   await assert.rejects(
-    approveLicenseRequest(db, publisher, { requestId, now }),
+    grantRequest(db, publisher, { requestId, now }),
     (e) => e instanceof AppError && e.status === 409 && e.code === "buyer_required",
   );
   const { buyerId } = await createBuyer(db, { name: "Late", email: "late@b.test" }, { now });
   assert.equal(await bindClient(db, buyerId, "cli_1"), "bound");
-  const { request } = await approveLicenseRequest(db, publisher, { requestId, now });
+  const { request } = await grantRequest(db, publisher, { requestId, now });
   assert.equal(request.buyerId, buyerId);
   assert.deepEqual(await heldUseCases(db, buyerId, "pub_demo", { now }), ["rag"]);
 });

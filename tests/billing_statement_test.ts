@@ -178,7 +178,8 @@ Deno.test("the month roll bills each active licence once per month, however ofte
     args: [buyerId],
   });
   assert.deepEqual(rs.rows.map((r) => [r.month, Number(r.price_micros)]), [
-    ["2026-11", 110_000_000],
+    // Bought Nov 15 12:00 UTC: the rest of November prorated to the second, then whole months.
+    ["2026-11", 56_833_333],
     ["2026-12", 110_000_000],
   ]);
 });
@@ -278,7 +279,9 @@ Deno.test("publisher license-request routes list, approve and deny over HTTP", a
     headers: auth,
   });
   assert.equal(approve.status, 200);
-  assert.equal((await json<{ license: { kind: string } }>(approve)).license.kind, "request");
+  const offered = await json<{ offer: { kind: string; state: string } }>(approve);
+  assert.equal(offered.offer.kind, "request");
+  assert.equal(offered.offer.state, "open", "an approval makes an offer; nothing is billed yet");
   const deny = await folio.request(`/api/publisher/license-requests/${ids[1]}/deny`, {
     method: "POST",
     headers: auth,

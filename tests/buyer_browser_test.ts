@@ -87,7 +87,10 @@ browserTest(
     await checkPage(page, "buyer-keys-rotated");
 
     await visitPage(page, `${base}/buyer/licenses`, "buyer-licenses-active");
-    assert.equal(await submitForm(page, "form[action$='/cancel']"), 200);
+    await Promise.all([page.waitForNavigation(), page.click("a[href$='/cancel']")]);
+    assert.match(await text(page), /What happens if you cancel/);
+    await checkPage(page, "buyer-licenses-cancel-confirm");
+    assert.equal(await submitForm(page, "form:has(input[name=confirm])"), 200);
     assert.match(await text(page), /then ends/);
     await checkPage(page, "buyer-licenses-canceled");
 

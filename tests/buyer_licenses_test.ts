@@ -44,7 +44,7 @@ Deno.test("licenses are listed pending first, then active, newest first, a page 
   assert.deepEqual(rest, ["lic_04", "lic_03", "lic_02", "lic_01", "lic_00"]);
   assert.match(textOf(second.html), /The Demo Ledger enterprise rag \$0\.00 active/);
   assert.equal(
-    (second.html.match(/>Cancel</g) ?? []).length,
+    (second.html.match(/>Cancel…</g) ?? []).length,
     4,
     "a cancel button for each active license only",
   );
@@ -52,25 +52,46 @@ Deno.test("licenses are listed pending first, then active, newest first, a page 
 
 Deno.test("canceling a license from the portal: it stays active until the period ends, and says so", async () => {
   await using folio = await testFolio();
-  const { visitor } = await portalSignUp(folio);
+  const { visitor, apiKey } = await portalSignUp(folio);
   const catalog = await visitor.get("/buyer/catalog/pub_demo");
   const licensed = await visitor.post("/buyer/catalog/pub_demo/license", {
     _csrf: hidden(catalog.html),
     useCases: "display",
   });
-  const action = /action="(\/buyer\/licenses\/[^"]+\/cancel)"/.exec(licensed.html)![1];
-  const forged = await visitor.post(action, { _csrf: "nope" });
+  assert.match(textOf(licensed.html), /active 2026-12-01 00:00 UTC/, "renews on the 1st");
+  const action = /href="(\/buyer\/licenses\/[^"]+\/cancel)"/.exec(licensed.html)![1];
+
+  // The confirmation page says what happens before anything does.
+  const confirm = await visitor.get(action);
+  assert.equal(confirm.status, 200);
+  const said = textOf(confirm.html);
+  assert.match(said, /Cancel the display license of The Demo Ledger\?/);
+  assert.match(said, /keeps its uses until 2026-12-01 00:00 UTC, then ends/);
+  assert.match(said, /Credited \$0\.00: the period already paid runs to its end/);
+  assert.match(said, /Charged \$0\.00/);
+  assert.match(said, /Not billed: the \$100\.00 due on 2026-12-01 00:00 UTC will not be charged/);
+  assert.match(confirm.html, new RegExp(`action="${action}"`));
+  assert.match(confirm.html, /name="confirm" value="yes"/);
+  const unconfirmed = await visitor.post(action, { _csrf: hidden(confirm.html) });
+  assert.equal(unconfirmed.status, 400);
+  assert.match(textOf(unconfirmed.html), /Not canceled: confirm below/);
+  const still = await folio.request("/api/marketplace/licenses", {
+    headers: { authorization: `Bearer ${apiKey}` },
+  });
+  assert.equal((await still.json()).licenses[0].cancelsAt, null, "nothing changed");
+
+  const forged = await visitor.post(action, { _csrf: "nope", confirm: "yes" });
   assert.equal(forged.status, 403);
   assert.match(textOf(forged.html), /X-CSRF-Token is missing or does not match the session/);
   assert.match(forged.html, /class="problem small" role="alert"/, "beside the license it is about");
 
-  const canceled = await visitor.post(action, { _csrf: hidden(licensed.html) });
+  const canceled = await visitor.post(action, { _csrf: hidden(confirm.html), confirm: "yes" });
   assert.equal(canceled.url, "/buyer/licenses?done=canceled");
   const text = textOf(canceled.html);
   assert.match(text, /License canceled: it stays active until the date shown, then ends/);
   assert.match(text, /active until 2026-12-01 00:00 UTC, then ends/);
-  assert.doesNotMatch(canceled.html, />Cancel</, "no second cancel");
+  assert.doesNotMatch(canceled.html, />Cancel…</, "no second cancel");
 
-  const again = await visitor.post(action, { _csrf: hidden(licensed.html) });
+  const again = await visitor.post(action, { _csrf: hidden(licensed.html), confirm: "yes" });
   assert.ok(again.status === 409 || again.url === "/buyer/licenses?done=canceled", again.html);
 });

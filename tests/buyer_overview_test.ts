@@ -40,7 +40,7 @@ Deno.test("after reads, a license and a budget the overview shows them and the c
   await visitor.post("/buyer/budgets", {
     _csrf: hidden(catalog.html),
     publisherId: "pub_demo",
-    monthlyUsd: "10",
+    monthlyUsd: "100",
   });
   const page = await visitor.get("/buyer");
   const text = textOf(page.html);
@@ -50,7 +50,8 @@ Deno.test("after reads, a license and a budget the overview shows them and the c
     /2 calls in 2026-11 2 article reads \$0\.0\d per-read spend 1 active licenses/,
   );
   assert.match(text, /The Demo Ledger \$0\.0\d+ of the cap of \$1,000\.00 \(0%\)/);
-  assert.match(text, /of your budget of \$10\.00 \(0%\)/);
-  assert.match(page.html, /role="img" aria-label="\$0\.0\d+ of your budget of \$10\.00 \(0%\)"/);
+  // The budget counts the license's prorated fee (60 USD × 15.5 / 30 days) with the reads.
+  assert.match(text, /of your budget of \$100\.00 \(31%\)/);
+  assert.match(page.html, /role="img" aria-label="\$31\.0\d+ of your budget of \$100\.00 \(31%\)"/);
   assert.match(page.html, /href="\/buyer\/statements\/2026-11"/);
 });

@@ -48,7 +48,8 @@ browserTest(
     await visitPage(page, `${base}/buyer/budgets`, "buyer-walk-6-budgets");
     assert.equal(
       await submitForm(page, "form:has(input[name=publisherId][value=pub_demo])", {
-        monthlyUsd: (cents / 100).toFixed(2),
+        // The license's fee counts too: 60 USD for the 15.5 of November's 30 days left, 31 USD.
+        monthlyUsd: (31 + cents / 100).toFixed(2),
       }),
       200,
     );
@@ -64,7 +65,10 @@ browserTest(
 
     // Cancel the license: it runs to the end of the month.
     await visitPage(page, `${base}/buyer/licenses`, "buyer-walk-8-licenses");
-    assert.equal(await submitForm(page, "form[action$='/cancel']"), 200);
+    await Promise.all([page.waitForNavigation(), page.click("a[href$='/cancel']")]);
+    assert.match(await text(page), /keeps its uses until 2026-12-01 00:00 UTC, then ends/);
+    await checkPage(page, "buyer-walk-8b-cancel-confirm");
+    assert.equal(await submitForm(page, "form:has(input[name=confirm])"), 200);
     assert.match(await text(page), /active\s+until 2026-12-01 00:00 UTC, then ends/);
     await checkPage(page, "buyer-walk-9-canceled");
 

@@ -110,7 +110,7 @@ browserTest(
       }),
       200,
     );
-    assert.match(await page.content(), /Request approved/);
+    assert.match(await page.content(), /Offer sent/);
     await checkPage(page, "activity-requests-approved");
     await visitPage(page, base + "/publisher/requests", "activity-requests-after");
     const deny = await page.$("form[action$='/deny']");

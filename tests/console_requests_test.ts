@@ -86,12 +86,12 @@ Deno.test("pending requests are approved with a price and term, or denied with a
   });
   assert.equal(approved.status, 200);
   assert.equal(approved.url, "/publisher/requests?state=approved&done=approved");
-  assert.match(approved.html, /role="status">Request approved/);
+  assert.match(approved.html, /role="status">Offer sent/);
   const approvedText = textOf(approved.html);
   assert.match(approvedText, /Asks for fine-tuning/);
   assert.match(
     approvedText,
-    /approved on 2026-11-15 12:00 UTC Price \$250\.00 a month Term 12 months License lic_/,
+    /approved on 2026-11-15 12:00 UTC Price \$250\.00 a month Term 12 months Offer Open until 2026-11-29 12:00 UTC: waiting for the buyer to accept \(nothing billed yet\)\./,
   );
   assert.doesNotMatch(approved.html, /name="priceUsd"/, "a decided request has no forms");
 

@@ -58,33 +58,53 @@ async function listed(folio: TestFolio, key = demoKey(folio)): Promise<Body[]> {
   return (await json<Body>(res)).requests;
 }
 
+/** The buyer accepts the offer an approval answered with; returns the accept answer. */
+async function accept(folio: TestFolio, apiKey: string, approval: Body): Promise<Body> {
+  const res = await sendJson(
+    folio,
+    "POST",
+    `/api/marketplace/offers/${approval.offer.id}/accept`,
+    undefined,
+    bearer(apiKey),
+  );
+  const body = await json<Body>(res);
+  assert.equal(res.status, 200, JSON.stringify(body));
+  return body;
+}
+
 async function licenseCount(folio: TestFolio): Promise<number> {
   return Number((await folio.store.db.execute("SELECT COUNT(*) AS n FROM licenses")).rows[0].n);
 }
 
-Deno.test("approving with a monthly price and a term records both on the request and its license", async () => {
+Deno.test("approving with a monthly price and a term offers both; accepting makes the license", async () => {
   await using folio = await testFolio();
-  const { buyerId, requestId } = await pending(folio);
+  const { buyerId, apiKey, requestId } = await pending(folio);
   const res = await decide(folio, requestId, "approve", {
     monthlyPriceUsdCents: 5000,
     termMonths: 3,
+    note: "Attribution, please",
   });
   const body = await json<Body>(res);
   assert.equal(res.status, 200, JSON.stringify(body));
   const now = folio.clock.now().toISOString();
-  assert.deepEqual(body.license, {
-    id: body.license.id,
+  assert.deepEqual(body.offer, {
+    id: body.offer.id,
     kind: "request",
     useCases: ["fine_tuning"],
     monthlyPriceUsdCents: 5000,
     termMonths: 3,
-    // November, December, January: the license ends as February begins.
-    expiresAt: "2027-02-01T00:00:00.000Z",
+    note: "Attribution, please",
+    state: "open",
+    // Open for 14 days by default.
+    expiresAt: "2026-11-29T12:00:00.000Z",
+    decidedAt: null,
+    licenseId: null,
+    declineReason: null,
   });
   const request = body.request;
   assert.equal(request.state, "approved");
   assert.equal(request.decidedAt, now);
-  assert.equal(request.licenseId, body.license.id);
+  assert.equal(request.licenseId, null, "no license before the buyer accepts");
   assert.deepEqual(
     [request.monthlyPriceUsdCents, request.termMonths, request.reason],
     [5000, 3, null],
@@ -94,20 +114,31 @@ Deno.test("approving with a monthly price and a term records both on the request
   assert.deepEqual(request.rightsAsked, ["fine_tuning"]);
   assert.equal("priceMicros" in request, false);
   assert.deepEqual((await listed(folio))[0], request);
+  assert.equal(await licenseCount(folio), 0, "nothing billed or granted before acceptance");
 
-  // Billed for this month at once; renewed inside the term, not after it.
+  const accepted = await accept(folio, apiKey, body);
+  assert.deepEqual(
+    [accepted.license.kind, accepted.license.expiresAt, accepted.license.renewsAt],
+    // November, December, January: the license ends as February begins.
+    ["request", "2027-02-01T00:00:00.000Z", "2026-12-01T00:00:00.000Z"],
+  );
+  const [after] = await listed(folio);
+  assert.equal(after.licenseId, accepted.license.licenseId);
+  assert.equal(after.offer.state, "accepted");
+
+  // The rest of November prorated (15.5 of 30 days), then renewed inside the term only.
   const db = folio.store.db;
   const charged = async () =>
     (await db.execute({
       sql: "SELECT month, price_micros FROM charges WHERE buyer_id = ? ORDER BY month",
       args: [buyerId],
     })).rows.map((r) => [r.month, Number(r.price_micros)]);
-  assert.deepEqual(await charged(), [["2026-11", 50_000_000]]);
+  assert.deepEqual(await charged(), [["2026-11", 25_833_333]]);
   for (const month of ["2026-12", "2027-01", "2027-02", "2027-03"]) {
     await rollMonth(db, { month, now: folio.clock.now() });
   }
   assert.deepEqual(await charged(), [
-    ["2026-11", 50_000_000],
+    ["2026-11", 25_833_333],
     ["2026-12", 50_000_000],
     ["2027-01", 50_000_000],
   ]);
@@ -129,10 +160,11 @@ Deno.test("a license approved for a term stops covering reads when the term ends
   const { requestId, apiKey } = await pending(folio, "display");
   const res = await decide(folio, requestId, "approve", { termMonths: 1 });
   assert.equal(res.status, 200);
-  const { license } = await json<Body>(res);
-  assert.deepEqual([license.monthlyPriceUsdCents, license.expiresAt], [
+  const { license } = await accept(folio, apiKey, await json<Body>(res));
+  assert.deepEqual([license.monthlyFeeUsdCents, license.expiresAt, license.renewsAt], [
     0,
     "2026-12-01T00:00:00.000Z",
+    null,
   ]);
   const [paid] = await demoIds(folio, "PAYWALL");
   const read = async () => {
@@ -167,7 +199,7 @@ Deno.test("approving without a body keeps the defaults; an enterprise price can 
   const body = await json<Body>(res);
   assert.equal(res.status, 200, JSON.stringify(body));
   assert.deepEqual(
-    [body.license.monthlyPriceUsdCents, body.license.termMonths, body.license.expiresAt],
+    [body.offer.monthlyPriceUsdCents, body.offer.termMonths, body.offer.note],
     [0, null, null],
   );
   assert.deepEqual([body.request.monthlyPriceUsdCents, body.request.termMonths], [0, null]);
@@ -190,11 +222,12 @@ Deno.test("approving without a body keeps the defaults; an enterprise price can 
   const approved = await json<Body>(
     await decide(folio, big.requestId, "approve", { monthlyPriceUsdCents: 100_000 }),
   );
-  assert.equal(approved.license.kind, "enterprise");
-  assert.equal(approved.license.monthlyPriceUsdCents, 100_000);
+  assert.equal(approved.offer.kind, "enterprise");
+  assert.equal(approved.offer.monthlyPriceUsdCents, 100_000);
+  const { license } = await accept(folio, big.apiKey, approved);
   const rs = await folio.store.db.execute({
     sql: "SELECT monthly_fee_micros, terms FROM licenses WHERE id = ?",
-    args: [approved.license.id],
+    args: [license.licenseId],
   });
   assert.equal(Number(rs.rows[0].monthly_fee_micros), 1_000_000_000);
   assert.equal(JSON.parse(String(rs.rows[0].terms)).monthlyPriceMicros, 1_000_000_000);
@@ -298,5 +331,5 @@ Deno.test("another publisher's requests are 404 and never listed; a cookie needs
     "x-csrf-token": csrfToken,
   });
   assert.equal(ok.status, 200);
-  assert.equal((await json<Body>(ok)).license.expiresAt, "2027-11-01T00:00:00.000Z");
+  assert.equal((await json<Body>(ok)).offer.termMonths, 12);
 });

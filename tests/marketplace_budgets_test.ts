@@ -37,7 +37,12 @@ Deno.test("budgets: set, read back, change and remove, overall and per publisher
   assert.deepEqual(empty, {
     month: "2026-11",
     capUsdCents: 100_000,
-    overall: { monthlyUsdCents: null, spentUsdCents: 0, remainingUsdCents: null },
+    overall: {
+      monthlyUsdCents: null,
+      spentUsdCents: 0,
+      readSpendUsdCents: 0,
+      remainingUsdCents: null,
+    },
     publishers: [],
   });
   await budgets(folio, apiKey, { monthlyUsdCents: 5_000 }).then((r) => r.body?.cancel());
@@ -47,6 +52,7 @@ Deno.test("budgets: set, read back, change and remove, overall and per publisher
   assert.deepEqual(report.overall, {
     monthlyUsdCents: 5_000,
     spentUsdCents: 0,
+    readSpendUsdCents: 0,
     remainingUsdCents: 5_000,
   });
   assert.deepEqual(report.publishers, [{
@@ -54,6 +60,7 @@ Deno.test("budgets: set, read back, change and remove, overall and per publisher
     publisherName: "The Demo Ledger",
     monthlyUsdCents: 1_000,
     spentUsdCents: 0,
+    readSpendUsdCents: 0,
     capUsdCents: 100_000,
     remainingUsdCents: 1_000,
   }]);

@@ -4,10 +4,8 @@
  */
 import assert from "node:assert/strict";
 import { message, rpc } from "../server/surfaces/a2a/_test_utils.ts";
-import {
-  approveLicenseRequest,
-  createLicenseRequest,
-} from "../server/domain/billing/license_requests.ts";
+import { createLicenseRequest } from "../server/domain/billing/license_requests.ts";
+import { grantRequest } from "./offer_helpers.ts";
 import { rollMonth } from "../server/domain/billing/subscriptions.ts";
 import { getPublisher } from "../store/publishers.ts";
 import { paywalled, read, signup } from "./billing_helpers.ts";
@@ -44,7 +42,7 @@ async function approve(
     contact: null,
   }, { now });
   const publisher = (await getPublisher(db, "pub_demo"))!;
-  return await approveLicenseRequest(db, publisher, { requestId, now, ...terms });
+  return await grantRequest(db, publisher, { requestId, now, ...terms });
 }
 
 Deno.test("an approved fine_tuning request shows as granted to that buyer on REST, MCP and A2A", async () => {
@@ -88,7 +86,8 @@ Deno.test("a request the publisher approved with a price is billed and on the st
   assert.equal(statement.state, "open");
   assert.deepEqual(
     statement.lines.map((l: Record<string, unknown>) => [l.kind, l.amountUsdCents]),
-    [["subscription", 25_000]],
+    // 250 USD a month, accepted Nov 15 12:00 UTC: 1,339,200 of 2,592,000 seconds.
+    [["subscription", 12_916.6667]],
   );
   const licenses = await json<{ licenses: Record<string, unknown>[] }>(
     await api(folio, apiKey, "/licenses"),

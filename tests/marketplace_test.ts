@@ -77,7 +77,8 @@ Deno.test("a buyer signs up, reads a paywalled article (charged), subscribes, re
   await second.body?.cancel();
   assert.deepEqual(await ledgerRows(folio, buyerId), [
     ["metered", 20_000],
-    ["subscription", 100_000_000],
+    // Bought Nov 15 12:00 UTC: the rest of November, prorated to the second.
+    ["subscription", 51_666_667],
   ], "the read under the license is not charged");
 
   await folio.deps.callLog.flush();
@@ -94,16 +95,17 @@ Deno.test("a buyer signs up, reads a paywalled article (charged), subscribes, re
 
   const st = await json<Obj>(await call(folio, apiKey, "/api/marketplace/statement"));
   assert.equal(st.month, "2026-11");
-  assert.equal(st.subscriptionFeesUsdCents, 10_000);
+  // The subscription's line is exact (5,166.6667 cents, prorated); totals are whole cents.
+  assert.equal(st.subscriptionFeesUsdCents, 5_167);
   assert.equal(st.meteredUsdCents, 2);
-  assert.equal(st.totalUsdCents, 10_002);
+  assert.equal(st.totalUsdCents, 5_169);
   const lines = st.lines as { amountUsdCents: number }[];
-  assert.equal(lines.reduce((t, l) => t + l.amountUsdCents, 0), 10_002);
+  assert.deepEqual(lines.map((l) => l.amountUsdCents).sort(), [2, 5_166.6667]);
 
   const invoice = await call(folio, apiKey, "/api/marketplace/statement/invoice?month=2026-11");
   assert.equal(invoice.status, 200);
   const html = await invoice.text();
-  assert.match(html, /\$100\.02/);
+  assert.match(html, /\$51\.69/);
   assert.match(html, /Acme AI/);
 
   const licenses = await json<{ licenses: Obj[] }>(
@@ -387,5 +389,6 @@ Deno.test("a double-clicked subscription without a processor buys one license an
     return res.status;
   }));
   assert.deepEqual(statuses.sort(), [201, 409, 409, 409, 409]);
-  assert.deepEqual(await ledgerRows(folio, buyerId), [["subscription", 125_000_000]]);
+  // One prorated fee: 125 USD for 15.5 of November's 30 days.
+  assert.deepEqual(await ledgerRows(folio, buyerId), [["subscription", 64_583_333]]);
 });

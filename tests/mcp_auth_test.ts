@@ -55,7 +55,7 @@ Deno.test("requireAuth: a valid token works and meters as oauth:<clientId>", asy
   const { token, clientId } = await mintToken(folio);
   await using client = await connect(folio, { headers: bearer(token) });
   const { tools } = await client.listTools();
-  assert.equal(tools.length, 6);
+  assert.equal(tools.length, 7);
   const rs = await folio.deps.store.db.execute("SELECT identity, client_id FROM mcp_sessions");
   assert.equal(rs.rows[0].identity, `oauth:${clientId}`);
   assert.equal(rs.rows[0].client_id, clientId);

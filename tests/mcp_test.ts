@@ -19,6 +19,7 @@ Deno.test("the SDK client initializes, lists tools and discovers the publisher c
     "list_by_topic",
     "retrieve_passages",
     "request_license",
+    "license_request_status",
   ]);
   const search = tools.find((t: { name: string }) => t.name === "search_articles")!;
   const props = search.inputSchema.properties as Record<string, Record<string, unknown>>;
@@ -89,7 +90,7 @@ Deno.test("requests after initialize need the session: 400 without, 404 unknown,
   await unknown.body?.cancel();
   const ok = await post(folio, LIST, { sessionId });
   assert.equal(ok.status, 200);
-  assert.equal((await ok.json()).result.tools.length, 6);
+  assert.equal((await ok.json()).result.tools.length, 7);
 
   const del = await fetch(mcpUrl(folio), {
     method: "DELETE",
@@ -122,7 +123,7 @@ Deno.test("a session on one node is served by another node on the same store", a
     const { sessionId } = await initialize(a);
     const res = await post(b, LIST, { sessionId });
     assert.equal(res.status, 200);
-    assert.equal((await res.json()).result.tools.length, 6);
+    assert.equal((await res.json()).result.tools.length, 7);
   } finally {
     await Deno.remove(dataDir, { recursive: true });
   }

@@ -254,7 +254,7 @@ Deno.test("sponsor tools are off by default and appear, working, once the publis
   const [id] = await demoIds(folio, "OBSERVE");
   await using client = await connect(folio);
   const { tools } = await client.listTools();
-  assert.deepEqual(tools.slice(6).map((t: Result) => t.name), ["cite_article", "publisher_info"]);
+  assert.deepEqual(tools.slice(7).map((t: Result) => t.name), ["cite_article", "publisher_info"]);
   const cite = await call(client, "cite_article", { url_or_id: id, style: "mla" });
   assert.match(cite.structuredContent.citation, /The Demo Ledger/);
   const info = await call(client, "publisher_info", {});
@@ -273,7 +273,7 @@ Deno.test("the publisher card is served by id and by slug, without secrets", asy
   assert.equal(card.mcp.endpoint, `${folio.config.baseUrl}/api/mcp/pub_demo`);
   assert.equal(card.auth.required, false);
   assert.equal(card.license.termsUrl, `${folio.config.baseUrl}/license/pub_demo`);
-  assert.equal(card.tools.length, 6);
+  assert.equal(card.tools.length, 7);
   assert.doesNotMatch(JSON.stringify(card), /pk_|mk_|editors@/);
   const bySlug = await folio.request("/.well-known/mcp.json?slug=demo");
   assert.deepEqual(await bySlug.json(), card);

@@ -173,6 +173,21 @@ export function withPlatformFee(micros: number): PriceWithFee {
   return { total: micros + fee, fee };
 }
 
+/**
+ * Proration as Stripe does it (docs/decisions/billing.md "Proration"): the fee for `partSeconds` of
+ * a `periodSeconds` period, `micros × part / period`, rounded half-up to whole micros.
+ */
+export function prorateMicros(micros: number, partSeconds: number, periodSeconds: number): number {
+  assertMicros(micros);
+  if (
+    !Number.isSafeInteger(partSeconds) || !Number.isSafeInteger(periodSeconds) ||
+    periodSeconds <= 0 || partSeconds < 0 || partSeconds > periodSeconds
+  ) {
+    throw new RangeError(`Cannot prorate over ${partSeconds} of ${periodSeconds} seconds`);
+  }
+  return Number(divideHalfUp(BigInt(micros) * BigInt(partSeconds), BigInt(periodSeconds)));
+}
+
 /** Monthly subscription price in micros: base access plus each chosen use case (docs/SPEC.md "Rate card"). */
 export function priceSubscription(useCases: readonly string[]): number {
   let total: number = RATE_CARD.base;

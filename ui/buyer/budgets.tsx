@@ -36,7 +36,10 @@ export function LimitBar(props: { spent: number; limit: number; of: string }) {
   );
 }
 
-/** This month's per-read spend per publisher, against the cap and the buyer's budgets. */
+/**
+ * This month's spend per publisher: per-read spend against the cap, and per-read spend with license
+ * fees against the buyer's budgets.
+ */
 export function SpendBars(props: { report: BudgetReport }) {
   const r = props.report;
   const spending = r.publishers.filter((p) => p.spentUsdCents > 0 || p.monthlyUsdCents !== null);
@@ -59,7 +62,7 @@ export function SpendBars(props: { report: BudgetReport }) {
         : spending.map((p) => (
           <div class="spend-row" key={p.publisherId}>
             <b>{p.publisherName}</b>
-            <LimitBar spent={p.spentUsdCents} limit={p.capUsdCents} of="the cap of" />
+            <LimitBar spent={p.readSpendUsdCents} limit={p.capUsdCents} of="the cap of" />
             {p.monthlyUsdCents !== null
               ? (
                 <LimitBar
@@ -165,13 +168,14 @@ export function BudgetsPage(props: BudgetsProps) {
       problem={placed ? null : props.failed!.problem}
     >
       <p class="hint" id="budget-hint">
-        A budget caps your per-read spend in a UTC month, in US dollars; leave it empty to remove
-        it. When a read would go past a budget it is served as it would be past the platform's{" "}
-        {formatUsd(r.capUsdCents)}{" "}
-        cap: with the rights you hold (usually a summary) and no charge. License fees do not count.
-        To be told when a budget reaches 80% and 100%, add a <a href="/buyer/webhooks">webhook</a>
+        A budget caps what you are billed in a UTC month, in US dollars: per-read spend and license
+        fees together; leave it empty to remove it. When a read would go past a budget it is served
+        as it would be past the platform's {formatUsd(r.capUsdCents)}{" "}
+        cap (which counts per-read spend only): with the rights you hold (usually a summary) and no
+        charge. A license or an offer whose first charge would go past a budget is refused. To be
+        told when a budget reaches 80% and 100%, add a <a href="/buyer/webhooks">webhook</a> for
         {" "}
-        for <code>budget.threshold</code>.
+        <code>budget.threshold</code>.
       </p>
       <section class="card" aria-labelledby="spend-title">
         <h2 id="spend-title">Spend in {r.month}</h2>
@@ -198,7 +202,7 @@ export function BudgetsPage(props: BudgetsProps) {
                 <thead>
                   <tr>
                     <th scope="col">Publisher</th>
-                    <th scope="col" class="num">Spent</th>
+                    <th scope="col" class="num">Spent (reads and license fees)</th>
                     <th scope="col" class="num">Room left</th>
                     <th scope="col">Budget</th>
                   </tr>

@@ -2,7 +2,7 @@
 import type { z } from "zod";
 import type { licenseSchema } from "../../server/surfaces/marketplace/schemas.ts";
 import { Pager, Scroll } from "../console/scroll.tsx";
-import { CsrfField, when } from "../console/shell.tsx";
+import { when } from "../console/shell.tsx";
 import { formatUsd } from "../../server/platform/money.ts";
 import { BuyerShell, type BuyerWho } from "./shell.tsx";
 
@@ -71,6 +71,7 @@ export function LicensesPage(props: LicensesProps) {
                   <th scope="col">Use cases</th>
                   <th scope="col" class="num">Monthly fee</th>
                   <th scope="col">State</th>
+                  <th scope="col">Renews</th>
                   <th scope="col">Created</th>
                   <th scope="col">
                     <span class="sr-only">Action</span>
@@ -95,6 +96,7 @@ export function LicensesPage(props: LicensesProps) {
                         ? <p class="problem small" role="alert">{failed.problem}</p>
                         : null}
                     </td>
+                    <td class="nowrap">{l.renewsAt ? when(l.renewsAt) : "—"}</td>
                     <td class="nowrap">{when(l.createdAt)}</td>
                     <td>
                       {l.state === "pending" && l.checkoutUrl
@@ -102,21 +104,14 @@ export function LicensesPage(props: LicensesProps) {
                         : null}
                       {l.state === "active" && !l.cancelsAt
                         ? (
-                          <form
-                            method="post"
-                            action={`/buyer/licenses/${encodeURIComponent(l.licenseId)}/cancel`}
+                          <a
+                            href={`/buyer/licenses/${encodeURIComponent(l.licenseId)}/cancel`}
+                            aria-label={`Cancel the ${l.useCases.join(", ")} license of ${
+                              props.names[l.publisherId] ?? l.publisherId
+                            }: see what happens first`}
                           >
-                            <CsrfField token={props.who.csrfToken} />
-                            <button
-                              type="submit"
-                              class="secondary"
-                              aria-label={`Cancel the ${l.useCases.join(", ")} license of ${
-                                props.names[l.publisherId] ?? l.publisherId
-                              }`}
-                            >
-                              Cancel
-                            </button>
-                          </form>
+                            Cancel…
+                          </a>
                         )
                         : null}
                     </td>

@@ -23,7 +23,7 @@ export function BuyerOverviewPage(props: BuyerOverviewProps) {
       <div class="grid">
         <Figure value={count(props.month.calls)} label={`calls in ${r.month}`} />
         <Figure value={count(props.month.reads)} label="article reads" />
-        <Figure value={formatUsd(r.overall.spentUsdCents)} label="per-read spend" />
+        <Figure value={formatUsd(r.overall.readSpendUsdCents)} label="per-read spend" />
         <Figure value={count(props.activeLicenses)} label="active licenses" />
       </div>
       <section class="card" aria-labelledby="spend-title">

@@ -18,6 +18,7 @@ export const BUYER_SECTIONS = [
   ["overview", "/buyer", "Overview"],
   ["catalog", "/buyer/catalog", "Catalog"],
   ["licenses", "/buyer/licenses", "Licenses"],
+  ["offers", "/buyer/offers", "Requests & offers"],
   ["usage", "/buyer/usage", "Usage"],
   ["budgets", "/buyer/budgets", "Budgets"],
   ["statements", "/buyer/statements", "Statements"],

@@ -29,6 +29,16 @@ export interface RequestView {
   monthlyPriceUsdCents?: number | null;
   termMonths?: number | null;
   reason?: string | null;
+  /** The most the buyer said it will pay a month. */
+  maxMonthlyUsdCents?: number | null;
+  /** The offer an approval made, and where it stands. */
+  offer?: {
+    state: string;
+    expiresAt: string;
+    decidedAt: string | null;
+    note: string | null;
+    declineReason: string | null;
+  } | null;
 }
 
 /** A decision the API refused: which request and form, its problem, and what was typed. */
@@ -53,8 +63,9 @@ export interface RequestsProps {
 
 const EMPTY: Record<RequestState, string> = {
   pending:
-    "No requests are waiting. When an agent asks for a license with the request_license tool (to fine-tune on your archive, say, or to display articles beyond its rights), the request waits here for you to approve or deny. An approved request becomes a license billed to the requester's buyer account.",
-  approved: "No approved requests yet. Requests you approve are listed here with their license.",
+    "No requests are waiting. When an agent asks for a license with the request_license tool (to fine-tune on your archive, say, or to display articles beyond its rights), the request waits here for you to approve with an offer or deny. The buyer accepts or declines your offer; once accepted it becomes a license billed to their buyer account.",
+  approved:
+    "No approved requests yet. Requests you approve are listed here with the offer you made and whether the buyer accepted it.",
   denied: "No denied requests.",
 };
 
@@ -163,6 +174,22 @@ function Request(props: { request: RequestView; csrf: string; failed: FailedDeci
             </>
           )
           : null}
+        {r.maxMonthlyUsdCents != null
+          ? (
+            <>
+              <dt>Pays at most</dt>
+              <dd>{formatUsd(r.maxMonthlyUsdCents)} a month</dd>
+            </>
+          )
+          : null}
+        {r.offer
+          ? (
+            <>
+              <dt>Offer</dt>
+              <dd>{offerWords(r.offer)}</dd>
+            </>
+          )
+          : null}
         {r.reason
           ? (
             <>
@@ -210,8 +237,29 @@ function Request(props: { request: RequestView; csrf: string; failed: FailedDeci
                 step="1"
                 value={typed("approve", "termMonths")}
               />
+              <label for={`days-${r.id}`}>Offer open for (days)</label>
+              <p class="hint" id={`days-${r.id}-hint`}>
+                The buyer accepts or declines; nothing is billed before. Default 14.
+              </p>
+              <input
+                id={`days-${r.id}`}
+                name="expiresInDays"
+                type="number"
+                min="1"
+                max="90"
+                step="1"
+                aria-describedby={`days-${r.id}-hint`}
+                value={typed("approve", "expiresInDays")}
+              />
+              <label for={`note-${r.id}`}>Note to the buyer (optional)</label>
+              <input
+                id={`note-${r.id}`}
+                name="note"
+                maxLength={1000}
+                value={typed("approve", "note")}
+              />
               <p>
-                <button type="submit">Approve</button>
+                <button type="submit">Approve with this offer</button>
               </p>
             </form>
             <form method="post" action={`/publisher/requests/${r.id}/deny`}>
@@ -235,4 +283,21 @@ function Request(props: { request: RequestView; csrf: string; failed: FailedDeci
         : null}
     </article>
   );
+}
+
+/** Where the offer stands, in words. */
+function offerWords(o: NonNullable<RequestView["offer"]>): string {
+  switch (o.state) {
+    case "open":
+      return `Open until ${
+        when(o.expiresAt)
+      }: waiting for the buyer to accept (nothing billed yet).`;
+    case "accepted":
+      return `Accepted on ${when(o.decidedAt!)}: the license is active and billed.`;
+    case "declined":
+      return `Declined on ${when(o.decidedAt!)}` +
+        (o.declineReason ? `: ${o.declineReason}` : ".");
+    default:
+      return `Expired on ${when(o.expiresAt)} without an answer.`;
+  }
 }

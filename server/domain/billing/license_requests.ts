@@ -1,8 +1,7 @@
 /**
- * License requests (docs/SPEC.md "MCP server": request_license with a publisher approval workflow) and
- * the licenses an approval creates: a `request` license for the one use asked for (fine_tuning
- * included, for that publisher only), or an `enterprise` license on the publisher's enterprise
- * terms, billed monthly like a subscription.
+ * License requests (docs/SPEC.md "MCP server": request_license with a publisher approval workflow).
+ * The publisher approves one by making an offer (server/domain/billing/offers.ts) or denies it with
+ * a reason; the request may carry the most the buyer will pay a month.
  *
  * A request from an identity that is not a buyer (an OAuth client nobody has bound yet) is kept,
  * but can only be approved once a buyer is named: when a buyer binds that client with
@@ -10,9 +9,8 @@
  * answers 409 buyer_required. Licenses always belong to a buyer, who is the one billed.
  */
 import { buyerOfClient } from "../../../store/buyer_clients.ts";
-import { insertSubscriptionCharge } from "../../../store/charges.ts";
 import { type Client, type Executor, inWriteTx } from "../../../store/db.ts";
-import { newId, newTimeOrderedId } from "../../../store/ids.ts";
+import { newId } from "../../../store/ids.ts";
 import {
   decideLicenseRequest,
   getLicenseRequest,
@@ -20,16 +18,18 @@ import {
   type LicenseRequest,
   listLicenseRequests,
 } from "../../../store/license_requests.ts";
-import { insertLicense, type License } from "../../../store/licenses.ts";
-import { getPublisher, type Publisher } from "../../../store/publishers.ts";
-import { monthOf } from "../../platform/clock.ts";
-import { monthStart, nextMonth } from "./months.ts";
+import { getPublisher } from "../../../store/publishers.ts";
+import { nextMonth } from "./months.ts";
 import { AppError, invalid, notFound } from "../../platform/errors.ts";
+import { usdDecimal } from "../../platform/money.ts";
 import type { UseCase } from "../licensing/mod.ts";
 import { hasControlChars } from "../../platform/validate.ts";
 import { notify } from "../webhooks/events.ts";
 
 export type { LicenseRequest } from "../../../store/license_requests.ts";
+
+/** The highest monthly price a request may name or an offer may carry: 1,000,000 USD. */
+export const MAX_MONTHLY_MICROS = 1_000_000_000_000;
 
 /** Use cases a license request may ask for. */
 export const REQUESTABLE_USES: readonly UseCase[] = [
@@ -50,6 +50,8 @@ export interface NewLicenseRequest {
   contact: string | null;
   /** Ask for the publisher's enterprise license instead of one use. */
   enterprise?: boolean;
+  /** The most the buyer will pay a month (micros): the publisher may not offer more. */
+  maxMonthlyMicros?: number | null;
 }
 
 /** Validates and stores a pending request; a repeat of a pending one returns that one. */
@@ -70,6 +72,10 @@ export async function createLicenseRequest(
     throw invalid("contact", "must be at most 200 characters without control characters");
   }
   if (!req.identity || req.identity.length > 300) throw invalid("identity", "is required");
+  const max = req.maxMonthlyMicros ?? null;
+  if (max !== null && (!Number.isSafeInteger(max) || max < 0 || max > MAX_MONTHLY_MICROS)) {
+    throw invalid("maxMonthlyUsd", "must be an amount from 0 to 1,000,000 USD");
+  }
   const publisher = await getPublisher(db, req.publisherId);
   if (!publisher) throw notFound("Publisher");
   if (req.enterprise && !publisher.enterpriseTerms) {
@@ -92,6 +98,7 @@ export async function createLicenseRequest(
       enterprise: Boolean(req.enterprise),
       message,
       contact,
+      maxMonthlyMicros: req.maxMonthlyMicros ?? null,
       now: options.now,
     });
     await notify(tx, { kind: "publisher", id: publisher.id }, "license_request.created", {
@@ -102,6 +109,7 @@ export async function createLicenseRequest(
       enterprise: Boolean(req.enterprise),
       message,
       contact,
+      maxMonthlyUsd: req.maxMonthlyMicros == null ? null : usdDecimal(req.maxMonthlyMicros),
     }, { now: options.now });
   });
   return { requestId, state: "pending" };
@@ -114,102 +122,6 @@ export function listRequests(
   options: { state?: LicenseRequest["state"] } = {},
 ): Promise<LicenseRequest[]> {
   return listLicenseRequests(db, publisherId, options);
-}
-
-/** What the publisher decides on approval; both optional. */
-export interface ApprovalTerms {
-  /** Monthly price of the license; default: the enterprise terms' price, or 0 (free). */
-  monthlyPriceMicros?: number;
-  /** Calendar months the license runs, the approval's month included; default: until canceled. */
-  termMonths?: number;
-}
-
-/** The license an approval created, as the publisher sees it. */
-export type ApprovedLicense = Pick<
-  License,
-  "id" | "kind" | "useCases" | "monthlyFeeMicros" | "termMonths" | "expiresAt"
->;
-
-/**
- * Approves a pending request and creates its license, exactly once. A license with a monthly price
- * is billed for the approval's month at once and renews on the 1st like a subscription; a term
- * ends it at the start of the month after its last month (no proration, as subscriptions).
- */
-export async function approveLicenseRequest(
-  db: Client,
-  publisher: Publisher,
-  options: { requestId: string; now: Date } & ApprovalTerms,
-): Promise<{ request: LicenseRequest; license: ApprovedLicense }> {
-  const tx = await db.transaction("write");
-  try {
-    const request = await pendingRequest(tx, publisher.id, options.requestId);
-    const buyerId = request.buyerId ?? await buyerOfIdentity(tx, request.identity);
-    if (!buyerId) {
-      throw new AppError(
-        409,
-        "buyer_required",
-        "The requester is not linked to a buyer account yet: they must sign up at " +
-          "/api/marketplace/signup and register their client with POST /api/marketplace/clients",
-      );
-    }
-    const enterprise = request.enterprise ? publisher.enterpriseTerms : null;
-    if (request.enterprise && !enterprise) {
-      throw new AppError(
-        409,
-        "enterprise_terms_missing",
-        "Set enterprise terms before approving an enterprise request",
-      );
-    }
-    const price = options.monthlyPriceMicros ?? enterprise?.monthlyPriceMicros ?? 0;
-    const termMonths = options.termMonths ?? null;
-    const month = monthOf(options.now);
-    const license: ApprovedLicense = {
-      id: newId("lic"),
-      kind: enterprise ? "enterprise" : "request",
-      useCases: [...new Set([...(enterprise?.useCases ?? []), request.useCase as UseCase])],
-      monthlyFeeMicros: price,
-      termMonths,
-      expiresAt: termMonths === null ? null : monthStart(monthsAfter(month, termMonths)).getTime(),
-    };
-    await insertLicense(tx, buyerId, {
-      ...license,
-      publisherId: publisher.id,
-      state: "active",
-      terms: enterprise ? JSON.stringify({ ...enterprise, monthlyPriceMicros: price }) : null,
-      expiresAt: license.expiresAt === null ? null : new Date(license.expiresAt),
-      now: options.now,
-    });
-    if (price > 0) {
-      await insertSubscriptionCharge(tx, buyerId, {
-        id: newTimeOrderedId("chg", options.now),
-        licenseId: license.id,
-        publisherId: publisher.id,
-        feeMicros: price,
-        month,
-        prepaid: false,
-        now: options.now,
-      });
-    }
-    const decided = {
-      state: "approved" as const,
-      buyerId,
-      licenseId: license.id,
-      priceMicros: price,
-      termMonths,
-    };
-    await decideLicenseRequest(tx, publisher.id, {
-      id: request.id,
-      ...decided,
-      now: options.now,
-    });
-    await tx.commit();
-    return {
-      request: { ...request, ...decided, decidedAt: options.now.toISOString(), reason: null },
-      license,
-    };
-  } finally {
-    tx.close();
-  }
 }
 
 /** Denies a pending request, with the publisher's reason when given. */
@@ -236,13 +148,14 @@ export async function denyLicenseRequest(
 }
 
 /** The month `n` months after `month` ("YYYY-MM"). */
-function monthsAfter(month: string, n: number): string {
+export function monthsAfter(month: string, n: number): string {
   let m = month;
   for (let i = 0; i < n; i++) m = nextMonth(m);
   return m;
 }
 
-async function pendingRequest(
+/** The publisher's request, if it is still pending (404, or 409 already_decided). */
+export async function pendingRequest(
   tx: Executor,
   publisherId: string,
   id: string,
@@ -255,7 +168,8 @@ async function pendingRequest(
   return request;
 }
 
-async function buyerOfIdentity(tx: Executor, identity: string): Promise<string | null> {
+/** The buyer an identity belongs to: its own, or the one that bound the OAuth client. */
+export async function buyerOfIdentity(tx: Executor, identity: string): Promise<string | null> {
   if (identity.startsWith("buyer:")) return identity.slice("buyer:".length);
   if (identity.startsWith("oauth:")) return await buyerOfClient(tx, identity.slice(6));
   return null;

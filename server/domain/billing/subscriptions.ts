@@ -2,7 +2,9 @@
  * Subscriptions (docs/SPEC.md "License", "Rate card", "States": License): priced from the rate card,
  * activated at once and invoiced when no payment processor is configured, or activated exactly once
  * when checkout completes (the buyer's return or the signed webhook, whichever comes first).
- * A license is billed for the whole month it starts in (no proration) and renews on the 1st (UTC).
+ * Invoiced, a license bought mid-month is billed the rest of the month prorated to the second and
+ * within the buyer's budgets, then renews on the 1st (UTC) (docs/decisions/billing.md
+ * "Proration"); with a processor its checkout bills the whole month.
  */
 import { insertSubscriptionCharge } from "../../../store/charges.ts";
 import type { Client } from "../../../store/db.ts";
@@ -29,6 +31,8 @@ import {
   type RateCardUseCase,
 } from "../../platform/money.ts";
 import { monthStart } from "./months.ts";
+import { assertFeeWithinBudgets } from "./budgets.ts";
+import { firstCharge } from "./periods.ts";
 import { checkoutPaid, type CheckoutSession, type PaymentProcessor } from "./processor.ts";
 
 // Stripe sessions expire after 24 h; an older pending checkout is replaced, not reused.
@@ -36,7 +40,14 @@ const CHECKOUT_REUSE_MS = 23 * 3600_000;
 
 /** The answer to a subscription request. */
 export type SubscribeResult =
-  | { state: "active"; licenseId: string; monthlyFeeMicros: number; useCases: RateCardUseCase[] }
+  | {
+    state: "active";
+    licenseId: string;
+    monthlyFeeMicros: number;
+    useCases: RateCardUseCase[];
+    firstChargeMicros: number;
+    periodEnd: Date;
+  }
   | { state: "pending"; licenseId: string; checkoutUrl: string; monthlyFeeMicros: number };
 
 /**
@@ -75,14 +86,20 @@ export async function subscribe(
   const base = { publisherId: publisher.id, kind: "subscription" as const, useCases };
   if (!deps.processor) {
     const licenseId = newId("lic");
+    const first = firstCharge(fee, input.now);
     const tx = await db.transaction("write");
     try {
       // Checked again inside the write transaction: a double-click must not buy twice (B13).
       await alreadyLicensed(tx);
+      await assertFeeWithinBudgets(tx, buyer.id, {
+        publisherId: publisher.id,
+        month: first.month,
+        feeMicros: first.micros,
+      });
       const row = { ...base, id: licenseId, monthlyFeeMicros: fee, state: "active" as const };
       await insertLicense(tx, buyer.id, { ...row, now: input.now });
-      await billMonth(tx, { ...row, buyerId: buyer.id }, {
-        month: monthOf(input.now),
+      await billMonth(tx, { ...row, monthlyFeeMicros: first.micros, buyerId: buyer.id }, {
+        month: first.month,
         prepaid: false,
         now: input.now,
       });
@@ -90,8 +107,21 @@ export async function subscribe(
     } finally {
       tx.close();
     }
-    return { state: "active", licenseId, monthlyFeeMicros: fee, useCases };
+    return {
+      state: "active",
+      licenseId,
+      monthlyFeeMicros: fee,
+      useCases,
+      firstChargeMicros: first.micros,
+      periodEnd: first.periodEnd,
+    };
   }
+  // The checkout bills the whole first month: refused now if that would pass a budget.
+  await assertFeeWithinBudgets(db, buyer.id, {
+    publisherId: publisher.id,
+    month: monthOf(input.now),
+    feeMicros: fee,
+  });
   const pending = await pendingCheckout(db, buyer.id, { ...base, fee, now: input.now });
   if (pending.checkoutUrl) {
     return {

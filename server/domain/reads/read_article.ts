@@ -249,7 +249,7 @@ function usageOf(
   const left = [
     spend.publisherBudgetMicros === null
       ? null
-      : subtractMicros(spend.publisherBudgetMicros, spend.spentMicros),
+      : subtractMicros(spend.publisherBudgetMicros, spend.budgetSpentMicros),
     spend.overallBudgetMicros === null
       ? null
       : subtractMicros(spend.overallBudgetMicros, spend.overallSpentMicros),

@@ -1,13 +1,16 @@
 /**
- * /buyer/licenses: GET /api/marketplace/licenses (publisher names from the catalog), and the cancel
- * form of each active license: POST /api/marketplace/licenses/<id>/cancel.
+ * /buyer/licenses: GET /api/marketplace/licenses (publisher names from the catalog); cancel is
+ * confirmed first: /buyer/licenses/<id>/cancel shows what canceling does (GET .../cancel of the
+ * API) and its form, with `confirm=yes`, calls POST /api/marketplace/licenses/<id>/cancel.
  */
 import { type Context, Hono } from "hono";
 import { LicensesPage, type LicenseView } from "../../../ui/buyer/licenses.tsx";
 import { renderPage } from "../../../ui/layout.tsx";
 import { catalogSchema, licenseListSchema } from "../../surfaces/marketplace/schemas.ts";
+import { cancelEffectSchema } from "../../surfaces/marketplace/offer_schemas.ts";
+import { CancelPage } from "../../../ui/buyer/cancel.tsx";
 import { type ApiFetch, callApi } from "../kit/api.ts";
-import { doneRedirect, formLimit, noticeOf, readForm, send } from "../kit/forms.ts";
+import { doneRedirect, field, formLimit, noticeOf, readForm, send } from "../kit/forms.ts";
 import { must, pageOf, pageStatus, segment } from "../kit/pages.ts";
 import { type BuyerEnv, market } from "./site.ts";
 
@@ -59,9 +62,34 @@ export function licensesPages(api: ApiFetch): Hono<BuyerEnv> {
 
   app.get("/licenses", (c) => render(c));
 
+  const confirmPage = async (c: Context<BuyerEnv>, problem: string | null, status = 200) => {
+    const licenseId = c.req.param("licenseId")!;
+    const [preview, catalog] = await Promise.all([
+      callApi(c, api, market(`/licenses/${segment(licenseId)}/cancel`), cancelEffectSchema),
+      callApi(c, api, market("/catalog"), catalogSchema).then(must),
+    ]);
+    const license = must(preview);
+    const name = catalog.publishers.find((p) => p.publisherId === license.publisherId)?.name;
+    return c.html(
+      renderPage(CancelPage({
+        who: c.get("who"),
+        license,
+        publisherName: name ?? license.publisherId,
+        problem,
+      })),
+      pageStatus(status),
+    );
+  };
+
+  app.get("/licenses/:licenseId/cancel", (c) => confirmPage(c, null));
+
   app.post("/licenses/:licenseId/cancel", formLimit, async (c) => {
     const licenseId = c.req.param("licenseId");
     const f = await readForm(c);
+    // Nothing is canceled without the confirmation page's answer.
+    if (field(f, "confirm") !== "yes") {
+      return confirmPage(c, "Not canceled: confirm below to cancel the license.", 400);
+    }
     const answer = await send(c, api, f, market(`/licenses/${segment(licenseId)}/cancel`), {
       method: "POST",
     });

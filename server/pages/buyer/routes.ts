@@ -16,6 +16,7 @@ import { catalogPages } from "./catalog.ts";
 import { crawlersPages } from "./crawlers.ts";
 import { keysPages } from "./keys.ts";
 import { licensesPages } from "./licenses.ts";
+import { offersPages } from "./offers.ts";
 import { overviewPages } from "./overview.ts";
 import { statementsPages } from "./statements.ts";
 import { usagePages } from "./usage.ts";
@@ -44,6 +45,7 @@ export function buyerRoutes(deps: AppDeps, api: ApiFetch): Hono<VisitorEnv<Buyer
   pages.route("/", overviewPages(api));
   pages.route("/", catalogPages(deps, api));
   pages.route("/", licensesPages(api));
+  pages.route("/", offersPages(api));
   pages.route("/", usagePages(api));
   pages.route("/", budgetsPages(api));
   pages.route("/", statementsPages(api));

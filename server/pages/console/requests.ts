@@ -28,7 +28,7 @@ import { must, segment } from "../kit/pages.ts";
 import type { ConsoleEnv } from "../kit/session.ts";
 
 const NOTICES: Record<string, string> = {
-  approved: "Request approved: the requester now holds the license, billed to their buyer account.",
+  approved: "Offer sent: the buyer accepts or declines it; nothing is billed until they accept.",
   denied: "Request denied.",
 };
 
@@ -44,6 +44,8 @@ const BODIES: Record<FailedDecision["action"], (f: Fields) => Record<string, unk
       // The API takes whole cents a month.
       monthlyPriceUsdCents: cents(f, "priceUsd", true),
       termMonths: numeric(f, "termMonths"),
+      expiresInDays: numeric(f, "expiresInDays"),
+      note: optional(f, "note"),
     };
   },
   deny: (f) => ({ reason: optional(f, "reason") }),
@@ -108,7 +110,7 @@ export function requestsPages(api: ApiFetch): Hono<ConsoleEnv> {
       }
       if (answer.status >= 500) must(answer);
       const values = Object.fromEntries(
-        ["priceUsd", "termMonths", "reason"].map((k) => [k, field(f, k)]),
+        ["priceUsd", "termMonths", "expiresInDays", "note", "reason"].map((k) => [k, field(f, k)]),
       );
       const status = ([403, 404, 409, 413, 415] as const).find((s) => s === answer.status) ?? 400;
       return render(c, "pending", {

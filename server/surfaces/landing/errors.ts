@@ -20,7 +20,7 @@ export function landingError(deps: AppDeps): ErrorHandler<PublishedEnv> {
   return async (err, c) => {
     if (c.req.path === "/ask" || c.req.path === `${SITE}/ask`) {
       const res = err instanceof Refused ? refused(c, err) : await fallback(err, c);
-      return askFailure(c, res);
+      return askFailure(res);
     }
     if (err instanceof CrawlerError) {
       c.header("crawler-error", err.code);
@@ -66,7 +66,7 @@ const ASK_CODES: Record<number, string> = {
 };
 
 /** The same refusal (status, headers, sentence) in NLWeb's Failure form. */
-async function askFailure(c: Context<PublishedEnv>, res: Response): Promise<Response> {
+async function askFailure(res: Response): Promise<Response> {
   const text = await res.text();
   let message = text.trim();
   try {

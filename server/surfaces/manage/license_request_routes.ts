@@ -1,21 +1,22 @@
 /**
  * Publisher management: license requests (the approval side of request_license) and earnings
- * (docs/DESIGN.md section 6). Approval creates the license (server/domain/billing/license_requests.ts),
- * with the monthly price and term the publisher sets; a denial may carry a reason.
+ * (docs/DESIGN.md section 6). Approval makes an offer (server/domain/billing/offers.ts) with the
+ * monthly price, term and expiry the publisher sets, which the buyer accepts or declines; nothing
+ * is billed before. A denial may carry a reason, which the buyer sees.
  */
 import { Hono } from "hono";
 import {
-  approveLicenseRequest,
   denyLicenseRequest,
   type LicenseRequest,
   listRequests,
 } from "../../domain/billing/license_requests.ts";
+import { makeOffer } from "../../domain/billing/offers.ts";
 import { publisherEarnings } from "../../domain/billing/earnings.ts";
 import type { AppDeps } from "../../deps.ts";
 import type { ManageEnv } from "./auth.ts";
 import { invalid } from "../../platform/errors.ts";
 import { centsToMicros } from "../../platform/money.ts";
-import { presentLicense, presentRequests } from "./license_requests.ts";
+import { presentOfferToPublisher, presentRequests } from "./license_requests.ts";
 import { licenseApprovalSchema, licenseDenialSchema } from "./schemas.ts";
 import { json } from "./body.ts";
 
@@ -35,7 +36,9 @@ export function licenseRequestRoutes(deps: AppDeps): Hono<ManageEnv> {
     const requests = await listRequests(db, publisher.id, {
       state: state as LicenseRequest["state"] | undefined,
     });
-    return c.json({ requests: await presentRequests(db, publisher, requests) });
+    return c.json({
+      requests: await presentRequests(db, publisher, requests, deps.clock.now()),
+    });
   });
 
   app.post(
@@ -44,16 +47,19 @@ export function licenseRequestRoutes(deps: AppDeps): Hono<ManageEnv> {
     async (c) => {
       const terms = c.req.valid("json");
       const publisher = c.get("publisher");
-      const { request, license } = await approveLicenseRequest(db, publisher, {
+      const now = deps.clock.now();
+      const { request, offer } = await makeOffer(db, publisher, {
         requestId: c.req.param("id"),
         monthlyPriceMicros: terms.monthlyPriceUsdCents === undefined
           ? undefined
           : centsToMicros(terms.monthlyPriceUsdCents),
         termMonths: terms.termMonths,
-        now: deps.clock.now(),
+        expiresInDays: terms.expiresInDays,
+        note: terms.note,
+        now,
       });
-      const [presented] = await presentRequests(db, publisher, [request]);
-      return c.json({ request: presented, license: presentLicense(license) });
+      const [presented] = await presentRequests(db, publisher, [request], now);
+      return c.json({ request: presented, offer: presentOfferToPublisher(offer, now) });
     },
   );
 
@@ -65,7 +71,7 @@ export function licenseRequestRoutes(deps: AppDeps): Hono<ManageEnv> {
       reason,
       now: deps.clock.now(),
     });
-    const [presented] = await presentRequests(db, publisher, [request]);
+    const [presented] = await presentRequests(db, publisher, [request], deps.clock.now());
     return c.json({ request: presented });
   });
 

@@ -261,6 +261,21 @@ export const sourceUrlListSchema = z.object({
 /** GET /api/publisher/jobs: the last 50 jobs. */
 export const jobListSchema = z.object({ jobs: z.array(z.looseObject(jobSchema.shape)) });
 
+/** The offer an approval makes; the buyer accepts (billed then) or declines it, or it expires. */
+export const licenseOfferSchema = z.object({
+  id: z.string(),
+  kind: z.enum(["request", "enterprise"]),
+  useCases: z.array(z.enum(USE_CASES)),
+  monthlyPriceUsdCents: z.number(),
+  termMonths: z.int().nullable(),
+  note: z.string().nullable(),
+  state: z.enum(["open", "accepted", "declined", "expired"]),
+  expiresAt: z.iso.datetime(),
+  decidedAt: z.iso.datetime().nullable(),
+  licenseId: z.string().nullable().describe("The license accepting created"),
+  declineReason: z.string().nullable().describe("The buyer's reason for declining"),
+});
+
 /** A license request from an agent (request_license MCP tool), with the publisher's decision. */
 export const licenseRequestSchema = z.looseObject({
   id: z.string(),
@@ -279,6 +294,8 @@ export const licenseRequestSchema = z.looseObject({
   monthlyPriceUsdCents: z.number().nullable(),
   termMonths: z.int().nullable(),
   reason: z.string().nullable(),
+  maxMonthlyUsdCents: z.number().nullable().describe("The most the buyer said it will pay a month"),
+  offer: licenseOfferSchema.nullable().describe("The offer the approval made; null until approved"),
 });
 
 /** GET /api/publisher/license-requests: newest first. */
@@ -286,17 +303,10 @@ export const licenseRequestListSchema = z.object({
   requests: z.array(licenseRequestSchema),
 });
 
-/** POST /api/publisher/license-requests/{id}/approve answer: the request and its new license. */
+/** POST /api/publisher/license-requests/{id}/approve answer: the request and the offer it made. */
 export const licenseApprovalResponseSchema = z.object({
   request: licenseRequestSchema,
-  license: z.object({
-    id: z.string(),
-    kind: z.enum(["request", "enterprise"]),
-    useCases: z.array(z.enum(USE_CASES)),
-    monthlyPriceUsdCents: z.number(),
-    termMonths: z.int().nullable(),
-    expiresAt: z.iso.datetime().nullable(),
-  }),
+  offer: licenseOfferSchema,
 });
 
 /** GET /api/publisher/earnings: the publisher's revenue by statement month, newest first. */

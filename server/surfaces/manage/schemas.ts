@@ -306,8 +306,12 @@ export const playgroundPassagesSchema = z.strictObject({ query, limit });
 export const licenseApprovalSchema = z.strictObject({
   /** The license's monthly price in whole US cents; default: enterprise terms' price, or free. */
   monthlyPriceUsdCents: z.int().min(0).max(100_000_000).optional(),
-  /** Calendar months the license runs, the approval's month included; default: until canceled. */
+  /** Calendar months the license runs, the acceptance's month included; default: until canceled. */
   termMonths: z.int().min(1).max(120).optional(),
+  /** Days the buyer has to accept the offer; default 14. */
+  expiresInDays: z.int().min(1).max(90).optional(),
+  /** Words to the buyer, shown with the offer. */
+  note: text(1000).optional(),
 });
 
 /** POST /api/publisher/license-requests/:id/deny (an empty body denies without a reason). */

@@ -3,7 +3,7 @@
  * buyer lands on after checkout, and the processor's signed webhook.
  */
 import { Hono } from "hono";
-import { type License, listLicenses } from "../../../store/licenses.ts";
+import { getLicense, listLicenses } from "../../../store/licenses.ts";
 import { renderPage } from "../../../ui/layout.tsx";
 import { CheckoutPage } from "../../../ui/invoice.tsx";
 import { cancelAtPeriodEnd } from "../../domain/billing/cancel.ts";
@@ -13,11 +13,12 @@ import { handleWebhook } from "../../domain/billing/webhooks.ts";
 import type { AppDeps, AppEnv } from "../../deps.ts";
 import { bodyLimited } from "../../platform/envelope.ts";
 import { AppError, invalid, notFound } from "../../platform/errors.ts";
-import { microsToWholeCents } from "../../platform/money.ts";
+import { microsToCents, microsToWholeCents } from "../../platform/money.ts";
 import { CSP, pageHeaders } from "../../platform/security_headers.ts";
 import { requireBuyer } from "./auth.ts";
 import { json } from "./body.ts";
 import { licenseInputSchema } from "./schemas.ts";
+import { presentCancel, presentLicense } from "./license_view.ts";
 
 /** License and checkout routes. */
 export function licenseRoutes(deps: AppDeps): Hono<AppEnv> {
@@ -48,7 +49,10 @@ export function licenseRoutes(deps: AppDeps): Hono<AppEnv> {
       publisherId: body.publisherId,
       useCases: r.useCases,
       monthlyFeeUsdCents,
-      billing: "invoice: the fee is on this month's statement and renews on the 1st (UTC)",
+      firstChargeUsdCents: microsToCents(r.firstChargeMicros),
+      renewsAt: r.periodEnd.toISOString(),
+      billing: "invoice: the rest of this month, prorated to the second, is on this month's " +
+        "statement; the monthly fee renews on the 1st (UTC)",
     }, 201);
   });
 
@@ -56,6 +60,13 @@ export function licenseRoutes(deps: AppDeps): Hono<AppEnv> {
     const licenses = await listLicenses(db, c.get("buyer").id);
     const now = deps.clock.now();
     return c.json({ licenses: licenses.map((l) => presentLicense(l, now)) });
+  });
+
+  // What canceling would do, stated before it happens (the buyer portal's confirmation page).
+  app.get("/licenses/:licenseId/cancel", auth, async (c) => {
+    const license = await getLicense(db, c.get("buyer").id, c.req.param("licenseId"));
+    if (!license) throw notFound("License");
+    return c.json(presentCancel(license, deps.clock.now()));
   });
 
   app.post("/licenses/:licenseId/cancel", auth, async (c) => {
@@ -66,7 +77,7 @@ export function licenseRoutes(deps: AppDeps): Hono<AppEnv> {
       c.req.param("licenseId"),
       { now },
     );
-    return c.json(presentLicense(license, now));
+    return c.json(presentCancel(license, now));
   });
 
   // The buyer's browser lands on these two from checkout: pages, with the page headers. Success
@@ -109,27 +120,4 @@ export function licenseRoutes(deps: AppDeps): Hono<AppEnv> {
     },
   );
   return app;
-}
-
-/** A license as the buyer sees it, at `now`. */
-function presentLicense(l: License, now: Date) {
-  const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
-  const over = l.state === "active" && l.expiresAt !== null && l.expiresAt <= now.getTime();
-  const cancelRequested = l.cancelRequestedAt !== null;
-  return {
-    licenseId: l.id,
-    publisherId: l.publisherId,
-    kind: l.kind,
-    useCases: l.useCases,
-    // A license past its end grants nothing: "canceled" when the buyer ended it, else "expired".
-    state: over ? (cancelRequested ? "canceled" : "expired") : l.state,
-    monthlyFeeUsdCents: microsToWholeCents(l.monthlyFeeMicros),
-    checkoutUrl: l.state === "pending" ? l.checkoutUrl : null,
-    createdAt: iso(l.createdAt),
-    activatedAt: iso(l.activatedAt),
-    canceledAt: over && cancelRequested ? iso(l.expiresAt) : iso(l.canceledAt),
-    /** Set once the buyer canceled: the license runs until then and is not renewed. */
-    cancelsAt: cancelRequested && !over ? iso(l.expiresAt) : null,
-    expiresAt: iso(l.expiresAt),
-  };
 }

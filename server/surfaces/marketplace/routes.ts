@@ -12,6 +12,7 @@ import { budgetRoutes } from "./budget_routes.ts";
 import { catalogRoutes } from "./catalog.ts";
 import { licenseRoutes } from "./license_routes.ts";
 import { rightsRoutes } from "./rights_routes.ts";
+import { offerRoutes } from "./offer_routes.ts";
 import { sessionRoutes } from "./session_routes.ts";
 import { signatureAgentRoutes } from "./signature_agent_routes.ts";
 import { statementRoutes } from "./statement_routes.ts";
@@ -49,6 +50,7 @@ export function marketplaceRoutes(deps: AppDeps): Hono<AppEnv> {
   app.route("/", sessionRoutes(deps));
   app.route("/", licenseRoutes(deps));
   app.route("/", rightsRoutes(deps));
+  app.route("/", offerRoutes(deps));
   app.route("/", statementRoutes(deps));
   app.route("/", budgetRoutes(deps));
   app.route("/", signatureAgentRoutes(deps));

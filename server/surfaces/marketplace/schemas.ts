@@ -164,6 +164,10 @@ export const licenseActiveSchema = z.object({
   publisherId: z.string(),
   useCases: z.array(z.enum(BUNDLE as [RateCardUseCase, ...RateCardUseCase[]])),
   monthlyFeeUsdCents: z.int(),
+  firstChargeUsdCents: z.number().describe(
+    "Billed now: the monthly fee prorated to the second over the rest of this UTC month",
+  ),
+  renewsAt: z.iso.datetime().describe("When the full monthly fee is next billed (the 1st, UTC)"),
   billing: z.string(),
 });
 
@@ -198,6 +202,10 @@ export const licenseSchema = z.object({
   cancelsAt: z.iso.datetime().nullable().describe(
     "Set once the buyer canceled, or the publisher withdrew a use this subscription covers: " +
       "the license stays active until then and is not renewed",
+  ),
+  renewsAt: z.iso.datetime().nullable().describe(
+    "When the monthly fee is next billed (the 1st, UTC); null when it will not be: canceled, " +
+      "free, ended, pending, or its term ends first",
   ),
 });
 
@@ -282,7 +290,10 @@ export const webhookResponseSchema = z.object({
 
 const budgetFigures = {
   monthlyUsdCents: z.int().nullable().describe("The budget set; null: none"),
-  spentUsdCents: z.number().describe("Metered spend this month"),
+  spentUsdCents: z.number().describe(
+    "What the budget counts this month: per-read spend and license fees (subscriptions, accepted offers)",
+  ),
+  readSpendUsdCents: z.number().describe("Per-read spend this month (what the cap counts)"),
 };
 
 /** GET and PUT /api/marketplace/budgets. */
@@ -311,7 +322,9 @@ export const budgetInputSchema = z.strictObject({
     .describe("The publisher this budget is for; leave it out for the overall budget")
     .meta({ examples: ["pub_demo"] }),
   monthlyUsdCents: z.int().min(0).max(MAX_BUDGET_CENTS).nullable()
-    .describe("The most per-read spend allowed in a UTC month, in US cents; null removes it")
+    .describe(
+      "The most billed in a UTC month (per-read spend and license fees), in US cents; null removes it",
+    )
     .meta({ examples: [5000] }),
 });
 

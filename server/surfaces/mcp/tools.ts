@@ -4,13 +4,12 @@
  * license-request workflow, and shapes the outcome as a tool result.
  */
 import { z } from "zod";
-import { createLicenseRequest, REQUESTABLE_USES } from "../../domain/billing/license_requests.ts";
-import { AppError } from "../../platform/errors.ts";
 import { readArticle } from "../../domain/reads/read_article.ts";
 import { retrievePassages, searchArticles } from "../../domain/reads/search.ts";
 import { listVisible } from "../../domain/reads/listing.ts";
 import { articleResult, toolError } from "./results.ts";
 import { reasons } from "../../domain/licensing/mod.ts";
+import { licenseStatusTool, requestLicenseTool } from "./license_tools.ts";
 import { articleSummary, passageResult } from "../../domain/reads/present.ts";
 import { lastUserPrompt, limit, query, text, urlOrId } from "../../domain/reads/inputs.ts";
 import { defineTool, readDeps, readKey, type ToolContext, type ToolDef } from "./tool_kit.ts";
@@ -151,49 +150,6 @@ const passagesTool = defineTool({
   },
 });
 
-const requestLicenseTool = defineTool({
-  name: "request_license",
-  title: "Request a license",
-  description:
-    "Ask the publisher for a license (for example fine_tuning, or display beyond your current rights). The publisher approves or denies it in its approval workflow; approved licenses bill to your buyer account.",
-  schema: z.strictObject({
-    use_case: z.enum(REQUESTABLE_USES as [string, ...string[]]).describe("The use asked for"),
-    message: text(2000).describe("Who you are and what you want to do with the content"),
-    contact: text(200).optional().describe("How the publisher can reach you"),
-    enterprise: z.boolean().optional().describe("Ask for the publisher's enterprise license"),
-  }),
-  annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: false },
-  async run(ctx, args) {
-    try {
-      const r = await createLicenseRequest(ctx.deps.store.db, {
-        publisherId: ctx.publisher.id,
-        identity: ctx.caller.identity,
-        buyerId: ctx.caller.buyerId,
-        useCase: args.use_case,
-        message: args.message,
-        contact: args.contact ?? null,
-        enterprise: args.enterprise,
-      }, { now: ctx.deps.clock.now() });
-      const buyerNote = ctx.caller.buyerId
-        ? ""
-        : ` Approval needs a buyer account: sign up at ${ctx.deps.config.baseUrl}/api/marketplace/signup and register this client.`;
-      return {
-        content: [{
-          type: "text",
-          text:
-            `License request ${r.requestId} for ${args.use_case} is pending: ${ctx.publisher.name} will approve or deny it.${buyerNote}`,
-        }],
-        structuredContent: { requestId: r.requestId, state: r.state, useCase: args.use_case },
-      };
-    } catch (err) {
-      if (err instanceof AppError && err.status < 500) {
-        return toolError(err.message, { status: err.code });
-      }
-      throw err;
-    }
-  },
-});
-
 /** The tools every publisher offers, in tools/list order. */
 export const CORE_TOOLS: readonly ToolDef[] = [
   searchTool,
@@ -202,6 +158,7 @@ export const CORE_TOOLS: readonly ToolDef[] = [
   listByTopicTool,
   passagesTool,
   requestLicenseTool,
+  licenseStatusTool,
 ];
 
 function pc(ctx: ToolContext) {

@@ -389,12 +389,15 @@ export function manageApi(): Api {
       },
       "/api/publisher/license-requests/{id}/approve": {
         post: authed({
-          summary: "Approve a license request, creating its license",
-          description: "The body is optional. monthlyPriceUsdCents: the license's monthly price " +
-            "(default: the enterprise terms' price, or free), billed for this month at once and " +
-            "renewed on the 1st; termMonths: calendar months it runs, this one included " +
-            "(default: until canceled). 409 already_decided once decided, buyer_required while " +
-            "the requester is not linked to a buyer.",
+          summary: "Approve a license request with an offer to its buyer",
+          description: "Makes an offer the buyer accepts or declines (GET /api/marketplace/" +
+            "offers); nothing is billed before acceptance. The body is optional. " +
+            "monthlyPriceUsdCents: the monthly price (default: the enterprise terms' price, or " +
+            "free), at most the request's maxMonthlyUsdCents (400 otherwise); termMonths: " +
+            "calendar months it runs, the acceptance's included (default: until canceled); " +
+            "expiresInDays: days the buyer has to accept (default 14); note: words to the buyer. " +
+            "409 already_decided once decided, buyer_required while the requester is not " +
+            "linked to a buyer.",
           params: [id],
           body: licenseApprovalSchema,
           bodyOptional: true,

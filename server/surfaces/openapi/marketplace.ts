@@ -5,6 +5,7 @@
 import { MARKETPLACE } from "../marketplace/schemas.ts";
 import * as m from "../marketplace/schemas.ts";
 import * as r from "../marketplace/rights_schemas.ts";
+import * as o from "../marketplace/offer_schemas.ts";
 import { webhookPaths } from "./webhooks.ts";
 import { type Api, type Operation, pathParam, query } from "./kit.ts";
 
@@ -85,7 +86,8 @@ export function marketplaceApi(): Api {
         summary: "Buy a monthly license (subscription)",
         description: "Priced from the rate card: the base fee plus each use case. Without a " +
           "payment processor the license is active at once (201) and its fee is on this " +
-          "month's statement, renewed on the 1st (UTC), no proration. With one, the answer is " +
+          "month's statement prorated to the second (firstChargeUsdCents), within the buyer's " +
+          "budgets (409 budget_exceeded), renewed on the 1st (UTC). With one, the answer is " +
           "200 with a checkoutUrl and the license activates when checkout completes. A license " +
           "suppresses per-use charges for its use cases. fine_tuning is never in the bundle: " +
           "ask the publisher with the request_license MCP tool.",
@@ -101,15 +103,83 @@ export function marketplaceApi(): Api {
       }),
     },
     "/licenses/{licenseId}/cancel": {
+      get: authed({
+        summary: "What canceling the license would do, before it happens",
+        description: "The license with `effect`: until when it keeps its uses, what is " +
+          "credited and charged (nothing: the paid period runs out, as Stripe's " +
+          "cancel_at_period_end) and the renewal that will not be billed.",
+        params: [pathParam("licenseId")],
+        ok: [200, o.cancelEffectSchema],
+        errors: [404],
+      }),
       post: authed({
-        summary: "Cancel a license at the end of the month",
-        description: "The license stays active until the start of next UTC month and is not " +
-          "renewed (cancelsAt); a pending checkout is canceled at once; with a payment " +
+        summary: "Cancel a license at the end of the paid period",
+        description: "The license stays active until the start of next UTC month (or its " +
+          "term's end, if sooner) and is not renewed (cancelsAt); nothing is credited or " +
+          "charged; `effect` says so. A pending checkout is canceled at once; with a payment " +
           "processor, the subscription is set to cancel at period end first. A repeat answers " +
           "the same; 409 once the license has ended.",
         params: [pathParam("licenseId")],
-        ok: [200, m.licenseSchema],
+        ok: [200, o.cancelEffectSchema],
         errors: [404, 409],
+      }),
+    },
+    "/license-requests": {
+      get: authed({
+        summary: "The buyer's license requests, with their offers",
+        description: "Newest first. state: pending, offered (an open offer), accepted, " +
+          "declined, expired (the offer ran out unaccepted) or denied (with the publisher's " +
+          "reason).",
+        ok: [200, o.buyerRequestListSchema],
+      }),
+      post: authed({
+        summary: "Ask a publisher for a license",
+        description: "The same request the request_license MCP tool makes, with the most the " +
+          "buyer will pay a month (maxMonthlyUsdCents): the publisher cannot offer more. A " +
+          "repeat of a pending request answers that one.",
+        body: o.buyerRequestInputSchema,
+        ok: [201, o.buyerRequestCreatedSchema, "Pending"],
+        errors: [400, 404, 413, 415],
+      }),
+    },
+    "/offers": {
+      get: authed({
+        summary: "Offers publishers made on the buyer's requests",
+        description: "Newest first; an open offer past expiresAt shows as expired.",
+        ok: [200, o.offerListSchema],
+      }),
+    },
+    "/offers/{offerId}": {
+      get: authed({
+        summary: "One offer",
+        params: [pathParam("offerId")],
+        ok: [200, o.offerSchema],
+        errors: [404],
+      }),
+    },
+    "/offers/{offerId}/accept": {
+      post: authed({
+        summary: "Accept an offer: the license starts and its first month is billed",
+        description: "Bills the monthly price prorated to the second over the rest of this UTC " +
+          "month, on this month's statement, within the buyer's budgets (409 budget_exceeded " +
+          "otherwise, nothing changes); it renews on the 1st. 409 offer_expired, " +
+          "offer_declined or offer_accepted once the offer cannot be accepted; 404 for " +
+          "another buyer's offer.",
+        params: [pathParam("offerId")],
+        ok: [200, o.offerAcceptedSchema],
+        errors: [404, 409],
+      }),
+    },
+    "/offers/{offerId}/decline": {
+      post: authed({
+        summary: "Decline an offer",
+        description: "Nothing is billed; the publisher sees the reason, if given. 409 once the " +
+          "offer was accepted, declined or expired.",
+        params: [pathParam("offerId")],
+        body: o.offerDeclineSchema,
+        bodyOptional: true,
+        ok: [200, o.offerSchema],
+        errors: [400, 404, 409, 413, 415],
       }),
     },
     "/checkout/success": {
