@@ -11,6 +11,9 @@ import { verifySignature } from "../server/domain/webhooks/signature.ts";
 import { checkBuyerBudgets } from "../server/domain/webhooks/thresholds.ts";
 import { SENDS } from "../server/domain/webhooks/routes.ts";
 import { closeStatement } from "../server/domain/billing/close.ts";
+import { makeOffer } from "../server/domain/billing/offers.ts";
+import { acceptOffer, declineOffer } from "../server/domain/billing/offer_answers.ts";
+import { getPublisher } from "../store/publishers.ts";
 import { apiSignup } from "./buyer_helpers.ts";
 import { json, startTestFolio, type TestFolio, testFolio } from "./helpers.ts";
 import { assertInvalid, bearer, sendJson } from "./manage_helpers.ts";
@@ -447,4 +450,66 @@ Deno.test("a running server's worker sends queued deliveries by itself", async (
   }
   assert.equal(rx.got.length, 1);
   assert.equal(JSON.parse(rx.got[0].body).type, "license_request.created");
+});
+
+Deno.test("offers notify: offer.created to the buyer, offer.accepted and offer.declined to the publisher", async () => {
+  await using folio = await testFolio(LOOPBACK);
+  await using toBuyer = receiver([() => new Response("ok")]);
+  await using toPublisher = receiver([() => new Response("ok")]);
+  const { buyerId, apiKey } = await apiSignup(folio);
+  const add = await sendJson(folio, "POST", "/api/marketplace/webhook-endpoints", {
+    url: toBuyer.url,
+    events: ["offer.created"],
+  }, bearer(apiKey));
+  assert.equal(add.status, 201);
+  await add.body?.cancel();
+  await addEndpoint(folio, toPublisher.url, ["offer.accepted", "offer.declined"]);
+  const publisher = (await getPublisher(folio.store.db, "pub_demo"))!;
+  const now = folio.clock.now();
+  const offerOn = async (useCase: "rag" | "fine_tuning") => {
+    const { requestId } = await createLicenseRequest(folio.store.db, {
+      publisherId: "pub_demo",
+      identity: `buyer:${buyerId}`,
+      buyerId,
+      useCase,
+      message: "For our assistant",
+      contact: null,
+      maxMonthlyMicros: 50_000_000,
+    }, { now });
+    return (await makeOffer(folio.store.db, publisher, {
+      requestId,
+      now,
+      monthlyPriceMicros: 30_000_000,
+      note: "Welcome aboard",
+    })).offer;
+  };
+  const first = await offerOn("rag");
+  await acceptOffer(folio.store.db, buyerId, first.id, { now });
+  const second = await offerOn("fine_tuning");
+  await declineOffer(folio.store.db, buyerId, second.id, { reason: "Too dear", now });
+  assert.equal(toBuyer.got.length + toPublisher.got.length, 0, "nothing is sent by the request");
+  await drainDue(folio.deps, { holder: "t" });
+
+  // Events of one instant go out in no promised order: sort them by type, then offer.
+  const events = (got: { body: string }[]) =>
+    got.map((g) => JSON.parse(g.body)).sort((a, b) =>
+      `${a.type} ${a.data.offerId === first.id ? 0 : 1}`.localeCompare(
+        `${b.type} ${b.data.offerId === first.id ? 0 : 1}`,
+      )
+    );
+  const created = events(toBuyer.got);
+  assert.deepEqual(created.map((e) => [e.type, e.data.offerId]), [
+    ["offer.created", first.id],
+    ["offer.created", second.id],
+  ]);
+  assert.equal(created[0].data.monthlyPriceUsd, "30.00");
+  assert.equal(created[0].data.note, "Welcome aboard");
+  assert.deepEqual(created[0].owner, { kind: "buyer", id: buyerId });
+  const answered = events(toPublisher.got);
+  assert.deepEqual(answered.map((e) => [e.type, e.data.offerId]), [
+    ["offer.accepted", first.id],
+    ["offer.declined", second.id],
+  ]);
+  assert.match(answered[0].data.licenseId, /^lic_/);
+  assert.equal(answered[1].data.reason, "Too dear");
 });
