@@ -231,3 +231,91 @@ Deno.test("hostile or empty pages give empty fields, not errors", () => {
     assert.equal(typeof x.author, "string");
   }
 });
+
+Deno.test("a Person in structured data is the author even when the site bears the name", () => {
+  const a = (head: string, body = `<article>${BODY}</article>`) =>
+    extractArticle(page(head, body), "https://x.example/a").author;
+  const site = `<meta property="og:site_name" content="Kiran Rao">`;
+  const person = (name: string) =>
+    `<script type="application/ld+json">${
+      ld({ "@type": "BlogPosting", author: [{ "@type": "Person", name }] })
+    }</script>`;
+  assert.equal(a(`${site}${person("Kiran Rao")}`), "Kiran Rao", "the author is the site");
+  assert.equal(
+    a(`${site}${person("Kiran Rao")}<meta name="author" content="Kiran Rao">`),
+    "Kiran Rao",
+  );
+  // The evidence counts for every source: a Person publisher backs <meta name=author>.
+  assert.equal(
+    a(
+      `${site}<meta name="author" content="Kiran Rao"><script type="application/ld+json">${
+        ld({ "@type": "Article", publisher: { "@type": "Person", name: "Kiran Rao" } })
+      }</script>`,
+    ),
+    "Kiran Rao",
+  );
+  assert.equal(
+    a(`<meta property="og:site_name" content="Rao">${person("Kiran Rao")}`),
+    "Kiran Rao",
+    "a Person whose name holds the site's",
+  );
+  // Without such evidence the site's name is still a decoy.
+  assert.equal(a(`${site}<meta name="author" content="Kiran Rao">`), "");
+  assert.equal(
+    a(`${site}<script type="application/ld+json">${
+      ld({ "@type": "Article", author: { "@type": "Organization", name: "Kiran Rao" } })
+    }</script>`),
+    "",
+  );
+});
+
+Deno.test("the title is the article's headline, not the site header, the platform or a URL", () => {
+  const t = (head: string, body: string) =>
+    extractArticle(page(head, body), "https://blog.example/p").title;
+  const real = "Polling versus push for webhooks";
+  // A site title in the page header, with no og:site_name to name it.
+  assert.equal(
+    t(
+      `<title>${real} | Priya's notes</title>`,
+      `<header class="site-header"><h1><a href="/">Priya's notes</a></h1></header><div class="post"><h2>x</h2>${BODY}</div>`,
+    ),
+    real,
+  );
+  assert.equal(
+    t(
+      `<title>${real} | Priya's notes</title>`,
+      `<div><h1 class="site-title"><a href="/">Priya's notes</a></h1></div><div class="post">${BODY}</div>`,
+    ),
+    real,
+  );
+  // A hosting platform's name, alone or as a suffix.
+  assert.equal(
+    t(
+      `<meta property="og:title" content="Medium"><title>${real} | by Ann | Medium</title>`,
+      `<h1>${real}</h1>${BODY}`,
+    ),
+    real,
+  );
+  // A URL for a title loses to the page's heading; with no title at all the heading is used.
+  assert.equal(
+    t(
+      `<title>https://blog.example/p</title><meta property="og:title" content="blog.example/p">`,
+      `<article><h1>${real}</h1>${BODY}</article>`,
+    ),
+    real,
+  );
+  assert.equal(t("", `<div><h2>${real}</h2>${BODY}</div>`), real);
+  // A documentation tool's link mark is not part of the heading.
+  assert.equal(
+    t("", `<article><h1>${real}<a class="headerlink" href="#x">¶</a></h1>${BODY}</article>`),
+    real,
+  );
+  // The site's name is cut only when what is left names the article.
+  assert.equal(
+    t(
+      `<meta property="og:site_name" content="Acme"><title>Home | Acme</title>`,
+      `<div>${BODY}</div>`,
+    ),
+    "Home | Acme",
+  );
+});

@@ -88,10 +88,11 @@ const MAX_CLUTTER = 300;
 /** A box holding more of the page's words than this is the story ("paywall-content"). */
 const STORY_SHARE = 0.4;
 /**
- * A box named with a section word that holds more than this share of the article's words is kept: a
- * share bar, sign-up form, cookie notice or list of related links is a line or a list of
- * titles, at most 6% of any fixture's article (tests/fixtures/extraction), while one section
- * of an article of up to six sections is above it.
+ * A box named with a section word that holds more than this share of the article's text is kept:
+ * a share bar, follow card or list of related links is a line or a list of titles, at most 11% of
+ * the article in any fixture (tests/fixtures/extraction; comment threads run larger but sit
+ * outside the article element, where this guard does not apply), while one section of an article
+ * of up to six sections is above it.
  */
 export const KEEP_SHARE = 0.15;
 
@@ -135,8 +136,9 @@ function articleRoot(doc: Document): Element | null {
   return articles.sort((a, b) => words(b) - words(a))[0] ?? doc.body;
 }
 
+/** Text size in non-space characters: words would count a Japanese paragraph as one. */
 function words(el: Element | null): number {
-  return (el?.textContent ?? "").split(/\s+/).filter(Boolean).length;
+  return (el?.textContent ?? "").replace(/\s+/g, "").length;
 }
 
 /** Takes out the boxes Readability does not know, unless they hold the article. */

@@ -57,7 +57,7 @@ export function extractArticle(html: string, url: string): Extracted {
     url,
   );
   // Readability mutates the document, so metadata is read first.
-  const title = pickTitle(doc, meta, article, sites);
+  const title = pickTitle(doc, meta, article, sites, url);
   const author = pickAuthor(doc, meta, ld, sites);
   const published = pickPublished(doc, meta, article);
   removeClutter(doc);
@@ -87,7 +87,7 @@ export function extractArticle(html: string, url: string): Extracted {
   return {
     title: title || clean(readable?.title),
     author: author ||
-      (isDecoyAuthor(byline(readable?.byline), sites) ? "" : byline(readable?.byline)),
+      (isDecoyAuthor(byline(readable?.byline), sites, ld.people) ? "" : byline(readable?.byline)),
     publishedAt,
     summary,
     tags,

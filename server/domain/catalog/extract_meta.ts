@@ -45,7 +45,9 @@ export function metaTags(doc: Document): Map<string, string[]> {
 }
 
 /** Every JSON-LD node of the page, flattened, with the first content (article) node. */
-export function jsonLd(doc: Document): { article: Obj | null; byId: Map<string, Obj> } {
+export function jsonLd(
+  doc: Document,
+): { article: Obj | null; byId: Map<string, Obj>; people: string[] } {
   const nodes: Obj[] = [];
   for (const script of doc.querySelectorAll('script[type="application/ld+json" i]')) {
     // CDATA wrappers, bare or inside // and /* */ comments, are common in XHTML-era templates.
@@ -61,7 +63,17 @@ export function jsonLd(doc: Document): { article: Obj | null; byId: Map<string, 
   const byId = new Map<string, Obj>();
   for (const n of nodes) if (typeof n["@id"] === "string") byId.set(n["@id"], n);
   const article = nodes.find((n) => types(n).some((t) => CONTENT_TYPES.has(t))) ?? null;
-  return { article, byId };
+  // Every node typed Person, nested ones (an article's author, a blog's publisher) included.
+  const people: string[] = [];
+  const walk = (v: unknown, depth: number): void => {
+    if (depth > 8 || v === null || typeof v !== "object") return;
+    if (Array.isArray(v)) return v.forEach((x) => walk(x, depth + 1));
+    const o = v as Obj;
+    if (types(o).includes("person") && str(o.name)) people.push(clean(str(o.name)));
+    for (const [k, x] of Object.entries(o)) if (k !== "@graph") walk(x, depth + 1);
+  };
+  nodes.forEach((n) => walk(n, 0));
+  return { article, byId, people };
 }
 
 function collect(node: unknown, out: Obj[], depth: number): void {
@@ -99,14 +111,16 @@ export function pickTitle(
   doc: Document,
   meta: Map<string, string[]>,
   ld: Obj | null,
-  sites: string[],
+  siteNamesOfPage: string[],
+  url = "",
 ): string {
-  const h1 = ["article h1", "main h1", "[itemprop=headline]", "h1"]
-    .map((q) => doc.querySelector(q)).find((el) => el);
+  const sites = [...siteNamesOfPage, ...chromeNames(doc, url), ...PLATFORMS];
+  const h1 = [...doc.querySelectorAll("article h1, main h1, [itemprop=headline]")][0] ??
+    [...doc.querySelectorAll("h1")].find((el) => !siteChrome(el));
   const sources: [Family, string][] = [
     ["social", meta.get("og:title")?.[0] ?? ""],
     ["document", clean(doc.querySelector("title")?.textContent)],
-    ["visible", clean(h1?.getAttribute("content") ?? h1?.textContent)],
+    ["visible", headingText(h1?.getAttribute("content") ?? h1?.textContent)],
     ["structured", str(ld?.headline)],
     ["structured", meta.get("dc.title")?.[0] ?? meta.get("dcterms.title")?.[0] ?? ""],
     ["social", meta.get("twitter:title")?.[0] ?? ""],
@@ -116,8 +130,8 @@ export function pickTitle(
     family,
     value: stripSite(clean(decodeEntities(raw)), sites),
     pieces: pieces(clean(decodeEntities(raw)), sites),
-  })).filter((c) => c.value && !sites.some((s) => same(s, c.value)));
-  if (cands.length === 0) return "";
+  })).filter((c) => c.value && !sites.some((s) => same(s, c.value)) && !urlLike(c.value));
+  if (cands.length === 0) return firstHeading(doc);
   let best = { value: "", support: -1 };
   const consider = (value: string, family: Family) => {
     const support = new Set(
@@ -133,6 +147,72 @@ export function pickTitle(
   if (first.family !== "document") return first.value;
   const longest = first.pieces.slice(1).sort((a, b) => b.length - a.length)[0];
   return longest && longest.split(/\s+/).length >= 4 ? longest : first.value;
+}
+
+/** Hosting platforms whose name stands in <title> or og:title beside (or for) the article's. */
+const PLATFORMS = [
+  "Medium",
+  "Substack",
+  "WordPress.com",
+  "Blogger",
+  "Ghost",
+  "Tumblr",
+  "Notion",
+  "Hashnode",
+  "DEV Community",
+  "GitHub",
+  "GitHub Pages",
+  "GitBook",
+  "Read the Docs",
+  "Wix",
+  "Squarespace",
+  "LinkedIn",
+  "Mirror",
+  "beehiiv",
+];
+
+/**
+ * Names the page's own header shows for the site (its home link, its site title) and the host:
+ * a <title> piece equal to one is the site's, not the article's.
+ */
+function chromeNames(doc: Document, url: string): string[] {
+  const names = [...doc.querySelectorAll(
+    "[rel~=home], .site-title, .site-name, .navbar__title, .navbar-brand, header a[href='/'], nav a[href='/']",
+  )].map((el) => clean(el.textContent)).filter((n) => n && n.length <= 80);
+  try {
+    const host = new URL(url).hostname.replace(/^www\./, "");
+    if (host) names.push(host);
+  } catch { /* no URL: no host */ }
+  return names;
+}
+
+/** An <h1> that is the site's header or logo, not the article's headline. */
+function siteChrome(el: Element): boolean {
+  if (el.closest("nav, [role=banner], [role=navigation]")) return true;
+  const header = el.closest("header");
+  if (header && !header.closest("article, main")) return true;
+  const names = `${el.getAttribute("class") ?? ""} ${el.getAttribute("id") ?? ""}`.toLowerCase();
+  if (/\b(site|blog)[-_]?(title|name)\b|\blogo\b|\bbrand\b|\bmasthead\b/.test(names)) return true;
+  // Nothing but a link home.
+  const links = el.querySelectorAll("a");
+  return links.length === 1 && clean(links[0].textContent) === clean(el.textContent) &&
+    /^(\/|\.\/|index\.html|https?:\/\/[^/]+\/?)$/.test(links[0].getAttribute("href") ?? "");
+}
+
+function urlLike(s: string): boolean {
+  return /^(https?:\/\/|www\.)\S+$/i.test(s) || /^[\w-]+(\.[\w-]+)+(\/\S*)?$/.test(s);
+}
+
+/** The first heading of the page's text, when no source names it. */
+function firstHeading(doc: Document): string {
+  const h = [...doc.querySelectorAll("article h1, main h1, h1, h2, h3")]
+    .find((el) => !siteChrome(el) && clean(el.textContent));
+  return h ? headingText(h.textContent) : "";
+}
+
+/** A heading's words without the link marks documentation tools append ("¶", "#", "§"). */
+function headingText(s: string | null | undefined): string {
+  return clean((s ?? "").replace(/[\s¶#§\u200b]+$/u, ""));
 }
 
 /** A title and the pieces a separator splits it into (site names dropped). */
@@ -156,6 +236,10 @@ function joinedSlice(title: string, parts: string[], from: number, to: number): 
   return start >= 0 && end > start ? title.slice(start, end) : "";
 }
 
+/**
+ * `title` without a site's name before or after a separator, when what is left still names an
+ * article: not empty, not a generic page name ("Home", "Blog").
+ */
 function stripSite(title: string, sites: string[]): string {
   let t = title;
   for (const site of sites) {
@@ -163,21 +247,30 @@ function stripSite(title: string, sites: string[]): string {
     t = t.replace(new RegExp(`(?:${SEPARATORS.source})${esc}$`, "i"), "")
       .replace(new RegExp(`^${esc}(?:${SEPARATORS.source})`, "i"), "").trim();
   }
-  return t || title;
+  return t && !GENERIC_TITLES.test(t) ? t : title;
 }
+
+const GENERIC_TITLES = /^(home|homepage|blog|posts?|articles?|news|index|page|untitled)$/i;
 
 /**
  * The author: JSON-LD Person names (references by @id followed), article:author that is not a
  * URL, DC.creator, microdata, rel=author, a byline element, then <meta name=author>. A name that
- * is the site's, a domain, or a generic desk ("admin", "Redaktion") is a decoy and skipped.
+ * is the site's, a domain, or a generic desk ("admin", "Redaktion") is a decoy and skipped, unless
+ * structured data calls that name a Person (a personal blog: the author is the site).
  */
 export function pickAuthor(
   doc: Document,
   meta: Map<string, string[]>,
-  ld: { article: Obj | null; byId: Map<string, Obj> },
+  ld: { article: Obj | null; byId: Map<string, Obj>; people: string[] },
   sites: string[],
 ): string {
-  const decoy = (n: string) => isDecoyAuthor(n, sites);
+  const people = [
+    ...ld.people,
+    ...[...doc.querySelectorAll("[itemtype*='schema.org/Person' i]")].map((el) =>
+      clean(el.querySelector("[itemprop~=name]")?.textContent)
+    ),
+  ];
+  const decoy = (n: string) => isDecoyAuthor(n, sites, people);
   const lists: string[][] = [
     ldPeople(ld.article?.author, ld.byId),
     meta.get("article:author") ?? [],
@@ -201,11 +294,16 @@ export function pickAuthor(
   return "";
 }
 
-/** A name that is the site's, a domain, a URL or a generic desk ("admin", "Redaktion"). */
-export function isDecoyAuthor(n: string, sites: string[]): boolean {
-  return !n || GENERIC_AUTHORS.test(n) || /^https?:\/\//i.test(n) ||
-    /^[^\s]+\.[a-z]{2,}$/i.test(n) ||
-    sites.some((s) => same(s, n) || n.toLowerCase().includes(s.toLowerCase()));
+/**
+ * A name that is a domain, a URL or a generic desk ("admin", "Redaktion"), or the site's (equal
+ * to it or containing it) when no structured data names a Person so (`people`).
+ */
+export function isDecoyAuthor(n: string, sites: string[], people: string[] = []): boolean {
+  if (!n || GENERIC_AUTHORS.test(n) || /^https?:\/\//i.test(n) || /^[^\s]+\.[a-z]{2,}$/i.test(n)) {
+    return true;
+  }
+  if (people.some((p) => same(p, n))) return false;
+  return sites.some((s) => same(s, n) || n.toLowerCase().includes(s.toLowerCase()));
 }
 
 function ldPeople(v: unknown, byId: Map<string, Obj>): string[] {
