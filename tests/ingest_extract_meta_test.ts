@@ -319,3 +319,33 @@ Deno.test("the title is the article's headline, not the site header, the platfor
     "Home | Acme",
   );
 });
+
+Deno.test("a lone <title> is cut as Readability cuts it; the <h1> names the site's end of it", () => {
+  const t = (head: string, body = `<div>${BODY}</div>`) =>
+    extractArticle(page(head, body), "https://x.example/a").title;
+  assert.equal(
+    t(`<title>Why we moved to Postgres – Acme Blog</title>`),
+    "Why we moved to Postgres",
+  );
+  assert.equal(
+    t(`<title>Acme Blog | Why we moved to Postgres</title>`),
+    "Why we moved to Postgres",
+  );
+  // Four words or fewer left: the whole title, as Readability keeps it.
+  assert.equal(t(`<title>Tides – Acme Blog</title>`), "Tides – Acme Blog");
+  // A site-wide og:title loses once the <title> shows it beside the headline.
+  assert.equal(
+    t(
+      `<title>Council votes – Parish News</title><meta property="og:title" content="Parish News">`,
+      `<div id="logo"><a href="https://x.example/">Parish News</a></div><h2 class="entry-title">Council votes</h2>${BODY}`,
+    ),
+    "Council votes",
+  );
+});
+
+Deno.test("a site's name counts inside an author's only as whole words", () => {
+  const a = (head: string) => extractArticle(page(head), "https://x.example/a").author;
+  const site = `<meta property="og:site_name" content="AP">`;
+  assert.equal(a(`${site}<meta name="author" content="Aparna Rao">`), "Aparna Rao");
+  assert.equal(a(`${site}<meta name="author" content="AP Staff">`), "");
+});

@@ -115,8 +115,10 @@ export function pickTitle(
   url = "",
 ): string {
   const sites = [...siteNamesOfPage, ...chromeNames(doc, url), ...PLATFORMS];
-  const h1 = [...doc.querySelectorAll("article h1, main h1, [itemprop=headline]")][0] ??
-    [...doc.querySelectorAll("h1")].find((el) => !siteChrome(el));
+  const h1 = [...doc.querySelectorAll("article h1, main h1, [itemprop~=headline]")][0] ??
+    [...doc.querySelectorAll("h1")].find((el) => !siteChrome(el)) ??
+    // Themes that set the post's title in an h2 (older WordPress and Blogger ones).
+    [...doc.querySelectorAll(HEADLINE_CLASSES)].find((el) => !siteChrome(el));
   const sources: [Family, string][] = [
     ["social", meta.get("og:title")?.[0] ?? ""],
     ["document", clean(doc.querySelector("title")?.textContent)],
@@ -126,6 +128,7 @@ export function pickTitle(
     ["social", meta.get("twitter:title")?.[0] ?? ""],
     ["structured", str(ld?.name)],
   ];
+  sites.push(...titleSites(sources));
   const cands = sources.map(([family, raw]) => ({
     family,
     value: stripSite(clean(decodeEntities(raw)), sites),
@@ -142,11 +145,54 @@ export function pickTitle(
   };
   for (const c of cands) consider(c.value, c.family);
   if (best.support > 0) return best.value;
-  // Nothing agrees: the first source, cut at a separator if what is left is still a headline.
+  // Nothing agrees: the first source; a <title> with no known site cut as Readability cuts it.
   const first = cands[0];
   if (first.family !== "document") return first.value;
-  const longest = first.pieces.slice(1).sort((a, b) => b.length - a.length)[0];
-  return longest && longest.split(/\s+/).length >= 4 ? longest : first.value;
+  const raw = clean(decodeEntities(sources[1][1]));
+  return first.value !== raw ? first.value : readerTitle(raw);
+}
+
+/** Elements themes give the post's headline when it is no <h1>. */
+const HEADLINE_CLASSES = ".entry-title, .post-title, .article-title, .headline, .title.post";
+
+/**
+ * Site names the <title> shows beside the headline: when one end of it is the page's <h1> or its
+ * JSON-LD headline, the other end is the site's ("Post – Acme Blog" with <h1>Post</h1>), so an
+ * og:title that is only "Acme Blog" is no title either.
+ */
+function titleSites(sources: [Family, string][]): string[] {
+  const title = clean(decodeEntities(sources.find(([f]) => f === "document")?.[1] ?? ""));
+  const anchors = sources.filter(([f]) => f === "visible" || f === "structured")
+    .map(([, v]) => clean(decodeEntities(v))).filter(Boolean);
+  const parts = title.split(SEPARATORS).map((p) => p.trim()).filter(Boolean);
+  const out: string[] = [];
+  for (let i = 1; i < parts.length; i++) {
+    const head = joinedSlice(title, parts, 0, i);
+    const tail = joinedSlice(title, parts, i, parts.length);
+    if (anchors.some((a) => same(a, head))) out.push(tail);
+    else if (anchors.some((a) => same(a, tail))) out.push(head);
+  }
+  return out.filter(Boolean);
+}
+
+/**
+ * Readability 0.6.0's cut of a <title> (`_getArticleTitle`): the part before the last separator,
+ * or after the first when that part has under three words; the whole title when what is left
+ * has four words or fewer. Only spaced separators count.
+ */
+function readerTitle(title: string): string {
+  const SEP = /\s[|\-–—\\/>»]\s/g;
+  const count = (s: string) => s.split(/\s+/).filter(Boolean).length;
+  const seps = [...title.matchAll(SEP)];
+  if (seps.length === 0) return title;
+  const hierarchical = /\s[\\/>»]\s/.test(title);
+  let cut = title.slice(0, seps[seps.length - 1].index);
+  // After the first spaced separator (Readability cuts at any dash, "Covid-19" included).
+  if (count(cut) < 3) cut = title.slice(seps[0].index! + seps[0][0].length);
+  cut = clean(cut);
+  const n = count(cut);
+  const whole = count(title.replace(/[|\-–—\\/>»]+/g, ""));
+  return n <= 4 && (!hierarchical || n !== whole - 1) ? title : cut;
 }
 
 /** Hosting platforms whose name stands in <title> or og:title beside (or for) the article's. */
@@ -303,7 +349,15 @@ export function isDecoyAuthor(n: string, sites: string[], people: string[] = [])
     return true;
   }
   if (people.some((p) => same(p, n))) return false;
-  return sites.some((s) => same(s, n) || n.toLowerCase().includes(s.toLowerCase()));
+  return sites.some((s) => same(s, n) || containsWords(n, s));
+}
+
+/** Whether `name` holds the words of `site` in a row, whole ("Redazione Gazzetta Veneta"). */
+function containsWords(name: string, site: string): boolean {
+  const words = (s: string) => s.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+  const n = words(name).join(" ");
+  const s = words(site).join(" ");
+  return s !== "" && ` ${n} `.includes(` ${s} `);
 }
 
 function ldPeople(v: unknown, byId: Map<string, Obj>): string[] {
