@@ -46,10 +46,20 @@ Deno.test("an id made from its heading's words is the section's, not a name", ()
     `<html><body><section id="related-work"><h2>Related work<a class="headerlink">¶</a></h2><p>x</p></section>
      <h2 id="follow-up">Follow-up</h2><h2 id="user-content-related-work">Related work</h2>
      <h2 id="related-work-2">Related work</h2><div id="comments"><h2>Comments</h2></div>
-     <div id="share-box"><h3>Share this</h3></div><div id="related-posts"><div><h3>Related work</h3></div></div></body></html>`,
+     <div id="share-box"><h3>Share this</h3></div><h2 id="feedback">Feedback</h2>
+     <section id="references"><h2>References</h2><p>y</p></section><div id="related-posts"><div><h3>Related work</h3></div></div></body></html>`,
   );
   const byId = (id: string) => document.getElementById(id) as unknown as Element;
-  for (const id of ["related-work", "follow-up", "user-content-related-work", "related-work-2"]) {
+  for (
+    const id of [
+      "related-work",
+      "follow-up",
+      "user-content-related-work",
+      "related-work-2",
+      "feedback",
+      "references",
+    ]
+  ) {
     assert.ok(headingId(byId(id)), id);
   }
   // One word stays suspect, another heading is no evidence, a heading deeper down is not its own.

@@ -349,3 +349,11 @@ Deno.test("a site's name counts inside an author's only as whole words", () => {
   assert.equal(a(`${site}<meta name="author" content="Aparna Rao">`), "Aparna Rao");
   assert.equal(a(`${site}<meta name="author" content="AP Staff">`), "");
 });
+
+Deno.test("a title that looks like a domain but names a thing stays", () => {
+  const x = extractArticle(
+    page(`<title>Node.js</title>`, `<article><h1>Node.js</h1>${BODY}</article>`),
+    "https://docs.example/node",
+  );
+  assert.equal(x.title, "Node.js");
+});

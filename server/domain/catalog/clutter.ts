@@ -117,11 +117,13 @@ const slug = (s: string) => s.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, "");
 /**
  * Whether `el`'s id was made from its heading's words ("Related work" → `related-work`,
  * `user-content-related-work`, `related-work-2`): a section of the text, whatever words it has.
- * Single words stay suspect: a WordPress `<div id="comments"><h2>Comments</h2>` is the comments.
+ * A single word counts only on a heading or a <section> (Sphinx, Pandoc, Quarto): in a <div> it
+ * stays suspect, since a WordPress `<div id="comments"><h2>Comments</h2>` is the comments.
  */
 export function headingId(el: Element): boolean {
   const id = el.getAttribute("id") ?? "";
-  if (nameTokens(id).length < 2) return false;
+  const words = nameTokens(id).length;
+  if (words === 0 || (words === 1 && !/^(H[1-6]|SECTION)$/.test(el.tagName))) return false;
   const heading = /^H[1-6]$/.test(el.tagName) ? el : el.querySelector("h1, h2, h3, h4, h5, h6");
   // The section's own heading, not one deep inside a later box.
   if (!heading || (heading !== el && heading.parentElement !== el)) return false;

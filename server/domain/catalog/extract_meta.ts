@@ -245,8 +245,9 @@ function siteChrome(el: Element): boolean {
     /^(\/|\.\/|index\.html|https?:\/\/[^/]+\/?)$/.test(links[0].getAttribute("href") ?? "");
 }
 
+/** A URL standing for a title ("Node.js" is a title, "blog.example/p" is not). */
 function urlLike(s: string): boolean {
-  return /^(https?:\/\/|www\.)\S+$/i.test(s) || /^[\w-]+(\.[\w-]+)+(\/\S*)?$/.test(s);
+  return /^(https?:\/\/|www\.)\S+$/i.test(s) || /^[\w-]+(\.[\w-]+)+\/\S*$/.test(s);
 }
 
 /** The first heading of the page's text, when no source names it. */
