@@ -17,10 +17,10 @@ import {
   metaTags,
   pickAuthor,
   pickPublished,
-  pickTitle,
   siteNames,
   str,
 } from "./extract_meta.ts";
+import { pickTitle } from "./extract_title.ts";
 
 /** What an article page says about itself. */
 export interface Extracted {
