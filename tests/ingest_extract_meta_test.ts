@@ -357,3 +357,33 @@ Deno.test("a title that looks like a domain but names a thing stays", () => {
   );
   assert.equal(x.title, "Node.js");
 });
+
+Deno.test("entities left encoded in JSON-LD or attributes are decoded, numeric ones included", () => {
+  const x = extractArticle(
+    page(
+      `<script type="application/ld+json">${
+        ld({
+          "@type": "Article",
+          headline: "Why we&#8217;re moving &#x2013; and how",
+          author: "Ann &amp; Bo",
+        })
+      }</script><title>Why we’re moving – and how</title>`,
+    ),
+    "https://x.example/a",
+  );
+  assert.equal(x.title, "Why we’re moving – and how");
+  assert.equal(x.author, "Ann & Bo");
+});
+
+Deno.test("a leading 'By' in a meta author is not part of the name", () => {
+  const x = extractArticle(
+    page(`<meta name="author" content="By Ann Lee">`),
+    "https://x.example/a",
+  );
+  assert.equal(x.author, "Ann Lee");
+  const von = extractArticle(
+    page(`<meta name="author" content="Von Miller">`),
+    "https://x.example/a",
+  );
+  assert.equal(von.author, "Von Miller");
+});

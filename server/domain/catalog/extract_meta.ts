@@ -27,6 +27,8 @@ const CONTENT_TYPES = new Set([
   "howto",
   "review",
 ]);
+/** The word before a name in a byline. */
+const BY = /^by\s+/i;
 /** Names that stand for a site or a desk, never for the person who wrote the piece. */
 const GENERIC_AUTHORS =
   /^(admin|administrator|root|editor|editors|staff|staff writer|team|newsroom|webmaster|redaktion|rédaction|redacción|redazione|redação|editorial|editorial team|guest|anonymous|unknown)$/i;
@@ -133,9 +135,10 @@ export function pickAuthor(
     meta.get("parsely-author") ?? meta.get("sailthru.author") ?? [],
   ];
   for (const list of lists) {
-    const names = [...new Set(list.map((n) => clean(decodeEntities(n))))].filter((n) =>
-      !decoy(n) && n.length <= 100
-    );
+    // "By Ann Lee" in a meta tag is Ann Lee.
+    const names = [...new Set(list.map((n) => clean(decodeEntities(n)).replace(BY, "")))].filter((
+      n,
+    ) => !decoy(n) && n.length <= 100);
     if (names.length) return names.join(", ");
   }
   return "";
@@ -216,19 +219,35 @@ export function same(a: string, b: string): boolean {
 /** Entities authors leave encoded inside JSON-LD and attributes ("Tom &amp; Jerry"). */
 export function decodeEntities(s: string): string {
   if (!s.includes("&")) return s;
-  return s.replace(/&(amp|lt|gt|quot|#39|apos|#8211|#8212|nbsp);/g, (_, e) =>
-    ({
-      amp: "&",
-      lt: "<",
-      gt: ">",
-      quot: '"',
-      "#39": "'",
-      apos: "'",
-      "#8211": "–",
-      "#8212": "—",
-      nbsp: " ",
-    })[e as string] ?? _);
+  // The parser has decoded the markup once; these are the second layer templates leave, so the
+  // numeric ones and the typographic names suffice (no full entity table).
+  return s.replace(/&(#\d{1,7}|#x[0-9a-f]{1,6}|[a-z]{2,8});/gi, (whole, e: string) => {
+    if (e[0] === "#") {
+      const code = e[1] === "x" || e[1] === "X" ? parseInt(e.slice(2), 16) : parseInt(e.slice(1));
+      return code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : whole;
+    }
+    return NAMED[e.toLowerCase()] ?? whole;
+  });
 }
+
+const NAMED: Record<string, string> = {
+  amp: "&",
+  lt: "<",
+  gt: ">",
+  quot: '"',
+  apos: "'",
+  nbsp: " ",
+  ndash: "–",
+  mdash: "—",
+  lsquo: "‘",
+  rsquo: "’",
+  ldquo: "“",
+  rdquo: "”",
+  hellip: "…",
+  laquo: "«",
+  raquo: "»",
+  middot: "·",
+};
 
 export function str(v: unknown): string {
   return typeof v === "string" ? v : "";
