@@ -259,8 +259,22 @@ Deno.test("a Person in structured data is the author even when the site bears th
     "Kiran Rao",
     "a Person whose name holds the site's",
   );
-  // Without such evidence the site's name is still a decoy.
-  assert.equal(a(`${site}<meta name="author" content="Kiran Rao">`), "");
+  // With no evidence either way, the site's own name is kept when nothing else names anyone...
+  assert.equal(a(`${site}<meta name="author" content="Kiran Rao">`), "Kiran Rao");
+  // ...and passed over when something does.
+  assert.equal(
+    a(`${site}<meta name="author" content="Kiran Rao"><meta name="DC.creator" content="Ann Lee">`),
+    "Ann Lee",
+  );
+  // Highwire's citation_author names people ("Last, First").
+  assert.equal(
+    a(`<meta property="og:site_name" content="Elena Marsh"><meta name="citation_author" content="Marsh, Elena">`),
+    "Elena Marsh",
+  );
+  // Evidence of an organisation: its words, or JSON-LD typing it so.
+  const herald = `<meta property="og:site_name" content="The Herald">`;
+  assert.equal(a(`${herald}<meta name="author" content="The Herald">`), "");
+  assert.equal(a(`${herald}<meta name="author" content="Herald Staff">`), "");
   assert.equal(
     a(`${site}<script type="application/ld+json">${
       ld({ "@type": "Article", author: { "@type": "Organization", name: "Kiran Rao" } })

@@ -12,15 +12,14 @@ import {
   byline,
   clean,
   decodeEntities,
-  isDecoyAuthor,
   jsonLd,
   metaTags,
-  pickAuthor,
   pickPublished,
   siteNames,
   str,
 } from "./extract_meta.ts";
 import { pickTitle } from "./extract_title.ts";
+import { authorKind, pickAuthor } from "./extract_author.ts";
 
 /** What an article page says about itself. */
 export interface Extracted {
@@ -86,14 +85,22 @@ export function extractArticle(html: string, url: string): Extracted {
   );
   return {
     title: title || clean(readable?.title),
-    author: author ||
-      (isDecoyAuthor(byline(readable?.byline), sites, ld.people) ? "" : byline(readable?.byline)),
+    author: author || readableAuthor(byline(readable?.byline), sites, ld),
     publishedAt,
     summary,
     tags,
     body: dropTailChrome(dropLeadChrome(body, { title, author })),
     canonicalUrl,
   };
+}
+
+/** Readability's byline when no source named anyone, unless it is a decoy (extract_author.ts). */
+function readableAuthor(
+  name: string,
+  sites: string[],
+  ld: { people: string[]; orgs: string[] },
+): string {
+  return authorKind(name, { sites, people: ld.people, orgs: ld.orgs }) === "decoy" ? "" : name;
 }
 
 /** Byline, dateline and repeated-title lines Readability leaves at the top of the body. */

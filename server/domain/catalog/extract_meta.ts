@@ -2,7 +2,7 @@
  * What a page says about itself, read before Readability touches the document: JSON-LD (CDATA
  * wrappers, @graph and @id references included), OpenGraph, Dublin Core, microdata and the
  * visible <h1>, byline and <time>. Each field has its own precedence (docs/decisions/ingestion.md);
- * the title's is in extract_title.ts.
+ * the title's is in extract_title.ts, the author's in extract_author.ts.
  */
 import { pickDate } from "./dates.ts";
 
@@ -27,12 +27,6 @@ const CONTENT_TYPES = new Set([
   "howto",
   "review",
 ]);
-/** The word before a name in a byline. */
-const BY = /^by\s+/i;
-/** Names that stand for a site or a desk, never for the person who wrote the piece. */
-const GENERIC_AUTHORS =
-  /^(admin|administrator|root|editor|editors|staff|staff writer|team|newsroom|webmaster|redaktion|rédaction|redacción|redazione|redação|editorial|editorial team|guest|anonymous|unknown)$/i;
-
 /** Reads `<meta>` tags: lower-cased name or property → contents in document order. */
 export function metaTags(doc: Document): Map<string, string[]> {
   const out = new Map<string, string[]>();
@@ -48,7 +42,7 @@ export function metaTags(doc: Document): Map<string, string[]> {
 /** Every JSON-LD node of the page, flattened, with the first content (article) node. */
 export function jsonLd(
   doc: Document,
-): { article: Obj | null; byId: Map<string, Obj>; people: string[] } {
+): { article: Obj | null; byId: Map<string, Obj>; people: string[]; orgs: string[] } {
   const nodes: Obj[] = [];
   for (const script of doc.querySelectorAll('script[type="application/ld+json" i]')) {
     // CDATA wrappers, bare or inside // and /* */ comments, are common in XHTML-era templates.
@@ -64,17 +58,20 @@ export function jsonLd(
   const byId = new Map<string, Obj>();
   for (const n of nodes) if (typeof n["@id"] === "string") byId.set(n["@id"], n);
   const article = nodes.find((n) => types(n).some((t) => CONTENT_TYPES.has(t))) ?? null;
-  // Every node typed Person, nested ones (an article's author, a blog's publisher) included.
+  // Every node typed Person or Organization, nested ones (an author, a publisher) included.
   const people: string[] = [];
+  const orgs: string[] = [];
   const walk = (v: unknown, depth: number): void => {
     if (depth > 8 || v === null || typeof v !== "object") return;
     if (Array.isArray(v)) return v.forEach((x) => walk(x, depth + 1));
     const o = v as Obj;
-    if (types(o).includes("person") && str(o.name)) people.push(clean(str(o.name)));
+    const name = clean(str(o.name));
+    if (name && types(o).includes("person")) people.push(name);
+    if (name && types(o).some((t) => /organization|corporation/.test(t))) orgs.push(name);
     for (const [k, x] of Object.entries(o)) if (k !== "@graph") walk(x, depth + 1);
   };
   nodes.forEach((n) => walk(n, 0));
-  return { article, byId, people };
+  return { article, byId, people, orgs };
 }
 
 function collect(node: unknown, out: Obj[], depth: number): void {
@@ -87,7 +84,7 @@ function collect(node: unknown, out: Obj[], depth: number): void {
   collect((node as Obj)["@graph"], out, depth + 1);
 }
 
-function types(n: Obj): string[] {
+export function types(n: Obj): string[] {
   return ([] as unknown[]).concat(n["@type"] ?? []).map((t) => String(t).toLowerCase());
 }
 
@@ -99,79 +96,6 @@ export function siteNames(meta: Map<string, string[]>, ld: Obj | null): string[]
     typeof publisher?.name === "string" ? publisher.name : undefined,
     meta.get("application-name")?.[0],
   ].map((s) => clean(s)).filter(Boolean);
-}
-
-/**
- * The author: JSON-LD Person names (references by @id followed), article:author that is not a
- * URL, DC.creator, microdata, rel=author, a byline element, then <meta name=author>. A name that
- * is the site's, a domain, or a generic desk ("admin", "Redaktion") is a decoy and skipped, unless
- * structured data calls that name a Person (a personal blog: the author is the site).
- */
-export function pickAuthor(
-  doc: Document,
-  meta: Map<string, string[]>,
-  ld: { article: Obj | null; byId: Map<string, Obj>; people: string[] },
-  sites: string[],
-): string {
-  const people = [
-    ...ld.people,
-    ...[...doc.querySelectorAll("[itemtype*='schema.org/Person' i]")].map((el) =>
-      clean(el.querySelector("[itemprop~=name]")?.textContent)
-    ),
-  ];
-  const decoy = (n: string) => isDecoyAuthor(n, sites, people);
-  const lists: string[][] = [
-    ldPeople(ld.article?.author, ld.byId),
-    meta.get("article:author") ?? [],
-    meta.get("dc.creator") ?? meta.get("dcterms.creator") ?? [],
-    [...doc.querySelectorAll("[itemprop~=author]")].map((el) =>
-      clean(el.querySelector("[itemprop~=name]")?.textContent ?? el.textContent)
-    ),
-    [...doc.querySelectorAll('a[rel~="author"]')].map((a) => clean(a.textContent)),
-    [...doc.querySelectorAll(".byline .author, .byline [class*=name], .author-name, .author")]
-      .filter((el) => !el.closest("[class*=comment], [id*=comment]"))
-      .map((el) => byline(el.textContent)),
-    meta.get("author") ?? [],
-    meta.get("parsely-author") ?? meta.get("sailthru.author") ?? [],
-  ];
-  for (const list of lists) {
-    // "By Ann Lee" in a meta tag is Ann Lee.
-    const names = [...new Set(list.map((n) => clean(decodeEntities(n)).replace(BY, "")))].filter((
-      n,
-    ) => !decoy(n) && n.length <= 100);
-    if (names.length) return names.join(", ");
-  }
-  return "";
-}
-
-/**
- * A name that is a domain, a URL or a generic desk ("admin", "Redaktion"), or the site's (equal
- * to it or containing it) when no structured data names a Person so (`people`).
- */
-export function isDecoyAuthor(n: string, sites: string[], people: string[] = []): boolean {
-  if (!n || GENERIC_AUTHORS.test(n) || /^https?:\/\//i.test(n) || /^[^\s]+\.[a-z]{2,}$/i.test(n)) {
-    return true;
-  }
-  if (people.some((p) => same(p, n))) return false;
-  return sites.some((s) => same(s, n) || containsWords(n, s));
-}
-
-/** Whether `name` holds the words of `site` in a row, whole ("Redazione Gazzetta Veneta"). */
-function containsWords(name: string, site: string): boolean {
-  const words = (s: string) => s.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean);
-  const n = words(name).join(" ");
-  const s = words(site).join(" ");
-  return s !== "" && ` ${n} `.includes(` ${s} `);
-}
-
-function ldPeople(v: unknown, byId: Map<string, Obj>): string[] {
-  return ([] as unknown[]).concat(v ?? []).map((a) => {
-    if (typeof a === "string") return a;
-    if (!a || typeof a !== "object") return "";
-    let o = a as Obj;
-    if (typeof o["@id"] === "string" && !o.name) o = byId.get(o["@id"]) ?? o;
-    return types(o).includes("organization") ? "" : str(o.name);
-  }).filter(Boolean);
 }
 
 /**
