@@ -12,6 +12,7 @@ import { patchDemo } from "./fixtures/demo.ts";
 import { startTestFolio, type TestFolio } from "./helpers.ts";
 import { BROWSER } from "./landing_helpers.ts";
 import { connect } from "./mcp_helpers.ts";
+import { message, rpc } from "../server/surfaces/a2a/_test_utils.ts";
 
 // deno-lint-ignore no-explicit-any
 type Result = any;
@@ -80,6 +81,12 @@ Deno.test("a chapter of a publisher without a custom domain has a public page on
       }$`,
     ),
   );
+  // A2A: the same URL in the artifact.
+  const a2a = await rpc(folio, "message/send", {
+    message: message("0.3", { data: { skill: "get_article", url_or_id: ids[1] } }),
+  }, { path: "/api/a2a/pub_demo" });
+  const wire = JSON.stringify(a2a.body);
+  assert.ok(wire.includes(url(2)) && !wire.includes("book:"), wire.slice(0, 400));
   // The public URL is an input as good as the id.
   assert.match(
     await cite(url(3), "chicago"),
