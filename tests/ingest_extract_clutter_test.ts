@@ -106,3 +106,18 @@ Deno.test("a box named like clutter that holds a large share of the article stay
   assert.match(x.body, /the related queue behaves/);
   assert.doesNotMatch(x.body, /Another post/);
 });
+
+Deno.test("a paywall wrapper round most of the article stays, a sign-up card in it goes", () => {
+  const x = extractArticle(
+    page(
+      `<nav>${"<a href='/x'>Section link</a> ".repeat(200)}</nav><article><h1>Notes</h1>${
+        para("the lead")
+      }<div class="paywall">${
+        para("the queue", 10)
+      }<div class="newsletter-signup">Get the newsletter every week.</div></div></article>`,
+    ),
+    "https://news.example/notes",
+  );
+  assert.match(x.body, /how the queue behaves/);
+  assert.doesNotMatch(x.body, /Get the newsletter/);
+});

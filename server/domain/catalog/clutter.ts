@@ -88,6 +88,12 @@ const MAX_CLUTTER = 300;
 /** A box holding more of the page's words than this is the story ("paywall-content"). */
 const STORY_SHARE = 0.4;
 /**
+ * Nor is one holding most of the article element's text (a `paywall` wrapper round the body):
+ * the sign-up cards these words name are at most a fifth of even a short post (18% in the Ghost
+ * fixture).
+ */
+const ARTICLE_MAJORITY = 0.5;
+/**
  * A box named with a section word that holds more than this share of the article's text is kept:
  * a share bar, follow card or list of related links is a line or a list of titles, at most 11% of
  * the article in any fixture (tests/fixtures/extraction; comment threads run larger but sit
@@ -148,10 +154,11 @@ export function removeClutter(doc: Document): void {
   const root = articleRoot(doc);
   const total = words(root);
   const page = words(doc.body);
+  const inArticle = (el: Element) => root !== null && root !== doc.body && root.contains(el);
   const story = (el: Element) =>
     /^(HTML|BODY|MAIN|ARTICLE)$/.test(el.tagName) ||
     el.querySelector("article, main, h1, [itemprop=articleBody]") !== null ||
-    words(el) > page * STORY_SHARE;
+    words(el) > page * STORY_SHARE || (inArticle(el) && words(el) > total * ARTICLE_MAJORITY);
   const section = (el: Element) =>
     story(el) || (root !== null && root.contains(el) && words(el) > total * KEEP_SHARE);
   let examined = 0;
