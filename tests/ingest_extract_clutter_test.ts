@@ -47,7 +47,8 @@ Deno.test("an id made from its heading's words is the section's, not a name", ()
      <h2 id="follow-up">Follow-up</h2><h2 id="user-content-related-work">Related work</h2>
      <h2 id="related-work-2">Related work</h2><div id="comments"><h2>Comments</h2></div>
      <div id="share-box"><h3>Share this</h3></div><h2 id="feedback">Feedback</h2>
-     <section id="references"><h2>References</h2><p>y</p></section><div id="related-posts"><div><h3>Related work</h3></div></div></body></html>`,
+     <section id="references"><h2>References</h2><p>y</p></section>
+     <h3 id="follow-up-work">4.2 Follow-up work</h3><div id="related-posts"><div><h3>Related work</h3></div></div></body></html>`,
   );
   const byId = (id: string) => document.getElementById(id) as unknown as Element;
   for (
@@ -58,6 +59,7 @@ Deno.test("an id made from its heading's words is the section's, not a name", ()
       "related-work-2",
       "feedback",
       "references",
+      "follow-up-work",
     ]
   ) {
     assert.ok(headingId(byId(id)), id);

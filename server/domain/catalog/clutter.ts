@@ -135,7 +135,10 @@ export function headingId(el: Element): boolean {
   if (!heading || (heading !== el && heading.parentElement !== el)) return false;
   const h = slug(heading.textContent ?? "");
   const s = slug(id);
-  return h.length > 0 && (s === h || s.endsWith(h) || new RegExp(`^${h}\\d+$`).test(s));
+  // Prefixed ids (`user-content-`, `h-`), numbered duplicates (`-2`), numbered headings ("2. …").
+  return h.length > 0 &&
+    (s === h || s.endsWith(h) || new RegExp(`^${h}\\d+$`).test(s) ||
+      (words > 1 && h.endsWith(s) && /^\d+$/.test(h.slice(0, h.length - s.length))));
 }
 
 /** The element the article most likely is, for measuring shares: article, main or body. */
