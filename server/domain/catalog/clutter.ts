@@ -130,9 +130,11 @@ export function headingId(el: Element): boolean {
   const id = el.getAttribute("id") ?? "";
   const words = nameTokens(id).length;
   if (words === 0 || (words === 1 && !/^(H[1-6]|SECTION)$/.test(el.tagName))) return false;
-  const heading = /^H[1-6]$/.test(el.tagName) ? el : el.querySelector("h1, h2, h3, h4, h5, h6");
-  // The section's own heading, not one deep inside a later box.
-  if (!heading || (heading !== el && heading.parentElement !== el)) return false;
+  // The section's own heading, among its first children (a deeper one belongs to a later box);
+  // looking no further keeps this cheap on pages of thousands of named boxes.
+  const isHeading = (e: Element) => /^H[1-6]$/.test(e.tagName);
+  const heading = isHeading(el) ? el : [...el.children].slice(0, 3).find(isHeading);
+  if (!heading) return false;
   const h = slug(heading.textContent ?? "");
   const s = slug(id);
   // Prefixed ids (`user-content-`, `h-`), numbered duplicates (`-2`), numbered headings ("2. …").
@@ -144,26 +146,26 @@ export function headingId(el: Element): boolean {
 /** The element the article most likely is, for measuring shares: article, main or body. */
 function articleRoot(doc: Document): Element | null {
   const articles = [...doc.querySelectorAll("[itemprop=articleBody], article, main")];
-  return articles.sort((a, b) => words(b) - words(a))[0] ?? doc.body;
+  return articles.sort((a, b) => size(b) - size(a))[0] ?? doc.body;
 }
 
 /** Text size in non-space characters: words would count a Japanese paragraph as one. */
-function words(el: Element | null): number {
+function size(el: Element | null): number {
   return (el?.textContent ?? "").replace(/\s+/g, "").length;
 }
 
 /** Takes out the boxes Readability does not know, unless they hold the article. */
 export function removeClutter(doc: Document): void {
   const root = articleRoot(doc);
-  const total = words(root);
-  const page = words(doc.body);
+  const total = size(root);
+  const page = size(doc.body);
   const inArticle = (el: Element) => root !== null && root !== doc.body && root.contains(el);
   const story = (el: Element) =>
     /^(HTML|BODY|MAIN|ARTICLE)$/.test(el.tagName) ||
     el.querySelector("article, main, h1, [itemprop=articleBody]") !== null ||
-    words(el) > page * STORY_SHARE || (inArticle(el) && words(el) > total * ARTICLE_MAJORITY);
+    size(el) > page * STORY_SHARE || (inArticle(el) && size(el) > total * ARTICLE_MAJORITY);
   const section = (el: Element) =>
-    story(el) || (root !== null && root.contains(el) && words(el) > total * KEEP_SHARE);
+    story(el) || (root !== null && root.contains(el) && size(el) > total * KEEP_SHARE);
   let examined = 0;
   for (const el of [...doc.querySelectorAll("[class], [id], [role], [aria-hidden], [hidden]")]) {
     const id = headingId(el) ? "" : el.getAttribute("id") ?? "";
