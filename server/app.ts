@@ -76,6 +76,8 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.route("/docs", docsRoutes(deps));
   app.route("/", homeRoutes(deps));
   app.route("/", faviconRoutes(deps));
+  // A publisher's site pages on the platform's host, for publishers without a custom domain.
+  app.route("/read/:publisherId", siteRoutes(deps, "platform"));
   // Every other path on a publisher's custom domain: its site (server/surfaces/landing/routes.ts).
   app.route(SITE, siteRoutes(deps));
 

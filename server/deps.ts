@@ -52,6 +52,8 @@ export interface AppEnv {
     crawler: KnownCrawler | null;
     /** The site's reader, identified once per page after the reach gate (`identifyVisitor()`). */
     visitor: Visitor | undefined;
+    /** The site's path prefix: "" on a publisher's domain, "/read/<id>" on the platform. */
+    siteBase: string | undefined;
     /** The article the site found by the path asked for: looked up once. */
     article: Article | undefined;
     /** A probe round's request (server/domain/status/probes.ts): answered, but not logged or metered. */

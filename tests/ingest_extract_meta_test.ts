@@ -231,3 +231,173 @@ Deno.test("hostile or empty pages give empty fields, not errors", () => {
     assert.equal(typeof x.author, "string");
   }
 });
+
+Deno.test("a Person in structured data is the author even when the site bears the name", () => {
+  const a = (head: string, body = `<article>${BODY}</article>`) =>
+    extractArticle(page(head, body), "https://x.example/a").author;
+  const site = `<meta property="og:site_name" content="Kiran Rao">`;
+  const person = (name: string) =>
+    `<script type="application/ld+json">${
+      ld({ "@type": "BlogPosting", author: [{ "@type": "Person", name }] })
+    }</script>`;
+  assert.equal(a(`${site}${person("Kiran Rao")}`), "Kiran Rao", "the author is the site");
+  assert.equal(
+    a(`${site}${person("Kiran Rao")}<meta name="author" content="Kiran Rao">`),
+    "Kiran Rao",
+  );
+  // The evidence counts for every source: a Person publisher backs <meta name=author>.
+  assert.equal(
+    a(
+      `${site}<meta name="author" content="Kiran Rao"><script type="application/ld+json">${
+        ld({ "@type": "Article", publisher: { "@type": "Person", name: "Kiran Rao" } })
+      }</script>`,
+    ),
+    "Kiran Rao",
+  );
+  assert.equal(
+    a(`<meta property="og:site_name" content="Rao">${person("Kiran Rao")}`),
+    "Kiran Rao",
+    "a Person whose name holds the site's",
+  );
+  // With no evidence either way, the site's own name is kept when nothing else names anyone...
+  assert.equal(a(`${site}<meta name="author" content="Kiran Rao">`), "Kiran Rao");
+  // ...and passed over when something does.
+  assert.equal(
+    a(`${site}<meta name="author" content="Kiran Rao"><meta name="DC.creator" content="Ann Lee">`),
+    "Ann Lee",
+  );
+  // Highwire's citation_author names people ("Last, First").
+  assert.equal(
+    a(`<meta property="og:site_name" content="Elena Marsh"><meta name="citation_author" content="Marsh, Elena">`),
+    "Elena Marsh",
+  );
+  // Evidence of an organisation: its words, or JSON-LD typing it so.
+  const herald = `<meta property="og:site_name" content="The Herald">`;
+  assert.equal(a(`${herald}<meta name="author" content="The Herald">`), "");
+  assert.equal(a(`${herald}<meta name="author" content="Herald Staff">`), "");
+  assert.equal(
+    a(`${site}<script type="application/ld+json">${
+      ld({ "@type": "Article", author: { "@type": "Organization", name: "Kiran Rao" } })
+    }</script>`),
+    "",
+  );
+});
+
+Deno.test("the title is the article's headline, not the site header, the platform or a URL", () => {
+  const t = (head: string, body: string) =>
+    extractArticle(page(head, body), "https://blog.example/p").title;
+  const real = "Polling versus push for webhooks";
+  // A site title in the page header, with no og:site_name to name it.
+  assert.equal(
+    t(
+      `<title>${real} | Priya's notes</title>`,
+      `<header class="site-header"><h1><a href="/">Priya's notes</a></h1></header><div class="post"><h2>x</h2>${BODY}</div>`,
+    ),
+    real,
+  );
+  assert.equal(
+    t(
+      `<title>${real} | Priya's notes</title>`,
+      `<div><h1 class="site-title"><a href="/">Priya's notes</a></h1></div><div class="post">${BODY}</div>`,
+    ),
+    real,
+  );
+  // A hosting platform's name, alone or as a suffix.
+  assert.equal(
+    t(
+      `<meta property="og:title" content="Medium"><title>${real} | by Ann | Medium</title>`,
+      `<h1>${real}</h1>${BODY}`,
+    ),
+    real,
+  );
+  // A URL for a title loses to the page's heading; with no title at all the heading is used.
+  assert.equal(
+    t(
+      `<title>https://blog.example/p</title><meta property="og:title" content="blog.example/p">`,
+      `<article><h1>${real}</h1>${BODY}</article>`,
+    ),
+    real,
+  );
+  assert.equal(t("", `<div><h2>${real}</h2>${BODY}</div>`), real);
+  // A documentation tool's link mark is not part of the heading.
+  assert.equal(
+    t("", `<article><h1>${real}<a class="headerlink" href="#x">¶</a></h1>${BODY}</article>`),
+    real,
+  );
+  // The site's name is cut only when what is left names the article.
+  assert.equal(
+    t(
+      `<meta property="og:site_name" content="Acme"><title>Home | Acme</title>`,
+      `<div>${BODY}</div>`,
+    ),
+    "Home | Acme",
+  );
+});
+
+Deno.test("a lone <title> is cut as Readability cuts it; the <h1> names the site's end of it", () => {
+  const t = (head: string, body = `<div>${BODY}</div>`) =>
+    extractArticle(page(head, body), "https://x.example/a").title;
+  assert.equal(
+    t(`<title>Why we moved to Postgres – Acme Blog</title>`),
+    "Why we moved to Postgres",
+  );
+  assert.equal(
+    t(`<title>Acme Blog | Why we moved to Postgres</title>`),
+    "Why we moved to Postgres",
+  );
+  // Four words or fewer left: the whole title, as Readability keeps it.
+  assert.equal(t(`<title>Tides – Acme Blog</title>`), "Tides – Acme Blog");
+  // A site-wide og:title loses once the <title> shows it beside the headline.
+  assert.equal(
+    t(
+      `<title>Council votes – Parish News</title><meta property="og:title" content="Parish News">`,
+      `<div id="logo"><a href="https://x.example/">Parish News</a></div><h2 class="entry-title">Council votes</h2>${BODY}`,
+    ),
+    "Council votes",
+  );
+});
+
+Deno.test("a site's name counts inside an author's only as whole words", () => {
+  const a = (head: string) => extractArticle(page(head), "https://x.example/a").author;
+  const site = `<meta property="og:site_name" content="AP">`;
+  assert.equal(a(`${site}<meta name="author" content="Aparna Rao">`), "Aparna Rao");
+  assert.equal(a(`${site}<meta name="author" content="AP Staff">`), "");
+});
+
+Deno.test("a title that looks like a domain but names a thing stays", () => {
+  const x = extractArticle(
+    page(`<title>Node.js</title>`, `<article><h1>Node.js</h1>${BODY}</article>`),
+    "https://docs.example/node",
+  );
+  assert.equal(x.title, "Node.js");
+});
+
+Deno.test("entities left encoded in JSON-LD or attributes are decoded, numeric ones included", () => {
+  const x = extractArticle(
+    page(
+      `<script type="application/ld+json">${
+        ld({
+          "@type": "Article",
+          headline: "Why we&#8217;re moving &#x2013; and how",
+          author: "Ann &amp; Bo",
+        })
+      }</script><title>Why we’re moving – and how</title>`,
+    ),
+    "https://x.example/a",
+  );
+  assert.equal(x.title, "Why we’re moving – and how");
+  assert.equal(x.author, "Ann & Bo");
+});
+
+Deno.test("a leading 'By' in a meta author is not part of the name", () => {
+  const x = extractArticle(
+    page(`<meta name="author" content="By Ann Lee">`),
+    "https://x.example/a",
+  );
+  assert.equal(x.author, "Ann Lee");
+  const von = extractArticle(
+    page(`<meta name="author" content="Von Miller">`),
+    "https://x.example/a",
+  );
+  assert.equal(von.author, "Von Miller");
+});

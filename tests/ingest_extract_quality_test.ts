@@ -6,14 +6,15 @@ import assert from "node:assert/strict";
 import {
   folioReading,
   loadFixtures,
+  lostSections,
   readabilityReading,
   score,
   tokenF1,
 } from "./fixtures/extraction_eval.ts";
 
-Deno.test("the fixture set is broad: 24+ pages, five kinds, six languages beyond English", async () => {
+Deno.test("the fixture set is broad: 30+ pages, five kinds, six languages beyond English", async () => {
   const fixtures = await loadFixtures();
-  assert.ok(fixtures.length >= 24, `${fixtures.length} pages`);
+  assert.ok(fixtures.length >= 30, `${fixtures.length} pages`);
   const kinds = new Set(fixtures.map((f) => f.gold.kind));
   for (const k of ["news", "blog", "docs", "wiki", "recipe"]) assert.ok(kinds.has(k), k);
   const langs = new Set(fixtures.map((f) => f.gold.lang));
@@ -36,6 +37,27 @@ Deno.test("Folio extracts title, author and date at least as well as Readability
   assert.ok(folio.bodyF1Mean >= 0.95, `body F1 mean ${folio.bodyF1Mean}`);
   const worst = folio.pages.filter((p) => p.bodyF1 < 0.85).map((p) => `${p.name} ${p.bodyF1}`);
   assert.deepEqual(worst, []);
+});
+
+Deno.test("no section is lost, and title and byline are right wherever Readability's are", async () => {
+  const fixtures = await loadFixtures();
+  const folio = score(fixtures, folioReading);
+  const reference = score(fixtures, readabilityReading);
+  assert.deepEqual(folio.pages.filter((p) => p.sectionsLost > 0).map((p) => p.name), []);
+  for (const field of ["title", "author"] as const) {
+    const worse = folio.pages.filter((p, i) => reference.pages[i][field] && !p[field]);
+    assert.deepEqual(worse.map((p) => `${p.name}: ${p.got[field]}`), [], field);
+  }
+});
+
+Deno.test("lostSections() counts the gold sections a body keeps under half of", () => {
+  const gold =
+    "Lead words here.\n\n## Shared memory\n\nRing of slots in a file.\n\n## Related work\n\nDisruptor paper.";
+  assert.deepEqual(lostSections(gold, gold), { sections: 3, lost: 0 });
+  assert.deepEqual(
+    lostSections("Lead words here.\n\n## Related work\n\nDisruptor paper.", gold),
+    { sections: 3, lost: 1 },
+  );
 });
 
 Deno.test("tokenF1() scores overlap of words, Japanese included", () => {

@@ -83,7 +83,9 @@ Deno.test("cite_article and summarize_licensed carry the article's canonical URL
   assert.ok(cite.includes(`Canonical URL: ${row.url}`), cite);
   assert.match(cite, /Licensor: The Demo Ledger/);
   assert.match(cite, /License: summarization granted, display granted, rag granted/);
-  assert.match(cite, /Citation \(MLA\): .*"/);
+  // MLA 9: Author. “Title.” Site, day Mon. year, URL without its scheme.
+  assert.match(cite, /Citation \(MLA\): (.+\. )?“.+[.?!]” The Demo Ledger, .*[^/]\.$/m);
+  assert.ok(cite.includes(`${String(row.url).replace(/^https?:\/\//, "")}.`), cite);
   assert.ok(cite.includes(`"Source: ${row.title}, The Demo Ledger, ${row.url}"`), cite);
 
   const sum = textOf(

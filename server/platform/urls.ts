@@ -16,6 +16,19 @@ export interface PublisherUrls {
   terms: string;
 }
 
+/**
+ * Where the publisher's site pages live (server/surfaces/landing/): its custom domain's origin,
+ * else `<base>/read/<publisherId>` on the platform, so a book chapter always has a public URL.
+ */
+export function siteOrigin(config: Pick<Config, "baseUrl">, p: Publisher): string {
+  return publisherUrls(config, p).host ?? `${config.baseUrl}${platformSitePath(p.id)}`;
+}
+
+/** The path prefix of a publisher's site pages on the platform's own host. */
+export function platformSitePath(publisherId: string): string {
+  return `/read/${encodeURIComponent(publisherId)}`;
+}
+
 /** The URLs of `p`'s surfaces under `config.baseUrl`. */
 export function publisherUrls(config: Pick<Config, "baseUrl">, p: Publisher): PublisherUrls {
   const base = config.baseUrl;

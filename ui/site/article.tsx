@@ -130,7 +130,7 @@ function HowToLicense(props: SiteArticleView) {
 export function SiteArticle(props: SiteArticleView) {
   const { article: a, brand, access } = props;
   const ch = a.chapter;
-  const bookHref = ch ? `/books/${encodeURIComponent(ch.bookId)}` : null;
+  const bookHref = ch ? `${brand.base}/books/${encodeURIComponent(ch.bookId)}` : null;
   const prev = ch ? safeHref(ch.prevPath) : null;
   const next = ch ? safeHref(ch.nextPath) : null;
   return (
@@ -153,7 +153,7 @@ export function SiteArticle(props: SiteArticleView) {
               </p>
             )
             : a.tags[0]
-            ? <a class="eyebrow" href={topicHref(a.tags[0])}>{a.tags[0]}</a>
+            ? <a class="eyebrow" href={topicHref(brand.base, a.tags[0])}>{a.tags[0]}</a>
             : null}
           <h1>{a.title}</h1>
           {access !== "blocked" && a.summary ? <p class="standfirst">{a.summary}</p> : null}
@@ -197,7 +197,7 @@ export function SiteArticle(props: SiteArticleView) {
                 <ul class="tags">
                   {a.tags.map((t) => (
                     <li key={t}>
-                      <a href={topicHref(t)}>{t}</a>
+                      <a href={topicHref(brand.base, t)}>{t}</a>
                     </li>
                   ))}
                 </ul>

@@ -42,6 +42,7 @@ export function SiteFrame(props: SiteFrameProps) {
   const canonical = safeUrl(props.canonical);
   const title = props.title === brand.name ? brand.name : `${props.title} · ${brand.name}`;
   const here = (s: SiteSection) => (props.section === s ? "page" : undefined);
+  const home = `${brand.base}/`;
   return (
     <html lang="en">
       <head>
@@ -70,21 +71,21 @@ export function SiteFrame(props: SiteFrameProps) {
         <a class="skip" href="#main">Skip to content</a>
         <header class="masthead">
           <div class="container">
-            <a class="brand" href="/">
+            <a class="brand" href={home}>
               {logo ? <img src={logo} alt={brand.name} /> : <span>{brand.name}</span>}
             </a>
             <nav class="site-nav" aria-label="Site">
               <ul>
                 <li>
-                  <a href="/" aria-current={here("latest")}>Latest</a>
+                  <a href={home} aria-current={here("latest")}>Latest</a>
                 </li>
                 <li>
-                  <a href="/#topics" aria-current={here("topics")}>Topics</a>
+                  <a href={`${home}#topics`} aria-current={here("topics")}>Topics</a>
                 </li>
                 {props.hasBooks
                   ? (
                     <li>
-                      <a href="/#books" aria-current={here("books")}>Books</a>
+                      <a href={`${home}#books`} aria-current={here("books")}>Books</a>
                     </li>
                   )
                   : null}

@@ -52,11 +52,19 @@ export function SiteHome(props: SiteHomeView) {
                 <p>
                   {first
                     ? `${brand.name} has not published anything here yet. Come back soon.`
-                    : <a href="/">Back to the latest articles</a>}
+                    : <a href={`${props.brand.base}/`}>Back to the latest articles</a>}
                 </p>
               </Empty>
             )
-            : <ArticleList articles={props.latest} lead={first} level={3} label="Latest" />}
+            : (
+              <ArticleList
+                base={props.brand.base}
+                articles={props.latest}
+                lead={first}
+                level={3}
+                label="Latest"
+              />
+            )}
           <Pager paging={paging} />
         </section>
         <aside class="side" aria-label="Topics and books">
@@ -66,7 +74,7 @@ export function SiteHome(props: SiteHomeView) {
               <ul class="topics">
                 {props.topics.map((t) => (
                   <li key={t.tag}>
-                    <a href={topicHref(t.tag)}>{t.tag}</a>
+                    <a href={topicHref(props.brand.base, t.tag)}>{t.tag}</a>
                     <span class="count">
                       {t.count} <span class="sr-only">{noun(t.count, "article")}</span>
                     </span>
@@ -82,7 +90,9 @@ export function SiteHome(props: SiteHomeView) {
                 <ul class="books">
                   {props.books.map((b) => (
                     <li key={b.id}>
-                      <a href={`/books/${encodeURIComponent(b.id)}`}>{b.title}</a>
+                      <a href={`${props.brand.base}/books/${encodeURIComponent(b.id)}`}>
+                        {b.title}
+                      </a>
                       <span>
                         {b.author} · {plural(b.chapters, "chapter")}
                       </span>
@@ -126,11 +136,19 @@ export function SiteTopic(props: SiteTopicView) {
             ? (
               <Empty title={`No articles about ${props.tag} yet.`}>
                 <p>
-                  <a href="/">See the latest articles</a> or <a href="/#topics">other topics</a>.
+                  <a href={`${props.brand.base}/`}>See the latest articles</a> or{" "}
+                  <a href={`${props.brand.base}/#topics`}>other topics</a>.
                 </p>
               </Empty>
             )
-            : <ArticleList articles={props.articles} level={2} label={props.tag} />}
+            : (
+              <ArticleList
+                base={props.brand.base}
+                articles={props.articles}
+                level={2}
+                label={props.tag}
+              />
+            )}
           <Pager paging={paging} />
         </section>
         <aside class="side" aria-label="About these pages">

@@ -15,7 +15,8 @@ export function SiteNotFound(props: SiteNotFoundView) {
           </p>
         </div>
         <p>
-          <a href="/">See the latest articles</a> or <a href="/#topics">browse by topic</a>.
+          <a href={`${props.brand.base}/`}>See the latest articles</a> or{" "}
+          <a href={`${props.brand.base}/#topics`}>browse by topic</a>.
         </p>
       </div>
     </SiteFrame>
@@ -40,7 +41,7 @@ export function SiteError(props: SiteErrorView) {
           )
           : null}
         <p>
-          <a href="/">Go to the latest articles</a>
+          <a href={`${props.brand.base}/`}>Go to the latest articles</a>
         </p>
       </div>
     </SiteFrame>

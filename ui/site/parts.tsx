@@ -16,9 +16,9 @@ export function When(props: { iso: string | null }) {
   return text ? <time dateTime={new Date(props.iso!).toISOString()}>{text}</time> : null;
 }
 
-/** The link of a topic page. */
-export function topicHref(tag: string): string {
-  return `/topics/${encodeURIComponent(tag)}`;
+/** The link of a topic page on a site whose links start with `base` (SiteBrand.base). */
+export function topicHref(base: string, tag: string): string {
+  return `${base}/topics/${encodeURIComponent(tag)}`;
 }
 
 /** The small label of an article's AI access policy. */
@@ -29,7 +29,14 @@ export function AccessLabel(props: { policy: ArticleCard["policy"] }) {
 
 /** A list of articles; the first may lead larger. Headings start at `level`. */
 export function ArticleList(
-  props: { articles: ArticleCard[]; lead?: boolean; level?: 2 | 3; label: string },
+  props: {
+    articles: ArticleCard[];
+    /** SiteBrand.base: the prefix of the site's links. */
+    base: string;
+    lead?: boolean;
+    level?: 2 | 3;
+    label: string;
+  },
 ) {
   const H = props.level === 3 ? "h3" : "h2";
   return (
@@ -43,7 +50,7 @@ export function ArticleList(
               ? <span class="eyebrow">{a.tags[0]}</span>
               : null}
             <H>
-              <a href={safeHref(a.path) ?? "/"}>{a.title}</a>
+              <a href={safeHref(`${props.base}${a.path}`) ?? `${props.base}/`}>{a.title}</a>
             </H>
             {a.summary ? <p class="summary">{a.summary}</p> : null}
             <p class="meta">

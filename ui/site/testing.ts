@@ -18,6 +18,7 @@ export function sampleBrand(over: Partial<SiteBrand> = {}): SiteBrand {
     primaryColor: "#0f766e",
     font: null,
     origin: "https://news.example",
+    base: "",
     termsUrl: "https://news.example/terms",
     licenseXmlUrl: "https://news.example/license.xml",
     ...over,

@@ -10,8 +10,13 @@ export interface SiteBrand {
   logoUrl: string | null;
   primaryColor: string | null;
   font: string | null;
-  /** The publisher's origin, e.g. "https://news.example". */
+  /**
+   * Where the site lives, e.g. "https://news.example" (its custom domain), or
+   * "https://folio.example/read/pub_x" (its pages on the platform); page URLs are origin + path.
+   */
   origin: string;
+  /** The path prefix of the site's own links: "" on its domain, "/read/pub_x" on the platform. */
+  base: string;
   termsUrl: string;
   /** origin + "/license.xml" (RSL). */
   licenseXmlUrl: string;

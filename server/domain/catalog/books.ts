@@ -5,7 +5,7 @@
  */
 import { setChapterUrls, upsertArticle } from "../../../store/articles.ts";
 import { getPublisher, type Publisher } from "../../../store/publishers.ts";
-import { publisherUrls } from "../../platform/urls.ts";
+import { siteOrigin } from "../../platform/urls.ts";
 import {
   type Book,
   bookChapters,
@@ -41,20 +41,24 @@ export interface BookImport {
   titles: string[];
 }
 
-/** The article URL of a book chapter: stable, never fetched, never mistaken for a web page. */
+/**
+ * The stored key of a book chapter: stable, never fetched, never mistaken for a web page. Never
+ * shown: the chapter's canonical URL is its page on the publisher's site (syncChapterUrls).
+ */
 export function chapterUrl(bookId: string, n: number): string {
   return `book:${bookId}/chapter/${n}`;
 }
 
 /**
- * Points the publisher's chapters at their pages on its host (docs/SPEC.md: agents cite the URL),
- * or back to none when it has no custom domain. Runs at start, on upload and when the domain moves.
+ * Points the publisher's chapters at their pages on its site (docs/SPEC.md: agents cite the URL):
+ * its custom domain, else its pages on the platform (`siteOrigin()`). Runs at start, on
+ * upload and when the domain moves.
  */
 export async function syncChapterUrls(
   deps: Pick<AppDeps, "store" | "config">,
   publisher: Publisher,
 ): Promise<void> {
-  await setChapterUrls(deps.store.db, publisher.id, publisherUrls(deps.config, publisher).host);
+  await setChapterUrls(deps.store.db, publisher.id, siteOrigin(deps.config, publisher));
 }
 
 /**

@@ -6,20 +6,20 @@
 import { Readability } from "@mozilla/readability";
 import { parseHTML } from "linkedom";
 import { htmlToText } from "./html_text.ts";
+import { plainNames, removeClutter } from "./clutter.ts";
 import { normaliseDate } from "./dates.ts";
 import {
   byline,
   clean,
   decodeEntities,
-  isDecoyAuthor,
   jsonLd,
   metaTags,
-  pickAuthor,
   pickPublished,
-  pickTitle,
   siteNames,
   str,
 } from "./extract_meta.ts";
+import { pickTitle } from "./extract_title.ts";
+import { authorKind, pickAuthor } from "./extract_author.ts";
 
 /** What an article page says about itself. */
 export interface Extracted {
@@ -56,10 +56,11 @@ export function extractArticle(html: string, url: string): Extracted {
     url,
   );
   // Readability mutates the document, so metadata is read first.
-  const title = pickTitle(doc, meta, article, sites);
+  const title = pickTitle(doc, meta, article, sites, url);
   const author = pickAuthor(doc, meta, ld, sites);
   const published = pickPublished(doc, meta, article);
   removeClutter(doc);
+  plainNames(doc);
   let readable: ReturnType<Readability<string>["parse"]> = null;
   try {
     readable = new Readability(doc, { charThreshold: CHAR_THRESHOLD }).parse();
@@ -84,8 +85,7 @@ export function extractArticle(html: string, url: string): Extracted {
   );
   return {
     title: title || clean(readable?.title),
-    author: author ||
-      (isDecoyAuthor(byline(readable?.byline), sites) ? "" : byline(readable?.byline)),
+    author: author || readableAuthor(byline(readable?.byline), sites, ld),
     publishedAt,
     summary,
     tags,
@@ -94,34 +94,13 @@ export function extractArticle(html: string, url: string): Extracted {
   };
 }
 
-/**
- * Boxes Readability's unlikely-candidate list does not name (it has "footer" and "related", not
- * "newsletter", "cookie" or "print"): removed unless they hold the article itself.
- */
-const CLUTTER =
-  /cookie|consent|gdpr|cmp-|didomi|newsletter|subscri|signup|sign-up|paywall|upsell|promo|print-|print_|printfooter|share|social|advert|publicidad|publicidade|anzeige|\bads?\b|ad-slot|related|recommend|most-read|ranking|\bcomments?\b|comment-|respond|feedback|rating|poll|disclosure|author-bio|profile-box|follow|toc\b|infobox|navbox|navframe|catlinks|reflist|\breferences\b|hatnote|bandeau|normdaten|sitesub|editsection/i;
-/** Bounds the work on hostile pages (thousands of nested boxes each named "share"). */
-const MAX_CLUTTER = 300;
-const CLUTTER_ROLES = /^(dialog|alertdialog|navigation|banner|contentinfo|complementary|search)$/;
-
-function removeClutter(doc: Document): void {
-  // A box holding most of the page's words is the story ("subscriber-content"), whatever its name.
-  const words = (el: Element | null) => (el?.textContent ?? "").split(/\s+/).length;
-  const total = words(doc.body);
-  const keep = (el: Element) =>
-    /^(HTML|BODY|MAIN|ARTICLE)$/.test(el.tagName) ||
-    el.querySelector("article, main, h1, [itemprop=articleBody]") !== null ||
-    words(el) > total * 0.4;
-  let examined = 0;
-  for (const el of [...doc.querySelectorAll("[class], [id], [role], [aria-hidden], [hidden]")]) {
-    const names = `${el.getAttribute("class") ?? ""} ${el.getAttribute("id") ?? ""}`;
-    const clutter = CLUTTER.test(names) || CLUTTER_ROLES.test(el.getAttribute("role") ?? "") ||
-      el.getAttribute("aria-hidden") === "true" || el.hasAttribute("hidden");
-    if (clutter && ++examined <= MAX_CLUTTER && el.isConnected && !keep(el)) el.remove();
-  }
-  for (const el of [...doc.querySelectorAll("nav, aside, form, dialog")]) {
-    if (el.isConnected && !keep(el)) el.remove();
-  }
+/** Readability's byline when no source named anyone, unless it is a decoy (extract_author.ts). */
+function readableAuthor(
+  name: string,
+  sites: string[],
+  ld: { people: string[]; orgs: string[] },
+): string {
+  return authorKind(name, { sites, people: ld.people, orgs: ld.orgs }) === "decoy" ? "" : name;
 }
 
 /** Byline, dateline and repeated-title lines Readability leaves at the top of the body. */

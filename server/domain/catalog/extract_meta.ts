@@ -1,7 +1,8 @@
 /**
  * What a page says about itself, read before Readability touches the document: JSON-LD (CDATA
  * wrappers, @graph and @id references included), OpenGraph, Dublin Core, microdata and the
- * visible <h1>, byline and <time>. Each field has its own precedence (docs/decisions/ingestion.md).
+ * visible <h1>, byline and <time>. Each field has its own precedence (docs/decisions/ingestion.md);
+ * the title's is in extract_title.ts, the author's in extract_author.ts.
  */
 import { pickDate } from "./dates.ts";
 
@@ -26,12 +27,6 @@ const CONTENT_TYPES = new Set([
   "howto",
   "review",
 ]);
-/** Names that stand for a site or a desk, never for the person who wrote the piece. */
-const GENERIC_AUTHORS =
-  /^(admin|administrator|root|editor|editors|staff|staff writer|team|newsroom|webmaster|redaktion|rédaction|redacción|redazione|redação|editorial|editorial team|guest|anonymous|unknown)$/i;
-/** Title separators between a headline and its site or section name. */
-const SEPARATORS = /\s+[|\-–—·:»/]{1,2}\s+|\s*[｜|]\s*/;
-
 /** Reads `<meta>` tags: lower-cased name or property → contents in document order. */
 export function metaTags(doc: Document): Map<string, string[]> {
   const out = new Map<string, string[]>();
@@ -45,7 +40,9 @@ export function metaTags(doc: Document): Map<string, string[]> {
 }
 
 /** Every JSON-LD node of the page, flattened, with the first content (article) node. */
-export function jsonLd(doc: Document): { article: Obj | null; byId: Map<string, Obj> } {
+export function jsonLd(
+  doc: Document,
+): { article: Obj | null; byId: Map<string, Obj>; people: string[]; orgs: string[] } {
   const nodes: Obj[] = [];
   for (const script of doc.querySelectorAll('script[type="application/ld+json" i]')) {
     // CDATA wrappers, bare or inside // and /* */ comments, are common in XHTML-era templates.
@@ -61,7 +58,20 @@ export function jsonLd(doc: Document): { article: Obj | null; byId: Map<string, 
   const byId = new Map<string, Obj>();
   for (const n of nodes) if (typeof n["@id"] === "string") byId.set(n["@id"], n);
   const article = nodes.find((n) => types(n).some((t) => CONTENT_TYPES.has(t))) ?? null;
-  return { article, byId };
+  // Every node typed Person or Organization, nested ones (an author, a publisher) included.
+  const people: string[] = [];
+  const orgs: string[] = [];
+  const walk = (v: unknown, depth: number): void => {
+    if (depth > 8 || v === null || typeof v !== "object") return;
+    if (Array.isArray(v)) return v.forEach((x) => walk(x, depth + 1));
+    const o = v as Obj;
+    const name = clean(str(o.name));
+    if (name && types(o).includes("person")) people.push(name);
+    if (name && types(o).some((t) => /organization|corporation/.test(t))) orgs.push(name);
+    for (const [k, x] of Object.entries(o)) if (k !== "@graph") walk(x, depth + 1);
+  };
+  nodes.forEach((n) => walk(n, 0));
+  return { article, byId, people, orgs };
 }
 
 function collect(node: unknown, out: Obj[], depth: number): void {
@@ -74,7 +84,7 @@ function collect(node: unknown, out: Obj[], depth: number): void {
   collect((node as Obj)["@graph"], out, depth + 1);
 }
 
-function types(n: Obj): string[] {
+export function types(n: Obj): string[] {
   return ([] as unknown[]).concat(n["@type"] ?? []).map((t) => String(t).toLowerCase());
 }
 
@@ -86,136 +96,6 @@ export function siteNames(meta: Map<string, string[]>, ld: Obj | null): string[]
     typeof publisher?.name === "string" ? publisher.name : undefined,
     meta.get("application-name")?.[0],
   ].map((s) => clean(s)).filter(Boolean);
-}
-
-type Family = "social" | "document" | "visible" | "structured";
-
-/**
- * The title: og:title, <title>, <h1>, JSON-LD headline, DC.title, twitter:title, each with the
- * site's name cut off. The one most other kinds of source agree with wins, ties in that order:
- * a JSON-LD headline is often an SEO variant, og:title a social one, <title> carries the site.
- */
-export function pickTitle(
-  doc: Document,
-  meta: Map<string, string[]>,
-  ld: Obj | null,
-  sites: string[],
-): string {
-  const h1 = ["article h1", "main h1", "[itemprop=headline]", "h1"]
-    .map((q) => doc.querySelector(q)).find((el) => el);
-  const sources: [Family, string][] = [
-    ["social", meta.get("og:title")?.[0] ?? ""],
-    ["document", clean(doc.querySelector("title")?.textContent)],
-    ["visible", clean(h1?.getAttribute("content") ?? h1?.textContent)],
-    ["structured", str(ld?.headline)],
-    ["structured", meta.get("dc.title")?.[0] ?? meta.get("dcterms.title")?.[0] ?? ""],
-    ["social", meta.get("twitter:title")?.[0] ?? ""],
-    ["structured", str(ld?.name)],
-  ];
-  const cands = sources.map(([family, raw]) => ({
-    family,
-    value: stripSite(clean(decodeEntities(raw)), sites),
-    pieces: pieces(clean(decodeEntities(raw)), sites),
-  })).filter((c) => c.value && !sites.some((s) => same(s, c.value)));
-  if (cands.length === 0) return "";
-  let best = { value: "", support: -1 };
-  const consider = (value: string, family: Family) => {
-    const support = new Set(
-      cands.filter((o) => o.family !== family && o.pieces.some((p) => same(p, value)))
-        .map((o) => o.family),
-    ).size;
-    if (support > best.support) best = { value, support };
-  };
-  for (const c of cands) consider(c.value, c.family);
-  if (best.support > 0) return best.value;
-  // Nothing agrees: the first source, cut at a separator if what is left is still a headline.
-  const first = cands[0];
-  if (first.family !== "document") return first.value;
-  const longest = first.pieces.slice(1).sort((a, b) => b.length - a.length)[0];
-  return longest && longest.split(/\s+/).length >= 4 ? longest : first.value;
-}
-
-/** A title and the pieces a separator splits it into (site names dropped). */
-function pieces(title: string, sites: string[]): string[] {
-  const out = [title, stripSite(title, sites)];
-  const parts = title.split(SEPARATORS).map((p) => p.trim()).filter(Boolean);
-  if (parts.length > 1) {
-    out.push(...parts);
-    for (let i = 1; i < parts.length; i++) {
-      out.push(joinedSlice(title, parts, 0, i), joinedSlice(title, parts, i, parts.length));
-    }
-  }
-  return out.filter((p) => p && !sites.some((s) => same(s, p)));
-}
-
-/** parts[from..to) as they were written in `title`, separators included. */
-function joinedSlice(title: string, parts: string[], from: number, to: number): string {
-  const start = title.indexOf(parts[from]);
-  const last = parts[to - 1];
-  const end = title.lastIndexOf(last) + last.length;
-  return start >= 0 && end > start ? title.slice(start, end) : "";
-}
-
-function stripSite(title: string, sites: string[]): string {
-  let t = title;
-  for (const site of sites) {
-    const esc = site.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-    t = t.replace(new RegExp(`(?:${SEPARATORS.source})${esc}$`, "i"), "")
-      .replace(new RegExp(`^${esc}(?:${SEPARATORS.source})`, "i"), "").trim();
-  }
-  return t || title;
-}
-
-/**
- * The author: JSON-LD Person names (references by @id followed), article:author that is not a
- * URL, DC.creator, microdata, rel=author, a byline element, then <meta name=author>. A name that
- * is the site's, a domain, or a generic desk ("admin", "Redaktion") is a decoy and skipped.
- */
-export function pickAuthor(
-  doc: Document,
-  meta: Map<string, string[]>,
-  ld: { article: Obj | null; byId: Map<string, Obj> },
-  sites: string[],
-): string {
-  const decoy = (n: string) => isDecoyAuthor(n, sites);
-  const lists: string[][] = [
-    ldPeople(ld.article?.author, ld.byId),
-    meta.get("article:author") ?? [],
-    meta.get("dc.creator") ?? meta.get("dcterms.creator") ?? [],
-    [...doc.querySelectorAll("[itemprop~=author]")].map((el) =>
-      clean(el.querySelector("[itemprop~=name]")?.textContent ?? el.textContent)
-    ),
-    [...doc.querySelectorAll('a[rel~="author"]')].map((a) => clean(a.textContent)),
-    [...doc.querySelectorAll(".byline .author, .byline [class*=name], .author-name, .author")]
-      .filter((el) => !el.closest("[class*=comment], [id*=comment]"))
-      .map((el) => byline(el.textContent)),
-    meta.get("author") ?? [],
-    meta.get("parsely-author") ?? meta.get("sailthru.author") ?? [],
-  ];
-  for (const list of lists) {
-    const names = [...new Set(list.map((n) => clean(decodeEntities(n))))].filter((n) =>
-      !decoy(n) && n.length <= 100
-    );
-    if (names.length) return names.join(", ");
-  }
-  return "";
-}
-
-/** A name that is the site's, a domain, a URL or a generic desk ("admin", "Redaktion"). */
-export function isDecoyAuthor(n: string, sites: string[]): boolean {
-  return !n || GENERIC_AUTHORS.test(n) || /^https?:\/\//i.test(n) ||
-    /^[^\s]+\.[a-z]{2,}$/i.test(n) ||
-    sites.some((s) => same(s, n) || n.toLowerCase().includes(s.toLowerCase()));
-}
-
-function ldPeople(v: unknown, byId: Map<string, Obj>): string[] {
-  return ([] as unknown[]).concat(v ?? []).map((a) => {
-    if (typeof a === "string") return a;
-    if (!a || typeof a !== "object") return "";
-    let o = a as Obj;
-    if (typeof o["@id"] === "string" && !o.name) o = byId.get(o["@id"]) ?? o;
-    return types(o).includes("organization") ? "" : str(o.name);
-  }).filter(Boolean);
 }
 
 /**
@@ -254,7 +134,8 @@ export function byline(s: string | null | undefined): string {
     .replace(/\s+[·|]\s.*$/, "");
 }
 
-function same(a: string, b: string): boolean {
+/** Equal once case, spaces and punctuation are set aside. */
+export function same(a: string, b: string): boolean {
   const key = (s: string) => s.toLowerCase().replace(/[\s\p{P}]+/gu, "");
   return key(a) !== "" && key(a) === key(b);
 }
@@ -262,19 +143,35 @@ function same(a: string, b: string): boolean {
 /** Entities authors leave encoded inside JSON-LD and attributes ("Tom &amp; Jerry"). */
 export function decodeEntities(s: string): string {
   if (!s.includes("&")) return s;
-  return s.replace(/&(amp|lt|gt|quot|#39|apos|#8211|#8212|nbsp);/g, (_, e) =>
-    ({
-      amp: "&",
-      lt: "<",
-      gt: ">",
-      quot: '"',
-      "#39": "'",
-      apos: "'",
-      "#8211": "–",
-      "#8212": "—",
-      nbsp: " ",
-    })[e as string] ?? _);
+  // The parser has decoded the markup once; these are the second layer templates leave, so the
+  // numeric ones and the typographic names suffice (no full entity table).
+  return s.replace(/&(#\d{1,7}|#x[0-9a-f]{1,6}|[a-z]{2,8});/gi, (whole, e: string) => {
+    if (e[0] === "#") {
+      const code = e[1] === "x" || e[1] === "X" ? parseInt(e.slice(2), 16) : parseInt(e.slice(1));
+      return code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : whole;
+    }
+    return NAMED[e.toLowerCase()] ?? whole;
+  });
 }
+
+const NAMED: Record<string, string> = {
+  amp: "&",
+  lt: "<",
+  gt: ">",
+  quot: '"',
+  apos: "'",
+  nbsp: " ",
+  ndash: "–",
+  mdash: "—",
+  lsquo: "‘",
+  rsquo: "’",
+  ldquo: "“",
+  rdquo: "”",
+  hellip: "…",
+  laquo: "«",
+  raquo: "»",
+  middot: "·",
+};
 
 export function str(v: unknown): string {
   return typeof v === "string" ? v : "";

@@ -126,11 +126,12 @@ async function render(
 ): Promise<Response> {
   const publisher = c.get("publisher");
   const { article, decision } = opts;
-  const brand = brandOf(deps, publisher);
+  const base = c.get("siteBase") ?? "";
+  const brand = brandOf(deps, publisher, base);
   const card = cardOf(article, decision.policy);
   const price = decision.charge?.micros ?? decision.quote?.micros ?? null;
   const chapter = article.kind === "chapter" && article.bookId
-    ? await chapterOf(deps, publisher.id, article)
+    ? await chapterOf(deps, publisher.id, article, base)
     : undefined;
   const view: SiteArticleView = {
     brand,
@@ -159,11 +160,11 @@ async function render(
   return c.html(renderSite(SiteArticle(view)), opts.status as 200);
 }
 
-async function chapterOf(deps: AppDeps, publisherId: string, article: Article) {
+async function chapterOf(deps: AppDeps, publisherId: string, article: Article, base: string) {
   const book = await getBook(deps.store.db, publisherId, article.bookId!);
   if (!book) return undefined;
   const n = article.chapterNo!;
-  const path = (no: number) => `/books/${book.id}/chapters/${no}`;
+  const path = (no: number) => `${base}/books/${book.id}/chapters/${no}`;
   return {
     bookId: book.id,
     bookTitle: book.title,

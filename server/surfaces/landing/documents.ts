@@ -26,7 +26,7 @@ export function robotsTxtRoute(deps: AppDeps): Handler<PublishedEnv> {
     // What anyone is granted, by the one rights table (docs/decisions/licensing.md).
     const rights = publicRights(p.rights);
     const body = robotsTxt({
-      licenseXmlUrl: brandOf(deps, p).licenseXmlUrl,
+      licenseXmlUrl: brandOf(deps, p, c.get("siteBase") ?? "").licenseXmlUrl,
       blocked: tokensWith("block"),
       charged: p.agentPayments.enabled ? tokensWith("charge") : [],
       // Nothing beyond the crawler settings: every site offers NLWeb `/ask`, and a Disallow would
@@ -51,7 +51,7 @@ export function licenseXmlRoute(deps: AppDeps): Handler<PublishedEnv> {
       listRules(deps.store.db, p.id),
       ownTermsPaths(deps.store.db, p.id, { limit: 1000 }),
     ]);
-    const brand = brandOf(deps, p);
+    const brand = brandOf(deps, p, c.get("siteBase") ?? "");
     const xml = rslDocument({
       publisherName: p.name,
       origin: brand.origin,

@@ -25,7 +25,10 @@ export function landingError(deps: AppDeps): ErrorHandler<PublishedEnv> {
     if (err instanceof CrawlerError) {
       c.header("crawler-error", err.code);
       // Every refusal points at the RSL license: it says what the pages cost and on what terms.
-      c.header("Link", licenseLink(`${new URL(c.req.url).origin}/license.xml`));
+      c.header(
+        "Link",
+        licenseLink(`${new URL(c.req.url).origin}${c.get("siteBase") ?? ""}/license.xml`),
+      );
       if (err.priceMicros !== null) c.header("crawler-price", formatCrawlerPrice(err.priceMicros));
       c.header("Cache-Control", "no-store");
       return c.text(`${err.code}: ${err.message}\n`, err.status);

@@ -23,10 +23,19 @@ import { publisherUrls } from "../../platform/urls.ts";
 export const PAGE_SIZE = 20;
 
 /** The publisher's branding and the links every page carries. */
-export function brandOf(deps: Pick<AppDeps, "config">, publisher: Publisher): SiteBrand {
+/**
+ * The site as its pages show it. `base` is the path prefix its pages are served under: "" on the
+ * publisher's domain, `platformSitePath()` on the platform's host.
+ */
+export function brandOf(
+  deps: Pick<AppDeps, "config">,
+  publisher: Publisher,
+  base = "",
+): SiteBrand {
   const urls = publisherUrls(deps.config, publisher);
-  const origin = urls.host ?? deps.config.baseUrl;
+  const origin = base ? `${deps.config.baseUrl}${base}` : urls.host ?? deps.config.baseUrl;
   return {
+    base,
     name: publisher.name,
     description: publisher.description,
     logoUrl: publisher.branding.logoUrl,
@@ -83,7 +92,7 @@ export async function visibleCards(
 /** The front page: the latest articles, the topics and the books. */
 export async function homeView(
   deps: AppDeps,
-  req: { publisher: Publisher; caller: Caller; page: number },
+  req: { publisher: Publisher; caller: Caller; page: number; base: string },
 ): Promise<SiteHomeView> {
   const [latest, topics, books] = await Promise.all([
     visibleCards(deps, req),
@@ -91,28 +100,28 @@ export async function homeView(
     listBooks(deps.store.db, req.publisher.id),
   ]);
   return {
-    brand: brandOf(deps, req.publisher),
+    brand: brandOf(deps, req.publisher, req.base),
     latest: latest.cards,
     topics,
     books: books.map((b) => ({ id: b.id, title: b.title, author: b.author, chapters: b.chapters })),
-    paging: { page: req.page, hasNext: latest.hasNext, basePath: "/" },
+    paging: { page: req.page, hasNext: latest.hasNext, basePath: `${req.base}/` },
   };
 }
 
 /** A topic's page. */
 export async function topicView(
   deps: AppDeps,
-  req: { publisher: Publisher; caller: Caller; page: number; tag: string },
+  req: { publisher: Publisher; caller: Caller; page: number; tag: string; base: string },
 ): Promise<SiteTopicView> {
   const found = await visibleCards(deps, req);
   return {
-    brand: brandOf(deps, req.publisher),
+    brand: brandOf(deps, req.publisher, req.base),
     tag: req.tag,
     articles: found.cards,
     paging: {
       page: req.page,
       hasNext: found.hasNext,
-      basePath: `/topics/${encodeURIComponent(req.tag)}`,
+      basePath: `${req.base}/topics/${encodeURIComponent(req.tag)}`,
     },
   };
 }

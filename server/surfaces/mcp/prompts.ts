@@ -17,7 +17,8 @@ import { peekArticle } from "../../domain/reads/read_article.ts";
 import { listable } from "../../domain/reads/visibility.ts";
 import { publisherUrls } from "../../platform/urls.ts";
 import type { Completer } from "./completions.ts";
-import { formatCitation } from "./sponsor_tools.ts";
+import { CITATION_STYLES } from "../../domain/reads/citation.ts";
+import { citeArticle as cite } from "../../domain/reads/cite.ts";
 import { readDeps, type ToolContext } from "./tool_kit.ts";
 import { publicRights } from "../../domain/licensing/rights.ts";
 
@@ -40,7 +41,7 @@ export interface PromptContext extends ToolContext {
 export class PromptError extends Error {}
 
 const articleId = urlOrId.describe("The article's id (or its URL)");
-const STYLES = ["apa", "mla", "chicago"] as const;
+const STYLES = CITATION_STYLES;
 
 const researchTopic: PromptDef = {
   name: "research_topic",
@@ -91,13 +92,7 @@ const citeArticle: PromptDef = {
     const { article, license } = await visibleArticle(ctx, args.article_id);
     const meta = articleSummary(article);
     const style = (args.style ?? "apa") as typeof STYLES[number];
-    const citation = formatCitation(style, {
-      author: article.author,
-      title: article.title,
-      site: p.name,
-      publishedAt: article.publishedAt,
-      url: meta.url,
-    });
+    const citation = await cite(ctx.deps.store.db, p, article, style);
     const quote = license.rights.display === "granted"
       ? `You may quote it within its license: read it with get_article (url_or_id "${article.id}") first.`
       : "Display is not granted for it: do not quote its text.";

@@ -12,6 +12,8 @@ import { publisherUrls } from "../../platform/urls.ts";
 import { toolError } from "./results.ts";
 import { urlOrId } from "../../domain/reads/inputs.ts";
 import { sponsorToolWords } from "../../domain/sponsor_tools.ts";
+import { CITATION_STYLES } from "../../domain/reads/citation.ts";
+import { citeArticle as cite } from "../../domain/reads/cite.ts";
 import { defineTool, readDeps, type ToolDef } from "./tool_kit.ts";
 import { publicRights } from "../../domain/licensing/rights.ts";
 
@@ -19,7 +21,9 @@ const citeArticle = defineTool({
   ...sponsorToolWords("cite_article"),
   schema: z.strictObject({
     url_or_id: urlOrId,
-    style: z.enum(["apa", "mla", "chicago"]).default("apa").describe("Citation style"),
+    style: z.enum(CITATION_STYLES).default("apa").describe(
+      "Citation style: apa (APA 7), mla (MLA 9) or chicago (Chicago 17 bibliography)",
+    ),
   }),
   annotations: { readOnlyHint: true, openWorldHint: false },
   async run(ctx, args) {
@@ -36,13 +40,7 @@ const citeArticle = defineTool({
     if (decision.outcome === "blocked" || decision.outcome === "territory_blocked") {
       return toolError(decision.reason, { status: decision.outcome });
     }
-    const citation = formatCitation(args.style, {
-      author: article.author,
-      title: article.title,
-      site: ctx.publisher.name,
-      publishedAt: article.publishedAt,
-      url: article.canonicalUrl ?? article.url,
-    });
+    const citation = await cite(ctx.deps.store.db, ctx.publisher, article, args.style);
     return {
       content: [{ type: "text", text: citation }],
       structuredContent: { style: args.style, citation, articleId: article.id },
@@ -90,31 +88,4 @@ export const SPONSOR_TOOLS: ReadonlyMap<string, ToolDef> = new Map(
 /** The sponsor tools a publisher has enabled, in catalog order (unknown ids are ignored). */
 export function enabledSponsorTools(enabled: readonly string[]): ToolDef[] {
   return [...SPONSOR_TOOLS.values()].filter((t) => enabled.includes(t.name));
-}
-
-/** A citation in one of three house styles. */
-export function formatCitation(
-  style: "apa" | "mla" | "chicago",
-  a: { author: string; title: string; site: string; publishedAt: string | null; url: string },
-): string {
-  const d = a.publishedAt ? new Date(a.publishedAt) : null;
-  const valid = d !== null && !Number.isNaN(d.getTime());
-  const month = valid ? d.toLocaleString("en-US", { month: "long", timeZone: "UTC" }) : "";
-  const day = valid ? d.getUTCDate() : 0;
-  const year = valid ? d.getUTCFullYear() : 0;
-  const author = a.author.trim();
-  switch (style) {
-    case "apa":
-      return `${author || a.site}. (${
-        valid ? `${year}, ${month} ${day}` : "n.d."
-      }). ${a.title}. ${a.site}. ${a.url}`;
-    case "mla":
-      return `${author ? `${author}. ` : ""}"${a.title}." ${a.site}, ${
-        valid ? `${day} ${month.slice(0, 3)}. ${year}, ` : ""
-      }${a.url}.`;
-    case "chicago":
-      return `${author ? `${author}. ` : ""}"${a.title}." ${a.site}, ${
-        valid ? `${month} ${day}, ${year}. ` : ""
-      }${a.url}.`;
-  }
 }
