@@ -27,6 +27,7 @@ import {
   signupSchema,
 } from "../manage/schemas.ts";
 import { type Api, type Operation, pathParam, query, schemaOf } from "./kit.ts";
+import { analyticsPaths } from "./manage_analytics.ts";
 
 const ERRORS: Record<number, string> = {
   400: "Invalid input; the message names the field and the problem, and `param` the field",
@@ -59,6 +60,7 @@ export function manageApi(): Api {
     errors: ERRORS,
     errorSchema: "Error",
     paths: {
+      ...analyticsPaths(authed),
       "/api/publishers/signup": {
         post: {
           summary: "Create a publisher account",
@@ -221,16 +223,6 @@ export function manageApi(): Api {
           example: { policy: "PAYWALL", priceUsdCents: 3 },
           ok: [200, z.object({ article: managedArticleSchema })],
           errors: [400, 404],
-        }),
-      },
-      "/api/publisher/calls": {
-        get: authed({
-          summary: "The last 100 calls to this publisher, and who made them",
-          description:
-            "Protocol trace rows (`_method:*` with status trace: the JSON-RPC envelope " +
-            "of a tool call, or a handshake) are left out. An anonymous caller's address is " +
-            "never shown.",
-          ok: [200, io.callListSchema],
         }),
       },
       "/api/publisher/intents": {
