@@ -176,7 +176,7 @@ Deno.test("a 402 is labelled a price quote, not an error; other failures say wha
     { ...ROW, id: 4, status: "ok", outcome: "ok", httpStatus: 200 },
   ]);
   const text = textOf(html);
-  assert.match(text, /GPTBot\/1\.2 priced 402 payment required/);
+  assert.match(text, /GPTBot\/1\.2 priced 402/);
   assert.match(text, /GPTBot\/1\.2 refused 403/);
   assert.match(text, /not found 404/);
   const tags = [...html.matchAll(/<span class="tag (\w+)">([\w ]+)<\/span>/g)].map((

@@ -62,8 +62,13 @@ export async function seedHistory(
   // A few articles are read far more than the rest (Zipf-like), in an order the seed picks.
   const ranked = shuffle(articles, random);
   const weightOf = (i: number) => 1 / (i + 1);
-  const pick = (pool: HistoryArticle[]) =>
-    choose(pool, pool.map((a) => weightOf(ranked.indexOf(a))), random);
+  // Buyers pay for PAYWALL articles because they want them: they pick those more often.
+  const pick = (pool: HistoryArticle[], paying: boolean) =>
+    choose(
+      pool,
+      pool.map((a) => weightOf(ranked.indexOf(a)) * (paying && a.policy === "PAYWALL" ? 4 : 1)),
+      random,
+    );
   const free = ranked.filter((a) => a.policy === "OBSERVE");
 
   const calls: CallEntry[] = [];
@@ -82,7 +87,7 @@ export async function seedHistory(
         const at = day + Math.floor(((random() + random()) / 2) * DAY_MS);
         if (at >= now) continue;
         const move = choose(v.moves, v.moves.map((m) => m.weight), random);
-        const article = move.use ? pick(v.freeOnly ? free : ranked) : null;
+        const article = move.use ? pick(v.freeOnly ? free : ranked, !!v.buyerId) : null;
         const call = callOf(v, move, article, at, random);
         calls.push({ ...call, publisherId: publisher.id });
         if (!article || !move.use || call.status !== "ok") continue;

@@ -140,15 +140,15 @@ const OUTCOME_WORDS: Record<CallRow["outcome"], [tag: string, cls: string]> = {
 
 /**
  * How a call went. A 402 is a price quote, not a failure: a crawler asked for a priced page
- * without paying (the landing path's pay-per-crawl), or a caller is past the paywall meter.
+ * without paying (the landing path's pay-per-crawl), or a caller is past the paywall meter; the
+ * filter's "Priced (402 quote)" says so.
  */
 export function Outcome(props: { outcome: CallRow["outcome"]; httpStatus: number | null }) {
   const [tag, cls] = OUTCOME_WORDS[props.outcome];
   return (
     <>
       <span class={`tag ${cls}`}>{tag}</span>
-      {props.httpStatus === 402 ? " 402 payment required" : ""}
-      {props.httpStatus !== null && props.httpStatus !== 402 ? ` ${props.httpStatus}` : ""}
+      {props.httpStatus !== null ? ` ${props.httpStatus}` : ""}
     </>
   );
 }

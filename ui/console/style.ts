@@ -64,7 +64,7 @@ summary{white-space:nowrap;cursor:pointer}
 tr.read td{background:#eff6ff}tr.read td:first-child{box-shadow:inset 3px 0 #1d4ed8}
 .hbars{margin-bottom:1rem}.num{text-align:right;font-variant-numeric:tabular-nums}.nowrap{white-space:nowrap}
 .ua{display:block;max-width:16rem;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
-.filter-grid{display:grid;grid-template-columns:repeat(auto-fill,minmax(11rem,1fr));gap:.6rem 1rem;align-items:end}
+.filter-grid{display:grid;grid-template-columns:repeat(auto-fill,minmax(11rem,1fr));gap:.6rem 1rem;align-items:start}
 .filter-grid label{margin-top:0}.filter-grid .actions{grid-column:1/-1}.page-read{min-width:12rem;overflow-wrap:anywhere}
 .filter{align-items:flex-end}.filter label{margin-top:0}.filter select{width:auto}
 .readers{margin:.3rem 0;padding-left:1.2rem}.prompt{max-width:28rem;overflow-wrap:anywhere}
