@@ -8,6 +8,7 @@ import type { AppDeps, AppEnv } from "../../deps.ts";
 import { rotatePublisherKey } from "./accounts.ts";
 import { analyticsRoutes } from "./analytics_routes.ts";
 import { articlesRoutes } from "./articles_routes.ts";
+import { articleBulkRoutes } from "./article_bulk_routes.ts";
 import { callsRoutes } from "./calls_routes.ts";
 import { trafficRoutes } from "./traffic_routes.ts";
 import { type ManageEnv, requirePublisher } from "./auth.ts";
@@ -107,6 +108,7 @@ export function manageRoutes(deps: AppDeps): Hono<ManageEnv> {
 
   app.route("/", analyticsRoutes(deps));
   app.route("/", rulesRoutes(deps));
+  app.route("/", articleBulkRoutes(deps));
   app.route("/", articlesRoutes(deps));
   app.route("/", callsRoutes(deps));
   app.route("/", trafficRoutes(deps));

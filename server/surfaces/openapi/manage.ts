@@ -28,6 +28,7 @@ import {
 } from "../manage/schemas.ts";
 import { type Api, type Operation, pathParam, query, schemaOf } from "./kit.ts";
 import { analyticsPaths } from "./manage_analytics.ts";
+import { catalogPaths } from "./manage_catalog.ts";
 
 const ERRORS: Record<number, string> = {
   400: "Invalid input; the message names the field and the problem, and `param` the field",
@@ -61,6 +62,7 @@ export function manageApi(): Api {
     errorSchema: "Error",
     paths: {
       ...analyticsPaths(authed),
+      ...catalogPaths(authed),
       "/api/publishers/signup": {
         post: {
           summary: "Create a publisher account",
