@@ -42,7 +42,7 @@ Deno.test("the defaults for new articles are set from the Articles page; a bad p
   });
   assert.equal(bad.status, 400);
   assert.match(bad.html, /id="priceUsd-error" role="alert">Price per read of new articles: /);
-  assert.match(bad.html, /<details class="card" open/);
+  assert.match(bad.html, /<details class="card defaults" open/);
   assert.match(textOf(bad.html), /New articles get: PAYWALL at \$0\.05/, "nothing changed");
 });
 

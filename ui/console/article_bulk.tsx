@@ -36,7 +36,7 @@ export function DefaultsForm(
   const d = props.defaults;
   const p = props.problem;
   return (
-    <details class="card" open={!!p}>
+    <details class="card defaults" open={!!p}>
       <summary>
         <strong>New articles get:</strong> <span class={`tag ${d.policy}`}>{d.policy}</span>
         {d.priceUsdCents !== null ? ` at ${formatUsd(d.priceUsdCents)} per read` : ""}

@@ -130,6 +130,14 @@ export function ArticlesPage(props: {
         {props.total === 1 ? "match" : "matches"}. OBSERVE: agents read freely. PAYWALL: licensed
         agents pay the price; others get a few free reads, then a summary and how to license.
         BLOCKED: agents get nothing but the title and your terms.
+        {props.total > 0
+          ? (
+            <>
+              {" "}
+              <a href="#bulk">Change many articles at once</a>.
+            </>
+          )
+          : null}
       </p>
       {props.articles.length === 0
         ? (

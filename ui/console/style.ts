@@ -55,7 +55,7 @@ figure.stacked{margin:0}
 .spend-row{display:grid;grid-template-columns:minmax(8rem,14rem) 1fr;gap:.3rem 1rem;align-items:center;margin:.5rem 0}
 .spend-row .limit{grid-column:2}.spend-row b{grid-row:span 2}
 .limit{display:flex;flex-direction:column;gap:.1rem}
-summary{white-space:nowrap;cursor:pointer}
+summary{white-space:nowrap;cursor:pointer}details.defaults summary{white-space:normal}
 .auth{max-width:28rem;margin:3rem auto;padding:0 1rem}
 .tabs{display:flex;gap:.3rem;list-style:none;margin:0 0 1rem;padding:0;border-bottom:1px solid #cbd5e1}
 .tabs a{display:block;padding:.35rem .9rem;border:1px solid transparent;border-bottom:none;border-radius:6px 6px 0 0;text-decoration:none}
