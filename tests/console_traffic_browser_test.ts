@@ -65,16 +65,18 @@ browserTest(
     assert.match(csv, /\/publisher\/calls\.csv\?outcome=priced$/);
 
     // The other pages the history fills.
-  for (const [path, says] of [
-    ["/publisher", /See your first agent read/],
-    ["/publisher/earnings", /Earnings/],
-    ["/publisher/intents", /Most asked in the last 30 days/],
-  ] as const) {
-    await visitPage(page, `${base}${path}`, `history${path.replaceAll("/", "-")}`);
-    assert.match(await pageText(page), says);
-  }
+    for (
+      const [path, says] of [
+        ["/publisher", /See your first agent read/],
+        ["/publisher/earnings", /Earnings/],
+        ["/publisher/intents", /Most asked in the last 30 days/],
+      ] as const
+    ) {
+      await visitPage(page, `${base}${path}`, `history${path.replaceAll("/", "-")}`);
+      assert.match(await pageText(page), says);
+    }
 
-  // A phone's width: nothing wider than the screen but the scrolling tables.
+    // A phone's width: nothing wider than the screen but the scrolling tables.
     await page.setViewport({ width: 375, height: 800 });
     for (const path of ["/publisher/traffic", "/publisher/calls"]) {
       await visitPage(page, `${base}${path}`, `narrow${path.replaceAll("/", "-")}`);
