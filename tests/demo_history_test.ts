@@ -99,6 +99,13 @@ Deno.test("with the history every traffic chart and table has something to show"
   assert.ok(calls.calls.some((c: Body) => c.article?.title), "calls name the page they read");
   const intents = await get(folio, "/api/publisher/intents");
   assert.ok(intents.intents.length > 20);
+  // The CSV streams every call, across its pages of 2,000 rows, once each.
+  const res = await folio.request("/api/publisher/calls/csv", {
+    headers: { authorization: `Bearer ${folio.seeded!.apiKey}` },
+  });
+  const lines = (await res.text()).trim().split("\r\n");
+  assert.equal(lines.length, calls.total + 1);
+  assert.equal(new Set(lines).size, lines.length);
 });
 
 Deno.test("the history is written only when the demo publisher is created, and only when asked", async () => {

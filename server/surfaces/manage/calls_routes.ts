@@ -105,6 +105,25 @@ const CSV_COLUMNS = [
   "request_id",
 ];
 
+/** One call as a CSV row, every cell guarded. */
+function csvRow(r: Awaited<ReturnType<typeof present>>[number]): string[] {
+  return [
+    r.at,
+    r.surface,
+    r.tool,
+    r.outcome,
+    r.httpStatus === null ? "" : String(r.httpStatus),
+    r.agent.name,
+    r.agent.key,
+    r.article?.id ?? "",
+    r.article?.title ?? "",
+    r.article?.url ?? "",
+    r.userAgent,
+    String(r.latencyMs),
+    r.requestId ?? "",
+  ].map(guardCell);
+}
+
 /** The calls routes. */
 export function callsRoutes(deps: AppDeps): Hono<ManageEnv> {
   const app = new Hono<ManageEnv>();
@@ -138,41 +157,36 @@ export function callsRoutes(deps: AppDeps): Hono<ManageEnv> {
     await deps.callLog.flush();
     const id = c.get("publisher").id;
     const filter = filterOf(q);
-    const chunks = [stringify([CSV_COLUMNS], { record_delimiter: "windows" })];
+    // Streamed a page of rows at a time, so a long export never sits whole in memory.
     let before: { at: number; id: number } | null = null;
-    for (let written = 0; written < CSV_MAX_ROWS;) {
-      const rows = await listCalls(db, id, filter, { limit: CSV_PAGE, before });
-      if (rows.length === 0) break;
-      const shown = await present(db, rows);
-      chunks.push(stringify(
-        shown.map((r) =>
-          [
-            r.at,
-            r.surface,
-            r.tool,
-            r.outcome,
-            r.httpStatus === null ? "" : String(r.httpStatus),
-            r.agent.name,
-            r.agent.key,
-            r.article?.id ?? "",
-            r.article?.title ?? "",
-            r.article?.url ?? "",
-            r.userAgent,
-            String(r.latencyMs),
-            r.requestId ?? "",
-          ].map(guardCell)
-        ),
-        { quoted: true, record_delimiter: "windows" },
-      ));
-      written += rows.length;
-      const last = rows.at(-1)!;
-      before = { at: last.at.getTime(), id: last.id };
-      if (rows.length < CSV_PAGE) break;
-    }
+    let written = 0;
+    const csv = new ReadableStream<string>({
+      start(controller) {
+        controller.enqueue(stringify([CSV_COLUMNS], { record_delimiter: "windows" }));
+      },
+      async pull(controller) {
+        const rows = written < CSV_MAX_ROWS
+          ? await listCalls(db, id, filter, {
+            limit: Math.min(CSV_PAGE, CSV_MAX_ROWS - written),
+            before,
+          })
+          : [];
+        if (rows.length === 0) return controller.close();
+        controller.enqueue(stringify((await present(db, rows)).map(csvRow), {
+          quoted: true,
+          record_delimiter: "windows",
+        }));
+        written += rows.length;
+        const last = rows.at(-1)!;
+        before = { at: last.at.getTime(), id: last.id };
+      },
+    });
     const span = [q.from, q.to].filter(Boolean).join("_to_") || "all";
     c.header("Content-Disposition", `attachment; filename="folio-calls-${span}.csv"`);
     c.header("Cache-Control", "no-store");
-    return c.body(chunks.join(""), 200, { "Content-Type": "text/csv; charset=utf-8" });
+    return c.body(csv.pipeThrough(new TextEncoderStream()), 200, {
+      "Content-Type": "text/csv; charset=utf-8",
+    });
   });
   return app;
 }
