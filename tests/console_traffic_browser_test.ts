@@ -2,7 +2,8 @@
  * The traffic and calls pages in Debian's Chromium on the demo publisher with its 30 days of
  * history (FOLIO_SEED_HISTORY=1): the chart, its tables, the top articles, the calls' filters
  * (a GET form), paging and the CSV link; empty for a new publisher; at 375 px wide. Each page
- * passes axe-core with no serious or critical violation; screenshots go to FOLIO_SCREENSHOTS.
+ * passes axe-core with no serious or critical violation; screenshots go to FOLIO_SCREENSHOTS
+ * (the README's are docs/screenshots/console-traffic.png and console-calls.png).
  */
 import assert from "node:assert/strict";
 import type { Page } from "puppeteer-core";
@@ -32,6 +33,7 @@ browserTest(
     assert.match(traffic, /Most read articles, last 30 days/);
     assert.match(traffic, /Top earning articles, last 30 days/);
     assert.equal(await page.$$eval("figure.stacked svg g", (gs) => gs.length >= 30), true);
+    await screenshot(page, "console-traffic", false); // the README's
     await page.click("details summary");
     await checkPage(page, "traffic-demo-table");
 
@@ -54,7 +56,7 @@ browserTest(
     );
     assert.match(new URL(page.url()).search, /outcome=priced/);
     assert.match(await pageText(page), /priced 402/);
-    await screenshot(page, "calls-priced", false);
+    await screenshot(page, "console-calls", false); // the README's
     await Promise.all([
       page.waitForNavigation({ waitUntil: "load" }),
       page.click("nav.pager a"),
