@@ -82,6 +82,9 @@ Deno.test("the calls page lists calls newest first with the page each read, and 
   assert.match(bad.html, /id="surface-error" role="alert">Surface: must be one of/);
   assert.match(bad.html, /<select id="surface" name="surface" aria-invalid="true"/);
   assert.match(textOf(bad.html), /_rest:get_article/, "every call is still listed");
+  const cursor = await visitor.get("/publisher/calls?cursor=nope");
+  assert.equal(cursor.status, 400);
+  assert.match(cursor.html, /class="problem" role="alert">cursor: must be a nextCursor/);
   const backwards = await visitor.get("/publisher/calls?from=2026-11-10&to=2026-11-01");
   assert.equal(backwards.status, 400);
   assert.match(backwards.html, /role="alert">To: must not be before from/);

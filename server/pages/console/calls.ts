@@ -27,7 +27,6 @@ const FIELDS: FieldMap = {
   agent: { name: "agent", label: "Caller" },
   article: { name: "article", label: "Article" },
   only: { name: "only", label: "Calls" },
-  cursor: { name: "cursor", label: "Page" },
 };
 
 function filtersOf(params: URLSearchParams): CallFilters {
