@@ -55,6 +55,12 @@ async function main(): Promise<number> {
       `  Its console sign-in (shown once): ${DEMO_CONSOLE_EMAIL} / ${folio.seeded.consolePassword}`,
       `    lost it? deno task folio reset-password --email=${DEMO_CONSOLE_EMAIL}`,
     );
+    const h = folio.seeded.history;
+    if (h) {
+      lines.push(
+        `  With 30 days of history: ${h.calls} calls, ${h.charges} charges, ${h.intents} reader intents.`,
+      );
+    }
   }
   console.log(lines.join("\n"));
   folio.deps.log.info("Serving", {

@@ -52,8 +52,8 @@ type Command = (
 
 const commands: Record<string, Command> = {
   migrate: (store) => Promise.resolve(console.log(`Store is at schema version ${store.version}.`)),
-  seed: async (store) => {
-    const r = await seedDemo(store.db, { now: new Date() });
+  seed: async (store, _flags, config) => {
+    const r = await seedDemo(store.db, { now: new Date(), history: config.seedHistory });
     console.log(
       r
         ? `Seeded the demo publisher with ${r.articleIds.length} articles; its key: ${r.apiKey}`

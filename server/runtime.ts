@@ -91,6 +91,7 @@ export async function assembleFolio(
       ? await seedDemo(store.db, {
         now: clock.now(),
         onArticle: (publisherId, articleId) => searchService.articleChanged(publisherId, articleId),
+        history: config.seedHistory,
       })
       : null;
     callLog = createCallLog(store.db, { log });

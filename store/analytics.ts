@@ -2,6 +2,7 @@
  * A publisher's activity per UTC day for the console's charts: calls by surface, full-article
  * reads, charged reads and earnings, and the most frequent reader intents.
  */
+import { AGENT_KEY_SQL } from "./call_list.ts";
 import type { Client } from "./db.ts";
 
 const DAY_MS = 86_400_000;
@@ -94,5 +95,85 @@ export async function topIntents(
     prompt: String(r.prompt),
     count: Number(r.n),
     lastAt: Number(r.last_at),
+  }));
+}
+
+/** Calls of one caller (an agent key, store/call_list.ts AGENT_KEY_SQL) on one day. */
+export interface DailyAgentCalls {
+  day: number;
+  agent: string;
+  calls: number;
+}
+
+/** Calls since `since`, per day and caller (crawler family, agent, buyer, client, anonymous). */
+export async function dailyAgentCalls(
+  db: Client,
+  publisherId: string,
+  since: Date,
+): Promise<DailyAgentCalls[]> {
+  const rs = await db.execute({
+    sql: `SELECT (at / ${DAY_MS}) * ${DAY_MS} AS day, ${AGENT_KEY_SQL} AS agent, COUNT(*) AS n
+          FROM call_log INDEXED BY call_log_calls_by_time
+          WHERE publisher_id = ? AND status != 'trace' AND at >= ?
+          GROUP BY day, agent ORDER BY day, agent`,
+    args: [publisherId, since.getTime()],
+  });
+  return rs.rows.map((r) => ({
+    day: Number(r.day),
+    agent: String(r.agent),
+    calls: Number(r.n),
+  }));
+}
+
+/** One article's reads and earnings in a window. */
+export interface ArticleActivity {
+  articleId: string;
+  title: string | null;
+  url: string | null;
+  /** Calls that read it and were answered (any outcome but an error is a read of the page). */
+  reads: number;
+  chargedReads: number;
+  earnedMicros: number;
+}
+
+/**
+ * The articles most read or most earning since `since`: reads from the call log (calls that read
+ * the article and succeeded), earnings from per-read charges; `by` orders them, ties by the other.
+ */
+export async function topArticles(
+  db: Client,
+  publisherId: string,
+  since: Date,
+  options: { by: "reads" | "earnings"; limit: number },
+): Promise<ArticleActivity[]> {
+  const order = options.by === "reads"
+    ? "reads DESC, earned DESC"
+    : "earned DESC, charged DESC, reads DESC";
+  const rs = await db.execute({
+    sql: `WITH r AS (
+            SELECT article_id, COUNT(*) AS reads FROM call_log INDEXED BY call_log_calls_by_time
+            WHERE publisher_id = ?1 AND status != 'trace' AND status = 'ok' AND at >= ?2
+              AND article_id IS NOT NULL
+            GROUP BY article_id),
+          e AS (
+            SELECT article_id, COUNT(*) AS charged, SUM(price_micros) AS earned FROM charges
+            WHERE publisher_id = ?1 AND created_at >= ?2 AND article_id IS NOT NULL
+              AND kind IN ('metered', 'landing')
+            GROUP BY article_id),
+          ids AS (SELECT article_id FROM r UNION SELECT article_id FROM e)
+          SELECT ids.article_id, a.title, a.url, COALESCE(r.reads, 0) AS reads,
+            COALESCE(e.charged, 0) AS charged, COALESCE(e.earned, 0) AS earned
+          FROM ids LEFT JOIN r USING (article_id) LEFT JOIN e USING (article_id)
+          LEFT JOIN articles a ON a.id = ids.article_id AND a.publisher_id = ?1
+          ORDER BY ${order}, ids.article_id LIMIT ?3`,
+    args: [publisherId, since.getTime(), options.limit],
+  });
+  return rs.rows.map((r) => ({
+    articleId: String(r.article_id),
+    title: r.title === null ? null : String(r.title),
+    url: r.url === null ? null : String(r.url),
+    reads: Number(r.reads),
+    chargedReads: Number(r.charged),
+    earnedMicros: Number(r.earned),
   }));
 }

@@ -84,7 +84,10 @@ export async function upsertArticle(
   await db.batch([
     {
       sql: `INSERT INTO articles (${COLUMNS}, created_at, site_path)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?,
+              COALESCE(?, (SELECT default_policy FROM publishers WHERE id = ?), 'OBSERVE'),
+              CASE WHEN ? THEN ? ELSE (SELECT default_price_micros FROM publishers WHERE id = ?) END,
+              ?, ?, ?, ?, ?, ?, ?)
             ON CONFLICT (id) DO UPDATE SET canonical_url = excluded.canonical_url,
               site_path = excluded.site_path,
               title = excluded.title, author = excluded.author, published_at = excluded.published_at,
@@ -103,8 +106,12 @@ export async function upsertArticle(
         input.summary ?? "",
         JSON.stringify(tags),
         input.body,
-        input.policy ?? "OBSERVE",
+        // A new article the source names no terms for gets the publisher's defaults (issue 34).
+        input.policy ?? null,
+        publisherId,
+        input.priceMicros !== undefined,
         input.priceMicros ?? null,
+        publisherId,
         input.kind ?? "article",
         input.bookId ?? null,
         input.chapterNo ?? null,

@@ -17,6 +17,8 @@ export interface CallEntry {
   httpStatus?: number | null;
   identity?: string | null;
   requestId?: string | null;
+  /** The article the call read (the first, if it read several). */
+  articleId?: string | null;
 }
 
 /**
@@ -44,6 +46,7 @@ export async function insertCalls(
           "http_status",
           "identity",
           "request_id",
+          "article_id",
         ],
         entries.map((e) => [
           e.publisherId,
@@ -56,6 +59,7 @@ export async function insertCalls(
           e.httpStatus ?? null,
           e.identity ?? null,
           e.requestId ?? null,
+          e.articleId ?? null,
         ]),
       ),
       ...rollupStatements(entries),
@@ -91,5 +95,6 @@ export async function recentCalls(
     httpStatus: r.http_status === null ? null : Number(r.http_status),
     identity: r.identity === null ? null : String(r.identity),
     requestId: r.request_id === null ? null : String(r.request_id),
+    articleId: r.article_id === null || r.article_id === undefined ? null : String(r.article_id),
   }));
 }

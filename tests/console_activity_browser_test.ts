@@ -87,7 +87,7 @@ browserTest(
     await signInAs(page, base, DEMO_EMAIL);
 
     await visitPage(page, base + "/publisher/calls", "activity-calls");
-    assert.match(await page.content(), /Who read your articles/);
+    assert.match(await page.content(), /Calls for this page/, "each read names its page");
     await page.select("#surface", "rest");
     assert.equal(await submitForm(page, "form[action='/publisher/calls']"), 200);
     assert.equal(new URL(page.url()).searchParams.get("surface"), "rest");

@@ -11,7 +11,7 @@ Deno.test("the articles page lists the catalog with paging, and an override save
   const rows = page.html.match(/<tr>/g)?.length ?? 0;
   assert.ok(rows > 10, `a page of articles (${rows} rows)`);
   assert.match(page.html, /Next 50|<nav class="pager"/);
-  const id = /action="\/publisher\/articles\/([A-Za-z0-9_]+)"/.exec(page.html)![1];
+  const id = /action="\/publisher\/articles\/([0-9a-f]{16})"/.exec(page.html)![1];
   const saved = await visitor.post(`/publisher/articles/${id}`, {
     _csrf: hidden(page.html),
     back: "/publisher/articles?kind=article",

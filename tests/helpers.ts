@@ -165,11 +165,13 @@ async function prepare(options: TestOptions, listen: { port: string }) {
     // Names under RFC 2606's reserved TLDs (no one outside can own them) count as proven, so tests
     // that set a domain need no record; tests of the proof use other names (domain_claims_test.ts).
     FOLIO_TRUSTED_DOMAINS: "localhost,test,example",
+    // Tests count the demo's calls and charges from zero; a test of the history opts in.
+    FOLIO_SEED_HISTORY: "0",
     ...options.env,
   };
   const config: Config = loadConfig(env);
   // The template fits when the store would be seeded the same way: seeded, at the start time.
-  const fits = owned && config.seed && config.dbUrl.startsWith("file:") &&
+  const fits = owned && config.seed && !config.seedHistory && config.dbUrl.startsWith("file:") &&
     clock.now().getTime() === new Date(START).getTime();
   const seeded = fits ? await copyTemplate(dataDir) : null;
   return { config, clock, dataDir, seeded, owned };
@@ -202,7 +204,12 @@ async function buildTemplate(): Promise<{ dir: string; seeded: SeedResult }> {
       Deno.removeSync(dir, { recursive: true });
     } catch { /* already gone */ }
   });
-  const config = loadConfig({ PORT: "8080", FOLIO_DATA_DIR: dir, FOLIO_LOG_LEVEL: "error" });
+  const config = loadConfig({
+    PORT: "8080",
+    FOLIO_DATA_DIR: dir,
+    FOLIO_LOG_LEVEL: "error",
+    FOLIO_SEED_HISTORY: "0",
+  });
   const folio = await assembleFolio(config, { clock: manualClock(START), log: memoryLogger() });
   try {
     const search = folio.deps.search;

@@ -65,12 +65,12 @@ async function callers(folio: TestFolio) {
     401,
   );
   await folio.deps.callLog.flush();
-  return { buyerId, bound: bound.clientId, loose: loose.clientId };
+  return { buyerId, bound: bound.clientId, loose: loose.clientId, id };
 }
 
 Deno.test("calls leave out protocol traces and say who asked, never an anonymous address", async () => {
   await using folio = await testFolio();
-  const { buyerId, bound, loose } = await callers(folio);
+  const { buyerId, bound, loose, id } = await callers(folio);
   const res = await folio.request("/api/publisher/calls", { headers: demoKey(folio) });
   assert.equal(res.status, 200);
   const text = await res.text();
@@ -101,18 +101,30 @@ Deno.test("calls leave out protocol traces and say who asked, never an anonymous
     ["a2a", "search_articles", "ok", { kind: "anonymous" }],
     ["rest", "_rest:search_articles", "error", { kind: "anonymous" }],
   ]);
+  // Which page each call read (issue 34): the reads name their article, searches none.
+  const pages = calls.map((c: Body) => c.article?.id ?? null).reverse();
+  assert.deepEqual(pages, [null, id, id, id, null, null, null, null]);
+  const read = calls.find((c: Body) => c.article);
+  assert.match(read.article.title, /\S/);
+  assert.match(read.article.url, /^https:\/\/demo\.localhost\//);
   const first = calls.at(-1);
   assert.deepEqual(Object.keys(first).sort(), [
+    "agent",
+    "article",
     "at",
     "caller",
     "httpStatus",
+    "id",
     "latencyMs",
+    "outcome",
     "requestId",
     "status",
     "surface",
     "tool",
     "userAgent",
   ]);
+  assert.deepEqual(first.agent, { key: "anonymous", kind: "anonymous", name: "Anonymous" });
+  assert.equal(calls[0].outcome, "refused", "the bad key's 401");
   assert.equal(first.httpStatus, 200);
   assert.match(first.requestId, /\S+/);
 
@@ -124,7 +136,7 @@ Deno.test("calls leave out protocol traces and say who asked, never an anonymous
   assert.deepEqual(theirs.calls, []);
 });
 
-Deno.test("the last 100 calls are 100 calls however many trace rows came between them", async () => {
+Deno.test("a page of 100 calls is 100 calls however many trace rows came between them", async () => {
   await using folio = await testFolio();
   const base = folio.clock.now().getTime();
   const row = (i: number, tool: string, status: "ok" | "trace" | "error") => ({

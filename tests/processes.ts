@@ -30,6 +30,8 @@ export async function spawnFolio(
       FOLIO_HOST: "127.0.0.1",
       PORT: "0",
       FOLIO_DATA_DIR: dataDir,
+      // As testFolio(): tests count the demo's calls and charges from zero.
+      FOLIO_SEED_HISTORY: "0",
       ...options.env,
     },
     stdout: "piped",

@@ -230,6 +230,8 @@ export interface HorizontalBar {
   label: string;
   value: number;
   title: string;
+  /** How the value is written beside its bar (e.g. "$1.48"); the value itself by default. */
+  valueText?: string;
 }
 
 /**
@@ -259,7 +261,9 @@ export function HorizontalBarChart(
             <title>{b.title}</title>
             <text x={labelW - 6} y={y + row / 2 + 4} class="tick" text-anchor="end">{text}</text>
             <rect x={labelW} y={y + 3} width={bw} height={row - 6} class="bar" />
-            <text x={labelW + bw + 4} y={y + row / 2 + 4} class="tick">{String(b.value)}</text>
+            <text x={labelW + bw + 4} y={y + row / 2 + 4} class="tick">
+              {b.valueText ?? String(b.value)}
+            </text>
           </g>
         );
       })}

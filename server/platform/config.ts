@@ -18,6 +18,8 @@ export interface Config {
   dbUrl: string;
   dbAuthToken?: string;
   seed: boolean;
+  /** The demo publisher is seeded with 30 days of calls, charges and reads (issue 34). */
+  seedHistory: boolean;
   logLevel: LogLevel;
   logFormat: LogFormat;
   /** Name of the trusted proxy header carrying the requester's ISO country code. */
@@ -112,6 +114,7 @@ export function loadConfig(
     dbUrl,
     dbAuthToken: vars.FOLIO_DB_AUTH_TOKEN || undefined,
     seed: boolean(vars, "FOLIO_SEED", true),
+    seedHistory: boolean(vars, "FOLIO_SEED_HISTORY", true),
     logLevel,
     logFormat,
     countryHeader,
@@ -170,6 +173,7 @@ const FLAGS = [
   "db-url",
   "db-auth-token",
   "seed",
+  "seed-history",
   "log-level",
   "log-format",
   "country-header",

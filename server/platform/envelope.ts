@@ -17,6 +17,7 @@ import { isProbeRequest, PROBE_HEADER } from "../domain/status/probes.ts";
 import { annotateRequest, meters } from "./telemetry.ts";
 import { hostOf } from "./middleware.ts";
 import type { Caller } from "../domain/reads/requester.ts";
+import { callScope, inCallScope } from "./call_scope.ts";
 
 /** Why the envelope refused a request, for the surface to word. */
 export type EnvelopeRefusal =
@@ -61,7 +62,8 @@ export function callLogged(
     );
     c.set("probe", probe);
     if (initial) c.set("call", initial);
-    await next();
+    const read = callScope();
+    await inCallScope(read, next);
     const call = c.get("call");
     if (!call || probe) return;
     annotateRequest({
@@ -85,6 +87,7 @@ export function callLogged(
         httpStatus: c.res.status,
         identity: c.get("identity") ?? null,
         requestId: c.get("requestId"),
+        articleId: read.articleId,
       });
     }
   };

@@ -4,7 +4,7 @@
  */
 import { upsertArticle } from "../../store/articles.ts";
 import type { Client } from "../../store/db.ts";
-import { findPublisherBySlug, insertPublisher } from "../../store/publishers.ts";
+import { findPublisherBySlug, getPublisher, insertPublisher } from "../../store/publishers.ts";
 import { issuePublisherKey } from "../surfaces/manage/accounts.ts";
 import { hashPassword } from "../domain/accounts/passwords.ts";
 import { randomBase62 } from "../platform/secrets.ts";
@@ -12,6 +12,7 @@ import { userInsert } from "../../store/users.ts";
 import { newId } from "../../store/ids.ts";
 import { centsToMicros } from "../platform/money.ts";
 import catalog from "./demo_catalog.json" with { type: "json" };
+import { type HistoryArticle, type HistorySummary, seedHistory } from "./history.ts";
 
 export const DEMO_PUBLISHER_ID = "pub_demo";
 export const DEMO_DOMAIN = "demo.localhost";
@@ -39,12 +40,19 @@ export interface SeedResult {
   apiKey: string;
   /** The password of DEMO_CONSOLE_EMAIL; only its hash is stored. */
   consolePassword: string;
+  /** What the 30 days of history hold, when they were seeded. */
+  history: HistorySummary | null;
 }
 
 /** Seeds the demo publisher unless a publisher with its slug exists; returns null if it did. */
 export async function seedDemo(
   db: Client,
-  options: { now: Date; onArticle?: (publisherId: string, articleId: string) => Promise<void> },
+  options: {
+    now: Date;
+    onArticle?: (publisherId: string, articleId: string) => Promise<void>;
+    /** Also write 30 days of calls, charges and reads before `now` (server/seed/history.ts). */
+    history?: boolean;
+  },
 ): Promise<SeedResult | null> {
   if (await findPublisherBySlug(db, "demo")) return null;
   await insertPublisher(db, {
@@ -88,6 +96,7 @@ export async function seedDemo(
     }, options),
   ], "write");
   const articleIds: string[] = [];
+  const seeded: HistoryArticle[] = [];
   for (const a of catalog as DemoArticle[]) {
     const { id } = await upsertArticle(db, DEMO_PUBLISHER_ID, {
       url: a.url,
@@ -101,7 +110,19 @@ export async function seedDemo(
       priceMicros: a.priceUsdCents === null ? null : centsToMicros(a.priceUsdCents),
     }, { now: options.now });
     articleIds.push(id);
+    seeded.push({
+      id,
+      url: a.url,
+      title: a.title,
+      publishedAt: a.publishedAt,
+      policy: a.policy,
+      priceMicros: a.priceUsdCents === null ? null : centsToMicros(a.priceUsdCents),
+    });
     await options.onArticle?.(DEMO_PUBLISHER_ID, id);
   }
-  return { publisherId: DEMO_PUBLISHER_ID, articleIds, apiKey, consolePassword };
+  const publisher = await getPublisher(db, DEMO_PUBLISHER_ID);
+  const history = options.history && publisher
+    ? await seedHistory(db, publisher, seeded, { now: options.now })
+    : null;
+  return { publisherId: DEMO_PUBLISHER_ID, articleIds, apiKey, consolePassword, history };
 }

@@ -10,6 +10,8 @@ import type {
 import { Scroll } from "./scroll.tsx";
 import { ConsoleShell, count, CsrfField, when, type Who } from "./shell.tsx";
 import { formatUsd, usdField } from "../../server/platform/money.ts";
+import type { FieldProblem } from "../field_error.tsx";
+import { type ArticleDefaults, BulkForm, DefaultsForm } from "./article_bulk.tsx";
 
 /** What decided an article's effective policy and price. */
 export type DecidedBy = z.output<typeof decidedBySchema>;
@@ -35,8 +37,14 @@ export function ArticlesPage(props: {
   limit: number;
   nextOffset: number | null;
   filters: ArticleFilters;
+  /** The terms new articles get (null: the API did not say). */
+  defaults?: ArticleDefaults | null;
   notice?: string | null;
   problem?: string | null;
+  /** A refused defaults or bulk form's problem, beside its field. */
+  fieldProblem?: FieldProblem | null;
+  /** Which of the two forms `fieldProblem` is about. */
+  problemForm?: "defaults" | "bulk";
 }) {
   const f = props.filters;
   const link = (offset: number) => {
@@ -59,6 +67,15 @@ export function ArticlesPage(props: {
       notice={props.notice}
       problem={props.problem}
     >
+      {props.defaults
+        ? (
+          <DefaultsForm
+            who={props.who}
+            defaults={props.defaults}
+            problem={props.problemForm === "defaults" ? props.fieldProblem : null}
+          />
+        )
+        : null}
       <form method="get" action="/publisher/articles" class="card row" role="search">
         <div>
           <label for="q">Search titles and URLs</label>
@@ -113,6 +130,14 @@ export function ArticlesPage(props: {
         {props.total === 1 ? "match" : "matches"}. OBSERVE: agents read freely. PAYWALL: licensed
         agents pay the price; others get a few free reads, then a summary and how to license.
         BLOCKED: agents get nothing but the title and your terms.
+        {props.total > 0
+          ? (
+            <>
+              {" "}
+              <a href="#bulk">Change many articles at once</a>.
+            </>
+          )
+          : null}
       </p>
       {props.articles.length === 0
         ? (
@@ -128,6 +153,9 @@ export function ArticlesPage(props: {
               <table>
                 <thead>
                   <tr>
+                    <th scope="col">
+                      <span class="sr-only">Select</span>
+                    </th>
                     <th scope="col">Article</th>
                     <th scope="col">Effective</th>
                     <th scope="col">Override</th>
@@ -146,6 +174,17 @@ export function ArticlesPage(props: {
         )}
         {props.nextOffset !== null && <a href={link(props.nextOffset)}>Next {props.limit}</a>}
       </nav>
+      {props.total > 0
+        ? (
+          <BulkForm
+            who={props.who}
+            filters={f}
+            total={props.total}
+            back={back}
+            problem={props.problemForm === "bulk" ? props.fieldProblem : null}
+          />
+        )
+        : null}
     </ConsoleShell>
   );
 }
@@ -156,6 +195,16 @@ function Row(props: { who: Who; a: ArticleRow; back: string }) {
   const published = a.published;
   return (
     <tr>
+      <td>
+        <input
+          type="checkbox"
+          name="ids"
+          value={a.id}
+          form="bulk"
+          id={`sel-${a.id}`}
+          aria-label={`Select “${a.title || a.url}”`}
+        />
+      </td>
       <td>
         <a href={a.url}>{a.title || a.url}</a>
         <div class="muted small">

@@ -1,37 +1,41 @@
 /**
- * The call log: the last 100 calls on every surface, who made each, how it went and how long it
- * took, with article reads set apart ("who read what"). The API leaves out protocol messages
- * that only carried a call (MCP initialize, tools/call envelopes, A2A methods).
+ * The call log: every call agents made, newest first, who made it, which page it read, how it went
+ * and how long it took; filtered by date range, surface, outcome, caller and article (a GET form,
+ * so it works without JavaScript), paged by the API's cursor, and downloadable as CSV. The API
+ * leaves out protocol messages that only carried a call (MCP initialize, tools/call envelopes).
  */
-import { type Caller, CallerName } from "./caller.tsx";
+import type { z } from "zod";
+import type { agentSchema, listedCallSchema } from "../../server/surfaces/manage/calls_schemas.ts";
+import { plural } from "../../server/platform/words.ts";
+import { type FieldProblem } from "../field_error.tsx";
+import { CallFilterForm, queryOf } from "./call_filter.tsx";
+import { CallerName } from "./caller.tsx";
 import { Scroll } from "./scroll.tsx";
 import { ConsoleShell, count, when, type Who } from "./shell.tsx";
-import { noun, plural } from "../../server/platform/words.ts";
+import type { CallFilters } from "./call_filter.tsx";
 
-/** One row of GET /api/publisher/calls; `caller` is absent on APIs that do not name callers. */
-export interface CallRow {
-  at: string;
-  surface: string;
-  tool: string;
-  userAgent: string;
-  latencyMs: number;
-  status: string;
-  httpStatus: number | null;
-  caller?: Caller | null;
-}
+/** One row of GET /api/publisher/calls. */
+export type CallRow = z.output<typeof listedCallSchema>;
+/** A caller group of the filter (GET /api/publisher/analytics/traffic `series[].agent`). */
+export type Agent = z.output<typeof agentSchema>;
+
+export type { CallFilters } from "./call_filter.tsx";
 
 /** What the calls page shows. */
 export interface CallsProps {
   who: Who;
-  /** The rows to list, after folding and filtering, newest first. */
   calls: CallRow[];
-  /** How many rows the API returned (at most 100). */
-  received: number;
-  /** The surface filter ("" for all) and the surfaces to choose from. */
-  surface: string;
+  /** How many calls match the filters, on every page. */
+  total: number;
+  nextCursor: string | null;
+  /** This is not the first page. */
+  paged: boolean;
+  filters: CallFilters;
   surfaces: readonly string[];
-  readsOnly: boolean;
+  outcomes: readonly string[];
+  agents: Agent[];
   problem?: string | null;
+  fieldProblem?: FieldProblem | null;
 }
 
 const TOOL_WORDS: Record<string, string> = {
@@ -45,16 +49,12 @@ const TOOL_WORDS: Record<string, string> = {
 
 /** A tool's readable name: `_rest:get_article` → "Read article", `_method:x` → "Protocol: x". */
 export function toolLabel(raw: string): string {
-  const m = /^_(rest|dash|nlweb|method):(.*)$/.exec(raw);
+  const m = /^_(rest|dash|nlweb|landing|method):(.*)$/.exec(raw);
   const name = m ? m[2] : raw;
   if (m?.[1] === "method") return `Protocol: ${name}`;
+  if (m?.[1] === "landing") return `Site: ${name}`;
   const words = TOOL_WORDS[name] ?? sentence(name);
   return m?.[1] === "dash" ? `${words} (playground)` : words;
-}
-
-/** Whether a row is an article read (get_article on any surface). */
-export function isRead(raw: string): boolean {
-  return raw.replace(/^_(rest|dash|nlweb):/, "") === "get_article";
 }
 
 /** A latency: one decimal under 10 ms, whole milliseconds above. */
@@ -69,24 +69,27 @@ function sentence(name: string): string {
 
 /** GET /publisher/calls. */
 export function CallsPage(props: CallsProps) {
-  const filtered = props.surface !== "" || props.readsOnly;
+  const filtered = Object.keys(props.filters).length > 0;
+  const empty = props.total === 0 && !filtered && !props.paged;
   return (
     <ConsoleShell who={props.who} section="calls" title="Calls" problem={props.problem}>
       <p class="muted">
-        The last 100 calls agents made to your MCP server, REST API and A2A server, newest first.
-        Times are UTC.
+        Every call agents and crawlers made to your MCP server, REST API, A2A server and site,
+        newest first, with the page each one read. Times and dates are UTC.
       </p>
-      {props.received === 0 ? <NoCalls /> : (
+      {empty && !props.fieldProblem ? <NoCalls /> : (
         <>
-          <Readers calls={props.calls} />
-          <Filter {...props} />
+          <CallFilterForm {...props} />
           <section class="card" aria-labelledby="calls-title">
             <h2 id="calls-title">
-              {filtered ? `${count(props.calls.length)} matching calls` : "Latest calls"}
+              {filtered
+                ? `${plural(props.total, "matching call", { shown: count(props.total) })}`
+                : plural(props.total, "call", { shown: count(props.total) })}
             </h2>
             {props.calls.length === 0
-              ? <p class="muted">None of the last 100 calls match this filter.</p>
-              : <CallTable calls={props.calls} />}
+              ? <p>No calls match these filters. Widen the dates or clear a filter.</p>
+              : <CallTable calls={props.calls} filters={props.filters} />}
+            <Pager {...props} />
           </section>
         </>
       )}
@@ -99,8 +102,8 @@ function NoCalls() {
     <section class="card" aria-labelledby="none-title">
       <h2 id="none-title">No calls yet</h2>
       <p>
-        When an agent searches or reads your catalog through MCP, REST or A2A, the call shows here
-        within seconds, with who made it and how it went.
+        When an agent searches or reads your catalog through MCP, REST or A2A, or a crawler visits
+        your site, the call shows here within seconds, with who made it and how it went.
       </p>
       <p>
         To make the first one, paste your MCP URL from the <a href="/publisher">Overview</a>{" "}
@@ -111,147 +114,105 @@ function NoCalls() {
   );
 }
 
-/** Who read articles among the rows shown, most reads first. */
-function Readers(props: { calls: CallRow[] }) {
-  const reads = props.calls.filter((c) => isRead(c.tool) && c.status === "ok");
-  if (reads.length === 0) return null;
-  const byCaller = new Map<string, { caller: Caller | null; n: number }>();
-  for (const r of reads) {
-    const key = callerKey(r.caller);
-    const entry = byCaller.get(key) ?? { caller: r.caller ?? null, n: 0 };
-    entry.n++;
-    byCaller.set(key, entry);
-  }
-  // Rows from an API that does not name callers are counted, not listed.
-  const readers = [...byCaller.values()].filter((r) => callerKey(r.caller) !== "")
-    .sort((a, b) => b.n - a.n);
+function Pager(props: CallsProps) {
+  if (!props.nextCursor && !props.paged) return null;
   return (
-    <section class="card" aria-labelledby="readers-title">
-      <h2 id="readers-title">Who read your articles</h2>
-      <p class="muted small">
-        {count(reads.length)} article {noun(reads.length, "read")}{" "}
-        among these calls (highlighted below).
-      </p>
-      {readers.length
+    <nav class="pager" aria-label="Pages of calls">
+      {props.paged ? <a href={`/publisher/calls${queryOf(props.filters)}`}>Newest calls</a> : null}
+      {props.nextCursor
         ? (
-          <ul class="readers">
-            {readers.map((r, i) => (
-              <li key={i}>
-                <CallerName caller={r.caller} />: {plural(r.n, "read", { shown: count(r.n) })}
-              </li>
-            ))}
-          </ul>
+          <a href={`/publisher/calls${queryOf(props.filters, { cursor: props.nextCursor })}`}>
+            Older calls
+          </a>
         )
         : null}
-    </section>
+    </nav>
   );
 }
 
-function callerKey(c: Caller | null | undefined): string {
-  switch (c?.kind) {
-    case "buyer":
-      return `buyer:${c.buyerId}`;
-    case "oauth":
-      return `oauth:${c.clientId}:${c.email ?? ""}`;
-    case "anonymous":
-    case "publisher":
-      return c.kind;
-    default:
-      return "";
-  }
-}
-
-function Filter(props: CallsProps) {
-  return (
-    <form method="get" action="/publisher/calls" class="card row filter">
-      <div>
-        <label for="surface">Surface</label>
-        <select id="surface" name="surface">
-          <option value="" selected={props.surface === ""}>All surfaces</option>
-          {props.surfaces.map((s) => (
-            <option key={s} value={s} selected={props.surface === s}>{s}</option>
-          ))}
-        </select>
-      </div>
-      <div>
-        <label for="only">Calls</label>
-        <select id="only" name="only">
-          <option value="" selected={!props.readsOnly}>All calls</option>
-          <option value="reads" selected={props.readsOnly}>Article reads only</option>
-        </select>
-      </div>
-      <div class="row">
-        <button type="submit">Filter</button>
-        {props.surface !== "" || props.readsOnly ? <a href="/publisher/calls">Show all</a> : null}
-      </div>
-    </form>
-  );
-}
+const OUTCOME_WORDS: Record<CallRow["outcome"], [tag: string, cls: string]> = {
+  ok: ["ok", "ok"],
+  priced: ["priced", "quote"],
+  refused: ["refused", "err"],
+  not_found: ["not found", "err"],
+  failed: ["error", "err"],
+};
 
 /**
  * How a call went. A 402 is a price quote, not a failure: a crawler asked for a priced page
- * without paying (the landing path's pay-per-crawl), or a caller is past the paywall meter
- * (docs/SPEC.md); the call log records it as an error because its status is 4xx.
+ * without paying (the landing path's pay-per-crawl), or a caller is past the paywall meter; the
+ * filter's "Priced (402 quote)" says so.
  */
-export function Outcome(props: { status: string; httpStatus: number | null }) {
-  if (props.httpStatus === 402) {
-    return (
-      <>
-        <span class="tag quote">priced</span> 402 payment required
-      </>
-    );
-  }
+export function Outcome(props: { outcome: CallRow["outcome"]; httpStatus: number | null }) {
+  const [tag, cls] = OUTCOME_WORDS[props.outcome];
   return (
     <>
-      <span class={`tag ${props.status === "error" ? "err" : "ok"}`}>{props.status}</span>
+      <span class={`tag ${cls}`}>{tag}</span>
       {props.httpStatus !== null ? ` ${props.httpStatus}` : ""}
     </>
   );
 }
 
-function CallTable(props: { calls: CallRow[] }) {
+function CallTable(props: { calls: CallRow[]; filters: CallFilters }) {
   return (
     <Scroll label="Calls">
       <table>
         <thead>
           <tr>
             <th scope="col">Time (UTC)</th>
-            <th scope="col">Surface</th>
-            <th scope="col">Tool</th>
+            <th scope="col">Call</th>
+            <th scope="col">Page read</th>
             <th scope="col">Who</th>
-            <th scope="col">Status</th>
+            <th scope="col">Outcome</th>
             <th scope="col" class="num">Latency</th>
           </tr>
         </thead>
         <tbody>
-          {props.calls.map((c, i) => {
-            const read = isRead(c.tool);
-            return (
-              <tr key={i} class={read ? "read" : undefined}>
-                <td class="nowrap">
-                  <time datetime={c.at}>{when(c.at)}</time>
-                </td>
-                <td>{c.surface}</td>
-                <td>
-                  {toolLabel(c.tool)} {read ? <span class="tag">read</span> : null}
-                  <br />
-                  <code class="small">{c.tool}</code>
-                </td>
-                <td>
-                  <CallerName caller={c.caller} />
-                  {c.userAgent
-                    ? <span class="small muted ua" title={c.userAgent}>{c.userAgent}</span>
-                    : null}
-                </td>
-                <td class="nowrap">
-                  <Outcome status={c.status} httpStatus={c.httpStatus} />
-                </td>
-                <td class="num nowrap">{ms(c.latencyMs)}</td>
-              </tr>
-            );
-          })}
+          {props.calls.map((c) => (
+            <tr key={c.id} class={c.article ? "read" : undefined}>
+              <td class="nowrap">
+                <time datetime={c.at}>{when(c.at)}</time>
+              </td>
+              <td>
+                {toolLabel(c.tool)} <span class="muted small">{c.surface}</span>
+                <br />
+                <code class="small">{c.tool}</code>
+              </td>
+              <td class="page-read">
+                {c.article
+                  ? <PageRead article={c.article} filters={props.filters} />
+                  : <span class="muted">—</span>}
+              </td>
+              <td>
+                <a href={`/publisher/calls${queryOf(props.filters, { agent: c.agent.key })}`}>
+                  {c.agent.name}
+                </a>
+                {c.caller.kind === "oauth" ? <CallerName caller={c.caller} /> : null}
+                {c.userAgent
+                  ? <span class="small muted ua" title={c.userAgent}>{c.userAgent}</span>
+                  : null}
+              </td>
+              <td class="nowrap">
+                <Outcome outcome={c.outcome} httpStatus={c.httpStatus} />
+              </td>
+              <td class="num nowrap">{ms(c.latencyMs)}</td>
+            </tr>
+          ))}
         </tbody>
       </table>
     </Scroll>
+  );
+}
+
+function PageRead(props: { article: NonNullable<CallRow["article"]>; filters: CallFilters }) {
+  const a = props.article;
+  return (
+    <>
+      {a.url ? <a href={a.url}>{a.title ?? a.id}</a> : <span>{a.title ?? "Deleted article"}</span>}
+      <br />
+      <a class="small" href={`/publisher/calls${queryOf(props.filters, { article: a.id })}`}>
+        Calls for this page
+      </a>
+    </>
   );
 }

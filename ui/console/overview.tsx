@@ -138,6 +138,7 @@ function Activity(props: OverviewProps) {
         }))}
       />
       <p class="small">
+        <a href="/publisher/traffic">Traffic per crawler and top articles</a> ·{" "}
         <a href="/publisher/calls">See the latest calls</a> ·{" "}
         <a href="/publisher/earnings">Earnings and payouts</a>
       </p>

@@ -21,6 +21,7 @@ export interface Who {
 /** The console's sections, in navigation order. */
 export const SECTIONS = [
   ["overview", "/publisher", "Overview"],
+  ["traffic", "/publisher/traffic", "Traffic"],
   ["settings", "/publisher/settings", "Settings"],
   ["sources", "/publisher/sources", "Sources & jobs"],
   ["books", "/publisher/books", "Books"],

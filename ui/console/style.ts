@@ -18,7 +18,7 @@ main{flex:1;min-width:0}
 label{display:block;margin:.7rem 0 .2rem;font-weight:600}
 .hint{color:#475569;font-size:.9rem;margin:.1rem 0 .4rem;font-weight:400}
 input[type=text],input[type=email],input[type=password],input[type=url],input[type=number],input[type=search],
-input[type=datetime-local],select,textarea{font:inherit;padding:.4rem .5rem;border:1px solid #94a3b8;border-radius:6px;width:100%;max-width:32rem;box-sizing:border-box;background:#fff}
+input[type=datetime-local],input[type=date],select,textarea{font:inherit;padding:.4rem .5rem;border:1px solid #94a3b8;border-radius:6px;width:100%;max-width:32rem;box-sizing:border-box;background:#fff}
 textarea{min-height:5rem}
 .check{display:flex;gap:.6rem;align-items:flex-start;font-weight:400;margin:.6rem 0}
 .check input{margin-top:.35rem}
@@ -55,7 +55,7 @@ figure.stacked{margin:0}
 .spend-row{display:grid;grid-template-columns:minmax(8rem,14rem) 1fr;gap:.3rem 1rem;align-items:center;margin:.5rem 0}
 .spend-row .limit{grid-column:2}.spend-row b{grid-row:span 2}
 .limit{display:flex;flex-direction:column;gap:.1rem}
-summary{white-space:nowrap;cursor:pointer}
+summary{white-space:nowrap;cursor:pointer}details.defaults summary{white-space:normal}
 .auth{max-width:28rem;margin:3rem auto;padding:0 1rem}
 .tabs{display:flex;gap:.3rem;list-style:none;margin:0 0 1rem;padding:0;border-bottom:1px solid #cbd5e1}
 .tabs a{display:block;padding:.35rem .9rem;border:1px solid transparent;border-bottom:none;border-radius:6px 6px 0 0;text-decoration:none}
@@ -64,6 +64,8 @@ summary{white-space:nowrap;cursor:pointer}
 tr.read td{background:#eff6ff}tr.read td:first-child{box-shadow:inset 3px 0 #1d4ed8}
 .hbars{margin-bottom:1rem}.num{text-align:right;font-variant-numeric:tabular-nums}.nowrap{white-space:nowrap}
 .ua{display:block;max-width:16rem;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
+.filter-grid{display:grid;grid-template-columns:repeat(auto-fill,minmax(11rem,1fr));gap:.6rem 1rem;align-items:start}
+.filter-grid label{margin-top:0}.filter-grid .actions{grid-column:1/-1}.page-read{min-width:12rem;overflow-wrap:anywhere}
 .filter{align-items:flex-end}.filter label{margin-top:0}.filter select{width:auto}
 .readers{margin:.3rem 0;padding-left:1.2rem}.prompt{max-width:28rem;overflow-wrap:anywhere}
 .facts{display:grid;grid-template-columns:max-content 1fr;gap:.2rem 1rem;margin:0 0 .6rem}.facts dt{font-weight:600;color:#334155}.facts dd{margin:0;min-width:0;overflow-wrap:anywhere}

@@ -27,6 +27,7 @@ import {
 } from "../licensing/mod.ts";
 import { METERED_CAP_MICROS, subtractMicros } from "../../platform/money.ts";
 import { type Caller, requesterFor } from "./requester.ts";
+import { noteArticleRead } from "../../platform/call_scope.ts";
 
 /** What a surface asks for. */
 export interface ReadRequest {
@@ -181,6 +182,7 @@ async function gather(
   const view = readView(db, req.publisher);
   const article = req.article ?? await findArticle(view, req.publisher.id, req.idOrUrl);
   if (!article) return null;
+  noteArticleRead(article.id); // the call log shows which page each call read
   const ctx = await readContext(view, req, now, { meter: false });
   const ceiling = article.bookId ? await bookCeiling(view, req.publisher.id, article.bookId) : null;
   const input = inputFor(ctx, article, { use: req.use, ceiling, now });

@@ -3,6 +3,9 @@ import { type Context, Hono } from "hono";
 import { renderPage } from "../../../ui/layout.tsx";
 import { ArticlesPage } from "../../../ui/console/articles.tsx";
 import { articlePageSchema } from "../../surfaces/manage/openapi_schemas.ts";
+import { articleDefaultsSchema } from "../../surfaces/manage/article_bulk_schemas.ts";
+import type { FormProblem } from "../kit/field_errors.ts";
+import { plural } from "../../platform/words.ts";
 import { type ApiFetch, callApi } from "../kit/api.ts";
 import {
   cents,
@@ -22,11 +25,22 @@ const NOTICES: Record<string, string> = {
   saved: "Article saved.",
   unpublished: "Article unpublished: agents no longer find or read it.",
   published: "Article published again.",
+  defaults: "Saved: new articles get this policy and price.",
 };
+
+/** The notice of `?done=`, with the count of a bulk change (`?done=bulk&n=12`). */
+function notice(c: Context<ConsoleEnv>): string | null {
+  const n = c.req.query("n") ?? "";
+  if (c.req.query("done") === "bulk" && /^\d{1,6}$/.test(n)) {
+    return `Changed the policy or price of ${plural(Number(n), "article")}.`;
+  }
+  return noticeOf(c, NOTICES);
+}
 
 type Filters = Parameters<typeof ArticlesPage>[0]["filters"];
 
-function filtersOf(params: URLSearchParams): Filters {
+/** The list's filters from its query string (or a form's `back`). */
+export function filtersOf(params: URLSearchParams): Filters {
   return {
     q: params.get("q") ?? "",
     policy: params.get("policy") ?? "",
@@ -37,34 +51,47 @@ function filtersOf(params: URLSearchParams): Filters {
   };
 }
 
+/**
+ * The list under `filters`, with the problem of a refused form above it or beside its field
+ * (`status` then is the refusal's).
+ */
+export async function articleList(
+  c: Context<ConsoleEnv>,
+  api: ApiFetch,
+  filters: Filters,
+  problem: string | { form: "defaults" | "bulk"; problem: FormProblem } | null,
+  status = 200,
+) {
+  const query = new URLSearchParams({ limit: "50" });
+  for (const [k, v] of Object.entries(filters)) if (v) query.set(k, String(v));
+  const [answer, defaults, link] = await Promise.all([
+    callApi(c, api, `/api/publisher/articles?${query}`, articlePageSchema),
+    callApi(c, api, "/api/publisher/article-defaults", articleDefaultsSchema),
+    siteLinks(c, api),
+  ]);
+  const page = answer.ok ? answer.body : { articles: [], total: 0, limit: 50, nextOffset: null };
+  page.articles = page.articles.map((a) => ({ ...a, url: link(a.url) }));
+  const top = typeof problem === "string" ? problem : problem?.problem.top ?? null;
+  return c.html(
+    renderPage(ArticlesPage({
+      who: c.get("who"),
+      ...page,
+      filters,
+      defaults: defaults.ok ? defaults.body : null,
+      notice: notice(c),
+      problem: top ?? answer.problem,
+      fieldProblem: typeof problem === "object" ? problem?.problem.field ?? null : null,
+      problemForm: typeof problem === "object" ? problem?.form : undefined,
+    })),
+    problem ? refusalStatus(status) : answer.ok ? 200 : refusalStatus(answer.status),
+  );
+}
+
 /** The articles page. */
 export function articlesPages(api: ApiFetch): Hono<ConsoleEnv> {
   const app = new Hono<ConsoleEnv>();
-
-  /** The list under `filters`, with the problem of a refused form above it. */
-  const list = async (
-    c: Context<ConsoleEnv>,
-    filters: Filters,
-    problem: string | null,
-    status = 200,
-  ) => {
-    const query = new URLSearchParams({ limit: "50" });
-    for (const [k, v] of Object.entries(filters)) if (v) query.set(k, String(v));
-    const answer = await callApi(c, api, `/api/publisher/articles?${query}`, articlePageSchema);
-    const page = answer.ok ? answer.body : { articles: [], total: 0, limit: 50, nextOffset: null };
-    const link = await siteLinks(c, api);
-    page.articles = page.articles.map((a) => ({ ...a, url: link(a.url) }));
-    return c.html(
-      renderPage(ArticlesPage({
-        who: c.get("who"),
-        ...page,
-        filters,
-        notice: noticeOf(c, NOTICES),
-        problem: problem ?? answer.problem,
-      })),
-      problem ? refusalStatus(status) : answer.ok ? 200 : refusalStatus(answer.status),
-    );
-  };
+  const list = (c: Context<ConsoleEnv>, filters: Filters, problem: string | null, status = 200) =>
+    articleList(c, api, filters, problem, status);
 
   app.get("/articles", (c) => list(c, filtersOf(new URL(c.req.url).searchParams), null));
 
@@ -106,7 +133,7 @@ export function articlesPages(api: ApiFetch): Hono<ConsoleEnv> {
 }
 
 /** The list the form came from (only a console articles URL). */
-function backOf(f: Fields): string {
+export function backOf(f: Fields): string {
   const back = field(f, "back");
   return /^\/publisher\/articles(\?[A-Za-z0-9=&%+._-]*)?$/.test(back)
     ? back

@@ -10,6 +10,8 @@ import type { ApiFetch } from "../kit/api.ts";
 import { articlesPages } from "./articles.ts";
 import { booksPages } from "./books.ts";
 import { callsPages } from "./calls.ts";
+import { articleBulkPages } from "./article_bulk.ts";
+import { trafficPages } from "./traffic.ts";
 import { earningsPages } from "./earnings.ts";
 import { framePortal } from "../kit/frame.ts";
 import { intentsPages } from "./intents.ts";
@@ -51,9 +53,11 @@ export function consoleRoutes(deps: AppDeps, api: ApiFetch): Hono<VisitorEnv<Con
   pages.route("/", settingsPages(deps, api));
   pages.route("/", sourcesPages(api));
   pages.route("/", booksPages(api));
+  pages.route("/", articleBulkPages(api)); // before /articles/:id
   pages.route("/", articlesPages(api));
   pages.route("/", rulesPages(api));
   pages.route("/", callsPages(api));
+  pages.route("/", trafficPages(api));
   pages.route("/", intentsPages(api));
   pages.route("/", earningsPages(api));
   pages.route("/", requestsPages(api));

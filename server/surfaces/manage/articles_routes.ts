@@ -1,10 +1,10 @@
 /**
  * The catalog and analytics views of the management API: articles (list, per-article policy and
- * price, unpublish and publish), the call log, reader intents and embedding coverage
+ * price, unpublish and publish), reader intents and embedding coverage (the call log is
+ * calls_routes.ts)
  * (docs/DESIGN.md §6).
  */
 import { Hono } from "hono";
-import { recentCalls } from "../../../store/call_log.ts";
 import { recentIntents } from "../../../store/intents.ts";
 import type { AppDeps } from "../../deps.ts";
 import type { ManageEnv } from "./auth.ts";
@@ -52,34 +52,6 @@ export function articlesRoutes(deps: AppDeps): Hono<ManageEnv> {
       return c.json({ article });
     });
   }
-
-  app.get("/calls", async (c) => {
-    // What this process still buffers is shown too (server/platform/call_log.ts).
-    await deps.callLog.flush();
-    // Calls, not protocol traces: a `_method:*` trace row is either the JSON-RPC envelope of a
-    // tool call logged on its own row (same request, latency, status and caller) or a handshake
-    // (initialize, tools/list, notifications) that uses no content. Failed protocol requests are
-    // logged as errors, not traces, and stay in the list.
-    const calls = await recentCalls(db, c.get("publisher").id, {
-      limit: RECENT,
-      withoutTraces: true,
-    });
-    const callerOf = await describeCallers(db, calls.map((e) => e.identity));
-    // The columns of docs/SPEC.md "Events", and who asked (never an anonymous caller's address).
-    return c.json({
-      calls: calls.map((e) => ({
-        at: e.at.toISOString(),
-        surface: e.surface,
-        tool: e.tool,
-        userAgent: e.userAgent,
-        latencyMs: e.latencyMs,
-        status: e.status,
-        httpStatus: e.httpStatus ?? null,
-        requestId: e.requestId ?? null,
-        caller: callerOf(e.identity),
-      })),
-    });
-  });
 
   app.get("/intents", async (c) => {
     await deps.callLog.flush();

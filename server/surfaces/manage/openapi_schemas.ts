@@ -100,24 +100,6 @@ export const callerSchema = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("publisher") }),
 ]);
 
-/**
- * GET /api/publisher/calls: the last 100 calls, newest first (docs/SPEC.md "Events"), without the
- * protocol trace rows (`_method:*`, status trace).
- */
-export const callListSchema = z.object({
-  calls: z.array(z.object({
-    at: z.iso.datetime(),
-    surface: z.string(),
-    tool: z.string(),
-    userAgent: z.string(),
-    latencyMs: z.number(),
-    status: z.enum(["ok", "error"]),
-    httpStatus: z.int().nullable(),
-    requestId: z.string().nullable(),
-    caller: callerSchema,
-  })),
-});
-
 /** GET /api/publisher/intents: the end users' prompts behind reads, newest first. */
 export const intentListSchema = z.object({
   intents: z.array(z.object({

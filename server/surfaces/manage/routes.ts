@@ -8,6 +8,9 @@ import type { AppDeps, AppEnv } from "../../deps.ts";
 import { rotatePublisherKey } from "./accounts.ts";
 import { analyticsRoutes } from "./analytics_routes.ts";
 import { articlesRoutes } from "./articles_routes.ts";
+import { articleBulkRoutes } from "./article_bulk_routes.ts";
+import { callsRoutes } from "./calls_routes.ts";
+import { trafficRoutes } from "./traffic_routes.ts";
 import { type ManageEnv, requirePublisher } from "./auth.ts";
 import { userEmail } from "../../../store/users.ts";
 import { ingestRoutes } from "./ingest_routes.ts";
@@ -106,7 +109,10 @@ export function manageRoutes(deps: AppDeps): Hono<ManageEnv> {
 
   app.route("/", analyticsRoutes(deps));
   app.route("/", rulesRoutes(deps));
+  app.route("/", articleBulkRoutes(deps));
   app.route("/", articlesRoutes(deps));
+  app.route("/", callsRoutes(deps));
+  app.route("/", trafficRoutes(deps));
   app.route("/", ingestRoutes(deps));
   app.route("/", licenseRequestRoutes(deps));
   app.route("/", playgroundRoutes(deps));

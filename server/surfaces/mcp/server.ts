@@ -26,6 +26,7 @@ import { CORE_TOOLS } from "./tools.ts";
 import { registerPrompts } from "./prompt_handlers.ts";
 import { registerResources } from "./resources.ts";
 import { internal, name, onRequest } from "./rpc.ts";
+import { callScope, inCallScope } from "../../platform/call_scope.ts";
 
 /** Server name and version announced at initialize. */
 export const SERVER_VERSION = "1.0.0";
@@ -124,8 +125,10 @@ export function buildServer(ctx: ServerContext): Server {
     const started = performance.now();
     let result: CallToolResult | null = null;
     let fault = false;
+    // This tool call's own row names the article it read (its request's trace row names it too).
+    const read = callScope();
     try {
-      result = await tool.run(ctx, parsed.data);
+      result = await inCallScope(read, () => tool.run(ctx, parsed.data));
       return result;
     } catch (err) {
       const error = internal(ctx, err);
@@ -145,6 +148,7 @@ export function buildServer(ctx: ServerContext): Server {
           httpStatus: fault ? 500 : 200,
           identity: ctx.caller.identity,
           requestId: ctx.requestId,
+          articleId: read.articleId,
         });
       }
     }

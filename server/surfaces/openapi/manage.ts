@@ -28,6 +28,8 @@ import {
 } from "../manage/schemas.ts";
 import { type Api, type Operation, pathParam, query, schemaOf } from "./kit.ts";
 import { webhookPaths } from "./webhooks.ts";
+import { analyticsPaths } from "./manage_analytics.ts";
+import { catalogPaths } from "./manage_catalog.ts";
 
 const ERRORS: Record<number, string> = {
   400: "Invalid input; the message names the field and the problem, and `param` the field",
@@ -60,6 +62,8 @@ export function manageApi(): Api {
     errors: ERRORS,
     errorSchema: "Error",
     paths: {
+      ...analyticsPaths(authed),
+      ...catalogPaths(authed),
       "/api/publishers/signup": {
         post: {
           summary: "Create a publisher account",
@@ -222,16 +226,6 @@ export function manageApi(): Api {
           example: { policy: "PAYWALL", priceUsdCents: 3 },
           ok: [200, z.object({ article: managedArticleSchema })],
           errors: [400, 404],
-        }),
-      },
-      "/api/publisher/calls": {
-        get: authed({
-          summary: "The last 100 calls to this publisher, and who made them",
-          description:
-            "Protocol trace rows (`_method:*` with status trace: the JSON-RPC envelope " +
-            "of a tool call, or a handshake) are left out. An anonymous caller's address is " +
-            "never shown.",
-          ok: [200, io.callListSchema],
         }),
       },
       "/api/publisher/intents": {
