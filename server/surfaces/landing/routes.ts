@@ -5,7 +5,7 @@
  * page runs the envelope (call log, that publisher, reach gate on surface `landing`), and every
  * answer carries the page headers of server/platform/security_headers.ts.
  */
-import { type Context, Hono, type MiddlewareHandler } from "hono";
+import { type Context, Hono } from "hono";
 import { licenseLink } from "./rsl.ts";
 import { findArticleByPath } from "../../../store/articles.ts";
 import { bookChapters, getBook } from "../../../store/books.ts";
@@ -14,7 +14,6 @@ import type { AppDeps } from "../../deps.ts";
 import {
   bodyLimited,
   callLogged,
-  gate,
   JSON_BODY_LIMIT,
   type PublishedEnv,
 } from "../../platform/envelope.ts";
@@ -22,7 +21,6 @@ import { answerOf } from "../../platform/host_router.ts";
 import { territoryOf } from "../../platform/identity.ts";
 import type { Caller } from "../../domain/reads/requester.ts";
 import { CSP, pageHeaders } from "../../platform/security_headers.ts";
-import { clientAddress } from "../../platform/throttle.ts";
 import { articlePage } from "./article.ts";
 import { classifyAgent } from "../../domain/crawlers/crawlers.ts";
 import { landingError } from "./errors.ts";
@@ -30,7 +28,7 @@ import { licenseXmlRoute, robotsTxtRoute } from "./documents.ts";
 import { nlwebAsk } from "./nlweb.ts";
 import { openCors } from "../../platform/cors.ts";
 import { brandOf, homeView, pageParam, topicView } from "./pages.ts";
-import { identifyVisitor } from "./visitor.ts";
+import { siteReach, visitorIdentified } from "./visitor.ts";
 
 const ASK_CORS = openCors({
   allowMethods: ["GET", "POST", "OPTIONS"],
@@ -56,16 +54,8 @@ export function siteRoutes(deps: AppDeps): Hono<PublishedEnv> {
   app.onError(landingError(deps));
   const logged = (tool: string, surface: "landing" | "nlweb" = "landing") =>
     callLogged(deps, surface, { tools: [tool] });
-  // A named crawler is metered as its family; anyone else by address.
-  const reachable = gate(deps, "landing", (c) => {
-    const crawler = c.get("crawler");
-    return crawler ? `crawler:${crawler.family}` : `ip:${clientAddress(c)}`;
-  });
-  // Who is reading, once per page (it may refuse a bad signature or a blocked crawler).
-  const visitor: MiddlewareHandler<PublishedEnv> = async (c, next) => {
-    c.set("visitor", await identifyVisitor(deps, c));
-    await next();
-  };
+  const reachable = siteReach(deps);
+  const visitor = visitorIdentified(deps);
 
   // Always free, to every visitor (robots.txt, the license): they say what the rest costs.
   app.get("/robots.txt", logged("_landing:robots.txt"), robotsTxtRoute(deps));
