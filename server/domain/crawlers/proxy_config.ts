@@ -153,13 +153,26 @@ ${site.domain} {
 		}
 	}
 	handle {
-		forward_auth ${folio} {
-			uri ${GATE_PATHS.forwardAuth}
+		# forward_auth written out (as Caddy expands it) to put a paid read's crawler-charged on the
+		# answer: a 2xx continues to the origin, any other answer is sent to the client as is.
+		reverse_proxy ${folio} {
+			method GET
+			rewrite ${GATE_PATHS.forwardAuth}
 			header_up Host {upstream_hostport}
-			copy_headers Crawler-Charged
+			header_up X-Forwarded-Method {method}
+			header_up X-Forwarded-Uri {uri}
+			@paid {
+				status 2xx
+				header Crawler-Charged *
+			}
+			handle_response @paid {
+				header Crawler-Charged {rp.header.Crawler-Charged}
+			}
+			@allowed status 2xx
+			handle_response @allowed {
+				header -Crawler-Charged
+			}
 		}
-		# The paid read's price, from Folio's answer, on the origin's answer too.
-		header ?Crawler-Charged {http.request.header.Crawler-Charged}
 		reverse_proxy ${origin}
 	}
 	# Folio unreachable (forward_auth failed): ${site.whenDown}.
