@@ -29,6 +29,7 @@ import { nlwebAsk } from "./nlweb.ts";
 import { openCors } from "../../platform/cors.ts";
 import { brandOf, homeView, pageParam, topicView } from "./pages.ts";
 import { siteReach, visitorIdentified } from "./visitor.ts";
+import { folioKeeps, originProxy } from "./origin_proxy.ts";
 
 const ASK_CORS = openCors({
   allowMethods: ["GET", "POST", "OPTIONS"],
@@ -40,6 +41,7 @@ const ASK_CORS = openCors({
 /** The site's routes, mounted by the root under the host router's `SITE`. */
 export function siteRoutes(deps: AppDeps): Hono<PublishedEnv> {
   const app = new Hono<PublishedEnv>();
+  const proxied = originProxy(deps);
   // The publisher the host router found, and the User-Agent's crawler, classified once.
   app.use(async (c, next) => {
     const answer = answerOf(c.env);
@@ -47,6 +49,10 @@ export function siteRoutes(deps: AppDeps): Hono<PublishedEnv> {
     if (answer.app !== "site") return c.notFound();
     c.set("publisher", answer.publisher);
     c.set("crawler", classifyAgent(c.req.header("user-agent")));
+    // Reverse-proxy mode: the publisher's origin answers, behind the crawler gate.
+    if (answer.publisher.originUrl && !folioKeeps(new URL(c.req.url).pathname)) {
+      return await proxied(c);
+    }
     await next();
   });
   // This sub-app answers only for a publisher's domain, so its wildcard is no root's.
