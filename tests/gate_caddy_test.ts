@@ -57,6 +57,11 @@ Deno.test({
     assert.equal(paid.status, 200, caddy.log());
     assert.equal(paid.headers.get("crawler-charged"), price);
     assert.equal(await paid.text(), origin.page(paywall.path));
+    assert.equal(
+      origin.lastHeaders()!.get("authorization"),
+      null,
+      "the buyer key stays with Folio",
+    );
     const charges = await folio.deps.store.db.execute({
       sql: "SELECT COUNT(*) AS n FROM charges WHERE buyer_id = ?",
       args: [buyerId],

@@ -89,6 +89,11 @@ Deno.test({
         args: [buyerId],
       })).rows.map((r) => [r.article_id, r.surface, r.kind]);
     assert.deepEqual(await charges(), [[paywall.id, "landing", "landing"]], "one charge, retried");
+    assert.equal(
+      origin.lastHeaders()!.get("authorization"),
+      null,
+      "the buyer key stays with Folio",
+    );
 
     // A wrong offer is refused in the dialect, with its code.
     const low = await get(paywall.path, { ...pay, "crawler-exact-price": "USD 0.000001" });

@@ -179,6 +179,11 @@ Deno.test("reverse proxy: crawlers are gated as on the landing path before the o
   assert.equal(paid.status, 200);
   assert.equal(paid.headers.get("crawler-charged"), price);
   assert.equal(await paid.text(), `origin page ${paywall.path}`);
+  assert.equal(
+    origin.seen.at(-1)!.headers.get("authorization"),
+    null,
+    "the buyer key stays with Folio",
+  );
   const charges = await folio.deps.store.db.execute({
     sql: "SELECT COUNT(*) AS n FROM charges WHERE buyer_id = ?",
     args: [buyerId],

@@ -66,6 +66,12 @@ map $http_user_agent $folio_known_crawler {
     "~*${crawlerRegex()}" 1;
 }
 
+# A buyer's Folio key (Bearer mk_...) pays Folio: it is not the origin's to see.
+map $http_authorization $folio_origin_authorization {
+    default $http_authorization;
+    "~*^Bearer\\s+mk_" "";
+}
+
 server {
     listen 80;
     server_name ${site.domain};
@@ -93,6 +99,7 @@ server {
         add_header crawler-charged $folio_charged always;
         proxy_pass ${origin};
         proxy_set_header Host $host;
+        proxy_set_header Authorization $folio_origin_authorization;
     }
 
     location = /_folio_gate {
@@ -153,27 +160,33 @@ ${site.domain} {
 		}
 	}
 	handle {
-		# forward_auth written out (as Caddy expands it) to put a paid read's crawler-charged on the
-		# answer: a 2xx continues to the origin, any other answer is sent to the client as is.
-		reverse_proxy ${folio} {
-			method GET
-			rewrite ${GATE_PATHS.forwardAuth}
-			header_up Host {upstream_hostport}
-			header_up X-Forwarded-Method {method}
-			header_up X-Forwarded-Uri {uri}
-			@paid {
-				status 2xx
-				header Crawler-Charged *
+		# In order as written (route): ask Folio, then pass to the origin.
+		route {
+			# forward_auth written out (as Caddy expands it) to put a paid read's crawler-charged on the
+			# answer: a 2xx continues to the origin, any other answer is sent to the client as is.
+			reverse_proxy ${folio} {
+				method GET
+				rewrite ${GATE_PATHS.forwardAuth}
+				header_up Host {upstream_hostport}
+				header_up X-Forwarded-Method {method}
+				header_up X-Forwarded-Uri {uri}
+				@paid {
+					status 2xx
+					header Crawler-Charged *
+				}
+				handle_response @paid {
+					header Crawler-Charged {rp.header.Crawler-Charged}
+				}
+				@allowed status 2xx
+				handle_response @allowed {
+					header -Crawler-Charged
+				}
 			}
-			handle_response @paid {
-				header Crawler-Charged {rp.header.Crawler-Charged}
-			}
-			@allowed status 2xx
-			handle_response @allowed {
-				header -Crawler-Charged
-			}
+			# A buyer's Folio key (Bearer mk_...) pays Folio: it is not the origin's to see.
+			@folio_key header_regexp Authorization "^Bearer +mk_"
+			request_header @folio_key -Authorization
+			reverse_proxy ${origin}
 		}
-		reverse_proxy ${origin}
 	}
 	# Folio unreachable (forward_auth failed): ${site.whenDown}.
 	handle_errors {

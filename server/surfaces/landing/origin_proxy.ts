@@ -4,14 +4,15 @@
  * admits (gate.ts) is forwarded to the origin and its answer streamed back: status, body and
  * caching headers as the origin sent them, hop-by-hop headers dropped both ways (RFC 9110
  * section 7.6.1), redirects passed to the client rather than followed, so Folio only ever
- * connects to the configured origin. The origin's addresses are checked on every request by the
- * guarded fetcher's rules (server/domain/catalog/ip_ranges.ts): public addresses only, loopback
- * when the operator allows it (FOLIO_FETCH_ALLOW_LOOPBACK); any port, the configured one.
+ * connects to the configured origin. The guarded fetcher's `open()` makes the request: the
+ * origin's addresses are checked after DNS on every request and the connection pinned to them
+ * (public addresses only, loopback when the operator allows it: FOLIO_FETCH_ALLOW_LOOPBACK), on
+ * any port (the configured one).
  */
 import type { Context } from "hono";
 import type { AppDeps } from "../../deps.ts";
 import type { PublishedEnv } from "../../platform/envelope.ts";
-import { isForbiddenAddress, parseIp } from "../../domain/catalog/ip_ranges.ts";
+import { FetchRefused } from "../../domain/catalog/fetcher.ts";
 import { CHARGED, gateApp, gateEnv } from "./gate.ts";
 import { clientAddress } from "../../platform/throttle.ts";
 
@@ -28,6 +29,9 @@ const HOP_BY_HOP = [
   "upgrade",
 ];
 
+/** A Folio buyer key presented as a bearer token (server/platform/identity.ts). */
+const FOLIO_KEY = /^\s*Bearer\s+mk_/i;
+
 /** Content codings Deno's fetch decodes on receipt. */
 const DECODED = new Set(["gzip", "x-gzip", "br", "deflate"]);
 
@@ -42,48 +46,16 @@ export function folioKeeps(path: string): boolean {
 /** The reverse proxy for the site app: gate, then forward. */
 export function originProxy(deps: AppDeps) {
   const gate = gateApp(deps, "_proxy:origin");
-  const clients = new Map<string, Deno.HttpClient>();
   return async (c: Context<PublishedEnv>): Promise<Response> => {
     const publisher = c.get("publisher");
+    const remoteAddr = (c.env as { remoteAddr?: Deno.Addr } | undefined)?.remoteAddr;
     const decided = await gate.fetch(
       c.req.raw,
-      gateEnv({ publisher, requestId: c.get("requestId"), remoteAddr: remoteOf(c) }),
+      gateEnv({ publisher, requestId: c.get("requestId"), remoteAddr }),
     );
     if (!decided.ok) return decided;
-    const origin = new URL(publisher.originUrl!);
-    const address = await checkedAddress(deps, origin);
-    if (typeof address !== "string") return unavailable(address.why);
-    return await forward(c, origin, address, decided.headers.get(CHARGED), clients);
+    return await forward(deps, c, new URL(publisher.originUrl!), decided.headers.get(CHARGED));
   };
-}
-
-function remoteOf(c: Context<PublishedEnv>): Deno.Addr | undefined {
-  return (c.env as { remoteAddr?: Deno.Addr } | undefined)?.remoteAddr;
-}
-
-/** The origin's first address that the guarded fetcher's rules admit, or why none is. */
-async function checkedAddress(deps: AppDeps, origin: URL): Promise<string | { why: string }> {
-  const host = origin.hostname.replace(/^\[(.*)\]$/, "$1");
-  let addresses: string[];
-  if (parseIp(host)) addresses = [host];
-  // RFC 6761: localhost names never go to DNS.
-  else if (host === "localhost" || host.endsWith(".localhost")) addresses = ["127.0.0.1"];
-  else {
-    try {
-      const [v4, v6] = await Promise.all([
-        Deno.resolveDns(host, "A").catch(() => [] as string[]),
-        Deno.resolveDns(host, "AAAA").catch(() => [] as string[]),
-      ]);
-      addresses = [...v4, ...v6];
-    } catch {
-      addresses = [];
-    }
-  }
-  if (!addresses.length) return { why: `${host} does not resolve` };
-  const allowLoopback = deps.config.fetchAllowLoopback;
-  const refused = addresses.find((a) => isForbiddenAddress(a, { allowLoopback }));
-  if (refused) return { why: `${host} resolves to ${refused}, which Folio does not connect to` };
-  return addresses[0];
 }
 
 function unavailable(why: string): Response {
@@ -100,54 +72,38 @@ function hopFields(headers: Headers): Set<string> {
 }
 
 async function forward(
+  deps: AppDeps,
   c: Context<PublishedEnv>,
   origin: URL,
-  address: string,
   charged: string | null,
-  clients: Map<string, Deno.HttpClient>,
 ): Promise<Response> {
   const req = c.req.raw;
   const asked = new URL(req.url);
   const headers = new Headers();
   const hop = hopFields(req.headers);
   for (const [name, value] of req.headers) if (!hop.has(name)) headers.append(name, value);
+  // A buyer's Folio key pays Folio: it is not the origin's to see.
+  if (FOLIO_KEY.test(headers.get("authorization") ?? "")) headers.delete("authorization");
   const client = clientAddress(c);
   const prior = req.headers.get("x-forwarded-for");
   headers.set("x-forwarded-for", prior ? `${prior}, ${client}` : client);
   headers.set("x-forwarded-host", asked.host);
   headers.set("x-forwarded-proto", asked.protocol.replace(":", ""));
-  const init: RequestInit & { client?: Deno.HttpClient } = {
-    method: req.method,
-    headers,
-    body: req.method === "GET" || req.method === "HEAD" ? undefined : req.body,
-    redirect: "manual",
-  };
-  let target: URL;
-  if (origin.protocol === "http:") {
-    // The checked address as an HTTP proxy: the origin gets the client's Host (absolute-form,
-    // RFC 9112 section 3.2.2) and Folio connects to no other address than the one it checked.
-    const port = Number(origin.port || 80);
-    const key = `${address}:${port}`;
-    let pinned = clients.get(key);
-    if (!pinned) {
-      pinned = Deno.createHttpClient({ proxy: { transport: "tcp", hostname: address, port } });
-      clients.set(key, pinned);
-    }
-    init.client = pinned;
-    target = new URL(`${asked.pathname}${asked.search}`, `http://${asked.host}`);
-  } else {
-    // TLS names the origin: it is asked by its own name, the client's host in X-Forwarded-Host.
-    target = new URL(`${asked.pathname}${asked.search}`, origin);
-  }
-  const timer = new AbortController();
-  const timeout = setTimeout(() => timer.abort(), HEADERS_TIMEOUT_MS);
+  const path = `${asked.pathname}${asked.search}`;
+  // Over http the origin is asked for the client's Host; TLS names the origin, which is then
+  // asked by its own name (the client's host in X-Forwarded-Host).
+  const target = origin.protocol === "http:"
+    ? new URL(path, `http://${asked.host}`)
+    : new URL(path, origin);
   let res: Response;
   try {
-    res = await fetch(target, { ...init, signal: timer.signal });
-  } catch {
-    return unavailable("it did not answer");
-  } finally {
-    clearTimeout(timeout);
+    res = await deps.fetcher.open(target.href, {
+      method: req.method,
+      headers,
+      body: req.method === "GET" || req.method === "HEAD" ? undefined : req.body,
+    }, { connectTo: origin.href, anyPort: true, headersTimeoutMs: HEADERS_TIMEOUT_MS });
+  } catch (e) {
+    return unavailable(e instanceof FetchRefused ? e.detail : "it did not answer");
   }
   const out = new Headers();
   const back = hopFields(res.headers);
