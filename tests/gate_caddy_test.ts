@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { caddyConfig } from "../server/domain/crawlers/proxy_config.ts";
 import { createBuyer } from "../server/surfaces/marketplace/buyers.ts";
 import { freePort, missing, startCaddy, startOrigin } from "./fixtures/proxies.ts";
-import { startTestFolio } from "./helpers.ts";
+import { json, startTestFolio } from "./helpers.ts";
 import { BROWSER, demoPath, GPTBOT, HOST } from "./landing_helpers.ts";
 
 const skip = missing("caddy");
@@ -24,9 +24,14 @@ Deno.test({
   async fn() {
     await using folio = await startTestFolio();
     await using origin = startOrigin();
-    const site = { domain: HOST, folioUrl: folio.url, originUrl: origin.url };
+    // The configuration as the management API hands it to the publisher.
+    const { caddy: conf } = await json<{ caddy: { config: string } }>(
+      await folio.request(`/api/publisher/gate/config?origin=${origin.url}`, {
+        headers: { authorization: `Bearer ${folio.seeded!.apiKey}` },
+      }),
+    );
     await using caddy = await startCaddy((port) =>
-      caddyfile({ ...site, whenDown: "refuse-crawlers" }, port)
+      conf.config.replace(`${HOST} {`, `http://${HOST}:${port} {`)
     );
     const paywall = await demoPath(folio, "PAYWALL");
     const get = (path: string, headers: Record<string, string>) =>

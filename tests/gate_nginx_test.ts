@@ -38,10 +38,14 @@ Deno.test({
     await using folio = await startTestFolio({ env: { FOLIO_FETCH_ALLOW_LOOPBACK: "1" } });
     await using origin = startOrigin();
     await storeRobots(folio, origin.url, "User-agent: ClaudeBot\nDisallow: /\n");
-    const site = { domain: HOST, folioUrl: folio.url, originUrl: origin.url };
+    // The configuration as the management API hands it to the publisher.
+    const { nginx: conf } = await json<{ nginx: { config: string } }>(
+      await folio.request(`/api/publisher/gate/config?origin=${origin.url}`, {
+        headers: { authorization: `Bearer ${folio.seeded!.apiKey}` },
+      }),
+    );
     await using nginx = await startNginx((port) =>
-      nginxConfig({ ...site, whenDown: "refuse-crawlers" }).config
-        .replace("listen 80;", `listen 127.0.0.1:${port};`)
+      conf.config.replace("listen 80;", `listen 127.0.0.1:${port};`)
     );
     const paywall = await demoPath(folio, "PAYWALL");
     const observe = await demoPath(folio, "OBSERVE");

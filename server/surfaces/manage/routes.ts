@@ -22,6 +22,7 @@ import { verifyDomain } from "./domains.ts";
 import { CRAWLERS } from "../../domain/crawlers/crawlers.ts";
 import { settingFor } from "../../domain/crawlers/setting.ts";
 import { json } from "./body.ts";
+import { gateConfigRoutes } from "./gate_config.ts";
 
 const VERIFY_LIMIT = { limit: 30, windowMs: 60 * 60_000 };
 
@@ -109,5 +110,6 @@ export function manageRoutes(deps: AppDeps): Hono<ManageEnv> {
   app.route("/", ingestRoutes(deps));
   app.route("/", licenseRequestRoutes(deps));
   app.route("/", playgroundRoutes(deps));
+  app.route("/", gateConfigRoutes(deps));
   return app;
 }
