@@ -12,6 +12,7 @@ import { booksPages } from "./books.ts";
 import { callsPages } from "./calls.ts";
 import { earningsPages } from "./earnings.ts";
 import { framePortal } from "../kit/frame.ts";
+import { gatePages } from "./gate.ts";
 import { intentsPages } from "./intents.ts";
 import { overviewPages } from "./overview.ts";
 import { playgroundPages } from "./playground.ts";
@@ -43,6 +44,7 @@ export function consoleRoutes(deps: AppDeps, api: ApiFetch): Hono<VisitorEnv<Con
   pages.route("/", booksPages(api));
   pages.route("/", articlesPages(api));
   pages.route("/", rulesPages(api));
+  pages.route("/", gatePages(api));
   pages.route("/", callsPages(api));
   pages.route("/", intentsPages(api));
   pages.route("/", earningsPages(api));
