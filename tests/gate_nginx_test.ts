@@ -106,6 +106,15 @@ Deno.test({
     assert.equal(low.headers.get("crawler-price"), price);
     await low.body?.cancel();
 
+    // A key that is not a live buyer key: 401 with one challenge, nothing served.
+    const badKey = await get(paywall.path, { ...pay, authorization: "Bearer mk_not_a_key" });
+    assert.equal(badKey.status, 401, nginx.log());
+    assert.equal(
+      badKey.headers.get("www-authenticate"),
+      'Bearer realm="folio", error="invalid_token"',
+    );
+    assert.match(await badKey.text(), /not a live Folio buyer key/);
+
     // Web Bot Auth: a signed retry from a registered directory pays as its buyer.
     await using signer = await startTestSigner({ now: () => folio.clock.now() });
     const register = await folio.request("/api/marketplace/signature-agents", {

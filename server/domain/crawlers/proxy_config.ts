@@ -90,7 +90,6 @@ server {
         auth_request_set $folio_price $upstream_http_crawler_price;
         auth_request_set $folio_error $upstream_http_crawler_error;
         auth_request_set $folio_link $upstream_http_link;
-        auth_request_set $folio_auth $upstream_http_www_authenticate;
         auth_request_set $folio_charged $upstream_http_crawler_charged;
         # A refusal (always 401 from /api/gate/v1/nginx) is answered by @folio_refused.
         error_page 401 = @folio_refused;
@@ -122,7 +121,6 @@ server {
         add_header crawler-price $folio_price always;
         add_header crawler-error $folio_error always;
         add_header Link $folio_link always;
-        add_header WWW-Authenticate $folio_auth always;
         add_header Cache-Control no-store always;
 ${refusals}
         return 403 "$folio_message\\n";
