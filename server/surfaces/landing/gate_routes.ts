@@ -11,7 +11,7 @@
  * The original request is rebuilt from `X-Forwarded-Method/Host/Uri/Proto` (or nginx's
  * `X-Original-Method/URI`) and the client's own headers, which the proxies pass on.
  */
-import { Hono } from "hono";
+import { type Context, Hono } from "hono";
 import { findPublisherByDomain, normaliseHost } from "../../../store/publishers.ts";
 import type { AppDeps, AppEnv } from "../../deps.ts";
 import { AppError } from "../../platform/errors.ts";
@@ -37,11 +37,15 @@ export function gateRoutes(deps: AppDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   const nginx = gateApp(deps, "_gate:nginx");
   const forwardAuth = gateApp(deps, "_gate:forward_auth");
-  app.all("/v1/forward-auth", async (c) => {
+  // GET is what Caddy and Traefik send (and what the OpenAPI document names); nginx's subrequest
+  // may carry the client's method: any method is answered alike.
+  const decideForwardAuth = async (c: Context<AppEnv>) => {
     const original = await originalOf(deps, c.req.raw, c.env, c.get("requestId"));
     return await forwardAuth.fetch(original.request, original.env);
-  });
-  app.all("/v1/nginx", async (c) => {
+  };
+  app.get("/v1/forward-auth", decideForwardAuth);
+  app.all("/v1/forward-auth", decideForwardAuth);
+  const decideNginx = async (c: Context<AppEnv>) => {
     const original = await originalOf(deps, c.req.raw, c.env, c.get("requestId"));
     const res = await nginx.fetch(original.request, original.env);
     if (res.ok) return res;
@@ -55,7 +59,9 @@ export function gateRoutes(deps: AppDeps): Hono<AppEnv> {
       if (value !== null) headers.set(name, value);
     }
     return new Response(null, { status: 401, headers });
-  });
+  };
+  app.get("/v1/nginx", decideNginx);
+  app.all("/v1/nginx", decideNginx);
   return app;
 }
 
