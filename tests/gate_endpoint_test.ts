@@ -36,6 +36,14 @@ Deno.test("gate endpoint: people pass, crawlers are quoted in Cloudflare's diale
   assert.equal(person.status, 200);
   assert.equal(await person.text(), "");
 
+  // The origin's own credentials are not Folio's to judge.
+  const basic = await ask(folio, "forward-auth", "/wp-admin/", {
+    "user-agent": BROWSER,
+    authorization: "Basic dXNlcjpwdw==",
+  });
+  assert.equal(basic.status, 200);
+  await basic.body?.cancel();
+
   const quote = await ask(folio, "forward-auth", paywall.path, { "user-agent": GPTBOT });
   assert.equal(quote.status, 402);
   assert.match(quote.headers.get("crawler-price")!, /^USD \d+\.\d+$/);
@@ -67,6 +75,7 @@ Deno.test("gate endpoint: people pass, crawlers are quoted in Cloudflare's diale
     "SELECT tool, identity FROM call_log WHERE tool LIKE '_gate:%' ORDER BY id",
   );
   assert.deepEqual(rows.rows.map((r) => [r.tool, r.identity]), [
+    ["_gate:forward_auth", "ip:203.0.113.9"],
     ["_gate:forward_auth", "ip:203.0.113.9"],
     ["_gate:forward_auth", "crawler:GPTBot"],
     ["_gate:nginx", "crawler:GPTBot"],

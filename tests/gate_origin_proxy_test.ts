@@ -121,6 +121,12 @@ Deno.test("reverse proxy: the origin's answers pass through, headers kept, hop-b
   assert.equal(got.headers.get("x-forwarded-host"), `${HOST}:8080`);
   assert.equal(got.headers.get("x-forwarded-for"), "127.0.0.1");
 
+  // The origin's own credentials are the origin's: passed on, never judged as Folio keys.
+  const basic = await visit(folio, "/wp-admin/", { authorization: "Basic dXNlcjpwdw==" });
+  assert.equal(basic.status, 200);
+  await basic.body?.cancel();
+  assert.equal(origin.seen.at(-1)!.headers.get("authorization"), "Basic dXNlcjpwdw==");
+
   // Status, redirects (not followed) and bodies go through as they are.
   const gone = await visit(folio, "/gone");
   assert.equal(gone.status, 404);

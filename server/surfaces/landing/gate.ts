@@ -29,6 +29,22 @@ export interface GateCall {
   remoteAddr: Deno.Addr | undefined;
 }
 
+/** A Folio buyer key presented as a bearer token (server/platform/identity.ts). */
+export const FOLIO_KEY = /^\s*Bearer\s+mk_/i;
+
+/**
+ * The request the gate decides on: the client's, without an Authorization that is not a Folio
+ * buyer key. The origin's own credentials (Basic auth, its API's tokens) are the origin's
+ * business, and the proxy passes them on untouched.
+ */
+export function gateRequest(url: URL | string, method: string, headers: Headers): Request {
+  const own = new Headers(headers);
+  if (own.has("authorization") && !FOLIO_KEY.test(own.get("authorization")!)) {
+    own.delete("authorization");
+  }
+  return new Request(url, { method, headers: own });
+}
+
 /** The answer header that carries a paid read's price to the proxy. */
 export const CHARGED = "crawler-charged";
 

@@ -15,7 +15,7 @@ import { type Context, Hono } from "hono";
 import { findPublisherByDomain, normaliseHost } from "../../../store/publishers.ts";
 import type { AppDeps, AppEnv } from "../../deps.ts";
 import { AppError } from "../../platform/errors.ts";
-import { gateApp, gateEnv } from "./gate.ts";
+import { gateApp, gateEnv, gateRequest } from "./gate.ts";
 
 /** Headers that describe the hop to Folio, not the client's request (RFC 9110 section 7.6.1). */
 const HOP = [
@@ -110,7 +110,7 @@ async function originalOf(deps: AppDeps, req: Request, env: unknown, requestId: 
     headers.set(name, value);
   }
   headers.set("host", url.host);
-  const request = new Request(url, { method, headers });
+  const request = gateRequest(url, method, headers);
   return {
     request,
     env: gateEnv({

@@ -13,7 +13,7 @@ import type { Context } from "hono";
 import type { AppDeps } from "../../deps.ts";
 import type { PublishedEnv } from "../../platform/envelope.ts";
 import { FetchRefused } from "../../domain/catalog/fetcher.ts";
-import { CHARGED, gateApp, gateEnv } from "./gate.ts";
+import { CHARGED, FOLIO_KEY, gateApp, gateEnv, gateRequest } from "./gate.ts";
 import { clientAddress } from "../../platform/throttle.ts";
 
 /** Hop-by-hop fields (RFC 9110 section 7.6.1), plus those the Connection header names. */
@@ -28,9 +28,6 @@ const HOP_BY_HOP = [
   "transfer-encoding",
   "upgrade",
 ];
-
-/** A Folio buyer key presented as a bearer token (server/platform/identity.ts). */
-const FOLIO_KEY = /^\s*Bearer\s+mk_/i;
 
 /** Content codings Deno's fetch decodes on receipt. */
 const DECODED = new Set(["gzip", "x-gzip", "br", "deflate"]);
@@ -50,7 +47,7 @@ export function originProxy(deps: AppDeps) {
     const publisher = c.get("publisher");
     const remoteAddr = (c.env as { remoteAddr?: Deno.Addr } | undefined)?.remoteAddr;
     const decided = await gate.fetch(
-      c.req.raw,
+      gateRequest(c.req.url, c.req.method, c.req.raw.headers),
       gateEnv({ publisher, requestId: c.get("requestId"), remoteAddr }),
     );
     if (!decided.ok) return decided;
