@@ -6,6 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { json, type TestFolio, testFolio } from "./helpers.ts";
+import { patchDemo } from "./fixtures/demo.ts";
 import { BROWSER, demoPath, GPTBOT, HOST } from "./landing_helpers.ts";
 
 /** Asks `door` about GET `path` on the demo's domain, as a proxy forwards it. */
@@ -81,6 +82,35 @@ Deno.test("gate endpoint: people pass, crawlers are quoted in Cloudflare's diale
     ["_gate:nginx", "crawler:GPTBot"],
     ["_gate:nginx", "crawler:GPTBot"],
   ]);
+});
+
+Deno.test("gate endpoint: with agent payments off nobody is told to pay; BLOCKED keeps out agents only", async () => {
+  await using folio = await testFolio();
+  const paywall = await demoPath(folio, "PAYWALL");
+  const observe = await demoPath(folio, "OBSERVE");
+  await patchDemo(folio, (p) => ({ ...p, agentPayments: { ...p.agentPayments, enabled: false } }));
+  const off = await ask(folio, "forward-auth", paywall.path, { "user-agent": GPTBOT });
+  assert.equal(off.status, 403);
+  assert.equal(off.headers.get("crawler-price"), null);
+  const text = await off.text();
+  assert.doesNotMatch(text, /crawler-exact-price|crawler-max-price/);
+  assert.match(text, /through Folio's API/);
+  // An OBSERVE page stays free to an allowed crawler.
+  const free = await ask(folio, "forward-auth", observe.path, { "user-agent": GPTBOT });
+  assert.equal(free.status, 200);
+  await free.body?.cancel();
+
+  await folio.deps.store.db.execute({
+    sql: "UPDATE articles SET policy = 'BLOCKED' WHERE id = ?",
+    args: [observe.id],
+  });
+  const bot = await ask(folio, "forward-auth", observe.path, { "user-agent": GPTBOT });
+  assert.equal(bot.status, 403);
+  assert.equal(bot.headers.get("crawler-error"), "CrawlerForbidden");
+  await bot.body?.cancel();
+  const person = await ask(folio, "forward-auth", observe.path, { "user-agent": BROWSER });
+  assert.equal(person.status, 200);
+  await person.body?.cancel();
 });
 
 Deno.test("gate endpoint: what the proxy forgot, or a domain no publisher verified, is refused", async () => {
