@@ -113,6 +113,23 @@ Deno.test("gate endpoint: with agent payments off nobody is told to pay; BLOCKED
   await person.body?.cancel();
 });
 
+Deno.test("gate endpoint: an article is found by the URL Folio ingested, query included", async () => {
+  await using folio = await testFolio();
+  const { id } = await demoPath(folio, "OBSERVE");
+  await folio.deps.store.db.execute({
+    sql: `UPDATE articles SET url = 'https://demo.localhost/?p=42', canonical_url = NULL,
+          policy = 'BLOCKED' WHERE id = ?`,
+    args: [id],
+  });
+  const found = await ask(folio, "forward-auth", "/?p=42", { "user-agent": GPTBOT });
+  assert.equal(found.status, 403);
+  assert.equal(found.headers.get("crawler-error"), "CrawlerForbidden");
+  await found.body?.cancel();
+  const other = await ask(folio, "forward-auth", "/?p=43", { "user-agent": GPTBOT });
+  assert.notEqual(other.status, 403, "another page, not the blocked article");
+  await other.body?.cancel();
+});
+
 Deno.test("gate endpoint: what the proxy forgot, or a domain no publisher verified, is refused", async () => {
   await using folio = await testFolio();
   const cases: [Record<string, string>, number, string][] = [

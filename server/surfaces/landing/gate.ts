@@ -7,7 +7,7 @@
  * reverse-proxy mode (origin_proxy.ts) both ask it.
  */
 import { type Context, Hono } from "hono";
-import { type Article, findArticleByPath } from "../../../store/articles.ts";
+import { type Article, findArticle, findArticleByPath } from "../../../store/articles.ts";
 import type { Publisher } from "../../../store/publishers.ts";
 import type { AppDeps } from "../../deps.ts";
 import { classifyAgent } from "../../domain/crawlers/crawlers.ts";
@@ -92,7 +92,10 @@ async function decide(deps: AppDeps, c: Context<PublishedEnv>): Promise<Response
   if (visitor.action === "reader" && visitor.treatment === "reader") return allow(c, null);
   const publisher = c.get("publisher");
   const url = new URL(c.req.url);
-  const article = await findArticleByPath(deps.store.db, publisher.id, url.pathname) ??
+  // The URL Folio ingested or its canonical one (a query may name the page: ?p=123), else the
+  // path of the canonical URL, else a page Folio never saw.
+  const article = await findArticle(deps.store.db, publisher.id, url.href) ??
+    await findArticleByPath(deps.store.db, publisher.id, url.pathname) ??
     unlisted(publisher, url);
   c.set("article", article);
   const access = await pageAccess(deps, c, article, "origin");
