@@ -4,7 +4,7 @@
  * a local static origin. Folio's refusals reach the client as Folio answers them.
  */
 import assert from "node:assert/strict";
-import { caddyConfig } from "../server/domain/crawlers/proxy_config.ts";
+import { caddyConfig } from "../server/domain/crawlers/proxy_config_forward_auth.ts";
 import { createBuyer } from "../server/surfaces/marketplace/buyers.ts";
 import { freePort, missing, startCaddy, startOrigin } from "./fixtures/proxies.ts";
 import { json, startTestFolio } from "./helpers.ts";

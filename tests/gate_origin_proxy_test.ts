@@ -120,6 +120,8 @@ Deno.test("reverse proxy: the origin's answers pass through, headers kept, hop-b
   assert.equal(got.headers.get("x-client-hop"), null);
   assert.equal(got.headers.get("x-forwarded-host"), `${HOST}:8080`);
   assert.equal(got.headers.get("x-forwarded-for"), "127.0.0.1");
+  assert.equal(got.headers.get("via"), "1.1 folio");
+  assert.equal(person.headers.get("via"), "1.1 folio");
 
   // The origin's own credentials are the origin's: passed on, never judged as Folio keys.
   const basic = await visit(folio, "/wp-admin/", { authorization: "Basic dXNlcjpwdw==" });

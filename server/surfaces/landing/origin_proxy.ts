@@ -86,6 +86,8 @@ async function forward(
   headers.set("x-forwarded-for", prior ? `${prior}, ${client}` : client);
   headers.set("x-forwarded-host", asked.host);
   headers.set("x-forwarded-proto", asked.protocol.replace(":", ""));
+  // A proxy names itself in Via, both ways (RFC 9110 section 7.6.3).
+  headers.append("via", "1.1 folio");
   const path = `${asked.pathname}${asked.search}`;
   // Over http the origin is asked for the client's Host; TLS names the origin, which is then
   // asked by its own name (the client's host in X-Forwarded-Host).
@@ -110,5 +112,6 @@ async function forward(
   }
   for (const [name, value] of res.headers) if (!back.has(name)) out.append(name, value);
   if (charged) out.set(CHARGED, charged);
+  out.append("via", "1.1 folio");
   return new Response(res.body, { status: res.status, statusText: res.statusText, headers: out });
 }

@@ -6,12 +6,8 @@
  */
 import { Hono } from "hono";
 import type { AppDeps } from "../../deps.ts";
-import {
-  caddyConfig,
-  GATE_PATHS,
-  nginxConfig,
-  traefikConfig,
-} from "../../domain/crawlers/proxy_config.ts";
+import { GATE_PATHS, nginxConfig } from "../../domain/crawlers/proxy_config.ts";
+import { caddyConfig, traefikConfig } from "../../domain/crawlers/proxy_config_forward_auth.ts";
 import { AppError } from "../../platform/errors.ts";
 import { parseInput } from "../../platform/validate.ts";
 import type { ManageEnv } from "./auth.ts";
