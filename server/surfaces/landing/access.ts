@@ -11,7 +11,7 @@ import type { AppDeps } from "../../deps.ts";
 import type { PublishedEnv } from "../../platform/envelope.ts";
 import { territoryOf } from "../../platform/identity.ts";
 import type { Decision } from "../../domain/licensing/mod.ts";
-import { peekArticle, readArticle } from "../../domain/reads/read_article.ts";
+import { peekArticle, readArticle, type ReadResult } from "../../domain/reads/read_article.ts";
 import type { Caller } from "../../domain/reads/requester.ts";
 import { CrawlerError, priceOffer, refusalOf } from "./pay_per_crawl.ts";
 import { crawlTermsFor } from "./visitor.ts";
@@ -25,6 +25,8 @@ export interface PageAccess {
   quoteMicros: number | null;
   /** `crawler-charged`: what this read was billed (a paid retry). */
   chargedMicros: number | null;
+  /** The ledger entry of a paid read (its id names the charge, e.g. for a receipt). */
+  charge: ReadResult["charge"];
 }
 
 /**
@@ -56,13 +58,14 @@ export async function pageAccess(
     status: PageAccess["status"],
     access: PageAccess["access"],
     d: Decision,
-    money: { quote?: number; charged?: number } = {},
+    money: { quote?: number; charge?: ReadResult["charge"] } = {},
   ): PageAccess => ({
     status,
     access,
     decision: d,
     quoteMicros: money.quote ?? null,
-    chargedMicros: money.charged ?? null,
+    chargedMicros: money.charge?.micros ?? null,
+    charge: money.charge ?? null,
   });
 
   switch (decision.outcome) {
@@ -139,5 +142,5 @@ export async function pageAccess(
       read.decision?.reason ?? "The charge did not go through.",
     );
   }
-  return page(200, "full", read.decision, { charged: read.charge.micros });
+  return page(200, "full", read.decision, { charge: read.charge });
 }
