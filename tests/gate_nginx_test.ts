@@ -145,8 +145,18 @@ Deno.test({
     // The origin's robots.txt disallows ClaudeBot: it pays on a free article; GPTBot reads it free.
     const claude = await get(observe.path, { "user-agent": CLAUDEBOT });
     assert.equal(claude.status, 402, nginx.log());
-    assert.ok(claude.headers.get("crawler-price"));
+    const claudePrice = claude.headers.get("crawler-price")!;
+    assert.ok(claudePrice);
     await claude.body?.cancel();
+    const claudePaid = await get(observe.path, {
+      "user-agent": CLAUDEBOT,
+      authorization: `Bearer ${apiKey}`,
+      "crawler-exact-price": claudePrice,
+    });
+    assert.equal(claudePaid.status, 200);
+    assert.equal(claudePaid.headers.get("crawler-charged"), claudePrice);
+    assert.equal(await claudePaid.text(), origin.page(observe.path));
+    assert.equal((await charges()).length, 3);
     const free = await get(observe.path, { "user-agent": GPTBOT });
     assert.equal(free.status, 200);
     assert.equal(await free.text(), origin.page(observe.path));
