@@ -20,6 +20,7 @@ import { manageRoutes } from "./surfaces/manage/routes.ts";
 import { MARKETPLACE, marketplaceRoutes } from "./surfaces/marketplace/routes.ts";
 import { cardRoutes, mcpRoutes } from "./surfaces/mcp/routes.ts";
 import { siteRoutes } from "./surfaces/landing/routes.ts";
+import { gateRoutes } from "./surfaces/landing/gate_routes.ts";
 import {
   answerFor,
   claimsOf,
@@ -67,6 +68,8 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   mount("/api/publishers", cardRoutes(deps));
   mount("/api/publisher", manageRoutes(deps));
   mount("/api/openapi.json", openApiRoutes(deps));
+  // The crawler gate in front of a publisher's own site (docs/decisions/crawler-gate.md).
+  mount("/api/gate", gateRoutes(deps));
   // The platform's pages. The portals call the API through the app itself (server/pages/kit/api.ts).
   const self = (req: Request, env: unknown) => app.fetch(req, env);
   app.route("/publisher", consoleRoutes(deps, self));

@@ -69,6 +69,11 @@ export interface Publisher {
   pricesMicros: UsePrices;
   paywallMeterLimit: number;
   robotsOrigin: string | null;
+  /**
+   * Reverse-proxy mode (issue 33): the publisher's own site, which answers its domain's pages
+   * once Folio's crawler gate admits a request; null: Folio's pages answer.
+   */
+  originUrl: string | null;
   enterpriseTerms: EnterpriseTerms | null;
   sponsorTools: string[];
   agentPayments: AgentPayments;
@@ -119,8 +124,8 @@ export function publisherInsert(
     statement: {
       sql: `INSERT INTO publishers (id, slug, name, description, email, custom_domain, branding,
             toggles, rights, prices, paywall_meter_limit, robots_origin, enterprise_terms,
-            sponsor_tools, agent_payments, created_at, updated_at)
-          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+            sponsor_tools, agent_payments, origin_url, created_at, updated_at)
+          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       args: [...toRow(publisher), now, now],
     },
   };
@@ -142,7 +147,7 @@ export async function updatePublisher(
     sql: `UPDATE publishers SET slug = ?, name = ?, description = ?, email = ?,
             ${keep ? "" : "custom_domain = ?,"} branding = ?, toggles = ?, rights = ?, prices = ?,
             paywall_meter_limit = ?, robots_origin = ?, enterprise_terms = ?, sponsor_tools = ?,
-            agent_payments = ?, updated_at = ?
+            agent_payments = ?, origin_url = ?, updated_at = ?
           WHERE id = ?`,
     args: [
       slug,
@@ -247,6 +252,7 @@ function withDefaults(p: NewPublisher): Publisher {
     pricesMicros: { summarization: 0, display: 0, rag: 0 },
     paywallMeterLimit: 3,
     robotsOrigin: null,
+    originUrl: null,
     enterpriseTerms: null,
     sponsorTools: [],
     agentPayments: DEFAULT_AGENT_PAYMENTS,
@@ -271,6 +277,7 @@ function toRow(p: Publisher) {
     p.enterpriseTerms ? JSON.stringify(p.enterpriseTerms) : null,
     JSON.stringify(p.sponsorTools),
     JSON.stringify(p.agentPayments),
+    p.originUrl,
   ];
 }
 
@@ -298,6 +305,7 @@ function toPublisher(r: any): Publisher {
     pricesMicros: { summarization: 0, display: 0, rag: 0, ...JSON.parse(String(r.prices)) },
     paywallMeterLimit: Number(r.paywall_meter_limit),
     robotsOrigin: r.robots_origin === null ? null : String(r.robots_origin),
+    originUrl: r.origin_url === null || r.origin_url === undefined ? null : String(r.origin_url),
     enterpriseTerms: r.enterprise_terms === null ? null : JSON.parse(String(r.enterprise_terms)),
     sponsorTools: JSON.parse(String(r.sponsor_tools)),
     agentPayments: r.agent_payments === null || r.agent_payments === undefined

@@ -237,14 +237,14 @@ Deno.test("pay-per-crawl: the publisher's per-crawler actions and the BLOCKED po
 
   const full = await visit(folio, observe.path);
   assert.ok((await full.text()).includes(await bodySample(folio, observe.id)));
-  // BLOCKED: a notice for people, CrawlerForbidden for crawlers.
+  // BLOCKED means no AI agents: people read the article, crawlers get CrawlerForbidden.
   await folio.deps.store.db.execute({
     sql: "UPDATE articles SET policy = 'BLOCKED' WHERE id = ?",
     args: [observe.id],
   });
   const person = await visit(folio, observe.path);
-  assert.equal(person.status, 403);
-  assert.ok(!(await person.text()).includes(await bodySample(folio, observe.id)));
+  assert.equal(person.status, 200);
+  assert.ok((await person.text()).includes(await bodySample(folio, observe.id)));
   const crawler = await visit(folio, observe.path, { "user-agent": "PerplexityBot/1.0" });
   assert.equal(crawler.status, 403);
   assert.equal(crawler.headers.get("crawler-error"), "CrawlerForbidden");

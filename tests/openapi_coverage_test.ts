@@ -25,11 +25,11 @@ const served = (method: string, path: string) =>
 const documented = (method: string, path: string) =>
   `${method.toUpperCase()} ${path.replace(/\{\w+\}/g, "{}")}`;
 
-/** The documented APIs: management, the marketplace, the REST read API, and the document. */
+/** The documented APIs: management, the marketplace, the REST read API, the gate, the document. */
 const inScope = (path: string) =>
   path.startsWith("/api/publisher/") || /^\/api\/publishers\/(signup|login|logout)$/.test(path) ||
   path.startsWith("/api/marketplace/") || path.startsWith("/api/v1/") ||
-  path === "/api/openapi.json";
+  path.startsWith("/api/gate/") || path === "/api/openapi.json";
 
 Deno.test("the OpenAPI document describes every served API route, and only pending contract routes beyond them", async () => {
   await using folio = await testFolio();

@@ -359,6 +359,21 @@ export function SettingsPage(props: SettingsProps) {
           value={typed("access", "robotsOrigin", s.robotsOrigin ?? "")}
         />
         {err("robotsOrigin")}
+        <label for="origin-url">Your site's origin (reverse-proxy mode)</label>
+        <p class="hint" id="origin-hint">
+          With your domain pointed at Folio, Folio gates AI crawlers and passes every other request
+          to this server, such as http://203.0.113.5:8080. Leave empty to serve Folio's own pages.
+          {" "}
+          <a href="/publisher/gate">Crawler gate</a> has configuration for your own proxy instead.
+        </p>
+        <input
+          {...inv("originUrl", "origin-hint")}
+          id="origin-url"
+          name="originUrl"
+          type="url"
+          value={typed("access", "originUrl", s.originUrl ?? "")}
+        />
+        {err("originUrl")}
       </Part>
       <AgentPayments
         who={props.who}

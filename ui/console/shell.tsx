@@ -27,6 +27,7 @@ export const SECTIONS = [
   ["books", "/publisher/books", "Books"],
   ["articles", "/publisher/articles", "Articles"],
   ["rules", "/publisher/rules", "Rules"],
+  ["gate", "/publisher/gate", "Crawler gate"],
   ["calls", "/publisher/calls", "Calls"],
   ["intents", "/publisher/intents", "Reader intents"],
   ["earnings", "/publisher/earnings", "Earnings"],

@@ -109,20 +109,33 @@ function HowToLicense(props: SiteArticleView) {
             )
             : null} (or sign requests with Web Bot Auth).
         </li>
-        <li>
-          Request this page again with <code>crawler-exact-price: USD {price ?? "<price>"}</code>
-          {" "}
-          and either <code>Authorization: Bearer &lt;buyer key&gt;</code>{" "}
-          or a Web Bot Auth signature.
-        </li>
-        <li>
-          The read is charged to the buyer's monthly statement (pay per crawl); the publisher keeps
-          its price.
-        </li>
+        {props.payPerCrawl ? <PayPerCrawlSteps price={price} /> : (
+          <li>
+            Read it through Folio's API (REST, MCP or A2A) with that key: {props.brand.name}{" "}
+            does not take payment on this site, so requesting this page again changes nothing.
+          </li>
+        )}
       </ol>
       <LicenseLinks brand={props.brand} signupUrl={props.signupUrl} primary />
       <p class="reason">{props.reason}</p>
     </section>
+  );
+}
+
+/** How a crawler pays on this site: Cloudflare's pay-per-crawl retry. */
+function PayPerCrawlSteps(props: { price: string | null }) {
+  return (
+    <>
+      <li>
+        Request this page again with{" "}
+        <code>crawler-exact-price: USD {props.price ?? "<price>"}</code> and either{" "}
+        <code>Authorization: Bearer &lt;buyer key&gt;</code> or a Web Bot Auth signature.
+      </li>
+      <li>
+        The read is charged to the buyer's monthly statement (pay per crawl); the publisher keeps
+        its price.
+      </li>
+    </>
   );
 }
 

@@ -163,6 +163,7 @@ export function sampleArticle(
     teaser: BODY.split("\n\n")[0],
     priceUsd: access === "teaser" ? "0.0524" : null,
     signupUrl: "https://folio.example/buyer/signup",
+    payPerCrawl: true,
     reason: access === "full"
       ? "Licensed read: charged USD 0.0524 to your monthly statement."
       : access === "teaser"

@@ -111,6 +111,8 @@ export interface SiteArticleView {
   priceUsd: string | null;
   /** The buyer portal's sign-up page. */
   signupUrl: string;
+  /** Whether the publisher takes pay per crawl on its pages (its agent payments are on). */
+  payPerCrawl: boolean;
   /** The access decision's sentence, shown small. */
   reason: string;
 }

@@ -128,9 +128,27 @@ export interface FetchedResponse {
   text(): string;
 }
 
+/** What `open()` takes beyond the request. */
+export interface OpenOptions {
+  /**
+   * The server to connect to when it is not the URL's: its addresses are checked and reached,
+   * while the request keeps the URL's Host (over http; a reverse proxy's origin).
+   */
+  connectTo?: string;
+  /** Any port: the operator configured this server, port and all. */
+  anyPort?: boolean;
+  /** How long the server has to start answering; the body then streams as long as it takes. */
+  headersTimeoutMs?: number;
+}
+
 /** The fetcher every server-side request goes through. */
 export interface GuardedFetcher {
   fetch(url: string, opts?: FetchOptions): Promise<FetchedResponse>;
+  /**
+   * One request to a checked address, answered as the server sent it: not followed (a redirect
+   * is the answer), not buffered (the body streams), any status. For the reverse proxy.
+   */
+  open(url: string, init: RequestInit, opts?: OpenOptions): Promise<Response>;
 }
 
 const MiB = 1024 * 1024;
@@ -242,9 +260,13 @@ export function createFetcher(options: FetcherOptions): GuardedFetcher {
       ? loopbackSlots
       : slots;
 
-  async function checkedAddresses(url: URL, signal: AbortSignal): Promise<[string[], number]> {
+  async function checkedAddresses(
+    url: URL,
+    signal: AbortSignal,
+    anyPort = false,
+  ): Promise<[string[], number]> {
     const port = url.port ? Number(url.port) : url.protocol === "https:" ? 443 : 80;
-    const portAllowed = o.allowedPorts.includes(port);
+    const portAllowed = anyPort || o.allowedPorts.includes(port);
     const refusePort = () =>
       new FetchRefused("bad_port", { url: url.href, detail: `port ${port} is not allowed` });
     if (!portAllowed && !o.allowLoopback) throw refusePort();
@@ -440,7 +462,67 @@ export function createFetcher(options: FetcherOptions): GuardedFetcher {
     }
   }
 
+  async function open(rawUrl: string, init: RequestInit, opts: OpenOptions = {}) {
+    const url = checkUrl(rawUrl);
+    const server = opts.connectTo ? checkUrl(opts.connectTo) : url;
+    const ctl = new AbortController();
+    const timer = setTimeout(() => ctl.abort(), opts.headersTimeoutMs ?? o.timeoutMs);
+    let tunnel: Tunnel | undefined;
+    let client: Deno.HttpClient | undefined;
+    const done = async () => {
+      client?.close();
+      await tunnel?.close();
+    };
+    try {
+      const [addresses, port] = await checkedAddresses(server, ctl.signal, opts.anyPort);
+      tunnel = openTunnel(addresses, { ...o, port });
+      client = Deno.createHttpClient({ proxy: tunnel.proxy, caCerts: o.caCerts });
+      const res = await fetch(url, { ...init, client, redirect: "manual", signal: ctl.signal });
+      clearTimeout(timer);
+      const source = res.body;
+      if (!source) {
+        await done();
+        return res;
+      }
+      // The tunnel lives as long as the body: closed at its end or when the reader cancels.
+      const reader = source.getReader();
+      const body = new ReadableStream<Uint8Array>({
+        async pull(ctl) {
+          try {
+            const { done: end, value } = await reader.read();
+            if (end) {
+              ctl.close();
+              await done();
+            } else ctl.enqueue(value);
+          } catch (e) {
+            ctl.error(e);
+            await done();
+          }
+        },
+        async cancel(why) {
+          await reader.cancel(why).catch(() => {});
+          await done();
+        },
+      });
+      return new Response(body, {
+        status: res.status,
+        statusText: res.statusText,
+        headers: res.headers,
+      });
+    } catch (e) {
+      clearTimeout(timer);
+      await done();
+      if (e instanceof FetchRefused) throw e;
+      throw new FetchRefused(ctl.signal.aborted ? "timeout" : "network", {
+        url: url.href,
+        detail: ctl.signal.aborted ? "no answer in time" : "could not connect",
+        cause: e,
+      });
+    }
+  }
+
   return {
+    open,
     async fetch(rawUrl: string, opts: FetchOptions = {}): Promise<FetchedResponse> {
       const timeoutMs = opts.timeoutMs ?? o.timeoutMs;
       const ctl = new AbortController();

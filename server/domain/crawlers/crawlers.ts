@@ -129,3 +129,8 @@ export function classifyAgent(userAgent: string | null | undefined): KnownCrawle
 export function crawlerFamily(name: string): string | null {
   return byFamily.get(name.trim().toLowerCase())?.family ?? null;
 }
+
+/** The User-Agent patterns of the list (regular expression sources), for proxy configuration. */
+export function crawlerPatterns(): string[] {
+  return matchers.map((m) => m.pattern.source);
+}

@@ -32,6 +32,7 @@ async function keyEverywhere() {
   const text = JSON.stringify({ keys: [{ kty: "OKP", crv: "Ed25519", x: jwk.x }] });
   const hits: string[] = [];
   const fetcher: GuardedFetcher = {
+    open: () => Promise.reject(new Error("not in this test")),
     fetch(url) {
       hits.push(url);
       return Promise.resolve({

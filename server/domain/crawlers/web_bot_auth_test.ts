@@ -14,6 +14,7 @@ function loopbackFetcher(opts: { retries?: number } = {}): GuardedFetcher & { hi
   const hits: string[] = [];
   return {
     hits,
+    open: fetcher.open,
     fetch(url, o) {
       hits.push(url);
       return fetcher.fetch(url, o);
@@ -25,6 +26,7 @@ function loopbackFetcher(opts: { retries?: number } = {}): GuardedFetcher & { hi
 function fakeFetcher(answer: () => { keys: unknown[]; cacheControl?: string } | "down") {
   const hits: string[] = [];
   const fetcher: GuardedFetcher = {
+    open: () => Promise.reject(new Error("not in this test")),
     fetch(url) {
       hits.push(url);
       const got = answer();

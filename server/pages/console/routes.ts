@@ -14,6 +14,7 @@ import { articleBulkPages } from "./article_bulk.ts";
 import { trafficPages } from "./traffic.ts";
 import { earningsPages } from "./earnings.ts";
 import { framePortal } from "../kit/frame.ts";
+import { gatePages } from "./gate.ts";
 import { intentsPages } from "./intents.ts";
 import { overviewPages } from "./overview.ts";
 import { playgroundPages } from "./playground.ts";
@@ -56,6 +57,7 @@ export function consoleRoutes(deps: AppDeps, api: ApiFetch): Hono<VisitorEnv<Con
   pages.route("/", articleBulkPages(api)); // before /articles/:id
   pages.route("/", articlesPages(api));
   pages.route("/", rulesPages(api));
+  pages.route("/", gatePages(api));
   pages.route("/", callsPages(api));
   pages.route("/", trafficPages(api));
   pages.route("/", intentsPages(api));

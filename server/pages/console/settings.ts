@@ -82,6 +82,7 @@ const PATCHES: Record<string, (f: Fields) => Record<string, unknown>> = {
   access: (f) => ({
     paywallMeterLimit: numeric(f, "paywallMeterLimit"),
     robotsOrigin: orNull(f, "robotsOrigin"),
+    originUrl: orNull(f, "originUrl"),
   }),
   "agent-payments": (f) => {
     const price = cents(f, "agentPayments.crawlerPriceUsd");
@@ -138,6 +139,7 @@ const FIELDS: FieldMap = {
     plain: "enter a whole number from 0 to 1000",
   },
   robotsOrigin: { name: "robotsOrigin", label: "robots.txt origin" },
+  originUrl: { name: "originUrl", label: "Your site's origin" },
   "agentPayments.crawlerPriceUsdCents": price(
     "agentPayments.crawlerPriceUsd",
     "Price per page for crawlers (USD)",

@@ -8,7 +8,7 @@
  * chapter of a publisher without a custom domain has a public URL to cite (issue 30); a
  * publisher with one is redirected there.
  */
-import { type Context, Hono, type MiddlewareHandler } from "hono";
+import { type Context, Hono } from "hono";
 import { licenseLink } from "./rsl.ts";
 import { findArticleByPath } from "../../../store/articles.ts";
 import { bookChapters, getBook } from "../../../store/books.ts";
@@ -19,7 +19,6 @@ import type { AppDeps } from "../../deps.ts";
 import {
   bodyLimited,
   callLogged,
-  gate,
   JSON_BODY_LIMIT,
   type PublishedEnv,
 } from "../../platform/envelope.ts";
@@ -27,7 +26,6 @@ import { answerOf } from "../../platform/host_router.ts";
 import { territoryOf } from "../../platform/identity.ts";
 import type { Caller } from "../../domain/reads/requester.ts";
 import { CSP, pageHeaders } from "../../platform/security_headers.ts";
-import { clientAddress } from "../../platform/throttle.ts";
 import { articlePage } from "./article.ts";
 import { classifyAgent } from "../../domain/crawlers/crawlers.ts";
 import { landingError } from "./errors.ts";
@@ -35,7 +33,8 @@ import { licenseXmlRoute, robotsTxtRoute } from "./documents.ts";
 import { nlwebAsk } from "./nlweb.ts";
 import { openCors } from "../../platform/cors.ts";
 import { brandOf, homeView, pageParam, topicView } from "./pages.ts";
-import { identifyVisitor } from "./visitor.ts";
+import { siteReach, visitorIdentified } from "./visitor.ts";
+import { folioKeeps, originProxy } from "./origin_proxy.ts";
 
 const ASK_CORS = openCors({
   allowMethods: ["GET", "POST", "OPTIONS"],
@@ -50,6 +49,7 @@ const ASK_CORS = openCors({
  */
 export function siteRoutes(deps: AppDeps, mode: "host" | "platform" = "host"): Hono<PublishedEnv> {
   const app = new Hono<PublishedEnv>();
+  const proxied = originProxy(deps);
   // The publisher the host router found (or the path names), and the User-Agent's crawler.
   app.use(async (c, next) => {
     if (mode === "platform") {
@@ -72,6 +72,11 @@ export function siteRoutes(deps: AppDeps, mode: "host" | "platform" = "host"): H
       c.set("siteBase", "");
     }
     c.set("crawler", classifyAgent(c.req.header("user-agent")));
+    // Reverse-proxy mode, on the publisher's own domain: its origin answers, behind the gate.
+    const origin = mode === "host" ? c.get("publisher").originUrl : null;
+    if (origin && !folioKeeps(new URL(c.req.url).pathname)) {
+      return await proxied(c);
+    }
     await next();
   });
   // This sub-app answers only for a publisher's domain, so its wildcard is no root's.
@@ -79,16 +84,8 @@ export function siteRoutes(deps: AppDeps, mode: "host" | "platform" = "host"): H
   app.onError(landingError(deps));
   const logged = (tool: string, surface: "landing" | "nlweb" = "landing") =>
     callLogged(deps, surface, { tools: [tool] });
-  // A named crawler is metered as its family; anyone else by address.
-  const reachable = gate(deps, "landing", (c) => {
-    const crawler = c.get("crawler");
-    return crawler ? `crawler:${crawler.family}` : `ip:${clientAddress(c)}`;
-  });
-  // Who is reading, once per page (it may refuse a bad signature or a blocked crawler).
-  const visitor: MiddlewareHandler<PublishedEnv> = async (c, next) => {
-    c.set("visitor", await identifyVisitor(deps, c));
-    await next();
-  };
+  const reachable = siteReach(deps);
+  const visitor = visitorIdentified(deps);
 
   // Always free, to every visitor (robots.txt, the license): they say what the rest costs. On the
   // platform's host, robots.txt is the platform's own, at its root (RFC 9309 section 2.3).

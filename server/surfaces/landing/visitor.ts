@@ -4,13 +4,14 @@
  * or by a Web Bot Auth signature from a key directory it registered, or a person. The publisher's
  * agent-payment settings turn that into an action; robots.txt can escalate a crawler per article.
  */
-import type { Context } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
 import type { Article } from "../../../store/articles.ts";
 import { type CrawlerAction, normaliseHost, type Publisher } from "../../../store/publishers.ts";
 import { buyerOfSignatureAgent } from "../../../store/signature_agents.ts";
 import { storedRobotsVerdict } from "../../domain/catalog/robots.ts";
 import type { AppDeps } from "../../deps.ts";
-import type { PublishedEnv } from "../../platform/envelope.ts";
+import { gate, type PublishedEnv } from "../../platform/envelope.ts";
+import { clientAddress } from "../../platform/throttle.ts";
 import type { CrawlTerms } from "../../domain/licensing/mod.ts";
 import type { KnownCrawler } from "../../domain/crawlers/crawlers.ts";
 import { settingFor } from "../../domain/crawlers/setting.ts";
@@ -34,6 +35,25 @@ export interface Visitor {
   signature: WebBotAuth;
   /** Meter and call-log identity: `buyer:`, `crawler:<family>`, `agent:<host>` or `ip:`. */
   identity: string;
+}
+
+/**
+ * The reach gate of the publisher's pages, the crawler gate's included: a named crawler is
+ * metered as its family, anyone else by address.
+ */
+export function siteReach(deps: AppDeps): MiddlewareHandler<PublishedEnv> {
+  return gate(deps, "landing", (c) => {
+    const crawler = c.get("crawler");
+    return crawler ? `crawler:${crawler.family}` : `ip:${clientAddress(c)}`;
+  });
+}
+
+/** Who is reading, once per request (it may refuse a bad signature or a blocked crawler). */
+export function visitorIdentified(deps: AppDeps): MiddlewareHandler<PublishedEnv> {
+  return async (c, next) => {
+    c.set("visitor", await identifyVisitor(deps, c));
+    await next();
+  };
 }
 
 /** Paid-retry headers of Cloudflare's pay-per-crawl dialect. */
@@ -102,18 +122,21 @@ function actionFor(
  * A crawler's terms for one article: every page priced when the publisher charges it, or when the
  * origin's robots.txt does not admit the crawler to the article (docs/SPEC.md "Agent payments": it
  * loses free access). That includes an origin whose robots.txt is not known yet or failed to
- * answer: escalation fails closed (RFC 9309 section 2.3.1.4). Readers get none.
+ * answer: escalation fails closed (RFC 9309 section 2.3.1.4). Readers get none. `site` says who
+ * answers the publisher's host: Folio's pages, or the publisher's own origin behind the crawler
+ * gate, whose robots.txt is then the origin's.
  */
 export async function crawlTermsFor(
   deps: AppDeps,
   publisher: Publisher,
   visitor: Visitor,
   article: Pick<Article, "url" | "kind">,
+  site: "folio" | "origin" = "folio",
 ): Promise<CrawlTerms | null> {
   if (visitor.treatment !== "crawler") return null;
   const priceMicros = publisher.agentPayments.crawlerPriceMicros;
   if (visitor.action === "charge") return { why: "charge", priceMicros };
-  const url = robotsUrlOf(deps, publisher, article);
+  const url = robotsUrlOf(deps, publisher, article, site);
   if (!visitor.crawler || !url) return null;
   const verdict = await storedRobotsVerdict(deps, publisher.id, url, visitor.crawler.robotsTokens);
   return verdict.allowed ? null : { why: "robots", priceMicros };
@@ -121,14 +144,15 @@ export async function crawlTermsFor(
 
 /**
  * The URL robots.txt is asked about: the article's path at the publisher's robots origin when it
- * set one, else the article's own URL. None for a book chapter (it only lives on the host) or an
- * article whose URL is on the publisher's host here: that robots.txt is Folio's own, written from
- * the very settings `identifyVisitor()` already applied (robots_txt.ts).
+ * set one, else the article's own URL. None for a book chapter (it only lives on the host) or, when
+ * Folio answers the host, an article whose URL is on it: that robots.txt is Folio's own, written
+ * from the very settings `identifyVisitor()` already applied (robots_txt.ts).
  */
 function robotsUrlOf(
   deps: Pick<AppDeps, "config">,
   publisher: Pick<Publisher, "robotsOrigin" | "customDomain">,
   article: Pick<Article, "url" | "kind">,
+  site: "folio" | "origin",
 ): string | null {
   if (article.kind === "chapter") return null;
   let u: URL;
@@ -139,6 +163,7 @@ function robotsUrlOf(
   }
   if (u.protocol !== "http:" && u.protocol !== "https:") return null;
   if (publisher.robotsOrigin) return `${publisher.robotsOrigin}${u.pathname}${u.search}`;
+  if (site === "origin") return u.href;
   const ownDomain = publisher.customDomain !== null &&
     normaliseHost(publisher.customDomain) === normaliseHost(u.hostname);
   return ownDomain || u.host === new URL(deps.config.baseUrl).host ? null : u.href;

@@ -26,6 +26,7 @@ import { CRAWLERS } from "../../domain/crawlers/crawlers.ts";
 import { settingFor } from "../../domain/crawlers/setting.ts";
 import { json } from "./body.ts";
 import { webhookRoutes } from "../../domain/webhooks/routes.ts";
+import { gateConfigRoutes } from "./gate_config.ts";
 
 const VERIFY_LIMIT = { limit: 30, windowMs: 60 * 60_000 };
 
@@ -122,5 +123,6 @@ export function manageRoutes(deps: AppDeps): Hono<ManageEnv> {
     "/",
     webhookRoutes(deps, { auth: (_c, next) => next(), json, kind: "publisher" }),
   );
+  app.route("/", gateConfigRoutes(deps));
   return app;
 }

@@ -135,6 +135,10 @@ export const settingsSchema = z.strictObject({
   robotsOrigin: z.string().max(2048).refine(isOrigin, {
     error: "must be an http(s) origin such as https://news.example.com",
   }).nullable(),
+  /** Reverse-proxy mode: Folio gates crawlers and forwards admitted requests here. */
+  originUrl: z.string().max(2048).refine(isOrigin, {
+    error: "must be an http(s) origin such as http://10.0.0.5:8080 (no path, query or user)",
+  }).nullable(),
   sponsorTools: z.array(z.enum(SPONSOR_TOOL_IDS)).refine(unique, {
     error: "must not repeat a tool",
   }),

@@ -13,6 +13,7 @@ import type { SettingsPatch } from "./schemas.ts";
 import { withdrawnUses } from "../../domain/licensing/mod.ts";
 import { createStripe } from "../../domain/billing/stripe.ts";
 import { endWithdrawnSubscriptions } from "../../domain/billing/withdrawals.ts";
+import { AppError } from "../../platform/errors.ts";
 
 /** The publisher's settings document, with its domain claim read from the store. */
 export async function settingsOf(deps: Pick<AppDeps, "store" | "config">, p: Publisher) {
@@ -41,6 +42,7 @@ export function presentSettings(
     pricingUsdCents: pricesInCents(p.pricesMicros),
     paywallMeterLimit: p.paywallMeterLimit,
     robotsOrigin: p.robotsOrigin,
+    originUrl: p.originUrl,
     sponsorTools: p.sponsorTools,
     enterpriseTerms: p.enterpriseTerms
       ? {
@@ -89,6 +91,9 @@ export async function applySettingsPatch(
   if (patch.robotsOrigin !== undefined) {
     next.robotsOrigin = patch.robotsOrigin === null ? null : new URL(patch.robotsOrigin).origin;
   }
+  if (patch.originUrl !== undefined) {
+    next.originUrl = originUrlOf(deps.config, next, patch.originUrl);
+  }
   if (patch.sponsorTools !== undefined) next.sponsorTools = patch.sponsorTools;
   if (patch.agentPayments !== undefined) next.agentPayments = agentPaymentsOf(next, patch);
   if (patch.enterpriseTerms !== undefined) {
@@ -118,6 +123,28 @@ export async function applySettingsPatch(
     fetchRobotsSoon(deps, next.id, next.robotsOrigin, { throttled: false });
   }
   return next;
+}
+
+/**
+ * The reverse-proxy origin (issue 33), as an origin: never Folio itself nor the publisher's own
+ * domain, which would send each request back to Folio. Its address is checked on every request
+ * (server/surfaces/landing/origin_proxy.ts).
+ */
+function originUrlOf(config: Config, p: Publisher, raw: string | null): string | null {
+  if (raw === null) return null;
+  const url = new URL(raw);
+  const own = [new URL(config.baseUrl).hostname, p.customDomain].filter(Boolean)
+    .map((h) => h!.toLowerCase().replace(/\.$/, ""));
+  if (own.includes(url.hostname.toLowerCase().replace(/\.$/, ""))) {
+    throw new AppError(
+      400,
+      "invalid_request",
+      "originUrl: must be the publisher's own server, not Folio or the domain Folio answers for it",
+      {},
+      "originUrl",
+    );
+  }
+  return url.origin;
 }
 
 /** Merges an agent-payments patch; per-crawler actions replace the map, under canonical names. */

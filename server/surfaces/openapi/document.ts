@@ -12,6 +12,7 @@ import { errorSchema } from "../manage/openapi_schemas.ts";
 import { restErrorSchema } from "../rest/schemas.ts";
 import { type Api, type Json, pathItems, schemaOf } from "./kit.ts";
 import { manageApi } from "./manage.ts";
+import { gateApi } from "./gate.ts";
 import { marketplaceApi } from "./marketplace.ts";
 import { restApi } from "./rest.ts";
 
@@ -57,7 +58,7 @@ export const ERROR_BODIES: Record<string, z.ZodType> = {
 
 /** The APIs the document describes, in its order (tests/fixtures/documented.ts checks answers). */
 export function documentedApis(baseUrl: string): Api[] {
-  return [marketplaceApi(), restApi(baseUrl), manageApi(), reference];
+  return [marketplaceApi(), restApi(baseUrl), manageApi(), gateApi(), reference];
 }
 
 function build(baseUrl: string): Json {

@@ -30,6 +30,7 @@ import { type Api, type Operation, pathParam, query, schemaOf } from "./kit.ts";
 import { webhookPaths } from "./webhooks.ts";
 import { analyticsPaths } from "./manage_analytics.ts";
 import { catalogPaths } from "./manage_catalog.ts";
+import { gateConfigSchema } from "../manage/gate_schemas.ts";
 
 const ERRORS: Record<number, string> = {
   400: "Invalid input; the message names the field and the problem, and `param` the field",
@@ -154,6 +155,28 @@ export function manageApi(): Api {
             "(a maintained list kept as data). `action` is the publisher's setting, its default " +
             "for the class, or `reader` (served like a person) for user fetchers by default.",
           ok: [200, crawlersSchema],
+        }),
+      },
+      "/api/publisher/gate/config": {
+        get: authed({
+          summary: "Configuration for the crawler gate in front of the publisher's own site",
+          description: "For the verified custom domain: nginx (auth_request to " +
+            "/api/gate/v1/nginx), Caddy and Traefik (forward auth to /api/gate/v1/forward-auth) " +
+            "configuration to copy, each with what it does when Folio is unreachable " +
+            "(`whenDown`: `refuse-crawlers` answers known AI crawlers 503 and passes people, " +
+            "`open` passes everyone), and the reverse-proxy setting (`originUrl`) for a " +
+            "publisher with no proxy. `origin` is where the proxy reaches the site (default: " +
+            "the originUrl setting). 409 without a verified domain.",
+          params: [
+            query("whenDown", {
+              type: "string",
+              enum: ["refuse-crawlers", "open"],
+              default: "refuse-crawlers",
+            }),
+            query("origin", { type: "string", format: "uri" }),
+          ],
+          ok: [200, gateConfigSchema],
+          errors: [400, 409],
         }),
       },
       "/api/publisher/rules": {

@@ -1,0 +1,146 @@
+/**
+ * The one access decision for an article on a publisher's host, for the visitor the site
+ * identified: what the page may show, the status, and the pay-per-crawl answer
+ * (server/surfaces/landing/pay_per_crawl.ts). Folio's own pages render it (article.ts); the crawler
+ * gate in front of a publisher's own site (gate.ts) turns it into allow or refuse. Nothing is
+ * recorded unless a paid read is served.
+ */
+import type { Context } from "hono";
+import type { Article } from "../../../store/articles.ts";
+import type { AppDeps } from "../../deps.ts";
+import type { PublishedEnv } from "../../platform/envelope.ts";
+import { territoryOf } from "../../platform/identity.ts";
+import type { Decision } from "../../domain/licensing/mod.ts";
+import { peekArticle, readArticle, type ReadResult } from "../../domain/reads/read_article.ts";
+import type { Caller } from "../../domain/reads/requester.ts";
+import { CrawlerError, priceOffer, refusalOf } from "./pay_per_crawl.ts";
+import { crawlTermsFor } from "./visitor.ts";
+
+/** What the decision lets this visitor have of the page. */
+export interface PageAccess {
+  status: 200 | 402 | 403 | 451;
+  access: "full" | "teaser" | "blocked";
+  decision: Decision;
+  /** `crawler-price` of a plain 402 quote. */
+  quoteMicros: number | null;
+  /** `crawler-charged`: what this read was billed (a paid retry). */
+  chargedMicros: number | null;
+  /** The ledger entry of a paid read (its id names the charge, e.g. for a receipt). */
+  charge: ReadResult["charge"];
+}
+
+/**
+ * Decides `article` for the visitor on `c.var` (after `identifyVisitor()`). Throws a
+ * `CrawlerError` for a refusal the dialect words; a missing decision is null. `site` says who
+ * answers the host (`crawlTermsFor()`).
+ */
+export async function pageAccess(
+  deps: AppDeps,
+  c: Context<PublishedEnv>,
+  article: Article,
+  site: "folio" | "origin" = "folio",
+): Promise<PageAccess | null> {
+  const publisher = c.get("publisher");
+  const visitor = c.get("visitor")!;
+  const offer = visitor.treatment === "crawler" ? priceOffer(c.req.raw.headers) : null;
+  const caller: Caller = {
+    identity: visitor.identity,
+    buyerId: visitor.buyerId,
+    territory: territoryOf(deps.config, c.req.raw.headers),
+    surface: "landing",
+    crawl: await crawlTermsFor(deps, publisher, visitor, article, site),
+  };
+  const reads = { db: deps.store.db, clock: deps.clock, intents: deps.callLog };
+  const req = { publisher, idOrUrl: article.id, article, caller, use: "display" as const };
+  const { decision } = await peekArticle(reads, req);
+  if (!decision) return null;
+  const page = (
+    status: PageAccess["status"],
+    access: PageAccess["access"],
+    d: Decision,
+    money: { quote?: number; charge?: ReadResult["charge"] } = {},
+  ): PageAccess => ({
+    status,
+    access,
+    decision: d,
+    quoteMicros: money.quote ?? null,
+    chargedMicros: money.charge?.micros ?? null,
+    charge: money.charge ?? null,
+  });
+
+  switch (decision.outcome) {
+    case "blocked":
+      // BLOCKED withholds the article from AI agents only: a person reads it (issue 29 item 9).
+      if (visitor.action === "reader") return page(200, "full", decision);
+      // Blocking is not about payment: a named crawler is told in the dialect even when pages are free.
+      if (visitor.treatment === "crawler" || visitor.crawler) {
+        throw new CrawlerError("CrawlerForbidden", decision.reason);
+      }
+      return page(403, "blocked", decision);
+    case "territory_blocked":
+      return page(451, "blocked", decision);
+    case "license_denied":
+      if (decision.capped && offer && offer.kind !== "none") {
+        throw new CrawlerError("PaymentFailed", decision.reason);
+      }
+      return page(403, "blocked", decision);
+    case "license_limited":
+      if (decision.capped && offer && offer.kind !== "none") {
+        throw new CrawlerError("PaymentFailed", decision.reason);
+      }
+      return page(200, "teaser", decision);
+    case "paywall_upsell":
+      return page(200, "teaser", decision);
+    case "payment_required": {
+      // No buyer behind the request: a person sees the teaser; a crawler is quoted the price.
+      if (visitor.treatment === "reader") return page(200, "teaser", decision);
+      if (offer && offer.kind !== "none") {
+        throw visitor.signature.kind === "verified"
+          ? new CrawlerError(
+            "PaymentFailed",
+            `The key directory ${visitor.signature.agent} is not registered to a Folio buyer: register it in the buyer portal, or send a buyer key.`,
+          )
+          : new CrawlerError(
+            "StrongAuthRequired",
+            "A paid request needs a buyer credential: a Web Bot Auth signature from a registered key directory, or Authorization: Bearer <buyer key>.",
+          );
+      }
+      return page(402, "teaser", decision, { quote: decision.quote!.micros });
+    }
+    case "full":
+      break;
+  }
+  if (!decision.charge) return page(200, "full", decision);
+
+  // A buyer and a priced page: it pays only what it offered, with a credential that covers it.
+  if (visitor.treatment === "reader") return page(200, "teaser", decision);
+  const refused = refusalOf(offer!, decision.charge.micros);
+  if (refused) {
+    // A plain first request is quoted as Cloudflare does: 402 and the price, no error code.
+    if (offer!.kind === "none" && visitor.buyerId === null) {
+      return page(402, "teaser", decision, { quote: decision.charge.micros });
+    }
+    throw refused;
+  }
+  if (
+    visitor.via === "signature" && visitor.signature.kind === "verified" &&
+    offer!.kind !== "none" && !visitor.signature.covered.includes(offer!.header)
+  ) {
+    throw new CrawlerError(
+      "InvalidSignature",
+      `${offer!.header} must be a covered component of the Web Bot Auth signature.`,
+    );
+  }
+  const read = await readArticle(reads, {
+    ...req,
+    idempotencyKey: c.req.header("idempotency-key") ?? null,
+  });
+  if (!read.decision || !read.charge) {
+    // The cap or a budget was taken by another read between the look and the charge.
+    throw new CrawlerError(
+      "PaymentFailed",
+      read.decision?.reason ?? "The charge did not go through.",
+    );
+  }
+  return page(200, "full", read.decision, { charge: read.charge });
+}
