@@ -132,12 +132,15 @@ Deno.test("platform chapter pages keep the access rules, 404 what is not there, 
   assert.match(paidHtml, /Paragraph 3 about tides/);
   assert.doesNotMatch(paidHtml, /closing words of the third chapter/, "the teaser only");
   assert.match(paidHtml, /How to license|license/i);
-  // A blocked one is refused with the notice.
+  // A blocked one is shut to AI agents only: a person reads it, a crawler is refused.
   await setArticlePolicy(folio.deps.store.db, "pub_demo", ids[0], {
     policy: "BLOCKED",
     now: folio.clock.now(),
   });
-  const blocked = await page(folio, path(1));
+  const person = await page(folio, path(1));
+  assert.equal(person.status, 200);
+  assert.match(await person.text(), /Paragraph 1 about tides/);
+  const blocked = await folio.request(path(1), { headers: { "user-agent": "GPTBot/1.2" } });
   assert.equal(blocked.status, 403);
   assert.doesNotMatch(await blocked.text(), /Paragraph 1 about tides/);
 
