@@ -1,5 +1,5 @@
 /** Ingesting one listed URL: robots.txt, the guarded fetch, extraction, upsert, re-index. */
-import { upsertArticle } from "../../../store/articles.ts";
+import { setArticlePublished, upsertArticle } from "../../../store/articles.ts";
 import type { UrlResult } from "../../../store/ingest_queue.ts";
 import type { SourceUrl } from "../../../store/sources.ts";
 import type { AppDeps } from "../../deps.ts";
@@ -18,7 +18,7 @@ const PAGE_TYPES = ["text/html", "application/xhtml+xml"];
  * is the fetcher's refusal behind a failure (the job's host memory reads it).
  */
 export type UrlOutcome =
-  | Extract<UrlResult, { state: "ingested" | "unchanged" }>
+  | Extract<UrlResult, { state: "ingested" | "unchanged" | "removed" }>
   | (Extract<UrlResult, { state: "failed" | "blocked" }> & { refused?: FetchRefused });
 
 const CATEGORY: Record<FetchRefusedCode, string> = {
@@ -94,7 +94,13 @@ export async function ingestUrl(
       tags: x.tags,
       body: x.body,
     }, { now: deps.clock.now() });
-    if (changed) await deps.search.articleChanged(publisherId, id);
+    // A page that was gone and is back: its article is published again.
+    const back = row.state === "removed" &&
+      await setArticlePublished(deps.store.db, publisherId, id, {
+        published: true,
+        now: deps.clock.now(),
+      });
+    if (changed || back) await deps.search.articleChanged(publisherId, id);
     return {
       state: changed || !row.articleId ? "ingested" : "unchanged",
       articleId: id,
@@ -105,6 +111,20 @@ export async function ingestUrl(
     if (!(e instanceof FetchRefused)) throw e;
     if (e.code === "http_status" && e.status === 304 && row.articleId) {
       return { state: "unchanged", articleId: row.articleId };
+    }
+    // Gone (RFC 9110 sections 15.5.5 and 15.5.11): the page's article is unpublished, not
+    // deleted, so its charges and calls keep their article and a page that returns republishes.
+    if (e.code === "http_status" && (e.status === 404 || e.status === 410) && row.articleId) {
+      await setArticlePublished(deps.store.db, publisherId, row.articleId, {
+        published: false,
+        now: deps.clock.now(),
+      });
+      await deps.search.articleChanged(publisherId, row.articleId);
+      return {
+        state: "removed",
+        articleId: row.articleId,
+        reason: `HTTP ${e.status}: the page is gone; its article was unpublished`,
+      };
     }
     return { state: "failed", category: categoryOf(e), reason: e.message, refused: e };
   }
