@@ -219,7 +219,9 @@ async function requeue(
   jobId: string,
 ): Promise<void> {
   await tx.execute({
-    sql: `UPDATE source_urls SET state = 'queued', reason = NULL, job_id = ?
+    // A removed page keeps its reason while queued: if it answers again, it is republished.
+    sql: `UPDATE source_urls SET state = 'queued', job_id = ?,
+            reason = CASE WHEN state = 'removed' THEN reason END
           WHERE publisher_id = ? AND url IN (${urls.map(() => "?").join(",")})
           AND NOT (state = 'queued' AND NOT ${UNOWNED_SQL})`,
     args: [jobId, publisherId, ...urls],

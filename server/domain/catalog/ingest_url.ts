@@ -12,6 +12,8 @@ export const PAGE_MAX_BYTES = 10 * 1024 * 1024;
 /** HTML left after scripts and styles beyond this is not handed to the extractor (event loop). */
 const EXTRACT_MAX_CHARS = 3 * 1024 * 1024;
 const PAGE_TYPES = ["text/html", "application/xhtml+xml"];
+/** The reason of a page that answered 404 or 410 (a re-queued one keeps it: see store/sites.ts). */
+const GONE = "the page is gone; its article was unpublished";
 
 /**
  * What happened to one URL; `category` groups failures in the job's reason counts, and `refused`
@@ -94,12 +96,7 @@ export async function ingestUrl(
       tags: x.tags,
       body: x.body,
     }, { now: deps.clock.now() });
-    // A page that was gone and is back: its article is published again.
-    const back = row.state === "removed" &&
-      await setArticlePublished(deps.store.db, publisherId, id, {
-        published: true,
-        now: deps.clock.now(),
-      });
+    const back = await republishIfBack(deps, publisherId, row, id);
     if (changed || back) await deps.search.articleChanged(publisherId, id);
     return {
       state: changed || !row.articleId ? "ingested" : "unchanged",
@@ -110,6 +107,9 @@ export async function ingestUrl(
   } catch (e) {
     if (!(e instanceof FetchRefused)) throw e;
     if (e.code === "http_status" && e.status === 304 && row.articleId) {
+      if (await republishIfBack(deps, publisherId, row, row.articleId)) {
+        await deps.search.articleChanged(publisherId, row.articleId);
+      }
       return { state: "unchanged", articleId: row.articleId };
     }
     // Gone (RFC 9110 sections 15.5.5 and 15.5.11): the page's article is unpublished, not
@@ -123,9 +123,23 @@ export async function ingestUrl(
       return {
         state: "removed",
         articleId: row.articleId,
-        reason: `HTTP ${e.status}: the page is gone; its article was unpublished`,
+        reason: `HTTP ${e.status}: ${GONE}`,
       };
     }
     return { state: "failed", category: categoryOf(e), reason: e.message, refused: e };
   }
+}
+
+/** A page that was gone and answers again: its article is published again (true if it was). */
+async function republishIfBack(
+  deps: AppDeps,
+  publisherId: string,
+  row: SourceUrl,
+  articleId: string,
+): Promise<boolean> {
+  if (!row.reason?.endsWith(GONE)) return false;
+  return await setArticlePublished(deps.store.db, publisherId, articleId, {
+    published: true,
+    now: deps.clock.now(),
+  });
 }

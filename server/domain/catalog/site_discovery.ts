@@ -97,6 +97,9 @@ export async function discoverSite(
   const first = await robotsVerdict(deps, publisherId, site.href);
   if ("refused" in first) throw new SiteUnreachable(first.refused.detail);
   const robots = await getRobots(deps.store.db, publisherId, site.origin);
+  if (robots?.status === 0) {
+    throw new SiteUnreachable(`${site.origin}/robots.txt got no answer (refused or timed out)`);
+  }
   const named = sitemapLines(robots?.body ?? "", site.href);
 
   const out: SiteDiscovery = { pages: [], documents: [], offSite: 0, problems: [] };
@@ -179,7 +182,7 @@ async function readOne(
   };
   const verdict = await robotsVerdict(deps, publisherId, doc.url);
   if ("refused" in verdict || !verdict.allowed) {
-    report.problem = "refused" in verdict ? verdict.refused.detail : "disallowed by robots.txt";
+    report.problem = "refused" in verdict ? verdict.refused.detail : verdict.reason;
     return { report, read: null, feeds: [] };
   }
   const site = doc.found === "site";
