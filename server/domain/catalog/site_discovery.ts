@@ -274,7 +274,11 @@ async function* inflate(bytes: Uint8Array, max: number): AsyncGenerator<Uint8Arr
   let total = 0;
   for await (const chunk of stream) {
     total += chunk.length;
-    if (total > max) throw new TooLarge();
+    if (total > max) {
+      // What came before the limit is read; nothing after it is inflated.
+      yield chunk.subarray(0, chunk.length - (total - max));
+      throw new TooLarge();
+    }
     yield chunk;
   }
 }

@@ -3,7 +3,7 @@
  * (sitemaps.org protocol, Google News sitemaps), RSS 2.0, RSS 1.0 (RDF) and Atom feeds, and plain
  * text sitemaps. The XML is read by saxes, a strict streaming parser, fed in slices: memory stays
  * bounded by what is kept (at most MAX_LISTED entries), never by the file. A document that is not
- * well-formed keeps the entries read before and after the fault and names the first fault.
+ * well-formed keeps the entries complete before its first fault, and names the fault.
  */
 import { SaxesParser } from "saxes";
 
@@ -65,6 +65,7 @@ export class DocumentReader {
   #entryDepth = -1;
   #skipped = 0;
   #stopped = false;
+  #faulted = false;
 
   constructor(base: string) {
     this.#base = base;
@@ -74,6 +75,8 @@ export class DocumentReader {
       this.#out.problem ??= m
         ? `not well-formed XML: ${m[3]} (line ${m[1]}, column ${m[2]})`
         : `not well-formed XML: ${e.message}`;
+      // What follows a fault may be anything: only entries complete before it are kept.
+      this.#faulted = true;
     });
     p.on("opentag", (tag) => this.#open(tag.name, tag.attributes as Record<string, string>));
     p.on("closetag", (tag) => this.#close(tag.name));
@@ -83,15 +86,15 @@ export class DocumentReader {
 
   /** True once the entry limit is reached. */
   get full(): boolean {
-    return this.#stopped;
+    return this.#stopped || this.#faulted;
   }
 
   write(text: string): void {
-    if (!this.#stopped) this.#parser.write(text);
+    if (!this.full) this.#parser.write(text);
   }
 
   end(): ReadDocument {
-    if (!this.#stopped) this.#parser.close();
+    if (!this.full) this.#parser.close();
     if (this.#skipped > 0) {
       this.#out.problem = `lists more than ${MAX_LISTED.toLocaleString("en")} URLs (the ` +
         `sitemaps.org limit); the first ${MAX_LISTED.toLocaleString("en")} were read`;
@@ -167,7 +170,7 @@ export class DocumentReader {
   }
 
   #keep(e: { url: string | null; lastmod: number | null; title: string | null }) {
-    if (!e.url) return;
+    if (!e.url || this.#faulted) return;
     const list = this.#out.kind === "sitemapindex" ? this.#out.sitemaps : this.#out.pages;
     if (list.length >= MAX_LISTED) {
       this.#skipped++;
