@@ -8,7 +8,9 @@
  * scores that choice. Stages keep the choice from fitting noise in a joint grid. Prints nDCG@10 per
  * fold and mean ± std for each leg, the old fusion and the cross-validated one, the configuration
  * chosen on all TRAIN queries, the production defaults' figures, and search latency old vs new in
- * the same run. `--rm3` also lets the grid pick RM3 feedback on the FTS leg (off in production:
+ * the same run, and paired per-query statistics per fold and pooled (scripts/cranfield_stats.ts):
+ * the cross-validated hybrid against each leg, its stage 2 and an untuned RRF with no free
+ * parameter. `--rm3` also lets the grid pick RM3 feedback on the FTS leg (off in production:
  * latency), and times it; `--tune` also grids the LSA settings (legs alone).
  *
  *   deno run -A scripts/eval_cranfield.ts [--rm3] [--tune]
@@ -31,6 +33,7 @@ import {
   recall100,
   std,
 } from "./cranfield_cv.ts";
+import { printPaired } from "./cranfield_stats.ts";
 
 const PUB = "cranfield";
 const FOLDS = 5;
@@ -231,9 +234,23 @@ async function main() {
     };
     const oldHybrid = hybrid(0, 0, OLD.fusion);
 
-    // Cross-validation: choose on four folds, score on the fifth.
+    // Cross-validation: choose on four folds, score on the fifth. Each query's held-out scores
+    // are kept (pooled) for the paired statistics.
+    const pooled = {
+      cv: new Float64Array(queries.length),
+      ftsCv: new Float64Array(queries.length),
+      semCv: new Float64Array(queries.length),
+      stage2: new Float64Array(queries.length),
+    };
     const table = Array.from({ length: FOLDS }, (_, f) => {
       const c = choose((x) => x !== f);
+      fold.forEach((x, i) => {
+        if (x !== f) return;
+        pooled.cv[i] = c.scores[i];
+        pooled.ftsCv[i] = ftsScores[c.fi][i];
+        pooled.semCv[i] = semScores[c.own][i];
+        pooled.stage2[i] = semScores[c.si][i];
+      });
       const test = (xs: Float64Array) => meanWhere(xs, fold, (x) => x === f);
       return {
         fold: f + 1,
@@ -274,6 +291,25 @@ async function main() {
     console.log(`hybrid(CV) beats both legs with their own feedback in ${tuned} of ${FOLDS} folds`);
     console.log(
       `hybrid(CV) beats its own stage 2 (semantic after fused feedback) in ${staged} of ${FOLDS} folds`,
+    );
+    // No free parameter: RRF with the literature's k = 60 (Cormack, Clarke, Büttcher 2009), both
+    // legs weighted alike, every FTS field alike, no feedback; nothing here was fitted to TRAIN.
+    const flat = ftsRuns.findIndex((r) => r.w.every((x, i) => x === (i === 0 ? 0 : 1)) && !r.fb);
+    const untuned = hybrid(flat, 0, { method: "rrf", k: 60, ftsWeight: 1, semanticWeight: 1 });
+    console.log(
+      `mean untuned ${f3(mean(untuned))} (RRF k 60, 1:1, plain legs, flat field weights)`,
+    );
+    printPaired(
+      [
+        { name: "hybrid(CV) - FTS+fb(CV)", a: pooled.cv, b: pooled.ftsCv },
+        { name: "hybrid(CV) - sem+fb(CV)", a: pooled.cv, b: pooled.semCv },
+        { name: "hybrid(CV) - stage2(CV)", a: pooled.cv, b: pooled.stage2 },
+        { name: "hybrid(CV) - untuned RRF", a: pooled.cv, b: untuned },
+        { name: "untuned RRF - sem plain", a: untuned, b: semScores[0] },
+        { name: "untuned RRF - FTS plain", a: untuned, b: ftsScores[flat] },
+      ],
+      fold,
+      FOLDS,
     );
     const same = table.filter((r) => r.config === describe(all.config)).length;
     console.log(
