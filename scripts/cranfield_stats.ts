@@ -85,7 +85,7 @@ export function printPaired(
       `randomisation test of ${FLIPS.toLocaleString("en")} sign flips (seed 1)`,
   );
   console.log(
-    "comparison                          fold   n  mean diff  wins/losses  t p     perm p",
+    "comparison                               fold   n  mean diff  wins/losses  t p     perm p",
   );
   for (const c of comparisons) {
     for (let f = 0; f <= folds; f++) {
@@ -94,7 +94,7 @@ export function printPaired(
       const ci = all ? `  95% CI [${sign(r.ci[0])}, ${sign(r.ci[1])}]` : "";
       console.log(
         [
-          c.name.padEnd(34),
+          c.name.padEnd(39),
           (all ? "all" : String(f + 1)).padStart(4),
           String(r.n).padStart(4),
           sign(r.meanDiff).padStart(10),
