@@ -139,8 +139,11 @@ export async function discoverSite(
         out.problems.push(`${doc.url}: indexes nested deeper than ${MAX_DEPTH} are not followed`);
         break;
       }
-      if (sameSite(child.url, site)) push(child.url, "index", doc.depth + 1);
-      else out.offSite++;
+      // An index on another host (robots.txt may name one: sitemaps.org "cross submits") may
+      // list sitemaps on its own host; the pages they list must still be the site's.
+      if (sameSite(child.url, site) || sameSite(child.url, new URL(doc.url))) {
+        push(child.url, "index", doc.depth + 1);
+      } else out.offSite++;
     }
     for (const page of read.pages) {
       if (!/^https?:$/.test(new URL(page.url).protocol)) continue;
