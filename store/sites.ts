@@ -6,18 +6,26 @@
  */
 import { type Client, inWriteTx } from "./db.ts";
 import { getJob, type Job, UNOWNED_SQL } from "./jobs.ts";
-import { type Source, SOURCE_COLUMNS, toSource } from "./sources.ts";
+import { SITE_SYNC_HOURS, type Source, SOURCE_COLUMNS, toSource } from "./sources.ts";
 
 /** Records a site; null when the publisher already has one at this address. */
 export async function insertSite(
   db: Client,
   publisherId: string,
-  input: { id: string; url: string; now: Date },
+  input: { id: string; url: string; syncEveryHours: number | null; now: Date },
 ): Promise<Source | null> {
   const rs = await db.execute({
-    sql: `INSERT INTO sources (id, publisher_id, kind, site_url, original_name, content_hash,
-            created_at) VALUES (?, ?, 'site', ?, NULL, ?, ?) ON CONFLICT DO NOTHING`,
-    args: [input.id, publisherId, input.url, `site:${input.url}`, input.now.getTime()],
+    sql: `INSERT INTO sources (id, publisher_id, kind, site_url, sync_every_hours, original_name,
+            content_hash, created_at) VALUES (?, ?, 'site', ?, ?, NULL, ?, ?)
+          ON CONFLICT DO NOTHING`,
+    args: [
+      input.id,
+      publisherId,
+      input.url,
+      input.syncEveryHours,
+      `site:${input.url}`,
+      input.now.getTime(),
+    ],
   });
   return rs.rowsAffected ? await getSite(db, publisherId, input.id) : null;
 }
@@ -90,15 +98,34 @@ export async function queueSiteSync(
   return { job: (await getJob(db, publisherId, jobId))!, created: jobId === input.jobId };
 }
 
-/** Sites whose latest sync was queued before `before` (or never), for the daily cron. */
+/** Changes how often a site is synced; false when the publisher has no such site. */
+export async function setSiteInterval(
+  db: Client,
+  publisherId: string,
+  id: string,
+  syncEveryHours: number,
+): Promise<boolean> {
+  const rs = await db.execute({
+    sql:
+      `UPDATE sources SET sync_every_hours = ? WHERE publisher_id = ? AND id = ? AND kind = 'site'`,
+    args: [syncEveryHours, publisherId, id],
+  });
+  return rs.rowsAffected > 0;
+}
+
+/**
+ * Sites due a sync at `now`: never synced, or last synced at least their interval ago (less
+ * `slackMs`, so a cron firing a little early still finds them due), for the cron.
+ */
 export async function sitesDue(
   db: Client,
-  opts: { before: Date; limit: number },
+  opts: { now: Date; slackMs: number; limit: number },
 ): Promise<{ publisherId: string; id: string }[]> {
   const rs = await db.execute({
-    sql: `SELECT publisher_id, id FROM sources WHERE kind = 'site'
-          AND (last_synced_at IS NULL OR last_synced_at < ?) ORDER BY last_synced_at LIMIT ?`,
-    args: [opts.before.getTime(), opts.limit],
+    sql: `SELECT publisher_id, id FROM sources WHERE kind = 'site' AND (last_synced_at IS NULL
+            OR last_synced_at + COALESCE(sync_every_hours, ?) * 3600000 <= ?)
+          ORDER BY last_synced_at LIMIT ?`,
+    args: [SITE_SYNC_HOURS, opts.now.getTime() + opts.slackMs, opts.limit],
   });
   return rs.rows.map((r) => ({ publisherId: String(r.publisher_id), id: String(r.id) }));
 }

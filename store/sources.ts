@@ -30,6 +30,8 @@ export interface Source {
   siteUrl: string | null;
   /** When a site's latest sync was queued. */
   lastSyncedAt: string | null;
+  /** How often the cron syncs a site, in hours (null for an upload). */
+  syncEveryHours: number | null;
   originalName: string | null;
   contentHash: string;
   accepted: number;
@@ -56,7 +58,10 @@ export interface SourceUrl {
 
 /** Columns of a Source (toSource reads them). */
 export const SOURCE_COLUMNS =
-  "id, kind, site_url, last_synced_at, original_name, content_hash, accepted, rejected, created_at";
+  "id, kind, site_url, last_synced_at, sync_every_hours, original_name, content_hash, accepted, rejected, created_at";
+
+/** A site is synced daily unless the publisher asks for another interval. */
+export const SITE_SYNC_HOURS = 24;
 
 /** The URL was not found by a site's discovery (over `source_urls`, unaliased). */
 export const NOT_SITE_SQL = `(source_id IS NULL OR NOT EXISTS (SELECT 1 FROM sources s
@@ -242,6 +247,9 @@ export function toSource(r: any): Source {
     lastSyncedAt: r.last_synced_at == null
       ? null
       : new Date(Number(r.last_synced_at)).toISOString(),
+    syncEveryHours: String(r.kind) === "site"
+      ? Number(r.sync_every_hours ?? SITE_SYNC_HOURS)
+      : null,
     originalName: r.original_name === null ? null : String(r.original_name),
     contentHash: String(r.content_hash),
     accepted: Number(r.accepted),

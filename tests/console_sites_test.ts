@@ -51,3 +51,31 @@ Deno.test("a publisher adds a site from the sources page, syncs it now and finds
   const unknown = await visitor.post("/publisher/sources/sites/src_NOPE/sync", { _csrf: csrf });
   assert.equal(unknown.status, 404);
 });
+
+Deno.test("a site's sync interval is chosen when it is added and changed on its page; a bad one is refused beside its field", async () => {
+  await using folio = await testFolio();
+  const { visitor } = await consoleSignUp(folio);
+  const csrf = hidden((await visitor.get("/publisher/sources")).html);
+  const bad = await visitor.post("/publisher/sources/sites", {
+    _csrf: csrf,
+    url: "https://weekly.example/",
+    syncEveryHours: "500",
+  });
+  assert.equal(bad.status, 400);
+  assert.match(textOf(bad.html), /Sync every/);
+  assert.match(textOf(await (await visitor.get("/publisher/sources")).html), /No sites yet/);
+  await visitor.post("/publisher/sources/sites", {
+    _csrf: csrf,
+    url: "https://weekly.example/",
+    syncEveryHours: "168",
+  });
+  const list = await visitor.get("/publisher/sources");
+  assert.match(textOf(list.html), /weekly/);
+  const siteId = /action="\/publisher\/sources\/sites\/(src_\w+)\/sync"/.exec(list.html)![1];
+  const saved = await visitor.post(`/publisher/sources/sites/${siteId}/interval`, {
+    _csrf: csrf,
+    syncEveryHours: "6",
+  });
+  assert.equal(saved.url, `/publisher/sources/${siteId}?done=interval`);
+  assert.match(saved.html, /<option value="6" selected/);
+});

@@ -8,6 +8,7 @@ import assert from "node:assert/strict";
 import { findArticle } from "../store/articles.ts";
 import { createFetcher } from "../server/domain/catalog/fetcher.ts";
 import { startIngestionWorker } from "../server/domain/catalog/jobs.ts";
+import { dailySiteSync } from "../server/domain/catalog/sites.ts";
 import { USER_AGENT } from "../server/runtime.ts";
 import { pageSpec } from "./fixtures/article_pages.ts";
 import { auth, waitForJob } from "./fixtures/ingest_helpers.ts";
@@ -214,4 +215,43 @@ Deno.test("sites: unknown ids are 404; a sync already queued is answered again; 
   } finally {
     await worker.stop();
   }
+});
+
+Deno.test("sites: the cron syncs each site once its interval has passed (daily by default); PATCH changes the interval", async () => {
+  await using folio = await testFolio();
+  const daily = await call(folio, "POST", "/sites", { url: "https://daily.example/" });
+  const hourly = await call(folio, "POST", "/sites", {
+    url: "https://hourly.example/",
+    syncEveryHours: 1,
+  });
+  assert.equal(hourly.status, 201);
+  assert.equal((daily.body.site as Json).syncEveryHours, 24);
+  assert.equal((hourly.body.site as Json).syncEveryHours, 1);
+  for (const bad of [0, 169, 1.5, "6"]) {
+    const r = await call(folio, "POST", "/sites", {
+      url: "https://x.example/",
+      syncEveryHours: bad,
+    });
+    assert.equal(r.status, 400, String(bad));
+    assert.equal((r.body.error as Json).param, "syncEveryHours");
+  }
+  // No worker runs here: finish the first syncs by cancelling them.
+  for (const r of [daily, hourly]) {
+    assert.equal((await call(folio, "POST", `/jobs/${r.body.jobId}/cancel`, {})).status, 200);
+  }
+  const cron = () => dailySiteSync(folio.deps, { holder: "node-test" });
+  assert.equal(await cron(), 0, "both were synced just now");
+  folio.clock.advance(3600_000);
+  assert.equal(await cron(), 1, "the hourly site is due");
+  const hourlyId = (hourly.body.site as Json).id as string;
+  const patched = await call(folio, "PATCH", `/sites/${hourlyId}`, { syncEveryHours: 48 });
+  assert.equal(patched.body.syncEveryHours, 48);
+  assert.equal((await call(folio, "PATCH", `/sites/${hourlyId}`, {})).status, 400);
+  assert.equal((await call(folio, "PATCH", "/sites/src_NOPE", { syncEveryHours: 2 })).status, 404);
+  const jobs = await call(folio, "GET", "/jobs");
+  for (const j of jobs.body.jobs as Json[]) {
+    if (j.state !== "finished") await call(folio, "POST", `/jobs/${j.id}/cancel`, {});
+  }
+  folio.clock.advance(23 * 3600_000);
+  assert.equal(await cron(), 1, "a day later the daily site is due; the other waits 48 hours");
 });

@@ -1,8 +1,10 @@
 -- Onboarding by site (issue 30): a site is a source of kind 'site' whose URLs are found in its
 -- sitemaps and feeds; each run of it is a 'sync' job of scope 'urls' that first discovers.
--- site_url: the address the publisher gave; last_synced_at: when its last run was queued.
+-- site_url: the address the publisher gave; last_synced_at: when its last run was queued;
+-- sync_every_hours: how often the cron syncs it (null: daily).
 ALTER TABLE sources ADD COLUMN site_url TEXT;
 ALTER TABLE sources ADD COLUMN last_synced_at INTEGER;
+ALTER TABLE sources ADD COLUMN sync_every_hours INTEGER;
 CREATE UNIQUE INDEX sources_one_site ON sources (publisher_id, site_url) WHERE kind = 'site';
 
 -- discovery: what a site run found (documents read, pages listed, problems), JSON, null until

@@ -36,9 +36,12 @@ export function SitesCard(props: {
           required
           style="width:20rem"
         />
+        <label for="site-every" style="margin:0">Sync every</label>
+        <IntervalSelect id="site-every" value={24} />
         <button type="submit">Add site and sync</button>
       </form>
       <FieldError problem={props.fieldProblem} name="url" />
+      <FieldError problem={props.fieldProblem} name="syncEveryHours" />
       {props.sites.length === 0 ? <p class="muted">No sites yet.</p> : (
         <Scroll label="Sites">
           <table>
@@ -47,6 +50,7 @@ export function SitesCard(props: {
                 <th scope="col">Site</th>
                 <th scope="col">Pages ingested</th>
                 <th scope="col">Last sync</th>
+                <th scope="col">Every</th>
                 <th scope="col">Sync</th>
               </tr>
             </thead>
@@ -62,6 +66,7 @@ export function SitesCard(props: {
                       ? <a href={`/publisher/jobs/${s.jobId}`}>{when(s.lastSyncedAt)}</a>
                       : when(s.lastSyncedAt)}
                   </td>
+                  <td>{everyText(s.syncEveryHours)}</td>
                   <td>
                     <SyncButton who={props.who} site={s} />
                   </td>
@@ -72,6 +77,32 @@ export function SitesCard(props: {
         </Scroll>
       )}
     </section>
+  );
+}
+
+/** Intervals the console offers (the API takes any whole hours from 1 to 168). */
+const INTERVALS = [1, 6, 12, 24, 72, 168];
+
+/** "daily", "every 6 h", "weekly". */
+export function everyText(hours: number | null): string {
+  if (hours === 24) return "daily";
+  if (hours === 168) return "weekly";
+  return hours ? `every ${hours} h` : "—";
+}
+
+/** The sync interval's select, `value` hours chosen. */
+export function IntervalSelect(props: { id: string; value: number | null }) {
+  const options = INTERVALS.includes(props.value ?? 24)
+    ? INTERVALS
+    : [...INTERVALS, props.value!].sort((a, b) => a - b);
+  return (
+    <select id={props.id} name="syncEveryHours">
+      {options.map((h) => (
+        <option key={h} value={String(h)} selected={h === (props.value ?? 24)}>
+          {everyText(h)}
+        </option>
+      ))}
+    </select>
   );
 }
 

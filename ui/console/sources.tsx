@@ -12,7 +12,7 @@ import type {
 import { Scroll } from "./scroll.tsx";
 import { ConsoleShell, count, CsrfField, when, type Who } from "./shell.tsx";
 import { plural } from "../../server/platform/words.ts";
-import { DiscoveryCard, SitesCard, SyncButton } from "./sites.tsx";
+import { DiscoveryCard, IntervalSelect, SitesCard, SyncButton } from "./sites.tsx";
 
 /** An upload (GET /api/publisher/sources). */
 export type SourceView = z.output<typeof sourceListSchema>["sources"][number];
@@ -379,6 +379,16 @@ export function UrlsPage(props: {
           <p class="muted small">
             Added {when(props.source.createdAt)}; last synced {when(props.source.lastSyncedAt)}.
           </p>
+          <form
+            method="post"
+            action={`/publisher/sources/sites/${props.source.id}/interval`}
+            class="row"
+          >
+            <CsrfField token={props.who.csrfToken} />
+            <label for="site-every" style="margin:0">Sync every</label>
+            <IntervalSelect id="site-every" value={props.source.syncEveryHours} />
+            <button type="submit" class="secondary">Save</button>
+          </form>
           <div class="row">
             <SyncButton who={props.who} site={props.source} />
             <form method="post" action={`/publisher/sources/${props.source.id}/remove`}>

@@ -11,6 +11,7 @@ import {
   getSite,
   insertSite,
   queueSiteSync,
+  setSiteInterval,
   sitesDue,
 } from "../../../store/sites.ts";
 import type { Source } from "../../../store/sources.ts";
@@ -19,9 +20,6 @@ import type { AppDeps } from "../../deps.ts";
 import { AppError, invalid, notFound } from "../../platform/errors.ts";
 import { wakeWorker } from "./jobs.ts";
 import { normalizeUrl } from "./sources.ts";
-
-/** A site is synced again once this long has passed since its last sync was queued. */
-export const SITE_SYNC_INTERVAL_MS = 24 * 3600_000;
 
 /** The address a site is stored under: http(s), no credentials or fragment; "/" path kept. */
 export function siteAddress(raw: string): string {
@@ -36,12 +34,13 @@ export function siteAddress(raw: string): string {
 export async function addSite(
   deps: AppDeps,
   publisherId: string,
-  rawUrl: string,
+  input: { url: string; syncEveryHours?: number },
 ): Promise<{ site: Source; job: Job }> {
-  const url = siteAddress(rawUrl);
+  const url = siteAddress(input.url);
   const site = await insertSite(deps.store.db, publisherId, {
     id: newId("src"),
     url,
+    syncEveryHours: input.syncEveryHours ?? null,
     now: deps.clock.now(),
   });
   if (!site) {
@@ -75,8 +74,9 @@ export async function syncSite(
 }
 
 /**
- * The daily cron's part for sites: queues a sync of every site not synced for a day. Every node's
- * cron calls it; the lease lets one of them do it. Returns how many it queued.
+ * The cron's part for sites: queues a sync of every site whose interval (daily unless the
+ * publisher set another) has passed. Every node's cron calls it; the lease lets one of them do it.
+ * Returns how many it queued.
  */
 export async function dailySiteSync(deps: AppDeps, opts: { holder: string }): Promise<number> {
   const now = deps.clock.now();
@@ -86,12 +86,24 @@ export async function dailySiteSync(deps: AppDeps, opts: { holder: string }): Pr
     now,
   }, async () => {
     let queued = 0;
-    // A minute of slack, so a cron firing a little early still finds yesterday's syncs due.
-    const before = new Date(now.getTime() - SITE_SYNC_INTERVAL_MS + 60_000);
-    for (const s of await sitesDue(deps.store.db, { before, limit: 10_000 })) {
+    // A minute of slack, so a cron firing a little early still finds the last round's syncs due.
+    for (const s of await sitesDue(deps.store.db, { now, slackMs: 60_000, limit: 10_000 })) {
       if ((await syncSite(deps, s.publisherId, s.id)).created) queued++;
     }
     return queued;
   });
   return leased.ran ? leased.result : 0;
+}
+
+/** Changes how often the cron syncs a site (hours). 404 unknown. */
+export async function setSyncInterval(
+  deps: AppDeps,
+  publisherId: string,
+  siteId: string,
+  syncEveryHours: number,
+): Promise<Source> {
+  if (!await setSiteInterval(deps.store.db, publisherId, siteId, syncEveryHours)) {
+    throw notFound("Site");
+  }
+  return (await getSite(deps.store.db, publisherId, siteId))!;
 }

@@ -47,6 +47,7 @@ const NOTICES: Record<string, string> = {
   queued: "Job queued.",
   "site-added": "Site added; its first sync has started.",
   "sync-queued": "Sync queued.",
+  interval: "Saved: the site is synced at its new interval.",
 };
 
 const STATES = [...URL_STATES];
@@ -54,7 +55,10 @@ const STATES = [...URL_STATES];
 /** The CSV upload's one field. */
 const FIELDS: FieldMap = { file: { name: "file", label: "CSV file" } };
 /** The site form's one field. */
-const SITE_FIELDS: FieldMap = { url: { name: "url", label: "Site address" } };
+const SITE_FIELDS: FieldMap = {
+  url: { name: "url", label: "Site address" },
+  syncEveryHours: { name: "syncEveryHours", label: "Sync every" },
+};
 
 /** The sources and jobs pages. */
 export function sourcesPages(api: ApiFetch): Hono<ConsoleEnv> {
@@ -114,14 +118,26 @@ export function sourcesPages(api: ApiFetch): Hono<ConsoleEnv> {
 
   app.post("/sources/sites", formLimit, async (c) => {
     const f = await readForm(c);
+    const every = Number(field(f, "syncEveryHours") || "24");
     const added = await send(c, api, f, "/api/publisher/sites", {
       method: "POST",
-      json: { url: field(f, "url") },
+      json: { url: field(f, "url"), syncEveryHours: every },
     }, siteAddedSchema);
     if (!added.ok) {
       return overview(c, formProblem(added, SITE_FIELDS), refusalStatus(added.status), "site");
     }
     return doneRedirect(c, `/publisher/jobs/${segment(added.body.jobId)}`, "site-added");
+  });
+
+  app.post("/sources/sites/:id/interval", formLimit, async (c) => {
+    const f = await readForm(c);
+    const id = segment(c.req.param("id"));
+    const changed = await send(c, api, f, `/api/publisher/sites/${id}`, {
+      method: "PATCH",
+      json: { syncEveryHours: Number(field(f, "syncEveryHours")) },
+    });
+    if (!changed.ok) return overview(c, changed.problem, refusalStatus(changed.status));
+    return doneRedirect(c, `/publisher/sources/${id}`, "interval");
   });
 
   app.post("/sources/sites/:id/sync", formLimit, async (c) => {

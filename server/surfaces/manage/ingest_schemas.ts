@@ -83,13 +83,21 @@ export const bookRemovalSchema = z.object({
   note: z.string(),
 });
 
+const syncEveryHours = z.int().min(1).max(168).meta({
+  description: "How often the site is synced, in hours (1 to 168; daily when not given)",
+});
+
 /** POST /sites body. */
 export const siteInputSchema = z.strictObject({
   url: z.string().trim().min(1).max(2048).meta({
     description: "The site's address, e.g. https://example.com/ (its robots.txt Sitemap lines, " +
       "/sitemap.xml and the feeds its page links are read from there)",
   }),
+  syncEveryHours: syncEveryHours.optional(),
 });
+
+/** PATCH /sites/:id body. */
+export const sitePatchSchema = z.strictObject({ syncEveryHours });
 
 /** A site: a source of kind site, with its URLs by state and latest job. */
 export const siteSchema = sourceListSchema.shape.sources.element;

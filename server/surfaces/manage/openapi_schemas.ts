@@ -259,6 +259,9 @@ export const sourceListSchema = z.object({
     lastSyncedAt: z.iso.datetime().nullable().meta({
       description: "When a site's latest sync was queued",
     }),
+    syncEveryHours: z.int().nullable().meta({
+      description: "How often a site is synced, in hours (null for an upload)",
+    }),
     originalName: z.string().nullable().meta({ description: "The uploaded file's name" }),
     accepted: z.int(),
     rejected: z.int(),

@@ -1,18 +1,18 @@
 /**
  * Publisher management routes for sites (issue 30): add a site (its first sync starts at once),
- * list them, read one, and "sync now". A site is a source, so DELETE /sources/:id removes it and
+ * list them, read one, change how often it is synced, and "sync now". A site is a source, so DELETE /sources/:id removes it and
  * GET /sources/urls?sourceId= reports its URLs.
  */
 import { Hono } from "hono";
 import { latestJobBySource } from "../../../store/jobs.ts";
 import { getSite, listSites } from "../../../store/sites.ts";
 import { countUrlsBySource, emptyCounts, type Source } from "../../../store/sources.ts";
-import { addSite, syncSite } from "../../domain/catalog/sites.ts";
+import { addSite, setSyncInterval, syncSite } from "../../domain/catalog/sites.ts";
 import type { AppDeps } from "../../deps.ts";
 import { notFound } from "../../platform/errors.ts";
 import type { ManageEnv } from "./auth.ts";
 import { json } from "./body.ts";
-import { siteInputSchema } from "./ingest_schemas.ts";
+import { siteInputSchema, sitePatchSchema } from "./ingest_schemas.ts";
 import { presentJob } from "./job_routes.ts";
 
 /** Routes under /sites. */
@@ -34,7 +34,7 @@ export function siteRoutes(deps: AppDeps): Hono<ManageEnv> {
 
   app.post("/sites", json(siteInputSchema), async (c) => {
     const publisherId = c.get("publisher").id;
-    const { site, job } = await addSite(deps, publisherId, c.req.valid("json").url);
+    const { site, job } = await addSite(deps, publisherId, c.req.valid("json"));
     const [shown] = await present(publisherId, [site]);
     return c.json({ site: shown, jobId: job.id, job: presentJob(job) }, 201);
   });
@@ -48,6 +48,13 @@ export function siteRoutes(deps: AppDeps): Hono<ManageEnv> {
     const publisherId = c.get("publisher").id;
     const site = await getSite(db, publisherId, c.req.param("id"));
     if (!site) throw notFound("Site");
+    return c.json((await present(publisherId, [site]))[0]);
+  });
+
+  app.patch("/sites/:id", json(sitePatchSchema), async (c) => {
+    const publisherId = c.get("publisher").id;
+    const { syncEveryHours } = c.req.valid("json");
+    const site = await setSyncInterval(deps, publisherId, c.req.param("id"), syncEveryHours);
     return c.json((await present(publisherId, [site]))[0]);
   });
 

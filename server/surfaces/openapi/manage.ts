@@ -303,7 +303,8 @@ export function manageApi(): Api {
           description: "Starts the site's first sync (named in the answer): the Sitemap lines of " +
             "its robots.txt (else /sitemap.xml), sitemap indexes, gzip and Google News " +
             "sitemaps, and the RSS/Atom feeds its page links; each at most 50,000 URLs and " +
-            "50 MB uncompressed, robots.txt obeyed. The site is then synced daily. 409 when " +
+            "50 MB uncompressed, robots.txt obeyed. The site is then synced daily (or every " +
+            "syncEveryHours). 409 when " +
             "the site was already added.",
           body: lifecycle.siteInputSchema,
           ok: [201, lifecycle.siteAddedSchema, "Added; its first sync is queued"],
@@ -322,6 +323,13 @@ export function manageApi(): Api {
           params: [id],
           ok: [200, lifecycle.siteSchema],
           errors: [404],
+        }),
+        patch: authed({
+          summary: "Change how often a site is synced",
+          params: [id],
+          body: lifecycle.sitePatchSchema,
+          ok: [200, lifecycle.siteSchema],
+          errors: [400, 404, 413, 415],
         }),
       },
       "/api/publisher/sites/{id}/sync": {
