@@ -163,3 +163,16 @@ Deno.test("robots.txt Sitemap lines and a page's feed links", () => {
     "https://news.example/feed.atom",
   ]);
 });
+
+Deno.test("entities declared in a DOCTYPE are never expanded (no billion laughs, no external files)", async () => {
+  const laughs = `<?xml version="1.0"?><!DOCTYPE lolz [<!ENTITY lol "lol">` +
+    Array.from(
+      { length: 9 },
+      (_, i) => `<!ENTITY lol${i + 1} "${`&lol${i === 0 ? "" : i};`.repeat(10)}">`,
+    ).join("") +
+    `<!ENTITY xxe SYSTEM "file:///etc/passwd">]>` +
+    `<urlset><url><loc>https://news.example/ok</loc></url><url><loc>&lol9;&xxe;</loc></url></urlset>`;
+  const doc = await read(laughs);
+  assert.deepEqual(doc.pages.map((p) => p.url), ["https://news.example/ok"]);
+  assert.match(doc.problem!, /^not well-formed XML: /);
+});
