@@ -2,6 +2,7 @@
 import assert from "node:assert/strict";
 import { testFolio } from "./helpers.ts";
 import { consoleSignUp, hidden, textOf } from "./console_helpers.ts";
+import { recordDiscovery } from "../store/sites.ts";
 
 Deno.test("a publisher adds a site from the sources page, syncs it now and finds its page", async () => {
   await using folio = await testFolio();
@@ -44,6 +45,39 @@ Deno.test("a publisher adds a site from the sources page, syncs it now and finds
   const siteId = /action="\/publisher\/sources\/sites\/(src_\w+)\/sync"/.exec(list.html)![1];
   const synced = await visitor.post(`/publisher/sources/sites/${siteId}/sync`, { _csrf: csrf });
   assert.equal(synced.url, `/publisher/jobs/${jobId}?done=sync-queued`, "the queued sync is it");
+
+  // What a sync's discovery read shows on its job page (recorded here as the runner would).
+  const owner = await folio.store.db.execute({
+    sql: "SELECT publisher_id FROM ingestion_jobs WHERE id = ?",
+    args: [jobId],
+  });
+  const publisherId = String(owner.rows[0].publisher_id);
+  await recordDiscovery(folio.store.db, publisherId, {
+    jobId,
+    discovery: {
+      documents: [{
+        url: "https://news.example/sitemap.xml",
+        kind: "urlset",
+        found: "guess",
+        listed: 12,
+        problem: null,
+      }, {
+        url: "https://news.example/feed.rss",
+        kind: "unknown",
+        found: "page",
+        listed: 0,
+        problem: "HTTP 404: status 404",
+      }],
+      pages: 12,
+      offSite: 0,
+      problems: ["https://news.example/feed.rss: HTTP 404: status 404"],
+    },
+  });
+  const job = textOf((await visitor.get(`/publisher/jobs/${jobId}`)).html);
+  assert.match(job, /What the site lists/);
+  assert.match(job, /12 pages listed/);
+  assert.match(job, /https:\/\/news\.example\/sitemap\.xml\s*sitemap\s*12/);
+  assert.match(job, /All URLs of this site/);
 
   const page = await visitor.get(`/publisher/sources/${siteId}`);
   assert.match(textOf(page.html), /Site: https:\/\/news\.example\//);
