@@ -116,3 +116,14 @@ Deno.test("commonWords() reads each word's document count once and keeps it in `
   const again = await commonWords(store.db, "telescope comet", { docs: 1000, known });
   assert.deepEqual([...again].sort(), ["comet", "telescope"], "and is not read again");
 });
+
+Deno.test("commonWords() finds a word whose FTS5 stem differs from Porter 1980's (technology)", async () => {
+  await using store = await tempStore();
+  await addPublisher(store, "p1");
+  for (let i = 0; i < 301; i++) {
+    await addArticle(store, "p1", `t${i}`, { title: `Note ${i}`, body: "On technology." });
+  }
+  // 301 of (as if) 1,000 documents hold "technolog", FTS5's stem: above the 30% share.
+  const common = await commonWords(store.db, "technology turbines", { docs: 1000 });
+  assert.deepEqual([...common], ["technology"]);
+});
