@@ -2,6 +2,7 @@
  * Metrics and k-fold selection for scripts/eval_cranfield.ts: nDCG@10 with Cranfield's backwards
  * grades, deterministic folds, and picking the configuration with the best mean on the other folds.
  */
+import ttest from "@stdlib/stats-ttest";
 
 /** Judgements of one query: document id to grade (1 best .. 4, -1 not relevant). */
 export type Judged = Map<string, number>;
@@ -82,4 +83,33 @@ export function best(
 export function percentile(xs: number[], p: number): number {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.min(s.length - 1, Math.max(0, Math.ceil((p / 100) * s.length) - 1))] ?? 0;
+}
+
+/**
+ * Parsimony (issue 30): the candidate with the fewest free parameters (`cost`) whose mean on the
+ * queries `take` admits is not significantly below the best one's (paired t-test, two-sided
+ * p >= `alpha`); ties in cost go to the higher mean. The best by mean is always eligible.
+ */
+export function simplest(
+  candidates: ArrayLike<number>[],
+  cost: number[],
+  fold: number[],
+  take: (f: number) => boolean,
+  alpha = 0.05,
+): number {
+  const top = best(candidates, fold, take);
+  let at = top;
+  candidates.forEach((c, i) => {
+    if (c.length === 0 || i === top) return;
+    if (cost[i] > cost[at] || (cost[i] === cost[at] && mean2(c) <= mean2(candidates[at]))) return;
+    const d: number[] = [];
+    for (let q = 0; q < fold.length; q++) if (take(fold[q])) d.push(candidates[top][q] - c[q]);
+    if (d.every((x) => Math.abs(x - d[0]) < 1e-15) && Math.abs(d[0] ?? 0) > 1e-12) return;
+    const p = d.every((x) => Math.abs(x) < 1e-15) ? 1 : ttest(d).pValue;
+    if (p >= alpha) at = i;
+  });
+  function mean2(xs: ArrayLike<number>) {
+    return meanWhere(xs, fold, take);
+  }
+  return at;
 }

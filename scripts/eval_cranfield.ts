@@ -8,7 +8,9 @@
  * scores that choice. Stages keep the choice from fitting noise in a joint grid. Prints nDCG@10 per
  * fold and mean ± std for each leg, the old fusion and the cross-validated one, the configuration
  * chosen on all TRAIN queries, the production defaults' figures, and search latency old vs new in
- * the same run. `--rm3` also lets the grid pick RM3 feedback on the FTS leg (off in production:
+ * the same run, and paired per-query statistics per fold and pooled (scripts/cranfield_stats.ts):
+ * the cross-validated hybrid against each leg, its stage 2 and an untuned RRF with no free
+ * parameter. `--rm3` also lets the grid pick RM3 feedback on the FTS leg (off in production:
  * latency), and times it; `--tune` also grids the LSA settings (legs alone).
  *
  *   deno run -A scripts/eval_cranfield.ts [--rm3] [--tune]
@@ -29,8 +31,11 @@ import {
   ndcg10,
   percentile,
   recall100,
+  simplest,
   std,
 } from "./cranfield_cv.ts";
+import { printPaired } from "./cranfield_stats.ts";
+import { plural } from "../server/platform/words.ts";
 
 const PUB = "cranfield";
 const FOLDS = 5;
@@ -211,6 +216,7 @@ async function main() {
     const semScores = semRuns.map((s) => perQuery(s.legs.map(ids)));
     const hybrid = (fi: number, si: number, fusion: FusionOptions) =>
       perQuery(ftsRuns[fi].legs.map((leg, i) => ids(fuseScored(leg, semRuns[si].legs[i], fusion))));
+    const flatW = (w: number[]) => w.every((x, i) => x === (i === 0 ? 0 : 1));
     /** The staged choice on the queries `take` admits. */
     const choose = (take: (f: number) => boolean) => {
       const fi = best(ftsScores, fold, take);
@@ -227,13 +233,85 @@ async function main() {
       // The semantic leg alone at its best: feedback from its own first pass only.
       const alone = (s: { fb: SemanticFeedback | null }) => s.fb?.from !== "fused";
       const own = best(semScores.map((x, i) => alone(semRuns[i]) ? x : []), fold, take);
-      return { fi, si, own, config, scores: runs[u] };
+      return { fi, si, own, u, config, scores: runs[u] };
+    };
+    /**
+     * Ablations of a choice: each free parameter set back to its untuned value (flat field
+     * weights, no feedback, RRF k 60, semantic weight 1), the rest kept; scores of every query.
+     */
+    const ablations = (c: { fi: number; si: number; u: number }) => {
+      const fb = ftsRuns[c.fi].fb;
+      const flatFi = ftsRuns.findIndex((r) => flatW(r.w) && r.fb === fb);
+      const sem = semRuns[c.si];
+      const flatSi = sem.w === null
+        ? c.si
+        : semRuns.findIndex((r) => r.fb === sem.fb && r.w === ftsRuns[flatFi].w);
+      const f = FUSIONS[c.u];
+      return {
+        "title weight": hybrid(flatFi, flatSi, f),
+        "Rocchio feedback": hybrid(c.fi, 0, f),
+        "RRF k": hybrid(c.fi, c.si, { ...f, k: 60 }),
+        "semantic weight": hybrid(c.fi, c.si, { ...f, semanticWeight: 1 }),
+        "title weight, RRF k": hybrid(flatFi, flatSi, { ...f, k: 60 }),
+      };
+    };
+    /**
+     * The same stages, each taking the candidate with the fewest free parameters that is not
+     * significantly worse than the stage's best on the queries `take` admits (`simplest`).
+     */
+    const ftsCost = ftsRuns.map((r) => (flatW(r.w) ? 0 : 1) + (r.fb ? 3 : 0));
+    const semCost = semRuns.map((r) => r.fb ? 2 : 0);
+    const fusionCost = FUSIONS.map((f) =>
+      (f.method && f.method !== "rrf" ? 1 : f.k === 60 ? 0 : 1) + (f.semanticWeight === 1 ? 0 : 1)
+    );
+    const chooseSimple = (take: (f: number) => boolean) => {
+      const fi = simplest(ftsScores, ftsCost, fold, take);
+      const fits = (s: { w: number[] | null }) => s.w === null || s.w === ftsRuns[fi].w;
+      const si = simplest(
+        semScores.map((x, i) => fits(semRuns[i]) ? x : []),
+        semCost,
+        fold,
+        take,
+      );
+      const runs = FUSIONS.map((fusion) => hybrid(fi, si, fusion));
+      const u = simplest(runs, fusionCost, fold, take);
+      const config: Config = {
+        ftsWeights: ftsRuns[fi].w,
+        ftsFeedback: ftsRuns[fi].fb,
+        semFeedback: semRuns[si].fb,
+        fusion: FUSIONS[u],
+      };
+      return { config, scores: runs[u], cost: ftsCost[fi] + semCost[si] + fusionCost[u] };
     };
     const oldHybrid = hybrid(0, 0, OLD.fusion);
 
-    // Cross-validation: choose on four folds, score on the fifth.
+    // Cross-validation: choose on four folds, score on the fifth. Each query's held-out scores
+    // are kept (pooled) for the paired statistics.
+    const pooled = {
+      cv: new Float64Array(queries.length),
+      ftsCv: new Float64Array(queries.length),
+      semCv: new Float64Array(queries.length),
+      stage2: new Float64Array(queries.length),
+      simple: new Float64Array(queries.length),
+    };
+    const simpleChoices: string[] = [];
+    const without: Record<string, Float64Array> = {};
     const table = Array.from({ length: FOLDS }, (_, f) => {
       const c = choose((x) => x !== f);
+      for (const [name, scores] of Object.entries(ablations(c))) {
+        without[name] ??= new Float64Array(queries.length);
+        fold.forEach((x, i) => x === f && (without[name][i] = scores[i]));
+      }
+      const p = chooseSimple((x) => x !== f);
+      simpleChoices.push(`${describe(p.config)} (${plural(p.cost, "free parameter")})`);
+      fold.forEach((x, i) => {
+        if (x !== f) return;
+        pooled.simple[i] = p.scores[i];
+        pooled.cv[i] = c.scores[i];
+        pooled.ftsCv[i] = ftsScores[c.fi][i];
+        pooled.semCv[i] = semScores[c.own][i];
+        pooled.stage2[i] = semScores[c.si][i];
+      });
       const test = (xs: Float64Array) => meanWhere(xs, fold, (x) => x === f);
       return {
         fold: f + 1,
@@ -274,6 +352,50 @@ async function main() {
     console.log(`hybrid(CV) beats both legs with their own feedback in ${tuned} of ${FOLDS} folds`);
     console.log(
       `hybrid(CV) beats its own stage 2 (semantic after fused feedback) in ${staged} of ${FOLDS} folds`,
+    );
+    // No free parameter: RRF with the literature's k = 60 (Cormack, Clarke, Büttcher 2009), both
+    // legs weighted alike, every FTS field alike, no feedback; nothing here was fitted to TRAIN.
+    const flat = ftsRuns.findIndex((r) => r.w.every((x, i) => x === (i === 0 ? 0 : 1)) && !r.fb);
+    const untuned = hybrid(flat, 0, { method: "rrf", k: 60, ftsWeight: 1, semanticWeight: 1 });
+    console.log(
+      `mean untuned ${f3(mean(untuned))} (RRF k 60, 1:1, plain legs, flat field weights)`,
+    );
+    console.log(
+      `parsimonious CV (fewest free parameters not significantly below each stage's best, ` +
+        `paired t p >= 0.05): mean ${f3(mean(pooled.simple))}; per fold ${
+          table.map((r) => f3(meanWhere(pooled.simple, fold, (x) => x === r.fold - 1))).join(" ")
+        }`,
+    );
+    simpleChoices.forEach((c, f) => console.log(`  fold ${f + 1} chose ${c}`));
+    const simpleAll = chooseSimple(() => true);
+    console.log(
+      `  chosen on all ${queries.length}: ${describe(simpleAll.config)} (${
+        plural(simpleAll.cost, "free parameter")
+      }; train nDCG@10 ${f3(mean(simpleAll.scores))})`,
+    );
+    printPaired(
+      [
+        { name: "hybrid(CV) - parsimonious(CV)", a: pooled.cv, b: pooled.simple },
+        { name: "parsimonious(CV) - sem+fb(CV)", a: pooled.simple, b: pooled.semCv },
+        ...Object.entries(without).map(([name, b]) => ({
+          name: `hybrid(CV) - without ${name}`,
+          a: pooled.cv,
+          b,
+        })),
+        { name: "hybrid(CV) - FTS+fb(CV)", a: pooled.cv, b: pooled.ftsCv },
+        { name: "hybrid(CV) - sem+fb(CV)", a: pooled.cv, b: pooled.semCv },
+        { name: "hybrid(CV) - stage2(CV)", a: pooled.cv, b: pooled.stage2 },
+        { name: "hybrid(CV) - untuned RRF", a: pooled.cv, b: untuned },
+        { name: "untuned RRF - sem plain", a: untuned, b: semScores[0] },
+        { name: "untuned RRF - FTS plain", a: untuned, b: ftsScores[flat] },
+        ...FTS_GRID.filter((w) => !flatW(w)).map((w) => ({
+          name: `FTS leg alone: title×${w[1]} - flat`,
+          a: ftsScores[ftsRuns.findIndex((r) => r.w === w && !r.fb)],
+          b: ftsScores[flat],
+        })),
+      ],
+      fold,
+      FOLDS,
     );
     const same = table.filter((r) => r.config === describe(all.config)).length;
     console.log(

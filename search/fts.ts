@@ -4,8 +4,13 @@ import { ftsRanked, termDocs } from "../store/search_fts.ts";
 import { porterStem } from "./porter.ts";
 import { isStopWord, words } from "./text.ts";
 
-/** bm25 column weights (pub, title, summary, tags, body); cross-validated on Cranfield TRAIN. */
-export const FTS_WEIGHTS = [0, 8, 2, 2, 1];
+/**
+ * bm25 column weights (pub, title, summary, tags, body): every field alike. Title ×8 won on
+ * Cranfield TRAIN but gained nothing significant on held-out folds (+0.004 nDCG@10 in the hybrid,
+ * p 0.53; +0.011 on the full-text leg alone, p 0.14), so no fitted weight is kept
+ * (docs/decisions/search.md, issue 30).
+ */
+export const FTS_WEIGHTS = [0, 1, 1, 1, 1];
 const MAX_QUERY_TERMS = 32;
 
 /** The token that scopes FTS rows to a publisher; the 0002 triggers write the same shape. */

@@ -83,7 +83,7 @@ Deno.test("search() answers mode none for a query of only punctuation", async ()
   await search.close();
 });
 
-Deno.test("ftsSearch() weights a title match above a body match", async () => {
+Deno.test("ftsSearch() counts every field alike by default, and weighs columns as asked", async () => {
   await using store = await tempStore();
   await addPublisher(store, "p1");
   const inBody = await addArticle(store, "p1", "b", {
@@ -94,8 +94,14 @@ Deno.test("ftsSearch() weights a title match above a body match", async () => {
     title: "Turbulence",
     body: "Something else here too.",
   });
-  const hits = await ftsSearch(store.db, "p1", "turbulence", { limit: 5 });
-  assert.deepEqual(hits.map((h) => h.articleId), [inTitle, inBody]);
+  const flat = await ftsSearch(store.db, "p1", "turbulence", { limit: 5 });
+  assert.equal(flat.length, 2);
+  assert.equal(flat[0].score, flat[1].score, "a title match counts as much as a body match");
+  const weighted = await ftsSearch(store.db, "p1", "turbulence", {
+    limit: 5,
+    weights: [0, 8, 2, 2, 1],
+  });
+  assert.deepEqual(weighted.map((h) => h.articleId), [inTitle, inBody]);
 });
 
 Deno.test("commonWords() reads each word's document count once and keeps it in `known`", async () => {
@@ -109,4 +115,15 @@ Deno.test("commonWords() reads each word's document count once and keeps it in `
   known.set("telescop", 500);
   const again = await commonWords(store.db, "telescope comet", { docs: 1000, known });
   assert.deepEqual([...again].sort(), ["comet", "telescope"], "and is not read again");
+});
+
+Deno.test("commonWords() finds a word whose FTS5 stem differs from Porter 1980's (technology)", async () => {
+  await using store = await tempStore();
+  await addPublisher(store, "p1");
+  for (let i = 0; i < 301; i++) {
+    await addArticle(store, "p1", `t${i}`, { title: `Note ${i}`, body: "On technology." });
+  }
+  // 301 of (as if) 1,000 documents hold "technolog", FTS5's stem: above the 30% share.
+  const common = await commonWords(store.db, "technology turbines", { docs: 1000 });
+  assert.deepEqual([...common], ["technology"]);
 });

@@ -6,6 +6,7 @@
 import { runBillingCron } from "./domain/billing/close.ts";
 import { dailySync } from "./domain/catalog/jobs.ts";
 import { dailyRobotsRefresh } from "./domain/catalog/robots.ts";
+import { dailySiteSync } from "./domain/catalog/sites.ts";
 import type { AppDeps } from "./deps.ts";
 import { withLease } from "../store/leases.ts";
 import { PROBE_INTERVAL_MINUTES } from "./domain/status/probes.ts";
@@ -66,6 +67,12 @@ export function cronJobs(
       name: "folio-daily-sync",
       schedule: "17 3 * * *",
       run: () => dailySync(deps, { holder }),
+    },
+    {
+      // Each site is synced once a day (issue 30); hourly runs spread the sites over the day.
+      name: "folio-site-sync",
+      schedule: "27 * * * *",
+      run: () => dailySiteSync(deps, { holder }),
     },
     {
       // robots.txt refetch is daily (docs/SPEC.md "Limits"); failing hosts are retried hourly.

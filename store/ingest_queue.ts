@@ -5,13 +5,15 @@
  * re-queueing failures for a retry, removing URLs. publisherId comes first.
  */
 import { type Client, type Executor, inWriteTx } from "./db.ts";
-import { insertUrlsJob, type JobKind, UNOWNED_SQL } from "./jobs.ts";
-import { type SourceUrl, toSourceUrl, URL_COLUMNS } from "./sources.ts";
+import { insertUrlsJob, type JobKind, type JobScope, UNOWNED_SQL } from "./jobs.ts";
+import { NOT_SITE_SQL, type SourceUrl, toSourceUrl, URL_COLUMNS } from "./sources.ts";
 
 /** What a job works through: a drain its own queued URLs, a sync what it has not re-checked. */
 export interface JobWork {
   id: string;
   kind: JobKind;
+  /** "urls": the job works through the URLs it owns (a drain, or a site's sync). */
+  scope: JobScope;
   /** When the job started (ms): a sync re-checks what was not fetched since. */
   startedAt: number;
 }
@@ -24,15 +26,23 @@ export type UrlResult =
     etag?: string | null;
     lastModified?: string | null;
   }
-  | { state: "failed" | "blocked"; category: string; reason: string };
+  | { state: "failed" | "blocked"; category: string; reason: string }
+  /** The page answered 404 or 410: its article was unpublished. */
+  | { state: "removed"; articleId: string; reason: string };
+
+/** Whether a job works through the URLs it owns rather than the publisher's at large. */
+export function ownsUrls(job: Pick<JobWork, "kind" | "scope">): boolean {
+  return job.kind === "drain" || job.scope === "urls";
+}
 
 function pending(job: JobWork): { where: string; args: (string | number)[] } {
-  if (job.kind === "drain") return { where: "job_id = ? AND state = 'queued'", args: [job.id] };
+  if (ownsUrls(job)) return { where: "job_id = ? AND state = 'queued'", args: [job.id] };
   // A sync re-checks every known URL not fetched since it started (so a resumed sync continues
-  // where it stopped), except what robots.txt refused, what was cancelled, and what a drain owns.
+  // where it stopped), except what robots.txt refused, what was cancelled, what a drain owns,
+  // and a site's URLs (its own sync re-checks them: store/sites.ts).
   return {
     where: `(state IN ('ingested', 'unchanged', 'failed') OR (state = 'queued' AND ${UNOWNED_SQL}))
-            AND (fetched_at IS NULL OR fetched_at < ?)`,
+            AND (fetched_at IS NULL OR fetched_at < ?) AND ${NOT_SITE_SQL}`,
     args: [job.startedAt],
   };
 }
@@ -97,6 +107,7 @@ export async function recordUrl(
   const p = pending(job);
   const page = result.state === "ingested" || result.state === "unchanged" ? result : null;
   const failure = result.state === "failed" || result.state === "blocked" ? result : null;
+  const removed = result.state === "removed" ? result : null;
   return await inWriteTx(db, async (tx) => {
     const rs = await tx.execute({
       sql: `UPDATE source_urls SET state = ?, reason = ?, article_id = COALESCE(?, article_id),
@@ -106,7 +117,7 @@ export async function recordUrl(
             WHERE publisher_id = ? AND url = ? AND ${p.where}`,
       args: [
         result.state,
-        failure?.reason ?? null,
+        failure?.reason ?? removed?.reason ?? null,
         page?.articleId ?? null,
         page?.etag !== undefined,
         page?.etag ?? null,
@@ -121,7 +132,8 @@ export async function recordUrl(
     });
     const recorded = rs.rowsAffected > 0;
     if (recorded) {
-      await count(tx, job.id, page ? page.state : { category: failure!.category }, 1);
+      const what = page ? page.state : removed ? "unpublished" : { category: failure!.category };
+      await count(tx, job.id, what, 1);
     }
     const state = await tx.execute({
       sql: "SELECT state, runner FROM ingestion_jobs WHERE id = ?",
@@ -146,7 +158,7 @@ export async function skipHost(
   job: JobWork,
   input: { host: string; exclude: string[]; reason: string; category: string; now: Date },
 ): Promise<number> {
-  if (job.kind !== "drain") return 0;
+  if (!ownsUrls(job)) return 0;
   const prefixes = [`http://${input.host}/`, `https://${input.host}/`];
   const ex = input.exclude.length
     ? ` AND url NOT IN (${input.exclude.map(() => "?").join(",")})`
@@ -176,7 +188,7 @@ export async function skipHost(
 async function count(
   tx: Executor,
   jobId: string,
-  what: "ingested" | "unchanged" | { category: string },
+  what: "ingested" | "unchanged" | "unpublished" | { category: string },
   n: number,
 ): Promise<void> {
   if (typeof what === "string") {

@@ -27,6 +27,10 @@ export interface Job {
   failed: number;
   /** URLs a cancellation released from the queue. */
   cancelled: number;
+  /** Pages that answered 404 or 410, whose articles were unpublished. */
+  unpublished: number;
+  /** What a site's sync found before fetching pages (JSON); null until it has looked. */
+  discovery: unknown;
   /** Failure counts by reason category, e.g. {"HTTP 404": 3}. */
   reasons: Record<string, number>;
   reason: string | null;
@@ -40,7 +44,7 @@ export interface Job {
 }
 
 const COLUMNS =
-  "id, publisher_id, kind, scope, source_id, state, outcome, discovered, ingested, unchanged, failed, cancelled, reasons, reason, runner, resumes, heartbeat_at, created_at, queued_at, started_at, finished_at";
+  "id, publisher_id, kind, scope, source_id, state, outcome, discovered, ingested, unchanged, failed, cancelled, unpublished, discovery, reasons, reason, runner, resumes, heartbeat_at, created_at, queued_at, started_at, finished_at";
 
 /**
  * A queued URL belongs to no active job: never assigned, or its job finished (a job that timed
@@ -337,6 +341,10 @@ function toJob(r: any): Job {
     unchanged: Number(r.unchanged),
     failed: Number(r.failed),
     cancelled: Number(r.cancelled ?? 0),
+    unpublished: Number(r.unpublished ?? 0),
+    discovery: r.discovery === null || r.discovery === undefined
+      ? null
+      : JSON.parse(String(r.discovery)),
     reasons: JSON.parse(String(r.reasons ?? "{}")),
     reason: r.reason === null ? null : String(r.reason),
     runner: r.runner === null ? null : String(r.runner),

@@ -9,7 +9,8 @@ export type SourceUrlState =
   | "unchanged"
   | "failed"
   | "blocked"
-  | "cancelled";
+  | "cancelled"
+  | "removed";
 /** Every URL state, in the order reports list them. */
 export const URL_STATES = [
   "queued",
@@ -18,11 +19,19 @@ export const URL_STATES = [
   "failed",
   "blocked",
   "cancelled",
+  "removed",
 ] as const satisfies readonly SourceUrlState[];
 
-/** An uploaded source as stored. */
+/** A source as stored: an uploaded CSV, or a site whose sitemaps and feeds list its pages. */
 export interface Source {
   id: string;
+  kind: "csv" | "site";
+  /** The site's address, for a site. */
+  siteUrl: string | null;
+  /** When a site's latest sync was queued. */
+  lastSyncedAt: string | null;
+  /** How often the cron syncs a site, in hours (null for an upload). */
+  syncEveryHours: number | null;
   originalName: string | null;
   contentHash: string;
   accepted: number;
@@ -47,7 +56,16 @@ export interface SourceUrl {
   jobId: string | null;
 }
 
-const SOURCE_COLUMNS = "id, original_name, content_hash, accepted, rejected, created_at";
+/** Columns of a Source (toSource reads them). */
+export const SOURCE_COLUMNS =
+  "id, kind, site_url, last_synced_at, sync_every_hours, original_name, content_hash, accepted, rejected, created_at";
+
+/** A site is synced daily unless the publisher asks for another interval. */
+export const SITE_SYNC_HOURS = 24;
+
+/** The URL was not found by a site's discovery (over `source_urls`, unaliased). */
+export const NOT_SITE_SQL = `(source_id IS NULL OR NOT EXISTS (SELECT 1 FROM sources s
+  WHERE s.id = source_urls.source_id AND s.kind = 'site'))`;
 /** Columns of a SourceUrl (toSourceUrl reads them). */
 export const URL_COLUMNS =
   "url, source_id, title, state, reason, article_id, attempts, etag, last_modified, fetched_at, job_id";
@@ -60,7 +78,8 @@ export async function findSourceByHash(
 ): Promise<Source | null> {
   const rs = await db.execute({
     sql: `SELECT ${SOURCE_COLUMNS} FROM sources
-          WHERE publisher_id = ? AND content_hash = ? ORDER BY created_at LIMIT 1`,
+          WHERE publisher_id = ? AND content_hash = ? AND kind = 'csv'
+          ORDER BY created_at LIMIT 1`,
     args: [publisherId, contentHash],
   });
   return rs.rows[0] ? toSource(rs.rows[0]) : null;
@@ -210,16 +229,27 @@ export async function listUrls(
   return rs.rows.map(toSourceUrl);
 }
 
-/** Publishers that have URLs to re-check, for the daily sync. */
+/** Publishers that have URLs to re-check, for the daily sync (a site's URLs are its own sync's). */
 export async function publishersWithUrls(db: Client): Promise<string[]> {
-  const rs = await db.execute("SELECT DISTINCT publisher_id FROM source_urls");
+  const rs = await db.execute(
+    `SELECT DISTINCT publisher_id FROM source_urls WHERE ${NOT_SITE_SQL}`,
+  );
   return rs.rows.map((r) => String(r.publisher_id));
 }
 
+/** A sources row (SOURCE_COLUMNS) as a Source. */
 // deno-lint-ignore no-explicit-any
-function toSource(r: any): Source {
+export function toSource(r: any): Source {
   return {
     id: String(r.id),
+    kind: String(r.kind) === "site" ? "site" : "csv",
+    siteUrl: r.site_url == null ? null : String(r.site_url),
+    lastSyncedAt: r.last_synced_at == null
+      ? null
+      : new Date(Number(r.last_synced_at)).toISOString(),
+    syncEveryHours: String(r.kind) === "site"
+      ? Number(r.sync_every_hours ?? SITE_SYNC_HOURS)
+      : null,
     originalName: r.original_name === null ? null : String(r.original_name),
     contentHash: String(r.content_hash),
     accepted: Number(r.accepted),

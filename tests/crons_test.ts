@@ -10,6 +10,7 @@ Deno.test("every cron job runs against a live store and names a valid schedule",
     "folio-status-compact",
     "folio-billing",
     "folio-daily-sync",
+    "folio-site-sync",
     "folio-robots",
     "folio-domain-claims",
   ]);

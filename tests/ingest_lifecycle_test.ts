@@ -71,6 +71,7 @@ Deno.test("an upload starts its own drain job and names it; the report filters b
     failed: 0,
     blocked: 0,
     cancelled: 0,
+    removed: 0,
   });
   assert.equal((list.body.urls as Json).cancelled, 0);
 

@@ -12,6 +12,7 @@ import type {
 import { Scroll } from "./scroll.tsx";
 import { ConsoleShell, count, CsrfField, when, type Who } from "./shell.tsx";
 import { plural } from "../../server/platform/words.ts";
+import { DiscoveryCard, IntervalSelect, SitesCard, SyncButton } from "./sites.tsx";
 
 /** An upload (GET /api/publisher/sources). */
 export type SourceView = z.output<typeof sourceListSchema>["sources"][number];
@@ -40,8 +41,12 @@ export function SourcesPage(props: {
   problem?: string | null;
   /** The upload's refusal when it is the file's (shown beside it). */
   fieldProblem?: FieldProblem | null;
+  /** A site's refusal when it is the address's. */
+  siteProblem?: FieldProblem | null;
 }) {
   const active = props.jobs.filter(isActive);
+  const sites = props.sources.filter((s) => s.kind === "site");
+  const uploads = props.sources.filter((s) => s.kind !== "site");
   return (
     <ConsoleShell
       who={props.who}
@@ -51,6 +56,7 @@ export function SourcesPage(props: {
       problem={props.problem}
       refreshSeconds={active.length ? 5 : undefined}
     >
+      <SitesCard who={props.who} sites={sites} fieldProblem={props.siteProblem} />
       <section class="card" aria-labelledby="upload-title">
         <h2 id="upload-title">Upload a CSV of article URLs</h2>
         <p class="muted small">
@@ -103,34 +109,32 @@ export function SourcesPage(props: {
             </span>
           ))}
         </p>
-        {props.sources.length === 0
-          ? <p class="muted">No uploads yet.</p>
-          : (
-            <Scroll label="Uploads">
-              <table>
-                <thead>
-                  <tr>
-                    <th scope="col">File</th>
-                    <th scope="col">Uploaded</th>
-                    <th scope="col">URLs</th>
-                    <th scope="col">Rejected rows</th>
+        {uploads.length === 0 ? <p class="muted">No uploads yet.</p> : (
+          <Scroll label="Uploads">
+            <table>
+              <thead>
+                <tr>
+                  <th scope="col">File</th>
+                  <th scope="col">Uploaded</th>
+                  <th scope="col">URLs</th>
+                  <th scope="col">Rejected rows</th>
+                </tr>
+              </thead>
+              <tbody>
+                {uploads.map((s) => (
+                  <tr key={s.id}>
+                    <td>
+                      <a href={`/publisher/sources/${s.id}`}>{s.originalName ?? s.id}</a>
+                    </td>
+                    <td>{when(s.createdAt)}</td>
+                    <td>{count(s.accepted)}</td>
+                    <td>{count(s.rejected)}</td>
                   </tr>
-                </thead>
-                <tbody>
-                  {props.sources.map((s) => (
-                    <tr key={s.id}>
-                      <td>
-                        <a href={`/publisher/sources/${s.id}`}>{s.originalName ?? s.id}</a>
-                      </td>
-                      <td>{when(s.createdAt)}</td>
-                      <td>{count(s.accepted)}</td>
-                      <td>{count(s.rejected)}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </Scroll>
-          )}
+                ))}
+              </tbody>
+            </table>
+          </Scroll>
+        )}
       </section>
     </ConsoleShell>
   );
@@ -173,7 +177,7 @@ export function stateText(j: JobView): string {
 
 /** "12 of 300 done · 3 failed". */
 export function progressText(j: JobView): string {
-  const done = j.ingested + j.unchanged + j.failed + (j.cancelled ?? 0);
+  const done = j.ingested + j.unchanged + j.failed + j.unpublished + (j.cancelled ?? 0);
   const cancelled = j.cancelled ? ` · ${count(j.cancelled)} cancelled` : "";
   return `${count(done)} of ${count(j.discovered)} done · ${count(j.failed)} failed${cancelled}`;
 }
@@ -187,7 +191,7 @@ export function JobPage(props: {
   problem?: string | null;
 }) {
   const j = props.job;
-  const done = j.ingested + j.unchanged + j.failed + (j.cancelled ?? 0);
+  const done = j.ingested + j.unchanged + j.failed + j.unpublished + (j.cancelled ?? 0);
   const pct = j.discovered ? Math.round((done / j.discovered) * 100) : isActive(j) ? 0 : 100;
   const reasons = Object.entries(j.reasons ?? {}).sort((a, b) => b[1] - a[1]);
   return (
@@ -213,6 +217,7 @@ export function JobPage(props: {
         </div>
         <p>
           {progressText(j)} · {count(j.ingested)} ingested · {count(j.unchanged)} unchanged
+          {j.unpublished ? ` · ${count(j.unpublished)} unpublished (gone)` : ""}
           {isActive(j) ? " · this page refreshes every few seconds" : ""}
         </p>
         {j.reason ? <p class="muted">{j.reason}</p> : null}
@@ -245,12 +250,13 @@ export function JobPage(props: {
           {j.sourceId
             ? (
               <a class="button secondary" href={`/publisher/sources/${j.sourceId}`}>
-                All URLs of this upload
+                {j.discovery ? "All URLs of this site" : "All URLs of this upload"}
               </a>
             )
             : null}
         </div>
       </section>
+      <DiscoveryCard job={j} />
       {reasons.length > 0 && (
         <section class="card" aria-labelledby="reasons-title">
           <h2 id="reasons-title">Why URLs failed</h2>
@@ -367,7 +373,35 @@ export function UrlsPage(props: {
           </span>
         ))}
       </p>
-      {props.source && (
+      {props.source?.kind === "site" && (
+        <section class="card" aria-labelledby="site-actions">
+          <h2 id="site-actions">{props.source.siteUrl}</h2>
+          <p class="muted small">
+            Added {when(props.source.createdAt)}; last synced {when(props.source.lastSyncedAt)}.
+          </p>
+          <form
+            method="post"
+            action={`/publisher/sources/sites/${props.source.id}/interval`}
+            class="row"
+          >
+            <CsrfField token={props.who.csrfToken} />
+            <label for="site-every" style="margin:0">Sync every</label>
+            <IntervalSelect id="site-every" value={props.source.syncEveryHours} />
+            <button type="submit" class="secondary">Save</button>
+          </form>
+          <div class="row">
+            <SyncButton who={props.who} site={props.source} />
+            <form method="post" action={`/publisher/sources/${props.source.id}/remove`}>
+              <CsrfField token={props.who.csrfToken} />
+              <button type="submit" class="danger">Remove this site</button>
+              <span class="muted small">
+                {" "}Its sync stops and its URLs leave the list; articles already ingested stay.
+              </span>
+            </form>
+          </div>
+        </section>
+      )}
+      {props.source && props.source.kind !== "site" && (
         <section class="card" aria-labelledby="upload-actions">
           <h2 id="upload-actions">{props.source.originalName ?? props.source.id}</h2>
           <p class="muted small">

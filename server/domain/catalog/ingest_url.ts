@@ -1,5 +1,5 @@
 /** Ingesting one listed URL: robots.txt, the guarded fetch, extraction, upsert, re-index. */
-import { upsertArticle } from "../../../store/articles.ts";
+import { setArticlePublished, upsertArticle } from "../../../store/articles.ts";
 import type { UrlResult } from "../../../store/ingest_queue.ts";
 import type { SourceUrl } from "../../../store/sources.ts";
 import type { AppDeps } from "../../deps.ts";
@@ -12,13 +12,15 @@ export const PAGE_MAX_BYTES = 10 * 1024 * 1024;
 /** HTML left after scripts and styles beyond this is not handed to the extractor (event loop). */
 const EXTRACT_MAX_CHARS = 3 * 1024 * 1024;
 const PAGE_TYPES = ["text/html", "application/xhtml+xml"];
+/** The reason of a page that answered 404 or 410 (a re-queued one keeps it: see store/sites.ts). */
+const GONE = "the page is gone; its article was unpublished";
 
 /**
  * What happened to one URL; `category` groups failures in the job's reason counts, and `refused`
  * is the fetcher's refusal behind a failure (the job's host memory reads it).
  */
 export type UrlOutcome =
-  | Extract<UrlResult, { state: "ingested" | "unchanged" }>
+  | Extract<UrlResult, { state: "ingested" | "unchanged" | "removed" }>
   | (Extract<UrlResult, { state: "failed" | "blocked" }> & { refused?: FetchRefused });
 
 const CATEGORY: Record<FetchRefusedCode, string> = {
@@ -94,7 +96,8 @@ export async function ingestUrl(
       tags: x.tags,
       body: x.body,
     }, { now: deps.clock.now() });
-    if (changed) await deps.search.articleChanged(publisherId, id);
+    const back = await republishIfBack(deps, publisherId, row, id);
+    if (changed || back) await deps.search.articleChanged(publisherId, id);
     return {
       state: changed || !row.articleId ? "ingested" : "unchanged",
       articleId: id,
@@ -104,8 +107,39 @@ export async function ingestUrl(
   } catch (e) {
     if (!(e instanceof FetchRefused)) throw e;
     if (e.code === "http_status" && e.status === 304 && row.articleId) {
+      if (await republishIfBack(deps, publisherId, row, row.articleId)) {
+        await deps.search.articleChanged(publisherId, row.articleId);
+      }
       return { state: "unchanged", articleId: row.articleId };
+    }
+    // Gone (RFC 9110 sections 15.5.5 and 15.5.11): the page's article is unpublished, not
+    // deleted, so its charges and calls keep their article and a page that returns republishes.
+    if (e.code === "http_status" && (e.status === 404 || e.status === 410) && row.articleId) {
+      await setArticlePublished(deps.store.db, publisherId, row.articleId, {
+        published: false,
+        now: deps.clock.now(),
+      });
+      await deps.search.articleChanged(publisherId, row.articleId);
+      return {
+        state: "removed",
+        articleId: row.articleId,
+        reason: `HTTP ${e.status}: ${GONE}`,
+      };
     }
     return { state: "failed", category: categoryOf(e), reason: e.message, refused: e };
   }
+}
+
+/** A page that was gone and answers again: its article is published again (true if it was). */
+async function republishIfBack(
+  deps: AppDeps,
+  publisherId: string,
+  row: SourceUrl,
+  articleId: string,
+): Promise<boolean> {
+  if (!row.reason?.endsWith(GONE)) return false;
+  return await setArticlePublished(deps.store.db, publisherId, articleId, {
+    published: true,
+    now: deps.clock.now(),
+  });
 }

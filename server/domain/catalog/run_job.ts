@@ -20,6 +20,7 @@ import {
   countPending,
   type JobWork,
   nextPending,
+  ownsUrls,
   recordUrl,
   skipHost,
   stillPending,
@@ -30,6 +31,7 @@ import type { AppDeps } from "../../deps.ts";
 import { type DeadHost, HostMemory, hostOf } from "./host_memory.ts";
 import { ingestUrl, type UrlOutcome } from "./ingest_url.ts";
 import { plural } from "../../platform/words.ts";
+import { discoverForJob, discoveryNote } from "./site_sync.ts";
 
 /** Tuning of job runs; every field has a production default. */
 export interface RunOptions {
@@ -73,13 +75,30 @@ async function run(deps: AppDeps, job: Job, opts: Opts, span: Span): Promise<Run
   const work: JobWork = {
     id: job.id,
     kind: job.kind,
+    scope: job.scope,
     startedAt: Date.parse(job.startedAt ?? job.createdAt),
   };
-  const doneAtStart = job.ingested + job.unchanged + job.failed;
-  let recorded = 0;
-  let discovered = doneAtStart + await countPending(db, publisherId, work);
   const stop = new AbortController();
   const signal = opts.signal ? AbortSignal.any([stop.signal, opts.signal]) : stop.signal;
+  if (isSiteSync(job) && job.discovery === null) {
+    const found = await discoverStep(deps, job, opts, signal);
+    if (found === "stopped") return opts.signal?.reason === CANCELLED ? "dropped" : "released";
+    if (found === "lost") return "dropped";
+    if (found.failed) {
+      await finishJob(db, job.id, {
+        runner: opts.runner,
+        outcome: "FAILED",
+        reason: found.failed,
+        discovered: 0,
+        now: deps.clock.now(),
+      });
+      return "finished";
+    }
+    job = (await getJob(db, publisherId, job.id)) ?? job;
+  }
+  const doneAtStart = job.ingested + job.unchanged + job.failed + job.unpublished;
+  let recorded = 0;
+  let discovered = doneAtStart + await countPending(db, publisherId, work);
   let ended: "timeout" | "lost" | "yield" | null = null;
   const end = (why: NonNullable<typeof ended>) => {
     ended ??= why;
@@ -133,7 +152,7 @@ async function run(deps: AppDeps, job: Job, opts: Opts, span: Span): Promise<Run
 
   const giveUp = async (dead: DeadHost) => {
     deps.log.info("ingestion: host given up for this job", { jobId: job.id, host: dead.host });
-    if (job.kind !== "drain") return; // a sync fails them one by one as it meets them
+    if (!ownsUrls(job)) return; // a publisher-wide sync fails them one by one as it meets them
     recorded += await skipHost(db, publisherId, work, {
       ...dead,
       exclude: [...taken],
@@ -207,7 +226,9 @@ async function run(deps: AppDeps, job: Job, opts: Opts, span: Span): Promise<Run
   if (ended === "yield" && !crash) return "yielded";
   const now = (await getJob(db, publisherId, job.id)) ?? job;
   const finalCounts = !crash && ended !== "timeout";
-  const { outcome, reason } = verdict(now, { timedOut: ended === "timeout", noProgressMs, crash });
+  const judged = verdict(now, { timedOut: ended === "timeout", noProgressMs, crash });
+  const { outcome } = judged;
+  const reason = [judged.reason, discoveryNote(now.discovery)].filter(Boolean).join("; ") || null;
   if (crash) deps.log.error("ingestion: job crashed", { jobId: job.id, error: String(crash) });
   span.setAttributes({ "folio.job_outcome": outcome, "folio.urls_failed": now.failed });
   for (const result of ["ingested", "unchanged", "failed"] as const) {
@@ -219,14 +240,50 @@ async function run(deps: AppDeps, job: Job, opts: Opts, span: Span): Promise<Run
     outcome,
     reason,
     // Finished normally: what it found is what it did (URLs removed meanwhile are not counted).
-    discovered: finalCounts ? now.ingested + now.unchanged + now.failed : undefined,
+    discovered: finalCounts
+      ? now.ingested + now.unchanged + now.failed + now.unpublished
+      : undefined,
     now: deps.clock.now(),
   });
   return "finished";
 }
 
+/** A site's sync: it discovers its work before it fetches (server/domain/catalog/site_sync.ts). */
+function isSiteSync(job: Job): boolean {
+  return job.kind === "sync" && job.scope === "urls" && job.sourceId !== null;
+}
+
+/** Discovery under the job's heartbeat: "stopped" (shutdown, cancel) or "lost" end the run. */
+async function discoverStep(
+  deps: AppDeps,
+  job: Job,
+  opts: Opts,
+  signal: AbortSignal,
+): Promise<{ failed: string | null } | "stopped" | "lost"> {
+  let lost = false;
+  const beat = async () => {
+    const ok = await heartbeatJob(deps.store.db, job.id, {
+      runner: opts.runner,
+      now: deps.clock.now(),
+    }).catch(() => true);
+    if (!ok) lost = true;
+  };
+  const heartbeat = setInterval(beat, opts.heartbeatMs ?? 5000);
+  try {
+    const found = await discoverForJob(deps, job, { signal, onDocument: beat });
+    if (lost) return "lost";
+    if (signal.aborted) return "stopped";
+    return found;
+  } catch (e) {
+    if (signal.aborted) return "stopped";
+    throw e;
+  } finally {
+    clearInterval(heartbeat);
+  }
+}
+
 function verdict(
-  p: Pick<Job, "ingested" | "unchanged" | "failed" | "reasons">,
+  p: Pick<Job, "ingested" | "unchanged" | "failed" | "unpublished" | "reasons">,
   o: { timedOut: boolean; noProgressMs: number; crash: unknown },
 ): { outcome: "SUCCEEDED" | "FAILED"; reason: string | null } {
   if (o.timedOut) {
@@ -238,7 +295,7 @@ function verdict(
   if (o.crash) {
     return { outcome: "FAILED", reason: "The job stopped on an internal error; see the log" };
   }
-  const processed = p.ingested + p.unchanged + p.failed;
+  const processed = p.ingested + p.unchanged + p.failed + p.unpublished;
   const top = Object.entries(p.reasons).sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))[0];
   const commonest = top ? `commonest reason: ${top[0]} (${top[1]})` : "";
   if (processed > 0 && p.failed === processed) {

@@ -8,7 +8,12 @@ import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { renderPage } from "../../../ui/layout.tsx";
 import { JobPage, SourcesPage, UrlsPage } from "../../../ui/console/sources.tsx";
 import { AppError } from "../../platform/errors.ts";
-import { retryResponseSchema } from "../../surfaces/manage/ingest_schemas.ts";
+import {
+  retryResponseSchema,
+  siteAddedSchema,
+  siteSyncSchema,
+} from "../../surfaces/manage/ingest_schemas.ts";
+import { URL_STATES } from "../../../store/sources.ts";
 import {
   jobListSchema,
   jobQueuedSchema,
@@ -40,12 +45,20 @@ const NOTICES: Record<string, string> = {
   retried: "The failed URLs were queued again.",
   removed: "Removed.",
   queued: "Job queued.",
+  "site-added": "Site added; its first sync has started.",
+  "sync-queued": "Sync queued.",
+  interval: "Saved: the site is synced at its new interval.",
 };
 
-const STATES = ["queued", "ingested", "unchanged", "failed", "blocked", "cancelled"];
+const STATES = [...URL_STATES];
 
 /** The CSV upload's one field. */
 const FIELDS: FieldMap = { file: { name: "file", label: "CSV file" } };
+/** The site form's one field. */
+const SITE_FIELDS: FieldMap = {
+  url: { name: "url", label: "Site address" },
+  syncEveryHours: { name: "syncEveryHours", label: "Sync every" },
+};
 
 /** The sources and jobs pages. */
 export function sourcesPages(api: ApiFetch): Hono<ConsoleEnv> {
@@ -55,6 +68,7 @@ export function sourcesPages(api: ApiFetch): Hono<ConsoleEnv> {
     c: Context<ConsoleEnv>,
     problem: string | FormProblem | null,
     status: ContentfulStatusCode = 200,
+    of: "file" | "site" = "file",
   ) => {
     const { top, field } = typeof problem === "object" && problem !== null
       ? problem
@@ -71,7 +85,8 @@ export function sourcesPages(api: ApiFetch): Hono<ConsoleEnv> {
         jobs: jobs.jobs,
         notice: noticeOf(c, NOTICES),
         problem: top,
-        fieldProblem: field,
+        fieldProblem: of === "file" ? field : null,
+        siteProblem: of === "site" ? field : null,
       })),
       status,
     );
@@ -99,6 +114,40 @@ export function sourcesPages(api: ApiFetch): Hono<ConsoleEnv> {
     return answer.body.jobId
       ? doneRedirect(c, `/publisher/jobs/${segment(answer.body.jobId)}`, "uploaded")
       : doneRedirect(c, "/publisher/sources", "nothing");
+  });
+
+  app.post("/sources/sites", formLimit, async (c) => {
+    const f = await readForm(c);
+    const every = Number(field(f, "syncEveryHours") || "24");
+    const added = await send(c, api, f, "/api/publisher/sites", {
+      method: "POST",
+      json: { url: field(f, "url"), syncEveryHours: every },
+    }, siteAddedSchema);
+    if (!added.ok) {
+      return overview(c, formProblem(added, SITE_FIELDS), refusalStatus(added.status), "site");
+    }
+    return doneRedirect(c, `/publisher/jobs/${segment(added.body.jobId)}`, "site-added");
+  });
+
+  app.post("/sources/sites/:id/interval", formLimit, async (c) => {
+    const f = await readForm(c);
+    const id = segment(c.req.param("id"));
+    const changed = await send(c, api, f, `/api/publisher/sites/${id}`, {
+      method: "PATCH",
+      json: { syncEveryHours: Number(field(f, "syncEveryHours")) },
+    });
+    if (!changed.ok) return overview(c, changed.problem, refusalStatus(changed.status));
+    return doneRedirect(c, `/publisher/sources/${id}`, "interval");
+  });
+
+  app.post("/sources/sites/:id/sync", formLimit, async (c) => {
+    const f = await readForm(c);
+    const id = segment(c.req.param("id"));
+    const queued = await send(c, api, f, `/api/publisher/sites/${id}/sync`, {
+      method: "POST",
+    }, siteSyncSchema);
+    if (!queued.ok) return overview(c, queued.problem, refusalStatus(queued.status));
+    return doneRedirect(c, `/publisher/jobs/${segment(queued.body.jobId)}`, "sync-queued");
   });
 
   app.get("/sources/urls", async (c) => {
@@ -146,7 +195,9 @@ export function sourcesPages(api: ApiFetch): Hono<ConsoleEnv> {
     );
     return c.html(renderPage(UrlsPage({
       who: c.get("who"),
-      title: `Upload: ${source.originalName ?? source.id}`,
+      title: source.kind === "site"
+        ? `Site: ${source.siteUrl}`
+        : `Upload: ${source.originalName ?? source.id}`,
       source,
       urls: urls.urls,
       states: STATES,

@@ -1,7 +1,7 @@
 /**
  * Publisher management routes for the catalog (docs/DESIGN.md section 6): sources (CSV of URLs)
- * and their per-URL report, removal and retry; jobs (job_routes.ts) and books (book_routes.ts)
- * are mounted here too. Auth is attached for the whole sub-app by routes.ts.
+ * and their per-URL report, removal and retry; jobs (job_routes.ts), sites (site_routes.ts) and
+ * books (book_routes.ts) are mounted here too. Auth is attached for the whole sub-app by routes.ts.
  */
 import { Hono } from "hono";
 import { latestJobBySource } from "../../../store/jobs.ts";
@@ -19,6 +19,7 @@ import { mediaType, readUpload, refuseType, uploadLimit } from "../../domain/cat
 import type { AppDeps } from "../../deps.ts";
 import type { ManageEnv } from "./auth.ts";
 import { bookRoutes } from "./book_routes.ts";
+import { siteRoutes } from "./site_routes.ts";
 import { removeUrlsInputSchema, urlQuerySchema } from "./ingest_schemas.ts";
 import { jobRoutes, presentJob } from "./job_routes.ts";
 import { json } from "./body.ts";
@@ -89,6 +90,7 @@ export function ingestRoutes(deps: AppDeps): Hono<ManageEnv> {
   });
 
   app.route("/", jobRoutes(deps));
+  app.route("/", siteRoutes(deps));
   app.route("/", bookRoutes(deps));
   return app;
 }

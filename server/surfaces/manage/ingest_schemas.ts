@@ -5,7 +5,7 @@
 import { z } from "zod";
 import { URL_STATES } from "../../../store/sources.ts";
 import { hasControlChars } from "../../platform/validate.ts";
-import { bookSchema, jobSchema } from "./openapi_schemas.ts";
+import { bookSchema, jobSchema, sourceListSchema } from "./openapi_schemas.ts";
 
 /** At most this many URLs per removal request. */
 export const MAX_REMOVE_URLS = 1000;
@@ -81,4 +81,37 @@ export const bookRemovalSchema = z.object({
   bookId: z.string(),
   chaptersRemoved: z.int(),
   note: z.string(),
+});
+
+const syncEveryHours = z.int().min(1).max(168).meta({
+  description: "How often the site is synced, in hours (1 to 168; daily when not given)",
+});
+
+/** POST /sites body. */
+export const siteInputSchema = z.strictObject({
+  url: z.string().trim().min(1).max(2048).meta({
+    description: "The site's address, e.g. https://example.com/ (its robots.txt Sitemap lines, " +
+      "/sitemap.xml and the feeds its page links are read from there)",
+  }),
+  syncEveryHours: syncEveryHours.optional(),
+});
+
+/** PATCH /sites/:id body. */
+export const sitePatchSchema = z.strictObject({ syncEveryHours });
+
+/** A site: a source of kind site, with its URLs by state and latest job. */
+export const siteSchema = sourceListSchema.shape.sources.element;
+
+/** POST /sites answer. */
+export const siteAddedSchema = z.object({ site: siteSchema, ...namedJob });
+
+/** GET /sites answer. */
+export const siteListSchema = z.object({ sites: z.array(siteSchema) });
+
+/** POST /sites/:id/sync answer. */
+export const siteSyncSchema = z.object({
+  ...namedJob,
+  created: z.boolean().meta({
+    description: "false: a sync of the site was already queued or running, and this is it",
+  }),
 });

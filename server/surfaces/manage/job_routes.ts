@@ -65,6 +65,8 @@ export function presentJob(job: Job) {
     unchanged: job.unchanged,
     failed: job.failed,
     cancelled: job.cancelled,
+    unpublished: job.unpublished,
+    discovery: job.discovery as Record<string, unknown> | null,
     reason: job.reason,
     reasons: job.reasons,
     createdAt: job.createdAt,

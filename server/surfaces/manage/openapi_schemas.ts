@@ -121,6 +121,28 @@ export const jobInputSchema = z.strictObject({
 
 /** 202 of POST /api/publisher/jobs: the queued job. */
 /** An ingestion job (docs/SPEC.md "Other records"); counts are live while it runs. */
+/** What a site's sync found (server/domain/catalog/site_discovery.ts). */
+export const siteDiscoverySchema = z.looseObject({
+  documents: z.array(z.looseObject({
+    url: z.string(),
+    kind: z.enum(["urlset", "sitemapindex", "rss", "rdf", "atom", "text", "unknown", "page"]).meta({
+      description: "What the document was: a sitemap, an index, a feed, a text sitemap, or the " +
+        "site's page (whose feed links were followed)",
+    }),
+    found: z.enum(["site", "robots.txt", "guess", "page", "index"]).meta({
+      description: "How it was found: the site's address, robots.txt's Sitemap lines, " +
+        "/sitemap.xml, a page's feed link, a sitemap index",
+    }),
+    listed: z.int().meta({
+      description: "Pages it listed (for an index, sitemaps; a page, feeds)",
+    }),
+    problem: z.string().nullable(),
+  })).optional(),
+  pages: z.int().optional().meta({ description: "Pages of the site listed" }),
+  offSite: z.int().optional().meta({ description: "Listed URLs on other hosts, left out" }),
+  problems: z.array(z.string()).optional(),
+});
+
 export const jobSchema = z.object({
   id: z.string(),
   kind: z.enum(["drain", "sync"]),
@@ -135,6 +157,13 @@ export const jobSchema = z.object({
   unchanged: z.int(),
   failed: z.int(),
   cancelled: z.int().meta({ description: "Queued URLs released when the job was cancelled" }),
+  unpublished: z.int().meta({
+    description: "Pages that answered 404 or 410; their articles were unpublished",
+  }),
+  discovery: siteDiscoverySchema.nullable().meta({
+    description: "A site's sync: what it found in the site's sitemaps and feeds (null otherwise, " +
+      "or before it has looked)",
+  }),
   reason: z.string().nullable(),
   reasons: z.record(z.string(), z.int()),
   createdAt: z.iso.datetime(),
@@ -213,6 +242,14 @@ const urlCounts = z.strictObject(
 export const sourceListSchema = z.object({
   sources: z.array(z.looseObject({
     id: z.string(),
+    kind: z.enum(["csv", "site"]).meta({ description: "An uploaded CSV, or a site (GET /sites)" }),
+    siteUrl: z.string().nullable().meta({ description: "A site's address" }),
+    lastSyncedAt: z.iso.datetime().nullable().meta({
+      description: "When a site's latest sync was queued",
+    }),
+    syncEveryHours: z.int().nullable().meta({
+      description: "How often a site is synced, in hours (null for an upload)",
+    }),
     originalName: z.string().nullable().meta({ description: "The uploaded file's name" }),
     accepted: z.int(),
     rejected: z.int(),

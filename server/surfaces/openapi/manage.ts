@@ -315,6 +315,53 @@ export function manageApi(): Api {
           errors: [404],
         }),
       },
+      "/api/publisher/sites": {
+        post: authed({
+          summary: "Add a site: its articles are found in its sitemaps and feeds",
+          description: "Starts the site's first sync (named in the answer): the Sitemap lines of " +
+            "its robots.txt (else /sitemap.xml), sitemap indexes, gzip and Google News " +
+            "sitemaps, and the RSS/Atom feeds its page links; each at most 50,000 URLs and " +
+            "50 MB uncompressed, robots.txt obeyed. The site is then synced daily (or every " +
+            "syncEveryHours). 409 when " +
+            "the site was already added.",
+          body: lifecycle.siteInputSchema,
+          ok: [201, lifecycle.siteAddedSchema, "Added; its first sync is queued"],
+          errors: [400, 409, 413, 415],
+        }),
+        get: authed({
+          summary: "The publisher's sites, their URLs by state and latest job",
+          ok: [200, lifecycle.siteListSchema],
+        }),
+      },
+      "/api/publisher/sites/{id}": {
+        get: authed({
+          summary: "A site",
+          description: "Remove a site with DELETE /api/publisher/sources/{id}; its URLs are " +
+            "reported by GET /api/publisher/sources/urls?sourceId={id}.",
+          params: [id],
+          ok: [200, lifecycle.siteSchema],
+          errors: [404],
+        }),
+        patch: authed({
+          summary: "Change how often a site is synced",
+          params: [id],
+          body: lifecycle.sitePatchSchema,
+          ok: [200, lifecycle.siteSchema],
+          errors: [400, 404, 413, 415],
+        }),
+      },
+      "/api/publisher/sites/{id}/sync": {
+        post: authed({
+          summary: "Sync a site now",
+          description: "Queues a sync job (or answers the one already queued or running): new " +
+            "pages are ingested, changed ones re-fetched with conditional requests (ETag, " +
+            "Last-Modified; a sitemap lastmod no later than our last fetch skips the request), " +
+            "and pages that answer 404 or 410 are unpublished.",
+          params: [id],
+          ok: [202, lifecycle.siteSyncSchema, "Queued"],
+          errors: [404],
+        }),
+      },
       "/api/publisher/books": {
         post: authed({
           summary: "Upload a book; each chapter becomes an article",

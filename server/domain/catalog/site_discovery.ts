@@ -1,0 +1,334 @@
+/**
+ * Finding a site's articles the ways crawlers do (issue 30; sitemaps.org protocol; RFC 9309
+ * section 2.2.4 lets robots.txt carry `Sitemap:` lines): the sitemaps its robots.txt names, else
+ * /sitemap.xml; sitemap indexes (followed to MAX_DEPTH, each document read once, so an index that
+ * lists itself ends); gzip sitemaps, inflated with DecompressionStream and cut at 50 MB, so a gzip
+ * bomb is refused after 50 MB of output; Google News sitemaps; and the RSS and Atom feeds the site's
+ * page links with `<link rel="alternate">`. Every request goes through the guarded fetcher (with
+ * its deadline, which also ends a body that never does) and is asked of robots.txt first.
+ */
+import { parseHTML } from "linkedom";
+import { getRobots } from "../../../store/robots.ts";
+import type { ListedPage } from "../../../store/sites.ts";
+import type { AppDeps } from "../../deps.ts";
+import { FetchRefused } from "./fetcher.ts";
+import { categoryOf, PAGE_MAX_BYTES } from "./ingest_url.ts";
+import { robotsVerdict } from "./robots.ts";
+import {
+  type DocumentKind,
+  DocumentReader,
+  MAX_SITEMAP_BYTES,
+  type ReadDocument,
+  readTextSitemap,
+} from "./site_documents.ts";
+
+/** Bounds of one discovery; production defaults below, tests lower some. */
+export interface DiscoveryLimits {
+  /** Documents (pages, sitemaps, feeds) fetched per run. */
+  maxDocuments: number;
+  /** Pages kept per run (the CSV's row limit). */
+  maxPages: number;
+  /** Bytes per document, compressed or not (sitemaps.org: 50 MB uncompressed). */
+  maxBytes: number;
+  /** Per-document deadline; the fetcher's default when unset. */
+  timeoutMs?: number;
+}
+
+export const DISCOVERY_LIMITS: DiscoveryLimits = {
+  maxDocuments: 1000,
+  maxPages: 200_000,
+  maxBytes: MAX_SITEMAP_BYTES,
+};
+/** An index that lists an index that lists a sitemap is as deep as we follow. */
+const MAX_DEPTH = 3;
+const MAX_FEEDS_PER_PAGE = 10;
+const MAX_ROBOTS_SITEMAPS = 100;
+
+const XML_TYPES = [
+  "application/xml",
+  "text/xml",
+  "application/rss+xml",
+  "application/atom+xml",
+  "application/rdf+xml",
+  "application/gzip",
+  "application/x-gzip",
+  "application/octet-stream",
+  "text/plain",
+];
+const HTML_TYPES = ["text/html", "application/xhtml+xml"];
+const FEED_TYPES = new Set(["application/rss+xml", "application/atom+xml", "application/rdf+xml"]);
+
+/** How a document came to be read. */
+type Found = "site" | "robots.txt" | "guess" | "page" | "index";
+
+/** One document read, for the job's report. */
+export interface DocumentReport {
+  url: string;
+  kind: DocumentKind | "page";
+  found: Found;
+  /** Pages (or, for an index, sitemaps) it listed. */
+  listed: number;
+  problem: string | null;
+}
+
+/** What a discovery found. */
+export interface SiteDiscovery {
+  pages: ListedPage[];
+  documents: DocumentReport[];
+  /** Listed URLs on another host, left out. */
+  offSite: number;
+  /** Problems worth the publisher's attention, in words (a missing guessed sitemap is not one). */
+  problems: string[];
+}
+
+/** The site could not be reached at all. */
+export class SiteUnreachable extends Error {}
+
+/** Finds the pages `siteUrl` lists in its sitemaps and feeds. */
+export async function discoverSite(
+  deps: Pick<AppDeps, "store" | "clock" | "fetcher" | "log">,
+  publisherId: string,
+  siteUrl: string,
+  opts: { signal?: AbortSignal; limits?: Partial<DiscoveryLimits>; onDocument?: () => unknown } =
+    {},
+): Promise<SiteDiscovery> {
+  const limits = { ...DISCOVERY_LIMITS, ...opts.limits };
+  const site = new URL(siteUrl);
+  const first = await robotsVerdict(deps, publisherId, site.href);
+  if ("refused" in first) throw new SiteUnreachable(first.refused.detail);
+  const robots = await getRobots(deps.store.db, publisherId, site.origin);
+  if (robots?.status === 0) {
+    throw new SiteUnreachable(`${site.origin}/robots.txt got no answer (refused or timed out)`);
+  }
+  const named = sitemapLines(robots?.body ?? "", site.href);
+
+  const out: SiteDiscovery = { pages: [], documents: [], offSite: 0, problems: [] };
+  const pages = new Map<string, ListedPage>();
+  const seen = new Set<string>();
+  const queue: { url: string; found: Found; depth: number }[] = [];
+  const push = (url: string, found: Found, depth: number) => {
+    const key = url.replace(/#.*$/, "");
+    if (seen.has(key)) return;
+    seen.add(key);
+    queue.push({ url: key, found, depth });
+  };
+  push(site.href, "site", 0);
+  if (named.length) { for (const u of named) push(u, "robots.txt", 0); }
+  else push(`${site.origin}/sitemap.xml`, "guess", 0);
+
+  let pagesCut = false;
+  while (queue.length && !opts.signal?.aborted) {
+    if (out.documents.length >= limits.maxDocuments) {
+      out.problems.push(
+        `more than ${limits.maxDocuments} sitemaps and feeds; ${queue.length} were not read`,
+      );
+      break;
+    }
+    const doc = queue.shift()!;
+    await opts.onDocument?.();
+    const report = await readOne(deps, publisherId, doc, limits, opts.signal);
+    out.documents.push(report.report);
+    const { read } = report;
+    if (report.report.problem && !(doc.found === "guess" && read === null)) {
+      out.problems.push(`${doc.url}: ${report.report.problem}`);
+    }
+    for (const feed of report.feeds) push(feed, "page", doc.depth + 1);
+    if (!read) continue;
+    for (const child of read.sitemaps) {
+      if (doc.depth + 1 > MAX_DEPTH) {
+        out.problems.push(`${doc.url}: indexes nested deeper than ${MAX_DEPTH} are not followed`);
+        break;
+      }
+      // An index on another host (robots.txt may name one: sitemaps.org "cross submits") may
+      // list sitemaps on its own host; the pages they list must still be the site's.
+      if (sameSite(child.url, site) || sameSite(child.url, new URL(doc.url))) {
+        push(child.url, "index", doc.depth + 1);
+      } else out.offSite++;
+    }
+    for (const page of read.pages) {
+      if (!/^https?:$/.test(new URL(page.url).protocol)) continue;
+      if (!sameSite(page.url, site)) {
+        out.offSite++;
+        continue;
+      }
+      const url = page.url.replace(/#.*$/, "");
+      const had = pages.get(url);
+      if (had) {
+        had.lastmod = Math.max(had.lastmod ?? -Infinity, page.lastmod ?? -Infinity);
+        if (!Number.isFinite(had.lastmod)) had.lastmod = null;
+        had.title ??= page.title;
+      } else if (pages.size < limits.maxPages) {
+        pages.set(url, { url, lastmod: page.lastmod, title: page.title });
+      } else pagesCut = true;
+    }
+  }
+  if (pagesCut) {
+    out.problems.push(`more than ${limits.maxPages} pages listed; the rest were not queued`);
+  }
+  out.pages = [...pages.values()];
+  return out;
+}
+
+async function readOne(
+  deps: Pick<AppDeps, "store" | "clock" | "fetcher" | "log">,
+  publisherId: string,
+  doc: { url: string; found: Found },
+  limits: DiscoveryLimits,
+  signal?: AbortSignal,
+): Promise<{ report: DocumentReport; read: ReadDocument | null; feeds: string[] }> {
+  const report: DocumentReport = {
+    url: doc.url,
+    kind: "unknown",
+    found: doc.found,
+    listed: 0,
+    problem: null,
+  };
+  const verdict = await robotsVerdict(deps, publisherId, doc.url);
+  if ("refused" in verdict || !verdict.allowed) {
+    report.problem = "refused" in verdict ? verdict.refused.detail : verdict.reason;
+    return { report, read: null, feeds: [] };
+  }
+  const site = doc.found === "site";
+  let res;
+  try {
+    res = await deps.fetcher.fetch(doc.url, {
+      accept: site ? [...HTML_TYPES, ...XML_TYPES] : XML_TYPES.concat(HTML_TYPES),
+      maxBytes: site ? Math.min(PAGE_MAX_BYTES, limits.maxBytes) : limits.maxBytes,
+      timeoutMs: limits.timeoutMs,
+      signal,
+    });
+  } catch (e) {
+    if (!(e instanceof FetchRefused)) throw e;
+    report.problem = e.code === "too_large"
+      ? `larger than ${limits.maxBytes / 1024 / 1024} MB`
+      : `${categoryOf(e)}: ${e.detail}`;
+    return { report, read: null, feeds: [] };
+  }
+  const type = res.contentType.split(";")[0].trim().toLowerCase();
+  const bytes = res.bytes;
+  const gzip = bytes[0] === 0x1f && bytes[1] === 0x8b;
+  if (!gzip && (HTML_TYPES.includes(type) || /^\s*<(!doctype html|html)/i.test(head(bytes)))) {
+    report.kind = "page";
+    const feeds = feedLinks(res.text(), res.url);
+    report.listed = feeds.length;
+    return { report, read: null, feeds };
+  }
+  const read = await readDocument(bytes, res.url, type, limits.maxBytes);
+  report.kind = read.kind;
+  report.listed = read.kind === "sitemapindex" ? read.sitemaps.length : read.pages.length;
+  report.problem = read.problem;
+  return { report, read, feeds: [] };
+}
+
+/** Reads a fetched sitemap or feed, inflating gzip (cut at `maxBytes` of output). */
+export async function readDocument(
+  bytes: Uint8Array,
+  url: string,
+  type: string,
+  maxBytes: number,
+): Promise<ReadDocument> {
+  const gzip = bytes[0] === 0x1f && bytes[1] === 0x8b;
+  const chunks = gzip ? inflate(bytes, maxBytes) : slices(bytes);
+  const decoder = new TextDecoder();
+  let reader: DocumentReader | null = null;
+  let text = "";
+  let plain = false;
+  try {
+    for await (const chunk of chunks) {
+      const s = decoder.decode(chunk, { stream: true });
+      if (!reader && !plain) {
+        text += s;
+        const start = text.replace(/^\uFEFF/, "").trimStart();
+        if (!start) continue;
+        if (start[0] !== "<" && type === "text/plain") plain = true;
+        else {
+          reader = new DocumentReader(url);
+          reader.write(text);
+          text = "";
+        }
+        continue;
+      }
+      if (plain) text += s;
+      else reader!.write(s);
+      if (reader?.full) break;
+    }
+  } catch (e) {
+    const problem = e instanceof TooLarge
+      ? `larger than ${maxBytes / 1024 / 1024} MB uncompressed`
+      : `not valid gzip (${e instanceof Error ? e.message : e})`;
+    const partial = reader?.end() ?? emptyDocument();
+    return { ...partial, problem };
+  }
+  if (plain) return readTextSitemap(text + decoder.decode(), url);
+  if (!reader) return { ...emptyDocument(), problem: "empty document" };
+  reader.write(decoder.decode());
+  return reader.end();
+}
+
+function emptyDocument(): ReadDocument {
+  return { kind: "unknown", root: null, pages: [], sitemaps: [], problem: null };
+}
+
+class TooLarge extends Error {}
+
+async function* inflate(bytes: Uint8Array, max: number): AsyncGenerator<Uint8Array> {
+  const stream = new Blob([bytes as Uint8Array<ArrayBuffer>]).stream()
+    .pipeThrough(new DecompressionStream("gzip"));
+  let total = 0;
+  for await (const chunk of stream) {
+    total += chunk.length;
+    if (total > max) {
+      // What came before the limit is read; nothing after it is inflated.
+      yield chunk.subarray(0, chunk.length - (total - max));
+      throw new TooLarge();
+    }
+    yield chunk;
+  }
+}
+
+function* slices(bytes: Uint8Array): Generator<Uint8Array> {
+  for (let i = 0; i < bytes.length; i += 1 << 20) yield bytes.subarray(i, i + (1 << 20));
+}
+
+function head(bytes: Uint8Array): string {
+  return new TextDecoder().decode(bytes.subarray(0, 512));
+}
+
+/** `Sitemap:` lines of a robots.txt (RFC 9309 section 2.2.4), absolute http(s) URLs only. */
+export function sitemapLines(body: string, base: string): string[] {
+  const out: string[] = [];
+  for (const m of body.matchAll(/^[ \t]*sitemap[ \t]*:[ \t]*(\S+)/gim)) {
+    try {
+      const u = new URL(m[1], base);
+      if (u.protocol === "http:" || u.protocol === "https:") out.push(u.href);
+    } catch { /* not a URL */ }
+    if (out.length >= MAX_ROBOTS_SITEMAPS) break;
+  }
+  return out;
+}
+
+/** The RSS, Atom and RDF feeds a page links with `<link rel="alternate" type=…>`. */
+export function feedLinks(html: string, base: string): string[] {
+  const { document } = parseHTML(html);
+  const out: string[] = [];
+  for (const link of document.querySelectorAll("link[href]")) {
+    const rel = (link.getAttribute("rel") ?? "").toLowerCase().split(/\s+/);
+    const type = (link.getAttribute("type") ?? "").toLowerCase().trim();
+    if (!rel.includes("alternate") || !FEED_TYPES.has(type)) continue;
+    try {
+      out.push(new URL(link.getAttribute("href")!, base).href);
+    } catch { /* not a URL */ }
+    if (out.length >= MAX_FEEDS_PER_PAGE) break;
+  }
+  return out;
+}
+
+/** Same host, a leading "www." aside (sitemaps.org: a sitemap lists URLs of its own host). */
+function sameSite(url: string, site: URL): boolean {
+  const bare = (h: string) => h.toLowerCase().replace(/^www\./, "");
+  try {
+    return bare(new URL(url).hostname) === bare(site.hostname);
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,178 @@
+/** Reading sitemaps and feeds (site_documents.ts, site_discovery.ts's readDocument). */
+import assert from "node:assert/strict";
+import { feedLinks, readDocument, sitemapLines } from "./site_discovery.ts";
+import { MAX_LISTED, MAX_SITEMAP_BYTES } from "./site_documents.ts";
+
+const BASE = "https://news.example/sitemap.xml";
+const enc = (s: string) => new TextEncoder().encode(s);
+const read = (xml: string, type = "application/xml") =>
+  readDocument(enc(xml), BASE, type, MAX_SITEMAP_BYTES);
+
+async function gzip(text: string): Promise<Uint8Array> {
+  const stream = new Blob([text]).stream().pipeThrough(new CompressionStream("gzip"));
+  return new Uint8Array(await new Response(stream).arrayBuffer());
+}
+
+Deno.test("a urlset keeps each page's loc and lastmod, not an image's loc", async () => {
+  const doc = await read(`<?xml version="1.0" encoding="UTF-8"?>
+    <urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"
+            xmlns:image="http://www.google.com/schemas/sitemap-image/1.1">
+      <url><image:image><image:loc>https://cdn.example/a.jpg</image:loc></image:image>
+        <loc> https://news.example/a </loc><lastmod>2026-11-01</lastmod></url>
+      <url><loc>https://news.example/b?x=1&amp;y=2</loc>
+        <lastmod>2026-11-02T10:00:00+01:00</lastmod></url>
+    </urlset>`);
+  assert.equal(doc.kind, "urlset");
+  assert.equal(doc.problem, null);
+  assert.deepEqual(doc.pages, [
+    { url: "https://news.example/a", lastmod: Date.parse("2026-11-01"), title: null },
+    {
+      url: "https://news.example/b?x=1&y=2",
+      lastmod: Date.parse("2026-11-02T09:00:00Z"),
+      title: null,
+    },
+  ]);
+});
+
+Deno.test("an index lists sitemaps; a Google News sitemap gives title and publication date", async () => {
+  const index = await read(`<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
+    <sitemap><loc>https://news.example/s1.xml.gz</loc><lastmod>2026-11-03</lastmod></sitemap>
+    <sitemap><loc>/s2.xml</loc></sitemap></sitemapindex>`);
+  assert.equal(index.kind, "sitemapindex");
+  assert.deepEqual(index.sitemaps.map((s) => s.url), [
+    "https://news.example/s1.xml.gz",
+    "https://news.example/s2.xml",
+  ]);
+  const news = await read(`<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"
+      xmlns:news="http://www.google.com/schemas/sitemap-news/0.9">
+    <url><loc>https://news.example/n1</loc><news:news>
+      <news:publication><news:name>The Example</news:name><news:language>en</news:language></news:publication>
+      <news:publication_date>2026-11-20T08:00:00Z</news:publication_date>
+      <news:title>Harbour &amp; council agree</news:title></news:news></url></urlset>`);
+  assert.deepEqual(news.pages, [{
+    url: "https://news.example/n1",
+    lastmod: Date.parse("2026-11-20T08:00:00Z"),
+    title: "Harbour & council agree",
+  }]);
+});
+
+Deno.test("RSS 2.0, RSS 1.0 and Atom feeds give their items' links, dates and titles", async () => {
+  const rss = await read(
+    `<rss version="2.0" xmlns:atom="http://www.w3.org/2005/Atom"><channel>
+    <title>Site</title><link>https://news.example/</link>
+    <item><title><![CDATA[First <b>one</b>]]></title><atom:link href="https://x.example/self"/>
+      <link>https://news.example/r1</link><pubDate>Tue, 10 Nov 2026 04:00:00 GMT</pubDate></item>
+    <item><guid>https://news.example/r2</guid></item>
+    <item><guid isPermaLink="false">tag:1</guid></item></channel></rss>`,
+    "application/rss+xml",
+  );
+  assert.equal(rss.kind, "rss");
+  assert.deepEqual(rss.pages, [
+    {
+      url: "https://news.example/r1",
+      lastmod: Date.parse("2026-11-10T04:00:00Z"),
+      title: "First <b>one</b>",
+    },
+    { url: "https://news.example/r2", lastmod: null, title: null },
+  ]);
+  const atom = await read(`<feed xmlns="http://www.w3.org/2005/Atom"><title>Site</title>
+    <link rel="self" href="https://news.example/feed.atom"/>
+    <entry><title>A1</title><link rel="edit" href="/edit/1"/><link href="/a1"/>
+      <published>2026-11-01T00:00:00Z</published><updated>2026-11-05T00:00:00Z</updated></entry>
+  </feed>`);
+  assert.equal(atom.kind, "atom");
+  assert.deepEqual(atom.pages, [
+    { url: "https://news.example/a1", lastmod: Date.parse("2026-11-05T00:00:00Z"), title: "A1" },
+  ]);
+  const rdf = await read(`<rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"
+      xmlns="http://purl.org/rss/1.0/" xmlns:dc="http://purl.org/dc/elements/1.1/">
+    <channel rdf:about="https://news.example/"><title>S</title></channel>
+    <item rdf:about="https://news.example/d1"><title>D1</title><dc:date>2026-11-07</dc:date></item>
+  </rdf:RDF>`);
+  assert.equal(rdf.kind, "rdf");
+  assert.deepEqual(rdf.pages.map((p) => p.url), ["https://news.example/d1"]);
+});
+
+Deno.test("malformed XML keeps what it could read and names the fault; HTML is not a sitemap", async () => {
+  const broken = await read(`<urlset><url><loc>https://news.example/ok</loc></url>
+    <url><loc>https://news.example/x&nbsp;</loc></url><url><loc>https://news.example/after</lo></url>`);
+  assert.equal(broken.kind, "urlset");
+  assert.ok(broken.pages.some((p) => p.url === "https://news.example/ok"));
+  assert.match(broken.problem!, /^not well-formed XML: .+\(line \d+, column \d+\)$/);
+  const html = await read("<html><body>Not found</body></html>", "text/xml");
+  assert.equal(html.kind, "unknown");
+  assert.equal(html.problem, "not a sitemap or feed (root element <html>)");
+  assert.equal((await read("   ")).problem, "empty document");
+});
+
+Deno.test("a text sitemap is one URL per line; more than 50,000 URLs keeps the first 50,000", async () => {
+  const text = await read(
+    "https://news.example/t1\nnot a url\n\nhttps://news.example/t2\n",
+    "text/plain",
+  );
+  assert.equal(text.kind, "text");
+  assert.deepEqual(text.pages.map((p) => p.url), [
+    "https://news.example/t1",
+    "https://news.example/t2",
+  ]);
+  const many = Array.from(
+    { length: MAX_LISTED + 1 },
+    (_, i) => `<url><loc>https://news.example/p${i}</loc></url>`,
+  );
+  const big = await read(`<urlset>${many.join("")}</urlset>`);
+  assert.equal(big.pages.length, MAX_LISTED);
+  assert.equal(big.pages.at(-1)!.url, `https://news.example/p${MAX_LISTED - 1}`);
+  assert.match(big.problem!, /more than 50,000 URLs/);
+});
+
+Deno.test("a gzip sitemap is inflated; a gzip bomb stops at the limit; corrupt gzip says so", async () => {
+  const gz = await gzip(`<urlset><url><loc>https://news.example/g1</loc></url></urlset>`);
+  const doc = await readDocument(gz, BASE, "application/gzip", MAX_SITEMAP_BYTES);
+  assert.deepEqual(doc.pages.map((p) => p.url), ["https://news.example/g1"]);
+  // 60 MB of whitespace inside a urlset, about 60 KB compressed.
+  const parts = ["<urlset><url><loc>https://news.example/g2</loc></url>"];
+  const blank = " ".repeat(1 << 20);
+  for (let i = 0; i < 60; i++) parts.push(blank);
+  const bomb = await gzip(parts.join("") + "</urlset>");
+  assert.ok(bomb.length < 1 << 20);
+  const refused = await readDocument(bomb, BASE, "application/gzip", MAX_SITEMAP_BYTES);
+  assert.equal(refused.problem, "larger than 50 MB uncompressed");
+  const corrupt = gz.slice();
+  corrupt.fill(7, 10, 30);
+  assert.match(
+    (await readDocument(corrupt, BASE, "application/gzip", 1 << 20)).problem!,
+    /^not valid gzip/,
+  );
+});
+
+Deno.test("robots.txt Sitemap lines and a page's feed links", () => {
+  assert.deepEqual(
+    sitemapLines(
+      "User-agent: *\nDisallow:\nSitemap: https://news.example/s.xml\n sitemap:/rel.xml\nSitemap: ftp://x/y\n",
+      "https://news.example/",
+    ),
+    ["https://news.example/s.xml", "https://news.example/rel.xml"],
+  );
+  const html = `<html><head>
+    <link rel="alternate" type="application/rss+xml" href="/feed.rss">
+    <link rel="ALTERNATE" type="application/atom+xml" href="https://news.example/feed.atom">
+    <link rel="alternate" hreflang="fr" href="/fr/">
+    <link rel="stylesheet" type="text/css" href="/s.css"></head><body></body></html>`;
+  assert.deepEqual(feedLinks(html, "https://news.example/"), [
+    "https://news.example/feed.rss",
+    "https://news.example/feed.atom",
+  ]);
+});
+
+Deno.test("entities declared in a DOCTYPE are never expanded (no billion laughs, no external files)", async () => {
+  const laughs = `<?xml version="1.0"?><!DOCTYPE lolz [<!ENTITY lol "lol">` +
+    Array.from(
+      { length: 9 },
+      (_, i) => `<!ENTITY lol${i + 1} "${`&lol${i === 0 ? "" : i};`.repeat(10)}">`,
+    ).join("") +
+    `<!ENTITY xxe SYSTEM "file:///etc/passwd">]>` +
+    `<urlset><url><loc>https://news.example/ok</loc></url><url><loc>&lol9;&xxe;</loc></url></urlset>`;
+  const doc = await read(laughs);
+  assert.deepEqual(doc.pages.map((p) => p.url), ["https://news.example/ok"]);
+  assert.match(doc.problem!, /^not well-formed XML: /);
+});
