@@ -112,6 +112,8 @@ export async function retrievePassages(
     caller: Caller;
     lastUserPrompt?: string | null;
     record?: boolean;
+    /** The request's key; each article's rag read is keyed `<key>#<articleId>`. */
+    idempotencyKey?: string | null;
   },
 ): Promise<PassageHit[]> {
   if (!req.publisher.rights.rag) return [];
@@ -128,7 +130,12 @@ export async function retrievePassages(
       const ask = { publisher: req.publisher, idOrUrl: p.articleId, caller: req.caller };
       read = req.record === false
         ? await peekArticle(deps, { ...ask, use: "rag" })
-        : await readArticle(deps, { ...ask, use: "rag", lastUserPrompt: req.lastUserPrompt });
+        : await readArticle(deps, {
+          ...ask,
+          use: "rag",
+          lastUserPrompt: req.lastUserPrompt,
+          idempotencyKey: req.idempotencyKey ? `${req.idempotencyKey}#${p.articleId}` : null,
+        });
       released.set(p.articleId, read);
     }
     if (!read.article || read.decision?.outcome !== "full") continue;

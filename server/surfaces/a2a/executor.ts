@@ -24,6 +24,8 @@ export interface SkillRun {
   call: SkillCall;
   /** The client's messageId: the idempotency key of any charge, so a resend is not billed twice. */
   messageId: string;
+  /** The request's Idempotency-Key header, which names the read instead of the messageId. */
+  idempotencyKey: string | null;
   /** The stored task if it has been canceled meanwhile, else null. */
   canceled: (taskId: string) => Promise<Task | null>;
 }
@@ -111,7 +113,7 @@ async function runSkill(deps: AppDeps, run: SkillRun): Promise<SkillOutcome> {
     caller,
     use: "display",
     lastUserPrompt: call.lastUserPrompt,
-    idempotencyKey: `a2a:${run.messageId}`,
+    idempotencyKey: run.idempotencyKey ?? `a2a:${run.messageId}`,
   });
   return articleOutcome({ config: deps.config, publisher }, {
     article: read.article,

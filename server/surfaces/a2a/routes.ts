@@ -65,6 +65,7 @@ export function a2aRoutes(deps: AppDeps, via: "host" | "param"): Hono<AppEnv> {
         publisher: c.get("publisher"),
         caller,
         authenticated: c.get("credential") !== null,
+        idempotencyKey: c.req.header("idempotency-key"),
       });
       c.set("call", {
         tools: [out.tool],

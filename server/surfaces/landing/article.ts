@@ -15,6 +15,7 @@ import type { PublishedEnv } from "../../platform/envelope.ts";
 import { territoryOf } from "../../platform/identity.ts";
 import type { Decision } from "../../domain/licensing/mod.ts";
 import { peekArticle, readArticle } from "../../domain/reads/read_article.ts";
+import { idempotencyKeyOf } from "../../domain/reads/inputs.ts";
 import type { Caller } from "../../domain/reads/requester.ts";
 import { formatCrawlerPrice } from "./crawler_price.ts";
 import { brandOf, cardOf, teaserOf } from "./pages.ts";
@@ -106,7 +107,7 @@ export async function articlePage(deps: AppDeps, c: Context<PublishedEnv>): Prom
   }
   const read = await readArticle(reads, {
     ...req,
-    idempotencyKey: c.req.header("idempotency-key") ?? null,
+    idempotencyKey: idempotencyKeyOf(c.req.header("idempotency-key")),
   });
   if (!read.decision || !read.charge) {
     // The cap or a budget was taken by another read between the look and the charge.

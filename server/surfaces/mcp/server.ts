@@ -21,7 +21,7 @@ import { TOOL_UI_META } from "./article_ui.tsx";
 import { publisherCard } from "./card.ts";
 import { toolError } from "./results.ts";
 import { enabledSponsorTools } from "./sponsor_tools.ts";
-import { inputJsonSchema, type ToolContext, type ToolDef } from "./tool_kit.ts";
+import { callKey, inputJsonSchema, type ToolContext, type ToolDef } from "./tool_kit.ts";
 import { CORE_TOOLS } from "./tools.ts";
 import { registerPrompts } from "./prompt_handlers.ts";
 import { registerResources } from "./resources.ts";
@@ -125,7 +125,7 @@ export function buildServer(ctx: ServerContext): Server {
     let result: CallToolResult | null = null;
     let fault = false;
     try {
-      result = await tool.run(ctx, parsed.data);
+      result = await tool.run({ ...ctx, idempotencyKey: callKey(ctx, params._meta) }, parsed.data);
       return result;
     } catch (err) {
       const error = internal(ctx, err);

@@ -12,7 +12,7 @@ import { listVisible } from "../../domain/reads/listing.ts";
 import { articleResult, toolError } from "./results.ts";
 import { articleSummary, passageResult } from "../../domain/reads/present.ts";
 import { lastUserPrompt, limit, query, text, urlOrId } from "../../domain/reads/inputs.ts";
-import { defineTool, readDeps, readKey, type ToolContext, type ToolDef } from "./tool_kit.ts";
+import { defineTool, readDeps, type ToolContext, type ToolDef } from "./tool_kit.ts";
 import { noun, plural } from "../../platform/words.ts";
 
 const READ_ONLY = { readOnlyHint: true, openWorldHint: false } as const;
@@ -64,8 +64,8 @@ const getArticleTool = defineTool({
       idOrUrl: args.url_or_id,
       use: "display",
       lastUserPrompt: args.last_user_prompt ?? null,
-      // One charge per article per session per month: a host re-reading it is not billed twice.
-      idempotencyKey: readKey(ctx, "display", args.url_or_id),
+      // Every read is billed; a retry with the same key is the same read.
+      idempotencyKey: ctx.idempotencyKey,
     });
     return articleResult(
       { config: ctx.deps.config, publisher: ctx.publisher, mcpApps: ctx.publisher.toggles.mcpApps },
@@ -116,7 +116,11 @@ const passagesTool = defineTool({
   schema: z.strictObject({ query, limit }),
   annotations: READ_ONLY,
   async run(ctx, args) {
-    const found = await retrievePassages(readDeps(ctx), { ...pc(ctx), ...args });
+    const found = await retrievePassages(readDeps(ctx), {
+      ...pc(ctx),
+      ...args,
+      idempotencyKey: ctx.idempotencyKey,
+    });
     const results = found.map((p) => passageResult(ctx.deps.config, ctx.publisher, p));
     return {
       content: [{

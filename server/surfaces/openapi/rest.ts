@@ -52,8 +52,21 @@ export function restApi(baseUrl: string): Api {
     summary: "Retrieve the passages that best answer a query (RAG)",
     description: "Each article used is one rag read: charged at the publisher's rag price for " +
       "a buyer without a rag license, or counted against the paywall meter for an anonymous " +
-      "caller. last_user_prompt, when given, is recorded as a reader intent.",
-    params: [...searchParams, param("last_user_prompt", inputs.lastUserPrompt, false)],
+      "caller. last_user_prompt, when given, is recorded as a reader intent. With an " +
+      "Idempotency-Key, each article's read is keyed `<key>#<articleId>`: a retried request is " +
+      "not billed again.",
+    params: [
+      ...searchParams,
+      param("last_user_prompt", inputs.lastUserPrompt, false),
+      {
+        name: "Idempotency-Key",
+        in: "header",
+        required: false,
+        description: "A new key per request, the same key on a retry (1 to 255 visible ASCII " +
+          "characters; otherwise 400 invalid_idempotency_key).",
+        schema: { type: "string", maxLength: 255, examples: ["passages-2f9c41d8"] },
+      },
+    ],
     ok: [200, r.passagesResponseSchema],
     errors: [400, 401, 404],
   };
@@ -74,7 +87,8 @@ export function restApi(baseUrl: string): Api {
         required: false,
         description: "A new key per read, the same key on a retry: a retried read with the " +
           "same key is charged once (the answer still names the charge); the key reused for " +
-          "another article is 409.",
+          "another article is 409; a key that is not 1 to 255 visible ASCII characters is 400 " +
+          "invalid_idempotency_key. Every read without a key is billed (no dedupe window).",
         schema: { type: "string", maxLength: 255, examples: ["read-2f9c41d8"] },
       },
     ],

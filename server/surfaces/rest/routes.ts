@@ -20,6 +20,7 @@ import { microsToCents } from "../../platform/money.ts";
 import { licenseBlock } from "../../domain/reads/license_block.ts";
 import { articleFull, articleSummary, passageResult } from "../../domain/reads/present.ts";
 import { readArticle } from "../../domain/reads/read_article.ts";
+import { idempotencyKeyOf } from "../../domain/reads/inputs.ts";
 import { retrievePassages, searchArticles } from "../../domain/reads/search.ts";
 import { clientAddress } from "../../platform/throttle.ts";
 import { restError } from "./errors.ts";
@@ -102,6 +103,7 @@ export function restRoutes(deps: AppDeps): Hono<AppEnv> {
       publisher,
       ...input,
       caller: callerOf(c, deps, "rest"),
+      idempotencyKey: idempotencyKeyOf(c.req.header("idempotency-key")),
     });
     return c.json({
       count: found.length,
@@ -115,7 +117,7 @@ export function restRoutes(deps: AppDeps): Hono<AppEnv> {
       ...input,
       caller: callerOf(c, deps, "rest"),
       use: "display",
-      idempotencyKey: c.req.header("idempotency-key") ?? null,
+      idempotencyKey: idempotencyKeyOf(c.req.header("idempotency-key")),
     });
     if (!read.article || !read.decision) throw articleNotFound();
     if (read.charge) {
