@@ -100,6 +100,7 @@ async function runSkill(deps: AppDeps, run: SkillRun): Promise<SkillOutcome> {
     clock: deps.clock,
     search: deps.search,
     intents: deps.callLog,
+    receipts: deps.receipts,
   };
   const { publisher, caller, call } = run;
   if (call.skill === "search_articles") {
@@ -118,7 +119,8 @@ async function runSkill(deps: AppDeps, run: SkillRun): Promise<SkillOutcome> {
   return articleOutcome({ config: deps.config, publisher }, {
     article: read.article,
     decision: read.decision,
-    charge: read.charge && !read.charge.duplicate ? read.charge : null,
+    // A resent message is the same read: it names the same charge and receipt (as REST does).
+    charge: read.charge,
   });
 }
 

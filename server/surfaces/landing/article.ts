@@ -35,7 +35,12 @@ export async function articlePage(deps: AppDeps, c: Context<PublishedEnv>): Prom
     surface: "landing",
     crawl: await crawlTermsFor(deps, publisher, visitor, article),
   };
-  const reads = { db: deps.store.db, clock: deps.clock, intents: deps.callLog };
+  const reads = {
+    db: deps.store.db,
+    clock: deps.clock,
+    intents: deps.callLog,
+    receipts: deps.receipts,
+  };
   const req = { publisher, idOrUrl: article.id, article, caller, use: "display" as const };
   const { decision } = await peekArticle(reads, req);
   if (!decision) return c.notFound();
@@ -117,6 +122,7 @@ export async function articlePage(deps: AppDeps, c: Context<PublishedEnv>): Prom
     );
   }
   c.header("crawler-charged", formatCrawlerPrice(read.charge.micros));
+  c.header("Folio-Receipt", read.charge.receipt);
   return page(200, "full", read.decision);
 }
 

@@ -14,6 +14,7 @@ import { licenseRoutes } from "./license_routes.ts";
 import { sessionRoutes } from "./session_routes.ts";
 import { signatureAgentRoutes } from "./signature_agent_routes.ts";
 import { statementRoutes } from "./statement_routes.ts";
+import { itemRoutes } from "./item_routes.ts";
 import { MARKETPLACE } from "./schemas.ts";
 
 /** Where the marketplace is mounted (server/app.ts); defined with the schemas. */
@@ -45,6 +46,7 @@ export function marketplaceRoutes(deps: AppDeps): Hono<AppEnv> {
   app.route("/", sessionRoutes(deps));
   app.route("/", licenseRoutes(deps));
   app.route("/", statementRoutes(deps));
+  app.route("/", itemRoutes(deps));
   app.route("/", budgetRoutes(deps));
   app.route("/", signatureAgentRoutes(deps));
   return app;

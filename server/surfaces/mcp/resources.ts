@@ -103,6 +103,7 @@ export function registerResources(server: Server, ctx: ServerContext): void {
         db: deps.store.db,
         clock: deps.clock,
         intents: deps.callLog,
+        receipts: deps.receipts,
       }, {
         publisher,
         caller: ctx.caller,

@@ -53,7 +53,13 @@ export function inputJsonSchema(schema: z.ZodObject): Tool["inputSchema"] {
 /** What server/domain/reads needs from a tool's context. */
 export function readDeps(ctx: ToolContext) {
   const { deps } = ctx;
-  return { db: deps.store.db, clock: deps.clock, search: deps.search, intents: deps.callLog };
+  return {
+    db: deps.store.db,
+    clock: deps.clock,
+    search: deps.search,
+    intents: deps.callLog,
+    receipts: deps.receipts,
+  };
 }
 
 /** Where an MCP request may carry its idempotency key besides the HTTP header. */

@@ -103,6 +103,11 @@ export function restApi(baseUrl: string): Api {
           "a retry with the same Idempotency-Key, which is not charged again)",
         schema: { type: "number" },
       },
+      "Folio-Receipt": {
+        description: "On a charged read (and its retry): the signed receipt, a compact JWS " +
+          "(EdDSA, Ed25519) over the charge item, verifiable against /.well-known/jwks.json",
+        schema: { type: "string" },
+      },
       "Folio-Budget-Remaining-Usd-Cents": {
         description: "On a charged read by a buyer with a budget: what is left of it this month",
         schema: { type: "number" },

@@ -67,6 +67,7 @@ export function restRoutes(deps: AppDeps): Hono<AppEnv> {
         "X-Request-Id",
         "Folio-Charged-Usd-Cents",
         "Folio-Budget-Remaining-Usd-Cents",
+        "Folio-Receipt",
       ],
       maxAge: 86400,
     }),
@@ -77,6 +78,7 @@ export function restRoutes(deps: AppDeps): Hono<AppEnv> {
     clock: deps.clock,
     search: deps.search,
     intents: deps.callLog,
+    receipts: deps.receipts,
   };
 
   const search = async (c: Context<PublishedEnv>, input: Search) => {
@@ -122,6 +124,7 @@ export function restRoutes(deps: AppDeps): Hono<AppEnv> {
     if (!read.article || !read.decision) throw articleNotFound();
     if (read.charge) {
       c.header("Folio-Charged-Usd-Cents", String(microsToCents(read.charge.micros)));
+      c.header("Folio-Receipt", read.charge.receipt);
       c.header(
         "Folio-Budget-Remaining-Usd-Cents",
         String(microsToCents(read.charge.remainingMicros)),
