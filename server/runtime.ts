@@ -104,7 +104,7 @@ export async function assembleFolio(
       fetcher,
       resolveTxt: resolveTxtSystem,
       receipts: receipts({ db: store.db, clock }, {
-        issuer: config.baseUrl,
+        issuer: () => deps.config.baseUrl,
         secret: config.receiptKeySecret,
       }),
     };

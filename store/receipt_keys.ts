@@ -29,14 +29,14 @@ export async function addReceiptKey(db: Client, key: ReceiptKeyRow): Promise<voi
 export async function signingReceiptKey(db: Client): Promise<ReceiptKeyRow | null> {
   const rs = await db.execute(
     `SELECT * FROM receipt_keys WHERE retired_at IS NULL
-     ORDER BY created_at DESC, kid DESC LIMIT 1`,
+     ORDER BY created_at DESC, rowid DESC LIMIT 1`,
   );
   return rs.rows[0] ? rowOf(rs.rows[0]) : null;
 }
 
 /** Every key, newest first: the public halves make the JWKS. */
 export async function listReceiptKeys(db: Client): Promise<ReceiptKeyRow[]> {
-  const rs = await db.execute("SELECT * FROM receipt_keys ORDER BY created_at DESC, kid DESC");
+  const rs = await db.execute("SELECT * FROM receipt_keys ORDER BY created_at DESC, rowid DESC");
   return rs.rows.map(rowOf);
 }
 

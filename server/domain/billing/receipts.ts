@@ -50,10 +50,13 @@ export interface Receipts {
   rotate(): Promise<string>;
 }
 
-/** The receipts of one store, signed as `issuer` (the platform's base URL). */
+/**
+ * The receipts of one store, signed as `issuer()` (the platform's base URL, read at each signing:
+ * a node started on port 0 learns it only once listening).
+ */
 export function receipts(
   deps: { db: Client; clock: Clock },
-  options: { issuer: string; secret: string | null },
+  options: { issuer: () => string; secret: string | null },
 ): Receipts {
   let cached: { kid: string; key: CryptoKey; until: number } | null = null;
   let creating: Promise<void> | null = null;
@@ -96,7 +99,7 @@ export function receipts(
     async sign(buyerId, item) {
       const { kid, key } = await signingKey();
       const claims: ReceiptClaims = {
-        iss: options.issuer,
+        iss: options.issuer(),
         sub: buyerId,
         jti: item.receiptId,
         iat: Math.floor(Date.parse(item.at) / 1000),
