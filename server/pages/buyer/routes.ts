@@ -18,6 +18,7 @@ import { keysPages } from "./keys.ts";
 import { licensesPages } from "./licenses.ts";
 import { overviewPages } from "./overview.ts";
 import { statementsPages } from "./statements.ts";
+import { itemsPages } from "./items.ts";
 import { usagePages } from "./usage.ts";
 import { BUYER_SITE, type BuyerEnv, type BuyerVisitor } from "./site.ts";
 
@@ -36,6 +37,7 @@ export function buyerRoutes(deps: AppDeps, api: ApiFetch): Hono<VisitorEnv<Buyer
   pages.route("/", usagePages(api));
   pages.route("/", budgetsPages(api));
   pages.route("/", statementsPages(api));
+  pages.route("/", itemsPages(api));
   pages.route("/", keysPages(api));
   pages.route("/", crawlersPages(deps, api));
   pages.all("*", (c) => {
