@@ -28,12 +28,19 @@ export async function itemsPage(db: Client, filter: ItemFilter, limit: number) {
 const CSV_BATCH = 1000;
 
 /** Every item the filter matches as CSV (RFC 4180), newest first. */
-export async function itemsCsv(db: Client, filter: ItemFilter): Promise<string> {
+export async function itemsCsv(
+  db: Client,
+  filter: ItemFilter,
+  options: { withKeys: boolean } = { withKeys: true },
+): Promise<string> {
   const rows: (string | number)[][] = [ITEM_CSV_HEADER];
   let after = filter.after;
   for (;;) {
     const batch = await listChargeItems(db, { ...filter, after }, { limit: CSV_BATCH });
-    for (const item of batch) rows.push(itemCsvRow(itemWire(item)));
+    for (const item of batch) {
+      const w = itemWire(item);
+      rows.push(itemCsvRow(options.withKeys ? w : { ...w, idempotencyKey: null }));
+    }
     if (batch.length < CSV_BATCH) break;
     const last = batch[batch.length - 1];
     after = { createdAt: last.createdAt, id: last.id };

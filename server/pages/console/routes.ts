@@ -11,6 +11,7 @@ import { articlesPages } from "./articles.ts";
 import { booksPages } from "./books.ts";
 import { callsPages } from "./calls.ts";
 import { earningsPages } from "./earnings.ts";
+import { payoutsPages } from "./payouts.ts";
 import { framePortal } from "../kit/frame.ts";
 import { intentsPages } from "./intents.ts";
 import { overviewPages } from "./overview.ts";
@@ -46,6 +47,7 @@ export function consoleRoutes(deps: AppDeps, api: ApiFetch): Hono<VisitorEnv<Con
   pages.route("/", callsPages(api));
   pages.route("/", intentsPages(api));
   pages.route("/", earningsPages(api));
+  pages.route("/", payoutsPages(api));
   pages.route("/", requestsPages(api));
   pages.route("/", playgroundPages(api));
   pages.route("/", passwordPages(api));

@@ -11,6 +11,7 @@ import { articlesRoutes } from "./articles_routes.ts";
 import { type ManageEnv, requirePublisher } from "./auth.ts";
 import { userEmail } from "../../../store/users.ts";
 import { ingestRoutes } from "./ingest_routes.ts";
+import { payoutRoutes } from "./payout_routes.ts";
 import { licenseRequestRoutes } from "./license_request_routes.ts";
 import { playgroundRoutes } from "./playground.ts";
 import { rulesRoutes } from "./rules_routes.ts";
@@ -108,6 +109,7 @@ export function manageRoutes(deps: AppDeps): Hono<ManageEnv> {
   app.route("/", articlesRoutes(deps));
   app.route("/", ingestRoutes(deps));
   app.route("/", licenseRequestRoutes(deps));
+  app.route("/", payoutRoutes(deps));
   app.route("/", playgroundRoutes(deps));
   return app;
 }
