@@ -1,7 +1,8 @@
 /**
  * The call log: the last 100 calls on every surface, who made each, how it went and how long it
- * took, with article reads set apart ("who read what"). The API leaves out protocol messages
- * that only carried a call (MCP initialize, tools/call envelopes, A2A methods).
+ * took, with article reads set apart ("who read what"). Protocol messages that only carried a
+ * call (MCP initialize, tools/call envelopes, A2A methods: `_method:*`, status trace) are left out
+ * unless "Show" asks for them.
  */
 import { type Caller, CallerName } from "./caller.tsx";
 import { Scroll } from "./scroll.tsx";
@@ -31,6 +32,8 @@ export interface CallsProps {
   surface: string;
   surfaces: readonly string[];
   readsOnly: boolean;
+  /** Which rows were asked of the API: "" (calls), "trace" or "all". */
+  status?: string;
   problem?: string | null;
 }
 
@@ -180,9 +183,21 @@ function Filter(props: CallsProps) {
           <option value="reads" selected={props.readsOnly}>Article reads only</option>
         </select>
       </div>
+      <div>
+        <label for="status">Show</label>
+        <select id="status" name="status">
+          <option value="" selected={!props.status}>Calls</option>
+          <option value="trace" selected={props.status === "trace"}>
+            Protocol traces (_method:…)
+          </option>
+          <option value="all" selected={props.status === "all"}>Calls and traces</option>
+        </select>
+      </div>
       <div class="row">
         <button type="submit">Filter</button>
-        {props.surface !== "" || props.readsOnly ? <a href="/publisher/calls">Show all</a> : null}
+        {props.surface !== "" || props.readsOnly || props.status
+          ? <a href="/publisher/calls">Show all</a>
+          : null}
       </div>
     </form>
   );

@@ -12,7 +12,7 @@ import {
   withPlatformFee,
 } from "../../platform/money.ts";
 import { USE_CASES } from "../../../store/vocabulary.ts";
-import { reasons } from "./reasons.ts";
+import { reasons, type SpendLimit } from "./reasons.ts";
 import { matchRules, type RuleMatch } from "./rules.ts";
 import type {
   ArticleFacts,
@@ -101,7 +101,12 @@ export function decide(input: DecisionInput): Decision {
       };
       return result("full", reasons.charged(facts, total, use), { charge });
     }
-    const limit = withinCap ? "budget" : "cap";
+    const limit: SpendLimit = {
+      limit: withinCap ? "budget" : "cap",
+      readMicros: total,
+      spentMicros: usage.spentThisMonthMicros,
+      budgetLeftMicros: usage.budgetLeftMicros,
+    };
     if ((use === "display" || use === "summarization") && rights.summarization) {
       return result("license_limited", reasons.cappedSummary(facts, limit), { capped: true });
     }

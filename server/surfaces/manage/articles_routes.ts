@@ -5,6 +5,8 @@
  */
 import { Hono } from "hono";
 import { recentCalls } from "../../../store/call_log.ts";
+import type { CallStatus } from "../../../store/vocabulary.ts";
+import { invalid } from "../../platform/errors.ts";
 import { recentIntents } from "../../../store/intents.ts";
 import type { AppDeps } from "../../deps.ts";
 import type { ManageEnv } from "./auth.ts";
@@ -17,6 +19,11 @@ import {
 import { articlePatchSchema, articleQuerySchema } from "./schemas.ts";
 import { json } from "./body.ts";
 import { parseInput } from "../../platform/validate.ts";
+
+/**
+ * Which rows GET /calls lists: `calls` (ok and error, the default), one status, or `all`.
+ */
+export const CALL_STATUS_FILTERS = ["calls", "ok", "error", "trace", "all"] as const;
 
 /** docs/SPEC.md "Events": the call log shows the last 100 calls; reader intents likewise. */
 const RECENT = 100;
@@ -56,13 +63,19 @@ export function articlesRoutes(deps: AppDeps): Hono<ManageEnv> {
   app.get("/calls", async (c) => {
     // What this process still buffers is shown too (server/platform/call_log.ts).
     await deps.callLog.flush();
-    // Calls, not protocol traces: a `_method:*` trace row is either the JSON-RPC envelope of a
-    // tool call logged on its own row (same request, latency, status and caller) or a handshake
-    // (initialize, tools/list, notifications) that uses no content. Failed protocol requests are
-    // logged as errors, not traces, and stay in the list.
+    // By default calls, not protocol traces: a `_method:*` trace row is either the JSON-RPC
+    // envelope of a tool call logged on its own row (same request, latency, status and caller)
+    // or a handshake (initialize, tools/list, ping, notifications) that uses no content. They are
+    // kept and filterable (docs/SPEC.md "Events"): `status=trace` lists them, `status=all` lists
+    // everything. Failed protocol requests are logged as errors, not traces.
+    const shown = c.req.query("status") ?? "calls";
+    if (!(CALL_STATUS_FILTERS as readonly string[]).includes(shown)) {
+      throw invalid("status", `must be one of ${CALL_STATUS_FILTERS.join(", ")}`);
+    }
     const calls = await recentCalls(db, c.get("publisher").id, {
       limit: RECENT,
-      withoutTraces: true,
+      withoutTraces: shown === "calls",
+      status: shown === "calls" || shown === "all" ? undefined : shown as CallStatus,
     });
     const callerOf = await describeCallers(db, calls.map((e) => e.identity));
     // The columns of docs/SPEC.md "Events", and who asked (never an anonymous caller's address).

@@ -101,8 +101,8 @@ export const callerSchema = z.discriminatedUnion("kind", [
 ]);
 
 /**
- * GET /api/publisher/calls: the last 100 calls, newest first (docs/SPEC.md "Events"), without the
- * protocol trace rows (`_method:*`, status trace).
+ * GET /api/publisher/calls: the last 100 calls, newest first (docs/SPEC.md "Events"); the protocol
+ * trace rows (`_method:*`, status trace) only when `status=trace` or `all` asks for them.
  */
 export const callListSchema = z.object({
   calls: z.array(z.object({
@@ -111,7 +111,7 @@ export const callListSchema = z.object({
     tool: z.string(),
     userAgent: z.string(),
     latencyMs: z.number(),
-    status: z.enum(["ok", "error"]),
+    status: z.enum(["ok", "error", "trace"]),
     httpStatus: z.int().nullable(),
     requestId: z.string().nullable(),
     caller: callerSchema,

@@ -240,10 +240,19 @@ export function manageApi(): Api {
         get: authed({
           summary: "The last 100 calls to this publisher, and who made them",
           description:
-            "Protocol trace rows (`_method:*` with status trace: the JSON-RPC envelope " +
-            "of a tool call, or a handshake) are left out. An anonymous caller's address is " +
-            "never shown.",
+            "By default protocol trace rows (`_method:*` with status trace: the JSON-RPC " +
+            "envelope of a tool call, or a handshake such as initialize, tools/list, ping) are " +
+            "left out; `status=trace` lists them, `status=all` lists every row. An anonymous " +
+            "caller's address is never shown.",
+          params: [query("status", {
+            type: "string",
+            enum: ["calls", "ok", "error", "trace", "all"],
+            default: "calls",
+            description:
+              "calls: ok and error rows; ok, error or trace: that status; all: every row",
+          })],
           ok: [200, io.callListSchema],
+          errors: [400],
         }),
       },
       "/api/publisher/intents": {
