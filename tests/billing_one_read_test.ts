@@ -78,7 +78,12 @@ async function readerOn(folio: TestFolio, surface: Surface, apiKey: string) {
           : "conflict";
       }
       const state = stateOf(r.body.result);
-      if (state === "failed" || state === "rejected") return "conflict";
+      if (state === "failed") {
+        // deno-lint-ignore no-explicit-any
+        const parts: any[] = r.body.result.task.status.message.parts;
+        assert.equal(parts.find((p) => p.data)?.data.status, "idempotency_key_reused");
+        return "conflict";
+      }
       assert.equal(state, "completed", JSON.stringify(r.body));
       return "served";
     };

@@ -6,6 +6,7 @@
  * whichever request (and node) receives it; the run looks there before the skill and before it
  * publishes results, and stops with the canceled status it finds.
  */
+import { AppError } from "../../platform/errors.ts";
 import { type Artifact, type Message, type Part, Role, type Task, TaskState } from "@a2a-js/sdk";
 import { AgentEvent, type AgentExecutor, type ExecutionEventBus } from "@a2a-js/sdk/server";
 import type { Publisher } from "../../../store/publishers.ts";
@@ -108,14 +109,24 @@ async function runSkill(deps: AppDeps, run: SkillRun): Promise<SkillOutcome> {
       await searchArticles(reads, { publisher, query: call.query, limit: call.limit, caller }),
     );
   }
-  const read = await readArticle(reads, {
-    publisher,
-    idOrUrl: call.idOrUrl,
-    caller,
-    use: "display",
-    lastUserPrompt: call.lastUserPrompt,
-    idempotencyKey: run.idempotencyKey ?? `a2a:${run.messageId}`,
-  });
+  let read;
+  try {
+    read = await readArticle(reads, {
+      publisher,
+      idOrUrl: call.idOrUrl,
+      caller,
+      use: "display",
+      lastUserPrompt: call.lastUserPrompt,
+      idempotencyKey: run.idempotencyKey ?? `a2a:${run.messageId}`,
+    });
+  } catch (err) {
+    // A refusal of the request itself (an idempotency key reused for another read): the task
+    // fails with the sentence and code REST would answer, and nothing was charged.
+    if (err instanceof AppError && err.status < 500) {
+      return { state: "failed", text: err.message, data: { status: err.code }, artifacts: [] };
+    }
+    throw err;
+  }
   return articleOutcome({ config: deps.config, publisher }, {
     article: read.article,
     decision: read.decision,
