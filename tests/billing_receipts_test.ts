@@ -200,3 +200,37 @@ Deno.test("with FOLIO_RECEIPT_KEY_SECRET the private key is stored encrypted, an
   assert.equal(stored.split(".").length, 5, "a compact JWE");
   assert.ok(!stored.includes('"d"'));
 });
+
+Deno.test("POST /receipts/verify accepts Folio's receipts and refuses forged ones with a clear error", async () => {
+  await using folio = await startTestFolio();
+  const { buyerId, apiKey } = await signup(folio, "checker");
+  const [id] = await paywalled(folio, 1);
+  const jws = (await read(folio, apiKey, id)).headers.get("folio-receipt")!;
+  const check = (receipt: unknown) =>
+    folio.request("/api/marketplace/receipts/verify", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ receipt }),
+    });
+  const ok = await json<Claims & { valid: boolean; matchesLedger: boolean; buyerId: string }>(
+    await check(jws),
+  );
+  assert.equal(ok.valid, true);
+  assert.equal(ok.matchesLedger, true);
+  assert.equal(ok.buyerId, buyerId);
+
+  const [head, body, sig] = jws.split(".");
+  const claims = JSON.parse(decoder.decode(base64url(body)));
+  claims.charge.amountUsdMicros += 1;
+  for (const forged of [`${head}.${encode(JSON.stringify(claims))}.${sig}`, "not.a.jws", ""]) {
+    const res = await check(forged);
+    const err = await json<{ error: { code: string; param: string } }>(res);
+    assert.equal(res.status, 400, forged);
+    assert.equal(err.error.param, "receipt");
+  }
+  const n = await folio.deps.store.db.execute({
+    sql: "SELECT COUNT(*) AS n FROM charges WHERE buyer_id = ?",
+    args: [buyerId],
+  });
+  assert.equal(Number(n.rows[0].n), 1, "checking changes nothing");
+});

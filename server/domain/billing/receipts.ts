@@ -10,6 +10,8 @@ import {
   compactDecrypt,
   CompactEncrypt,
   CompactSign,
+  compactVerify,
+  createLocalJWKSet,
   exportJWK,
   generateKeyPair,
   importJWK,
@@ -48,6 +50,8 @@ export interface Receipts {
   jwks(): Promise<{ keys: JWK[] }>;
   /** Makes a new signing key; the old ones stay in the JWKS. Returns the new `kid`. */
   rotate(): Promise<string>;
+  /** The receipt's claims and key if Folio signed it as it stands; null if not (forged, altered). */
+  verify(jws: string): Promise<{ claims: ReceiptClaims; kid: string } | null>;
 }
 
 /**
@@ -114,6 +118,21 @@ export function receipts(
       return { keys: rows.map((r) => JSON.parse(r.publicJwk) as JWK) };
     },
     rotate,
+    async verify(jws) {
+      const keys = createLocalJWKSet({
+        keys: (await listReceiptKeys(deps.db)).map((r) => JSON.parse(r.publicJwk) as JWK),
+      });
+      try {
+        const { payload, protectedHeader } = await compactVerify(jws, keys, {
+          algorithms: ["EdDSA"],
+        });
+        if (protectedHeader.typ !== RECEIPT_TYP) return null;
+        const claims = JSON.parse(new TextDecoder().decode(payload)) as ReceiptClaims;
+        return { claims, kid: String(protectedHeader.kid) };
+      } catch {
+        return null;
+      }
+    },
   };
 }
 

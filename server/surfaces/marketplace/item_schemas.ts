@@ -12,3 +12,20 @@ export const itemReceiptSchema = z.object({
   item: itemSchema,
   receipt: z.string().describe("Compact JWS (EdDSA) over the item; keys: /.well-known/jwks.json"),
 });
+
+/** POST /api/marketplace/receipts/verify. */
+export const receiptCheckSchema = z.strictObject({
+  receipt: z.string().min(1).max(20_000).describe("The compact JWS a charged read answered with"),
+});
+
+/** Its answer for a receipt Folio signed. */
+export const receiptCheckedSchema = z.object({
+  valid: z.literal(true),
+  kid: z.string().describe("The key that signed it"),
+  receiptId: z.string(),
+  buyerId: z.string(),
+  charge: itemSchema,
+  matchesLedger: z.boolean().describe(
+    "The ledger holds the charge with the amounts and statement month the receipt names",
+  ),
+});

@@ -262,6 +262,18 @@ export function marketplaceApi(): Api {
         errors: [400],
       }),
     },
+    "/receipts/verify": {
+      post: {
+        summary: "Check a receipt",
+        description: "Whether Folio signed the receipt as it stands (EdDSA against the keys of " +
+          "/.well-known/jwks.json, old ones included) and whether the ledger still holds its " +
+          "charge with the same amounts and statement month. A forged or altered receipt is " +
+          "400 invalid_receipt. Receipts verify offline too; this is a convenience.",
+        body: items.receiptCheckSchema,
+        ok: [200, items.receiptCheckedSchema],
+        errors: [400, 413, 415],
+      },
+    },
     "/items/{id}": {
       get: authed({
         summary: "One charge item and its signed receipt",
