@@ -102,6 +102,7 @@ Deno.test("items: every charge, paged without gaps, filtered, each with its fiel
   const only = async (q: string) => (await page(folio, apiKey, `/api/marketplace/items?${q}`));
   assert.equal((await only("surface=landing")).items.length, 1);
   assert.equal((await only("kind=subscription")).items.length, 1);
+  assert.equal((await only("surface=marketplace")).items[0].kind, "subscription");
   assert.equal((await only("use=display")).matching.count, 5);
   assert.equal((await only("publisherId=pub_other")).items.length, 0);
   assert.equal((await only("from=2026-11-15&to=2026-11-15")).matching.count, 6);

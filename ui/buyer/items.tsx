@@ -34,6 +34,8 @@ export function ItemsPage(
     who: BuyerWho;
     /** The filters asked for, as the query had them. */
     filters: Record<string, string>;
+    /** The publishers to filter by (the catalog's). */
+    publishers: { id: string; name: string }[];
     /** null when the API refused the filters. */
     page: ItemPageView | null;
     /** Whether this is a later page (a cursor was given). */
@@ -64,8 +66,13 @@ export function ItemsPage(
           <input type="date" name="to" value={f.to ?? ""} />
         </label>
         <label>
-          Publisher id
-          <input type="text" name="publisherId" value={f.publisherId ?? ""} maxLength={100} />
+          Publisher
+          <select name="publisherId">
+            <option value="">Any</option>
+            {props.publishers.map((p) => (
+              <option key={p.id} value={p.id} selected={f.publisherId === p.id}>{p.name}</option>
+            ))}
+          </select>
         </label>
         <Choice name="use" label="Use" value={f.use} options={USES} />
         <Choice name="surface" label="Surface" value={f.surface} options={SURFACES} />

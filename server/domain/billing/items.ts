@@ -131,7 +131,8 @@ export const itemQuerySchema = z.strictObject({
   month: month.optional().describe("Created within this UTC month (YYYY-MM)"),
   publisherId: z.string().min(1).max(100).optional(),
   use: z.enum(USE_CASES).optional(),
-  surface: z.enum(SURFACES).optional(),
+  // License fees are written with surface "marketplace" (store/charges.ts).
+  surface: z.enum([...SURFACES, "marketplace"]).optional(),
   kind: z.enum(ITEM_KINDS).optional(),
   statementMonth: month.optional().describe("On the statement of this month (YYYY-MM)"),
   usageMonth: month.optional().describe("Usage in this month (YYYY-MM)"),

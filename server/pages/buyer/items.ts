@@ -8,6 +8,7 @@ import { Hono } from "hono";
 import { ItemsPage } from "../../../ui/buyer/items.tsx";
 import { renderPage } from "../../../ui/layout.tsx";
 import { itemPageSchema } from "../../surfaces/marketplace/item_schemas.ts";
+import { catalogSchema } from "../../surfaces/marketplace/schemas.ts";
 import { type ApiFetch, callApi } from "../kit/api.ts";
 import { must } from "../kit/pages.ts";
 import { type BuyerEnv, market } from "./site.ts";
@@ -51,12 +52,16 @@ export function itemsPages(api: ApiFetch): Hono<BuyerEnv> {
     const ask = new URLSearchParams(filters);
     ask.set("limit", String(PAGE_SIZE));
     if (query.cursor) ask.set("cursor", query.cursor);
-    const answer = await callApi(c, api, market(`/items?${ask}`), itemPageSchema);
+    const [answer, catalog] = await Promise.all([
+      callApi(c, api, market(`/items?${ask}`), itemPageSchema),
+      callApi(c, api, market("/catalog"), catalogSchema).then(must),
+    ]);
     const refused = answer.status === 400 ? answer.problem : null;
     return c.html(
       renderPage(ItemsPage({
         who: c.get("who"),
         filters: Object.fromEntries(filters),
+        publishers: catalog.publishers.map((p) => ({ id: p.publisherId, name: p.name })),
         page: refused ? null : must(answer),
         paged: Boolean(query.cursor),
         problem: refused,
