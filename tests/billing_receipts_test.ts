@@ -234,3 +234,36 @@ Deno.test("POST /receipts/verify accepts Folio's receipts and refuses forged one
   });
   assert.equal(Number(n.rows[0].n), 1, "checking changes nothing");
 });
+
+Deno.test("passages: each charged article's rag read answers its receipt on REST and MCP", async () => {
+  await using folio = await startTestFolio();
+  const { apiKey } = await signup(folio, "rag");
+  const auth = { authorization: `Bearer ${apiKey}` };
+  const res = await folio.request(
+    "/api/v1/passages/search?q=energy&limit=5&last_user_prompt=q",
+    { host: HOST, headers: { ...auth, "idempotency-key": "rag-1" } },
+  );
+  assert.equal(res.status, 200);
+  // deno-lint-ignore no-explicit-any
+  const body: any = await res.json();
+  assert.ok(body.charges?.length > 0, "PAYWALL articles among the passages were charged");
+  const header = res.headers.get("folio-receipt")!.split(", ");
+  assert.deepEqual(header, body.charges.map((c: { receipt: string }) => c.receipt));
+  const keys = await jwks(folio);
+  for (const c of body.charges) {
+    const { claims } = await verify(c.receipt, keys);
+    assert.equal(claims.charge.use, "rag");
+    assert.equal(claims.charge.article.id, c.articleId);
+    assert.equal(claims.charge.idempotencyKey, `rag-1#${c.articleId}`);
+  }
+  const { sessionId } = await initialize(folio, { headers: auth });
+  const mcp = await post(folio, {
+    jsonrpc: "2.0",
+    id: 2,
+    method: "tools/call",
+    params: { name: "retrieve_passages", arguments: { query: "energy", limit: 5 } },
+  }, { sessionId, headers: { ...auth, "mcp-protocol-version": "2025-06-18" } });
+  const sc = (await mcp.json()).result.structuredContent;
+  assert.equal(sc.charges.length, body.charges.length, "the same articles, charged again");
+  for (const c of sc.charges) await verify(c.receipt, keys);
+});

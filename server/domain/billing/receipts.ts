@@ -27,6 +27,7 @@ import {
 import { randomBase32, sha256Hex } from "../../../store/ids.ts";
 import type { Clock } from "../../platform/clock.ts";
 import { type ItemWire, receiptIdOf } from "./items.ts";
+import { microsToCents } from "../../platform/money.ts";
 
 /** The JWS `typ` of a receipt (RFC 7515 section 4.1.9: a media type without `application/`). */
 export const RECEIPT_TYP = "folio-receipt+jws";
@@ -167,5 +168,35 @@ export function receiptFields(charge: { chargeId: string; receipt: string }) {
     chargeId: charge.chargeId,
     receiptId: receiptIdOf(charge.chargeId),
     receipt: charge.receipt,
+  };
+}
+
+/**
+ * The charges of a passages answer, one per charged article (its rag read), with their receipts:
+ * what REST and MCP add to it (`charges`) when any article was charged.
+ */
+export function passageCharges(
+  hits: {
+    article: { id: string };
+    charge: { chargeId: string; micros: number; receipt: string } | null;
+  }[],
+) {
+  const seen = new Map<string, ReturnType<typeof passageCharge>>();
+  for (const h of hits) {
+    if (h.charge && !seen.has(h.article.id)) {
+      seen.set(h.article.id, passageCharge(h.article.id, h.charge));
+    }
+  }
+  return [...seen.values()];
+}
+
+function passageCharge(
+  articleId: string,
+  c: { chargeId: string; micros: number; receipt: string },
+) {
+  return {
+    articleId,
+    chargedUsdCents: microsToCents(c.micros),
+    ...receiptFields(c),
   };
 }

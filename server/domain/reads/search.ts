@@ -96,6 +96,8 @@ export interface PassageHit {
   score: number;
   article: Article;
   decision: Decision;
+  /** The article's rag read's charge (and receipt), if it was charged. */
+  charge: ReadResult["charge"];
 }
 
 /**
@@ -121,7 +123,7 @@ export async function retrievePassages(
     limit: req.limit * 2 + 10,
     view: readView(deps.db, req.publisher),
   });
-  const released = new Map<string, Pick<ReadResult, "article" | "decision">>();
+  const released = new Map<string, Pick<ReadResult, "article" | "decision" | "charge">>();
   const out: PassageHit[] = [];
   for (const p of passages) {
     let read = released.get(p.articleId);
@@ -129,7 +131,7 @@ export async function retrievePassages(
       // One rag read per article per request: charged or metered once however many passages.
       const ask = { publisher: req.publisher, idOrUrl: p.articleId, caller: req.caller };
       read = req.record === false
-        ? await peekArticle(deps, { ...ask, use: "rag" })
+        ? { ...await peekArticle(deps, { ...ask, use: "rag" }), charge: null }
         : await readArticle(deps, {
           ...ask,
           use: "rag",
@@ -146,6 +148,7 @@ export async function retrievePassages(
       score: p.score,
       article: read.article,
       decision: read.decision,
+      charge: read.charge,
     });
     if (out.length >= req.limit) break;
   }

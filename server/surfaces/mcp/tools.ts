@@ -13,6 +13,7 @@ import { articleResult, toolError } from "./results.ts";
 import { articleSummary, passageResult } from "../../domain/reads/present.ts";
 import { lastUserPrompt, limit, query, text, urlOrId } from "../../domain/reads/inputs.ts";
 import { defineTool, readDeps, type ToolContext, type ToolDef } from "./tool_kit.ts";
+import { passageCharges } from "../../domain/billing/receipts.ts";
 import { noun, plural } from "../../platform/words.ts";
 
 const READ_ONLY = { readOnlyHint: true, openWorldHint: false } as const;
@@ -122,6 +123,7 @@ const passagesTool = defineTool({
       idempotencyKey: ctx.idempotencyKey,
     });
     const results = found.map((p) => passageResult(ctx.deps.config, ctx.publisher, p));
+    const charges = passageCharges(found);
     return {
       content: [{
         type: "text",
@@ -130,7 +132,7 @@ const passagesTool = defineTool({
             .join("\n\n")
           : `No passages of ${ctx.publisher.name} that you may use match "${args.query}".`,
       }],
-      structuredContent: { count: results.length, results },
+      structuredContent: { count: results.length, results, ...(charges.length ? { charges } : {}) },
     };
   },
 });

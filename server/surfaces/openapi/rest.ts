@@ -67,6 +67,13 @@ export function restApi(baseUrl: string): Api {
         schema: { type: "string", maxLength: 255, examples: ["passages-2f9c41d8"] },
       },
     ],
+    headers: {
+      "Folio-Receipt": {
+        description: "When articles were charged: their signed receipts (compact JWS), " +
+          "comma-separated, as in the body's `charges`",
+        schema: { type: "string" },
+      },
+    },
     ok: [200, r.passagesResponseSchema],
     errors: [400, 401, 404],
   };

@@ -21,6 +21,7 @@ import { licenseBlock } from "../../domain/reads/license_block.ts";
 import { articleFull, articleSummary, passageResult } from "../../domain/reads/present.ts";
 import { readArticle } from "../../domain/reads/read_article.ts";
 import { idempotencyKeyOf } from "../../domain/reads/inputs.ts";
+import { passageCharges } from "../../domain/billing/receipts.ts";
 import { retrievePassages, searchArticles } from "../../domain/reads/search.ts";
 import { clientAddress } from "../../platform/throttle.ts";
 import { restError } from "./errors.ts";
@@ -107,9 +108,13 @@ export function restRoutes(deps: AppDeps): Hono<AppEnv> {
       caller: callerOf(c, deps, "rest"),
       idempotencyKey: idempotencyKeyOf(c.req.header("idempotency-key")),
     });
+    // Each charged article's rag read answers its receipt, in the body and the header.
+    const charges = passageCharges(found);
+    if (charges.length) c.header("Folio-Receipt", charges.map((ch) => ch.receipt).join(", "));
     return c.json({
       count: found.length,
       results: found.map((p) => passageResult(deps.config, publisher, p)),
+      ...(charges.length ? { charges } : {}),
     });
   };
   const article = async (c: Context<PublishedEnv>, input: ArticleRead) => {

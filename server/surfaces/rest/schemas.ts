@@ -30,7 +30,19 @@ export const searchResponseSchema = z.object({
 });
 
 /** GET .../passages/search. */
-export const passagesResponseSchema = z.object({ count: z.int(), results: z.array(passageSchema) });
+export const passagesResponseSchema = z.object({
+  count: z.int(),
+  results: z.array(passageSchema),
+  charges: z.array(z.object({
+    articleId: z.string(),
+    chargedUsdCents: z.number(),
+    chargeId: z.string(),
+    receiptId: z.string(),
+    receipt: z.string().describe("Compact JWS (EdDSA) over the charge item"),
+  })).optional().describe(
+    "When articles were charged (one rag read each): each charge and its signed receipt",
+  ),
+});
 
 /** 200 of GET .../articles/{idOrUrl}: the full article (docs/SPEC.md "Publisher REST API"). */
 export const articleFullSchema = z.object({
