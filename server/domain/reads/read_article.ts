@@ -147,8 +147,30 @@ async function read(deps: ReadDeps, req: ReadRequest): Promise<ReadResult> {
     } else {
       const duplicate = result.status === "duplicate";
       const room = roomOf(input.usage) - (duplicate ? 0 : decision.charge.micros);
-      // The item as the ledger has it (a retry: the first read's row, its time and key).
-      const row = await getChargeItem(db, req.caller.buyerId, result.chargeId);
+      // The item as the ledger has it: the row just written (its statement month from the write),
+      // or for a retry the first read's row, its time and key, read back.
+      const row = result.status === "charged"
+        ? {
+          id: result.chargeId,
+          buyerId: req.caller.buyerId,
+          publisherId: req.publisher.id,
+          publisherName: req.publisher.name,
+          articleId: article.id,
+          articleUrl: article.canonicalUrl ?? article.url,
+          articleTitle: article.title,
+          licenseId: null,
+          kind: decision.charge.kind,
+          useCase: decision.charge.use,
+          surface: req.caller.surface,
+          priceMicros: subtractMicros(decision.charge.micros, decision.charge.feeMicros),
+          feeMicros: decision.charge.feeMicros,
+          idempotencyKey: req.idempotencyKey || null,
+          month: monthOf(now),
+          statementMonth: result.statementMonth,
+          prepaid: false,
+          createdAt: now.getTime(),
+        }
+        : await getChargeItem(db, req.caller.buyerId, result.chargeId);
       const item = itemWire(row!);
       charge = {
         chargeId: result.chargeId,
