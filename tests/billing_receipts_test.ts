@@ -87,6 +87,9 @@ async function readEverywhere(folio: TestFolio, apiKey: string, ids: string[]) {
 
 Deno.test("a month's receipts verify against the JWKS fetched over HTTP and sum to the statement", async () => {
   await using folio = await startTestFolio();
+  // Fetched before any charge: the set already holds the key the receipts will name.
+  const early = await jwks(folio);
+  assert.equal(early.keys.length, 1);
   const { buyerId, apiKey } = await signup(folio, "receipts");
   const ids = await paywalled(folio, 4);
   const receipts = await readEverywhere(folio, apiKey, ids);
@@ -106,6 +109,7 @@ Deno.test("a month's receipts verify against the JWKS fetched over HTTP and sum 
       ["EdDSA", "folio-receipt+jws", keys.keys[0].kid],
     );
     assert.equal((await compactVerify(jws, remote)).protectedHeader.kid, header.kid);
+    await verify(jws, early);
     assert.equal(claims.sub, buyerId);
     assert.equal(claims.iss, folio.deps.config.baseUrl);
     assert.equal(claims.jti, claims.charge.receiptId);

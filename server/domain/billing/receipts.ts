@@ -115,7 +115,13 @@ export function receipts(
         .sign(key);
     },
     async jwks() {
-      const rows = await listReceiptKeys(deps.db);
+      let rows = await listReceiptKeys(deps.db);
+      if (rows.length === 0) {
+        // Never an empty set: a verifier that fetched it before the first charge would otherwise
+        // hold a set without the key its first receipt names.
+        await signingKey();
+        rows = await listReceiptKeys(deps.db);
+      }
       return { keys: rows.map((r) => JSON.parse(r.publicJwk) as JWK) };
     },
     rotate,
