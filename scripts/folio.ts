@@ -3,6 +3,7 @@
  * store and domain code the HTTP API uses. Configuration comes from the same environment.
  */
 import { buildStatement, statementCsv } from "../server/domain/billing/statement.ts";
+import { receipts } from "../server/domain/billing/receipts.ts";
 import { type Config, ConfigError, loadConfig } from "../server/platform/config.ts";
 import { AppError } from "../server/platform/errors.ts";
 import { createPublisherAccount, rotatePublisherKey } from "../server/surfaces/manage/accounts.ts";
@@ -37,6 +38,8 @@ Commands:
                                             print a buyer's monthly statement
   probe [--url=http://127.0.0.1:PORT]       run one probe round now against the running service
                                             (default: this machine, FOLIO_PORT), record it, print it
+  rotate-receipt-key                        make a new receipt signing key; the old public keys
+                                            stay in /.well-known/jwks.json (old receipts verify)
   backup --to=FILE                          copy the store to a new file while Folio runs
   restore --from=FILE                       replace the store with a backup (Folio stopped:
                                             refused while any process has the store open);
@@ -92,6 +95,18 @@ const commands: Record<string, Command> = {
     console.log(
       `email: ${user.email}\npassword: ${password}\n` +
         "Shown once; the user's console sessions are signed out.",
+    );
+  },
+  "rotate-receipt-key": async (store, _f, config) => {
+    const signer = receipts({ db: store.db, clock: systemClock }, {
+      issuer: () => config.baseUrl,
+      secret: config.receiptKeySecret,
+    });
+    const kid = await signer.rotate();
+    const { keys } = await signer.jwks();
+    console.log(
+      `kid: ${kid}\nThe new key signs receipts from now on (running nodes pick it up within a ` +
+        `minute); ${keys.length} public key(s) are published in /.well-known/jwks.json.`,
     );
   },
   "create-buyer": async (store, f) => {

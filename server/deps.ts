@@ -16,6 +16,7 @@ import type { Config } from "./platform/config.ts";
 import type { CallRecord } from "./platform/envelope.ts";
 import type { Credential } from "./platform/identity.ts";
 import type { Logger } from "./platform/log.ts";
+import type { Receipts } from "./domain/billing/receipts.ts";
 
 /** The application's dependencies. */
 export interface AppDeps {
@@ -28,6 +29,8 @@ export interface AppDeps {
   fetcher: GuardedFetcher;
   /** DNS TXT lookups (custom domain proof, server/surfaces/manage/domains.ts). */
   resolveTxt: TxtResolver;
+  /** Signs charge receipts and publishes their keys (server/domain/billing/receipts.ts). */
+  receipts: Receipts;
 }
 
 /** Hono's environment for every route: what middleware learned about the request. */

@@ -2,6 +2,7 @@
  * Assembles a running Folio: store, seed, call log, background work and the HTTP server.
  * main.ts calls it for real; tests call it with a temporary data dir and port 0.
  */
+import { receipts } from "./domain/billing/receipts.ts";
 import { createOpenAiEmbedder, createSearchService, type SearchService } from "../search/mod.ts";
 import { openStore, type Store } from "../store/db.ts";
 import { seedDemo, type SeedResult } from "./seed/demo.ts";
@@ -104,6 +105,10 @@ export async function assembleFolio(
       search,
       fetcher,
       resolveTxt: resolveTxtSystem,
+      receipts: receipts({ db: store.db, clock }, {
+        issuer: () => deps.config.baseUrl,
+        secret: config.receiptKeySecret,
+      }),
     };
     await preparePublisherHosts(deps);
     let ingestion: { stop(): Promise<void> } | null = null;

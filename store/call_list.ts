@@ -1,7 +1,8 @@
 /**
  * The publisher's calls as the console and the management API list them (issue 34): newest first,
  * paged by a (time, id) cursor, within a date range, filtered by surface, outcome, who called and
- * article, each with the article it read. Protocol trace rows are never listed.
+ * article, each with the article it read. Protocol trace rows (`_method:*`, status trace) are
+ * listed only when the filter's `rows` asks for them (docs/SPEC.md "Events": filterable).
  */
 import type { InValue } from "@libsql/client";
 import type { Client } from "./db.ts";
@@ -30,8 +31,22 @@ const OUTCOME_SQL: Record<CallOutcome, string> = {
 export const AGENT_KEY_SQL = `CASE WHEN identity IS NULL OR identity LIKE 'ip:%'
   OR identity LIKE 'sess:%' THEN 'anonymous' ELSE identity END`;
 
+/** Which rows a listing holds: calls (ok and error, the default), one status, or every row. */
+export const CALL_ROWS = ["calls", "ok", "error", "trace", "all"] as const;
+export type CallRows = typeof CALL_ROWS[number];
+
+const ROWS_SQL: Record<CallRows, string | null> = {
+  calls: "c.status != 'trace'",
+  ok: "c.status = 'ok'",
+  error: "c.status = 'error'",
+  trace: "c.status = 'trace'",
+  all: null,
+};
+
 /** The filters of a call listing; all optional, all combined. */
 export interface CallFilter {
+  /** Which rows (default `calls`: protocol traces left out). */
+  rows?: CallRows;
   /** Epoch ms: calls at or after. */
   since?: number;
   /** Epoch ms: calls before. */
@@ -59,7 +74,7 @@ export interface ListedCall {
   tool: string;
   userAgent: string;
   latencyMs: number;
-  status: Exclude<CallStatus, "trace">;
+  status: CallStatus;
   httpStatus: number | null;
   identity: string | null;
   requestId: string | null;
@@ -69,7 +84,8 @@ export interface ListedCall {
 
 /** The SQL conditions and arguments of a filter (the publisher's and the trace rule included). */
 function where(publisherId: string, f: CallFilter): { sql: string; args: InValue[] } {
-  const conds = ["c.publisher_id = ?", "c.status != 'trace'"];
+  const rows = ROWS_SQL[f.rows ?? "calls"];
+  const conds = ["c.publisher_id = ?", ...(rows ? [rows] : [])];
   const args: InValue[] = [publisherId];
   const add = (sql: string, ...values: InValue[]) => {
     conds.push(sql);

@@ -71,18 +71,19 @@ export async function insertCalls(
 
 /**
  * The publisher's most recent calls, newest first (the dashboard shows the last 100); with
- * `withoutTraces`, rows of status trace (protocol-level `_method:*` rows) are left out.
+ * `withoutTraces`, rows of status trace (protocol-level `_method:*` rows) are left out; with
+ * `status`, only rows of that status.
  */
 export async function recentCalls(
   db: Client,
   publisherId: string,
-  options: { limit: number; withoutTraces?: boolean },
+  options: { limit: number; withoutTraces?: boolean; status?: CallStatus },
 ): Promise<CallEntry[]> {
   const rs = await db.execute({
     sql: `SELECT * FROM call_log WHERE publisher_id = ?${
       options.withoutTraces ? " AND status != 'trace'" : ""
-    } ORDER BY id DESC LIMIT ?`,
-    args: [publisherId, options.limit],
+    }${options.status ? " AND status = ?" : ""} ORDER BY id DESC LIMIT ?`,
+    args: [publisherId, ...(options.status ? [options.status] : []), options.limit],
   });
   return rs.rows.map((r) => ({
     publisherId: String(r.publisher_id),

@@ -205,8 +205,13 @@ export interface CappedCharge {
 export async function insertChargeWithinCap(
   db: Client,
   c: CappedCharge,
-): Promise<{ written: boolean; prior: { id: string; requestHash: string } | null }> {
-  const [, raised] = await db.batch([
+): Promise<{
+  written: boolean;
+  prior: { id: string; requestHash: string } | null;
+  /** The statement month the written row landed on (null when nothing was written). */
+  statementMonth: string | null;
+}> {
+  const [, raised, inserted] = await db.batch([
     {
       sql: `INSERT INTO monthly_spend (buyer_id, publisher_id, month, metered_micros)
             VALUES (?, ?, ?, 0) ON CONFLICT DO NOTHING`,
@@ -234,7 +239,7 @@ export async function insertChargeWithinCap(
             SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?,
               CASE WHEN EXISTS (SELECT 1 FROM statements WHERE buyer_id = ? AND month = ?
                 AND state = 'closed') THEN ? ELSE ? END,
-              ?, ?, ?, ?, ? WHERE changes() = 1`,
+              ?, ?, ?, ?, ? WHERE changes() = 1 RETURNING statement_month`,
       args: [
         c.id,
         c.buyerId,
@@ -258,8 +263,14 @@ export async function insertChargeWithinCap(
     },
   ], "write");
   const written = raised.rowsAffected === 1;
-  if (written) return { written, prior: { id: c.id, requestHash: c.requestHash } };
-  if (c.idempotencyKey === null) return { written, prior: null };
+  if (written) {
+    return {
+      written,
+      prior: { id: c.id, requestHash: c.requestHash },
+      statementMonth: String(inserted.rows[0]?.statement_month ?? c.month),
+    };
+  }
+  if (c.idempotencyKey === null) return { written, prior: null, statementMonth: null };
   // Not written: the key's row, if that is why, was committed before this batch saw it (in this
   // group commit or another process's), so a read after the batch finds it. A charged read, the
   // common case, skips this lookup.
@@ -271,5 +282,6 @@ export async function insertChargeWithinCap(
   return {
     written,
     prior: row ? { id: String(row.id), requestHash: String(row.request_hash) } : null,
+    statementMonth: null,
   };
 }

@@ -70,6 +70,10 @@ browserTest(
     await visitPage(page, `${base}/buyer/statements/2026-11`, "buyer-statement");
     assert.match(await text(page), /Metered reads/);
     await visitPage(page, `${base}/buyer/statements/2026-11/invoice`, "buyer-invoice");
+    await visitPage(page, `${base}/buyer/items`, "buyer-items");
+    assert.match(await text(page), /items? match/);
+    await visitPage(page, `${base}/buyer/items?surface=mcp`, "buyer-items-empty");
+    assert.match(await text(page), /No charges match these filters/);
 
     await visitPage(page, `${base}/buyer/keys`, "buyer-keys");
     assert.equal(

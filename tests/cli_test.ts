@@ -255,3 +255,26 @@ Deno.test("reset-password sets a new console password, prints it once, ends the 
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("rotate-receipt-key adds a signing key and keeps the old ones published", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const first = await folio(dir, "rotate-receipt-key");
+    assert.equal(first.code, 0, first.stderr);
+    assert.match(first.stdout, /^kid: rk_\S+\n.*1 public key\(s\) are published/s);
+    const second = await folio(dir, "rotate-receipt-key");
+    assert.match(second.stdout, /2 public key\(s\) are published/);
+    const store = await openStore(`file:${dir}/folio.db`, { now: new Date() });
+    try {
+      const rs = await store.db.execute(
+        "SELECT kid, retired_at IS NULL AS signing FROM receipt_keys ORDER BY rowid",
+      );
+      assert.deepEqual(rs.rows.map((r) => Number(r.signing)), [0, 1]);
+      assert.equal(String(rs.rows[1].kid), /^kid: (\S+)/.exec(second.stdout)![1]);
+    } finally {
+      store.close();
+    }
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});

@@ -76,7 +76,7 @@ browserTest(
     // A new publisher: every page's empty state.
     const { email } = await signUp(folio, { name: "Harbor Gazette" });
     await signInAs(page, base, email);
-    for (const name of ["calls", "intents", "earnings", "requests", "playground"]) {
+    for (const name of ["calls", "intents", "earnings", "payouts", "requests", "playground"]) {
       await visitPage(page, base + `/publisher/${name}`, `activity-empty-${name}`);
     }
     await page.deleteCookie(...await page.cookies());
@@ -98,6 +98,8 @@ browserTest(
 
     await visitPage(page, base + "/publisher/earnings", "activity-earnings");
     await visitPage(page, base + "/publisher/earnings?days=7", "activity-earnings-7");
+    await visitPage(page, base + "/publisher/payouts", "activity-payouts");
+    assert.match(await page.content(), /Payout statement/);
     const bad = await page.goto(`${base}/publisher/earnings?days=nope`, { waitUntil: "load" });
     assert.equal(bad?.status(), 400);
     await checkPage(page, "activity-earnings-bad-days");

@@ -68,7 +68,7 @@ async function callers(folio: TestFolio) {
   return { buyerId, bound: bound.clientId, loose: loose.clientId, id };
 }
 
-Deno.test("calls leave out protocol traces and say who asked, never an anonymous address", async () => {
+Deno.test("calls leave out protocol traces by default and say who asked, never an anonymous address", async () => {
   await using folio = await testFolio();
   const { buyerId, bound, loose, id } = await callers(folio);
   const res = await folio.request("/api/publisher/calls", { headers: demoKey(folio) });

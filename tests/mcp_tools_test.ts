@@ -107,7 +107,7 @@ Deno.test("an anonymous session reads paywalled articles up to the meter, then g
   assert.equal(Number(meter.rows[0].count), 3);
 });
 
-Deno.test("a buyer key as Bearer is charged per read, once per article per session, never metered", async () => {
+Deno.test("a buyer key as Bearer is charged per read, a re-read included, never metered", async () => {
   await using folio = await startTestFolio();
   const { buyerId, apiKey } = await createBuyer(folio.deps.store.db, {
     name: "Acme AI",
@@ -122,12 +122,14 @@ Deno.test("a buyer key as Bearer is charged per read, once per article per sessi
     assert.ok(r.structuredContent.chargedUsdCents > 0);
     cents += r.structuredContent.chargedUsdCents;
   }
-  await call(client, "get_article", { url_or_id: paid[0] });
+  // A re-read is another read (docs/decisions/billing.md "One billable read"), as on REST.
+  const again = await call(client, "get_article", { url_or_id: paid[0] });
+  cents += again.structuredContent.chargedUsdCents;
   const charges = await folio.deps.store.db.execute({
     sql: "SELECT COUNT(*) AS n, SUM(price_micros) AS s FROM charges WHERE buyer_id = ?",
     args: [buyerId],
   });
-  assert.equal(Number(charges.rows[0].n), 5);
+  assert.equal(Number(charges.rows[0].n), 6);
   assert.equal(Number(charges.rows[0].s), cents * 10_000);
   const meters = await folio.deps.store.db.execute("SELECT COUNT(*) AS n FROM meters");
   assert.equal(Number(meters.rows[0].n), 0);

@@ -4,6 +4,7 @@
  * and that sentence is reasons.ts's (server/domain/licensing/reasons.ts). The landing path's own
  * outcome, payment_required, shows reasons.ts's quote on the publisher's page.
  */
+import { METERED_CAP_MICROS } from "../server/platform/money.ts";
 import assert from "node:assert/strict";
 import { reasons } from "../server/domain/licensing/mod.ts";
 import type { ReasonFacts } from "../server/domain/licensing/reasons.ts";
@@ -117,10 +118,17 @@ Deno.test("every outcome's sentence is reasons.ts's, the same on REST, MCP and A
     { "cf-ipcountry": "FR" },
   );
   await spendToCap(folio, buyerId);
+  // The refusal states the month's real spend against the cap (issue 29 item 8).
+  const atCap = async (id: string) => ({
+    limit: "cap" as const,
+    readMicros: await price(id),
+    spentMicros: METERED_CAP_MICROS,
+    budgetLeftMicros: null,
+  });
   await check(
     "license_limited, capped",
     paywalled[2],
-    reasons.cappedSummary(await facts(paywalled[2]), "cap"),
+    reasons.cappedSummary(await facts(paywalled[2]), await atCap(paywalled[2])),
     same("license_limited"),
     buyer,
   );
@@ -141,7 +149,7 @@ Deno.test("every outcome's sentence is reasons.ts's, the same on REST, MCP and A
   await check(
     "license_denied, capped",
     paywalled[2],
-    reasons.cappedDenied(await facts(paywalled[2]), "cap"),
+    reasons.cappedDenied(await facts(paywalled[2]), await atCap(paywalled[2])),
     same("license_denied"),
     buyer,
   );

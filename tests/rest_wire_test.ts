@@ -86,7 +86,7 @@ Deno.test("REST wire: every outcome of the access decision", async (t) => {
   const table: [string, Wire][] = [];
   const get = async (label: string, path: string, headers: Record<string, string> = {}) => {
     const res = await folio.request(path, { host: "demo.localhost", headers });
-    table.push([label, await wire(res, ["folio-charged-usd-cents"])]);
+    table.push([label, await wire(res, ["folio-charged-usd-cents", "folio-receipt"])]);
   };
   await get("full", article(observe));
   await get("charged", article(paywalled[0]), { ...buyer, "idempotency-key": "k1" });

@@ -11,6 +11,9 @@ export interface Wire {
 }
 
 const MASKS: [RegExp, string][] = [
+  // A receipt (compact JWS): signed with this run's key.
+  [/\beyJ[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+/g, "JWS"],
+  [/\b(chg|rct)_[0-9a-z]{26}\b/g, "$1_*"],
   [/\b((?:[a-z0-9-]+\.)+[a-z0-9-]+|localhost):\d{2,5}\b/g, "$1:PORT"],
   [/\breq_[0-9A-Za-z]{16}\b/g, "req_*"],
   [/\b(mk|pk|fat|frt|fac|fs|mcs)_[0-9A-Za-z]{32,}\b/g, "$1_*"],

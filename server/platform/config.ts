@@ -24,6 +24,11 @@ export interface Config {
   logFormat: LogFormat;
   /** Name of the trusted proxy header carrying the requester's ISO country code. */
   countryHeader: string | null;
+  /**
+   * `FOLIO_RECEIPT_KEY_SECRET`: when set, receipt signing keys are stored encrypted under it
+   * (server/domain/billing/receipts.ts); null: stored as they are, never sent by any route.
+   */
+  receiptKeySecret: string | null;
   fetchAllowLoopback: boolean;
   /**
    * Domain suffixes whose names count as proven the moment a publisher claims them (development
@@ -118,6 +123,7 @@ export function loadConfig(
     logLevel,
     logFormat,
     countryHeader,
+    receiptKeySecret: vars.FOLIO_RECEIPT_KEY_SECRET || null,
     fetchAllowLoopback: boolean(vars, "FOLIO_FETCH_ALLOW_LOOPBACK", false),
     trustedDomains: suffixes("FOLIO_TRUSTED_DOMAINS", vars.FOLIO_TRUSTED_DOMAINS ?? "localhost"),
     reusePort: boolean(vars, "FOLIO_REUSE_PORT", false),

@@ -22,6 +22,7 @@ export const BUYER_SECTIONS = [
   ["usage", "/buyer/usage", "Usage"],
   ["budgets", "/buyer/budgets", "Budgets"],
   ["statements", "/buyer/statements", "Statements"],
+  ["items", "/buyer/items", "Items"],
   ["keys", "/buyer/keys", "Keys & clients"],
   ["crawlers", "/buyer/crawlers", "Crawlers"],
   ["webhooks", "/buyer/webhooks", "Webhooks"],

@@ -6,12 +6,19 @@ import { Pager, Scroll } from "../console/scroll.tsx";
 import { count, when } from "../console/shell.tsx";
 import { formatUsd } from "../../server/platform/money.ts";
 import { BuyerShell, type BuyerWho } from "./shell.tsx";
+import { plural } from "../../server/platform/words.ts";
 
 /** One month of GET /api/marketplace/statements. */
 export type StatementMonthView = z.output<typeof statementMonthsSchema>["months"][number];
 
 /** GET /api/marketplace/statement?month= (the wire form: cents only). */
 export type StatementView = StatementWire;
+
+/** The portal's items page with a statement line's drill-down filters (its API `itemsUrl`). */
+function itemsPageOf(itemsUrl: string): string {
+  const q = itemsUrl.indexOf("?");
+  return `/buyer/items${q < 0 ? "" : itemsUrl.slice(q)}`;
+}
 
 /** A month's links: the statement, the invoice, and the two downloads. */
 function MonthLinks(props: { month: string; page?: boolean }) {
@@ -42,7 +49,8 @@ export function StatementsPage(
       <p class="hint">
         Everything you owe lands on one statement a month (UTC): license fees, metered reads and
         agent payments. A month's statement closes after it ends and never changes; a charge that
-        arrives later is an adjustment on the next one. Statements are settled by invoice.
+        arrives later is an adjustment on the next one. Statements are settled by invoice; automatic
+        card collection is a future capability and is not available yet.
       </p>
       {props.billed ? null : (
         <p class="card">
@@ -115,6 +123,7 @@ export function StatementPage(props: { who: BuyerWho; statement: StatementView }
                   <th scope="col" class="num">Publisher price</th>
                   <th scope="col" class="num">Platform fee</th>
                   <th scope="col" class="num">Amount</th>
+                  <th scope="col">Items</th>
                 </tr>
               </thead>
               <tbody>
@@ -126,12 +135,23 @@ export function StatementPage(props: { who: BuyerWho; statement: StatementView }
                     <td class="num">{formatUsd(l.priceUsdCents)}</td>
                     <td class="num">{formatUsd(l.feeUsdCents)}</td>
                     <td class="num">{formatUsd(l.amountUsdCents)}</td>
+                    <td>
+                      <a
+                        href={itemsPageOf(l.itemsUrl)}
+                        aria-label={`${
+                          plural(l.quantity, "item")
+                        } of ${l.publisherName}: ${l.description}`}
+                      >
+                        {plural(l.quantity, "item")}
+                      </a>
+                    </td>
                   </tr>
                 ))}
               </tbody>
             </table>
           </Scroll>
         )}
+      <p class="hint">{s.settlementNote}</p>
       <section class="card" aria-labelledby="totals-title">
         <h2 id="totals-title">Totals</h2>
         <dl class="facts">

@@ -7,7 +7,7 @@ import type { CallsProps } from "./calls.tsx";
 
 /** The filters of the page, as the form sent them (absent: not filtered). */
 export type CallFilters = Partial<
-  Record<"from" | "to" | "surface" | "outcome" | "agent" | "article" | "only", string>
+  Record<"from" | "to" | "surface" | "outcome" | "agent" | "article" | "only" | "status", string>
 >;
 
 /** The query string of `filters` plus `extra`. */
@@ -88,6 +88,17 @@ export function CallFilterForm(props: CallsProps) {
           <option value="reads" selected={f.only === "reads"}>Only calls that read a page</option>
         </select>
         <FieldError problem={problem} name="only" />
+      </div>
+      <div>
+        <label for="status">Show</label>
+        <select id="status" name="status" {...invalidIf(problem, "status")}>
+          <option value="" selected={!f.status}>Calls</option>
+          <option value="trace" selected={f.status === "trace"}>
+            Protocol traces (_method:…)
+          </option>
+          <option value="all" selected={f.status === "all"}>Calls and traces</option>
+        </select>
+        <FieldError problem={problem} name="status" />
       </div>
       {f.article
         ? (

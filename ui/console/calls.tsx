@@ -2,7 +2,8 @@
  * The call log: every call agents made, newest first, who made it, which page it read, how it went
  * and how long it took; filtered by date range, surface, outcome, caller and article (a GET form,
  * so it works without JavaScript), paged by the API's cursor, and downloadable as CSV. The API
- * leaves out protocol messages that only carried a call (MCP initialize, tools/call envelopes).
+ * leaves out protocol messages that only carried a call (MCP initialize, tools/call envelopes:
+ * `_method:*`, status trace) unless "Show" asks for them.
  */
 import type { z } from "zod";
 import type { agentSchema, listedCallSchema } from "../../server/surfaces/manage/calls_schemas.ts";
@@ -136,6 +137,7 @@ const OUTCOME_WORDS: Record<CallRow["outcome"], [tag: string, cls: string]> = {
   refused: ["refused", "err"],
   not_found: ["not found", "err"],
   failed: ["error", "err"],
+  trace: ["trace", "muted"],
 };
 
 /**

@@ -31,6 +31,7 @@ export const SECTIONS = [
   ["calls", "/publisher/calls", "Calls"],
   ["intents", "/publisher/intents", "Reader intents"],
   ["earnings", "/publisher/earnings", "Earnings"],
+  ["payouts", "/publisher/payouts", "Payouts"],
   ["requests", "/publisher/requests", "License requests"],
   ["playground", "/publisher/playground", "Passages playground"],
   ["webhooks", "/publisher/webhooks", "Webhooks"],

@@ -16,7 +16,7 @@ import { METERED_CAP_MICROS, subtractMicros } from "../../platform/money.ts";
 
 /** What happened to a charge. */
 export type ChargeResult =
-  | { status: "charged"; chargeId: string }
+  | { status: "charged"; chargeId: string; statementMonth: string }
   | { status: "duplicate"; chargeId: string }
   | { status: "capped" };
 
@@ -50,7 +50,7 @@ async function charge(db: Client, req: ChargeRequest): Promise<ChargeResult> {
   const chargeId = newTimeOrderedId("chg", req.now);
   const key = req.idempotencyKey || null;
   const requestHash = await sha256Hex(`${req.publisherId}\n${req.articleId}\n${req.charge.use}`);
-  const { written, prior } = await insertChargeWithinCap(db, {
+  const { written, prior, statementMonth } = await insertChargeWithinCap(db, {
     id: chargeId,
     buyerId: req.buyerId,
     publisherId: req.publisherId,
@@ -68,9 +68,8 @@ async function charge(db: Client, req: ChargeRequest): Promise<ChargeResult> {
     surface: req.surface,
     now: req.now,
   });
-  if (!key) return written ? { status: "charged", chargeId } : { status: "capped" };
-  if (!prior) return { status: "capped" };
-  if (prior.id === chargeId) return { status: "charged", chargeId };
+  if (written) return { status: "charged", chargeId, statementMonth: statementMonth! };
+  if (!key || !prior) return { status: "capped" };
   if (prior.requestHash !== requestHash) {
     throw new AppError(
       409,

@@ -20,6 +20,8 @@ import { isMonth, monthStart, nextMonth } from "./months.ts";
 /** One line of a statement. Amounts are in micro-dollars; `...Cents` fields are for display. */
 export interface StatementLine {
   kind: "subscription" | "metered" | "landing" | "adjustment";
+  /** The ledger kind of its items (an adjustment's own; absent on statements closed before). */
+  itemKind?: "subscription" | "metered" | "landing" | "adjustment";
   publisherId: string;
   publisherName: string;
   description: string;
@@ -57,13 +59,28 @@ export interface Statement {
   settlement: "invoice";
 }
 
-/** A statement as the marketplace API sends it (GET /statement): cents only, micros stay inside. */
+/**
+ * A statement as the marketplace API sends it (GET /statement): cents for display, and the exact
+ * micro-dollars its items add up to, with each line's drill-down to them.
+ */
 export type StatementWire = Omit<Statement, "totalMicros" | "lines"> & {
-  lines: (Omit<StatementLine, "priceMicros" | "feeMicros" | "amountMicros"> & {
+  lines: (Omit<StatementLine, "priceMicros" | "feeMicros" | "amountMicros" | "itemKind"> & {
     priceUsdCents: number;
     feeUsdCents: number;
+    priceUsdMicros: number;
+    feeUsdMicros: number;
+    amountUsdMicros: number;
+    /** The line's items: GET this (the marketplace's items route with the line's filters). */
+    itemsUrl: string;
   })[];
+  totalUsdMicros: number;
+  /** How the statement is paid, and that automatic card collection is still to come. */
+  settlementNote: string;
 };
+
+/** docs/SPEC.md "What the service does" 4: settled by invoice; card collection announced. */
+export const SETTLEMENT_NOTE =
+  "Statements are settled by invoice; automatic card collection is a future capability and is not available yet.";
 
 const DESCRIPTIONS: Record<StatementLine["kind"], string> = {
   subscription: "Monthly license fee",
@@ -104,6 +121,7 @@ export async function statementFromLedger(
     const amountMicros = sumMicros([g.priceMicros, g.feeMicros]);
     return {
       kind: late ? "adjustment" : g.kind,
+      itemKind: g.kind,
       publisherId: g.publisherId,
       publisherName: g.publisherName,
       description: late

@@ -93,11 +93,13 @@ server {
         auth_request_set $folio_error $upstream_http_crawler_error;
         auth_request_set $folio_link $upstream_http_link;
         auth_request_set $folio_charged $upstream_http_crawler_charged;
+        auth_request_set $folio_receipt $upstream_http_folio_receipt;
         # A refusal (always 401 from /api/gate/v1/nginx) is answered by @folio_refused.
         error_page 401 = @folio_refused;
         # Folio unreachable or failing: the subrequest's error becomes 500 here.
         error_page 500 502 503 504 = @folio_down;
         add_header crawler-charged $folio_charged always;
+        add_header Folio-Receipt $folio_receipt always;
         proxy_pass ${origin};
         proxy_set_header Host $host;
         proxy_set_header Authorization $folio_origin_authorization;

@@ -43,10 +43,12 @@ ${site.domain} {
 				}
 				handle_response @paid {
 					header Crawler-Charged {rp.header.Crawler-Charged}
+					header Folio-Receipt {rp.header.Folio-Receipt}
 				}
 				@allowed status 2xx
 				handle_response @allowed {
 					header -Crawler-Charged
+					header -Folio-Receipt
 				}
 			}
 			# A buyer's Folio key (Bearer mk_...) pays Folio: it is not the origin's to see.

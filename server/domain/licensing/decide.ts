@@ -11,7 +11,7 @@ import {
   sumMicros,
   withPlatformFee,
 } from "../../platform/money.ts";
-import { reasons } from "./reasons.ts";
+import { reasons, type SpendLimit } from "./reasons.ts";
 import { heldRights } from "./rights.ts";
 import { matchRules, type RuleMatch } from "./rules.ts";
 import type {
@@ -102,7 +102,12 @@ export function decide(input: DecisionInput): Decision {
       };
       return result("full", reasons.charged(facts, total, use), { charge });
     }
-    const limit = withinCap ? "budget" : "cap";
+    const limit: SpendLimit = {
+      limit: withinCap ? "budget" : "cap",
+      readMicros: total,
+      spentMicros: usage.spentThisMonthMicros,
+      budgetLeftMicros: usage.budgetLeftMicros,
+    };
     if ((use === "display" || use === "summarization") && rights.summarization) {
       return result("license_limited", reasons.cappedSummary(facts, limit), { capped: true });
     }

@@ -28,17 +28,32 @@ export interface ReasonFacts {
   cite: string;
 }
 
-/** Which monthly limit stopped a charge: the platform cap or the buyer's own budget. */
-export type SpendLimit = "cap" | "budget";
+/**
+ * Which monthly limit stopped a charge, the platform cap or the buyer's own budget, and the real
+ * figures: what this read would bill, the month's spend with the publisher (the cap's count) and,
+ * for a budget, what is left of it.
+ */
+export interface SpendLimit {
+  limit: "cap" | "budget";
+  readMicros: number;
+  spentMicros: number;
+  budgetLeftMicros: number | null;
+}
 
-/** docs/SPEC.md "Limits": the metered spend cap, with the publisher it applies to. */
-function capReached(f: ReasonFacts, limit: SpendLimit): string {
-  if (limit === "budget") {
-    return `Your monthly budget does not cover this read from ${f.publisher}`;
+/**
+ * docs/SPEC.md "Limits": the metered spend cap, with the publisher it applies to and the month's
+ * actual spend against it (issue 29 item 8: the refusal states the real spend).
+ */
+function capReached(f: ReasonFacts, s: SpendLimit): string {
+  const read = usdPriceText(s.readMicros);
+  if (s.limit === "budget") {
+    return `Your monthly budget does not cover this ${read} read from ${f.publisher}: ${
+      usdPriceText(Math.max(0, s.budgetLeftMicros ?? 0))
+    } of it is left this month`;
   }
-  return `Your metered spend with ${f.publisher} reached the ${
-    usdText(METERED_CAP_MICROS)
-  } monthly cap`;
+  return `Your metered spend with ${f.publisher} this month is ${
+    usdPriceText(s.spentMicros)
+  } against the ${usdText(METERED_CAP_MICROS)} monthly cap, so this ${read} read would pass it`;
 }
 
 /** Sentence builders, one per way a decision can end. */
@@ -61,7 +76,7 @@ export const reasons = {
     `${capReached(f, limit)}; you hold summary rights only. Cite ${f.cite}.`,
   cappedDenied: (f: ReasonFacts, limit: SpendLimit) =>
     `${capReached(f, limit)}; ${
-      limit === "budget" ? "raise the budget or subscribe" : "a subscription lifts it"
+      limit.limit === "budget" ? "raise the budget or subscribe" : "a subscription lifts it"
     }. ${REQUEST_VIA}`,
   licensed: (f: ReasonFacts, use: UseCase) =>
     `Served under your ${use} license with ${f.publisher}; cite ${f.cite}.`,

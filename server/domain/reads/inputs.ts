@@ -5,6 +5,7 @@
  * issue (`firstProblem`), so a limit and its message live here and nowhere else.
  */
 import { z } from "zod";
+import { AppError } from "../../platform/errors.ts";
 import { firstProblem, hasControlChars } from "../../platform/validate.ts";
 
 /** The parsed value, or the field's first problem as `"<name>: <what is wrong>"`. */
@@ -82,4 +83,26 @@ function limitProblem(issue: { input?: unknown }): string {
   return issue.input === undefined
     ? bounds
     : `${bounds}, got "${String(issue.input).slice(0, 20)}"`;
+}
+
+/**
+ * An idempotency key, as every surface takes it (docs/decisions/billing.md "One billable read"):
+ * 1 to 255 visible ASCII characters, the same on a retry, new for each read.
+ */
+export const idempotencyKey = z.string({ error: "must be a string" })
+  .regex(/^[\x21-\x7e]{1,255}$/, "must be 1 to 255 visible ASCII characters (no spaces)")
+  .describe("The same key on a retry, a new one per read: a retried read is billed once");
+
+/** The key a surface was given (null: none), or a 400 naming `param` when it is malformed. */
+export function idempotencyKeyOf(raw: unknown, param = "Idempotency-Key"): string | null {
+  if (raw === undefined || raw === null) return null;
+  const r = idempotencyKey.safeParse(raw);
+  if (r.success) return r.data;
+  throw new AppError(
+    400,
+    "invalid_idempotency_key",
+    `${param}: ${firstProblem(r.error).message}`,
+    {},
+    param,
+  );
 }

@@ -12,6 +12,9 @@ import { listRules } from "../../../store/rules.ts";
 import { type SpendState, spendState } from "../../../store/budgets.ts";
 import { meterCount, takeMeteredRead } from "../../../store/usage.ts";
 import { chargeRead } from "../billing/metering.ts";
+import { type ItemWire, itemWire } from "../billing/items.ts";
+import type { Receipts } from "../billing/receipts.ts";
+import { getChargeItem } from "../../../store/charge_items.ts";
 import type { CallLog } from "../../platform/call_log.ts";
 import { type Clock, monthOf } from "../../platform/clock.ts";
 import {
@@ -52,7 +55,15 @@ export interface ReadResult {
    * buyer can still spend with this publisher this month: the least of the cap's and the budgets'
    * room after this read.
    */
-  charge: { chargeId: string; micros: number; duplicate: boolean; remainingMicros: number } | null;
+  charge: {
+    chargeId: string;
+    micros: number;
+    duplicate: boolean;
+    remainingMicros: number;
+    /** The charge item (a retry: the first read's) and its signed receipt (compact JWS). */
+    item: ItemWire;
+    receipt: string;
+  } | null;
 }
 
 /**
@@ -69,11 +80,15 @@ export async function peekArticle(
     : { article: null, decision: null };
 }
 
-/** What recording a read needs: the store, the clock, and the call log that writes intents. */
+/**
+ * What recording a read needs: the store, the clock, the call log that writes intents, and the
+ * receipts that sign each charge.
+ */
 export interface ReadDeps {
   db: Client;
   clock: Clock;
   intents: Pick<CallLog, "recordIntent">;
+  receipts: Pick<Receipts, "sign">;
 }
 
 /** Decides and records one read. */
@@ -133,11 +148,38 @@ async function read(deps: ReadDeps, req: ReadRequest): Promise<ReadResult> {
     } else {
       const duplicate = result.status === "duplicate";
       const room = roomOf(input.usage) - (duplicate ? 0 : decision.charge.micros);
+      // The item as the ledger has it: the row just written (its statement month from the write),
+      // or for a retry the first read's row, its time and key, read back.
+      const row = result.status === "charged"
+        ? {
+          id: result.chargeId,
+          buyerId: req.caller.buyerId,
+          publisherId: req.publisher.id,
+          publisherName: req.publisher.name,
+          articleId: article.id,
+          articleUrl: article.canonicalUrl ?? article.url,
+          articleTitle: article.title,
+          licenseId: null,
+          kind: decision.charge.kind,
+          useCase: decision.charge.use,
+          surface: req.caller.surface,
+          priceMicros: subtractMicros(decision.charge.micros, decision.charge.feeMicros),
+          feeMicros: decision.charge.feeMicros,
+          idempotencyKey: req.idempotencyKey || null,
+          month: monthOf(now),
+          statementMonth: result.statementMonth,
+          prepaid: false,
+          createdAt: now.getTime(),
+        }
+        : await getChargeItem(db, req.caller.buyerId, result.chargeId);
+      const item = itemWire(row!);
       charge = {
         chargeId: result.chargeId,
-        micros: decision.charge.micros,
+        micros: item.amountUsdMicros,
         duplicate,
         remainingMicros: Math.max(0, room),
+        item,
+        receipt: await deps.receipts.sign(req.caller.buyerId, item),
       };
     }
   }

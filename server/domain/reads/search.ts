@@ -122,6 +122,8 @@ export interface PassageHit {
   score: number;
   article: Article;
   decision: Decision;
+  /** The article's rag read's charge (and receipt), if it was charged. */
+  charge: ReadResult["charge"];
 }
 
 /** The passages a caller may use, and what its territory withheld (as `SearchFound`). */
@@ -149,6 +151,8 @@ export async function retrievePassages(
     caller: Caller;
     lastUserPrompt?: string | null;
     record?: boolean;
+    /** The request's key; each article's rag read is keyed `<key>#<articleId>`. */
+    idempotencyKey?: string | null;
   },
 ): Promise<PassagesFound> {
   const ctx = await readContext(deps.db, req, deps.clock.now(), { meter: false });
@@ -162,7 +166,7 @@ export async function retrievePassages(
     limit: req.limit * 2 + 10,
     view: readView(deps.db, req.publisher),
   });
-  const released = new Map<string, Pick<ReadResult, "article" | "decision">>();
+  const released = new Map<string, Pick<ReadResult, "article" | "decision" | "charge">>();
   const out: PassageHit[] = [];
   let withheld = 0;
   for (const p of passages) {
@@ -171,8 +175,13 @@ export async function retrievePassages(
       // One rag read per article per request: charged or metered once however many passages.
       const ask = { publisher: req.publisher, idOrUrl: p.articleId, caller: req.caller };
       read = req.record === false
-        ? await peekArticle(deps, { ...ask, use: "rag" })
-        : await readArticle(deps, { ...ask, use: "rag", lastUserPrompt: req.lastUserPrompt });
+        ? { ...await peekArticle(deps, { ...ask, use: "rag" }), charge: null }
+        : await readArticle(deps, {
+          ...ask,
+          use: "rag",
+          lastUserPrompt: req.lastUserPrompt,
+          idempotencyKey: req.idempotencyKey ? `${req.idempotencyKey}#${p.articleId}` : null,
+        });
       released.set(p.articleId, read);
       if (read.decision?.outcome === "territory_blocked") withheld++;
     }
@@ -184,6 +193,7 @@ export async function retrievePassages(
       score: p.score,
       article: read.article,
       decision: read.decision,
+      charge: read.charge,
     });
     if (out.length >= req.limit) break;
   }

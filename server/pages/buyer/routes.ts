@@ -19,6 +19,7 @@ import { licensesPages } from "./licenses.ts";
 import { offersPages } from "./offers.ts";
 import { overviewPages } from "./overview.ts";
 import { statementsPages } from "./statements.ts";
+import { itemsPages } from "./items.ts";
 import { usagePages } from "./usage.ts";
 import { webhookPages } from "../kit/webhooks.ts";
 import { BUYER_FRAME } from "../../../ui/buyer/shell.tsx";
@@ -49,6 +50,7 @@ export function buyerRoutes(deps: AppDeps, api: ApiFetch): Hono<VisitorEnv<Buyer
   pages.route("/", usagePages(api));
   pages.route("/", budgetsPages(api));
   pages.route("/", statementsPages(api));
+  pages.route("/", itemsPages(api));
   pages.route("/", keysPages(api));
   pages.route("/", crawlersPages(deps, api));
   pages.route("/", webhookPages(api, BUYER_HOOKS));

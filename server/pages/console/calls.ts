@@ -17,7 +17,7 @@ import { must } from "../kit/pages.ts";
 import type { ConsoleEnv } from "../kit/session.ts";
 import { siteLinks } from "./site_links.ts";
 
-const FILTERS = ["from", "to", "surface", "outcome", "agent", "article", "only"] as const;
+const FILTERS = ["from", "to", "surface", "outcome", "agent", "article", "only", "status"] as const;
 
 const FIELDS: FieldMap = {
   from: { name: "from", label: "From", plain: "enter a date such as 2026-11-01" },
@@ -27,6 +27,7 @@ const FIELDS: FieldMap = {
   agent: { name: "agent", label: "Caller" },
   article: { name: "article", label: "Article" },
   only: { name: "only", label: "Calls" },
+  status: { name: "status", label: "Show" },
 };
 
 function filtersOf(params: URLSearchParams): CallFilters {

@@ -31,6 +31,8 @@ import { LegacyJsonRpcTransportHandler } from "@a2a-js/sdk/compat/v0_3/server";
 import type { Publisher } from "../../../store/publishers.ts";
 import type { AppDeps } from "../../deps.ts";
 import type { Caller } from "../../domain/reads/requester.ts";
+import { idempotencyKeyOf } from "../../domain/reads/inputs.ts";
+import { AppError } from "../../platform/errors.ts";
 import { agentCard } from "./card.ts";
 import { skillExecutor } from "./executor.ts";
 import { CODES, rpcError, type RpcId } from "./jsonrpc.ts";
@@ -89,6 +91,8 @@ export async function dispatch(
     caller: Caller;
     /** True when the caller presented a credential (a buyer key or an access token). */
     authenticated: boolean;
+    /** The Idempotency-Key header, as sent: it names a send's read instead of the messageId. */
+    idempotencyKey?: string;
   },
 ): Promise<Dispatched> {
   const { id, method, publisher, caller } = call;
@@ -115,11 +119,15 @@ export async function dispatch(
   let executor: AgentExecutor = idleExecutor;
   let tool = protocolTool;
   if (SENDS.has(method)) {
-    let skillCall;
+    let skillCall, idempotencyKey;
     try {
       skillCall = parseSkillCall(params);
+      idempotencyKey = idempotencyKeyOf(call.idempotencyKey);
     } catch (err) {
       if (err instanceof ParamsError) return fail(err.code, `Invalid params: ${err.message}`);
+      if (err instanceof AppError && err.status === 400) {
+        return fail(CODES.invalidParams, `Invalid params: ${err.message}`);
+      }
       throw err;
     }
     tool = skillCall.skill;
@@ -130,6 +138,7 @@ export async function dispatch(
       caller,
       call: skillCall,
       messageId,
+      idempotencyKey,
       canceled: async (taskId) => {
         const task = await tasks.load(taskId, context);
         return task && stateName(task.status?.state) === "canceled" ? task : null;

@@ -6,6 +6,7 @@
  * whichever request (and node) receives it; the run looks there before the skill and before it
  * publishes results, and stops with the canceled status it finds.
  */
+import { AppError } from "../../platform/errors.ts";
 import { type Artifact, type Message, type Part, Role, type Task, TaskState } from "@a2a-js/sdk";
 import { AgentEvent, type AgentExecutor, type ExecutionEventBus } from "@a2a-js/sdk/server";
 import type { Publisher } from "../../../store/publishers.ts";
@@ -24,6 +25,8 @@ export interface SkillRun {
   call: SkillCall;
   /** The client's messageId: the idempotency key of any charge, so a resend is not billed twice. */
   messageId: string;
+  /** The request's Idempotency-Key header, which names the read instead of the messageId. */
+  idempotencyKey: string | null;
   /** The stored task if it has been canceled meanwhile, else null. */
   canceled: (taskId: string) => Promise<Task | null>;
 }
@@ -98,6 +101,7 @@ async function runSkill(deps: AppDeps, run: SkillRun): Promise<SkillOutcome> {
     clock: deps.clock,
     search: deps.search,
     intents: deps.callLog,
+    receipts: deps.receipts,
   };
   const { publisher, caller, call } = run;
   if (call.skill === "search_articles") {
@@ -106,18 +110,29 @@ async function runSkill(deps: AppDeps, run: SkillRun): Promise<SkillOutcome> {
       await searchArticles(reads, { publisher, query: call.query, limit: call.limit, caller }),
     );
   }
-  const read = await readArticle(reads, {
-    publisher,
-    idOrUrl: call.idOrUrl,
-    caller,
-    use: "display",
-    lastUserPrompt: call.lastUserPrompt,
-    idempotencyKey: `a2a:${run.messageId}`,
-  });
+  let read;
+  try {
+    read = await readArticle(reads, {
+      publisher,
+      idOrUrl: call.idOrUrl,
+      caller,
+      use: "display",
+      lastUserPrompt: call.lastUserPrompt,
+      idempotencyKey: run.idempotencyKey ?? `a2a:${run.messageId}`,
+    });
+  } catch (err) {
+    // A refusal of the request itself (an idempotency key reused for another read): the task
+    // fails with the sentence and code REST would answer, and nothing was charged.
+    if (err instanceof AppError && err.status < 500) {
+      return { state: "failed", text: err.message, data: { status: err.code }, artifacts: [] };
+    }
+    throw err;
+  }
   return articleOutcome({ config: deps.config, publisher }, {
     article: read.article,
     decision: read.decision,
-    charge: read.charge && !read.charge.duplicate ? read.charge : null,
+    // A resent message is the same read: it names the same charge and receipt (as REST does).
+    charge: read.charge,
   });
 }
 

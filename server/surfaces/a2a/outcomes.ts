@@ -16,6 +16,7 @@ import type { Publisher } from "../../../store/publishers.ts";
 import type { Config } from "../../platform/config.ts";
 import type { Decision } from "../../domain/licensing/mod.ts";
 import { microsToCents } from "../../platform/money.ts";
+import { receiptFields } from "../../domain/billing/receipts.ts";
 import { reasons, REQUEST_VIA } from "../../domain/licensing/mod.ts";
 import { licenseBlock } from "../../domain/reads/license_block.ts";
 import type { SearchFound } from "../../domain/reads/search.ts";
@@ -85,7 +86,7 @@ export function articleOutcome(
   read: {
     article: Article | null;
     decision: Decision | null;
-    charge: { micros: number; remainingMicros: number } | null;
+    charge: { micros: number; remainingMicros: number; chargeId: string; receipt: string } | null;
   },
 ): SkillOutcome {
   const { config, publisher } = ctx;
@@ -108,6 +109,7 @@ export function articleOutcome(
             ? {
               chargedUsdCents: microsToCents(read.charge.micros),
               budgetRemainingUsdCents: microsToCents(read.charge.remainingMicros),
+              ...receiptFields(read.charge),
             }
             : {}),
         },

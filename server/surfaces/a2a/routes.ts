@@ -28,7 +28,13 @@ import { sseBody } from "./stream.ts";
 /** CORS for the card and the endpoint: keys travel in the Authorization header, never cookies. */
 export const A2A_CORS: MiddlewareHandler = openCors({
   allowMethods: ["GET", "POST", "OPTIONS"],
-  allowHeaders: ["Authorization", "Content-Type", "A2A-Version", "A2A-Extensions"],
+  allowHeaders: [
+    "Authorization",
+    "Content-Type",
+    "A2A-Version",
+    "A2A-Extensions",
+    "Idempotency-Key",
+  ],
   exposeHeaders: ["X-Request-Id"],
   maxAge: 86400,
 });
@@ -65,6 +71,7 @@ export function a2aRoutes(deps: AppDeps, via: "host" | "param"): Hono<AppEnv> {
         publisher: c.get("publisher"),
         caller,
         authenticated: c.get("credential") !== null,
+        idempotencyKey: c.req.header("idempotency-key"),
       });
       c.set("call", {
         tools: [out.tool],

@@ -5,6 +5,7 @@
  * gate in front of a publisher's own site (gate.ts) turns it into allow or refuse. Nothing is
  * recorded unless a paid read is served.
  */
+import { idempotencyKeyOf } from "../../domain/reads/inputs.ts";
 import type { Context } from "hono";
 import type { Article } from "../../../store/articles.ts";
 import type { AppDeps } from "../../deps.ts";
@@ -50,7 +51,12 @@ export async function pageAccess(
     surface: "landing",
     crawl: await crawlTermsFor(deps, publisher, visitor, article, site),
   };
-  const reads = { db: deps.store.db, clock: deps.clock, intents: deps.callLog };
+  const reads = {
+    db: deps.store.db,
+    clock: deps.clock,
+    intents: deps.callLog,
+    receipts: deps.receipts,
+  };
   const req = { publisher, idOrUrl: article.id, article, caller, use: "display" as const };
   const { decision } = await peekArticle(reads, req);
   if (!decision) return null;
@@ -133,7 +139,7 @@ export async function pageAccess(
   }
   const read = await readArticle(reads, {
     ...req,
-    idempotencyKey: c.req.header("idempotency-key") ?? null,
+    idempotencyKey: idempotencyKeyOf(c.req.header("idempotency-key")),
   });
   if (!read.decision || !read.charge) {
     // The cap or a budget was taken by another read between the look and the charge.

@@ -28,6 +28,10 @@ export async function articlePage(deps: AppDeps, c: Context<PublishedEnv>): Prom
   if (access.chargedMicros !== null) {
     c.header("crawler-charged", formatCrawlerPrice(access.chargedMicros));
   }
+  // A paid read answers its signed receipt (docs/decisions/billing.md "Items, receipts").
+  if (access.charge) {
+    c.header("Folio-Receipt", access.charge.receipt);
+  }
   return render(deps, c, {
     article,
     decision: access.decision,

@@ -47,6 +47,8 @@ export function gateRequest(url: URL | string, method: string, headers: Headers)
 
 /** The answer header that carries a paid read's price to the proxy. */
 export const CHARGED = "crawler-charged";
+/** The signed receipt of a paid read, passed on to the client like `crawler-charged`. */
+export const RECEIPT = "Folio-Receipt";
 
 /**
  * Paths free to every visitor, as on Folio's own pages: what they say is what the rest costs,
@@ -100,7 +102,9 @@ async function decide(deps: AppDeps, c: Context<PublishedEnv>): Promise<Response
   c.set("article", article);
   const access = await pageAccess(deps, c, article, "origin");
   if (!access) return allow(c, null);
-  if (access.status === 200 && access.access === "full") return allow(c, access.chargedMicros);
+  if (access.status === 200 && access.access === "full") {
+    return allow(c, access.chargedMicros, access.charge?.receipt ?? null);
+  }
   c.header("Link", licenseLink(`${url.origin}/license.xml`));
   c.header("Cache-Control", "no-store");
   if (access.status === 402) {
@@ -117,8 +121,13 @@ async function decide(deps: AppDeps, c: Context<PublishedEnv>): Promise<Response
   return c.text(`${why}\n`, access.status === 451 ? 451 : 403);
 }
 
-function allow(c: Context<PublishedEnv>, chargedMicros: number | null): Response {
+function allow(
+  c: Context<PublishedEnv>,
+  chargedMicros: number | null,
+  receipt: string | null = null,
+): Response {
   if (chargedMicros !== null) c.header(CHARGED, formatCrawlerPrice(chargedMicros));
+  if (receipt) c.header(RECEIPT, receipt);
   c.header("Cache-Control", "no-store");
   return c.body(null, 200);
 }

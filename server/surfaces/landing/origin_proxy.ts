@@ -13,7 +13,7 @@ import type { Context } from "hono";
 import type { AppDeps } from "../../deps.ts";
 import type { PublishedEnv } from "../../platform/envelope.ts";
 import { FetchRefused } from "../../domain/catalog/fetcher.ts";
-import { CHARGED, FOLIO_KEY, gateApp, gateEnv, gateRequest } from "./gate.ts";
+import { CHARGED, FOLIO_KEY, gateApp, gateEnv, gateRequest, RECEIPT } from "./gate.ts";
 import { clientAddress } from "../../platform/throttle.ts";
 
 /** Hop-by-hop fields (RFC 9110 section 7.6.1), plus those the Connection header names. */
@@ -51,7 +51,10 @@ export function originProxy(deps: AppDeps) {
       gateEnv({ publisher, requestId: c.get("requestId"), remoteAddr }),
     );
     if (!decided.ok) return decided;
-    return await forward(deps, c, new URL(publisher.originUrl!), decided.headers.get(CHARGED));
+    return await forward(deps, c, new URL(publisher.originUrl!), {
+      charged: decided.headers.get(CHARGED),
+      receipt: decided.headers.get(RECEIPT),
+    });
   };
 }
 
@@ -72,7 +75,7 @@ async function forward(
   deps: AppDeps,
   c: Context<PublishedEnv>,
   origin: URL,
-  charged: string | null,
+  paid: { charged: string | null; receipt: string | null },
 ): Promise<Response> {
   const req = c.req.raw;
   const asked = new URL(req.url);
@@ -111,7 +114,8 @@ async function forward(
     back.add("content-encoding").add("content-length");
   }
   for (const [name, value] of res.headers) if (!back.has(name)) out.append(name, value);
-  if (charged) out.set(CHARGED, charged);
+  if (paid.charged) out.set(CHARGED, paid.charged);
+  if (paid.receipt) out.set(RECEIPT, paid.receipt);
   out.append("via", "1.1 folio");
   return new Response(res.body, { status: res.status, statusText: res.statusText, headers: out });
 }

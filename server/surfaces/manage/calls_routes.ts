@@ -33,6 +33,7 @@ type Query = {
   agent?: string;
   article?: string;
   only?: "reads";
+  status?: CallFilter["rows"];
 };
 
 /** The store filter of a query: `to` is a whole UTC day, so it ends at the next midnight. */
@@ -45,11 +46,15 @@ function filterOf(q: Query): CallFilter {
     agent: q.agent,
     articleId: q.article,
     readsOnly: q.only === "reads",
+    rows: q.status,
   };
 }
 
 /** How a call went (store/call_list.ts CALL_OUTCOMES, from its status and HTTP status). */
-export function outcomeOf(c: Pick<ListedCall, "status" | "httpStatus">): CallOutcome {
+export function outcomeOf(
+  c: Pick<ListedCall, "status" | "httpStatus">,
+): CallOutcome | "trace" {
+  if (c.status === "trace") return "trace";
   if (c.status === "ok") return "ok";
   if (c.httpStatus === 402) return "priced";
   if (c.httpStatus === 404) return "not_found";

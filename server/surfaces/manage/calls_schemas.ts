@@ -3,7 +3,7 @@
  * the answer, each call with the article it read, how it went and who made it.
  */
 import { z } from "zod";
-import { CALL_OUTCOMES } from "../../../store/call_list.ts";
+import { CALL_OUTCOMES, CALL_ROWS } from "../../../store/call_list.ts";
 import { SURFACES } from "../../../store/vocabulary.ts";
 import { callerSchema } from "./openapi_schemas.ts";
 
@@ -26,6 +26,8 @@ const filters = {
   article: z.string().trim().min(1).max(200).optional(),
   /** `reads`: only calls that read an article. */
   only: z.enum(["reads"]).optional(),
+  /** Which rows: calls (default), ok, error, trace (protocol rows) or all. */
+  status: z.enum(CALL_ROWS).optional(),
 };
 
 /** GET /api/publisher/calls/csv query. */
@@ -64,10 +66,10 @@ export const listedCallSchema = z.object({
   tool: z.string(),
   userAgent: z.string(),
   latencyMs: z.number(),
-  status: z.enum(["ok", "error"]),
-  outcome: z.enum(CALL_OUTCOMES).meta({
+  status: z.enum(["ok", "error", "trace"]),
+  outcome: z.enum([...CALL_OUTCOMES, "trace"]).meta({
     description: "How it went: `priced` is a 402 quote, `refused` a 401/403/429/451, " +
-      "`not_found` a 404, `failed` any other error",
+      "`not_found` a 404, `failed` any other error; `trace` for a protocol row",
   }),
   httpStatus: z.int().nullable(),
   requestId: z.string().nullable(),
@@ -82,7 +84,8 @@ export const listedCallSchema = z.object({
 
 /**
  * GET /api/publisher/calls: calls newest first (docs/SPEC.md "Events"), without the protocol
- * trace rows (`_method:*`, status trace); `limit` per page, `nextCursor` for the next.
+ * trace rows (`_method:*`, status trace) unless `status` asks for them; `limit` per page,
+ * `nextCursor` for the next.
  */
 export const callListSchema = z.object({
   calls: z.array(listedCallSchema),

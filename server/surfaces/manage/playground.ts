@@ -23,6 +23,7 @@ export function playgroundRoutes(deps: AppDeps): Hono<ManageEnv> {
     clock: deps.clock,
     search: deps.search,
     intents: deps.callLog,
+    receipts: deps.receipts,
   };
 
   app.post(

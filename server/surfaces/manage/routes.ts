@@ -14,6 +14,7 @@ import { trafficRoutes } from "./traffic_routes.ts";
 import { type ManageEnv, requirePublisher } from "./auth.ts";
 import { userEmail } from "../../../store/users.ts";
 import { ingestRoutes } from "./ingest_routes.ts";
+import { payoutRoutes } from "./payout_routes.ts";
 import { licenseRequestRoutes } from "./license_request_routes.ts";
 import { playgroundRoutes } from "./playground.ts";
 import { rulesRoutes } from "./rules_routes.ts";
@@ -116,6 +117,7 @@ export function manageRoutes(deps: AppDeps): Hono<ManageEnv> {
   app.route("/", trafficRoutes(deps));
   app.route("/", ingestRoutes(deps));
   app.route("/", licenseRequestRoutes(deps));
+  app.route("/", payoutRoutes(deps));
   app.route("/", playgroundRoutes(deps));
   // Issue 34: the publisher's signed webhooks (docs/decisions/webhooks.md); the sub-app's
   // requirePublisher has already authenticated.

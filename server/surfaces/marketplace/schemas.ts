@@ -267,6 +267,10 @@ export const statementSchema = z.object({
     amountUsdCents: z.number(),
     priceUsdCents: z.number().describe("The publisher's own prices"),
     feeUsdCents: z.number().describe("The 4.7% platform fee on agent payments, else 0"),
+    priceUsdMicros: z.int(),
+    feeUsdMicros: z.int(),
+    amountUsdMicros: z.int().describe("Exact: the sum of the line's items' amountUsdMicros"),
+    itemsUrl: z.string().describe("The line's items (GET, same credentials): its drill-down"),
   })),
   subscriptionFeesUsdCents: z.int(),
   meteredUsdCents: z.int(),
@@ -277,6 +281,8 @@ export const statementSchema = z.object({
   prepaidUsdCents: z.int(),
   amountDueUsdCents: z.int().describe("The total less what the processor already collected"),
   settlement: z.literal("invoice"),
+  totalUsdMicros: z.int().describe("Exact: the sum of every item on the statement"),
+  settlementNote: z.string().describe("How it is paid; automatic card collection is to come"),
 });
 
 /** POST /api/marketplace/webhooks/stripe answer. */

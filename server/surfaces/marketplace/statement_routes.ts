@@ -9,6 +9,7 @@ import { isMonth } from "../../domain/billing/months.ts";
 import { invoiceOf } from "../../domain/billing/invoice.ts";
 import {
   buildStatement,
+  SETTLEMENT_NOTE,
   type Statement,
   statementCsv,
   type StatementWire,
@@ -21,6 +22,7 @@ import { microsToCents, microsToWholeCents } from "../../platform/money.ts";
 import { CSP, pageHeaders } from "../../platform/security_headers.ts";
 import { statementMonths } from "../../../store/statements.ts";
 import { requireBuyer } from "./auth.ts";
+import { MARKETPLACE } from "./schemas.ts";
 
 /** Usage and statement routes. */
 export function statementRoutes(deps: AppDeps): Hono<AppEnv> {
@@ -83,15 +85,29 @@ export function statementRoutes(deps: AppDeps): Hono<AppEnv> {
   return app;
 }
 
-/** The statement's wire form: cents only (micros stay inside). */
+/** The statement's wire form: cents to show, micros to check, a drill-down per line. */
 function present(s: Statement): StatementWire {
-  const { totalMicros: _t, lines, ...rest } = s;
+  const { totalMicros, lines, ...rest } = s;
   return {
     ...rest,
-    lines: lines.map(({ priceMicros, feeMicros, amountMicros: _a, ...l }) => ({
+    lines: lines.map(({ priceMicros, feeMicros, amountMicros, itemKind, ...l }) => ({
       ...l,
       priceUsdCents: microsToCents(priceMicros),
       feeUsdCents: microsToCents(feeMicros),
+      priceUsdMicros: priceMicros,
+      feeUsdMicros: feeMicros,
+      amountUsdMicros: amountMicros,
+      itemsUrl: `${MARKETPLACE}/items?${new URLSearchParams({
+        statementMonth: s.month,
+        publisherId: l.publisherId,
+        usageMonth: l.usageMonth,
+        ...(itemKind ?? (l.kind === "adjustment" ? undefined : l.kind)
+          ? { kind: itemKind ?? l.kind }
+          : {}),
+        prepaid: String(l.prepaid),
+      })}`,
     })),
+    totalUsdMicros: totalMicros,
+    settlementNote: SETTLEMENT_NOTE,
   };
 }

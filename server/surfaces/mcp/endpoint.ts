@@ -22,6 +22,7 @@ import type { Credential } from "../../platform/identity.ts";
 import { hashSecret } from "../../platform/secrets.ts";
 import { McpHttpError } from "./guard.ts";
 import { buildServer } from "./server.ts";
+import { idempotencyKeyOf } from "../../domain/reads/inputs.ts";
 import {
   closeSession,
   newSessionId,
@@ -118,7 +119,7 @@ async function post(
     deps,
     publisher,
     caller: callerOf(c, deps, "mcp"),
-    sessionKey: sessionHash.slice(0, 32),
+    idempotencyKey: idempotencyKeyOf(c.req.header("idempotency-key")),
     userAgent: c.req.header("user-agent") ?? "",
     requestId: c.get("requestId"),
     logged: !c.get("probe"),

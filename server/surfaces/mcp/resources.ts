@@ -24,7 +24,7 @@ import {
 import { viewOf } from "./results.ts";
 import { internal, onRequest } from "./rpc.ts";
 import type { ServerContext } from "./server.ts";
-import { readKey } from "./tool_kit.ts";
+import { callKey } from "./tool_kit.ts";
 
 const listParams = z.object({ cursor: z.string().max(200).optional() }).passthrough();
 
@@ -89,7 +89,7 @@ export function registerResources(server: Server, ctx: ServerContext): void {
     }],
   }));
 
-  onRequest(server, "resources/read", readParams, async ({ uri }) => {
+  onRequest(server, "resources/read", readParams, async ({ uri, _meta }) => {
     // The view, and the template read literally (as tools/list once named it): the app shell,
     // which renders the tool result the host forwards.
     if ((uri === ARTICLE_VIEW_URI && mcpApps) || uri === ARTICLE_UI_TEMPLATE) {
@@ -98,17 +98,18 @@ export function registerResources(server: Server, ctx: ServerContext): void {
     const id = articleIdOf(uri);
     if (id === null) throw notFound(uri);
     try {
-      // Reading the page is a display read like get_article, and shares its idempotency key.
+      // Reading the page is a display read like get_article: billed unless it retries a key.
       const read = await readArticle({
         db: deps.store.db,
         clock: deps.clock,
         intents: deps.callLog,
+        receipts: deps.receipts,
       }, {
         publisher,
         caller: ctx.caller,
         idOrUrl: id,
         use: "display",
-        idempotencyKey: readKey(ctx, "display", id),
+        idempotencyKey: callKey(ctx, _meta),
       });
       const view = viewOf(deps.config, publisher, read);
       if (!view) throw notFound(uri);

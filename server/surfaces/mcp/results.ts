@@ -9,6 +9,7 @@ import type { Article } from "../../../store/articles.ts";
 import type { Publisher } from "../../../store/publishers.ts";
 import type { Config } from "../../platform/config.ts";
 import { centsText, microsToCents } from "../../platform/money.ts";
+import { receiptFields } from "../../domain/billing/receipts.ts";
 import { REQUEST_VIA } from "../../domain/licensing/mod.ts";
 import { licenseBlock } from "../../domain/reads/license_block.ts";
 import { articleRef, articleSummary } from "../../domain/reads/present.ts";
@@ -71,6 +72,7 @@ export function articleResult(
     ? {
       chargedUsdCents: microsToCents(read.charge.micros),
       budgetRemainingUsdCents: microsToCents(read.charge.remainingMicros),
+      ...receiptFields(read.charge),
     }
     : {};
   const ui = (): CallToolResult["content"][number] => ({

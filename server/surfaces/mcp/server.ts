@@ -21,7 +21,7 @@ import { TOOL_UI_META } from "./article_ui.tsx";
 import { publisherCard } from "./card.ts";
 import { toolError } from "./results.ts";
 import { enabledSponsorTools } from "./sponsor_tools.ts";
-import { inputJsonSchema, type ToolContext, type ToolDef } from "./tool_kit.ts";
+import { callKey, inputJsonSchema, type ToolContext, type ToolDef } from "./tool_kit.ts";
 import { CORE_TOOLS } from "./tools.ts";
 import { registerPrompts } from "./prompt_handlers.ts";
 import { registerResources } from "./resources.ts";
@@ -128,7 +128,10 @@ export function buildServer(ctx: ServerContext): Server {
     // This tool call's own row names the article it read (its request's trace row names it too).
     const read = callScope();
     try {
-      result = await inCallScope(read, () => tool.run(ctx, parsed.data));
+      result = await inCallScope(
+        read,
+        () => tool.run({ ...ctx, idempotencyKey: callKey(ctx, params._meta) }, parsed.data),
+      );
       return result;
     } catch (err) {
       const error = internal(ctx, err);

@@ -4,15 +4,19 @@ import { z } from "zod";
 import type { Publisher } from "../../../store/publishers.ts";
 import type { AppDeps } from "../../deps.ts";
 import type { Caller } from "../../domain/reads/requester.ts";
-import { monthOf } from "../../platform/clock.ts";
+import { idempotencyKeyOf } from "../../domain/reads/inputs.ts";
 
 /** Everything a tool call may use: the publisher, the caller and the session. */
 export interface ToolContext {
   deps: AppDeps;
   publisher: Publisher;
   caller: Caller;
-  /** Stable, non-secret key of the session (for idempotency keys). */
-  sessionKey: string;
+  /**
+   * The buyer's idempotency key for this call's read, if it sent one (the `Idempotency-Key`
+   * header, or `_meta["folio/idempotencyKey"]` of the tools/call or resources/read): a retry with
+   * the same key is billed once (docs/decisions/billing.md "One billable read").
+   */
+  idempotencyKey: string | null;
 }
 
 /** One tool. Input is parsed with `schema` before `run` sees it (unknown fields refused). */
@@ -49,10 +53,24 @@ export function inputJsonSchema(schema: z.ZodObject): Tool["inputSchema"] {
 /** What server/domain/reads needs from a tool's context. */
 export function readDeps(ctx: ToolContext) {
   const { deps } = ctx;
-  return { db: deps.store.db, clock: deps.clock, search: deps.search, intents: deps.callLog };
+  return {
+    db: deps.store.db,
+    clock: deps.clock,
+    search: deps.search,
+    intents: deps.callLog,
+    receipts: deps.receipts,
+  };
 }
 
-/** One charge per article reference, use, session and month: a host re-reading is not billed twice. */
-export function readKey(ctx: ToolContext, use: string, ref: string): string {
-  return `mcp:${ctx.sessionKey}:${monthOf(ctx.deps.clock.now())}:${use}:${ref}`;
+/** Where an MCP request may carry its idempotency key besides the HTTP header. */
+export const IDEMPOTENCY_META = "folio/idempotencyKey";
+
+/** The call's key: its `_meta` entry wins over the request's header (both checked). */
+export function callKey(ctx: ToolContext, meta: unknown): string | null {
+  const fromMeta = meta && typeof meta === "object"
+    ? (meta as Record<string, unknown>)[IDEMPOTENCY_META]
+    : undefined;
+  return fromMeta === undefined
+    ? ctx.idempotencyKey
+    : idempotencyKeyOf(fromMeta, `_meta.${IDEMPOTENCY_META}`);
 }

@@ -12,7 +12,8 @@ import { reasons } from "../../domain/licensing/mod.ts";
 import { licenseStatusTool, requestLicenseTool } from "./license_tools.ts";
 import { articleSummary, passageResult } from "../../domain/reads/present.ts";
 import { lastUserPrompt, limit, query, text, urlOrId } from "../../domain/reads/inputs.ts";
-import { defineTool, readDeps, readKey, type ToolContext, type ToolDef } from "./tool_kit.ts";
+import { defineTool, readDeps, type ToolContext, type ToolDef } from "./tool_kit.ts";
+import { passageCharges } from "../../domain/billing/receipts.ts";
 import { noun, plural } from "../../platform/words.ts";
 
 const READ_ONLY = { readOnlyHint: true, openWorldHint: false } as const;
@@ -76,8 +77,8 @@ const getArticleTool = defineTool({
       idOrUrl: args.url_or_id,
       use: "display",
       lastUserPrompt: args.last_user_prompt ?? null,
-      // One charge per article per session per month: a host re-reading it is not billed twice.
-      idempotencyKey: readKey(ctx, "display", args.url_or_id),
+      // Every read is billed; a retry with the same key is the same read.
+      idempotencyKey: ctx.idempotencyKey,
     });
     return articleResult(
       { config: ctx.deps.config, publisher: ctx.publisher, mcpApps: ctx.publisher.toggles.mcpApps },
@@ -131,9 +132,11 @@ const passagesTool = defineTool({
     const { passages, withheld, territory } = await retrievePassages(readDeps(ctx), {
       ...pc(ctx),
       ...args,
+      idempotencyKey: ctx.idempotencyKey,
     });
     if (territory) return toolError(territory, { status: "territory_blocked", message: territory });
     const results = passages.map((p) => passageResult(ctx.deps.config, ctx.publisher, p));
+    const charges = passageCharges(passages);
     return {
       content: [{
         type: "text",
@@ -145,7 +148,12 @@ const passagesTool = defineTool({
           : `No passages of ${ctx.publisher.name} that you may use match "${args.query}".`) +
           (withheld ? `\n${reasons.withheld(ctx.publisher.name, withheld)}` : ""),
       }],
-      structuredContent: { count: results.length, results, ...(withheld ? { withheld } : {}) },
+      structuredContent: {
+        count: results.length,
+        results,
+        ...(withheld ? { withheld } : {}),
+        ...(charges.length ? { charges } : {}),
+      },
     };
   },
 });

@@ -8,6 +8,8 @@ import { POLICIES } from "../../../store/vocabulary.ts";
 import { URL_STATES } from "../../../store/sources.ts";
 import * as lifecycle from "../manage/ingest_schemas.ts";
 import * as io from "../manage/openapi_schemas.ts";
+import * as payouts from "../manage/payout_schemas.ts";
+import { itemQuerySchema } from "../../domain/billing/items.ts";
 import {
   articlePatchSchema,
   crawlersSchema,
@@ -26,11 +28,22 @@ import {
   settingsResponseSchema,
   signupSchema,
 } from "../manage/schemas.ts";
-import { type Api, type Operation, pathParam, query, schemaOf } from "./kit.ts";
+import { type Api, type Json, type Operation, pathParam, query, schemaOf } from "./kit.ts";
 import { webhookPaths } from "./webhooks.ts";
 import { analyticsPaths } from "./manage_analytics.ts";
 import { catalogPaths } from "./manage_catalog.ts";
 import { gateConfigSchema } from "../manage/gate_schemas.ts";
+
+const PAYOUT_MONTH = query("month", {
+  type: "string",
+  pattern: "^\\d{4}-(0[1-9]|1[0-2])$",
+  description: "YYYY-MM (UTC); default: the current month",
+});
+
+/** The items routes' filters, from the schema they are parsed with. */
+const ITEM_PARAMS = Object.entries(
+  (schemaOf(itemQuerySchema, "input") as { properties: Record<string, Json> }).properties,
+).map(([name, schema]) => query(name, schema));
 
 const ERRORS: Record<number, string> = {
   400: "Invalid input; the message names the field and the problem, and `param` the field",
@@ -485,6 +498,47 @@ export function manageApi(): Api {
           summary: "Earnings from metered reads and licenses",
           params: [query("months", { type: "integer", minimum: 1, maximum: 36, default: 12 })],
           ok: [200, io.earningsSchema],
+          errors: [400],
+        }),
+      },
+      "/api/publisher/payouts": {
+        get: authed({
+          summary: "The month's payout statement",
+          description: "What buyers were billed for your content on that month's statements: " +
+            "per-read earnings (metered reads, agent payments) and license fees apart, platform " +
+            "fees apart, the net you are paid (your own prices) and the payout's state. Each " +
+            "line's itemsUrl lists its items; they add up to it to the micro-dollar.",
+          params: [PAYOUT_MONTH],
+          ok: [200, payouts.payoutStatementSchema],
+          errors: [400],
+        }),
+      },
+      "/api/publisher/payouts/csv": {
+        get: authed({
+          summary: "The month's payout statement as CSV (attachment)",
+          description: "Columns month, line, description, count, gross_usd_micros, " +
+            "platform_fees_usd_micros, net_usd_micros; a last total row naming the payout state. " +
+            "Every cell quoted; cells starting with = + - @ guarded.",
+          params: [PAYOUT_MONTH],
+          ok: [200, { "text/csv": { schema: { type: "string" } } }],
+          errors: [400],
+        }),
+      },
+      "/api/publisher/items": {
+        get: authed({
+          summary: "The charges for your content, as items, paged and filtered",
+          description: "The same items and filters as the buyer's GET /api/marketplace/items, " +
+            "for every buyer, without the buyer's idempotency key.",
+          params: ITEM_PARAMS,
+          ok: [200, payouts.publisherItemPageSchema],
+          errors: [400],
+        }),
+      },
+      "/api/publisher/items/csv": {
+        get: authed({
+          summary: "The charges for your content as CSV (attachment)",
+          params: ITEM_PARAMS.filter((p) => p.name !== "cursor" && p.name !== "limit"),
+          ok: [200, { "text/csv": { schema: { type: "string" } } }],
           errors: [400],
         }),
       },

@@ -28,6 +28,14 @@ const CALL_FILTERS = [
     enum: ["reads"],
     description: "Only calls that read an article",
   }),
+  query("status", {
+    type: "string",
+    enum: ["calls", "ok", "error", "trace", "all"],
+    default: "calls",
+    description: "Which rows: calls (ok and error), one status, trace (the protocol rows, " +
+      "`_method:<name>`: the JSON-RPC envelope of a tool call, or a handshake such as " +
+      "initialize, tools/list, ping) or all",
+  }),
 ];
 
 /** The paths, each operation made authenticated by `authed`. */
@@ -38,8 +46,8 @@ export function analyticsPaths(authed: (o: Omit<Operation, "auth">) => Operation
         summary: "Calls to this publisher, newest first: filters, date range, paging",
         description: "Each call names who made it (`agent`, grouped as the traffic chart groups " +
           "them), how it went (`outcome`) and the article it read. Protocol trace rows " +
-          "(`_method:*` with status trace) are left out; an anonymous caller's address is never " +
-          "shown. Pass `nextCursor` as `cursor` for the next page; `total` counts every match.",
+          "(`_method:*` with status trace) are left out unless `status` asks for them; an " +
+          "anonymous caller's address is never shown. Pass `nextCursor` as `cursor` for the next page; `total` counts every match.",
         params: [
           ...CALL_FILTERS,
           query("limit", { type: "integer", minimum: 1, maximum: 500, default: 100 }),

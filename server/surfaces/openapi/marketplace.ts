@@ -7,7 +7,9 @@ import * as m from "../marketplace/schemas.ts";
 import * as r from "../marketplace/rights_schemas.ts";
 import * as o from "../marketplace/offer_schemas.ts";
 import { webhookPaths } from "./webhooks.ts";
-import { type Api, type Operation, pathParam, query } from "./kit.ts";
+import * as items from "../marketplace/item_schemas.ts";
+import { itemQuerySchema } from "../../domain/billing/items.ts";
+import { type Api, type Json, type Operation, pathParam, query, schemaOf } from "./kit.ts";
 
 const ERRORS: Record<number, string> = {
   400: "Invalid input; the message names the field and the problem, and `param` the field",
@@ -29,6 +31,11 @@ const MONTH = query("month", {
   pattern: "^\\d{4}-(0[1-9]|1[0-2])$",
   description: "YYYY-MM (UTC); default: the current month",
 });
+
+/** The items routes' filters, from the schema they are parsed with. */
+const ITEM_PARAMS = Object.entries(
+  (schemaOf(itemQuerySchema, "input") as { properties: Record<string, Json> }).properties,
+).map(([name, schema]) => query(name, schema));
 
 /** The marketplace API. */
 export function marketplaceApi(): Api {
@@ -314,6 +321,51 @@ export function marketplaceApi(): Api {
         params: [MONTH],
         ok: [200, { "text/csv": { schema: { type: "string" } } }],
         errors: [400],
+      }),
+    },
+    "/items": {
+      get: authed({
+        summary: "The buyer's charge items, paged and filtered",
+        description: "Every charge as an item: time, publisher, article (id, URL, title), use, " +
+          "surface, price, platform fee, idempotency key, receipt id. Newest first; " +
+          "`nextCursor` pages on. `matching` sums every item the filters match, to the " +
+          "micro-dollar: a statement line's `itemsUrl` is this route with the line's filters, " +
+          "and its items add up to the line.",
+        params: ITEM_PARAMS,
+        ok: [200, items.itemPageSchema],
+        errors: [400],
+      }),
+    },
+    "/items/csv": {
+      get: authed({
+        summary: "The buyer's charge items as CSV (attachment)",
+        description: "Every item the filters match (no paging), newest first; RFC 4180, every " +
+          "cell quoted, cells starting with = + - @ guarded against formula injection.",
+        params: ITEM_PARAMS.filter((p) => p.name !== "cursor" && p.name !== "limit"),
+        ok: [200, { "text/csv": { schema: { type: "string" } } }],
+        errors: [400],
+      }),
+    },
+    "/receipts/verify": {
+      post: {
+        summary: "Check a receipt",
+        description: "Whether Folio signed the receipt as it stands (EdDSA against the keys of " +
+          "/.well-known/jwks.json, old ones included) and whether the ledger still holds its " +
+          "charge with the same amounts and statement month. A forged or altered receipt is " +
+          "400 invalid_receipt. Receipts verify offline too; this is a convenience.",
+        body: items.receiptCheckSchema,
+        ok: [200, items.receiptCheckedSchema],
+        errors: [400, 413, 415],
+      },
+    },
+    "/items/{id}": {
+      get: authed({
+        summary: "One charge item and its signed receipt",
+        description: "The receipt is the compact JWS a charged read answered with (EdDSA over " +
+          "the item; verify it against /.well-known/jwks.json).",
+        params: [pathParam("id", "The item (charge) id, chg_…")],
+        ok: [200, items.itemReceiptSchema],
+        errors: [404],
       }),
     },
     "/session": {

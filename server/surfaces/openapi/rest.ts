@@ -60,8 +60,28 @@ export function restApi(baseUrl: string): Api {
     description: "Each article used is one rag read: charged at the publisher's rag price for " +
       "a buyer without a rag license, or counted against the paywall meter for an anonymous " +
       "caller. last_user_prompt, when given, is recorded as a reader intent. Territory " +
-      "withholding is answered as search answers it (`withheld`, or 451 territory_blocked).",
-    params: [...searchParams, param("last_user_prompt", inputs.lastUserPrompt, false)],
+      "withholding is answered as search answers it (`withheld`, or 451 territory_blocked). " +
+      "With an Idempotency-Key, each article's read is keyed `<key>#<articleId>`: a retried " +
+      "request is not billed again.",
+    params: [
+      ...searchParams,
+      param("last_user_prompt", inputs.lastUserPrompt, false),
+      {
+        name: "Idempotency-Key",
+        in: "header",
+        required: false,
+        description: "A new key per request, the same key on a retry (1 to 255 visible ASCII " +
+          "characters; otherwise 400 invalid_idempotency_key).",
+        schema: { type: "string", maxLength: 255, examples: ["passages-2f9c41d8"] },
+      },
+    ],
+    headers: {
+      "Folio-Receipt": {
+        description: "When articles were charged: their signed receipts (compact JWS), " +
+          "comma-separated, as in the body's `charges`",
+        schema: { type: "string" },
+      },
+    },
     ok: [200, r.passagesResponseSchema],
     also: [[
       451,
@@ -87,7 +107,8 @@ export function restApi(baseUrl: string): Api {
         required: false,
         description: "A new key per read, the same key on a retry: a retried read with the " +
           "same key is charged once (the answer still names the charge); the key reused for " +
-          "another article is 409.",
+          "another article is 409; a key that is not 1 to 255 visible ASCII characters is 400 " +
+          "invalid_idempotency_key. Every read without a key is billed (no dedupe window).",
         schema: { type: "string", maxLength: 255, examples: ["read-2f9c41d8"] },
       },
     ],
@@ -101,6 +122,11 @@ export function restApi(baseUrl: string): Api {
         description: "On a charged read: what this read costs the buyer in US cents (also on " +
           "a retry with the same Idempotency-Key, which is not charged again)",
         schema: { type: "number" },
+      },
+      "Folio-Receipt": {
+        description: "On a charged read (and its retry): the signed receipt, a compact JWS " +
+          "(EdDSA, Ed25519) over the charge item, verifiable against /.well-known/jwks.json",
+        schema: { type: "string" },
       },
       "Folio-Budget-Remaining-Usd-Cents": {
         description: "On a charged read by a buyer with a budget: what is left of it this month",

@@ -20,6 +20,8 @@ import { microsToCents } from "../../platform/money.ts";
 import { licenseBlock } from "../../domain/reads/license_block.ts";
 import { articleFull, articleSummary, passageResult } from "../../domain/reads/present.ts";
 import { readArticle } from "../../domain/reads/read_article.ts";
+import { idempotencyKeyOf } from "../../domain/reads/inputs.ts";
+import { passageCharges } from "../../domain/billing/receipts.ts";
 import { retrievePassages, searchArticles } from "../../domain/reads/search.ts";
 import { clientAddress } from "../../platform/throttle.ts";
 import { restError } from "./errors.ts";
@@ -66,6 +68,7 @@ export function restRoutes(deps: AppDeps): Hono<AppEnv> {
         "X-Request-Id",
         "Folio-Charged-Usd-Cents",
         "Folio-Budget-Remaining-Usd-Cents",
+        "Folio-Receipt",
       ],
       maxAge: 86400,
     }),
@@ -76,6 +79,7 @@ export function restRoutes(deps: AppDeps): Hono<AppEnv> {
     clock: deps.clock,
     search: deps.search,
     intents: deps.callLog,
+    receipts: deps.receipts,
   };
 
   const search = async (c: Context<PublishedEnv>, input: Search) => {
@@ -106,12 +110,17 @@ export function restRoutes(deps: AppDeps): Hono<AppEnv> {
       publisher,
       ...input,
       caller: callerOf(c, deps, "rest"),
+      idempotencyKey: idempotencyKeyOf(c.req.header("idempotency-key")),
     });
     if (territory) return c.json({ status: "territory_blocked", message: territory }, 451);
+    // Each charged article's rag read answers its receipt, in the body and the header.
+    const charges = passageCharges(passages);
+    if (charges.length) c.header("Folio-Receipt", charges.map((ch) => ch.receipt).join(", "));
     return c.json({
       count: passages.length,
       results: passages.map((p) => passageResult(deps.config, publisher, p)),
       ...(withheld ? { withheld } : {}),
+      ...(charges.length ? { charges } : {}),
     });
   };
   const article = async (c: Context<PublishedEnv>, input: ArticleRead) => {
@@ -121,11 +130,12 @@ export function restRoutes(deps: AppDeps): Hono<AppEnv> {
       ...input,
       caller: callerOf(c, deps, "rest"),
       use: "display",
-      idempotencyKey: c.req.header("idempotency-key") ?? null,
+      idempotencyKey: idempotencyKeyOf(c.req.header("idempotency-key")),
     });
     if (!read.article || !read.decision) throw articleNotFound();
     if (read.charge) {
       c.header("Folio-Charged-Usd-Cents", String(microsToCents(read.charge.micros)));
+      c.header("Folio-Receipt", read.charge.receipt);
       c.header(
         "Folio-Budget-Remaining-Usd-Cents",
         String(microsToCents(read.charge.remainingMicros)),

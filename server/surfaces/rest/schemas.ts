@@ -39,6 +39,15 @@ export const passagesResponseSchema = z.object({
   withheld: z.int().min(1).optional().describe(
     "How many articles the publisher's content rules withhold in the caller's region (absent: none)",
   ),
+  charges: z.array(z.object({
+    articleId: z.string(),
+    chargedUsdCents: z.number(),
+    chargeId: z.string(),
+    receiptId: z.string(),
+    receipt: z.string().describe("Compact JWS (EdDSA) over the charge item"),
+  })).optional().describe(
+    "When articles were charged (one rag read each): each charge and its signed receipt",
+  ),
 });
 
 /** 200 of GET .../articles/{idOrUrl}: the full article (docs/SPEC.md "Publisher REST API"). */

@@ -1,0 +1,163 @@
+/**
+ * Payouts: a month's payout statement (per-read earnings and license fees, platform fees apart,
+ * the net paid out and its state) with the month's items and the CSVs.
+ */
+import type { z } from "zod";
+import type {
+  payoutStatementSchema,
+  publisherItemPageSchema,
+} from "../../server/surfaces/manage/payout_schemas.ts";
+import { formatUsd, microsToCents } from "../../server/platform/money.ts";
+import { plural } from "../../server/platform/words.ts";
+import { Scroll } from "./scroll.tsx";
+import { ConsoleShell, count, when, type Who } from "./shell.tsx";
+
+/** GET /api/publisher/payouts. */
+export type PayoutStatementView = z.output<typeof payoutStatementSchema>;
+/** GET /api/publisher/items. */
+export type PublisherItemsView = z.output<typeof publisherItemPageSchema>;
+
+const usd = (micros: number) => formatUsd(microsToCents(micros));
+
+const PAYOUT_STATES = {
+  accruing: "accruing: the month is in progress",
+  pending: "pending: due, not paid yet",
+  paid: "paid",
+} as const;
+
+/** GET /publisher/payouts. */
+export function PayoutsPage(
+  props: {
+    who: Who;
+    statement: PayoutStatementView;
+    items: PublisherItemsView | null;
+    paged: boolean;
+    /** Months to choose from, newest first. */
+    months: string[];
+    problem?: string | null;
+  },
+) {
+  const s = props.statement;
+  const i = props.items;
+  return (
+    <ConsoleShell
+      who={props.who}
+      section="payouts"
+      title={`Payout statement ${s.month}`}
+      problem={props.problem}
+    >
+      <p class="hint">
+        What buyers were billed for your content on this month's statements. You are paid your own
+        prices (net); the 4.7% platform fee on agent payments is charged to buyers on top and is not
+        yours. Payouts are made monthly after the month closes.
+      </p>
+      <nav aria-label="Months" class="row">
+        {props.months.map((m) =>
+          m === s.month
+            ? <strong key={m} aria-current="page">{m}</strong>
+            : <a key={m} href={`/publisher/payouts?month=${m}`}>{m}</a>
+        )}
+      </nav>
+      <p class="row">
+        <a href={`/publisher/payouts/${s.month}.csv`} download>Payout statement CSV</a>
+        <a href={`/publisher/payouts/${s.month}-items.csv`} download>Items CSV</a>
+      </p>
+      {s.lines.length === 0
+        ? <p class="card">Nothing billed for your content on the {s.month} statements yet.</p>
+        : (
+          <Scroll label={`Lines of the ${s.month} payout statement`}>
+            <table>
+              <thead>
+                <tr>
+                  <th scope="col">Line</th>
+                  <th scope="col" class="num">Count</th>
+                  <th scope="col" class="num">Gross</th>
+                  <th scope="col" class="num">Platform fees</th>
+                  <th scope="col" class="num">Net (yours)</th>
+                </tr>
+              </thead>
+              <tbody>
+                {s.lines.map((l) => (
+                  <tr key={l.kind}>
+                    <th scope="row">{l.description}</th>
+                    <td class="num">{count(l.count)}</td>
+                    <td class="num">{usd(l.grossUsdMicros)}</td>
+                    <td class="num">{usd(l.platformFeesUsdMicros)}</td>
+                    <td class="num">{usd(l.netUsdMicros)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </Scroll>
+        )}
+      <section class="card" aria-labelledby="payout-title">
+        <h2 id="payout-title">Totals</h2>
+        <dl class="facts">
+          <dt>Per-read earnings (gross)</dt>
+          <dd>{usd(s.perRead.grossUsdMicros)} ({plural(s.perRead.count, "charged read")})</dd>
+          <dt>License fees (gross)</dt>
+          <dd>{usd(s.subscriptions.grossUsdMicros)}</dd>
+          <dt>Platform fees</dt>
+          <dd>{usd(s.totals.platformFeesUsdMicros)}</dd>
+          <dt>Net</dt>
+          <dd>
+            <strong>{usd(s.totals.netUsdMicros)}</strong>
+          </dd>
+          <dt>Payout</dt>
+          <dd>{usd(s.payout.amountUsdMicros)}, {PAYOUT_STATES[s.payout.state]}</dd>
+        </dl>
+      </section>
+      {i === null || i.items.length === 0 ? null : (
+        <section aria-labelledby="items-title">
+          <h2 id="items-title">Items</h2>
+          <Scroll label={`Items of the ${s.month} payout statement`}>
+            <table>
+              <thead>
+                <tr>
+                  <th scope="col">Time</th>
+                  <th scope="col">Article</th>
+                  <th scope="col">Use</th>
+                  <th scope="col">Surface</th>
+                  <th scope="col" class="num">Gross</th>
+                  <th scope="col" class="num">Fee</th>
+                  <th scope="col" class="num">Net</th>
+                </tr>
+              </thead>
+              <tbody>
+                {i.items.map((it) => (
+                  <tr key={it.id}>
+                    <td>{when(it.at)}</td>
+                    <td>
+                      {it.article ? (it.article.title ?? it.article.id) : "License fee"}
+                    </td>
+                    <td>{it.use ?? "—"}</td>
+                    <td>{it.surface}</td>
+                    <td class="num">{usd(it.amountUsdMicros)}</td>
+                    <td class="num">{usd(it.feeUsdMicros)}</td>
+                    <td class="num">{usd(it.priceUsdMicros)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </Scroll>
+          <nav class="pager" aria-label="Item pages">
+            {props.paged ? <a href={`/publisher/payouts?month=${s.month}`}>First page</a> : null}
+            <span>{plural(i.matching.count, "item")} in all</span>
+            {i.nextCursor
+              ? (
+                <a
+                  href={`/publisher/payouts?${new URLSearchParams({
+                    month: s.month,
+                    cursor: i.nextCursor,
+                  })}`}
+                >
+                  Next page
+                </a>
+              )
+              : null}
+          </nav>
+        </section>
+      )}
+    </ConsoleShell>
+  );
+}
