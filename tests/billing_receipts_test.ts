@@ -5,6 +5,7 @@
  * a key rotation keeps old receipts verifiable.
  */
 import assert from "node:assert/strict";
+import { setArticlePolicy } from "../store/articles.ts";
 import {
   CompactSign,
   compactVerify,
@@ -243,6 +244,17 @@ Deno.test("passages: each charged article's rag read answers its receipt on REST
   await using folio = await startTestFolio();
   const { apiKey } = await signup(folio, "rag");
   const auth = { authorization: `Bearer ${apiKey}` };
+  // Every article priced, so whichever passages rank first are charged rag reads.
+  const ids = await folio.store.db.execute(
+    "SELECT id FROM articles WHERE publisher_id = 'pub_demo'",
+  );
+  for (const { id } of ids.rows) {
+    await setArticlePolicy(folio.store.db, "pub_demo", String(id), {
+      policy: "PAYWALL",
+      priceMicros: 20_000,
+      now: folio.clock.now(),
+    });
+  }
   const res = await folio.request(
     "/api/v1/passages/search?q=energy&limit=5&last_user_prompt=q",
     { host: HOST, headers: { ...auth, "idempotency-key": "rag-1" } },

@@ -73,6 +73,8 @@ Deno.test({
     });
     assert.equal(paid.status, 200, caddy.log());
     assert.equal(paid.headers.get("crawler-charged"), price);
+    // The signed receipt of the charge reaches the client too.
+    assert.match(paid.headers.get("folio-receipt") ?? "", /^[\w-]+\.[\w-]+\.[\w-]+$/);
     assert.equal(await paid.text(), origin.page(paywall.path));
     assert.equal(
       origin.lastHeaders()!.get("authorization"),

@@ -85,6 +85,8 @@ Deno.test({
       const paid = await get(paywall.path, pay);
       assert.equal(paid.status, 200, nginx.log());
       assert.equal(paid.headers.get("crawler-charged"), price);
+      // The signed receipt of the charge reaches the client too.
+      assert.match(paid.headers.get("folio-receipt") ?? "", /^[\w-]+\.[\w-]+\.[\w-]+$/);
       assert.equal(await paid.text(), origin.page(paywall.path));
     }
     const charges = async () =>

@@ -186,6 +186,8 @@ Deno.test("reverse proxy: crawlers are gated as on the landing path before the o
   });
   assert.equal(paid.status, 200);
   assert.equal(paid.headers.get("crawler-charged"), price);
+  // The signed receipt of the charge reaches the client too.
+  assert.match(paid.headers.get("folio-receipt") ?? "", /^[\w-]+\.[\w-]+\.[\w-]+$/);
   assert.equal(await paid.text(), `origin page ${paywall.path}`);
   assert.equal(
     origin.seen.at(-1)!.headers.get("authorization"),
