@@ -357,6 +357,8 @@ Deno.test("calls, intents and coverage show this publisher's activity only", asy
   const other = bearer((await signUp(folio, { slug: "other" })).apiKey);
   assert.deepEqual(await json(await folio.request("/api/publisher/calls", { headers: other })), {
     calls: [],
+    total: 0,
+    nextCursor: null,
   });
   assert.deepEqual(await json(await folio.request("/api/publisher/intents", { headers: other })), {
     intents: [],
