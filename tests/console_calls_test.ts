@@ -95,7 +95,7 @@ Deno.test("the calls page lists calls newest first with the page each read, and 
   assert.match(csv.headers.get("content-disposition") ?? "", /attachment; filename="folio-calls-/);
   const lines = csv.html.trim().split("\r\n");
   assert.equal(lines.length, 3, "a header and the two reads");
-  assert.match(lines[0], /^at,surface,tool,outcome,/);
+  assert.match(lines[0], /^"at","surface","tool","outcome",/);
   assert.ok(lines.slice(1).every((l) => l.includes(`"_rest:get_article"`)));
 });
 

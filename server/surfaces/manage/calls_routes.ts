@@ -4,7 +4,6 @@
  * the same filters as CSV. Each call names the article it read.
  */
 import { Hono } from "hono";
-import { stringify } from "csv-stringify/sync";
 import {
   type CallFilter,
   type CallOutcome,
@@ -15,6 +14,7 @@ import {
 import type { Client } from "../../../store/db.ts";
 import type { AppDeps } from "../../deps.ts";
 import { parseInput } from "../../platform/validate.ts";
+import { toCsv } from "../../platform/csv.ts";
 import type { ManageEnv } from "./auth.ts";
 import { agentKey, describeAgents } from "./agents.ts";
 import { describeCallers } from "./callers.ts";
@@ -86,14 +86,6 @@ async function present(db: Client, calls: ListedCall[]) {
   }));
 }
 
-/**
- * A CSV cell that a spreadsheet will not run: text starting with =, +, -, @, tab or CR gets a
- * leading apostrophe (OWASP "CSV Injection"; docs/TEST-PLAN.md 4.23), numbers stay numbers.
- */
-export function guardCell(value: string): string {
-  return /^[=+\-@\t\r]/.test(value) && !/^-?\d+(\.\d+)?$/.test(value) ? `'${value}` : value;
-}
-
 const CSV_COLUMNS = [
   "at",
   "surface",
@@ -110,7 +102,7 @@ const CSV_COLUMNS = [
   "request_id",
 ];
 
-/** One call as a CSV row, every cell guarded. */
+/** One call as a CSV row (`toCsv()` guards formulas). */
 function csvRow(r: Awaited<ReturnType<typeof present>>[number]): string[] {
   return [
     r.at,
@@ -126,7 +118,7 @@ function csvRow(r: Awaited<ReturnType<typeof present>>[number]): string[] {
     r.userAgent,
     String(r.latencyMs),
     r.requestId ?? "",
-  ].map(guardCell);
+  ];
 }
 
 /** The calls routes. */
@@ -167,7 +159,7 @@ export function callsRoutes(deps: AppDeps): Hono<ManageEnv> {
     let written = 0;
     const csv = new ReadableStream<string>({
       start(controller) {
-        controller.enqueue(stringify([CSV_COLUMNS], { record_delimiter: "windows" }));
+        controller.enqueue(toCsv([CSV_COLUMNS]));
       },
       async pull(controller) {
         const rows = written < CSV_MAX_ROWS
@@ -177,10 +169,7 @@ export function callsRoutes(deps: AppDeps): Hono<ManageEnv> {
           })
           : [];
         if (rows.length === 0) return controller.close();
-        controller.enqueue(stringify((await present(db, rows)).map(csvRow), {
-          quoted: true,
-          record_delimiter: "windows",
-        }));
+        controller.enqueue(toCsv((await present(db, rows)).map(csvRow)));
         written += rows.length;
         const last = rows.at(-1)!;
         before = { at: last.at.getTime(), id: last.id };
