@@ -18,7 +18,7 @@ import type { UseCase } from "./types.ts";
 
 /** How to ask for more rights (docs/SPEC.md "License block": `requestVia`). */
 export const REQUEST_VIA =
-  "Call the request_license MCP tool on this publisher's MCP server (use_case, message, contact) to ask for a license; the publisher approves or denies it in its approval workflow.";
+  "Ask for a license with the request_license tool on this publisher's MCP server (use_case, message, max_monthly_usd) or POST /api/marketplace/license-requests with a buyer key (publisherId, useCase, message, maxMonthlyUsdCents); the publisher answers with an offer your buyer accepts before anything is billed, or a denial with its reason.";
 
 /** The facts a sentence may name. */
 export interface ReasonFacts {

@@ -27,8 +27,9 @@ const NAME = "must be 1 to 120 characters without control characters";
 const REQUIRED_STRING = "is required and must be a string";
 const CLIENT_ID = "is required (the client_id from dynamic client registration)";
 const USE_CASES_SHAPE = `must be a non-empty array of ${BUNDLE.join(", ")}`;
-const FINE_TUNING = "fine_tuning is not in the standard bundle; ask the publisher with the " +
-  "request_license MCP tool (publisher approval workflow)";
+const FINE_TUNING = "fine_tuning is not in the standard bundle; ask the publisher with " +
+  "POST /api/marketplace/license-requests or the request_license MCP tool: it answers with an " +
+  "offer you accept";
 
 const email = z.string({ error: REQUIRED_STRING }).trim()
   .refine(isEmail, "is not an email address")

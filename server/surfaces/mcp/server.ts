@@ -96,7 +96,7 @@ export function buildServer(ctx: ServerContext): Server {
       capabilities: { tools: {}, resources: {}, prompts: {}, completions: {} },
       jsonSchemaValidator: validator ??= new AjvJsonSchemaValidator(),
       instructions:
-        `Articles of ${publisher.name}, licensed for AI use. Search with search_articles, read with get_article (pass last_user_prompt), cite the URL you are given, and use request_license for rights you do not hold.`,
+        `Articles of ${publisher.name}, licensed for AI use. Search with search_articles, read with get_article (pass last_user_prompt), cite the URL you are given, use request_license for rights you do not hold, and follow it with license_request_status.`,
     },
   );
   const tools = toolsFor(ctx);
