@@ -103,6 +103,15 @@ function where(publisherId: string, f: CallFilter): { sql: string; args: InValue
   return { sql: conds.join(" AND "), args };
 }
 
+/**
+ * The index hint of a listing: the calls' partial index (it holds no trace rows) when the rows
+ * asked are calls; a listing that asks for traces reads the table as SQLite plans it (an
+ * INDEXED BY that cannot be used is an error, not a slow plan).
+ */
+function indexFor(f: CallFilter): string {
+  return (f.rows ?? "calls") === "calls" ? "INDEXED BY call_log_calls_by_time" : "";
+}
+
 /** One page of calls, newest first, strictly before `before` when given. */
 export async function listCalls(
   db: Client,
@@ -115,7 +124,7 @@ export async function listCalls(
   const pageArgs = options.before ? [options.before.at, options.before.at, options.before.id] : [];
   const rs = await db.execute({
     sql: `SELECT c.*, a.title AS article_title, a.url AS article_url
-          FROM call_log c INDEXED BY call_log_calls_by_time
+          FROM call_log c ${indexFor(filter)}
           LEFT JOIN articles a ON a.id = c.article_id AND a.publisher_id = c.publisher_id
           WHERE ${w.sql}${page}
           ORDER BY c.at DESC, c.id DESC LIMIT ?`,
@@ -128,7 +137,7 @@ export async function listCalls(
     tool: String(r.tool),
     userAgent: String(r.user_agent),
     latencyMs: Number(r.latency_ms),
-    status: String(r.status) as "ok" | "error",
+    status: String(r.status) as CallStatus,
     httpStatus: r.http_status === null ? null : Number(r.http_status),
     identity: r.identity === null ? null : String(r.identity),
     requestId: r.request_id === null ? null : String(r.request_id),
@@ -147,7 +156,7 @@ export async function countCalls(
 ): Promise<number> {
   const w = where(publisherId, filter);
   const rs = await db.execute({
-    sql: `SELECT COUNT(*) AS n FROM call_log c INDEXED BY call_log_calls_by_time WHERE ${w.sql}`,
+    sql: `SELECT COUNT(*) AS n FROM call_log c ${indexFor(filter)} WHERE ${w.sql}`,
     args: w.args,
   });
   return Number(rs.rows[0].n);
