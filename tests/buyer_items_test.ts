@@ -22,7 +22,10 @@ Deno.test("items page: empty state, then items filtered, paged, exported, reache
   const text = textOf(page.html);
   assert.match(text, /3 items match/);
   assert.match(text, /portal-0/);
-  assert.match(page.html, /href="\/api\/marketplace\/items\/chg_[0-9a-z]+">rct_/);
+  assert.match(
+    page.html,
+    /href="\/api\/marketplace\/items\/chg_[0-9a-z]+" aria-label="Receipt rct_[0-9a-z]+"/,
+  );
   assert.match(page.html, /href="\/buyer\/items\.csv" download/);
 
   const none = await visitor.get("/buyer/items?surface=mcp");

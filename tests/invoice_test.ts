@@ -50,10 +50,11 @@ Deno.test("a closed month's invoice: number, dates, seller, buyer, lines and tot
   );
   assert.match(text, /Bill to Acme AI ap@acme\.test Buyer buy_/);
   assert.match(text, /Metered reads The Demo Ledger 2 \$0\.0\d/);
+  // Every printed amount, to the micro-dollar as printed: lines, subtotal, fees and total add up.
   const money = (label: string) => {
-    const m = new RegExp(`${label} −?\\$(\\d+\\.\\d\\d)`).exec(text);
+    const m = new RegExp(`${label} −?\\$(\\d+\\.\\d+)`).exec(text);
     assert.ok(m, `${label} in ${text}`);
-    return Math.round(Number(m[1]) * 100);
+    return Math.round(Number(m[1]) * 1_000_000);
   };
   assert.equal(
     money("Subtotal") + money("Platform fees \\(4\\.7% on agent payments\\)"),

@@ -137,7 +137,7 @@ export function InvoicePage(props: { invoice: Invoice; backHref?: string }) {
             <td class="num">−{formatUsd(inv.prepaidUsdCents)}</td>
           </tr>
           <tr class="grand">
-            <th scope="row">Amount due</th>
+            <th scope="row">Amount due (to the cent)</th>
             <td class="num">{formatUsd(inv.amountDueUsdCents)}</td>
           </tr>
         </tbody>

@@ -151,8 +151,13 @@ export function ItemsPage(
                         <code>{i.idempotencyKey ?? "—"}</code>
                       </td>
                       <td>
-                        <a href={`/api/marketplace/items/${encodeURIComponent(i.id)}`}>
-                          {i.receiptId}
+                        {/* The id's last characters name it in the row; the whole id is the link's name. */}
+                        <a
+                          href={`/api/marketplace/items/${encodeURIComponent(i.id)}`}
+                          aria-label={`Receipt ${i.receiptId}`}
+                          title={i.receiptId}
+                        >
+                          …{i.receiptId.slice(-6)}
                         </a>
                       </td>
                     </tr>

@@ -7,7 +7,7 @@
 import type { Client } from "../../../store/db.ts";
 import { invoiceNumber } from "../../../store/invoices.ts";
 import type { Seller } from "../../platform/config.ts";
-import { microsToWholeCents, subtractCents, sumMicros } from "../../platform/money.ts";
+import { microsToCents, subtractMicros, sumMicros } from "../../platform/money.ts";
 import type { Statement } from "./statement.ts";
 
 /** Days from issue to due date. */
@@ -44,7 +44,9 @@ export async function invoiceOf(
   const s = statement;
   const issued = s.state === "closed" && s.closedAt !== null && s.lines.length > 0;
   const number = issued ? await invoiceNumber(db, s.buyerId, s.month, new Date(s.closedAt!)) : null;
-  const subtotal = microsToWholeCents(sumMicros(s.lines.map((l) => l.priceMicros)));
+  // Lines, subtotal, fees and total to the micro-dollar, so they add up as printed; only the
+  // amount due is rounded to the cent (docs/decisions/billing.md "Invoices").
+  const subtotal = sumMicros(s.lines.map((l) => l.priceMicros));
   return {
     number: number ? formatInvoiceNumber(number.seq) : null,
     status: number ? "issued" : "draft",
@@ -53,9 +55,9 @@ export async function invoiceOf(
     seller: parties.seller,
     buyer: parties.buyer,
     statement: s,
-    subtotalUsdCents: subtotal,
-    feesUsdCents: subtractCents(s.totalUsdCents, subtotal),
-    totalUsdCents: s.totalUsdCents,
+    subtotalUsdCents: microsToCents(subtotal),
+    feesUsdCents: microsToCents(subtractMicros(s.totalMicros, subtotal)),
+    totalUsdCents: microsToCents(s.totalMicros),
     prepaidUsdCents: s.prepaidUsdCents,
     amountDueUsdCents: s.amountDueUsdCents,
   };
