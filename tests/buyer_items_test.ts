@@ -24,7 +24,7 @@ Deno.test("items page: empty state, then items filtered, paged, exported, reache
   assert.match(text, /portal-0/);
   assert.match(
     page.html,
-    /href="\/api\/marketplace\/items\/chg_[0-9a-z]+" aria-label="Receipt rct_[0-9a-z]+"/,
+    /href="\/api\/marketplace\/items\/chg_[0-9a-z]+" title="rct_[0-9a-z]+"/,
   );
   assert.match(page.html, /href="\/buyer\/items\.csv" download/);
 

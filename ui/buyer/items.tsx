@@ -151,10 +151,9 @@ export function ItemsPage(
                         <code>{i.idempotencyKey ?? "—"}</code>
                       </td>
                       <td>
-                        {/* The id's last characters name it in the row; the whole id is the link's name. */}
+                        {/* The id's last characters name it in the row; the whole id is its title. */}
                         <a
                           href={`/api/marketplace/items/${encodeURIComponent(i.id)}`}
-                          aria-label={`Receipt ${i.receiptId}`}
                           title={i.receiptId}
                         >
                           …{i.receiptId.slice(-6)}
