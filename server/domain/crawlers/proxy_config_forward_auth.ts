@@ -109,7 +109,7 @@ http:
       forwardAuth:
         address: "${folio}${GATE_PATHS.forwardAuth}"
         trustForwardHeader: false
-        authResponseHeaders: [Crawler-Charged]
+        authResponseHeaders: [Crawler-Charged, Folio-Receipt]
   services:
     publisher-origin:
       loadBalancer:
