@@ -5,6 +5,7 @@
  * listed only when the filter's `rows` asks for them (docs/SPEC.md "Events": filterable).
  */
 import type { InValue } from "@libsql/client";
+import { callOf } from "./call_log.ts";
 import type { Client } from "./db.ts";
 import type { CallStatus, Surface } from "./vocabulary.ts";
 
@@ -131,17 +132,8 @@ export async function listCalls(
     args: [...w.args, ...pageArgs, options.limit],
   });
   return rs.rows.map((r) => ({
+    ...callOf(r),
     id: Number(r.id),
-    at: new Date(Number(r.at)),
-    surface: String(r.surface) as Surface,
-    tool: String(r.tool),
-    userAgent: String(r.user_agent),
-    latencyMs: Number(r.latency_ms),
-    status: String(r.status) as CallStatus,
-    httpStatus: r.http_status === null ? null : Number(r.http_status),
-    identity: r.identity === null ? null : String(r.identity),
-    requestId: r.request_id === null ? null : String(r.request_id),
-    articleId: r.article_id === null ? null : String(r.article_id),
     article: r.article_title === null
       ? null
       : { title: String(r.article_title), url: String(r.article_url) },

@@ -4,7 +4,7 @@
  * figures (store/status.ts): those measure this node, not the demo's story.
  */
 import type { Client } from "./db.ts";
-import type { CallEntry } from "./call_log.ts";
+import { CALL_COLUMNS, type CallEntry, callValues } from "./call_log.ts";
 import { type IntentEntry, intentInserts } from "./intents.ts";
 import { multiRowInserts } from "./multi_row.ts";
 
@@ -38,35 +38,7 @@ export async function insertHistory(
   },
 ): Promise<void> {
   await db.batch([
-    ...multiRowInserts(
-      "call_log",
-      [
-        "publisher_id",
-        "at",
-        "surface",
-        "tool",
-        "user_agent",
-        "latency_ms",
-        "status",
-        "http_status",
-        "identity",
-        "request_id",
-        "article_id",
-      ],
-      history.calls.map((e) => [
-        e.publisherId,
-        e.at.getTime(),
-        e.surface,
-        e.tool,
-        e.userAgent,
-        e.latencyMs,
-        e.status,
-        e.httpStatus ?? null,
-        e.identity ?? null,
-        e.requestId ?? null,
-        e.articleId ?? null,
-      ]),
-    ),
+    ...multiRowInserts("call_log", CALL_COLUMNS, history.calls.map(callValues)),
     ...multiRowInserts(
       "charges",
       [

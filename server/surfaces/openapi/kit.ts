@@ -62,6 +62,19 @@ export function query(name: string, schema: Json, required = false): Json {
   return { name, in: "query", required, schema };
 }
 
+/** The `month` query parameter of statements, items and payouts. */
+export const MONTH_PARAM = query("month", {
+  type: "string",
+  pattern: "^\\d{4}-(0[1-9]|1[0-2])$",
+  description: "YYYY-MM (UTC); default: the current month",
+});
+
+/** One query parameter per property of the zod schema a route parses its query with. */
+export function queryParamsOf(schema: z.ZodType): Json[] {
+  const { properties } = schemaOf(schema, "input") as { properties: Record<string, Json> };
+  return Object.entries(properties).map(([name, s]) => query(name, s));
+}
+
 /** A path parameter. */
 export function pathParam(name: string, description?: string): Json {
   return {

@@ -28,22 +28,21 @@ import {
   settingsResponseSchema,
   signupSchema,
 } from "../manage/schemas.ts";
-import { type Api, type Json, type Operation, pathParam, query, schemaOf } from "./kit.ts";
+import {
+  type Api,
+  MONTH_PARAM,
+  type Operation,
+  pathParam,
+  query,
+  queryParamsOf,
+  schemaOf,
+} from "./kit.ts";
 import { webhookPaths } from "./webhooks.ts";
 import { analyticsPaths } from "./manage_analytics.ts";
 import { catalogPaths } from "./manage_catalog.ts";
 import { gateConfigSchema } from "../manage/gate_schemas.ts";
 
-const PAYOUT_MONTH = query("month", {
-  type: "string",
-  pattern: "^\\d{4}-(0[1-9]|1[0-2])$",
-  description: "YYYY-MM (UTC); default: the current month",
-});
-
-/** The items routes' filters, from the schema they are parsed with. */
-const ITEM_PARAMS = Object.entries(
-  (schemaOf(itemQuerySchema, "input") as { properties: Record<string, Json> }).properties,
-).map(([name, schema]) => query(name, schema));
+const ITEM_PARAMS = queryParamsOf(itemQuerySchema);
 
 const ERRORS: Record<number, string> = {
   400: "Invalid input; the message names the field and the problem, and `param` the field",
@@ -508,7 +507,7 @@ export function manageApi(): Api {
             "per-read earnings (metered reads, agent payments) and license fees apart, platform " +
             "fees apart, the net you are paid (your own prices) and the payout's state. Each " +
             "line's itemsUrl lists its items; they add up to it to the micro-dollar.",
-          params: [PAYOUT_MONTH],
+          params: [MONTH_PARAM],
           ok: [200, payouts.payoutStatementSchema],
           errors: [400],
         }),
@@ -519,7 +518,7 @@ export function manageApi(): Api {
           description: "Columns month, line, description, count, gross_usd_micros, " +
             "platform_fees_usd_micros, net_usd_micros; a last total row naming the payout state. " +
             "Every cell quoted; cells starting with = + - @ guarded.",
-          params: [PAYOUT_MONTH],
+          params: [MONTH_PARAM],
           ok: [200, { "text/csv": { schema: { type: "string" } } }],
           errors: [400],
         }),

@@ -9,7 +9,7 @@ import * as o from "../marketplace/offer_schemas.ts";
 import { webhookPaths } from "./webhooks.ts";
 import * as items from "../marketplace/item_schemas.ts";
 import { itemQuerySchema } from "../../domain/billing/items.ts";
-import { type Api, type Json, type Operation, pathParam, query, schemaOf } from "./kit.ts";
+import { type Api, MONTH_PARAM, type Operation, pathParam, query, queryParamsOf } from "./kit.ts";
 
 const ERRORS: Record<number, string> = {
   400: "Invalid input; the message names the field and the problem, and `param` the field",
@@ -26,16 +26,7 @@ const ERRORS: Record<number, string> = {
 
 const HTML = { "text/html": { schema: { type: "string" } } };
 
-const MONTH = query("month", {
-  type: "string",
-  pattern: "^\\d{4}-(0[1-9]|1[0-2])$",
-  description: "YYYY-MM (UTC); default: the current month",
-});
-
-/** The items routes' filters, from the schema they are parsed with. */
-const ITEM_PARAMS = Object.entries(
-  (schemaOf(itemQuerySchema, "input") as { properties: Record<string, Json> }).properties,
-).map(([name, schema]) => query(name, schema));
+const ITEM_PARAMS = queryParamsOf(itemQuerySchema);
 
 /** The marketplace API. */
 export function marketplaceApi(): Api {
@@ -300,7 +291,7 @@ export function marketplaceApi(): Api {
         description: "Subscription fees, metered lines, agent payments and adjustments; total " +
           "= sum of lines. Open during the month; closed (immutable) after the month close. " +
           "Usage arriving for a closed month is an adjustment line on the next statement.",
-        params: [MONTH],
+        params: [MONTH_PARAM],
         ok: [200, m.statementSchema],
         errors: [400],
       }),
@@ -308,7 +299,7 @@ export function marketplaceApi(): Api {
     "/statement/invoice": {
       get: authed({
         summary: "The statement as a printable invoice (HTML)",
-        params: [MONTH],
+        params: [MONTH_PARAM],
         ok: [200, HTML],
         errors: [400],
       }),
@@ -318,7 +309,7 @@ export function marketplaceApi(): Api {
         summary: "The statement as CSV (attachment)",
         description: "Columns month, publisher, kind, description, quantity, amount_usd_cents; " +
           "a last total row. Text cells are guarded against formula injection.",
-        params: [MONTH],
+        params: [MONTH_PARAM],
         ok: [200, { "text/csv": { schema: { type: "string" } } }],
         errors: [400],
       }),
