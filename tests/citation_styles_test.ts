@@ -211,3 +211,117 @@ Deno.test("an invalid date is no date, and a site ending in ! gets no second mar
   assert.equal(formatCitation("apa", src), "Lee, A. (n.d.). Hi. Yahoo! https://y.example/a");
   assert.equal(formatCitation("chicago", src), "Lee, Ann. “Hi.” Yahoo! https://y.example/a.");
 });
+
+/** Bylines as real news sites print them, and each style's first author. */
+const BYLINES: [string, { apa: string; mla: string; chicago: string }][] = [
+  // Particles belong to the surname, capitalised or not (APA 7 §9.8, MLA 9 2.1.1, CMOS 8.5).
+  ["Abigail Van Buren", {
+    apa: "Van Buren, A.",
+    mla: "Van Buren, Abigail",
+    chicago: "Van Buren, Abigail",
+  }],
+  ["Marcus De Guzman", {
+    apa: "De Guzman, M.",
+    mla: "De Guzman, Marcus",
+    chicago: "De Guzman, Marcus",
+  }],
+  ["Juan Carlos de la Cruz", {
+    apa: "de la Cruz, J. C.",
+    mla: "de la Cruz, Juan Carlos",
+    chicago: "de la Cruz, Juan Carlos",
+  }],
+  ["Van Morrison", { apa: "Morrison, V.", mla: "Morrison, Van", chicago: "Morrison, Van" }],
+  // A role or an outlet after a comma is no co-author; a byline in capitals is a name.
+  ["ROBERT BURNS, AP National Security Writer", {
+    apa: "Burns, R.",
+    mla: "Burns, Robert",
+    chicago: "Burns, Robert",
+  }],
+  ["Troy L. Smith, Cleveland.com", {
+    apa: "Smith, T. L.",
+    mla: "Smith, Troy L.",
+    chicago: "Smith, Troy L.",
+  }],
+  ["Ann Lee, Reuters", { apa: "Lee, A.", mla: "Lee, Ann", chicago: "Lee, Ann" }],
+  ["SEAN O'BRIEN", { apa: "O'Brien, S.", mla: "O'Brien, Sean", chicago: "O'Brien, Sean" }],
+  ["Jackie Roman | NJ Advance Media for NJ.com", {
+    apa: "Roman, J.",
+    mla: "Roman, Jackie",
+    chicago: "Roman, Jackie",
+  }],
+  ["Kim Lyons for The Verge", { apa: "Lyons, K.", mla: "Lyons, Kim", chicago: "Lyons, Kim" }],
+  ["King, Martin Luther, Jr.", {
+    apa: "King, M. L., Jr.",
+    mla: "King, Martin Luther, Jr.",
+    chicago: "King, Martin Luther, Jr.",
+  }],
+];
+
+/** A name ended by the period the styles put after it ("Smith, Troy L." has its own). */
+const end = (name: string) => name.endsWith(".") ? name : `${name}.`;
+
+for (const [byline, want] of BYLINES) {
+  Deno.test(`a real byline, one author in every style: ${byline}`, () => {
+    const src = {
+      author: byline,
+      title: "A title",
+      site: "News",
+      publishedAt: null,
+      url: "https://n.example/a",
+    };
+    assert.equal(
+      formatCitation("apa", src),
+      `${want.apa} (n.d.). A title. News. https://n.example/a`,
+    );
+    assert.equal(formatCitation("mla", src), `${end(want.mla)} “A title.” News, n.example/a.`);
+    assert.equal(
+      formatCitation("chicago", src),
+      `${end(want.chicago)} “A title.” News. https://n.example/a.`,
+    );
+  });
+}
+
+Deno.test("two people with a role each stay two people", () => {
+  assert.deepEqual(
+    parseAuthors("Ann Lee, Staff Writer, and Bo Chan, Correspondent").map(inverted),
+    [
+      "Lee, Ann",
+      "Chan, Bo",
+    ],
+  );
+  assert.deepEqual(parseAuthors("Center for Disease Control").map(inverted), [
+    "Center for Disease Control",
+  ]);
+});
+
+Deno.test("quotation marks in a title become single inside the style's double ones", () => {
+  const src = (title: string) => ({
+    author: "Ann Lee",
+    title,
+    site: "News",
+    publishedAt: null,
+    url: "https://n.example/a",
+  });
+  assert.equal(
+    formatCitation("mla", src('The "Big One"')),
+    "Lee, Ann. “The ‘Big One.’” News, n.example/a.",
+  );
+  assert.equal(
+    formatCitation("chicago", src("Why “Succession” matters")),
+    "Lee, Ann. “Why ‘Succession’ matters.” News. https://n.example/a.",
+  );
+  assert.equal(
+    formatCitation("mla", src('He asked "why?"')),
+    "Lee, Ann. “He asked ‘why?’” News, n.example/a.",
+  );
+  // APA sets no title in quotation marks: the title's own stay double, the period inside them.
+  assert.equal(
+    formatCitation("apa", src('The "Big One"')),
+    'Lee, A. (n.d.). The "Big One." News. https://n.example/a',
+  );
+  // An apostrophe at the end is no closing quotation mark.
+  assert.equal(
+    formatCitation("mla", src("The Smiths’")),
+    "Lee, Ann. “The Smiths’.” News, n.example/a.",
+  );
+});

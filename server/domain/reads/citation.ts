@@ -134,16 +134,26 @@ function chicago(src: CitationSource, names: Name[], date: Date | null): string 
   }`;
 }
 
-/** A title in quotation marks with the period inside, none after a ? or ! that ends it. */
+/**
+ * A title in quotation marks with the period inside, none after a ? or ! that ends it. Quotation
+ * marks within it become single ones (MLA 9 6.32, Chicago 17 13.30), and a period at its end goes
+ * inside them too: “The ‘Big One.’”
+ */
 function quoted(title: string): string {
-  const t = title.trim();
-  return /[.?!]$/.test(t) ? `“${t}”` : `“${t}.”`;
+  const t = title.trim().replace(/"([^"]*)"/g, "‘$1’").replace(/“([^”]*)”/g, "‘$1’");
+  return `“${sentence(t)}”`;
 }
 
-/** `s` ended by a period, unless it ends with one already (or with ? or !). */
+/**
+ * `s` ended by a period, unless it ends with one already (or with ? or !); a closing quotation
+ * mark keeps the period inside it (APA 7 §6.9).
+ */
 function sentence(s: string): string {
   const t = s.trim();
-  return /[.?!]$/.test(t) ? t : `${t}.`;
+  // Only a mark that closes a quotation: the ’ of "the Smiths’" is an apostrophe.
+  const close = /^(.*?)(["”]|(?<=‘.*)’)$/s.exec(t);
+  const [body, mark] = close ? [close[1], close[2]] : [t, ""];
+  return /[.?!]$/.test(body) ? t : `${body}.${mark}`;
 }
 
 function text(n: Name): string {

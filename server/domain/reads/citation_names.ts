@@ -37,38 +37,72 @@ const GROUP =
   /\b(staff|team|desk|editors?|editorial|newsroom|press|news|inc\.?|ltd\.?|llc|gmbh|association|society|institute|university|council|agency|department|office|group|foundation|committee|redaktion|organi[sz]ation|corporation|company|ministry|cent(er|re)s?|bank|service|network|laborator(y|ies))\b|&/i;
 const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
 
+/** What follows a name after a comma or "for" in a byline: a role or where the person writes. */
+const ROLE =
+  /\b(writer|reporter|correspondent|editor|columnist|contributor|critic|photographer|producer|analyst|chief|bureau|staff|freelance|special to)\b/i;
+/** A web address standing for the outlet ("Cleveland.com", "nj.com"). */
+const DOMAIN = /^[\w-]+(\.[\w-]+)*\.[a-z]{2,}$/i;
+
 /** The people an author field names, in order. */
 export function parseAuthors(raw: string): Name[] {
-  const text = raw.replace(/\s+/g, " ").trim();
+  // "Jackie Roman | NJ Advance Media for NJ.com": the person before the bar, the outlet after it.
+  const text = raw.replace(/\s+/g, " ").trim().split(" | ")[0].trim();
   if (!text) return [];
   // "Lee, Ann" and "King, Martin Luther, Jr.": one person written family name first.
   const commas = text.split(/\s*,\s*/);
-  if (!/\s(and|&)\s|;/i.test(text) && commas.length === 2 && !commas[0].includes(" ")) {
-    return [{ family: commas[0], given: commas[1], suffix: "" }];
+  const suffixed = commas.length === 3 && /^(jr|sr|ii|iii|iv)\.?$/i.test(commas[2]);
+  if (
+    !/\s(and|&)\s|;/i.test(text) && (commas.length === 2 || suffixed) &&
+    !commas[0].includes(" ") && !isAffiliation(commas[1])
+  ) {
+    return [{ family: commas[0], given: commas[1], suffix: suffixed ? commas[2] : "" }];
   }
-  const parts = text.split(/\s*(?:;|,(?!\s*(?:jr|sr|ii|iii|iv)\b)|\sand\s)\s*/i)
+  const parts = text.split(/\s*(?:;|,\s*and\s|,(?!\s*(?:jr|sr|ii|iii|iv)\b)|\sand\s)\s*/i)
     .map((p) => p.trim()).filter(Boolean)
     // "Ann Lee & Bo Chan" is two people, "Procter & Gamble" one company.
     .flatMap((p) => {
       const sides = p.split(/\s&\s/);
       return sides.length > 1 && sides.every((x) => x.includes(" ")) ? sides : [p];
     });
-  return parts.map(parseName);
+  const names: Name[] = [];
+  for (const part of parts) {
+    // "ROBERT BURNS, AP National Security Writer", "Troy L. Smith, Cleveland.com", "Ann Lee,
+    // Reuters": after a person, a role or an outlet is where they write, not a co-author.
+    const afterPerson = names.some((n) => !("literal" in n));
+    if (afterPerson && (isAffiliation(part) || !part.includes(" "))) continue;
+    // "Ann Lee for NJ.com": the person, without the outlet they write for.
+    const person = parseName(part.replace(/\s+for\s+\S.*$/i, ""));
+    names.push("literal" in person ? parseName(part) : person);
+  }
+  return names;
+}
+
+/** A byline's role or outlet: "AP National Security Writer", "Cleveland.com". */
+function isAffiliation(part: string): boolean {
+  return ROLE.test(part) || DOMAIN.test(part.trim());
 }
 
 /** One person's name written given names first. */
 export function parseName(name: string): Name {
   const m = name.match(/^(.*?),?\s+(jr\.?|sr\.?|ii|iii|iv|phd|md)$/i);
-  const core = m ? m[1] : name;
+  const written = m ? m[1] : name;
   const suffix = m ? m[2] : "";
-  const words = core.split(" ").filter(Boolean);
-  if (words.length < 2 || words.length > 5 || CJK.test(core) || GROUP.test(core)) {
+  const words = written.split(" ").filter(Boolean);
+  if (words.length < 2 || words.length > 5 || CJK.test(written) || GROUP.test(written)) {
     return { literal: name };
   }
+  // A byline set in capitals ("ROBERT BURNS") is a name, cited in its ordinary case.
+  if (!/\p{Ll}/u.test(written)) words.splice(0, words.length, ...words.map(ordinaryCase));
   let i = words.length - 1;
-  while (i > 1 && PARTICLES.has(words[i - 1])) i--;
+  // Particles before the family name belong to it, capitalised or not ("Abigail Van Buren").
+  while (i > 1 && PARTICLES.has(words[i - 1].toLowerCase())) i--;
   if (i === 1 && PARTICLES.has(words[0])) return { literal: name };
   return { family: words.slice(i).join(" "), given: words.slice(0, i).join(" "), suffix };
+}
+
+/** "O'BRIEN" → "O'Brien", "JEAN-PAUL" → "Jean-Paul": each part capitalised, the rest small. */
+function ordinaryCase(word: string): string {
+  return word.toLowerCase().replace(/(^|[-'’])(\p{L})/gu, (_, sep, ch) => sep + ch.toUpperCase());
 }
 
 /** "Lee, Ann" (MLA, Chicago): family name, given names, then any suffix. */
