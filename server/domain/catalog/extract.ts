@@ -7,6 +7,7 @@ import { Readability } from "@mozilla/readability";
 import { parseHTML } from "linkedom";
 import { htmlToText } from "./html_text.ts";
 import { plainNames, removeClutter } from "./clutter.ts";
+import { dropFurniture, removeFurniture } from "./furniture.ts";
 import { normaliseDate } from "./dates.ts";
 import {
   byline,
@@ -60,6 +61,7 @@ export function extractArticle(html: string, url: string): Extracted {
   const author = pickAuthor(doc, meta, ld, sites);
   const published = pickPublished(doc, meta, article);
   removeClutter(doc);
+  removeFurniture(doc);
   plainNames(doc);
   let readable: ReturnType<Readability<string>["parse"]> = null;
   try {
@@ -70,12 +72,18 @@ export function extractArticle(html: string, url: string): Extracted {
   const body = readable?.content ? htmlToText(readable.content) : fallbackBody(html);
   const publishedAt = published ??
     (readable?.publishedTime ? normaliseDate(readable.publishedTime) : null);
+  const text = dropTailChrome(
+    dropFurniture(dropLeadChrome(body, { title, author }).split("\n\n")).join("\n\n"),
+  );
   const summary = first(
     str(article?.description),
     meta.get("og:description")?.[0],
     meta.get("description")?.[0],
     meta.get("dc.description")?.[0],
     meta.get("twitter:description")?.[0],
+    // The body's first paragraph, not Readability's excerpt: that is the first <p> it kept, a
+    // byline ("By Ana Silva") when metadata named the author first.
+    text.split("\n\n").find((b) => b.trim() !== "" && !b.startsWith("## ")),
     readable?.excerpt,
   ).slice(0, MAX_SUMMARY);
   const tags = firstList(
@@ -89,7 +97,7 @@ export function extractArticle(html: string, url: string): Extracted {
     publishedAt,
     summary,
     tags,
-    body: dropTailChrome(dropLeadChrome(body, { title, author })),
+    body: text,
     canonicalUrl,
   };
 }

@@ -33,18 +33,24 @@ export interface AuthorEvidence {
  * the site's name with evidence it is an organisation or a desk of it), "site" (the site's own
  * name and nothing more known: kept when no other source names anyone) or "name".
  */
-export function authorKind(n: string, e: AuthorEvidence): "decoy" | "site" | "name" {
-  if (
-    !n || GENERIC_AUTHORS.test(n) || DESK.test(n) || /^https?:\/\//i.test(n) ||
-    /^[^\s]+\.[a-z]{2,}$/i.test(n)
-  ) {
+export function authorKind(
+  n: string,
+  e: AuthorEvidence,
+  options: { visible?: boolean } = {},
+): "decoy" | "site" | "name" {
+  if (!n || GENERIC_AUTHORS.test(n) || /^https?:\/\//i.test(n) || /^[^\s]+\.[a-z]{2,}$/i.test(n)) {
     return "decoy";
   }
+  // Structured data typing a name as a Person is kept, a desk's name too ("BBC Business desk").
   if (e.people.some((p) => same(p, n))) return "name";
+  // A desk printed as the page's byline is who the page says wrote it: kept when nobody else is
+  // named. In a meta tag it is the site's house default, a decoy.
+  if (DESK.test(n)) return options.visible ? "site" : "decoy";
   const equal = e.sites.some((s) => same(s, n));
   // "Redazione Gazzetta Veneta", "Herald Staff": a desk of the site.
   const desk = !equal && e.sites.some((s) => containsWords(n, s));
   if (!equal && !desk) return "name";
+  if (desk && options.visible) return "site";
   return desk || e.orgs.some((o) => same(o, n)) || ORGANISATION.test(n) ? "decoy" : "site";
 }
 
@@ -81,9 +87,9 @@ export function pickAuthor(
       clean(el.querySelector("[itemprop~=name]")?.textContent ?? el.textContent)
     ),
     [...doc.querySelectorAll('a[rel~="author"]')].map((a) => clean(a.textContent)),
-    [...doc.querySelectorAll(".byline .author, .byline [class*=name], .author-name, .author")]
-      .filter((el) => !el.closest("[class*=comment], [id*=comment]"))
-      .map((el) => byline(el.textContent)),
+    visible(doc, ".byline .author, .byline [class*=name], .author-name, .author"),
+    // A byline with no element inside naming the author: "<p class="byline">By Ana Silva</p>".
+    visible(doc, ".byline:not(:has(*))"),
     meta.get("author") ?? [],
     meta.get("parsely-author") ?? meta.get("sailthru.author") ?? [],
   ];
@@ -92,12 +98,24 @@ export function pickAuthor(
     // "By Ann Lee" in a meta tag is Ann Lee.
     const names = [...new Set(list.map((n) => clean(decodeEntities(n)).replace(BY, "")))]
       .filter((n) => n.length <= 100);
-    const kinds = names.map((n) => authorKind(n, evidence));
+    const kinds = names.map((n) => authorKind(n, evidence, { visible: BYLINES.has(list) }));
     const named = names.filter((_, i) => kinds[i] === "name");
     if (named.length) return named.join(", ");
     siteOnly ||= names.filter((_, i) => kinds[i] === "site").join(", ");
   }
   return siteOnly;
+}
+
+/** The lists of names read off bylines a reader sees (not off metadata). */
+const BYLINES = new WeakSet<string[]>();
+
+/** The names in the page's byline elements matching `selector`, outside comments. */
+function visible(doc: Document, selector: string): string[] {
+  const names = [...doc.querySelectorAll(selector)]
+    .filter((el) => !el.closest("[class*=comment], [id*=comment]"))
+    .map((el) => byline(el.textContent));
+  BYLINES.add(names);
+  return names;
 }
 
 /** "Marsh, Elena" (Highwire's order) as "Elena Marsh". */
