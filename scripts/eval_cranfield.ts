@@ -69,6 +69,7 @@ for (const k of [20, 60]) {
     FUSIONS.push({ method: "rrf", k, ftsWeight: 1, semanticWeight: w });
   }
 }
+FUSIONS.push({ method: "adaptive", k: 0, ftsWeight: 1, semanticWeight: 1 });
 for (const method of ["minmax", "zscore"] as const) {
   for (const w of [1, 1.5, 2, 3, 4]) {
     FUSIONS.push({ method, k: 0, ftsWeight: 1, semanticWeight: w });

@@ -1,13 +1,18 @@
 /**
  * Fusion of the full-text and semantic legs: weighted reciprocal rank (Cormack, Clarke, Büttcher
- * 2009) or a weighted sum of per-query normalised scores (CombSUM with min-max or z-score).
+ * 2009), a weighted sum of per-query normalised scores (CombSUM with min-max or z-score), or the
+ * default, `adaptive`: z-score CombSUM with each leg weighted by how far its best candidate stands
+ * out from the rest of its list in this query (docs/decisions/search.md "Adaptive fusion").
  */
 
 /** Which legs contributed hits. */
 export type SearchMode = "hybrid" | "fts" | "semantic" | "none";
 
-/** How each leg's ranking becomes a contribution: by rank (rrf) or by normalised score. */
-export type FusionMethod = "rrf" | "minmax" | "zscore";
+/**
+ * How each leg's ranking becomes a contribution: by rank (rrf), by normalised score (minmax,
+ * zscore), or by z-score weighted per query by the leg's confidence (adaptive).
+ */
+export type FusionMethod = "rrf" | "minmax" | "zscore" | "adaptive";
 
 /** Fusion method (rrf when absent), its RRF constant `k` and per-leg weights. */
 export interface FusionOptions {
@@ -18,16 +23,30 @@ export interface FusionOptions {
 }
 
 /**
- * Defaults (docs/decisions/search.md): the semantic weight was chosen by 5-fold cross-validation
- * on the Cranfield TRAIN queries and earns it on held-out folds (+0.022 nDCG@10, p 0.03); k is
- * RRF's own 60 (Cormack, Clarke, Büttcher 2009), since the tuned 20 added nothing significant.
+ * Defaults (docs/decisions/search.md "Adaptive fusion"): no weight tuned on any collection. A fixed
+ * semantic weight (×4 from Cranfield) put any semantic candidate above the full-text leg's top hit
+ * on catalogs of headlines and short pieces; per-query confidence carries from one catalog to the
+ * next (scripts/eval_search_suite.ts).
  */
 export const DEFAULT_FUSION: FusionOptions = {
-  method: "rrf",
+  method: "adaptive",
   k: 60,
   ftsWeight: 1,
-  semanticWeight: 4,
+  semanticWeight: 1,
 };
+
+/**
+ * A leg's confidence in this query: the z-score of its best candidate within its own list (how
+ * far the top stands out: a score-distribution predictor of how well the leg does on the query).
+ * A list with no spread, or a single hit, says little: the floor keeps it a small voice.
+ */
+export function confidence(scores: number[]): number {
+  if (scores.length < 2) return CONFIDENCE_FLOOR;
+  const mean = scores.reduce((a, b) => a + b, 0) / scores.length;
+  const sd = Math.sqrt(scores.reduce((a, s) => a + (s - mean) ** 2, 0) / scores.length);
+  return sd > 0 ? Math.max(CONFIDENCE_FLOOR, (Math.max(...scores) - mean) / sd) : CONFIDENCE_FLOOR;
+}
+const CONFIDENCE_FLOOR = 0.1;
 
 /** One leg's hit: higher scores are better; lists are best first. */
 export interface LegHit {
@@ -49,6 +68,7 @@ export interface FusedHit {
  */
 export function normalize(scores: number[], method: FusionMethod, k = 60): number[] {
   if (method === "rrf") return scores.map((_, i) => 1 / (k + i + 1));
+  if (method === "adaptive") return normalize(scores, "zscore");
   if (scores.length === 0) return [];
   if (method === "minmax") {
     const min = Math.min(...scores);
@@ -73,8 +93,12 @@ export function fuseScored(
   const method = options.method ?? "rrf";
   const hits = new Map<string, FusedHit>();
   const add = (leg: LegHit[], weight: number, isSemantic: boolean) => {
-    const norm = normalize(leg.map((h) => h.score), method, options.k);
-    const floor = method === "zscore" && norm.length > 0 ? Math.min(...norm) : 0;
+    const scores = leg.map((h) => h.score);
+    const norm = normalize(scores, method, options.k);
+    const floor = (method === "zscore" || method === "adaptive") && norm.length > 0
+      ? Math.min(...norm)
+      : 0;
+    if (method === "adaptive") weight *= confidence(scores);
     leg.forEach((h, i) => {
       const hit = hits.get(h.articleId) ?? { articleId: h.articleId, score: 0, semantic: false };
       if (!hits.has(h.articleId)) hits.set(h.articleId, hit);

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { fuse, fuseScored, modeOf, normalize } from "./fusion.ts";
+import { confidence, fuse, fuseScored, modeOf, normalize } from "./fusion.ts";
 
 Deno.test("fuse() ranks an article found by both legs above single-leg hits", () => {
   const out = fuse(["a", "b", "c"], ["d", "b", "e"], { k: 60, ftsWeight: 1, semanticWeight: 1 });
@@ -57,4 +57,45 @@ Deno.test("fuseScored() with z-scores gives an absent article its leg's lowest v
   assert.equal(score.d, 0);
   assert.ok(Math.abs(score.a - 2 * Math.sqrt(1.5)) < 1e-12);
   assert.deepEqual(out.map((h) => h.articleId), ["a", "c", "b", "d"]);
+});
+
+Deno.test("adaptive fusion follows the leg whose best candidate stands out in this query", () => {
+  // A headline query: the full-text leg's top hit stands far above its list, the semantic leg's
+  // list is flat. RRF at the semantic weight tuned on Cranfield (×4) put "s1" first.
+  const fts = [
+    { articleId: "known", score: 40 },
+    ...[1, 2, 3, 4, 5].map((i) => ({
+      articleId: `f${i}`,
+      score: 8 - i * 0.1,
+    })),
+  ];
+  const sem = [1, 2, 3, 4, 5, 6].map((i) => ({ articleId: `s${i}`, score: 0.5 - i * 0.01 }));
+  assert.equal(fuseScored(fts, sem, { k: 60, ftsWeight: 1, semanticWeight: 4 })[0].articleId, "s1");
+  assert.equal(fuseScored(fts, sem)[0].articleId, "known", "the default is adaptive");
+  // The other way round: a confident semantic leg beats a flat full-text list.
+  const flat = [1, 2, 3, 4, 5, 6].map((i) => ({ articleId: `f${i}`, score: 5 - i * 0.01 }));
+  const sharp = [
+    { articleId: "near", score: 0.9 },
+    ...[1, 2, 3, 4, 5].map((i) => ({
+      articleId: `s${i}`,
+      score: 0.3 - i * 0.01,
+    })),
+  ];
+  assert.equal(fuseScored(flat, sharp)[0].articleId, "near");
+  // An article both legs found ranks above what either found alone at the same standing.
+  const both = fuseScored(
+    [{ articleId: "a", score: 3 }, { articleId: "b", score: 2 }, { articleId: "c", score: 1 }],
+    [{ articleId: "b", score: 0.6 }, { articleId: "d", score: 0.5 }, {
+      articleId: "e",
+      score: 0.4,
+    }],
+  );
+  assert.equal(both[0].articleId, "b");
+});
+
+Deno.test("confidence(): the best candidate's z-score, with a floor for lists that say little", () => {
+  assert.equal(confidence([]), 0.1);
+  assert.equal(confidence([3]), 0.1);
+  assert.equal(confidence([2, 2, 2]), 0.1);
+  assert.ok(Math.abs(confidence([3, 1]) - 1) < 1e-12);
 });
