@@ -35,6 +35,7 @@ import {
   std,
 } from "./cranfield_cv.ts";
 import { printPaired } from "./cranfield_stats.ts";
+import { loadCranfieldFormat } from "./search_collections.ts";
 import { plural } from "../server/platform/words.ts";
 
 const PUB = "cranfield";
@@ -97,24 +98,7 @@ function describe(c: Config): string {
 }
 
 async function loadCranfield() {
-  const raw = await Deno.readTextFile(`${dir}/cran.all.1400`);
-  const docs = raw.split(/^\.I /m).slice(1).map((rec) => {
-    const id = rec.split("\n", 1)[0].trim();
-    const field = (f: string) =>
-      (new RegExp(`^\\.${f}\\n([\\s\\S]*?)(?=^\\.[TABW]\\n|$(?![\\s\\S]))`, "m").exec(rec)?.[1] ??
-        "")
-        .replace(/\s+/g, " ").trim();
-    return { id, title: field("T"), author: field("A"), body: field("W") };
-  });
-  const queries = (await Deno.readTextFile(`${dir}/queries.train.tsv`)).trim().split("\n")
-    .map((l) => l.split("\t")).filter((p) => p.length === 2 && /^\d+$/.test(p[0]));
-  const qrels: Record<string, Judged> = {};
-  for (
-    const line of (await Deno.readTextFile(`${dir}/qrels.train.tsv`)).trim().split("\n").slice(1)
-  ) {
-    const [q, d, g] = line.trim().split(/\s+/);
-    (qrels[q] ??= new Map()).set(d, Number(g));
-  }
+  const { docs, queries, qrels } = await loadCranfieldFormat(dir);
   return { docs, queries, qrels };
 }
 
