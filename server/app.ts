@@ -6,6 +6,7 @@
  * routing, in one function (`answerFor()`, server/platform/host_router.ts).
  */
 import { type Env, Hono } from "hono";
+import { trimTrailingSlash } from "hono/trailing-slash";
 import { a2aRoutes } from "./surfaces/a2a/routes.ts";
 import type { AppDeps, AppEnv } from "./deps.ts";
 import { buyerRoutes } from "./pages/buyer/routes.ts";
@@ -44,6 +45,8 @@ export type { AppDeps, AppEnv } from "./deps.ts";
 export function createApp(deps: AppDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>({ getPath: routedPath });
   app.use(requestId());
+  // "/publisher/" is "/publisher": a path that answers 404 only for its trailing slash redirects.
+  app.use(trimTrailingSlash());
   app.onError(onError(deps));
   app.notFound(notFound(deps));
 

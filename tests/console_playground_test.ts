@@ -104,7 +104,7 @@ Deno.test("the playground shows the demo's passages as a buyer would see them, l
     /<a href="https?:\/\/[^"]+">[^<]+<\/a>/,
     "each passage links its article",
   );
-  assert.match(text, /Score \d\.\d{3}/);
+  assert.match(text, /Score \d+\.\d{3}/);
   assert.match(text, /granted: /);
   assert.match(result.html, /<summary>The API's answer as returned<\/summary>/);
   assert.match(result.html, /value="heat pumps"/);

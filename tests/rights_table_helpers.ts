@@ -108,7 +108,7 @@ export async function publicSurfaces(
   const prohibited = site.match(/<prohibits type="usage">([^<]*)</)?.[1].split(" ") ?? [];
   return {
     catalog: entry.rights,
-    card: words(card.license.rights),
+    card: card.license.rights,
     terms: words({
       summarization: termsRow("Summarization"),
       display: termsRow("Full display"),

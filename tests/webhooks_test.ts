@@ -333,7 +333,7 @@ Deno.test("budget thresholds fire once each per budget and month; a closed month
   await spend(8_000_000);
   assert.equal(await checkBuyerBudgets(folio.store.db, buyerId, now()), 1, "80%");
   assert.equal(await checkBuyerBudgets(folio.store.db, buyerId, now()), 0, "80% again: once");
-  await spend(12_000_000);
+  await spend(12_345_678);
   assert.equal(await checkBuyerBudgets(folio.store.db, buyerId, now()), 1, "100%");
   assert.equal(await checkBuyerBudgets(folio.store.db, buyerId, now()), 0);
   await drainDue(folio.deps, { holder: "t" });
@@ -344,6 +344,8 @@ Deno.test("budget thresholds fire once each per budget and month; a closed month
     ["budget.threshold", 80, "overall"],
     ["budget.threshold", 100, "overall"],
   ]);
+  // Amounts in an event are whole cents, the exact spend beside them in micro-dollars.
+  assert.deepEqual([sent[1].data.spentUsdCents, sent[1].data.spentMicros], [1235, 12_345_678]);
 
   folio.clock.set("2026-12-01T01:00:00Z");
   assert.ok(

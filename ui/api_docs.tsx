@@ -19,6 +19,8 @@ const CSS = `
 body{font:16px/1.5 system-ui,sans-serif;margin:0;color:#111;background:#f8fafc}
 a{color:#1d4ed8}code,pre{font-family:ui-monospace,SFMono-Regular,Menlo,monospace;font-size:.9em}
 code{background:#eef2f7;padding:.05rem .3rem;border-radius:4px;overflow-wrap:anywhere}
+.skip{position:absolute;left:-9999px;top:.5rem;z-index:10;background:#fff;padding:.4rem .8rem}
+.skip:focus{left:.5rem}
 header.top{background:#0f172a;color:#f8fafc;padding:.8rem 1.2rem}
 header.top a{color:#f8fafc}header.top h1{margin:0;font-size:1.4rem}
 .wrap{display:flex;gap:2rem;max-width:84rem;margin:0 auto;padding:1.2rem}
@@ -72,6 +74,7 @@ export function ApiDocsPage(props: { reference: ReferenceView; specUrl: string }
         <Stylesheet css={CSS} />
       </head>
       <body>
+        <a class="skip" href="#main">Skip to the reference</a>
         <header class="top">
           <h1>{ref.title} reference</h1>
           <a href="/">Folio home</a> · <a href={props.specUrl}>OpenAPI document (JSON)</a>
@@ -99,7 +102,7 @@ export function ApiDocsPage(props: { reference: ReferenceView; specUrl: string }
               </div>
             ))}
           </nav>
-          <main>
+          <main id="main">
             <div class="intro">
               <p>{withCode(ref.description)}</p>
               <p>

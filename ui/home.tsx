@@ -8,6 +8,8 @@ export interface HomePublisher {
   slug: string;
   articles: number;
   urls: PublisherUrls;
+  /** Whether a visitor with no key may call its REST API (public REST on a custom domain). */
+  restOpen: boolean;
 }
 
 /** The home page. */
@@ -65,8 +67,13 @@ export function HomePage(props: { baseUrl: string; publishers: HomePublisher[] }
                   MCP <code>{p.urls.mcp}</code>
                   {p.urls.rest && (
                     <>
-                      <br />REST{" "}
-                      <a href={`${p.urls.rest}/articles/search?q=energy`}>{p.urls.rest}</a>
+                      <br />REST {p.restOpen
+                        ? <a href={`${p.urls.rest}/articles/search?q=energy`}>{p.urls.rest}</a>
+                        : (
+                          <>
+                            <code>{p.urls.rest}</code> (with a buyer key)
+                          </>
+                        )}
                     </>
                   )}
                   <br />Terms <a href={p.urls.terms}>{p.urls.terms}</a>

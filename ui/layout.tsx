@@ -4,7 +4,17 @@ import { renderToString } from "preact-render-to-string";
 
 /** A complete HTML document around `children`. */
 export function Page(
-  props: { title: string; children: ComponentChildren; accent?: string; css?: string },
+  props: {
+    title: string;
+    children: ComponentChildren;
+    accent?: string;
+    css?: string;
+    /**
+     * "own": the page draws its own landmarks, with a `<main id="main">` (the portals' shell);
+     * otherwise its content is the page's main landmark.
+     */
+    landmarks?: "own";
+  },
 ) {
   const accent = props.accent && /^#[0-9a-fA-F]{3,8}$/.test(props.accent)
     ? props.accent
@@ -19,12 +29,18 @@ export function Page(
         <Stylesheet
           css={`body{font:16px/1.5 system-ui,sans-serif;max-width:52rem;margin:2rem auto;padding:0 1rem;color:#111}
 a{color:${accent}}code{background:#f3f4f6;padding:.1rem .3rem;border-radius:4px}
+a,code{overflow-wrap:anywhere}
 table{border-collapse:collapse}td,th{padding:.3rem .6rem;border-bottom:1px solid #e5e7eb;text-align:left}
-h1{font-size:1.6rem}`}
+h1{font-size:1.6rem}
+.skip{position:absolute;left:-9999px;top:.5rem;z-index:10;background:#fff;padding:.4rem .8rem;border:2px solid ${accent}}
+.skip:focus{left:.5rem}`}
         />
         {props.css && <Stylesheet css={props.css} />}
       </head>
-      <body>{props.children}</body>
+      <body>
+        <a class="skip" href="#main">Skip to content</a>
+        {props.landmarks === "own" ? props.children : <main id="main">{props.children}</main>}
+      </body>
     </html>
   );
 }

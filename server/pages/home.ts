@@ -7,6 +7,7 @@ import { renderPage } from "../../ui/layout.tsx";
 import type { AppDeps, AppEnv } from "../deps.ts";
 import { CSP, pageHeaders } from "../platform/security_headers.ts";
 import { publisherUrls } from "../platform/urls.ts";
+import { openToAnonymous } from "../domain/licensing/reach.ts";
 
 /** The front page route. */
 export function homeRoutes(deps: AppDeps): Hono<AppEnv> {
@@ -19,6 +20,7 @@ export function homeRoutes(deps: AppDeps): Hono<AppEnv> {
       slug: p.slug,
       articles: (counts.get(p.id)?.articles ?? 0) + (counts.get(p.id)?.chapters ?? 0),
       urls: publisherUrls(deps.config, p),
+      restOpen: openToAnonymous(p, "rest"),
     }));
     return c.html(renderPage(HomePage({ baseUrl: deps.config.baseUrl, publishers })));
   });

@@ -18,8 +18,8 @@ export function AuthPage(
   },
 ) {
   return (
-    <Page title={`${props.title} · Folio`} css={CONSOLE_CSS}>
-      <main class="auth">
+    <Page title={`${props.title} · Folio`} css={CONSOLE_CSS} landmarks="own">
+      <main class="auth" id="main">
         <h1>{props.heading}</h1>
         <Messages problem={props.problem} notice={props.notice} />
         {props.children}

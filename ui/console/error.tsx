@@ -8,8 +8,8 @@ export function ConsoleErrorPage(
 ) {
   const title = props.status === 404 ? "Not found" : "Something went wrong";
   return (
-    <Page title={`${title} · Folio`} css={CONSOLE_CSS}>
-      <main class="auth">
+    <Page title={`${title} · Folio`} css={CONSOLE_CSS} landmarks="own">
+      <main class="auth" id="main">
         <h1>{title}</h1>
         <p class="problem" role="alert">{props.message}</p>
         <p>

@@ -50,15 +50,19 @@ export function OverviewPage(props: OverviewProps) {
         <h3 class="small">MCP server</h3>
         <Copyable label="MCP URL" value={urls.mcp} />
         <h3 class="small">REST API</h3>
-        {urls.rest && props.publicRest
-          ? <Copyable label="REST base" value={urls.rest} />
-          : (
-            <p class="muted small">
-              {urls.rest
-                ? "Off: switch on Public REST in Settings."
-                : "Needs a custom domain (Settings → Custom domain)."}
-            </p>
-          )}
+        {urls.rest
+          ? (
+            <>
+              <Copyable label="REST base" value={urls.rest} />
+              {!props.publicRest && (
+                <p class="muted small">
+                  Buyers with a Folio key only. Switch on Public REST in Settings to let anyone call
+                  it.
+                </p>
+              )}
+            </>
+          )
+          : <p class="muted small">Needs a custom domain (Settings → Custom domain).</p>}
         <h3 class="small">A2A agent card</h3>
         {props.a2a
           ? <Copyable label="agent card URL" value={urls.agentCard} />

@@ -38,7 +38,7 @@ export const TOGGLES: [ToggleName, string, string][] = [
   [
     "publicRest",
     "Public REST API",
-    "Agents can call the REST API on your custom domain without installing anything. Off, REST refuses every call; MCP and A2A are not affected.",
+    "Anyone can call the REST API on your custom domain without a key. Off, only buyers with a Folio key can call it (and pay as they do everywhere); MCP and A2A are not affected.",
   ],
   ["a2a", "A2A server", "Agents that speak Agent2Agent find your agent card and send you tasks."],
   [

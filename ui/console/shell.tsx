@@ -82,7 +82,7 @@ export interface PortalShellProps {
 export function PortalShell(props: PortalShellProps) {
   const { frame } = props;
   return (
-    <Page title={`${props.title} · ${props.who.name} · Folio`} css={CONSOLE_CSS}>
+    <Page title={`${props.title} · ${props.who.name} · Folio`} css={CONSOLE_CSS} landmarks="own">
       {props.refreshSeconds
         ? <meta http-equiv="refresh" content={String(props.refreshSeconds)} />
         : null}
@@ -104,7 +104,7 @@ export function PortalShell(props: PortalShellProps) {
             ))}
           </ul>
         </nav>
-        <main>
+        <main id="main" tabIndex={-1}>
           <h1>{props.title}</h1>
           <Messages notice={props.notice} problem={props.problem} />
           {props.children}

@@ -111,7 +111,7 @@ export function SyncButton(props: { who: Who; site: SourceView }) {
   return (
     <form method="post" action={`/publisher/sources/sites/${props.site.id}/sync`}>
       <CsrfField token={props.who.csrfToken} />
-      <button type="submit" class="secondary" aria-label={`Sync ${props.site.siteUrl} now`}>
+      <button type="submit" class="secondary" aria-label={`Sync now: ${props.site.siteUrl}`}>
         Sync now
       </button>
     </form>

@@ -7,7 +7,7 @@
  */
 import type { Client } from "../../../store/db.ts";
 import { ownersSubscribed } from "../../../store/webhooks.ts";
-import { reachedPercent } from "../../platform/money.ts";
+import { centsToMicros, microsToWholeCents, reachedPercent } from "../../platform/money.ts";
 import { budgetReport } from "../billing/budgets.ts";
 import { notify } from "./events.ts";
 
@@ -52,7 +52,9 @@ export async function checkBuyerBudgets(
         publisherId: b.publisherId,
         publisherName: b.publisherName,
         monthlyUsdCents: b.monthlyUsdCents,
-        spentUsdCents: b.spentUsdCents,
+        // Whole cents, as every amount in an event; the exact spend to the micro-dollar beside it.
+        spentUsdCents: microsToWholeCents(centsToMicros(b.spentUsdCents)),
+        spentMicros: centsToMicros(b.spentUsdCents),
       }, { now: options.now, dedupe: `budget:${b.scope}:${report.month}:${percent}` });
       if (id) written++;
     }

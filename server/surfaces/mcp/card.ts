@@ -17,7 +17,7 @@ import { PROMPTS } from "./prompts.ts";
 /** The protocol versions this server speaks (the SDK's list). */
 export { SUPPORTED_PROTOCOL_VERSIONS } from "@modelcontextprotocol/sdk/types.js";
 import { SUPPORTED_PROTOCOL_VERSIONS } from "@modelcontextprotocol/sdk/types.js";
-import { publicRights } from "../../domain/licensing/rights.ts";
+import { publicRights, rightsWords } from "../../domain/licensing/rights.ts";
 
 /** The card of one publisher. */
 export function publisherCard(config: Pick<Config, "baseUrl">, p: Publisher) {
@@ -55,7 +55,7 @@ export function publisherCard(config: Pick<Config, "baseUrl">, p: Publisher) {
       },
     license: {
       termsUrl: urls.terms,
-      rights: publicRights(p.rights),
+      rights: rightsWords(publicRights(p.rights)),
       pricingUsdCents: pricesInCents(p.pricesMicros),
       paywallMeterLimit: p.paywallMeterLimit,
       requestVia: REQUEST_VIA,
