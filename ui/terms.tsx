@@ -2,6 +2,7 @@
 import type { Publisher } from "../store/publishers.ts";
 import { Page } from "./layout.tsx";
 import {
+  formatRate,
   formatUsd,
   METERED_CAP_MICROS,
   microsToCents,
@@ -56,8 +57,8 @@ export function TermsPage(props: TermsView) {
       </p>
       <h2>Per-use prices (paywalled articles)</h2>
       <p>
-        By default: summary {formatUsd(props.pricesCents.summarization)} · full display{" "}
-        {formatUsd(props.pricesCents.display)} · RAG {formatUsd(props.pricesCents.rag)}{" "}
+        By default: summary {formatRate(props.pricesCents.summarization)} · full display{" "}
+        {formatRate(props.pricesCents.display)} · RAG {formatRate(props.pricesCents.rag)}{" "}
         per read, billed on the buyer's monthly statement, capped at{" "}
         {formatUsd(microsToCents(METERED_CAP_MICROS))}{" "}
         per publisher per month. Agents paying on the publisher's pages pay the price plus a{" "}

@@ -4,7 +4,7 @@
  * "Articles under /premium/: paywalled at $0.05 per read (rule 'Premium')".
  */
 import type { ContentRule } from "../domain/licensing/mod.ts";
-import { formatUsd, microsToCents } from "../platform/money.ts";
+import { formatRate, microsToCents } from "../platform/money.ts";
 import { plural } from "../platform/words.ts";
 
 /** One sentence per rule that still changes a policy, a price or access, in the order given. */
@@ -36,7 +36,7 @@ function effectOf(rule: ContentRule): string {
   if (deny) return "not available";
   const price = priceMicros === undefined
     ? null
-    : `${formatUsd(microsToCents(priceMicros))} per read`;
+    : `${formatRate(microsToCents(priceMicros))} per read`;
   if (policy === "BLOCKED") return "not available to AI agents";
   if (policy === "OBSERVE") return "free to read";
   if (policy === "PAYWALL") return `paywalled at ${price ?? "the default price"}`;

@@ -103,11 +103,27 @@ export function usdDecimal(micros: number): string {
   return `${digits.slice(0, -6)}.${fraction}`;
 }
 
+const CENTS = new Intl.NumberFormat("en-US", {
+  minimumFractionDigits: 2,
+  maximumFractionDigits: 2,
+});
+
 /**
- * Pages: US cents (the unit of every `...UsdCents` field, fractional allowed) as a human amount:
- * "$12.34", "$1,000.00", per-use prices to the micro-dollar "$0.005", negatives "-$3.10".
+ * Pages: an amount in US cents (the unit of every `...UsdCents` field, fractional allowed) as a
+ * person reads money, rounded half-up to the cent as statements round: "$12.34", "$1,000.00",
+ * "-$3.10", "$339.81" for 33,980.7478¢. Exports and the API keep the micro-dollars; a per-use price
+ * is a rate and shows its own precision (`formatRate`). Issue 42.
  */
 export function formatUsd(cents: number): string {
+  const whole = microsToWholeCents(centsToMicros(Math.abs(cents)));
+  return `${cents < 0 && whole > 0 ? "-" : ""}$${CENTS.format(whole / 100)}`;
+}
+
+/**
+ * Pages: a per-use price (a rate, not an amount billed) to the micro-dollar, at least two
+ * decimals: "$0.005" a read, "$0.05", "$1.00".
+ */
+export function formatRate(cents: number): string {
   const micros = centsToMicros(Math.abs(cents));
   return `${cents < 0 && micros > 0 ? "-" : ""}$${PRICE.format(micros / MICROS_PER_USD)}`;
 }

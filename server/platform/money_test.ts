@@ -3,6 +3,7 @@ import {
   centsText,
   centsToMicros,
   centsToUsd,
+  formatRate,
   formatUsd,
   METERED_CAP_MICROS,
   microsToCents,
@@ -103,16 +104,25 @@ Deno.test("priceSubscription() refuses fine_tuning and unknown use cases", () =>
   assert.throws(() => priceSubscription(["display", "training"]), /"training"/);
 });
 
-Deno.test("formatUsd() writes every amount on pages in one style", () => {
+Deno.test("formatUsd() writes every amount on pages in cents, rounded half-up", () => {
   assert.equal(formatUsd(1234), "$12.34");
-  assert.equal(formatUsd(0.5), "$0.005");
-  assert.equal(formatUsd(5), "$0.05");
-  assert.equal(formatUsd(0.0001), "$0.000001");
+  assert.equal(formatUsd(33_980.7478), "$339.81", "issue 42's accept button");
+  assert.equal(formatUsd(41_262.1406), "$412.62");
+  assert.equal(formatUsd(0.5), "$0.01", "half a cent rounds up, as statements round");
+  assert.equal(formatUsd(0.4999), "$0.00");
   assert.equal(formatUsd(250), "$2.50");
   assert.equal(formatUsd(100_000), "$1,000.00");
   assert.equal(formatUsd(0), "$0.00");
   assert.equal(formatUsd(-310), "-$3.10");
+  assert.equal(formatUsd(-0.1), "$0.00", "no minus sign on a figure that rounds to nothing");
   assert.throws(() => formatUsd(Number.NaN), RangeError);
+});
+
+Deno.test("formatRate() writes a per-use price to the micro-dollar", () => {
+  assert.equal(formatRate(0.5), "$0.005");
+  assert.equal(formatRate(5), "$0.05");
+  assert.equal(formatRate(0.0001), "$0.000001");
+  assert.equal(formatRate(100), "$1.00");
 });
 
 Deno.test("the wire's words for amounts stay as the APIs emit them", () => {

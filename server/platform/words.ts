@@ -20,3 +20,19 @@ export function plural(
 ): string {
   return `${options.shown ?? n} ${noun(n, singular, options.plural)}`;
 }
+
+/** A use case as a person names it on a page (the API's `fine_tuning` is "fine-tuning"). */
+const USE_WORDS: Record<string, string> = {
+  summarization: "summaries",
+  display: "full display",
+  rag: "RAG retrieval",
+  fine_tuning: "fine-tuning",
+};
+
+/** Uses as a list a person reads: "summaries, full display and fine-tuning". */
+export function usesInWords(uses: readonly string[]): string {
+  const words = uses.map((u) => USE_WORDS[u] ?? u.replaceAll("_", " "));
+  return words.length <= 1
+    ? words.join("")
+    : `${words.slice(0, -1).join(", ")} and ${words.at(-1)}`;
+}

@@ -3,7 +3,7 @@ import type { z } from "zod";
 import type { catalogSchema } from "../../server/surfaces/marketplace/schemas.ts";
 import { Pager, Scroll } from "../console/scroll.tsx";
 import { count } from "../console/shell.tsx";
-import { formatUsd } from "../../server/platform/money.ts";
+import { formatRate } from "../../server/platform/money.ts";
 import { BuyerShell, type BuyerWho } from "./shell.tsx";
 import { plural } from "../../server/platform/words.ts";
 
@@ -149,7 +149,7 @@ export function CatalogPage(props: CatalogProps) {
                         <span class="tag" key={u}>{u}</span>
                       ))}
                     </td>
-                    <td class="num">{formatUsd(p.pricingUsdCents.display)}</td>
+                    <td class="num">{formatRate(p.pricingUsdCents.display)}</td>
                     <td>
                       {surfacesOf(p).join(", ")}
                       {p.requiresAuth ? <div class="muted small">MCP sign-in required</div> : null}

@@ -3,7 +3,7 @@ import type { z } from "zod";
 import type { itemPageSchema } from "../../server/surfaces/marketplace/item_schemas.ts";
 import { Scroll } from "../console/scroll.tsx";
 import { count, when } from "../console/shell.tsx";
-import { formatUsd, microsToCents } from "../../server/platform/money.ts";
+import { formatRate, formatUsd, microsToCents } from "../../server/platform/money.ts";
 import { plural } from "../../server/platform/words.ts";
 import { BuyerShell, type BuyerWho } from "./shell.tsx";
 
@@ -144,7 +144,7 @@ export function ItemsPage(
                       </td>
                       <td>{i.use ?? "—"}</td>
                       <td>{i.surface}</td>
-                      <td class="num">{formatUsd(microsToCents(i.priceUsdMicros))}</td>
+                      <td class="num">{formatRate(microsToCents(i.priceUsdMicros))}</td>
                       <td class="num">{formatUsd(microsToCents(i.feeUsdMicros))}</td>
                       <td class="num">{formatUsd(i.amountUsdCents)}</td>
                       <td>

@@ -7,7 +7,7 @@ import type { z } from "zod";
 import type { buyerRequestSchema } from "../../server/surfaces/marketplace/offer_schemas.ts";
 import { CsrfField, when } from "../console/shell.tsx";
 import { formatUsd } from "../../server/platform/money.ts";
-import { plural } from "../../server/platform/words.ts";
+import { plural, usesInWords } from "../../server/platform/words.ts";
 import { BuyerShell, type BuyerWho } from "./shell.tsx";
 
 /** One of GET /api/marketplace/license-requests. */
@@ -72,7 +72,7 @@ function Request(
   const { r } = props;
   const o = r.offer;
   const heading = `req-${r.requestId}-title`;
-  const use = r.useCase.replace("_", "-");
+  const use = usesInWords([r.useCase]);
   return (
     <article class="card" id={r.requestId} aria-labelledby={heading}>
       <h2 id={heading}>
@@ -106,7 +106,7 @@ function Request(
             <>
               <dt>Offer</dt>
               <dd>
-                {o.useCases.join(", ")} for {formatUsd(o.monthlyPriceUsdCents)} a month
+                {usesInWords(o.useCases)} for {formatUsd(o.monthlyPriceUsdCents)} a month
                 {o.termMonths ? `, for ${plural(o.termMonths, "month")}` : ", until you cancel"}
               </dd>
               {o.note
@@ -131,7 +131,6 @@ function Request(
           )
           : null}
       </dl>
-      <p>{r.summary}</p>
       {props.failed ? <p class="problem" role="alert">{props.failed.problem}</p> : null}
       {o?.state === "open" && o.acceptNow
         ? (
@@ -139,16 +138,14 @@ function Request(
             <form method="post" action={`/buyer/offers/${encodeURIComponent(o.offerId)}/accept`}>
               <CsrfField token={props.csrf} />
               <p>
-                Accepting bills {formatUsd(o.acceptNow.firstChargeUsdCents)}{" "}
-                now for the rest of this month (prorated to the second, within your budgets), then
-                {" "}
+                When you accept, you are billed for the rest of this month, counted to the second
+                you accept: {formatUsd(o.acceptNow.firstChargeUsdCents)}{" "}
+                when this page was shown, a little less the later you accept. Then{" "}
                 {formatUsd(o.monthlyPriceUsdCents)} on the 1st of each month from{" "}
-                {when(o.acceptNow.periodEnd)}.
+                {when(o.acceptNow.periodEnd)}. Your budgets apply.
               </p>
               <p>
-                <button type="submit">
-                  Accept and pay {formatUsd(o.acceptNow.firstChargeUsdCents)} now
-                </button>
+                <button type="submit">Accept the offer</button>
               </p>
             </form>
             <form method="post" action={`/buyer/offers/${encodeURIComponent(o.offerId)}/decline`}>

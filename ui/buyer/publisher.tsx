@@ -4,7 +4,7 @@
  */
 import { FieldError, type FieldProblem, invalidIf } from "../field_error.tsx";
 import { Copyable, CopyBlock, CsrfField } from "../console/shell.tsx";
-import { formatUsd, sumCents } from "../../server/platform/money.ts";
+import { formatRate, formatUsd, sumCents } from "../../server/platform/money.ts";
 import {
   BUNDLE_USES,
   type BundleUse,
@@ -106,7 +106,7 @@ export function PublisherPage(props: PublisherProps) {
                 <th scope="row">{u}</th>
                 <td>{p.rights[u] === "granted" ? "yes" : "no"}</td>
                 <td>{yours(props.mine, u)}</td>
-                <td class="num">{formatUsd(p.pricingUsdCents[u])}</td>
+                <td class="num">{formatRate(p.pricingUsdCents[u])}</td>
               </tr>
             ))}
             <tr>

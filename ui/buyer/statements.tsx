@@ -4,7 +4,7 @@ import type { StatementWire } from "../../server/domain/billing/statement.ts";
 import type { statementMonthsSchema } from "../../server/surfaces/marketplace/schemas.ts";
 import { Pager, Scroll } from "../console/scroll.tsx";
 import { count, when } from "../console/shell.tsx";
-import { formatUsd } from "../../server/platform/money.ts";
+import { formatRate, formatUsd } from "../../server/platform/money.ts";
 import { BuyerShell, type BuyerWho } from "./shell.tsx";
 import { plural } from "../../server/platform/words.ts";
 
@@ -132,7 +132,7 @@ export function StatementPage(props: { who: BuyerWho; statement: StatementView }
                     <td>{l.publisherName}</td>
                     <td>{l.description}{l.prepaid ? " (paid by card)" : ""}</td>
                     <td class="num">{count(l.quantity)}</td>
-                    <td class="num">{formatUsd(l.priceUsdCents)}</td>
+                    <td class="num">{formatRate(l.priceUsdCents)}</td>
                     <td class="num">{formatUsd(l.feeUsdCents)}</td>
                     <td class="num">{formatUsd(l.amountUsdCents)}</td>
                     <td>

@@ -6,7 +6,7 @@
  */
 import type { z } from "zod";
 import type { articleDefaultsSchema } from "../../server/surfaces/manage/article_bulk_schemas.ts";
-import { formatUsd, usdField } from "../../server/platform/money.ts";
+import { formatRate, usdField } from "../../server/platform/money.ts";
 import { plural } from "../../server/platform/words.ts";
 import { FieldError, type FieldProblem, invalidIf } from "../field_error.tsx";
 import type { ArticleFilters } from "./articles.tsx";
@@ -39,7 +39,7 @@ export function DefaultsForm(
     <details class="card defaults" open={!!p}>
       <summary>
         <strong>New articles get:</strong> <span class={`tag ${d.policy}`}>{d.policy}</span>
-        {d.priceUsdCents !== null ? ` at ${formatUsd(d.priceUsdCents)} per read` : ""}
+        {d.priceUsdCents !== null ? ` at ${formatRate(d.priceUsdCents)} per read` : ""}
       </summary>
       <form method="post" action="/publisher/articles/defaults">
         <CsrfField token={props.who.csrfToken} />

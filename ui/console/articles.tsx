@@ -9,7 +9,7 @@ import type {
 } from "../../server/surfaces/manage/schemas.ts";
 import { Scroll } from "./scroll.tsx";
 import { ConsoleShell, count, CsrfField, when, type Who } from "./shell.tsx";
-import { formatUsd, usdField } from "../../server/platform/money.ts";
+import { formatRate, usdField } from "../../server/platform/money.ts";
 import type { FieldProblem } from "../field_error.tsx";
 import { type ArticleDefaults, BulkForm, DefaultsForm } from "./article_bulk.tsx";
 
@@ -216,7 +216,7 @@ function Row(props: { who: Who; a: ArticleRow; back: string }) {
       </td>
       <td>
         <span class={`tag ${eff.policy}`}>{eff.policy}</span>{" "}
-        {eff.priceUsdCents !== null ? formatUsd(eff.priceUsdCents) : ""}
+        {eff.priceUsdCents !== null ? formatRate(eff.priceUsdCents) : ""}
         <div class="muted small">{decidedText(eff.decidedBy)}</div>
       </td>
       <td>

@@ -8,7 +8,7 @@ import type { ruleSchema } from "../../server/surfaces/manage/schemas.ts";
 import { decidedText } from "./articles.tsx";
 import { FieldError, type FieldProblem, invalidIf } from "../field_error.tsx";
 import { ConsoleShell, CsrfField, when, type Who } from "./shell.tsx";
-import { formatUsd, usdField } from "../../server/platform/money.ts";
+import { formatRate, usdField } from "../../server/platform/money.ts";
 import { plural } from "../../server/platform/words.ts";
 
 /** A rule as GET /api/publisher/rules lists it. */
@@ -35,7 +35,7 @@ export function ruleText(r: RuleView): string {
   const does: string[] = [];
   if (r.action.policy) does.push(r.action.policy);
   if (r.action.priceUsdCents !== undefined) {
-    does.push(`${formatUsd(r.action.priceUsdCents)} per read`);
+    does.push(`${formatRate(r.action.priceUsdCents)} per read`);
   }
   const window = r.action.window
     ? ` from ${when(r.action.window.start)} to ${when(r.action.window.end)}`
@@ -184,7 +184,7 @@ function ExplanationView(props: { e: Explanation }) {
           <p>
             Effective: <span class={`tag ${eff.policy}`}>{eff.policy}</span>{" "}
             {eff.priceUsdCents !== null && eff.priceUsdCents !== undefined
-              ? `${formatUsd(eff.priceUsdCents)} per read`
+              ? `${formatRate(eff.priceUsdCents)} per read`
               : ""}
             {eff.decidedBy
               ? (

@@ -10,7 +10,7 @@ import type {
   settingsResponseSchema,
 } from "../../server/surfaces/manage/schemas.ts";
 import { ConsoleShell, CsrfField, type Who } from "./shell.tsx";
-import { formatUsd, usdField } from "../../server/platform/money.ts";
+import { formatRate, usdField } from "../../server/platform/money.ts";
 import { KeyOnce } from "./account.tsx";
 import { Scroll } from "./scroll.tsx";
 import { DomainProof } from "./domain.tsx";
@@ -315,7 +315,7 @@ export function SettingsPage(props: SettingsProps) {
             <label for={`price-${use}`}>
               Price per {use === "rag" ? "retrieval" : use} read (USD)
             </label>
-            <p class="hint" id={`price-${use}-hint`}>Now {formatUsd(s.pricingUsdCents[use])}.</p>
+            <p class="hint" id={`price-${use}-hint`}>Now {formatRate(s.pricingUsdCents[use])}.</p>
             <input
               {...inv(`pricingUsd.${use}`, `price-${use}-hint`)}
               id={`price-${use}`}
@@ -588,7 +588,7 @@ function AgentPayments(props: {
         <label for="crawler-price">Price per page for crawlers (USD)</label>
         <p class="hint" id="crawler-price-hint">
           What a charged crawler pays per page, before the 4.7% platform fee. Leave empty to use
-          your full-display price (now {formatUsd(displayPrice)}).
+          your full-display price (now {formatRate(displayPrice)}).
         </p>
         <input
           {...inv("agentPayments.crawlerPriceUsd", "crawler-price-hint")}

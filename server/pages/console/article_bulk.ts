@@ -8,7 +8,7 @@ import { Hono } from "hono";
 import { renderPage } from "../../../ui/layout.tsx";
 import { BulkConfirmPage } from "../../../ui/console/article_bulk.tsx";
 import { articleBulkResultSchema } from "../../surfaces/manage/article_bulk_schemas.ts";
-import { formatUsd } from "../../platform/money.ts";
+import { formatRate } from "../../platform/money.ts";
 import type { ApiFetch } from "../kit/api.ts";
 import { type FieldMap, fieldProblem, formProblem } from "../kit/field_errors.ts";
 import {
@@ -71,7 +71,7 @@ function words(set: Record<string, unknown>): string {
   if (typeof set.policy === "string") parts.push(`policy ${set.policy}`);
   if (set.priceUsdCents === null) parts.push("no price of their own");
   if (typeof set.priceUsdCents === "number") {
-    parts.push(`price ${formatUsd(set.priceUsdCents)} per read`);
+    parts.push(`price ${formatRate(set.priceUsdCents)} per read`);
   }
   return parts.join(" and ");
 }

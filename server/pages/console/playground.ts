@@ -5,7 +5,7 @@
  */
 import { type Context, Hono } from "hono";
 import { type PassageView, PlaygroundPage } from "../../../ui/console/playground.tsx";
-import { formatUsd } from "../../platform/money.ts";
+import { formatRate } from "../../platform/money.ts";
 import { renderPage } from "../../../ui/layout.tsx";
 import { playgroundPassagesResponseSchema } from "../../surfaces/manage/openapi_schemas.ts";
 import type { ApiFetch } from "../kit/api.ts";
@@ -107,7 +107,7 @@ function licenseNotes(r: Json): string[] {
     );
   }
   const prices = isObject(license.pricingUsdCents) ? license.pricingUsdCents : {};
-  if (typeof prices.rag === "number") notes.push(`retrieval ${formatUsd(prices.rag)} a read`);
+  if (typeof prices.rag === "number") notes.push(`retrieval ${formatRate(prices.rag)} a read`);
   for (const note of [r.note, r.licenseNote, license.note, r.reason, r.outcome]) {
     const s = str(note);
     if (s) notes.push(s);

@@ -5,7 +5,7 @@
  * so the page shows the field's label and the rest of the message in plain words. A problem with no
  * field of the form stays at the top of the page.
  */
-import { formatUsd } from "../../platform/money.ts";
+import { formatRate } from "../../platform/money.ts";
 import type { FieldProblem } from "../../../ui/field_error.tsx";
 
 /** The form field an API input comes from: its `name` on the page, its label, how to fill it. */
@@ -63,7 +63,7 @@ function plainWords(rest: string, f: FormField): string {
   // The form's own words when the API's name the value's type or another input's path.
   if (f.plain && (SHAPE.test(rest) || API_PATH.test(rest))) return f.plain;
   const bound = f.cents ? BOUND.exec(rest) : null;
-  if (bound) return `must be ${bound[1]} ${formatUsd(Number(bound[2]))}`;
+  if (bound) return `must be ${bound[1]} ${formatRate(Number(bound[2]))}`;
   if (rest === "expected a number") return "enter a number";
   if (rest === "expected an integer") return "enter a whole number";
   return rest;
