@@ -29,6 +29,11 @@ export interface Config {
    * (server/domain/billing/receipts.ts); null: stored as they are, never sent by any route.
    */
   receiptKeySecret: string | null;
+  /**
+   * `FOLIO_PAYEE_KEY_SECRET`: the secret publishers' payee details are sealed under
+   * (server/domain/billing/payees.ts); null: a key kept in the store (development only).
+   */
+  payeeKeySecret: string | null;
   fetchAllowLoopback: boolean;
   /**
    * Domain suffixes whose names count as proven the moment a publisher claims them (development
@@ -124,6 +129,7 @@ export function loadConfig(
     logFormat,
     countryHeader,
     receiptKeySecret: vars.FOLIO_RECEIPT_KEY_SECRET || null,
+    payeeKeySecret: vars.FOLIO_PAYEE_KEY_SECRET || null,
     fetchAllowLoopback: boolean(vars, "FOLIO_FETCH_ALLOW_LOOPBACK", false),
     trustedDomains: suffixes("FOLIO_TRUSTED_DOMAINS", vars.FOLIO_TRUSTED_DOMAINS ?? "localhost"),
     reusePort: boolean(vars, "FOLIO_REUSE_PORT", false),

@@ -261,3 +261,23 @@ export function subtractCents(from: number, amount: number): number {
   }
   return from - amount;
 }
+
+/**
+ * Payouts on collected money (docs/decisions/billing.md "Payouts paid"): `share` of an invoice's
+ * `total` when `collected` of it was paid, rounded down (never pay out money not received); a
+ * settled invoice (collected >= total) gives the whole share.
+ */
+export function collectedShareMicros(share: number, collected: number, total: number): number {
+  assertMicros(share);
+  assertMicros(collected);
+  assertMicros(total);
+  if (total <= 0 || collected >= total || share <= 0) return share;
+  if (collected <= 0) return 0;
+  return Number(BigInt(share) * BigInt(collected) / BigInt(total));
+}
+
+/** Micros rounded down to whole cents (what a bank transfer can carry). */
+export function floorToCentMicros(micros: number): number {
+  assertMicros(micros);
+  return micros <= 0 ? 0 : micros - (micros % MICROS_PER_CENT);
+}

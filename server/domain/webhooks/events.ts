@@ -16,6 +16,7 @@ export const PUBLISHER_EVENTS = [
   "offer.accepted",
   "offer.declined",
   "statement.closed",
+  "payout.paid",
 ] as const;
 
 /** Events a buyer's endpoints can subscribe to. */
@@ -45,6 +46,7 @@ export const EVENT_WORDS: Record<EventType, string> = {
   "offer.created": "A publisher made you an offer",
   "budget.threshold": "A budget reached 80% or 100% this month (once each per month)",
   "statement.closed": "A month closed and its statement is final",
+  "payout.paid": "A payout was sent to you (date and reference)",
   "webhook.test": "A test event sent from the console",
 };
 

@@ -9,6 +9,7 @@ import { URL_STATES } from "../../../store/sources.ts";
 import * as lifecycle from "../manage/ingest_schemas.ts";
 import * as io from "../manage/openapi_schemas.ts";
 import * as payouts from "../manage/payout_schemas.ts";
+import * as payees from "../manage/payee_schemas.ts";
 import { itemQuerySchema } from "../../domain/billing/items.ts";
 import {
   articlePatchSchema,
@@ -510,6 +511,39 @@ export function manageApi(): Api {
           params: [MONTH_PARAM],
           ok: [200, payouts.payoutStatementSchema],
           errors: [400],
+        }),
+      },
+      "/api/publisher/payee": {
+        get: authed({
+          summary: "Where your payouts go (masked)",
+          description: "Legal name, country, currency and the account, masked to its last four. " +
+            "null until given: payouts are held until then.",
+          ok: [200, payees.payeeAnswerSchema],
+        }),
+        put: authed({
+          summary: "Set where your payouts go",
+          description: "An IBAN (checksum and the country's format checked; BIC optional), a US " +
+            "account with its ABA routing number, or a payment provider's email. Stored " +
+            "encrypted; answers show it masked. Replaces what was there; the change is audited.",
+          body: payees.payeeInputSchema,
+          example: {
+            legalName: "Example Media GmbH",
+            country: "DE",
+            currency: "EUR",
+            method: "iban",
+            iban: "DE89 3704 0044 0532 0130 00",
+          },
+          ok: [200, payees.payeeAnswerSchema],
+          errors: [400, 413, 415],
+        }),
+      },
+      "/api/publisher/payouts/history": {
+        get: authed({
+          summary: "Your payouts: state, amount, holds, date paid and reference",
+          description: "Newest month first. held (with each hold's reason), due (in the next " +
+            "batch), approved (in a batch, being paid), paid (with the date and the transfer's " +
+            "reference). Amounts are your share of what buyers paid (docs/decisions/billing.md).",
+          ok: [200, payees.payoutHistorySchema],
         }),
       },
       "/api/publisher/payouts/csv": {
