@@ -16,6 +16,8 @@ export const PUBLISHER_EVENTS = [
   "offer.accepted",
   "offer.declined",
   "statement.closed",
+  "dispute.opened",
+  "dispute.escalated",
 ] as const;
 
 /** Events a buyer's endpoints can subscribe to. */
@@ -23,6 +25,8 @@ export const BUYER_EVENTS = [
   "offer.created",
   "budget.threshold",
   "statement.closed",
+  "dispute.decided",
+  "credit_note.issued",
 ] as const;
 
 /** Sent only by "send test event", to the one endpoint it was asked for. */
@@ -46,6 +50,10 @@ export const EVENT_WORDS: Record<EventType, string> = {
   "budget.threshold": "A budget reached 80% or 100% this month (once each per month)",
   "statement.closed": "A month closed and its statement is final",
   "webhook.test": "A test event sent from the console",
+  "dispute.opened": "A buyer disputed charges for your content",
+  "dispute.escalated": "A dispute went undecided and is now the operator's to decide",
+  "dispute.decided": "A dispute of yours was decided",
+  "credit_note.issued": "A credit note was issued to you",
 };
 
 /** The document a delivery's body carries. */
