@@ -8,6 +8,7 @@ import assert from "node:assert/strict";
 import { parse } from "csv-parse/sync";
 import { compactVerify, createLocalJWKSet } from "jose";
 import { closeMonth } from "../server/domain/billing/close.ts";
+import { creditBalance } from "../server/domain/billing/credits.ts";
 import { decideDispute, escalateDueDisputes } from "../server/domain/billing/disputes.ts";
 import { json, type TestFolio, testFolio } from "./helpers.ts";
 import { type Body, buyerWithItems, call, decide, dispute } from "./dispute_helpers.ts";
@@ -267,4 +268,47 @@ Deno.test("disputes: undecided past the deadline, escalated to the operator, who
   assert.equal(decided.state, "partially_accepted");
   assert.equal(decided.decision?.by, "operator");
   assert.equal(decided.creditNote?.amountUsdMicros, 1);
+});
+
+Deno.test("disputes: a credit note on a closed month is a credit balance for the next invoice, and the publisher's next payout carries it", async () => {
+  await using folio = await testFolio();
+  const pub = folio.seeded!.apiKey;
+  const b = await buyerWithItems(folio, "closed", 2);
+  folio.clock.set("2026-12-02T10:00:00Z");
+  await closeMonth(folio.deps.store.db, { month: "2026-11", now: folio.clock.now() });
+  const november = await statement(folio, b.apiKey, "2026-11");
+  assert.equal(november.state, "closed");
+  const d = await dispute(folio, b.apiKey, [b.items[0].id, b.items[1].id]);
+  const decided = await decide(folio, pub, d.id, {
+    decision: "accept",
+    items: [{ itemId: b.items[1].id, amountUsdMicros: b.items[1].amountUsdMicros }],
+  });
+  assert.equal(decided.status, 200, JSON.stringify(decided.body));
+  const note = decided.body.dispute.creditNote;
+  assert.equal(note.appliedTo, "balance");
+  assert.equal(note.statementMonth, "2026-12");
+  assert.equal(note.amountUsdMicros, b.items[1].amountUsdMicros);
+  assert.equal(
+    await creditBalance(folio.deps.store.db, b.buyerId),
+    b.items[1].amountUsdMicros,
+  );
+  // The closed statement is untouched, December's carries no line for it (the balance does).
+  assert.deepEqual(await statement(folio, b.apiKey, "2026-11"), november);
+  const december = await statement(folio, b.apiKey, "2026-12");
+  assert.equal(december.lines.length, 0);
+  assert.equal(december.totalUsdMicros, 0);
+  // The item shows, negative, naming the original; the publisher's December payout carries it.
+  const items = await call(folio, b.apiKey, "GET", "/api/marketplace/items?kind=adjustment");
+  assert.equal(items.body.items[0].creditOf, b.items[1].id);
+  assert.equal(items.body.items[0].amountUsdMicros, -b.items[1].amountUsdMicros);
+  assert.equal(items.body.items[0].statementMonth, "2026-12");
+  const payout = await call(folio, pub, "GET", "/api/publisher/payouts?month=2026-12");
+  const line = payout.body.lines.find((l: Body) => l.kind === "adjustment");
+  assert.equal(line.netUsdMicros, -b.items[1].priceUsdMicros);
+  // Reconciled: every item of the buyer = its statements + the credit granted (negative items).
+  const all = await call(folio, b.apiKey, "GET", "/api/marketplace/items");
+  assert.equal(
+    all.body.matching.amountUsdMicros,
+    november.totalUsdMicros + december.totalUsdMicros - note.amountUsdMicros,
+  );
 });

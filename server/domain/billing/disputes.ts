@@ -32,7 +32,7 @@ import {
   sumMicros,
 } from "../../platform/money.ts";
 import { notify } from "../webhooks/events.ts";
-import { applyCreditBalance } from "./credit_balance.ts";
+import { grantCredit } from "./credits.ts";
 import { creditNoteNumber } from "./items.ts";
 
 const DAY_MS = 86_400_000;
@@ -360,7 +360,7 @@ async function issueCreditNote(
     });
   }
   if (!onStatement) {
-    await applyCreditBalance(tx, {
+    await grantCredit(tx, {
       buyerId: d.buyerId,
       amountMicros: total,
       source: "credit_note",
