@@ -4,6 +4,7 @@
  * make one node do the work.
  */
 import { runBillingCron } from "./domain/billing/close.ts";
+import { escalateDueDisputes } from "./domain/billing/disputes.ts";
 import { dailySync } from "./domain/catalog/jobs.ts";
 import { dailyRobotsRefresh } from "./domain/catalog/robots.ts";
 import { dailySiteSync } from "./domain/catalog/sites.ts";
@@ -62,6 +63,13 @@ export function cronJobs(
       name: "folio-billing",
       schedule: "7 * * * *",
       run: () => runBillingCron(deps.store.db, { holder, now: deps.clock.now() }),
+    },
+    {
+      // Undecided disputes past their deadline go to the operator; one conditional UPDATE, so two
+      // nodes running it at once escalate (and notify) each dispute once.
+      name: "folio-dispute-escalation",
+      schedule: "47 * * * *",
+      run: () => escalateDueDisputes({ db: deps.store.db, clock: deps.clock, config: deps.config }),
     },
     {
       name: "folio-daily-sync",

@@ -62,6 +62,12 @@ export interface Config {
   stripe: { secretKey: string; webhookSecret: string; apiBase: string } | null;
   /** The seller on buyer invoices: the Folio operator (issue 34; README "Configuration"). */
   seller: Seller;
+  /**
+   * Disputes (issue 38 part 4): how many days after a charge its buyer may dispute it
+   * (`FOLIO_DISPUTE_WINDOW_DAYS`, default 60), and after how many undecided days a dispute goes to
+   * the operator (`FOLIO_DISPUTE_ESCALATE_DAYS`, default 14).
+   */
+  disputes: { windowDays: number; escalateDays: number };
 }
 
 /** Who sells on an invoice: name, postal address lines, contact email, tax id (may be empty). */
@@ -149,6 +155,10 @@ export function loadConfig(
       address: (vars.FOLIO_SELLER_ADDRESS ?? "").split("|").map((l) => l.trim()).filter(Boolean),
       email: vars.FOLIO_SELLER_EMAIL?.trim() ?? "",
       taxId: vars.FOLIO_SELLER_TAX_ID?.trim() ?? "",
+    },
+    disputes: {
+      windowDays: integer(vars, "FOLIO_DISPUTE_WINDOW_DAYS", 60, 1, 3650),
+      escalateDays: integer(vars, "FOLIO_DISPUTE_ESCALATE_DAYS", 14, 1, 365),
     },
   };
 }

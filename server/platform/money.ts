@@ -281,3 +281,24 @@ export function floorToCentMicros(micros: number): number {
   assertMicros(micros);
   return micros <= 0 ? 0 : micros - (micros % MICROS_PER_CENT);
 }
+
+/**
+ * `micros` split across `weights` in proportion, each share whole micros and the shares adding up
+ * to `micros` exactly (largest remainder: the rounding goes to the largest fractions, first first).
+ */
+export function allocateMicros(micros: number, weights: readonly number[]): number[] {
+  assertMicros(micros);
+  const total = sumMicros(weights);
+  if (total <= 0) throw new RangeError("Cannot allocate over weights that add up to nothing");
+  const exact = weights.map((w) => BigInt(w) * BigInt(micros));
+  const shares = exact.map((e) => Number(e / BigInt(total)));
+  let left = micros - shares.reduce((t, s) => t + s, 0);
+  const order = exact.map((e, i) => ({ i, rest: e % BigInt(total) }))
+    .sort((a, b) => (a.rest === b.rest ? a.i - b.i : a.rest > b.rest ? -1 : 1));
+  for (const { i } of order) {
+    if (left <= 0) break;
+    shares[i]++;
+    left--;
+  }
+  return shares;
+}

@@ -17,6 +17,8 @@ export const PUBLISHER_EVENTS = [
   "offer.declined",
   "statement.closed",
   "payout.paid",
+  "dispute.opened",
+  "dispute.escalated",
 ] as const;
 
 /** Events a buyer's endpoints can subscribe to. */
@@ -24,6 +26,8 @@ export const BUYER_EVENTS = [
   "offer.created",
   "budget.threshold",
   "statement.closed",
+  "dispute.decided",
+  "credit_note.issued",
 ] as const;
 
 /** Sent only by "send test event", to the one endpoint it was asked for. */
@@ -48,6 +52,10 @@ export const EVENT_WORDS: Record<EventType, string> = {
   "statement.closed": "A month closed and its statement is final",
   "payout.paid": "A payout was sent to you (date and reference)",
   "webhook.test": "A test event sent from the console",
+  "dispute.opened": "A buyer disputed charges for your content",
+  "dispute.escalated": "A dispute went undecided and is now the operator's to decide",
+  "dispute.decided": "A dispute of yours was decided",
+  "credit_note.issued": "A credit note was issued to you",
 };
 
 /** The document a delivery's body carries. */

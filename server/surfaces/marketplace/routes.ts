@@ -17,6 +17,7 @@ import { sessionRoutes } from "./session_routes.ts";
 import { signatureAgentRoutes } from "./signature_agent_routes.ts";
 import { statementRoutes } from "./statement_routes.ts";
 import { itemRoutes } from "./item_routes.ts";
+import { disputeRoutes } from "./dispute_routes.ts";
 import { MARKETPLACE } from "./schemas.ts";
 import { webhookRoutes } from "../../domain/webhooks/routes.ts";
 import { requireBuyer } from "./auth.ts";
@@ -54,6 +55,7 @@ export function marketplaceRoutes(deps: AppDeps): Hono<AppEnv> {
   app.route("/", offerRoutes(deps));
   app.route("/", statementRoutes(deps));
   app.route("/", itemRoutes(deps));
+  app.route("/", disputeRoutes(deps));
   app.route("/", budgetRoutes(deps));
   app.route("/", signatureAgentRoutes(deps));
   // Issue 34: the buyer's signed webhooks (docs/decisions/webhooks.md).

@@ -10,6 +10,7 @@ import * as lifecycle from "../manage/ingest_schemas.ts";
 import * as io from "../manage/openapi_schemas.ts";
 import * as payouts from "../manage/payout_schemas.ts";
 import * as payees from "../manage/payee_schemas.ts";
+import * as disputes from "../../domain/billing/dispute_schemas.ts";
 import { itemQuerySchema } from "../../domain/billing/items.ts";
 import {
   articlePatchSchema,
@@ -573,6 +574,30 @@ export function manageApi(): Api {
           params: ITEM_PARAMS.filter((p) => p.name !== "cursor" && p.name !== "limit"),
           ok: [200, { "text/csv": { schema: { type: "string" } } }],
           errors: [400],
+        }),
+      },
+      "/api/publisher/disputes": {
+        get: authed({
+          summary: "Disputes of charges for your content, paged",
+          description: "Buyers dispute items with a reason; decide each while it is open. " +
+            "Undecided past escalatesAt, it goes to the operator.",
+          params: queryParamsOf(disputes.disputeQuerySchema),
+          ok: [200, disputes.disputePageSchema],
+          errors: [400],
+        }),
+      },
+      "/api/publisher/disputes/{id}/decision": {
+        post: authed({
+          summary: "Decide a dispute",
+          description: "accept: in full (no amount), for amountUsdMicros of the disputed total " +
+            "(spread over the items in proportion), or per item (items); a credit note of " +
+            "negative items is issued at once, and your payout shrinks by its price share. " +
+            "refuse: with a reason. A decided dispute is 409 dispute_decided; an escalated one " +
+            "is the operator's (409 dispute_escalated).",
+          params: [id],
+          body: disputes.disputeDecisionSchema,
+          ok: [200, z.object({ dispute: disputes.disputeSchema })],
+          errors: [400, 404, 409, 413, 415],
         }),
       },
       // Issue 11, part 2: the lifecycle operations of the publisher console.

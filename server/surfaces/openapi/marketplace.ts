@@ -2,6 +2,7 @@
  * The buyer marketplace API's part of the OpenAPI document (docs/SPEC.md "Buyer marketplace API"),
  * from the schemas its routes parse with and answer in (server/surfaces/marketplace/schemas.ts).
  */
+import { z } from "zod";
 import { MARKETPLACE } from "../marketplace/schemas.ts";
 import * as m from "../marketplace/schemas.ts";
 import * as r from "../marketplace/rights_schemas.ts";
@@ -9,6 +10,7 @@ import * as o from "../marketplace/offer_schemas.ts";
 import { webhookPaths } from "./webhooks.ts";
 import * as items from "../marketplace/item_schemas.ts";
 import { itemQuerySchema } from "../../domain/billing/items.ts";
+import * as disputes from "../../domain/billing/dispute_schemas.ts";
 import { type Api, MONTH_PARAM, type Operation, pathParam, query, queryParamsOf } from "./kit.ts";
 
 const ERRORS: Record<number, string> = {
@@ -356,6 +358,45 @@ export function marketplaceApi(): Api {
           "the item; verify it against /.well-known/jwks.json).",
         params: [pathParam("id", "The item (charge) id, chg_…")],
         ok: [200, items.itemReceiptSchema],
+        errors: [404],
+      }),
+    },
+    "/disputes": {
+      post: authed({
+        summary: "Dispute charges",
+        description: "Dispute one or more of your items (of one publisher) with a reason, " +
+          "within the dispute window (default 60 days from the charge). Its publisher accepts " +
+          "(in full or in part) or refuses; undecided, it goes to the operator (default after " +
+          "14 days). An accepted dispute issues a credit note. Refused, changing nothing: " +
+          "another buyer's item (404), past the window (409 dispute_window_closed), an item " +
+          "already disputed (409 already_disputed), a credit note's item (409 " +
+          "credit_note_item), an empty reason (400).",
+        body: disputes.disputeOpenSchema,
+        ok: [201, z.object({ dispute: disputes.disputeSchema }), "Opened"],
+        errors: [400, 404, 409, 413, 415],
+      }),
+      get: authed({
+        summary: "Your disputes, paged",
+        params: queryParamsOf(disputes.disputeQuerySchema),
+        ok: [200, disputes.disputePageSchema],
+        errors: [400],
+      }),
+    },
+    "/disputes/{id}": {
+      get: authed({
+        summary: "One dispute",
+        params: [pathParam("id", "The dispute id, dsp_…")],
+        ok: [200, z.object({ dispute: disputes.disputeSchema })],
+        errors: [404],
+      }),
+    },
+    "/credit-notes/{number}": {
+      get: authed({
+        summary: "A credit note, its negative items and their signed receipts",
+        description: "Each item credits the item named by creditOf; its receipt verifies " +
+          "against /.well-known/jwks.json like any charge's.",
+        params: [pathParam("number", "FOLIO-CN-000001…")],
+        ok: [200, disputes.creditNoteSchema],
         errors: [404],
       }),
     },
