@@ -286,7 +286,10 @@ function batchOf(r: Record<string, unknown>): PayoutBatch {
   };
 }
 
-/** A publisher's prices on one buyer's statement: all of it, and the part invoiced (not by card). */
+/**
+ * A publisher's prices on one buyer's statement: all of it, and the part invoiced (not paid by
+ * card, not a credit note carried by the buyer's credit balance: both count as they stand).
+ */
 export interface InvoiceShare {
   publisherId: string;
   buyerId: string;
@@ -299,7 +302,8 @@ export interface InvoiceShare {
 export async function invoiceSharesUpTo(db: Executor, month: string): Promise<InvoiceShare[]> {
   const rs = await db.execute({
     sql: `SELECT publisher_id, buyer_id, statement_month, SUM(price_micros) AS share,
-            SUM(CASE WHEN paid_via IS NULL THEN price_micros ELSE 0 END) AS invoiced
+            SUM(CASE WHEN paid_via IS NULL AND credit_via IS NOT 'balance' THEN price_micros
+              ELSE 0 END) AS invoiced
           FROM charges WHERE statement_month <= ?
           GROUP BY publisher_id, buyer_id, statement_month`,
     args: [month],
@@ -313,7 +317,7 @@ export async function invoiceSharesUpTo(db: Executor, month: string): Promise<In
   }));
 }
 
-/** Each buyer statement's invoiced total up to `month` (price + fee, card-paid rows left out). */
+/** Each buyer statement's invoiced total up to `month` (price + fee; as the shares' invoiced part). */
 export async function invoicedTotalsUpTo(
   db: Executor,
   month: string,
@@ -321,6 +325,7 @@ export async function invoicedTotalsUpTo(
   const rs = await db.execute({
     sql: `SELECT buyer_id, statement_month, SUM(price_micros + fee_micros) AS t
           FROM charges WHERE statement_month <= ? AND paid_via IS NULL
+            AND credit_via IS NOT 'balance'
           GROUP BY buyer_id, statement_month`,
     args: [month],
   });
@@ -329,6 +334,32 @@ export async function invoicedTotalsUpTo(
     month: String(r.statement_month),
     invoicedMicros: Number(r.t),
   }));
+}
+
+/** What each invoice up to `month` received (receivables, migration 0060): its state and money. */
+export async function invoiceReceiptsUpTo(
+  db: Executor,
+  month: string,
+): Promise<{ buyerId: string; month: string; state: string; receivedMicros: number }[]> {
+  const rs = await db.execute({
+    sql: `SELECT buyer_id, month, state, credit_micros + paid_micros AS received
+          FROM invoices WHERE month <= ?`,
+    args: [month],
+  });
+  return rs.rows.map((r) => ({
+    buyerId: String(r.buyer_id),
+    month: String(r.month),
+    state: String(r.state),
+    receivedMicros: Number(r.received),
+  }));
+}
+
+/** Publishers with a dispute still undecided (open or escalated: migration 0065). */
+export async function publishersWithOpenDisputes(db: Executor): Promise<Set<string>> {
+  const rs = await db.execute(
+    "SELECT DISTINCT publisher_id FROM disputes WHERE state IN ('open', 'escalated')",
+  );
+  return new Set(rs.rows.map((r) => String(r.publisher_id)));
 }
 
 /** Every payout not yet batched up to `month` (what a batch may take, and what holds it). */

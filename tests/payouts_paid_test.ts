@@ -19,6 +19,7 @@ import { payoutAuditOf } from "../store/payout_audit.ts";
 import { json, type TestFolio, testFolio } from "./helpers.ts";
 import { paywalled, read, signup } from "./billing_helpers.ts";
 import { bearer, sendJson } from "./manage_helpers.ts";
+import { buyerWithItems, decide, dispute } from "./dispute_helpers.ts";
 
 // deno-lint-ignore no-explicit-any
 type Any = any;
@@ -316,4 +317,98 @@ Deno.test("the payout run: holds, a batch, its file, paid with date and referenc
     "payout_batch.approved",
     "payout_batch.exported",
   ]);
+});
+
+/** Records what the buyer's November invoice received (as receivables' payments would). */
+async function invoiceState(
+  folio: TestFolio,
+  buyerId: string,
+  state: string,
+  paidMicros: number | "all",
+  month = "2026-11",
+) {
+  const db = folio.store.db;
+  const seq = await db.execute({
+    sql: "SELECT seq FROM invoice_numbers WHERE buyer_id = ? AND month = ?",
+    args: [buyerId, month],
+  });
+  const total = await db.execute({
+    sql: `SELECT SUM(price_micros + fee_micros) AS t FROM charges
+          WHERE buyer_id = ? AND statement_month = ?`,
+    args: [buyerId, month],
+  });
+  const t = Number(total.rows[0].t);
+  await db.execute({
+    sql: `INSERT INTO invoices (seq, buyer_id, month, issued_at, due_at, total_micros,
+            prepaid_micros, amount_due_micros, paid_micros, state, updated_at)
+          VALUES (?, ?, ?, 0, 0, ?, 0, ?, ?, ?, 0)
+          ON CONFLICT (buyer_id, month) DO UPDATE SET state = excluded.state,
+            paid_micros = excluded.paid_micros`,
+    args: [
+      Number(seq.rows[0].seq),
+      buyerId,
+      month,
+      t,
+      t,
+      paidMicros === "all" ? t : paidMicros,
+      state,
+    ],
+  });
+  return t;
+}
+
+Deno.test("collected basis: a partial payment pays its share, the rest goes with a later payout; an open dispute holds", async () => {
+  await using folio = await testFolio();
+  const db = folio.store.db;
+  const b = await buyerWithItems(folio, "partial", 3);
+  folio.clock.set(new Date("2026-12-01T01:00:00Z"));
+  await closeMonth(db, { month: "2026-11", now: folio.clock.now() });
+  await (await setPayee(folio)).body?.cancel();
+  const share = Number(
+    (await db.execute("SELECT amount_micros FROM payouts WHERE month = '2026-11'")).rows[0]
+      .amount_micros,
+  );
+  const total = await invoiceState(folio, b.buyerId, "open", 0);
+  let [due] = await payoutsDue(db, "2026-11");
+  assert.deepEqual(due.holds.map((h) => h.code), ["nothing_due"], "nothing collected yet");
+
+  // A third paid: a third of the share (rounded down), in whole cents.
+  const paid = Math.floor(total / 3);
+  await invoiceState(folio, b.buyerId, "partially_paid", paid);
+  [due] = await payoutsDue(db, "2026-11");
+  const third = Math.floor(share * paid / total);
+  assert.equal(due.collectedShareMicros, third);
+  assert.equal(due.dueMicros, third - (third % 10_000));
+  assert.deepEqual(due.holds, []);
+
+  // A dispute on its items holds every payout of the publisher until it is decided.
+  const d = await dispute(folio, b.apiKey, [b.items[0].id]);
+  [due] = await payoutsDue(db, "2026-11");
+  assert.deepEqual(due.holds.map((h) => h.code), ["dispute_open"]);
+  assert.equal(
+    (await decide(folio, folio.seeded!.apiKey, d.id, { decision: "refuse", reason: "Read" }))
+      .status,
+    200,
+  );
+  const { batch } = await approveBatch(db, { month: "2026-11", actor: OP, now: folio.clock.now() });
+  assert.equal(batch.totalMicros, due.dueMicros);
+
+  // The rest is paid later: December's payout carries it beside December's own earnings.
+  await invoiceState(folio, b.buyerId, "paid", total);
+  folio.clock.set(new Date("2026-12-10T00:00:00Z"));
+  const late = await signup(folio, "december");
+  assert.equal((await read(folio, late.apiKey, (await paywalled(folio, 1))[0])).status, 200);
+  folio.clock.set(new Date("2027-01-01T01:00:00Z"));
+  await closeMonth(db, { month: "2026-12", now: folio.clock.now() });
+  await invoiceState(folio, late.buyerId, "paid", "all", "2026-12");
+  const december = await db.execute({
+    sql: "SELECT amount_micros FROM payouts WHERE month = '2026-12'",
+    args: [],
+  });
+  const decShare = Number(december.rows[0].amount_micros);
+  const [dec] = await payoutsDue(db, "2026-12");
+  assert.equal(dec.payout.month, "2026-12");
+  // Everything earned, less what November's batch paid, in whole cents: nothing lost, nothing twice.
+  const owed = share + decShare - batch.totalMicros;
+  assert.equal(dec.dueMicros, owed - (owed % 10_000));
 });

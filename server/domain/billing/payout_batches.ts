@@ -25,7 +25,7 @@ import { AppError, notFound } from "../../platform/errors.ts";
 import { sumMicros, usdDecimal } from "../../platform/money.ts";
 import { notify } from "../webhooks/events.ts";
 import { payeesForExport } from "./payees.ts";
-import { type DueSources, payoutsDue } from "./payouts_due.ts";
+import { payoutsDue } from "./payouts_due.ts";
 
 /** Who acts, as the audit names it (e.g. "operator:op_…"). */
 export type Actor = string;
@@ -38,11 +38,11 @@ export type Actor = string;
  */
 export async function approveBatch(
   db: Client,
-  input: { month: string; payoutIds?: string[]; actor: Actor; now: Date } & DueSources,
+  input: { month: string; payoutIds?: string[]; actor: Actor; now: Date },
 ): Promise<{ batch: PayoutBatch; payouts: Payout[] }> {
   const tx = await db.transaction("write");
   try {
-    const due = await payoutsDue(tx, input.month, input);
+    const due = await payoutsDue(tx, input.month);
     let chosen = due.filter((d) => d.holds.length === 0);
     if (input.payoutIds) {
       chosen = [];

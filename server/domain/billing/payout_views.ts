@@ -1,7 +1,7 @@
 /** Payouts as publishers and the operator read them: state, amount, holds, date and reference. */
 import type { Executor } from "../../../store/db.ts";
 import { listPayouts, type Payout } from "../../../store/payouts.ts";
-import { type DueSources, type Hold, payoutsDue } from "./payouts_due.ts";
+import { type Hold, payoutsDue } from "./payouts_due.ts";
 
 /** A payout's stage and what it pays. */
 export interface PayoutView {
@@ -43,11 +43,11 @@ export function payoutView(
 export async function publisherPayouts(
   db: Executor,
   publisherId: string,
-  options: { upTo: string; limit: number } & DueSources,
+  options: { upTo: string; limit: number },
 ): Promise<PayoutView[]> {
   const [rows, due] = await Promise.all([
     listPayouts(db, publisherId, { limit: options.limit }),
-    payoutsDue(db, options.upTo, options),
+    payoutsDue(db, options.upTo),
   ]);
   const dueOf = new Map(due.map((d) => [d.payout.id, d]));
   return rows.map((p) => payoutView(p, dueOf.get(p.id) ?? null));

@@ -4,8 +4,9 @@
  * publisher's collected share of every closed statement up to its month, less what batches hold for
  * its payouts up to that month and what its earlier payouts not yet batched are due, rounded down to
  * whole cents (a bank moves cents; the remainder and any money
- * collected late go with the next payout). Card-paid charges count as collected; invoiced ones in
- * proportion to what the invoice received (`collectedOf`). A payout is held, with its reason, when
+ * collected late go with the next payout). Card-paid charges and credit notes carried by a buyer's
+ * credit balance count as they stand; invoiced charges in proportion to what their invoice received
+ * (payments and credit applied; all once paid, none once void). A payout is held, with its reason, when
  * the publisher gave no payee details, a dispute on its items is open, the operator put it under
  * review, an earlier payout of its is held, or nothing is due yet.
  */
@@ -14,8 +15,10 @@ import { payeesOf } from "../../../store/payees.ts";
 import {
   batchedByMonth,
   invoicedTotalsUpTo,
+  invoiceReceiptsUpTo,
   invoiceSharesUpTo,
   type PayoutListed,
+  publishersWithOpenDisputes,
   unbatchedUpTo,
 } from "../../../store/payouts.ts";
 import {
@@ -49,40 +52,27 @@ export interface PayoutDue {
   holds: Hold[];
 }
 
-/**
- * What buyers paid on each invoice (buyer statement) `buyerId|month`, of its invoiced total. Until
- * invoices record payments (issue 38 part 2), every closed invoice counts as paid in full.
- */
-export type CollectedOf = (buyerId: string, month: string, invoicedMicros: number) => number;
-
-const PAID_IN_FULL: CollectedOf = (_b, _m, invoiced) => invoiced;
-
-/** Publishers with an open dispute on their items (issue 38 part 4); none until disputes exist. */
-export type DisputedPublishers = (db: Executor) => Promise<Set<string>>;
-
-const NO_DISPUTES: DisputedPublishers = () => Promise.resolve(new Set());
-
-/** What the due computation reads besides the payouts: invoices' payments, open disputes. */
-export interface DueSources {
-  collectedOf?: CollectedOf;
-  disputed?: DisputedPublishers;
-}
-
 /** Every payout up to `month` not yet in a batch, with its amount due and holds. */
-export async function payoutsDue(
-  db: Executor,
-  month: string,
-  options: DueSources = {},
-): Promise<PayoutDue[]> {
-  const collectedOf = options.collectedOf ?? PAID_IN_FULL;
-  const [unbatched, shares, totals, batched, disputed] = await Promise.all([
+export async function payoutsDue(db: Executor, month: string): Promise<PayoutDue[]> {
+  const [unbatched, shares, totals, receipts, batched, disputed] = await Promise.all([
     unbatchedUpTo(db, month),
     invoiceSharesUpTo(db, month),
     invoicedTotalsUpTo(db, month),
+    invoiceReceiptsUpTo(db, month),
     batchedByMonth(db),
-    (options.disputed ?? NO_DISPUTES)(db),
+    publishersWithOpenDisputes(db),
   ]);
   const invoiced = new Map(totals.map((t) => [`${t.buyerId}|${t.month}`, t.invoicedMicros]));
+  const received = new Map(receipts.map((r) => [`${r.buyerId}|${r.month}`, r]));
+  // What an invoice's invoiced part received: all when paid, none when void, else its payments
+  // and the credit it applied; a statement without an invoice row (closed before migration 0060)
+  // counts as paid, as it did before invoices recorded payments.
+  const collectedOf = (buyerId: string, m: string, total: number) => {
+    const r = received.get(`${buyerId}|${m}`);
+    if (!r || r.state === "paid") return total;
+    if (r.state === "void") return 0;
+    return r.receivedMicros;
+  };
   const payees = new Set(
     (await payeesOf(db, [...new Set(unbatched.map((p) => p.publisherId))])).map((p) =>
       p.publisherId

@@ -17,7 +17,6 @@ import { json } from "./body.ts";
 import { payeeInputSchema } from "./payee_schemas.ts";
 import { payeeView, savePayee } from "../../domain/billing/payees.ts";
 import { publisherPayouts } from "../../domain/billing/payout_views.ts";
-import { dueSources } from "../../domain/billing/payout_sources.ts";
 
 /** The payout and items routes. */
 export function payoutRoutes(deps: AppDeps): Hono<ManageEnv> {
@@ -64,7 +63,6 @@ export function payoutRoutes(deps: AppDeps): Hono<ManageEnv> {
     const payouts = await publisherPayouts(db, c.get("publisher").id, {
       upTo: monthOf(deps.clock.now()),
       limit: 36,
-      ...dueSources(),
     });
     return c.json({ payouts });
   });
