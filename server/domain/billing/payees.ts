@@ -147,7 +147,13 @@ async function opened(
   deps: { db: Client; secret: string | null; now: Date },
   row: PayeeRow,
 ): Promise<PayeeInput> {
-  return JSON.parse(await unseal(row.sealed, await payeeSecret(deps), PURPOSE)) as PayeeInput;
+  const text = await unseal(row.sealed, await payeeSecret(deps), PURPOSE);
+  if (text === null) {
+    throw new Error(
+      `payee details of ${row.publisherId} were sealed under another FOLIO_PAYEE_KEY_SECRET`,
+    );
+  }
+  return JSON.parse(text) as PayeeInput;
 }
 
 function normalize(input: PayeeInput): PayeeInput {

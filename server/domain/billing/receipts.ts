@@ -155,7 +155,11 @@ async function open(row: ReceiptKeyRow, secret: string | null): Promise<JWK> {
       `receipt key ${row.kid} is encrypted: set FOLIO_RECEIPT_KEY_SECRET to the secret it was made with`,
     );
   }
-  return JSON.parse(await unseal(row.privateJwk, secret, PURPOSE)) as JWK;
+  const jwk = await unseal(row.privateJwk, secret, PURPOSE);
+  if (jwk === null) {
+    throw new Error(`receipt key ${row.kid} was sealed under another FOLIO_RECEIPT_KEY_SECRET`);
+  }
+  return JSON.parse(jwk) as JWK;
 }
 
 /** What the secret's key is for (keys sealed before server/platform/sealed.ts used the same). */
