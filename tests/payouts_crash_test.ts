@@ -84,7 +84,7 @@ Deno.test({
         method: "email",
         provider: "wise",
         email: `pay${i}@crash.test`,
-      }, "test");
+      }, { kind: "publisher", id: publisherId });
     }
     folio.clock.set("2026-12-01T01:00:00Z");
     await closeMonth(db, { month: "2026-11", now: folio.clock.now() });
@@ -140,7 +140,7 @@ Deno.test({
     }
     // Each paid once in the audit, and nothing more is due.
     const audited = await db.execute(
-      "SELECT subject, COUNT(*) AS n FROM payout_audit WHERE action = 'payout.paid' GROUP BY subject",
+      "SELECT subject_id, COUNT(*) AS n FROM audit_log WHERE action = 'payout.paid' GROUP BY subject_id",
     );
     assert.equal(audited.rows.length, PUBLISHERS);
     assert.ok(audited.rows.every((r) => Number(r.n) === 1));

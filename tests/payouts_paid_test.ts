@@ -15,7 +15,8 @@ import {
 } from "../server/domain/billing/payout_batches.ts";
 import { payoutsDue } from "../server/domain/billing/payouts_due.ts";
 import { drainDue } from "../server/domain/webhooks/delivery.ts";
-import { payoutAuditOf } from "../store/payout_audit.ts";
+import { listAudit } from "../store/audit_log.ts";
+import { auditView } from "../server/domain/audit/audit.ts";
 import { json, type TestFolio, testFolio } from "./helpers.ts";
 import { paywalled, read, signup } from "./billing_helpers.ts";
 import { bearer, sendJson } from "./manage_helpers.ts";
@@ -25,7 +26,7 @@ import { buyerWithItems, decide, dispute } from "./dispute_helpers.ts";
 type Any = any;
 
 const IBAN = "DE89 3704 0044 0532 0130 00";
-const OP = "operator:test";
+const OP = { kind: "operator" as const, id: "op_test" };
 
 const key = (folio: TestFolio) => bearer(folio.seeded!.apiKey);
 
@@ -37,6 +38,11 @@ export async function earnAndClose(folio: TestFolio) {
   }
   folio.clock.set(new Date("2026-12-01T01:00:00Z"));
   await closeMonth(folio.store.db, { month: "2026-11", now: folio.clock.now() });
+}
+
+/** The audit log's entries about `subjectId`, oldest first. */
+async function auditOf(folio: TestFolio, subjectId: string) {
+  return (await listAudit(folio.store.db, { subjectId }, 50)).map(auditView).reverse();
 }
 
 /** Puts the demo's payee details (an IBAN) through the API. */
@@ -118,7 +124,7 @@ Deno.test("payee details: sealed at rest, masked in every answer, bad input refu
     }),
   );
   assert.equal(us.payee.masked, "Account •••• 6789 (routing 021000021)");
-  const audit = await payoutAuditOf(folio.store.db, { subject: "pub_demo", limit: 10 });
+  const audit = await auditOf(folio, "pub_demo");
   assert.deepEqual(audit.map((a) => a.action), ["payee.updated", "payee.updated"]);
   assert.equal(audit[0].before, null);
   assert.deepEqual(audit[1].before, {
@@ -303,7 +309,7 @@ Deno.test("the payout run: holds, a batch, its file, paid with date and referenc
   });
 
   // Every step is audited, before and after.
-  const steps = await payoutAuditOf(db, { subject: payoutId, limit: 20 });
+  const steps = await auditOf(folio, payoutId);
   assert.deepEqual(steps.map((s) => s.action), [
     "payout.review_hold",
     "payout.review_released",
@@ -312,7 +318,7 @@ Deno.test("the payout run: holds, a batch, its file, paid with date and referenc
   ]);
   assert.equal((steps[3].before as Any).state, "pending");
   assert.equal((steps[3].after as Any).reference, "SEPA-2026-12-03-0001");
-  const batchSteps = await payoutAuditOf(db, { subject: batch.id, limit: 20 });
+  const batchSteps = await auditOf(folio, batch.id);
   assert.deepEqual(batchSteps.map((s) => s.action), [
     "payout_batch.approved",
     "payout_batch.exported",

@@ -40,18 +40,3 @@ ALTER TABLE payouts ADD COLUMN reference TEXT;
 ALTER TABLE payouts ADD COLUMN review_hold TEXT;
 CREATE INDEX payouts_by_month ON payouts (month, publisher_id);
 CREATE INDEX payouts_by_batch ON payouts (batch_id);
-
--- Until the operator's audit log lands: every payout step, before and after, append-only.
-CREATE TABLE payout_audit (
-  seq INTEGER PRIMARY KEY AUTOINCREMENT,
-  at INTEGER NOT NULL,
-  actor TEXT NOT NULL,
-  action TEXT NOT NULL,
-  subject TEXT NOT NULL,
-  before TEXT,
-  after TEXT
-);
-CREATE TRIGGER payout_audit_no_update BEFORE UPDATE ON payout_audit
-BEGIN SELECT RAISE(ABORT, 'payout_audit is append-only'); END;
-CREATE TRIGGER payout_audit_no_delete BEFORE DELETE ON payout_audit
-BEGIN SELECT RAISE(ABORT, 'payout_audit is append-only'); END;

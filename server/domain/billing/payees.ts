@@ -7,9 +7,9 @@
 import { electronicFormatIBAN, isValidBIC, isValidIBAN } from "ibantools";
 import type { Client, Executor } from "../../../store/db.ts";
 import { randomBase32 } from "../../../store/ids.ts";
-import { appendPayoutAudit } from "../../../store/payout_audit.ts";
 import { nodeKey, payeeOf, type PayeeRow, payeesOf, putPayee } from "../../../store/payees.ts";
 import { seal, unseal } from "../../platform/sealed.ts";
+import { type Actor, audit } from "../audit/audit.ts";
 
 const PURPOSE = "payee details";
 
@@ -89,7 +89,7 @@ export async function savePayee(
   deps: { db: Client; secret: string | null; now: Date },
   publisherId: string,
   input: PayeeInput,
-  actor: string,
+  actor: Actor,
 ): Promise<PayeeView> {
   const secret = await payeeSecret(deps);
   const normal = normalize(input);
@@ -106,13 +106,13 @@ export async function savePayee(
   try {
     const before = await payeeOf(tx, publisherId);
     await putPayee(tx, row);
-    await appendPayoutAudit(tx, {
-      at: deps.now.getTime(),
+    await audit(tx, {
       actor,
       action: "payee.updated",
-      subject: publisherId,
+      subject: { kind: "publisher", id: publisherId },
       before: before ? shown(before) : null,
       after: shown(row),
+      now: deps.now,
     });
     await tx.commit();
   } finally {

@@ -7,7 +7,6 @@
  */
 import type { Client } from "../../../store/db.ts";
 import { newId } from "../../../store/ids.ts";
-import { appendPayoutAudit } from "../../../store/payout_audit.ts";
 import {
   batchById,
   batchPayout,
@@ -23,12 +22,10 @@ import {
 import { toCsv } from "../../platform/csv.ts";
 import { AppError, notFound } from "../../platform/errors.ts";
 import { sumMicros, usdDecimal } from "../../platform/money.ts";
+import { type Actor, audit } from "../audit/audit.ts";
 import { notify } from "../webhooks/events.ts";
 import { payeesForExport } from "./payees.ts";
 import { payoutsDue } from "./payouts_due.ts";
-
-/** Who acts, as the audit names it (e.g. "operator:op_…"). */
-export type Actor = string;
 
 /**
  * Approves a batch of `month`: the payouts named (or, without names, every payout due up to the
@@ -78,7 +75,7 @@ export async function approveBatch(
       month: input.month,
       payoutCount: chosen.length,
       totalMicros: sumMicros(chosen.map((d) => d.dueMicros)),
-      approvedBy: input.actor,
+      approvedBy: `${input.actor.kind}:${input.actor.id}`,
       createdAt: input.now.getTime(),
       exportedAt: null,
     };
@@ -97,22 +94,22 @@ export async function approveBatch(
     for (const d of chosen) {
       const after = (await payoutById(tx, d.payout.id))!;
       payouts.push(after);
-      await appendPayoutAudit(tx, {
-        at: input.now.getTime(),
+      await audit(tx, {
         actor: input.actor,
         action: "payout.batched",
-        subject: d.payout.id,
+        subject: { kind: "payout", id: d.payout.id },
         before: stageOf(d.payout),
         after: stageOf(after),
+        now: input.now,
       });
     }
-    await appendPayoutAudit(tx, {
-      at: input.now.getTime(),
+    await audit(tx, {
       actor: input.actor,
       action: "payout_batch.approved",
-      subject: batch.id,
+      subject: { kind: "payout_batch", id: batch.id },
       before: null,
       after: batch,
+      now: input.now,
     });
     await tx.commit();
     return { batch, payouts };
@@ -188,13 +185,13 @@ export async function exportBatch(
       ]);
     }
     const first = await markBatchExported(tx, batch.id, input.now.getTime());
-    await appendPayoutAudit(tx, {
-      at: input.now.getTime(),
+    await audit(tx, {
       actor: input.actor,
       action: "payout_batch.exported",
-      subject: batch.id,
+      subject: { kind: "payout_batch", id: batch.id },
       before: { exportedAt: batch.exportedAt },
       after: { exportedAt: first ? input.now.getTime() : batch.exportedAt, rows: payouts.length },
+      now: input.now,
     });
     await tx.commit();
     return { batch: (await batchById(deps.db, batch.id))!, csv: toCsv(rows) };
@@ -264,13 +261,13 @@ export async function markPaid(
       }
       const after = (await payoutById(tx, p.id))!;
       paid.push(after);
-      await appendPayoutAudit(tx, {
-        at: input.now.getTime(),
+      await audit(tx, {
         actor: input.actor,
         action: "payout.paid",
-        subject: p.id,
+        subject: { kind: "payout", id: p.id },
         before: stageOf(p),
         after: stageOf(after),
+        now: input.now,
       });
       await notify(tx, { kind: "publisher", id: p.publisherId }, "payout.paid", {
         payoutId: p.id,
@@ -310,13 +307,14 @@ export async function reviewHold(
       );
     }
     const after = (await payoutById(tx, before.id))!;
-    await appendPayoutAudit(tx, {
-      at: input.now.getTime(),
+    await audit(tx, {
       actor: input.actor,
       action: input.reason ? "payout.review_hold" : "payout.review_released",
-      subject: before.id,
+      subject: { kind: "payout", id: before.id },
+      reason: input.reason,
       before: stageOf(before),
       after: stageOf(after),
+      now: input.now,
     });
     await tx.commit();
     return after;

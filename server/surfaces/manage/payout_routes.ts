@@ -52,8 +52,7 @@ export function payoutRoutes(deps: AppDeps): Hono<ManageEnv> {
   });
   app.put("/payee", json(payeeInputSchema), async (c) => {
     const p = c.get("publisher");
-    const session = c.get("session");
-    const actor = session ? `user:${session.userId}` : `publisher:${p.id}`;
+    const actor = { kind: "publisher" as const, id: p.id };
     const payee = await savePayee(payeeDeps(), p.id, c.req.valid("json"), actor);
     c.header("Cache-Control", "no-store");
     return c.json({ payee, encryptedWith: encryptedWith() });
