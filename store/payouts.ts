@@ -2,7 +2,7 @@
  * Persistence of publisher payouts: a publisher's own prices, per statement month (`amount_micros`,
  * accrued), and their way to paid (migration 0070): a batch, what it pays, the date and reference.
  */
-import type { Client, Executor } from "./db.ts";
+import type { Executor } from "./db.ts";
 
 /** A payout row. */
 export interface Payout {
@@ -230,27 +230,6 @@ export async function markBatchExported(db: Executor, id: string, at: number): P
     args: [at, id],
   });
   return rs.rowsAffected === 1;
-}
-
-/** Sums per month of payouts: accrued, batched and paid (the operator's desk). */
-export async function payoutTotalsByMonth(
-  db: Client,
-  months: string[],
-): Promise<{ month: string; dueMicros: number; batchedMicros: number; paidMicros: number }[]> {
-  if (months.length === 0) return [];
-  const rs = await db.execute({
-    sql: `SELECT month, SUM(amount_micros) AS due,
-            SUM(CASE WHEN batch_id IS NOT NULL THEN paid_micros ELSE 0 END) AS batched,
-            SUM(CASE WHEN state = 'paid' THEN paid_micros ELSE 0 END) AS paid
-          FROM payouts WHERE month IN (${months.map(() => "?").join(", ")}) GROUP BY month`,
-    args: months,
-  });
-  return rs.rows.map((r) => ({
-    month: String(r.month),
-    dueMicros: Number(r.due),
-    batchedMicros: Number(r.batched),
-    paidMicros: Number(r.paid),
-  }));
 }
 
 function payoutOf(r: Record<string, unknown>): Payout {

@@ -20,18 +20,18 @@ import { auditView } from "../server/domain/audit/audit.ts";
 import { json, type TestFolio, testFolio } from "./helpers.ts";
 import { paywalled, read, signup } from "./billing_helpers.ts";
 import { bearer, sendJson } from "./manage_helpers.ts";
+import { setPayee } from "./payout_helpers.ts";
 import { buyerWithItems, decide, dispute } from "./dispute_helpers.ts";
 
 // deno-lint-ignore no-explicit-any
 type Any = any;
 
-const IBAN = "DE89 3704 0044 0532 0130 00";
 const OP = { kind: "operator" as const, id: "op_test" };
 
 const key = (folio: TestFolio) => bearer(folio.seeded!.apiKey);
 
 /** Three charged reads of the demo's content in November, then November closed. */
-export async function earnAndClose(folio: TestFolio) {
+async function earnAndClose(folio: TestFolio) {
   const { apiKey } = await signup(folio, "payer");
   for (const id of await paywalled(folio, 3)) {
     assert.equal((await read(folio, apiKey, id)).status, 200);
@@ -43,19 +43,6 @@ export async function earnAndClose(folio: TestFolio) {
 /** The audit log's entries about `subjectId`, oldest first. */
 async function auditOf(folio: TestFolio, subjectId: string) {
   return (await listAudit(folio.store.db, { subjectId }, 50)).map(auditView).reverse();
-}
-
-/** Puts the demo's payee details (an IBAN) through the API. */
-export async function setPayee(folio: TestFolio, body: Record<string, unknown> = {}) {
-  return await sendJson(folio, "PUT", "/api/publisher/payee", {
-    legalName: "Demo Media GmbH",
-    country: "DE",
-    currency: "EUR",
-    method: "iban",
-    iban: IBAN,
-    bic: "COBADEFFXXX",
-    ...body,
-  }, key(folio));
 }
 
 Deno.test("payee details: sealed at rest, masked in every answer, bad input refused", async () => {

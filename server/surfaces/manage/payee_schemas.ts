@@ -8,6 +8,7 @@ import {
   isRoutingNumber,
 } from "../../domain/billing/payees.ts";
 import { hasControlChars, isEmail } from "../../platform/validate.ts";
+import { holdSchema } from "../../domain/billing/payout_schemas.ts";
 
 const common = {
   legalName: z.string().trim().min(1).max(140).refine((s) => !hasControlChars(s), {
@@ -67,18 +68,6 @@ export const payeeAnswerSchema = z.object({
   encryptedWith: z.enum(["operator_secret", "store_key"]).describe(
     "operator_secret: FOLIO_PAYEE_KEY_SECRET; store_key: a key kept in the store (development)",
   ),
-});
-
-/** A payout's hold, with the sentence that explains it. */
-export const holdSchema = z.object({
-  code: z.enum([
-    "no_payee_details",
-    "dispute_open",
-    "under_review",
-    "earlier_payout_held",
-    "nothing_due",
-  ]),
-  reason: z.string(),
 });
 
 /** One payout as the publisher sees it. */

@@ -4,7 +4,9 @@
  * the operator add their paths here with `authed(...)`, one block each.
  */
 import * as io from "../operator/schemas.ts";
-import { type Api, type Operation, pathParam, queryParamsOf } from "./kit.ts";
+import * as pay from "../operator/payout_schemas.ts";
+import { z } from "zod";
+import { type Api, type Operation, pathParam, query, queryParamsOf } from "./kit.ts";
 
 const ERRORS: Record<number, string> = {
   400: "Invalid input; the message names the field and the problem, and `param` the field",
@@ -130,6 +132,114 @@ export function operatorApi(): Api {
           summary: "The recovery codes this session just made, once (the console's page)",
           ok: [200, io.recoveryCodesSchema],
           errors: [404],
+        }),
+      },
+      "/api/operator/payouts": {
+        get: authed({
+          summary: "Payouts with their state, amount due now, holds and payee (masked)",
+          description:
+            "held (each hold with its reason), due (free for the next batch), approved " +
+            "(in a batch), paid. Amounts are the publisher's share of what buyers paid, whole " +
+            'cents (docs/decisions/billing.md "Payouts paid"). Paged by offset.',
+          params: queryParamsOf(pay.payoutQuerySchema),
+          ok: [200, pay.payoutListSchema],
+          errors: [400],
+        }),
+      },
+      "/api/operator/payouts/{id}/hold": {
+        post: authed({
+          summary: "Put a payout not yet batched under review, with a reason",
+          params: [pathParam("id")],
+          body: pay.reviewHoldSchema,
+          example: { reason: "Checking the account holder's name" },
+          ok: [200, z.object({ payout: pay.operatorPayoutSchema })],
+          errors: [...BODY_ERRORS, 404, 409],
+        }),
+      },
+      "/api/operator/payouts/{id}/release": {
+        post: authed({
+          summary: "Release a payout's review hold",
+          params: [pathParam("id")],
+          body: pay.releaseSchema,
+          ok: [200, z.object({ payout: pay.operatorPayoutSchema })],
+          errors: [...BODY_ERRORS, 404, 409],
+        }),
+      },
+      "/api/operator/payouts/{id}/paid": {
+        post: authed({
+          summary: "Mark one approved payout paid, with the date and the transfer's reference",
+          description: "409 payout_not_batched before its batch is approved, 409 " +
+            "payout_already_paid the second time. The publisher gets payout.paid.",
+          params: [pathParam("id")],
+          body: pay.paidInputSchema,
+          example: { paidOn: "2026-12-03", reference: "SEPA-20261203-0001" },
+          ok: [200, pay.paidAnswerSchema],
+          errors: [...BODY_ERRORS, 404, 409],
+        }),
+      },
+      "/api/operator/payout-batches": {
+        get: authed({
+          summary: "Approved batches, newest first",
+          params: [query("month", { type: "string", pattern: "^\\d{4}-\\d{2}$" })],
+          ok: [200, pay.batchListSchema],
+        }),
+        post: authed({
+          summary: "Approve a batch: the payouts due up to a month and not held",
+          description: "Each payout pays what is due now. Refused with nothing written: a held " +
+            "payout (409 payout_held, with the reasons), one already in a batch (409 " +
+            "payout_already_batched), nothing due (409 nothing_to_pay).",
+          body: pay.batchInputSchema,
+          example: { month: "2026-11" },
+          ok: [201, pay.batchAnswerSchema],
+          errors: [...BODY_ERRORS, 404, 409],
+        }),
+      },
+      "/api/operator/payout-batches/{id}": {
+        get: authed({
+          summary: "A batch and its payouts",
+          params: [pathParam("id")],
+          ok: [200, pay.batchAnswerSchema],
+          errors: [404],
+        }),
+      },
+      "/api/operator/payout-batches/{id}/csv": {
+        get: authed({
+          summary: "The batch's payout file (CSV for a bank or payment provider); audited",
+          description: "Columns payout_id, batch_id, month, publisher_id, legal_name, country, " +
+            "currency, method, iban, bic, account_number, routing_number, account_type, " +
+            "provider, email, amount_usd, amount_usd_micros, remittance. The payee's details " +
+            "in full: the one place they are opened.",
+          params: [pathParam("id")],
+          ok: [200, CSV],
+          errors: [404],
+        }),
+      },
+      "/api/operator/payout-batches/{id}/paid": {
+        post: authed({
+          summary: "Mark every unpaid payout of a batch paid (one transfer reference)",
+          params: [pathParam("id")],
+          body: pay.paidInputSchema,
+          example: { paidOn: "2026-12-03", reference: "WISE-BATCH-8812" },
+          ok: [200, pay.paidAnswerSchema],
+          errors: [...BODY_ERRORS, 404, 409],
+        }),
+      },
+      "/api/operator/desk": {
+        get: authed({
+          summary:
+            "The desk: a month's money (billed, collected, outstanding, overdue, credited, " +
+            "platform fees, payouts) and the months before it",
+          params: queryParamsOf(pay.deskQuerySchema),
+          ok: [200, pay.deskSchema],
+          errors: [400],
+        }),
+      },
+      "/api/operator/desk/csv": {
+        get: authed({
+          summary: "The desk's months as CSV (one row per month, micro-dollars)",
+          params: queryParamsOf(pay.deskQuerySchema),
+          ok: [200, CSV],
+          errors: [400],
         }),
       },
       "/api/operator/audit": {
