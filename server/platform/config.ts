@@ -57,7 +57,19 @@ export interface Config {
   stripe: { secretKey: string; webhookSecret: string; apiBase: string } | null;
   /** The seller on buyer invoices: the Folio operator (issue 34; README "Configuration"). */
   seller: Seller;
+  /** Credit control (issue 38; docs/decisions/billing.md "Receivables"). */
+  receivables: Receivables;
 }
+
+/** Days from issue to due date, the reminder before it, and the grace before suspension. */
+export interface Receivables {
+  netDays: number;
+  dueSoonDays: number;
+  graceDays: number;
+}
+
+/** The defaults: due in 30 days, reminded 7 days before, suspended 14 days after. */
+export const RECEIVABLES: Receivables = { netDays: 30, dueSoonDays: 7, graceDays: 14 };
 
 /** Who sells on an invoice: name, postal address lines, contact email, tax id (may be empty). */
 export interface Seller {
@@ -143,6 +155,11 @@ export function loadConfig(
       address: (vars.FOLIO_SELLER_ADDRESS ?? "").split("|").map((l) => l.trim()).filter(Boolean),
       email: vars.FOLIO_SELLER_EMAIL?.trim() ?? "",
       taxId: vars.FOLIO_SELLER_TAX_ID?.trim() ?? "",
+    },
+    receivables: {
+      netDays: integer(vars, "FOLIO_INVOICE_NET_DAYS", RECEIVABLES.netDays, 0, 365),
+      dueSoonDays: integer(vars, "FOLIO_INVOICE_REMINDER_DAYS", RECEIVABLES.dueSoonDays, 1, 60),
+      graceDays: integer(vars, "FOLIO_SUSPENSION_GRACE_DAYS", RECEIVABLES.graceDays, 0, 365),
     },
   };
 }

@@ -23,6 +23,12 @@ export const BUYER_EVENTS = [
   "offer.created",
   "budget.threshold",
   "statement.closed",
+  "invoice.issued",
+  "invoice.due_soon",
+  "invoice.overdue",
+  "invoice.paid",
+  "buyer.suspended",
+  "buyer.reinstated",
 ] as const;
 
 /** Sent only by "send test event", to the one endpoint it was asked for. */
@@ -45,6 +51,13 @@ export const EVENT_WORDS: Record<EventType, string> = {
   "offer.created": "A publisher made you an offer",
   "budget.threshold": "A budget reached 80% or 100% this month (once each per month)",
   "statement.closed": "A month closed and its statement is final",
+  "invoice.issued": "An invoice was issued (at the month's close)",
+  "invoice.due_soon": "An invoice is due in a few days, or today",
+  "invoice.overdue": "An invoice is past its due date and unpaid",
+  "invoice.paid": "An invoice was paid in full",
+  "buyer.suspended":
+    "Priced reads are suspended (an invoice overdue past its grace period, or by the operator)",
+  "buyer.reinstated": "A suspension was lifted",
   "webhook.test": "A test event sent from the console",
 };
 
