@@ -22,6 +22,7 @@ import { json, type TestFolio, testFolio } from "./helpers.ts";
 import { bearer, sendJson } from "./manage_helpers.ts";
 
 const DAY = 86_400_000;
+const OPERATOR = { kind: "operator" as const, id: "op_test" };
 
 interface Receivables {
   balanceDueUsdMicros: number;
@@ -63,7 +64,7 @@ function pay(
     method: "bank_transfer",
     reference: "TRX-1",
     idempotencyKey: crypto.randomUUID(),
-    recordedBy: "operator:test",
+    actor: { kind: "operator" as const, id: "op_test" },
     ...input,
   }, { now: folio.clock.now(), settings: settingsOf(folio) });
 }
@@ -263,6 +264,7 @@ Deno.test("an overpayment is credit the next invoice uses, shown on it; void and
       seq: nSeq,
       state: "void",
       reason: "issued in error",
+      actor: OPERATOR,
     }, {
       now,
       settings,
@@ -272,7 +274,12 @@ Deno.test("an overpayment is credit the next invoice uses, shown on it; void and
     assert.equal(await creditBalance(folio.store.db, buyerId), 5_000_000);
   }
   await refused(
-    closeUnpaidInvoice(folio.store.db, { seq, state: "uncollectible", reason: "x" }, {
+    closeUnpaidInvoice(folio.store.db, {
+      seq,
+      state: "uncollectible",
+      reason: "x",
+      actor: OPERATOR,
+    }, {
       now,
       settings,
     }),

@@ -9,6 +9,7 @@ import type { Client, Executor } from "../../../store/db.ts";
 import { getInvoice, setInvoiceCheckout } from "../../../store/receivables.ts";
 import { AppError } from "../../platform/errors.ts";
 import { microsToWholeCents } from "../../platform/money.ts";
+import { audit } from "../audit/audit.ts";
 import { grantCredit } from "./credits.ts";
 import {
   formatInvoiceNumber,
@@ -95,6 +96,14 @@ export async function settleInvoiceSession(
       sourceId: `stripe:${sessionId}`,
       now: options.now,
     });
+    await audit(tx, {
+      actor: { kind: "stripe", id: options.eventId },
+      action: "credit.granted",
+      subject: { kind: "buyer", id: invoice.buyerId },
+      after: { amountMicros, source: "overpayment", sourceId: `stripe:${sessionId}` },
+      reason: `Card payment for invoice ${formatInvoiceNumber(seq)}, which was ${invoice.state}`,
+      now: options.now,
+    });
     return "credited";
   }
   await applyPayment(tx, {
@@ -104,7 +113,7 @@ export async function settleInvoiceSession(
     method: "stripe",
     reference: typeof object.payment_intent === "string" ? object.payment_intent : sessionId,
     idempotencyKey: `stripe:${sessionId}`,
-    recordedBy: `stripe:${options.eventId}`,
+    actor: { kind: "stripe", id: options.eventId },
   }, options);
   return "paid";
 }

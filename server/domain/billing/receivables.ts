@@ -27,6 +27,7 @@ import {
   sumMicros,
 } from "../../platform/money.ts";
 import { notify } from "../webhooks/events.ts";
+import { type Actor, audit, SYSTEM } from "../audit/audit.ts";
 import { grantCredit, useCredit } from "./credits.ts";
 import {
   formatInvoiceNumber,
@@ -91,6 +92,21 @@ export async function issueInvoice(
     updatedAt: i.issuedAt.getTime(),
   };
   if (!await insertInvoice(tx, row)) return false;
+  await audit(tx, {
+    actor: SYSTEM,
+    action: "invoice.issued",
+    subject: { kind: "invoice", id: formatInvoiceNumber(i.seq) },
+    after: {
+      buyerId: i.buyerId,
+      month: i.month,
+      totalMicros: i.totalMicros,
+      creditMicros: credit,
+      amountDueMicros: amountDue,
+      state: row.state,
+      dueAt: new Date(row.dueAt).toISOString(),
+    },
+    now: i.issuedAt,
+  });
   const issued = { ...row, paidMicros: 0, paidAt: null, closedReason: null };
   const doc = { ...issued, checkoutSessionId: null, checkoutUrl: null };
   const number = formatInvoiceNumber(i.seq);
@@ -110,8 +126,8 @@ export interface PaymentInput {
   reference: string;
   /** Makes the recording once-only: a retry with the same key answers the first payment. */
   idempotencyKey: string;
-  /** Who recorded it: `operator:<id>`, `stripe:<event id>`. */
-  recordedBy: string;
+  /** Who recorded it (an operator, Stripe's webhook): audited, and kept on the payment. */
+  actor: Actor;
   /** When given, only this buyer's invoice may be paid (its own payment link). */
   buyerId?: string;
 }
@@ -222,7 +238,7 @@ export async function applyPayment(
     method: input.method,
     reference: input.reference,
     idempotencyKey: input.idempotencyKey,
-    recordedBy: input.recordedBy,
+    recordedBy: `${input.actor.kind}:${input.actor.id}`,
     createdAt: now.getTime(),
   };
   await insertPayment(tx, payment);
@@ -243,6 +259,22 @@ export async function applyPayment(
     });
   }
   const after = (await getInvoice(tx, input.seq))!;
+  await audit(tx, {
+    actor: input.actor,
+    action: "invoice.payment_recorded",
+    subject: { kind: "invoice", id: formatInvoiceNumber(input.seq) },
+    before: auditFields(invoice),
+    after: {
+      ...auditFields(after),
+      paymentId: payment.id,
+      amountMicros: input.amountMicros,
+      creditedMicros: credited,
+      method: input.method,
+      reference: input.reference,
+      paidOn: input.paidOn,
+    },
+    now,
+  });
   if (state === "paid") {
     await notify(tx, { kind: "buyer", id: invoice.buyerId }, "invoice.paid", {
       ...invoiceEventData(after, settings),
@@ -260,7 +292,7 @@ export async function applyPayment(
  */
 export async function closeUnpaidInvoice(
   db: Client,
-  input: { seq: number; state: "void" | "uncollectible"; reason: string },
+  input: { seq: number; state: "void" | "uncollectible"; reason: string; actor: Actor },
   options: { now: Date; settings: ReceivablesSettings },
 ): Promise<{ before: InvoiceRow; invoice: InvoiceRow }> {
   const { now } = options;
@@ -284,11 +316,31 @@ export async function closeUnpaidInvoice(
     }
     if (input.state === "void") await reviewSuspension(tx, before.buyerId, options);
     const invoice = (await getInvoice(tx, input.seq))!;
+    await audit(tx, {
+      actor: input.actor,
+      action: input.state === "void" ? "invoice.voided" : "invoice.marked_uncollectible",
+      subject: { kind: "invoice", id: formatInvoiceNumber(input.seq) },
+      before: auditFields(before),
+      after: auditFields(invoice),
+      reason: input.reason,
+      now,
+    });
     await tx.commit();
     return { before, invoice };
   } finally {
     tx.close();
   }
+}
+
+/** The fields of an invoice a person compares in the audit log (micro-dollars). */
+function auditFields(i: InvoiceRow) {
+  return {
+    buyerId: i.buyerId,
+    state: i.state,
+    amountDueMicros: i.amountDueMicros,
+    paidMicros: i.paidMicros,
+    remainingMicros: remainingMicros(i),
+  };
 }
 
 function refuseUnpayable(invoice: InvoiceRow): void {

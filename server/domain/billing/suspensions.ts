@@ -16,6 +16,7 @@ import {
 } from "../../../store/suspensions.ts";
 import { getBuyer } from "../../../store/buyers.ts";
 import { AppError } from "../../platform/errors.ts";
+import { type Actor, audit, SYSTEM } from "../audit/audit.ts";
 import { notify } from "../webhooks/events.ts";
 import { formatInvoiceNumber, type ReceivablesSettings } from "./invoice_terms.ts";
 
@@ -61,7 +62,18 @@ export async function suspendForInvoice(
     by: "credit-control",
     invoiceSeq: invoice.seq,
   });
-  if (started) await emit(tx, invoice.buyerId, "buyer.suspended", suspension, options.now);
+  if (started) {
+    await emit(tx, invoice.buyerId, "buyer.suspended", suspension, options.now);
+    await auditSuspension(
+      tx,
+      SYSTEM,
+      "buyer.suspended",
+      invoice.buyerId,
+      null,
+      suspension,
+      options.now,
+    );
+  }
   return started;
 }
 
@@ -94,7 +106,7 @@ export async function reviewSuspension(
 /** Suspends a buyer by hand with a reason; 409 when it is already suspended. */
 export async function suspendByHand(
   db: Client,
-  input: { buyerId: string; note: string; by: string },
+  input: { buyerId: string; note: string; actor: Actor },
   options: { now: Date; settings: ReceivablesSettings },
 ): Promise<{ before: Suspension | null; after: Suspension }> {
   const tx = await db.transaction("write");
@@ -115,10 +127,20 @@ export async function suspendByHand(
       id: newId("sus"),
       buyerId: input.buyerId,
       suspension: after,
-      by: input.by,
+      by: `${input.actor.kind}:${input.actor.id}`,
       invoiceSeq: null,
     });
     await emit(tx, input.buyerId, "buyer.suspended", after, options.now);
+    await auditSuspension(
+      tx,
+      input.actor,
+      "buyer.suspended",
+      input.buyerId,
+      null,
+      after,
+      options.now,
+      input.note,
+    );
     await tx.commit();
     return { before, after };
   } finally {
@@ -129,20 +151,58 @@ export async function suspendByHand(
 /** Lifts a buyer's suspension by hand, whatever its reason; 409 when it is not suspended. */
 export async function liftByHand(
   db: Client,
-  input: { buyerId: string; note: string; by: string },
+  input: { buyerId: string; note: string; actor: Actor },
   options: { now: Date },
 ): Promise<{ before: Suspension; after: null }> {
   const tx = await db.transaction("write");
   try {
     const before = await buyerSuspension(tx, input.buyerId);
     if (!before) throw new AppError(409, "not_suspended", "This buyer is not suspended");
-    await liftSuspension(tx, { ...input, now: options.now });
+    await liftSuspension(tx, {
+      buyerId: input.buyerId,
+      by: `${input.actor.kind}:${input.actor.id}`,
+      note: input.note,
+      now: options.now,
+    });
     await emit(tx, input.buyerId, "buyer.reinstated", { ...before, reason: "lifted" }, options.now);
+    await auditSuspension(
+      tx,
+      input.actor,
+      "buyer.reinstated",
+      input.buyerId,
+      before,
+      null,
+      options.now,
+      input.note,
+    );
     await tx.commit();
     return { before, after: null };
   } finally {
     tx.close();
   }
+}
+
+async function auditSuspension(
+  tx: Executor,
+  actor: Actor,
+  action: "buyer.suspended" | "buyer.reinstated",
+  buyerId: string,
+  before: Suspension | null,
+  after: Suspension | null,
+  now: Date,
+  reason?: string,
+): Promise<void> {
+  const fields = (s: Suspension | null) =>
+    s && { suspended: true, reason: s.reason, invoiceNumber: s.invoiceNumber, note: s.note };
+  await audit(tx, {
+    actor,
+    action,
+    subject: { kind: "buyer", id: buyerId },
+    before: fields(before) ?? { suspended: false },
+    after: fields(after) ?? { suspended: false },
+    reason: reason ?? (after ?? before)?.note ?? null,
+    now,
+  });
 }
 
 async function emit(
