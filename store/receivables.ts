@@ -279,3 +279,14 @@ function paymentOfRow(r: Record<string, unknown>): PaymentRow {
     createdAt: Number(r.created_at),
   };
 }
+
+/** The names of these buyers, by id. */
+export async function buyerNames(db: Executor, ids: string[]): Promise<Map<string, string>> {
+  const unique = [...new Set(ids)];
+  if (unique.length === 0) return new Map();
+  const rs = await db.execute({
+    sql: `SELECT id, name FROM buyers WHERE id IN (${unique.map(() => "?").join(",")})`,
+    args: unique,
+  });
+  return new Map(rs.rows.map((r) => [String(r.id), String(r.name)]));
+}

@@ -96,6 +96,7 @@ export async function reviewSuspension(
     note: "Invoice paid",
     now: options.now,
   });
+  await auditSuspension(tx, SYSTEM, "buyer.reinstated", buyerId, current, null, options.now);
   if (still) {
     await suspendForInvoice(tx, still, options);
     return;
