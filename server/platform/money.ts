@@ -261,3 +261,15 @@ export function subtractCents(from: number, amount: number): number {
   }
   return from - amount;
 }
+
+/** True when `micros` is a whole number of cents (money that moved: a payment, a card charge). */
+export function isWholeCents(micros: number): boolean {
+  assertMicros(micros);
+  return micros % MICROS_PER_CENT === 0;
+}
+
+/** The whole cents in `micros`, rounded down, in micros (usable credit leaves the sub-cent rest). */
+export function wholeCentsBelow(micros: number): number {
+  assertMicros(micros);
+  return micros - (micros % MICROS_PER_CENT);
+}

@@ -8,7 +8,7 @@
 import type { Client, Executor } from "../../../store/db.ts";
 import { getInvoice, setInvoiceCheckout } from "../../../store/receivables.ts";
 import { AppError } from "../../platform/errors.ts";
-import { microsToWholeCents } from "../../platform/money.ts";
+import { centsToMicros, microsToWholeCents } from "../../platform/money.ts";
 import { audit } from "../audit/audit.ts";
 import { grantCredit } from "./credits.ts";
 import {
@@ -86,7 +86,7 @@ export async function settleInvoiceSession(
   const cents = Number(object.amount_total);
   const invoice = await getInvoice(tx, seq);
   if (!invoice || !Number.isSafeInteger(cents) || cents <= 0) return "none";
-  const amountMicros = cents * 10_000;
+  const amountMicros = centsToMicros(cents);
   const sessionId = String(object.id);
   if (invoice.state !== "open" && invoice.state !== "partially_paid") {
     await grantCredit(tx, {

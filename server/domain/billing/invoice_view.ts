@@ -11,7 +11,7 @@ import {
   paymentsOf,
 } from "../../../store/receivables.ts";
 import { buyerSuspension, type Suspension } from "../../../store/suspensions.ts";
-import { microsToWholeCents, sumMicros } from "../../platform/money.ts";
+import { microsToWholeCents, subtractMicros, sumMicros } from "../../platform/money.ts";
 import {
   formatInvoiceNumber,
   invoiceUrl,
@@ -96,7 +96,7 @@ function paymentWire(p: PaymentRow): PaymentWire {
     reference: p.reference,
     amountUsdMicros: p.amountMicros,
     amountUsdCents: microsToWholeCents(p.amountMicros),
-    creditedUsdMicros: p.amountMicros - p.appliedMicros,
+    creditedUsdMicros: subtractMicros(p.amountMicros, p.appliedMicros),
     recordedAt: new Date(p.createdAt).toISOString(),
   };
 }

@@ -22,6 +22,7 @@ import {
 import { AppError } from "../../platform/errors.ts";
 import {
   centsToMicros,
+  isWholeCents,
   microsToWholeCents,
   subtractMicros,
   sumMicros,
@@ -182,7 +183,7 @@ export async function applyPayment(
       "amountUsdMicros",
     );
   }
-  if (input.amountMicros % 10_000 !== 0) {
+  if (!isWholeCents(input.amountMicros)) {
     throw new AppError(
       400,
       "invalid_amount",

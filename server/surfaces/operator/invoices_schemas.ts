@@ -1,7 +1,7 @@
 /** Schemas of the operator's invoices and suspensions (issue 38 parts 2 and 3). */
 import { z } from "zod";
 import { PAYMENT_METHODS } from "../../domain/billing/receivables.ts";
-import { invoiceSchema } from "../marketplace/invoice_schemas.ts";
+import { invoiceSchema } from "../../domain/billing/invoice_schemas.ts";
 
 const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "must be a date as YYYY-MM-DD").refine(
   (s) => !Number.isNaN(Date.parse(`${s}T00:00:00Z`)) && new Date(s).toISOString().startsWith(s),
