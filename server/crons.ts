@@ -5,6 +5,8 @@
  */
 import { runBillingCron } from "./domain/billing/close.ts";
 import { escalateDueDisputes } from "./domain/billing/disputes.ts";
+import { runCreditControl } from "./domain/billing/credit_control.ts";
+import { receivablesSettings } from "./domain/billing/invoice_terms.ts";
 import { dailySync } from "./domain/catalog/jobs.ts";
 import { dailyRobotsRefresh } from "./domain/catalog/robots.ts";
 import { dailySiteSync } from "./domain/catalog/sites.ts";
@@ -62,7 +64,23 @@ export function cronJobs(
       // Idempotent: bills this month's renewals and closes last month under a lease.
       name: "folio-billing",
       schedule: "7 * * * *",
-      run: () => runBillingCron(deps.store.db, { holder, now: deps.clock.now() }),
+      run: () =>
+        runBillingCron(deps.store.db, {
+          holder,
+          now: deps.clock.now(),
+          receivables: receivablesSettings(deps.config),
+        }),
+    },
+    {
+      // Reminders and suspensions for unpaid invoices; each sent once, so hourly is fine.
+      name: "folio-credit-control",
+      schedule: "12 * * * *",
+      run: () =>
+        runCreditControl(deps.store.db, {
+          holder,
+          now: deps.clock.now(),
+          settings: receivablesSettings(deps.config),
+        }),
     },
     {
       // Undecided disputes past their deadline go to the operator; one conditional UPDATE, so two

@@ -1,8 +1,8 @@
 /** A buyer's credit balance (migration 0060): signed entries, one per source, summed. */
 import type { Executor } from "./db.ts";
 
-/** Where an entry came from: credit granted (overpayment, credit note) or used (an invoice). */
-export type CreditSource = "overpayment" | "credit_note" | "invoice";
+/** Where an entry came from: granted (overpayment, credit note), used (an invoice), given back (its void). */
+export type CreditSource = "overpayment" | "credit_note" | "invoice" | "void";
 
 /** One entry of the balance, as pages and the API list it. */
 export interface CreditEntry {

@@ -68,7 +68,19 @@ export interface Config {
    * the operator (`FOLIO_DISPUTE_ESCALATE_DAYS`, default 14).
    */
   disputes: { windowDays: number; escalateDays: number };
+  /** Credit control (issue 38; docs/decisions/billing.md "Receivables"). */
+  receivables: Receivables;
 }
+
+/** Days from issue to due date, the reminder before it, and the grace before suspension. */
+export interface Receivables {
+  netDays: number;
+  dueSoonDays: number;
+  graceDays: number;
+}
+
+/** The defaults: due in 30 days, reminded 7 days before, suspended 14 days after. */
+export const RECEIVABLES: Receivables = { netDays: 30, dueSoonDays: 7, graceDays: 14 };
 
 /** Who sells on an invoice: name, postal address lines, contact email, tax id (may be empty). */
 export interface Seller {
@@ -159,6 +171,11 @@ export function loadConfig(
     disputes: {
       windowDays: integer(vars, "FOLIO_DISPUTE_WINDOW_DAYS", 60, 1, 3650),
       escalateDays: integer(vars, "FOLIO_DISPUTE_ESCALATE_DAYS", 14, 1, 365),
+    },
+    receivables: {
+      netDays: integer(vars, "FOLIO_INVOICE_NET_DAYS", RECEIVABLES.netDays, 0, 365),
+      dueSoonDays: integer(vars, "FOLIO_INVOICE_REMINDER_DAYS", RECEIVABLES.dueSoonDays, 1, 60),
+      graceDays: integer(vars, "FOLIO_SUSPENSION_GRACE_DAYS", RECEIVABLES.graceDays, 0, 365),
     },
   };
 }

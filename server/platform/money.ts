@@ -276,12 +276,6 @@ export function collectedShareMicros(share: number, collected: number, total: nu
   return Number(BigInt(share) * BigInt(collected) / BigInt(total));
 }
 
-/** Micros rounded down to whole cents (what a bank transfer can carry). */
-export function floorToCentMicros(micros: number): number {
-  assertMicros(micros);
-  return micros <= 0 ? 0 : micros - (micros % MICROS_PER_CENT);
-}
-
 /**
  * `micros` split across `weights` in proportion, each share whole micros and the shares adding up
  * to `micros` exactly (largest remainder: the rounding goes to the largest fractions, first first).
@@ -301,4 +295,16 @@ export function allocateMicros(micros: number, weights: readonly number[]): numb
     left--;
   }
   return shares;
+}
+
+/** True when `micros` is a whole number of cents (money that moved: a payment, a card charge). */
+export function isWholeCents(micros: number): boolean {
+  assertMicros(micros);
+  return micros % MICROS_PER_CENT === 0;
+}
+
+/** The whole cents in `micros`, rounded down, in micros (usable credit leaves the sub-cent rest). */
+export function wholeCentsBelow(micros: number): number {
+  assertMicros(micros);
+  return micros - (micros % MICROS_PER_CENT);
 }

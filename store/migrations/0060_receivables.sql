@@ -46,7 +46,7 @@ CREATE TABLE buyer_credits (
   id TEXT PRIMARY KEY,
   buyer_id TEXT NOT NULL,
   amount_micros INTEGER NOT NULL,
-  source TEXT NOT NULL CHECK (source IN ('overpayment', 'credit_note', 'invoice')),
+  source TEXT NOT NULL CHECK (source IN ('overpayment', 'credit_note', 'invoice', 'void')),
   source_id TEXT NOT NULL,
   created_at INTEGER NOT NULL,
   UNIQUE (source, source_id)

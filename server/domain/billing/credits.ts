@@ -12,6 +12,7 @@ import {
   insertCreditEntry,
 } from "../../../store/credits.ts";
 import { newId } from "../../../store/ids.ts";
+import { wholeCentsBelow } from "../../platform/money.ts";
 
 export type { CreditEntry };
 
@@ -51,7 +52,7 @@ export async function useCredit(
   options: { buyerId: string; invoiceSeq: number; upToMicros: number; now: Date },
 ): Promise<number> {
   const balance = await creditBalanceMicros(db, options.buyerId);
-  const usable = Math.min(balance - (balance % 10_000), options.upToMicros);
+  const usable = Math.min(wholeCentsBelow(balance), options.upToMicros);
   if (usable <= 0) return 0;
   const written = await insertCreditEntry(db, {
     id: newId("crd"),

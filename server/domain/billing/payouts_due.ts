@@ -23,9 +23,9 @@ import {
 } from "../../../store/payouts.ts";
 import {
   collectedShareMicros,
-  floorToCentMicros,
   subtractMicros,
   sumMicros,
+  wholeCentsBelow,
 } from "../../platform/money.ts";
 
 /** Why a payout cannot be paid now. */
@@ -99,9 +99,8 @@ export async function payoutsDue(db: Executor, month: string): Promise<PayoutDue
       batched.filter((b) => b.publisherId === p && b.month <= payout.month).map((b) => b.micros),
     );
     const before = dueBefore.get(p) ?? 0;
-    const dueMicros = floorToCentMicros(
-      subtractMicros(subtractMicros(collected, inBatches), before),
-    );
+    const left = subtractMicros(subtractMicros(collected, inBatches), before);
+    const dueMicros = left > 0 ? wholeCentsBelow(left) : 0;
     dueBefore.set(p, sumMicros([before, dueMicros]));
     const holds: Hold[] = [];
     if (!payees.has(p)) {

@@ -28,6 +28,12 @@ export const BUYER_EVENTS = [
   "statement.closed",
   "dispute.decided",
   "credit_note.issued",
+  "invoice.issued",
+  "invoice.due_soon",
+  "invoice.overdue",
+  "invoice.paid",
+  "buyer.suspended",
+  "buyer.reinstated",
 ] as const;
 
 /** Sent only by "send test event", to the one endpoint it was asked for. */
@@ -51,6 +57,13 @@ export const EVENT_WORDS: Record<EventType, string> = {
   "budget.threshold": "A budget reached 80% or 100% this month (once each per month)",
   "statement.closed": "A month closed and its statement is final",
   "payout.paid": "A payout was sent to you (date and reference)",
+  "invoice.issued": "An invoice was issued (at the month's close)",
+  "invoice.due_soon": "An invoice is due in a few days, or today",
+  "invoice.overdue": "An invoice is past its due date and unpaid",
+  "invoice.paid": "An invoice was paid in full",
+  "buyer.suspended":
+    "Priced reads are suspended (an invoice overdue past its grace period, or by the operator)",
+  "buyer.reinstated": "A suspension was lifted",
   "webhook.test": "A test event sent from the console",
   "dispute.opened": "A buyer disputed charges for your content",
   "dispute.escalated": "A dispute went undecided and is now the operator's to decide",

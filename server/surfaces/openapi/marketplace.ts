@@ -9,6 +9,7 @@ import * as r from "../marketplace/rights_schemas.ts";
 import * as o from "../marketplace/offer_schemas.ts";
 import { webhookPaths } from "./webhooks.ts";
 import * as items from "../marketplace/item_schemas.ts";
+import * as inv from "../marketplace/invoice_schemas.ts";
 import { itemQuerySchema } from "../../domain/billing/items.ts";
 import * as disputes from "../../domain/billing/dispute_schemas.ts";
 import { type Api, MONTH_PARAM, type Operation, pathParam, query, queryParamsOf } from "./kit.ts";
@@ -304,6 +305,36 @@ export function marketplaceApi(): Api {
         params: [MONTH_PARAM],
         ok: [200, HTML],
         errors: [400],
+      }),
+    },
+    "/invoices": {
+      get: authed({
+        summary: "The buyer's invoices, balance due, credit and suspension",
+        description: "Every issued invoice, newest first, with its state (open, partially_paid, " +
+          "paid, void, uncollectible), due date, what is left to pay and its payments; the " +
+          "balance due, its overdue part, the credit balance the next invoice uses, and the " +
+          "suspension (priced reads answer payment_overdue while it is set).",
+        ok: [200, inv.receivablesSchema],
+      }),
+    },
+    "/invoices/{number}": {
+      get: authed({
+        summary: "One invoice with its payments",
+        params: [pathParam("number", "FOLIO-000042")],
+        ok: [200, inv.invoiceSchema],
+        errors: [404],
+      }),
+    },
+    "/invoices/{number}/checkout": {
+      post: authed({
+        summary: "A Stripe Checkout link to pay what is left of an invoice by card",
+        description: "Checkout in payment mode for the amount remaining; the same session while " +
+          "that amount holds. Stripe's checkout.session.completed webhook records the payment. " +
+          "409 card_payment_unavailable without Stripe, invoice_paid / invoice_void / " +
+          "invoice_uncollectible when nothing is to pay.",
+        params: [pathParam("number", "FOLIO-000042")],
+        ok: [200, inv.invoiceCheckoutSchema],
+        errors: [404, 409, 502],
       }),
     },
     "/statement/csv": {

@@ -5,6 +5,7 @@
  */
 import * as io from "../operator/schemas.ts";
 import * as pay from "../operator/payout_schemas.ts";
+import * as inv from "../operator/invoices_schemas.ts";
 import { z } from "zod";
 import { type Api, type Operation, pathParam, query, queryParamsOf } from "./kit.ts";
 
@@ -258,6 +259,99 @@ export function operatorApi(): Api {
           errors: [400],
         }),
       },
+      ...receivablesPaths(authed),
+    },
+  };
+}
+
+/** Invoices and suspensions (issue 38 parts 2 and 3). */
+function receivablesPaths(authed: (o: Omit<Operation, "auth">) => Operation) {
+  const number = pathParam("number", "FOLIO-000042");
+  const action = (summary: string, description: string) => ({
+    post: authed({
+      summary,
+      description,
+      params: [number],
+      body: inv.reasonSchema,
+      ok: [200, inv.operatorInvoiceSchema],
+      errors: [...BODY_ERRORS, 404, 409],
+    }),
+  });
+  return {
+    "/api/operator/invoices": {
+      get: authed({
+        summary: "Invoices, newest first, by state (or overdue), buyer and month, paged",
+        params: queryParamsOf(inv.invoiceQuerySchema),
+        ok: [200, inv.invoicePageSchema],
+        errors: [400],
+      }),
+    },
+    "/api/operator/invoices/{number}": {
+      get: authed({
+        summary: "One invoice with its payments",
+        params: [number],
+        ok: [200, inv.operatorInvoiceSchema],
+        errors: [404],
+      }),
+    },
+    "/api/operator/invoices/{number}/payments": {
+      post: authed({
+        summary: "Record a payment (partial payments; an overpayment becomes credit)",
+        description: "Whole cents, more than zero, at most what is left plus the larger of that " +
+          "and 100 USD (payment_too_large). Refused on a void (invoice_void), uncollectible " +
+          "(invoice_uncollectible) or paid (invoice_paid) invoice. Idempotent by " +
+          "`idempotencyKey`: a retry answers 200 with `replayed: true` and records nothing; the " +
+          "same key for another amount is 409 idempotency_key_reused. Paying in full lifts a " +
+          "suspension the invoice caused. Audited.",
+        params: [number],
+        body: inv.paymentInputSchema,
+        example: {
+          amountUsdMicros: 12_340_000,
+          paidOn: "2026-12-20",
+          method: "bank_transfer",
+          reference: "SEPA 2026-12-20 ACME",
+          idempotencyKey: "bank-statement-line-4711",
+        },
+        ok: [201, inv.paymentAnswerSchema, "Recorded"],
+        also: [[200, inv.paymentAnswerSchema, "Recorded before under this key: nothing changed"]],
+        errors: [...BODY_ERRORS, 404, 409],
+      }),
+    },
+    "/api/operator/invoices/{number}/void": action(
+      "Void an invoice issued in error",
+      "Only open ones without payments (invoice_has_payments); the credit it used goes back to " +
+        "the buyer; a suspension it caused is lifted. Audited with the reason.",
+    ),
+    "/api/operator/invoices/{number}/uncollectible": action(
+      "Mark an invoice uncollectible (written off)",
+      "Open or partly paid ones; it takes no payments after. A suspension stays until lifted " +
+        "by hand. Audited with the reason.",
+    ),
+    "/api/operator/suspensions": {
+      get: authed({
+        summary: "Suspensions, open ones first, then newest, paged",
+        params: queryParamsOf(inv.suspensionQuerySchema),
+        ok: [200, inv.suspensionPageSchema],
+        errors: [400],
+      }),
+      post: authed({
+        summary: "Suspend a buyer by hand, with a reason",
+        description: "Its priced reads answer payment_overdue on every surface until lifted; 409 " +
+          "already_suspended. Audited.",
+        body: inv.suspendInputSchema,
+        ok: [201, inv.suspensionStateSchema],
+        errors: [...BODY_ERRORS, 404, 409],
+      }),
+    },
+    "/api/operator/suspensions/{buyerId}/lift": {
+      post: authed({
+        summary: "Lift a buyer's suspension, with a reason",
+        description: "Whatever caused it; 409 not_suspended. Audited.",
+        params: [pathParam("buyerId")],
+        body: inv.liftInputSchema,
+        ok: [200, inv.suspensionStateSchema],
+        errors: [...BODY_ERRORS, 409],
+      }),
     },
   };
 }

@@ -11,6 +11,7 @@ import { accountRoutes } from "./account_routes.ts";
 import { auditRoutes } from "./audit_routes.ts";
 import { deskRoutes } from "./desk_routes.ts";
 import { payoutRoutes } from "./payout_routes.ts";
+import { invoicesRoutes } from "./invoices_routes.ts";
 import { type OperatorEnv, requireOperator } from "./auth.ts";
 import { signInRoutes } from "./signin_routes.ts";
 
@@ -26,6 +27,7 @@ export function operatorRoutes(deps: AppDeps): Hono<AppEnv> {
   guarded.route("/", auditRoutes(deps));
   guarded.route("/", payoutRoutes(deps));
   guarded.route("/", deskRoutes(deps));
+  guarded.route("/", invoicesRoutes(deps));
   app.route("/", guarded);
   return app;
 }
