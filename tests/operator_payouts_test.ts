@@ -11,7 +11,7 @@ import { json, type TestFolio, testFolio } from "./helpers.ts";
 import { paywalled, read, signup } from "./billing_helpers.ts";
 import { bearer } from "./manage_helpers.ts";
 import { operatorKey, operatorRequest, signedInOperator } from "./operator_helpers.ts";
-import { setPayee } from "./payout_helpers.ts";
+import { payInvoices, setPayee } from "./payout_helpers.ts";
 
 // deno-lint-ignore no-explicit-any
 type Any = any;
@@ -39,6 +39,7 @@ Deno.test("the operator runs a payout over the API; the desk reconciles to the m
   }
   folio.clock.set(new Date("2026-12-01T01:00:00Z"));
   await closeMonth(db, { month: "2026-11", now: folio.clock.now() });
+  await payInvoices(folio, "2026-11");
   const op = (method: string, path: string, body?: unknown) =>
     asOperator(folio, opKey, method, path, body);
 

@@ -11,6 +11,7 @@ import { payoutsDue } from "../server/domain/billing/payouts_due.ts";
 import { testFolio } from "./helpers.ts";
 import { signup } from "./billing_helpers.ts";
 import { signUp } from "./manage_helpers.ts";
+import { payInvoices } from "./payout_helpers.ts";
 
 const FIXTURE = new URL("./fixtures/run_payouts.ts", import.meta.url).pathname;
 const PUBLISHERS = 10;
@@ -88,6 +89,7 @@ Deno.test({
     }
     folio.clock.set("2026-12-01T01:00:00Z");
     await closeMonth(db, { month: "2026-11", now: folio.clock.now() });
+    await payInvoices(folio, "2026-11");
     const due = (await payoutsDue(db, "2026-11")).filter((d) =>
       d.payout.publisherId !== "pub_demo"
     );
