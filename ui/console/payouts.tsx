@@ -36,9 +36,12 @@ function PayoutHistory(props: { payouts: PublisherPayoutView[]; payee: string | 
     <section class="card" aria-labelledby="history-title">
       <h2 id="history-title">Your payouts</h2>
       <p>
-        {props.payee
-          ? <>We pay you at {props.payee}.{" "}</>
-          : <strong>Tell us where to pay you: until then your payouts are held.{" "}</strong>}
+        {props.payee ? <>We pay you at {props.payee}.{" "}</> : (
+          <>
+            <strong>Tell us where to pay you: until then your payouts are held.</strong>
+            {" "}
+          </>
+        )}
         <a href="/publisher/payouts/payee">
           {props.payee ? "Change where we pay you" : "Say where we pay you"}
         </a>
