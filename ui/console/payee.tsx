@@ -43,6 +43,7 @@ function Text(
       <label for={props.name}>{props.label}</label>
       {props.hint ? <p class="hint" id={hint}>{props.hint}</p> : null}
       <input
+        type="text"
         {...invalidIf(props.problem, props.name, hint)}
         id={props.name}
         name={props.name}

@@ -55,7 +55,7 @@ export function OperatorPayoutsPage(props: OperatorPayoutsProps) {
       </p>
       <form method="get" action="/operator/payouts" class="card filters">
         <label for="f-month">Month (YYYY-MM)</label>
-        <input id="f-month" name="month" value={filter.month} inputmode="numeric" />
+        <input type="text" id="f-month" name="month" value={filter.month} inputmode="numeric" />
         <label for="f-state">State</label>
         <select id="f-state" name="state">
           <option value="" selected={filter.state === ""}>Any</option>
@@ -64,7 +64,7 @@ export function OperatorPayoutsPage(props: OperatorPayoutsProps) {
           ))}
         </select>
         <label for="f-pub">Publisher id</label>
-        <input id="f-pub" name="publisherId" value={filter.publisherId} />
+        <input type="text" id="f-pub" name="publisherId" value={filter.publisherId} />
         <p>
           <button type="submit">Show</button>
         </p>
@@ -117,7 +117,7 @@ export function OperatorPayoutsPage(props: OperatorPayoutsProps) {
                               <form method="post" action={`/operator/payouts/${p.id}/hold`}>
                                 <CsrfField token={props.who.csrfToken} />
                                 <label for={`why-${p.id}`}>Reason</label>
-                                <input id={`why-${p.id}`} name="reason" required />
+                                <input type="text" id={`why-${p.id}`} name="reason" required />
                                 <button type="submit">Hold for review</button>
                               </form>
                             )
@@ -149,7 +149,7 @@ export function OperatorPayoutsPage(props: OperatorPayoutsProps) {
         <form method="post" action="/operator/payouts/batches">
           <CsrfField token={props.who.csrfToken} />
           <label for="b-month">Up to month (YYYY-MM)</label>
-          <input id="b-month" name="month" value={props.batchMonth} required />
+          <input type="text" id="b-month" name="month" value={props.batchMonth} required />
           <p>
             <button type="submit">Approve batch</button>
           </p>
@@ -186,7 +186,7 @@ export function OperatorPayoutsPage(props: OperatorPayoutsProps) {
                       required
                     />
                     <label for={`ref-${b.id}`}>Transfer reference</label>
-                    <input id={`ref-${b.id}`} name="reference" required />
+                    <input type="text" id={`ref-${b.id}`} name="reference" required />
                     <p>
                       <button type="submit">Mark paid</button>
                     </p>
