@@ -1,32 +1,26 @@
 /**
- * Small secrets sealed at rest: a JWE (`dir`, A256GCM, by jose) under a key derived from some key
- * material and a purpose, so the same material used for two purposes gives two keys.
+ * Secrets at rest: a text sealed as a compact JWE (RFC 7516, `dir` + A256GCM, WebCrypto under
+ * jose) with a key derived from an operator's secret and the purpose it serves, so one secret
+ * never yields the same key for two purposes. Receipt signing keys (FOLIO_RECEIPT_KEY_SECRET) and
+ * payee details (FOLIO_PAYEE_KEY_SECRET) are sealed this way (docs/decisions/billing.md).
  */
 import { compactDecrypt, CompactEncrypt } from "jose";
-import { sha256Hex } from "../../store/ids.ts";
 
-async function keyOf(material: string, purpose: string): Promise<Uint8Array> {
-  const hex = await sha256Hex(`folio sealed\n${purpose}\n${material}`);
-  return Uint8Array.from(hex.match(/../g)!.map((h) => parseInt(h, 16)));
-}
-
-/** `text` sealed under (`material`, `purpose`). */
-export async function seal(text: string, material: string, purpose: string): Promise<string> {
-  return await new CompactEncrypt(new TextEncoder().encode(text))
+/** `plaintext` sealed under `secret` for `purpose` (e.g. "receipt keys"). */
+export async function seal(plaintext: string, secret: string, purpose: string): Promise<string> {
+  return await new CompactEncrypt(new TextEncoder().encode(plaintext))
     .setProtectedHeader({ alg: "dir", enc: "A256GCM" })
-    .encrypt(await keyOf(material, purpose));
+    .encrypt(await keyOf(secret, purpose));
 }
 
-/** The text sealed under (`material`, `purpose`), or null when it was sealed under another key. */
-export async function unseal(
-  sealed: string,
-  material: string,
-  purpose: string,
-): Promise<string | null> {
-  try {
-    const { plaintext } = await compactDecrypt(sealed, await keyOf(material, purpose));
-    return new TextDecoder().decode(plaintext);
-  } catch {
-    return null;
-  }
+/** The text `sealed` holds; throws when it was sealed under another secret or altered. */
+export async function unseal(sealed: string, secret: string, purpose: string): Promise<string> {
+  const { plaintext } = await compactDecrypt(sealed, await keyOf(secret, purpose));
+  return new TextDecoder().decode(plaintext);
+}
+
+/** 32 bytes for A256GCM: SHA-256 of the purpose and the secret. */
+async function keyOf(secret: string, purpose: string): Promise<Uint8Array> {
+  const text = new TextEncoder().encode(`folio ${purpose}\n${secret}`);
+  return new Uint8Array(await crypto.subtle.digest("SHA-256", text));
 }
