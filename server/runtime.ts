@@ -4,7 +4,9 @@
  */
 import { receipts } from "./domain/billing/receipts.ts";
 import { createOpenAiEmbedder, createSearchService, type SearchService } from "../search/mod.ts";
-import { openStore, type Store } from "../store/db.ts";
+import { type Client, openStore, type Store } from "../store/db.ts";
+import { countOperators } from "../store/operators.ts";
+import { plural } from "./platform/words.ts";
 import { seedDemo, type SeedResult } from "./seed/demo.ts";
 import { createApp } from "./app.ts";
 import { type CallLog, createCallLog } from "./platform/call_log.ts";
@@ -249,4 +251,18 @@ function serve(config: Config, handler: Deno.ServeHandler) {
     }
     throw err;
   }
+}
+
+/**
+ * The start banner's lines about operators (docs/decisions/operator.md "Accounts and the start
+ * banner"): a node without one says how to make one; it never makes one itself.
+ */
+export async function operatorBanner(db: Client, baseUrl: string): Promise<string[]> {
+  const n = await countOperators(db);
+  if (n > 0) return [`  Operators:     ${baseUrl}/operator (console; ${plural(n, "operator")})`];
+  return [
+    "  Operators:     none yet. Make the first one (its password is shown once):",
+    "                   deno task folio create-operator --email=you@example.com",
+    `                 then sign in at ${baseUrl}/operator/login and set up its authenticator.`,
+  ];
 }

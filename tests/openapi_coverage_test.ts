@@ -29,7 +29,8 @@ const documented = (method: string, path: string) =>
 const inScope = (path: string) =>
   path.startsWith("/api/publisher/") || /^\/api\/publishers\/(signup|login|logout)$/.test(path) ||
   path.startsWith("/api/marketplace/") || path.startsWith("/api/v1/") ||
-  path.startsWith("/api/gate/") || path === "/api/openapi.json";
+  path.startsWith("/api/gate/") || path.startsWith("/api/operator/") ||
+  path === "/api/openapi.json";
 
 Deno.test("the OpenAPI document describes every served API route, and only pending contract routes beyond them", async () => {
   await using folio = await testFolio();
