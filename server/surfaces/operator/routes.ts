@@ -9,6 +9,7 @@ import { Hono } from "hono";
 import type { AppDeps, AppEnv } from "../../deps.ts";
 import { accountRoutes } from "./account_routes.ts";
 import { auditRoutes } from "./audit_routes.ts";
+import { disputeRoutes } from "./dispute_routes.ts";
 import { type OperatorEnv, requireOperator } from "./auth.ts";
 import { signInRoutes } from "./signin_routes.ts";
 
@@ -22,6 +23,7 @@ export function operatorRoutes(deps: AppDeps): Hono<AppEnv> {
   // One line per area: `guarded.route("/", <area>Routes(deps));`
   guarded.route("/", accountRoutes(deps));
   guarded.route("/", auditRoutes(deps));
+  guarded.route("/", disputeRoutes(deps));
   app.route("/", guarded);
   return app;
 }
