@@ -9,7 +9,9 @@ import type { Page } from "puppeteer-core";
 import { DEMO_CONSOLE_EMAIL } from "../server/seed/demo.ts";
 import { browserTest, pageText as text, submitForm, visitPage } from "./browser.ts";
 import { browserSignUp } from "./buyer_helpers.ts";
-import { paywalled, read } from "./billing_helpers.ts";
+import { paywalled, read, signup } from "./billing_helpers.ts";
+import { escalateDueDisputes } from "../server/domain/billing/disputes.ts";
+import { signedInOperator } from "./operator_helpers.ts";
 
 async function bothWidths(page: Page, url: string, shot: string) {
   await page.setViewport({ width: 1280, height: 900 });
@@ -110,3 +112,54 @@ browserTest(
     assert.match(await text(page), /Credit note FOLIO-CN-\d{6} for item/);
   },
 );
+
+browserTest("disputes: the operator decides an escalated dispute on its console", async ({
+  folio,
+  page,
+  base,
+}) => {
+  const { apiKey } = await signup(folio, "op-page");
+  const [article] = await paywalled(folio, 1);
+  for (let i = 0; i < 2; i++) assert.equal((await read(folio, apiKey, article)).status, 200);
+  const items = await (await folio.request("/api/marketplace/items", {
+    headers: { authorization: `Bearer ${apiKey}` },
+  })).json();
+  for (const item of items.items) {
+    const res = await folio.request("/api/marketplace/disputes", {
+      method: "POST",
+      headers: { authorization: `Bearer ${apiKey}`, "content-type": "application/json" },
+      body: JSON.stringify({ itemIds: [item.id], reason: "Read once, billed twice" }),
+    });
+    assert.equal(res.status, 201);
+    await res.body?.cancel();
+  }
+  folio.clock.advance(15 * 86_400_000);
+  const rules = { db: folio.deps.store.db, clock: folio.clock, config: folio.deps.config };
+  assert.equal(await escalateDueDisputes(rules), 2);
+
+  const op = await signedInOperator(folio);
+  const [name, value] = op.cookie.split("=");
+  await page.setCookie({ name, value, url: base });
+  await bothWidths(page, `${base}/operator/disputes`, "operator-disputes-escalated");
+  assert.match(await text(page), /with the operator/);
+  const [second, first] = (await (await folio.request("/api/operator/disputes", {
+    headers: { cookie: op.cookie },
+  })).json()).disputes;
+  assert.equal(
+    await submitForm(page, `form[action='/operator/disputes/${first.id}/accept']`),
+    200,
+  );
+  assert.match(await text(page), /Dispute accepted/);
+  assert.equal(
+    await submitForm(page, `form[action='/operator/disputes/${second.id}/refuse']`, {
+      reason: "Two reads, two charges",
+    }),
+    200,
+  );
+  await bothWidths(page, `${base}/operator/disputes`, "operator-disputes-decided");
+  const words = await text(page);
+  assert.match(words, /accepted in full/);
+  assert.match(words, /by the operator/);
+  await visitPage(page, `${base}/operator/audit?subjectKind=dispute`, "operator-audit-disputes");
+  assert.match(await text(page), /dispute\.decided/);
+});
