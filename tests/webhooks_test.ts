@@ -251,7 +251,7 @@ Deno.test("bad URLs and events are refused and store nothing", async () => {
   );
   await assertInvalid(
     await add({ url: "https://example.com/x", events: ["budget.threshold"] }),
-    "events: choose at least one of license_request.created, offer.accepted, offer.declined, statement.closed (or * for all)",
+    "events: choose at least one of license_request.created, offer.accepted, offer.declined, statement.closed, dispute.opened, dispute.escalated (or * for all)",
   );
   const list = await json<Body>(
     await folio.request("/api/publisher/webhook-endpoints", { headers: key(folio) }),
