@@ -35,6 +35,16 @@ Deno.test("disputes: accepted in part, a credit note with receipts, an adjustmen
   const b = await buyerWithItems(folio, "flow", 3);
   const [i1, i2] = b.items;
   const before = await statement(folio, b.apiKey, "2026-11");
+  const hook = async (key: string, path: string, events: string[]) =>
+    assert.equal(
+      (await call(folio, key, "POST", path, { url: "https://example.com/hook", events })).status,
+      201,
+    );
+  await hook(pub, "/api/publisher/webhook-endpoints", ["dispute.opened"]);
+  await hook(b.apiKey, "/api/marketplace/webhook-endpoints", [
+    "dispute.decided",
+    "credit_note.issued",
+  ]);
 
   const opened = await dispute(folio, b.apiKey, [i1.id, i2.id], "Read twice by a retry bug");
   assert.equal(opened.state, "open");
@@ -60,6 +70,28 @@ Deno.test("disputes: accepted in part, a credit note with receipts, an adjustmen
   assert.match(d.creditNote.number, /^FOLIO-CN-\d{6}$/);
   assert.equal(d.creditNote.appliedTo, "statement");
   assert.equal(d.creditNote.statementMonth, "2026-11");
+  const events = await folio.deps.store.db.execute(
+    "SELECT owner_kind, type, payload FROM webhook_events ORDER BY rowid",
+  );
+  const sent = events.rows.map((r) => [r.owner_kind, r.type, JSON.parse(String(r.payload)).data]);
+  assert.deepEqual(sent.map(([o, t]) => `${o} ${t}`), [
+    "publisher dispute.opened",
+    "buyer dispute.decided",
+    "buyer credit_note.issued",
+  ]);
+  assert.deepEqual(sent[1][2], {
+    disputeId: d.id,
+    state: "partially_accepted",
+    decision: "accept",
+    creditedMicros: amount,
+    reason: "One of the two reads was a retry",
+    url: d.url,
+  });
+  assert.deepEqual(sent[2][2], {
+    creditNoteNumber: d.creditNote.number,
+    amountMicros: amount,
+    url: d.url,
+  });
 
   // A second decision is refused and changes nothing.
   const again = await counts(folio);

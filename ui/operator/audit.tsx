@@ -156,7 +156,7 @@ export function AuditTable(props: { entries: AuditEntry[]; filters?: AuditFilter
   const f = props.filters ?? {};
   return (
     <Scroll label="Audit entries">
-      <table>
+      <table class="audit">
         <thead>
           <tr>
             <th scope="col">Time (UTC)</th>
@@ -260,6 +260,9 @@ export function changes(before: unknown, after: unknown): Row[] {
   return rows;
 }
 
+/** A value as a person reads it: times as the console shows them, nothing as "(none)". */
 function shown(v: unknown): string {
-  return typeof v === "string" ? v : JSON.stringify(v);
+  if (v === null || v === undefined) return "(none)";
+  if (typeof v === "string") return /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/.test(v) ? when(v) : v;
+  return JSON.stringify(v);
 }

@@ -13,25 +13,30 @@ import {
 import { invalid, notFound } from "../../platform/errors.ts";
 import type { DisputeDeps } from "./disputes.ts";
 import { disputeWire } from "./disputes.ts";
-import { disputeQuerySchema } from "./dispute_schemas.ts";
+import { disputeQuerySchema, operatorDisputeQuerySchema } from "./dispute_schemas.ts";
 import { creditNoteNumber, itemWire } from "./items.ts";
 import type { Receipts } from "./receipts.ts";
 
-/** One page of the disputes `base` (whose they are) and the query narrow to. */
+/**
+ * One page of the disputes `base` (whose they are: a buyer's, a publisher's, or, empty, every one
+ * for the operator, who may narrow by publisher and buyer too) and the query narrow to.
+ */
 export async function disputesPage(
   deps: DisputeDeps,
   base: Pick<DisputeFilter, "buyerId" | "publisherId">,
   query: Record<string, string>,
 ) {
-  const r = disputeQuerySchema.safeParse(query);
+  const everyone = !base.buyerId && !base.publisherId;
+  const r = (everyone ? operatorDisputeQuerySchema : disputeQuerySchema).safeParse(query);
   if (!r.success) {
     const issue = r.error.issues[0];
     const field = issue.path.length ? String(issue.path[0]) : "query";
     throw invalid(field, issue.code === "unrecognized_keys" ? "is not a filter" : issue.message);
   }
   const limit = r.data.limit ?? 50;
+  const narrow = r.data as { publisherId?: string; buyerId?: string };
   const filter: DisputeFilter = {
-    ...base,
+    ...(everyone ? { publisherId: narrow.publisherId, buyerId: narrow.buyerId } : base),
     state: r.data.state,
     after: r.data.cursor === undefined ? undefined : decodeCursor(r.data.cursor),
   };

@@ -106,3 +106,9 @@ export const disputeQuerySchema = z.strictObject({
     .transform(Number).refine((n) => n >= 1 && n <= 100, "must be a whole number from 1 to 100")
     .optional().describe("Disputes per page (1 to 100, default 50)"),
 });
+
+/** The operator's list query: every dispute, narrowed also by publisher or buyer. */
+export const operatorDisputeQuerySchema = disputeQuerySchema.extend({
+  publisherId: z.string().min(1).max(100).optional(),
+  buyerId: z.string().min(1).max(100).optional(),
+});

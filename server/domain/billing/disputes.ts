@@ -32,6 +32,7 @@ import {
   sumMicros,
 } from "../../platform/money.ts";
 import { notify } from "../webhooks/events.ts";
+import { audit, SYSTEM } from "../audit/audit.ts";
 import { grantCredit } from "./credits.ts";
 import { creditNoteNumber } from "./items.ts";
 
@@ -242,17 +243,29 @@ function creditsOf(
   return { credits, state: total === d.disputedMicros ? "accepted" : "partially_accepted" };
 }
 
+/** What the audit log compares of a dispute, before and after a change. */
+function audited(d: DisputeWire) {
+  return {
+    state: d.state,
+    disputedUsdMicros: d.disputedUsdMicros,
+    creditedUsdMicros: d.creditedUsdMicros,
+    creditNote: d.creditNote?.number ?? null,
+    creditAppliedTo: d.creditNote?.appliedTo ?? null,
+    publisherId: d.publisher.id,
+    buyerId: d.buyer.id,
+  };
+}
+
 /**
  * Decides a dispute. The publisher decides its own while open; the operator any undecided one. A
- * decided dispute is 409 `dispute_decided`, changing nothing. `audit` runs in the decision's
- * transaction with the dispute before and after (money moved: docs/decisions/billing.md).
+ * decided dispute is 409 `dispute_decided`, changing nothing. The decision is audited (money moves)
+ * in its own transaction, with the dispute before and after.
  */
 export async function decideDispute(
   deps: DisputeDeps,
   disputeId: string,
   decider: Decider,
   decision: Decision,
-  audit?: (tx: Executor, before: DisputeWire, after: DisputeWire) => Promise<void>,
 ): Promise<DisputeWire> {
   const now = deps.clock.now();
   const tx = await deps.db.transaction("write");
@@ -299,7 +312,15 @@ export async function decideDispute(
         url: wire.url,
       }, { now });
     }
-    if (audit) await audit(tx, disputeWire(d, deps.config), wire);
+    await audit(tx, {
+      actor: decider,
+      action: "dispute.decided",
+      subject: { kind: "dispute", id: d.id },
+      before: audited(disputeWire(d, deps.config)),
+      after: audited(wire),
+      reason: reason ?? undefined,
+      now,
+    });
     await tx.commit();
     return wire;
   } finally {
@@ -380,6 +401,14 @@ export async function escalateDueDisputes(deps: DisputeDeps): Promise<number> {
       now,
     });
     for (const d of due) {
+      await audit(tx, {
+        actor: SYSTEM,
+        action: "dispute.escalated",
+        subject: { kind: "dispute", id: d.id },
+        before: { state: "open" },
+        after: { state: "escalated" },
+        now,
+      });
       await notify(tx, { kind: "publisher", id: d.publisherId }, "dispute.escalated", {
         disputeId: d.id,
         url: `${deps.config.baseUrl}/publisher/disputes#${d.id}`,

@@ -20,6 +20,7 @@ import { offersPages } from "./offers.ts";
 import { overviewPages } from "./overview.ts";
 import { statementsPages } from "./statements.ts";
 import { itemsPages } from "./items.ts";
+import { disputesPages } from "./disputes.ts";
 import { usagePages } from "./usage.ts";
 import { webhookPages } from "../kit/webhooks.ts";
 import { BUYER_FRAME } from "../../../ui/buyer/shell.tsx";
@@ -51,6 +52,7 @@ export function buyerRoutes(deps: AppDeps, api: ApiFetch): Hono<VisitorEnv<Buyer
   pages.route("/", budgetsPages(api));
   pages.route("/", statementsPages(api));
   pages.route("/", itemsPages(api));
+  pages.route("/", disputesPages(api));
   pages.route("/", keysPages(api));
   pages.route("/", crawlersPages(deps, api));
   pages.route("/", webhookPages(api, BUYER_HOOKS));

@@ -15,6 +15,7 @@ import { trafficPages } from "./traffic.ts";
 import { earningsPages } from "./earnings.ts";
 import { payoutsPages } from "./payouts.ts";
 import { payeePages } from "./payee.ts";
+import { disputesPages } from "./disputes.ts";
 import { framePortal } from "../kit/frame.ts";
 import { gatePages } from "./gate.ts";
 import { intentsPages } from "./intents.ts";
@@ -66,6 +67,7 @@ export function consoleRoutes(deps: AppDeps, api: ApiFetch): Hono<VisitorEnv<Con
   pages.route("/", earningsPages(api));
   pages.route("/", payeePages(api));
   pages.route("/", payoutsPages(api));
+  pages.route("/", disputesPages(api));
   pages.route("/", requestsPages(api));
   pages.route("/", playgroundPages(api));
   pages.route("/", passwordPages(api));

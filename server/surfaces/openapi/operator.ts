@@ -3,10 +3,11 @@
  * the zod schemas its routes parse with (server/surfaces/operator/schemas.ts). The areas built on
  * the operator add their paths here with `authed(...)`, one block each.
  */
+import { z } from "zod";
 import * as io from "../operator/schemas.ts";
 import * as pay from "../operator/payout_schemas.ts";
 import * as inv from "../operator/invoices_schemas.ts";
-import { z } from "zod";
+import * as disputes from "../operator/dispute_schemas.ts";
 import { type Api, type Operation, pathParam, query, queryParamsOf } from "./kit.ts";
 
 const ERRORS: Record<number, string> = {
@@ -257,6 +258,36 @@ export function operatorApi(): Api {
           params: queryParamsOf(io.auditExportQuerySchema),
           ok: [200, CSV],
           errors: [400],
+        }),
+      },
+      "/api/operator/disputes": {
+        get: authed({
+          summary: "Every dispute, by state, publisher or buyer, paged",
+          description: "Escalated disputes (undecided past their deadline) are the operator's " +
+            "to decide; open ones the operator may decide too.",
+          params: queryParamsOf(disputes.operatorDisputeQuerySchema),
+          ok: [200, disputes.disputePageSchema],
+          errors: [400],
+        }),
+      },
+      "/api/operator/disputes/{id}": {
+        get: authed({
+          summary: "One dispute",
+          params: [pathParam("id", "The dispute id, dsp_…")],
+          ok: [200, z.object({ dispute: disputes.disputeSchema })],
+          errors: [404],
+        }),
+      },
+      "/api/operator/disputes/{id}/decision": {
+        post: authed({
+          summary: "Decide a dispute",
+          description: "As the publisher's decision (accept in full, for an amount or per " +
+            "item; or refuse with a reason), for any undecided dispute. Audited with the " +
+            "dispute before and after. A decided dispute is 409 dispute_decided.",
+          params: [pathParam("id", "The dispute id, dsp_…")],
+          body: disputes.disputeDecisionSchema,
+          ok: [200, z.object({ dispute: disputes.disputeSchema })],
+          errors: [...BODY_ERRORS, 404, 409],
         }),
       },
       ...receivablesPaths(authed),

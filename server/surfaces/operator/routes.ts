@@ -12,6 +12,7 @@ import { auditRoutes } from "./audit_routes.ts";
 import { deskRoutes } from "./desk_routes.ts";
 import { payoutRoutes } from "./payout_routes.ts";
 import { invoicesRoutes } from "./invoices_routes.ts";
+import { disputeRoutes } from "./dispute_routes.ts";
 import { type OperatorEnv, requireOperator } from "./auth.ts";
 import { signInRoutes } from "./signin_routes.ts";
 
@@ -28,6 +29,7 @@ export function operatorRoutes(deps: AppDeps): Hono<AppEnv> {
   guarded.route("/", payoutRoutes(deps));
   guarded.route("/", deskRoutes(deps));
   guarded.route("/", invoicesRoutes(deps));
+  guarded.route("/", disputeRoutes(deps));
   app.route("/", guarded);
   return app;
 }
