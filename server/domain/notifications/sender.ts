@@ -1,8 +1,8 @@
 /**
  * Sending the outbox (docs/decisions/email.md): each node's mail worker leases due rows
  * (store/email_outbox.ts claimDueMail), renders them and hands them to the SMTP server of
- * FOLIO_SMTP_URL through nodemailer. An accepted message is sent; a 5xx answer (the address is
- * refused) fails it for good; anything else is retried on the webhooks' schedule until the row
+ * FOLIO_SMTP_URL through nodemailer. An accepted message is sent; a 5xx answer to the recipient or
+ * the message fails it for good; anything else is retried on the webhooks' schedule until the row
  * expires. The Message-ID is the row's, so the rare resend after a crash between the server's
  * accept and our record carries the same id and receivers can tell it is the same message.
  */
@@ -37,7 +37,8 @@ export interface MailTransport {
 
 /** The SMTP transport of a mail configuration. */
 export function smtpTransport(mail: MailConfig): MailTransport {
-  return nodemailer.createTransport(mail.smtpUrl, {
+  return nodemailer.createTransport({
+    url: mail.smtpUrl,
     connectionTimeout: SMTP_TIMEOUT_MS,
     greetingTimeout: SMTP_TIMEOUT_MS,
     socketTimeout: SMTP_TIMEOUT_MS,
@@ -93,8 +94,11 @@ async function sendOne(
     });
     messageId = sent.messageId;
   } catch (e) {
-    const code = (e as { responseCode?: number }).responseCode;
-    permanent = typeof code === "number" && code >= 500 && code <= 599 ||
+    // Only the message's own refusal is final (the recipient or the content refused with 5xx);
+    // a wrong password or a server refusing us is this node's problem, and fixed by retrying.
+    const { code, responseCode } = e as { code?: string; responseCode?: number };
+    permanent = (code === "EENVELOPE" || code === "EMESSAGE") &&
+        typeof responseCode === "number" && responseCode >= 500 && responseCode <= 599 ||
       String(e).includes("no email template");
     error = String((e as Error).message ?? e).slice(0, 300);
     deps.log.warn("email: send failed", { emailId: m.id, error });
