@@ -10,6 +10,7 @@ import { drainDue, RETRY_MINUTES } from "../server/domain/webhooks/delivery.ts";
 import { verifySignature } from "../server/domain/webhooks/signature.ts";
 import { checkBuyerBudgets } from "../server/domain/webhooks/thresholds.ts";
 import { SENDS } from "../server/domain/webhooks/routes.ts";
+import { PUBLISHER_EVENTS } from "../server/domain/webhooks/events.ts";
 import { closeStatement } from "../server/domain/billing/close.ts";
 import { makeOffer } from "../server/domain/billing/offers.ts";
 import { acceptOffer, declineOffer } from "../server/domain/billing/offer_answers.ts";
@@ -251,7 +252,7 @@ Deno.test("bad URLs and events are refused and store nothing", async () => {
   );
   await assertInvalid(
     await add({ url: "https://example.com/x", events: ["budget.threshold"] }),
-    "events: choose at least one of license_request.created, offer.accepted, offer.declined, statement.closed (or * for all)",
+    `events: choose at least one of ${PUBLISHER_EVENTS.join(", ")} (or * for all)`,
   );
   const list = await json<Body>(
     await folio.request("/api/publisher/webhook-endpoints", { headers: key(folio) }),

@@ -57,6 +57,14 @@ export interface Config {
   stripe: { secretKey: string; webhookSecret: string; apiBase: string } | null;
   /** The seller on buyer invoices: the Folio operator (issue 34; README "Configuration"). */
   seller: Seller;
+  /** `FOLIO_SMTP_URL` and `FOLIO_MAIL_FROM`: null when email is off (docs/decisions/email.md). */
+  mail: MailConfig | null;
+}
+
+/** Where email goes out: an `smtp://` or `smtps://` URL (credentials in it) and the From address. */
+export interface MailConfig {
+  smtpUrl: string;
+  from: string;
 }
 
 /** Who sells on an invoice: name, postal address lines, contact email, tax id (may be empty). */
@@ -144,7 +152,30 @@ export function loadConfig(
       email: vars.FOLIO_SELLER_EMAIL?.trim() ?? "",
       taxId: vars.FOLIO_SELLER_TAX_ID?.trim() ?? "",
     },
+    mail: mail(vars, baseUrl),
   };
+}
+
+function mail(vars: Record<string, string | undefined>, baseUrl: string): MailConfig | null {
+  const raw = vars.FOLIO_SMTP_URL?.trim();
+  if (!raw) return null;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError("FOLIO_SMTP_URL must be a URL like smtp://user:pass@host:587");
+  }
+  // The credentials stay out of the message: it may end up in a log.
+  if ((url.protocol !== "smtp:" && url.protocol !== "smtps:") || !url.hostname) {
+    throw new ConfigError(
+      `FOLIO_SMTP_URL must be smtp://host:port or smtps://host:port, got a ${url.protocol} URL`,
+    );
+  }
+  const from = vars.FOLIO_MAIL_FROM?.trim() || `Folio <no-reply@${new URL(baseUrl).hostname}>`;
+  if (/[\r\n]/.test(from) || !/@[^@\s>]+>?$/.test(from)) {
+    throw new ConfigError(`FOLIO_MAIL_FROM must be an address like "Folio <billing@example.com>"`);
+  }
+  return { smtpUrl: raw, from };
 }
 
 const DEFAULT_SEARCH_THREADS = Math.min(4, Math.max(1, navigator.hardwareConcurrency - 1));
