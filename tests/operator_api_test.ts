@@ -26,6 +26,8 @@ const SIGN_IN = new Set([
   "POST /api/operator/enrolment",
   "POST /api/operator/enrolment/confirm",
   "POST /api/operator/logout",
+  "POST /api/operator/password-reset",
+  "POST /api/operator/password-reset/confirm",
 ]);
 
 Deno.test("the first sign-in enrols an authenticator, then every request works with the session and CSRF", async () => {

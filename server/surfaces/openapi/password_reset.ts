@@ -10,7 +10,9 @@ import {
 import type { Paths } from "./kit.ts";
 
 /** The paths, relative to the API's prefix; `who` names the accounts in the words. */
-export function passwordResetPaths(who: "publisher console user" | "buyer account"): Paths {
+export function passwordResetPaths(
+  who: "publisher console user" | "buyer account" | "operator",
+): Paths {
   return {
     "/password-reset": {
       post: {
