@@ -217,6 +217,11 @@ Deno.test("an operator key is shown once, works as its operator, and stops at on
   );
   assert.equal(listed.keys[0].id, key.id);
   assert.ok(!JSON.stringify(listed).includes(apiKey), "the list never has the key");
+  // docs/TEST-PLAN.md 5.1's rule for keys: only the hash and the hint are kept, in the store,
+  // the audit log and the app's log alike.
+  const audited = await folio.deps.store.db.execute("SELECT after_json FROM audit_log");
+  assert.ok(audited.rows.every((r) => !String(r.after_json).includes(apiKey)));
+  assert.ok(!folio.logLines.some((line) => line.includes(apiKey)));
   const stored = await folio.deps.store.db.execute("SELECT key_hash FROM operator_keys");
   assert.notEqual(String(stored.rows[0].key_hash), apiKey);
   const who = await json(
