@@ -291,3 +291,40 @@ Deno.test("signing out ends the session", async () => {
   assert.equal(after.status, 401);
   await after.body?.cancel();
 });
+
+Deno.test("one code, or one recovery code, sent by two sign-ins at once passes only one", async () => {
+  await using folio = await testFolio();
+  const op = await signedInOperator(folio);
+  const a = await passwordStep(folio, op.email);
+  const b = await passwordStep(folio, op.email);
+  const code = codeAt(folio, op.secret);
+  const both = await Promise.all(
+    [a, b].map((s) =>
+      operatorRequest(folio, "POST", "/api/operator/login/second-factor", s, { code })
+    ),
+  );
+  assert.deepEqual(both.map((r) => r.status).sort(), [200, 401]);
+  await Promise.all(both.map((r) => r.body?.cancel()));
+  const c = await passwordStep(folio, op.email);
+  const d = await passwordStep(folio, op.email);
+  const recoveryCode = op.recoveryCodes[3];
+  const twice = await Promise.all(
+    [c, d].map((s) =>
+      operatorRequest(folio, "POST", "/api/operator/login/second-factor", s, { recoveryCode })
+    ),
+  );
+  assert.deepEqual(twice.map((r) => r.status).sort(), [200, 401]);
+  await Promise.all(twice.map((r) => r.body?.cancel()));
+});
+
+Deno.test("the password step's session expires after 10 minutes unfinished", async () => {
+  await using folio = await testFolio();
+  const op = await signedInOperator(folio);
+  const step = await passwordStep(folio, op.email);
+  folio.clock.advance(10 * 60_000 + 1);
+  const late = await operatorRequest(folio, "POST", "/api/operator/login/second-factor", step, {
+    code: codeAt(folio, op.secret),
+  });
+  assert.equal(late.status, 401);
+  assert.match((await late.json()).error.message, /expired/);
+});
