@@ -17,6 +17,7 @@ import { stopRobotsFetches } from "./domain/catalog/robots.ts";
 import { resolveTxtSystem } from "./domain/catalog/dns.ts";
 import { startIngestionWorker } from "./domain/catalog/jobs.ts";
 import { startWebhookWorker } from "./domain/webhooks/worker.ts";
+import { type MailWorker, startMailWorker } from "./domain/notifications/worker.ts";
 import { importingBooks, syncChapterUrls } from "./domain/catalog/books.ts";
 import { memoryReleaser } from "./platform/memory.ts";
 import { backfillSitePaths } from "../store/articles.ts";
@@ -115,6 +116,7 @@ export async function assembleFolio(
     await preparePublisherHosts(deps);
     let ingestion: { stop(): Promise<void> } | null = null;
     let webhooks: { stop(): Promise<void> } | null = null;
+    let mail: MailWorker | null = null;
     return {
       deps,
       store,
@@ -134,11 +136,13 @@ export async function assembleFolio(
         // The worker resumes jobs a previous process left running (stale heartbeat) as it starts.
         ingestion ??= startIngestionWorker(deps);
         webhooks ??= startWebhookWorker(deps);
+        mail ??= startMailWorker(deps);
       },
       async close() {
         // Running jobs hand their work back to the queue before the store closes.
         await ingestion?.stop();
         await webhooks?.stop();
+        await mail?.stop();
         await stopRobotsFetches(deps);
         await callLog!.close();
         await searchService.close();

@@ -5,6 +5,7 @@
  */
 import type { Row } from "@libsql/client";
 import type { Client, Executor } from "./db.ts";
+import type { ResettableAccount } from "./password_resets.ts";
 
 /** An operator account. */
 export interface Operator {
@@ -64,6 +65,12 @@ export async function findOperatorByEmail(db: Executor, email: string): Promise<
     args: [email.trim().toLowerCase()],
   });
   return rs.rows[0] ? operatorOf(rs.rows[0]) : null;
+}
+
+/** The operator with this email as a password reset reaches it (none or one). */
+export async function operatorsByEmail(db: Client, email: string): Promise<ResettableAccount[]> {
+  const op = await findOperatorByEmail(db, email);
+  return op ? [{ accountId: op.id, ownerId: op.id, email: op.email }] : [];
 }
 
 /** Every operator, oldest first. */

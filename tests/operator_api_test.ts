@@ -26,6 +26,8 @@ const SIGN_IN = new Set([
   "POST /api/operator/enrolment",
   "POST /api/operator/enrolment/confirm",
   "POST /api/operator/logout",
+  "POST /api/operator/password-reset",
+  "POST /api/operator/password-reset/confirm",
 ]);
 
 Deno.test("the first sign-in enrols an authenticator, then every request works with the session and CSRF", async () => {
@@ -215,6 +217,11 @@ Deno.test("an operator key is shown once, works as its operator, and stops at on
   );
   assert.equal(listed.keys[0].id, key.id);
   assert.ok(!JSON.stringify(listed).includes(apiKey), "the list never has the key");
+  // docs/TEST-PLAN.md 5.1's rule for keys: only the hash and the hint are kept, in the store,
+  // the audit log and the app's log alike.
+  const audited = await folio.deps.store.db.execute("SELECT after_json FROM audit_log");
+  assert.ok(audited.rows.every((r) => !String(r.after_json).includes(apiKey)));
+  assert.ok(!folio.logLines.some((line) => line.includes(apiKey)));
   const stored = await folio.deps.store.db.execute("SELECT key_hash FROM operator_keys");
   assert.notEqual(String(stored.rows[0].key_hash), apiKey);
   const who = await json(
@@ -283,4 +290,41 @@ Deno.test("signing out ends the session", async () => {
   const after = await operatorRequest(folio, "GET", "/api/operator/session", op);
   assert.equal(after.status, 401);
   await after.body?.cancel();
+});
+
+Deno.test("one code, or one recovery code, sent by two sign-ins at once passes only one", async () => {
+  await using folio = await testFolio();
+  const op = await signedInOperator(folio);
+  const a = await passwordStep(folio, op.email);
+  const b = await passwordStep(folio, op.email);
+  const code = codeAt(folio, op.secret);
+  const both = await Promise.all(
+    [a, b].map((s) =>
+      operatorRequest(folio, "POST", "/api/operator/login/second-factor", s, { code })
+    ),
+  );
+  assert.deepEqual(both.map((r) => r.status).sort(), [200, 401]);
+  await Promise.all(both.map((r) => r.body?.cancel()));
+  const c = await passwordStep(folio, op.email);
+  const d = await passwordStep(folio, op.email);
+  const recoveryCode = op.recoveryCodes[3];
+  const twice = await Promise.all(
+    [c, d].map((s) =>
+      operatorRequest(folio, "POST", "/api/operator/login/second-factor", s, { recoveryCode })
+    ),
+  );
+  assert.deepEqual(twice.map((r) => r.status).sort(), [200, 401]);
+  await Promise.all(twice.map((r) => r.body?.cancel()));
+});
+
+Deno.test("the password step's session expires after 10 minutes unfinished", async () => {
+  await using folio = await testFolio();
+  const op = await signedInOperator(folio);
+  const step = await passwordStep(folio, op.email);
+  folio.clock.advance(10 * 60_000 + 1);
+  const late = await operatorRequest(folio, "POST", "/api/operator/login/second-factor", step, {
+    code: codeAt(folio, op.secret),
+  });
+  assert.equal(late.status, 401);
+  assert.match((await late.json()).error.message, /expired/);
 });

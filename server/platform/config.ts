@@ -70,6 +70,14 @@ export interface Config {
   disputes: { windowDays: number; escalateDays: number };
   /** Credit control (issue 38; docs/decisions/billing.md "Receivables"). */
   receivables: Receivables;
+  /** `FOLIO_SMTP_URL` and `FOLIO_MAIL_FROM`: null when email is off (docs/decisions/email.md). */
+  mail: MailConfig | null;
+}
+
+/** Where email goes out: an `smtp://` or `smtps://` URL (credentials in it) and the From address. */
+export interface MailConfig {
+  smtpUrl: string;
+  from: string;
 }
 
 /** Days from issue to due date, the reminder before it, and the grace before suspension. */
@@ -177,7 +185,30 @@ export function loadConfig(
       dueSoonDays: integer(vars, "FOLIO_INVOICE_REMINDER_DAYS", RECEIVABLES.dueSoonDays, 1, 60),
       graceDays: integer(vars, "FOLIO_SUSPENSION_GRACE_DAYS", RECEIVABLES.graceDays, 0, 365),
     },
+    mail: mail(vars, baseUrl),
   };
+}
+
+function mail(vars: Record<string, string | undefined>, baseUrl: string): MailConfig | null {
+  const raw = vars.FOLIO_SMTP_URL?.trim();
+  if (!raw) return null;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError("FOLIO_SMTP_URL must be a URL like smtp://user:pass@host:587");
+  }
+  // The credentials stay out of the message: it may end up in a log.
+  if ((url.protocol !== "smtp:" && url.protocol !== "smtps:") || !url.hostname) {
+    throw new ConfigError(
+      `FOLIO_SMTP_URL must be smtp://host:port or smtps://host:port, got a ${url.protocol} URL`,
+    );
+  }
+  const from = vars.FOLIO_MAIL_FROM?.trim() || `Folio <no-reply@${new URL(baseUrl).hostname}>`;
+  if (/[\r\n]/.test(from) || !/@[^@\s>]+>?$/.test(from)) {
+    throw new ConfigError(`FOLIO_MAIL_FROM must be an address like "Folio <billing@example.com>"`);
+  }
+  return { smtpUrl: raw, from };
 }
 
 const DEFAULT_SEARCH_THREADS = Math.min(4, Math.max(1, navigator.hardwareConcurrency - 1));

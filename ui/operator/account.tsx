@@ -79,7 +79,7 @@ export function OperatorAccountPage(props: OperatorAccountProps) {
                 {props.keys.map((k) => (
                   <tr key={k.id}>
                     <td>{k.name}</td>
-                    <td>
+                    <td class="nowrap">
                       <code>{k.hint}</code>
                     </td>
                     <td>{emailOf.get(k.operatorId) ?? k.operatorId}</td>

@@ -4,7 +4,7 @@
  * authenticator; and the one showing of the recovery codes.
  */
 import { AuthPage, PasswordSignIn, type SignInProps } from "../console/account.tsx";
-import { Copyable, CsrfField } from "../console/shell.tsx";
+import { Copyable, CopyBlock, CsrfField } from "../console/shell.tsx";
 
 /** GET /operator/login. */
 export function OperatorLoginPage(props: SignInProps) {
@@ -147,7 +147,7 @@ export function RecoveryCodesPage(
                 </li>
               ))}
             </ol>
-            <Copyable label="all recovery codes" value={props.codes.join("\n")} />
+            <CopyBlock label="All ten recovery codes" value={props.codes.join("\n")} />
           </section>
         )
         : (

@@ -17,6 +17,7 @@ import {
   insertOperator,
   insertOperatorSession,
   type Operator,
+  operatorsByEmail,
   type OperatorSession,
   promoteOperatorSession,
   replaceRecoveryCodes,
@@ -32,6 +33,8 @@ import { seal, unseal } from "../../platform/sealed.ts";
 import { hashSecret, newSecret, randomBase62 } from "../../platform/secrets.ts";
 import { burnPasswordCheck, hashPassword, verifyPassword } from "../accounts/passwords.ts";
 import { type Actor, audit } from "../audit/audit.ts";
+import type { ResetAccounts } from "../accounts/password_reset.ts";
+import type { Clock } from "../../platform/clock.ts";
 import {
   enrolmentOf,
   newRecoveryCodes,
@@ -120,6 +123,31 @@ export async function resetOperatorPassword(
     });
   });
   return password;
+}
+
+/**
+ * Operators for "Forgot password" (server/domain/accounts/password_reset.ts): a link sets a new
+ * password and ends every session, audited; the second factor still stands, so a stolen inbox
+ * alone does not sign anyone in.
+ */
+export function operatorResetAccounts(clock: Clock): ResetAccounts {
+  return {
+    kind: "operator",
+    ownerKind: "operator",
+    portalName: "Folio operator console",
+    resetPage: "/operator/reset",
+    byEmail: operatorsByEmail,
+    async setPassword(tx, accountId, passwordHash) {
+      await setOperatorPassword(tx, accountId, passwordHash);
+      await audit(tx, {
+        actor: operatorActor(accountId),
+        action: "operator.password_reset",
+        subject: { kind: "operator", id: accountId },
+        after: { via: "reset_link" },
+        now: clock.now(),
+      });
+    },
+  };
 }
 
 /** Removes the second factor (a lost device; the CLI): the next sign-in enrols again. */

@@ -2,11 +2,14 @@
  * Webhook events (docs/decisions/webhooks.md): which types each kind of owner can subscribe to, the
  * event document every delivery carries (Stripe's shape: id, type, created, data), and `notify()`,
  * the one call the domain makes when something happened. notify() only writes the event and queues
- * its deliveries, in the caller's transaction if it passes one: nothing waits on the network.
+ * its deliveries and its email (docs/decisions/email.md), in the caller's transaction if it passes
+ * one: nothing waits on the network.
  */
 import type { Executor } from "../../../store/db.ts";
 import { newTimeOrderedId } from "../../../store/ids.ts";
 import { insertEvent, type Owner, subscribed } from "../../../store/webhooks.ts";
+import { queueEventMail } from "../notifications/outbox.ts";
+import { mailsFor } from "../notifications/templates.ts";
 
 export type { Owner };
 
@@ -86,8 +89,10 @@ export interface EventDocument {
  * Records that `type` happened for `owner` and queues a delivery to each subscribed endpoint.
  * `dedupe` makes an event once-only per owner (a threshold per budget and month, a month closed):
  * a second notify() with the same key writes nothing. `only` sends it to that one endpoint of the
- * owner's, subscribed or not (a test event). Answers the event id, or null when nothing was
- * written (deduped, or no endpoint of the owner's listens for it).
+ * owner's, subscribed or not (a test event). Types with an email template (notifications/
+ * templates.ts) also queue one email to each person of the owner's, whether or not an endpoint
+ * listens. Answers the event id, or null when nothing was written (deduped, or neither an
+ * endpoint nor an email wants it).
  */
 export async function notify(
   db: Executor,
@@ -96,8 +101,9 @@ export async function notify(
   data: Record<string, unknown>,
   options: { now: Date; dedupe?: string; only?: string },
 ): Promise<string | null> {
-  // An owner with no endpoint for it keeps no event: nothing would ever read it.
-  if (options.only === undefined && !await subscribed(db, owner, type)) return null;
+  const mails = options.only === undefined && mailsFor(type);
+  // An owner with no endpoint for it and no email keeps no event: nothing would ever read it.
+  if (options.only === undefined && !mails && !await subscribed(db, owner, type)) return null;
   const id = newTimeOrderedId("evt", options.now);
   const doc: EventDocument = {
     id,
@@ -114,5 +120,7 @@ export async function notify(
     dedupe: options.dedupe ?? null,
     now: options.now,
   }, options.only);
-  return written ? id : null;
+  if (!written) return null;
+  if (mails) await queueEventMail(db, owner, { eventId: id, type, data, now: options.now });
+  return id;
 }

@@ -19,7 +19,13 @@ import { type ApiFetch, callApi } from "../kit/api.ts";
 import { field, formLimit, readForm } from "../kit/forms.ts";
 import { must } from "../kit/pages.ts";
 import { formToken, formTokenMatches, safeNext } from "../kit/session.ts";
+import { passwordResetPages, RESET_DONE } from "../kit/password_reset.ts";
 import { OPERATOR_SITE, type OperatorVisitorEnv } from "./site.ts";
+
+const LOGIN_NOTICES: Record<string, string> = {
+  "signed-out": "You are signed out.",
+  "password-reset": RESET_DONE,
+};
 
 type Status = 400 | 401 | 403 | 409 | 429;
 
@@ -36,6 +42,14 @@ function retryAfter(c: Context, headers: Headers): void {
 /** The pages used before the second factor. */
 export function signInPages(deps: AppDeps, api: ApiFetch): Hono<OperatorVisitorEnv> {
   const app = new Hono<OperatorVisitorEnv>();
+  app.route(
+    "/",
+    passwordResetPages(deps, api, OPERATOR_SITE, {
+      home: "/operator",
+      name: "operator console",
+      apiBase: "/api/operator",
+    }),
+  );
 
   /** The sign-in in progress (the password step done), or null. */
   const state = async (c: Context) => {
@@ -45,7 +59,7 @@ export function signInPages(deps: AppDeps, api: ApiFetch): Hono<OperatorVisitorE
 
   app.get("/login", (c) => {
     const next = safeNext(c.req.query("next"), OPERATOR_SITE);
-    const notice = c.req.query("done") === "signed-out" ? "You are signed out." : null;
+    const notice = LOGIN_NOTICES[c.req.query("done") ?? ""] ?? null;
     const csrf = formToken(c, deps, OPERATOR_SITE);
     return c.html(renderPage(OperatorLoginPage({ csrf, email: "", next, notice })));
   });

@@ -40,6 +40,7 @@ import {
   schemaOf,
 } from "./kit.ts";
 import { webhookPaths } from "./webhooks.ts";
+import { passwordResetPaths } from "./password_reset.ts";
 import { analyticsPaths } from "./manage_analytics.ts";
 import { catalogPaths } from "./manage_catalog.ts";
 import { gateConfigSchema } from "../manage/gate_schemas.ts";
@@ -108,6 +109,10 @@ export function manageApi(): Api {
           errors: [400, 401, 413, 415, 429],
         },
       },
+      ...Object.fromEntries(
+        Object.entries(passwordResetPaths("publisher console user"))
+          .map(([p, ops]) => [`/api/publishers${p}`, ops]),
+      ),
       "/api/publishers/logout": {
         post: { summary: "End the dashboard session", ok: [204, null, "Signed out"] },
       },

@@ -8,6 +8,7 @@ import * as m from "../marketplace/schemas.ts";
 import * as r from "../marketplace/rights_schemas.ts";
 import * as o from "../marketplace/offer_schemas.ts";
 import { webhookPaths } from "./webhooks.ts";
+import { passwordResetPaths } from "./password_reset.ts";
 import * as items from "../marketplace/item_schemas.ts";
 import * as inv from "../marketplace/invoice_schemas.ts";
 import { itemQuerySchema } from "../../domain/billing/items.ts";
@@ -473,7 +474,7 @@ export function marketplaceApi(): Api {
       }),
     },
   };
-  Object.assign(paths, webhookPaths("buyer"));
+  Object.assign(paths, webhookPaths("buyer"), passwordResetPaths("buyer account"));
   return {
     tag: "Buyer marketplace",
     description: "For AI companies: sign up once, license publishers, and read every publisher " +

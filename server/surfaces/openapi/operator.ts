@@ -9,6 +9,7 @@ import * as pay from "../operator/payout_schemas.ts";
 import * as inv from "../operator/invoices_schemas.ts";
 import * as disputes from "../operator/dispute_schemas.ts";
 import { type Api, type Operation, pathParam, query, queryParamsOf } from "./kit.ts";
+import { passwordResetPaths } from "./password_reset.ts";
 
 const ERRORS: Record<number, string> = {
   400: "Invalid input; the message names the field and the problem, and `param` the field",
@@ -20,6 +21,7 @@ const ERRORS: Record<number, string> = {
   413: "Body too large",
   415: "Unsupported media type",
   429: "Too many attempts from this address; see Retry-After",
+  503: "Email is off on this node (FOLIO_SMTP_URL unset): no reset link can be sent",
 };
 
 /** The sign-in steps after the password: the session cookie of that step and its CSRF token. */
@@ -93,6 +95,10 @@ export function operatorApi(): Api {
           errors: [...BODY_ERRORS, 401, 403, 409, 429],
         },
       },
+      ...Object.fromEntries(
+        Object.entries(passwordResetPaths("operator"))
+          .map(([p, ops]) => [`/api/operator${p}`, ops]),
+      ),
       "/api/operator/logout": {
         post: { summary: "Sign out (ends the session)", ok: [204, null] },
       },

@@ -11,9 +11,11 @@ import { findOperatorSession, getOperator } from "../../../store/operators.ts";
 import type { AppDeps, AppEnv } from "../../deps.ts";
 import { sessionCookieOptions } from "../../domain/accounts/login.ts";
 import { requireCsrf } from "../../domain/accounts/session_cookie.ts";
+import { passwordResetRoutes } from "../../domain/accounts/password_reset_routes.ts";
 import {
   confirmEnrolment,
   OPERATOR_SESSION_COOKIE,
+  operatorResetAccounts,
   passSecondFactor,
   PASSWORD_STAGE_TTL_MS,
   SESSION_TTL_MS,
@@ -167,6 +169,9 @@ export function signInRoutes(deps: AppDeps): Hono<AppEnv> {
       });
     },
   );
+
+  // "Forgot password": a link by email (w6-email's module), then the second factor as always.
+  app.route("/", passwordResetRoutes(deps, { accounts: operatorResetAccounts(deps.clock), json }));
 
   // Idempotent and harmless without a session; the Strict cookie keeps other sites from posting it.
   app.post("/logout", async (c) => {
