@@ -109,7 +109,10 @@ export function invoicesPages(api: ApiFetch, clock: Clock): Hono<OperatorPagesEn
   act("payments", "paid", (f) => {
     const amount = cents(f, "amount", true);
     return {
-      amountUsdMicros: typeof amount === "number" ? centsToMicros(amount) : amount ?? null,
+      // A negative or zero amount goes as it is: the API says what is wrong with it.
+      amountUsdMicros: typeof amount === "number" && amount > 0
+        ? centsToMicros(amount)
+        : amount ?? null,
       paidOn: field(f, "paidOn"),
       method: field(f, "method"),
       reference: field(f, "reference"),
