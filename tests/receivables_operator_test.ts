@@ -352,3 +352,26 @@ Deno.test("operator: invoices listed and paid, a suspension refused on every sur
   assert.equal(manual.reason, "Chargeback under review");
   assert.deepEqual(manual.before, { suspended: false });
 });
+
+Deno.test("a suspension and its lift are seen by the very next read (the configuration cache's version)", async () => {
+  await using folio = await testFolio();
+  const { buyerId, apiKey } = await apiSignup(folio);
+  const paid = await demoPath(folio, "PAYWALL");
+  const restRead = async () => {
+    const res = await folio.request(`/api/v1/articles/${paid.id}?last_user_prompt=q`, {
+      host: HOST,
+      headers: bearer(apiKey),
+    });
+    await res.body?.cancel();
+    return res.status;
+  };
+  assert.equal(await restRead(), 200);
+  assert.equal(await restRead(), 200);
+  const { liftByHand, suspendByHand } = await import("../server/domain/billing/suspensions.ts");
+  const actor = { kind: "operator" as const, id: "op" };
+  const options = { now: folio.clock.now(), settings: receivablesSettings(folio.deps.config) };
+  await suspendByHand(folio.store.db, { buyerId, note: "test", actor }, options);
+  assert.equal(await restRead(), 402);
+  await liftByHand(folio.store.db, { buyerId, note: "done", actor }, options);
+  assert.equal(await restRead(), 200);
+});

@@ -19,6 +19,7 @@ import { licensesPages } from "./licenses.ts";
 import { offersPages } from "./offers.ts";
 import { overviewPages } from "./overview.ts";
 import { statementsPages } from "./statements.ts";
+import { invoicePages } from "./invoices.ts";
 import { itemsPages } from "./items.ts";
 import { disputesPages } from "./disputes.ts";
 import { usagePages } from "./usage.ts";
@@ -50,7 +51,8 @@ export function buyerRoutes(deps: AppDeps, api: ApiFetch): Hono<VisitorEnv<Buyer
   pages.route("/", offersPages(api));
   pages.route("/", usagePages(api));
   pages.route("/", budgetsPages(api));
-  pages.route("/", statementsPages(api));
+  pages.route("/", statementsPages(api, { cardPayments: deps.config.stripe !== null }));
+  pages.route("/", invoicePages(api));
   pages.route("/", itemsPages(api));
   pages.route("/", disputesPages(api));
   pages.route("/", keysPages(api));

@@ -33,7 +33,7 @@ export function operatorPages(deps: AppDeps, api: ApiFetch): Hono<OperatorVisito
   pages.use("*", requireVisitor(OPERATOR_SITE));
   // One line per area: `pages.route("/", <area>Pages(api));`
   pages.route("/", deskPages(api));
-  pages.route("/", invoicesPages(api));
+  pages.route("/", invoicesPages(api, deps.clock));
   pages.route("/", disputesPages(api));
   pages.route("/", suspensionsPages(api));
   pages.route("/", payoutsPages(api));
