@@ -78,7 +78,10 @@ async function refused(p: Promise<unknown>, code: string): Promise<void> {
 
 async function eventsOf(folio: TestFolio, buyerId: string): Promise<string[]> {
   const rs = await folio.store.db.execute({
-    sql: "SELECT type FROM webhook_events WHERE owner_id = ? ORDER BY rowid",
+    // Credit control's own events: since email (w6-email) keeps every event for its mail, the
+    // month's statement.closed is kept beside them.
+    sql: `SELECT type FROM webhook_events WHERE owner_id = ? AND type != 'statement.closed'
+          ORDER BY rowid`,
     args: [buyerId],
   });
   return rs.rows.map((r) => String(r.type));
