@@ -4,7 +4,7 @@
  */
 import { ConfigError, processConfig } from "./server/platform/config.ts";
 import { cronJobs } from "./server/crons.ts";
-import { PortInUseError, startFolio } from "./server/runtime.ts";
+import { operatorBanner, PortInUseError, startFolio } from "./server/runtime.ts";
 import { StoreError } from "./store/db.ts";
 import { DEMO_CONSOLE_EMAIL, DEMO_DOMAIN } from "./server/seed/demo.ts";
 import { runTrainer, TRAINER_ARG } from "./search/trainer.ts";
@@ -40,6 +40,7 @@ async function main(): Promise<number> {
     `  Status:        ${config.baseUrl}/status`,
     `  Publishers:    ${config.baseUrl}/publisher (console; sign up at /publisher/signup)`,
     `  Buyers:        ${config.baseUrl}/buyer (portal; sign up at /buyer/signup)`,
+    ...await operatorBanner(folio.store.db, config.baseUrl),
   ];
   const demoHost = `http://${DEMO_DOMAIN}:${config.port}`;
   lines.push(

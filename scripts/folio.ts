@@ -18,6 +18,13 @@ import { findPublisherBySlug, getPublisher } from "../store/publishers.ts";
 import { findUserByEmail, publisherUser, setUserPassword } from "../store/users.ts";
 import { hashPassword } from "../server/domain/accounts/passwords.ts";
 import { randomBase62 } from "../server/platform/secrets.ts";
+import {
+  CLI,
+  createOperator,
+  resetOperatorPassword,
+  resetOperatorTotp,
+} from "../server/domain/operators/accounts.ts";
+import { findOperatorByEmail } from "../store/operators.ts";
 import { resolve } from "node:path";
 
 const USAGE = `Usage: deno task folio <command> [options]
@@ -33,6 +40,13 @@ Commands:
                                             set a new random console password (shown once) for
                                             that user (or the publisher's owner); its sessions end
   create-buyer --name=N --email=E           create a buyer and print its mk_ key (shown once)
+  create-operator --email=E                 create an operator of this node and print its
+                                            password (shown once); the first sign-in at
+                                            /operator/login sets up its authenticator
+  reset-operator-password --email=E         a new random operator password (shown once); the
+                                            operator's sessions end
+  reset-operator-totp --email=E             remove an operator's authenticator and recovery
+                                            codes (a lost device); the next sign-in sets up anew
   rebuild-index [--publisher=ID]            rebuild search indexes from the store
   export-statement --buyer=ID [--month=YYYY-MM] [--format=json|csv]
                                             print a buyer's monthly statement
@@ -114,6 +128,38 @@ const commands: Record<string, Command> = {
       now: new Date(),
     });
     console.log(`buyerId: ${r.buyerId}\napiKey: ${r.apiKey}`);
+  },
+  "create-operator": async (store, f, config) => {
+    const { operator, password } = await createOperator(store.db, { email: need(f, "email") }, {
+      now: new Date(),
+      actor: CLI,
+    });
+    console.log(
+      `operatorId: ${operator.id}\nemail: ${operator.email}\npassword: ${password}\n` +
+        `Shown once. Sign in at ${config.baseUrl}/operator/login; the first sign-in sets up ` +
+        "an authenticator app (TOTP) and shows ten recovery codes.",
+    );
+  },
+  "reset-operator-password": async (store, f) => {
+    const operator = await findOperatorByEmail(store.db, need(f, "email"));
+    if (!operator) fail(`No operator has the email "${f.email}"`);
+    const password = await resetOperatorPassword(store.db, operator, {
+      now: new Date(),
+      actor: CLI,
+    });
+    console.log(
+      `email: ${operator.email}\npassword: ${password}\n` +
+        "Shown once; the operator's sessions are signed out.",
+    );
+  },
+  "reset-operator-totp": async (store, f) => {
+    const operator = await findOperatorByEmail(store.db, need(f, "email"));
+    if (!operator) fail(`No operator has the email "${f.email}"`);
+    await resetOperatorTotp(store.db, operator, { now: new Date(), actor: CLI });
+    console.log(
+      `email: ${operator.email}\nIts authenticator and recovery codes are removed and its ` +
+        "sessions signed out; the next sign-in sets up a new authenticator.",
+    );
   },
   "rebuild-index": async (store, f, config) => {
     const dataDir = config.dbUrl.startsWith("file:") ? `${config.dataDir}/search` : null;

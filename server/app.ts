@@ -33,6 +33,8 @@ import {
 import { onError, requestId } from "./platform/middleware.ts";
 import { oauthRoutes } from "./surfaces/oauth/routes.ts";
 import { restRoutes } from "./surfaces/rest/routes.ts";
+import { operatorRoutes } from "./surfaces/operator/routes.ts";
+import { operatorPages } from "./pages/operator/routes.ts";
 import { healthRoutes } from "./surfaces/status/health.ts";
 import { statusPageRoutes } from "./pages/status.ts";
 import { statusApiRoutes } from "./surfaces/status/routes.ts";
@@ -71,12 +73,15 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   mount("/api/publishers", cardRoutes(deps));
   mount("/api/publisher", manageRoutes(deps));
   mount("/api/openapi.json", openApiRoutes(deps));
+  // Issue 38: the operator API; the platform's host only (docs/decisions/operator.md).
+  app.route("/api/operator", operatorRoutes(deps));
   // The crawler gate in front of a publisher's own site (docs/decisions/crawler-gate.md).
   mount("/api/gate", gateRoutes(deps));
   // The platform's pages. The portals call the API through the app itself (server/pages/kit/api.ts).
   const self = (req: Request, env: unknown) => app.fetch(req, env);
   app.route("/publisher", consoleRoutes(deps, self));
   app.route("/buyer", buyerRoutes(deps, self));
+  app.route("/operator", operatorPages(deps, self));
   app.route("/license", termsRoutes(deps));
   app.route("/status", statusPageRoutes(deps));
   app.route("/docs", docsRoutes(deps));

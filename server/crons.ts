@@ -4,6 +4,9 @@
  * make one node do the work.
  */
 import { runBillingCron } from "./domain/billing/close.ts";
+import { escalateDueDisputes } from "./domain/billing/disputes.ts";
+import { runCreditControl } from "./domain/billing/credit_control.ts";
+import { receivablesSettings } from "./domain/billing/invoice_terms.ts";
 import { dailySync } from "./domain/catalog/jobs.ts";
 import { dailyRobotsRefresh } from "./domain/catalog/robots.ts";
 import { dailySiteSync } from "./domain/catalog/sites.ts";
@@ -61,7 +64,30 @@ export function cronJobs(
       // Idempotent: bills this month's renewals and closes last month under a lease.
       name: "folio-billing",
       schedule: "7 * * * *",
-      run: () => runBillingCron(deps.store.db, { holder, now: deps.clock.now() }),
+      run: () =>
+        runBillingCron(deps.store.db, {
+          holder,
+          now: deps.clock.now(),
+          receivables: receivablesSettings(deps.config),
+        }),
+    },
+    {
+      // Reminders and suspensions for unpaid invoices; each sent once, so hourly is fine.
+      name: "folio-credit-control",
+      schedule: "12 * * * *",
+      run: () =>
+        runCreditControl(deps.store.db, {
+          holder,
+          now: deps.clock.now(),
+          settings: receivablesSettings(deps.config),
+        }),
+    },
+    {
+      // Undecided disputes past their deadline go to the operator; one conditional UPDATE, so two
+      // nodes running it at once escalate (and notify) each dispute once.
+      name: "folio-dispute-escalation",
+      schedule: "47 * * * *",
+      run: () => escalateDueDisputes({ db: deps.store.db, clock: deps.clock, config: deps.config }),
     },
     {
       name: "folio-daily-sync",

@@ -4,7 +4,9 @@
  */
 import { receipts } from "./domain/billing/receipts.ts";
 import { createOpenAiEmbedder, createSearchService, type SearchService } from "../search/mod.ts";
-import { openStore, type Store } from "../store/db.ts";
+import { type Client, openStore, type Store } from "../store/db.ts";
+import { countOperators } from "../store/operators.ts";
+import { plural } from "./platform/words.ts";
 import { seedDemo, type SeedResult } from "./seed/demo.ts";
 import { createApp } from "./app.ts";
 import { type CallLog, createCallLog } from "./platform/call_log.ts";
@@ -15,6 +17,7 @@ import { stopRobotsFetches } from "./domain/catalog/robots.ts";
 import { resolveTxtSystem } from "./domain/catalog/dns.ts";
 import { startIngestionWorker } from "./domain/catalog/jobs.ts";
 import { startWebhookWorker } from "./domain/webhooks/worker.ts";
+import { type MailWorker, startMailWorker } from "./domain/notifications/worker.ts";
 import { importingBooks, syncChapterUrls } from "./domain/catalog/books.ts";
 import { memoryReleaser } from "./platform/memory.ts";
 import { backfillSitePaths } from "../store/articles.ts";
@@ -113,6 +116,7 @@ export async function assembleFolio(
     await preparePublisherHosts(deps);
     let ingestion: { stop(): Promise<void> } | null = null;
     let webhooks: { stop(): Promise<void> } | null = null;
+    let mail: MailWorker | null = null;
     return {
       deps,
       store,
@@ -132,11 +136,13 @@ export async function assembleFolio(
         // The worker resumes jobs a previous process left running (stale heartbeat) as it starts.
         ingestion ??= startIngestionWorker(deps);
         webhooks ??= startWebhookWorker(deps);
+        mail ??= startMailWorker(deps);
       },
       async close() {
         // Running jobs hand their work back to the queue before the store closes.
         await ingestion?.stop();
         await webhooks?.stop();
+        await mail?.stop();
         await stopRobotsFetches(deps);
         await callLog!.close();
         await searchService.close();
@@ -249,4 +255,18 @@ function serve(config: Config, handler: Deno.ServeHandler) {
     }
     throw err;
   }
+}
+
+/**
+ * The start banner's lines about operators (docs/decisions/operator.md "Accounts and the start
+ * banner"): a node without one says how to make one; it never makes one itself.
+ */
+export async function operatorBanner(db: Client, baseUrl: string): Promise<string[]> {
+  const n = await countOperators(db);
+  if (n > 0) return [`  Operators:     ${baseUrl}/operator (console; ${plural(n, "operator")})`];
+  return [
+    "  Operators:     none yet. Make the first one (its password is shown once):",
+    "                   deno task folio create-operator --email=you@example.com",
+    `                 then sign in at ${baseUrl}/operator/login and set up its authenticator.`,
+  ];
 }

@@ -1,5 +1,5 @@
 /** Persistence of buyers, their API keys and their virtual OAuth client. */
-import type { Client } from "./db.ts";
+import type { Client, Executor } from "./db.ts";
 import { cachedConfig } from "./config_cache.ts";
 
 /** A buyer account. */
@@ -86,7 +86,7 @@ export function findBuyerByKeyHash(
 }
 
 /** The buyer with this id. */
-export async function getBuyer(db: Client, buyerId: string): Promise<Buyer | null> {
+export async function getBuyer(db: Executor, buyerId: string): Promise<Buyer | null> {
   const rs = await db.execute({ sql: "SELECT * FROM buyers WHERE id = ?", args: [buyerId] });
   return rs.rows[0] ? buyerOfRow(rs.rows[0]) : null;
 }

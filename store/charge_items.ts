@@ -2,7 +2,7 @@
  * Charge items: the ledger row by row, with what a buyer or publisher needs to check it (the
  * publisher's name, the article's title and URL). Newest first, paged by (created_at, id).
  */
-import type { Client } from "./db.ts";
+import type { Executor } from "./db.ts";
 import type { ChargeKind } from "./charges.ts";
 
 /** One ledger row as an item. Amounts are integer micro-dollars. */
@@ -27,11 +27,16 @@ export interface ChargeItem {
   statementMonth: string;
   prepaid: boolean;
   createdAt: number;
+  /** A credit note's item: the item it credits, and its note's number (migration 0065). */
+  creditOf?: string | null;
+  creditNoteSeq?: number | null;
 }
 
 /** Which items: a buyer's or a publisher's, narrowed by any of the rest. */
 export interface ItemFilter {
   id?: string;
+  /** The items of one credit note. */
+  creditNoteId?: string;
   buyerId?: string;
   publisherId?: string;
   /** Created at or after (ms). */
@@ -51,7 +56,7 @@ export interface ItemFilter {
 
 /** Up to `limit` items matching `filter`, newest first. */
 export async function listChargeItems(
-  db: Client,
+  db: Executor,
   filter: ItemFilter,
   options: { limit: number },
 ): Promise<ChargeItem[]> {
@@ -61,9 +66,10 @@ export async function listChargeItems(
             COALESCE(a.canonical_url, a.url) AS article_url, a.title AS article_title,
             c.license_id, c.kind, c.use_case, c.surface, c.price_micros, c.fee_micros,
             c.idempotency_key, c.month, c.statement_month, (c.paid_via IS NOT NULL) AS prepaid,
-            c.created_at
+            c.created_at, c.credit_of, cn.seq AS credit_note_seq
           FROM charges c JOIN publishers p ON p.id = c.publisher_id
           LEFT JOIN articles a ON a.id = c.article_id AND a.publisher_id = c.publisher_id
+          LEFT JOIN credit_notes cn ON cn.id = c.credit_note_id
           WHERE ${where.join(" AND ")}
           ORDER BY c.created_at DESC, c.id DESC LIMIT ?`,
     args: [...args, options.limit],
@@ -87,12 +93,14 @@ export async function listChargeItems(
     statementMonth: String(r.statement_month),
     prepaid: Number(r.prepaid) === 1,
     createdAt: Number(r.created_at),
+    creditOf: r.credit_of === null ? null : String(r.credit_of),
+    creditNoteSeq: r.credit_note_seq === null ? null : Number(r.credit_note_seq),
   }));
 }
 
 /** One of the buyer's items by id (null: none such, or another buyer's). */
 export async function getChargeItem(
-  db: Client,
+  db: Executor,
   buyerId: string,
   id: string,
 ): Promise<ChargeItem | null> {
@@ -110,6 +118,7 @@ function whereOf(filter: ItemFilter): { where: string[]; args: (string | number)
     args.push(value);
   };
   eq("id", filter.id);
+  eq("credit_note_id", filter.creditNoteId);
   eq("buyer_id", filter.buyerId);
   eq("publisher_id", filter.publisherId);
   eq("use_case", filter.useCase);
@@ -136,7 +145,7 @@ function whereOf(filter: ItemFilter): { where: string[]; args: (string | number)
 
 /** How many items match `filter` (its cursor aside) and what they add up to, in micros. */
 export async function sumChargeItems(
-  db: Client,
+  db: Executor,
   filter: ItemFilter,
 ): Promise<{ count: number; priceMicros: number; feeMicros: number }> {
   const { where, args } = whereOf({ ...filter, after: undefined });

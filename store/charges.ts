@@ -30,7 +30,7 @@ export async function ledgerForMonth(
             (c.paid_via IS NOT NULL) AS prepaid, COUNT(*) AS n,
             SUM(c.price_micros) AS price, SUM(c.fee_micros) AS fee
           FROM charges c JOIN publishers p ON p.id = c.publisher_id
-          WHERE c.buyer_id = ? AND c.statement_month = ?
+          WHERE c.buyer_id = ? AND c.statement_month = ? AND c.credit_via IS NOT 'balance'
           GROUP BY c.publisher_id, c.kind, c.month, prepaid
           ORDER BY c.month, p.name, c.publisher_id, c.kind, prepaid`,
     args: [buyerId, month],
@@ -51,7 +51,7 @@ export async function ledgerForMonth(
 export async function ledgerTotal(db: Client, buyerId: string, month: string): Promise<number> {
   const rs = await db.execute({
     sql: `SELECT COALESCE(SUM(price_micros + fee_micros), 0) AS t FROM charges
-          WHERE buyer_id = ? AND statement_month = ?`,
+          WHERE buyer_id = ? AND statement_month = ? AND credit_via IS NOT 'balance'`,
     args: [buyerId, month],
   });
   return Number(rs.rows[0].t);

@@ -82,7 +82,7 @@ export async function insertClosedStatement(
 export async function buyersWithOpenStatement(db: Client, month: string): Promise<string[]> {
   const rs = await db.execute({
     sql: `SELECT DISTINCT c.buyer_id FROM charges c
-          WHERE c.statement_month = ? AND NOT EXISTS (
+          WHERE c.statement_month = ? AND c.credit_via IS NOT 'balance' AND NOT EXISTS (
             SELECT 1 FROM statements s WHERE s.buyer_id = c.buyer_id AND s.month = ?
               AND s.state = 'closed')
           ORDER BY c.buyer_id`,
@@ -107,7 +107,7 @@ export async function statementMonths(db: Client, buyerId: string): Promise<Stat
     sql: `SELECT c.statement_month AS month, SUM(c.price_micros + c.fee_micros) AS total,
             EXISTS (SELECT 1 FROM statements s WHERE s.buyer_id = c.buyer_id
                     AND s.month = c.statement_month AND s.state = 'closed') AS closed
-          FROM charges c WHERE c.buyer_id = ?
+          FROM charges c WHERE c.buyer_id = ? AND c.credit_via IS NOT 'balance'
           GROUP BY c.statement_month ORDER BY c.statement_month DESC`,
     args: [buyerId],
   });

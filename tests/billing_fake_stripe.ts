@@ -50,7 +50,12 @@ export function startFakeStripe(): FakeStripe {
         mode: form.get("mode"),
         subscription: null,
         client_reference_id: form.get("client_reference_id"),
-        metadata: { license_id: form.get("metadata[license_id]") },
+        // Every metadata[...] field the request set (a license's, or an invoice's).
+        metadata: Object.fromEntries(
+          [...form.entries()].filter(([k]) => /^metadata\[\w+\]$/.test(k))
+            .map(([k, v]) => [k.slice(9, -1), v]),
+        ),
+        payment_intent: form.get("mode") === "payment" ? `pi_${id}` : null,
         amount_total: Number(form.get("line_items[0][price_data][unit_amount]")),
       };
       sessions.set(id, session);

@@ -27,9 +27,11 @@ const documented = (method: string, path: string) =>
 
 /** The documented APIs: management, the marketplace, the REST read API, the gate, the document. */
 const inScope = (path: string) =>
-  path.startsWith("/api/publisher/") || /^\/api\/publishers\/(signup|login|logout)$/.test(path) ||
+  path.startsWith("/api/publisher/") ||
+  /^\/api\/publishers\/(signup|login|logout|password-reset(\/confirm)?)$/.test(path) ||
   path.startsWith("/api/marketplace/") || path.startsWith("/api/v1/") ||
-  path.startsWith("/api/gate/") || path === "/api/openapi.json";
+  path.startsWith("/api/gate/") || path.startsWith("/api/operator/") ||
+  path === "/api/openapi.json";
 
 Deno.test("the OpenAPI document describes every served API route, and only pending contract routes beyond them", async () => {
   await using folio = await testFolio();

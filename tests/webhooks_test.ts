@@ -7,6 +7,7 @@ import assert from "node:assert/strict";
 import { createLicenseRequest } from "../server/domain/billing/license_requests.ts";
 import { createFetcher } from "../server/domain/catalog/fetcher.ts";
 import { drainDue, RETRY_MINUTES } from "../server/domain/webhooks/delivery.ts";
+import { PUBLISHER_EVENTS } from "../server/domain/webhooks/events.ts";
 import { verifySignature } from "../server/domain/webhooks/signature.ts";
 import { checkBuyerBudgets } from "../server/domain/webhooks/thresholds.ts";
 import { SENDS } from "../server/domain/webhooks/routes.ts";
@@ -251,7 +252,7 @@ Deno.test("bad URLs and events are refused and store nothing", async () => {
   );
   await assertInvalid(
     await add({ url: "https://example.com/x", events: ["budget.threshold"] }),
-    "events: choose at least one of license_request.created, offer.accepted, offer.declined, statement.closed (or * for all)",
+    `events: choose at least one of ${PUBLISHER_EVENTS.join(", ")} (or * for all)`,
   );
   const list = await json<Body>(
     await folio.request("/api/publisher/webhook-endpoints", { headers: key(folio) }),

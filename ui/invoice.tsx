@@ -5,7 +5,7 @@
  */
 import type { Invoice } from "../server/domain/billing/invoice.ts";
 import { Page } from "./layout.tsx";
-import { formatUsd } from "../server/platform/money.ts";
+import { formatUsd, microsToWholeCents } from "../server/platform/money.ts";
 
 const INVOICE_CSS = `body{max-width:50rem}
 .inv-bar{display:flex;flex-wrap:wrap;gap:.5rem 1.5rem;align-items:center;padding:.6rem .8rem;
@@ -35,14 +35,17 @@ table.totals{min-width:0;width:100%}}
 code{background:none;padding:0}}`;
 
 /** The invoice page: the seller, the buyer, the lines and the totals, and the terms. */
-export function InvoicePage(props: { invoice: Invoice; backHref?: string }) {
+export function InvoicePage(props: { invoice: Invoice; backHref?: string; payHref?: string }) {
   const inv = props.invoice;
+  const r = inv.receivable;
+  const payable = r && (r.state === "open" || r.state === "partially_paid");
   const s = inv.statement;
   const title = inv.number ? `Invoice ${inv.number}` : `Draft invoice ${s.month}`;
   return (
     <Page title={`${title} · Folio`} css={INVOICE_CSS}>
       <div class="inv-bar">
         {props.backHref ? <a href={props.backHref}>← Back to the statement</a> : null}
+        {props.payHref && payable ? <a href={props.payHref}>Pay this invoice by card</a> : null}
         <span>
           To keep a PDF, print this page and choose "Save as PDF": links and this bar are left off.
         </span>
@@ -67,6 +70,14 @@ export function InvoicePage(props: { invoice: Invoice; backHref?: string }) {
             <dd>{inv.issuedOn ?? "when the month closes"}</dd>
             <dt>Due date</dt>
             <dd>{inv.dueOn ?? "—"}</dd>
+            {r
+              ? (
+                <>
+                  <dt>Status</dt>
+                  <dd>{STATE_WORDS[r.state]}{r.overdue ? ", overdue" : ""}</dd>
+                </>
+              )
+              : null}
             <dt>Currency</dt>
             <dd>USD</dd>
           </dl>
@@ -136,16 +147,74 @@ export function InvoicePage(props: { invoice: Invoice; backHref?: string }) {
             <th scope="row">Already paid by card</th>
             <td class="num">−{formatUsd(inv.prepaidUsdCents)}</td>
           </tr>
+          {inv.creditUsdCents > 0
+            ? (
+              <tr>
+                <th scope="row">Credit applied from your balance</th>
+                <td class="num">−{formatUsd(inv.creditUsdCents)}</td>
+              </tr>
+            )
+            : null}
           <tr class="grand">
             <th scope="row">Amount due (to the cent)</th>
             <td class="num">{formatUsd(inv.amountDueUsdCents)}</td>
           </tr>
+          {r && r.paidUsdMicros > 0
+            ? (
+              <>
+                <tr>
+                  <th scope="row">Paid</th>
+                  <td class="num">−{formatUsd(microsToWholeCents(r.paidUsdMicros))}</td>
+                </tr>
+                <tr class="grand">
+                  <th scope="row">Left to pay</th>
+                  <td class="num">{formatUsd(r.amountRemainingUsdCents)}</td>
+                </tr>
+              </>
+            )
+            : null}
         </tbody>
       </table>
+      {r && r.payments.length > 0
+        ? (
+          <section aria-labelledby="payments">
+            <h2 id="payments">Payments</h2>
+            <div class="lines-wrap" role="region" aria-label="Payments" tabIndex={0}>
+              <table class="lines">
+                <thead>
+                  <tr>
+                    <th scope="col">Date</th>
+                    <th scope="col">Method</th>
+                    <th scope="col">Reference</th>
+                    <th scope="col" class="num">Amount</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {r.payments.map((p) => (
+                    <tr key={p.id}>
+                      <td>{p.paidOn}</td>
+                      <td>{METHOD_WORDS[p.method] ?? p.method}</td>
+                      <td>{p.reference || "—"}</td>
+                      <td class="num">
+                        {formatUsd(p.amountUsdCents)}
+                        {p.creditedUsdMicros > 0
+                          ? ` (${
+                            formatUsd(microsToWholeCents(p.creditedUsdMicros))
+                          } to your credit)`
+                          : ""}
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          </section>
+        )
+        : null}
       <footer class="terms">
         <p>
           {inv.dueOn
-            ? `Payment terms: due within 30 days, by ${inv.dueOn}.`
+            ? `Payment terms: due within ${termDays(inv)} days, by ${inv.dueOn}.`
             : "Payment terms: due within 30 days of issue."}{" "}
           Reads charged after the month closed appear on the next invoice as adjustments.
           {inv.seller.email ? ` Questions about this invoice: ${inv.seller.email}.` : ""}
@@ -153,6 +222,30 @@ export function InvoicePage(props: { invoice: Invoice; backHref?: string }) {
       </footer>
     </Page>
   );
+}
+
+/** An invoice's state in words. */
+export const STATE_WORDS: Record<NonNullable<Invoice["receivable"]>["state"], string> = {
+  open: "Open",
+  partially_paid: "Partly paid",
+  paid: "Paid",
+  void: "Void",
+  uncollectible: "Uncollectible",
+};
+
+/** How a payment came in, in words. */
+export const METHOD_WORDS: Record<string, string> = {
+  bank_transfer: "Bank transfer",
+  card: "Card",
+  stripe: "Card (Stripe)",
+  check: "Check",
+  cash: "Cash",
+  other: "Other",
+};
+
+function termDays(inv: Invoice): number {
+  const r = inv.receivable!;
+  return Math.round((Date.parse(r.dueAt) - Date.parse(r.issuedAt)) / 86_400_000);
 }
 
 /** Where a buyer lands after checkout. */

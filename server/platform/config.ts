@@ -29,6 +29,11 @@ export interface Config {
    * (server/domain/billing/receipts.ts); null: stored as they are, never sent by any route.
    */
   receiptKeySecret: string | null;
+  /**
+   * `FOLIO_PAYEE_KEY_SECRET`: the secret publishers' payee details are sealed under
+   * (server/domain/billing/payees.ts); null: a key kept in the store (development only).
+   */
+  payeeKeySecret: string | null;
   fetchAllowLoopback: boolean;
   /**
    * Domain suffixes whose names count as proven the moment a publisher claims them (development
@@ -57,7 +62,33 @@ export interface Config {
   stripe: { secretKey: string; webhookSecret: string; apiBase: string } | null;
   /** The seller on buyer invoices: the Folio operator (issue 34; README "Configuration"). */
   seller: Seller;
+  /**
+   * Disputes (issue 38 part 4): how many days after a charge its buyer may dispute it
+   * (`FOLIO_DISPUTE_WINDOW_DAYS`, default 60), and after how many undecided days a dispute goes to
+   * the operator (`FOLIO_DISPUTE_ESCALATE_DAYS`, default 14).
+   */
+  disputes: { windowDays: number; escalateDays: number };
+  /** Credit control (issue 38; docs/decisions/billing.md "Receivables"). */
+  receivables: Receivables;
+  /** `FOLIO_SMTP_URL` and `FOLIO_MAIL_FROM`: null when email is off (docs/decisions/email.md). */
+  mail: MailConfig | null;
 }
+
+/** Where email goes out: an `smtp://` or `smtps://` URL (credentials in it) and the From address. */
+export interface MailConfig {
+  smtpUrl: string;
+  from: string;
+}
+
+/** Days from issue to due date, the reminder before it, and the grace before suspension. */
+export interface Receivables {
+  netDays: number;
+  dueSoonDays: number;
+  graceDays: number;
+}
+
+/** The defaults: due in 30 days, reminded 7 days before, suspended 14 days after. */
+export const RECEIVABLES: Receivables = { netDays: 30, dueSoonDays: 7, graceDays: 14 };
 
 /** Who sells on an invoice: name, postal address lines, contact email, tax id (may be empty). */
 export interface Seller {
@@ -124,6 +155,7 @@ export function loadConfig(
     logFormat,
     countryHeader,
     receiptKeySecret: vars.FOLIO_RECEIPT_KEY_SECRET || null,
+    payeeKeySecret: vars.FOLIO_PAYEE_KEY_SECRET || null,
     fetchAllowLoopback: boolean(vars, "FOLIO_FETCH_ALLOW_LOOPBACK", false),
     trustedDomains: suffixes("FOLIO_TRUSTED_DOMAINS", vars.FOLIO_TRUSTED_DOMAINS ?? "localhost"),
     reusePort: boolean(vars, "FOLIO_REUSE_PORT", false),
@@ -144,7 +176,39 @@ export function loadConfig(
       email: vars.FOLIO_SELLER_EMAIL?.trim() ?? "",
       taxId: vars.FOLIO_SELLER_TAX_ID?.trim() ?? "",
     },
+    disputes: {
+      windowDays: integer(vars, "FOLIO_DISPUTE_WINDOW_DAYS", 60, 1, 3650),
+      escalateDays: integer(vars, "FOLIO_DISPUTE_ESCALATE_DAYS", 14, 1, 365),
+    },
+    receivables: {
+      netDays: integer(vars, "FOLIO_INVOICE_NET_DAYS", RECEIVABLES.netDays, 0, 365),
+      dueSoonDays: integer(vars, "FOLIO_INVOICE_REMINDER_DAYS", RECEIVABLES.dueSoonDays, 1, 60),
+      graceDays: integer(vars, "FOLIO_SUSPENSION_GRACE_DAYS", RECEIVABLES.graceDays, 0, 365),
+    },
+    mail: mail(vars, baseUrl),
   };
+}
+
+function mail(vars: Record<string, string | undefined>, baseUrl: string): MailConfig | null {
+  const raw = vars.FOLIO_SMTP_URL?.trim();
+  if (!raw) return null;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError("FOLIO_SMTP_URL must be a URL like smtp://user:pass@host:587");
+  }
+  // The credentials stay out of the message: it may end up in a log.
+  if ((url.protocol !== "smtp:" && url.protocol !== "smtps:") || !url.hostname) {
+    throw new ConfigError(
+      `FOLIO_SMTP_URL must be smtp://host:port or smtps://host:port, got a ${url.protocol} URL`,
+    );
+  }
+  const from = vars.FOLIO_MAIL_FROM?.trim() || `Folio <no-reply@${new URL(baseUrl).hostname}>`;
+  if (/[\r\n]/.test(from) || !/@[^@\s>]+>?$/.test(from)) {
+    throw new ConfigError(`FOLIO_MAIL_FROM must be an address like "Folio <billing@example.com>"`);
+  }
+  return { smtpUrl: raw, from };
 }
 
 const DEFAULT_SEARCH_THREADS = Math.min(4, Math.max(1, navigator.hardwareConcurrency - 1));

@@ -1,7 +1,8 @@
 /**
  * CSV exports: RFC 4180 (every cell quoted, CRLF) with csv-stringify, and cells a spreadsheet would
  * run as a formula (starting with =, +, -, @, tab or CR) prefixed with a quote (OWASP "CSV
- * Injection"; docs/TEST-PLAN.md 4.23). Amounts are never negative, so no number is touched.
+ * Injection"; docs/TEST-PLAN.md 4.23). Numbers are not strings to it, so a negative amount (a credit
+ * note's item) is written as it is.
  */
 import { stringify } from "csv-stringify/sync";
 

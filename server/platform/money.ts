@@ -277,3 +277,50 @@ export function subtractCents(from: number, amount: number): number {
   }
   return from - amount;
 }
+
+/**
+ * Payouts on collected money (docs/decisions/billing.md "Payouts paid"): `share` of an invoice's
+ * `total` when `collected` of it was paid, rounded down (never pay out money not received); a
+ * settled invoice (collected >= total) gives the whole share.
+ */
+export function collectedShareMicros(share: number, collected: number, total: number): number {
+  assertMicros(share);
+  assertMicros(collected);
+  assertMicros(total);
+  if (total <= 0 || collected >= total || share <= 0) return share;
+  if (collected <= 0) return 0;
+  return Number(BigInt(share) * BigInt(collected) / BigInt(total));
+}
+
+/**
+ * `micros` split across `weights` in proportion, each share whole micros and the shares adding up
+ * to `micros` exactly (largest remainder: the rounding goes to the largest fractions, first first).
+ */
+export function allocateMicros(micros: number, weights: readonly number[]): number[] {
+  assertMicros(micros);
+  const total = sumMicros(weights);
+  if (total <= 0) throw new RangeError("Cannot allocate over weights that add up to nothing");
+  const exact = weights.map((w) => BigInt(w) * BigInt(micros));
+  const shares = exact.map((e) => Number(e / BigInt(total)));
+  let left = micros - shares.reduce((t, s) => t + s, 0);
+  const order = exact.map((e, i) => ({ i, rest: e % BigInt(total) }))
+    .sort((a, b) => (a.rest === b.rest ? a.i - b.i : a.rest > b.rest ? -1 : 1));
+  for (const { i } of order) {
+    if (left <= 0) break;
+    shares[i]++;
+    left--;
+  }
+  return shares;
+}
+
+/** True when `micros` is a whole number of cents (money that moved: a payment, a card charge). */
+export function isWholeCents(micros: number): boolean {
+  assertMicros(micros);
+  return micros % MICROS_PER_CENT === 0;
+}
+
+/** The whole cents in `micros`, rounded down, in micros (usable credit leaves the sub-cent rest). */
+export function wholeCentsBelow(micros: number): number {
+  assertMicros(micros);
+  return micros - (micros % MICROS_PER_CENT);
+}

@@ -2,7 +2,7 @@
 import type { z } from "zod";
 import type { itemPageSchema } from "../../server/surfaces/marketplace/item_schemas.ts";
 import { Scroll } from "../console/scroll.tsx";
-import { count, when } from "../console/shell.tsx";
+import { count, CsrfField, when } from "../console/shell.tsx";
 import { formatRate, formatUsd, microsToCents } from "../../server/platform/money.ts";
 import { plural } from "../../server/platform/words.ts";
 import { BuyerShell, type BuyerWho } from "./shell.tsx";
@@ -112,58 +112,89 @@ export function ItemsPage(
               {formatUsd(microsToCents(p.matching.amountUsdMicros))} in all (platform fees{" "}
               {formatUsd(microsToCents(p.matching.feeUsdMicros))}).
             </p>
-            <Scroll label="Charge items">
-              <table>
-                <thead>
-                  <tr>
-                    <th scope="col">Time</th>
-                    <th scope="col">Publisher</th>
-                    <th scope="col">Article</th>
-                    <th scope="col">Use</th>
-                    <th scope="col">Surface</th>
-                    <th scope="col" class="num">Price</th>
-                    <th scope="col" class="num">Fee</th>
-                    <th scope="col" class="num">Amount</th>
-                    <th scope="col">Idempotency key</th>
-                    <th scope="col">Receipt</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {p.items.map((i) => (
-                    <tr key={i.id}>
-                      <td>{when(i.at)}</td>
-                      <td>{i.publisher.name}</td>
-                      <td>
-                        {i.article
-                          ? (i.article.url
-                            ? <a href={i.article.url}>{i.article.title ?? i.article.id}</a>
-                            : (i.article.title ?? i.article.id))
-                          : i.kind === "subscription"
-                          ? "License fee"
-                          : "—"}
-                      </td>
-                      <td>{i.use ?? "—"}</td>
-                      <td>{i.surface}</td>
-                      <td class="num">{formatRate(microsToCents(i.priceUsdMicros))}</td>
-                      <td class="num">{formatUsd(microsToCents(i.feeUsdMicros))}</td>
-                      <td class="num">{formatUsd(i.amountUsdCents)}</td>
-                      <td>
-                        <code>{i.idempotencyKey ?? "—"}</code>
-                      </td>
-                      <td>
-                        {/* The id's last characters name it in the row; the whole id is its title. */}
-                        <a
-                          href={`/api/marketplace/items/${encodeURIComponent(i.id)}`}
-                          title={i.receiptId}
-                        >
-                          …{i.receiptId.slice(-6)}
-                        </a>
-                      </td>
+            <form method="post" action="/buyer/disputes">
+              <CsrfField token={props.who.csrfToken} />
+              <Scroll label="Charge items">
+                <table>
+                  <thead>
+                    <tr>
+                      <th scope="col">Dispute</th>
+                      <th scope="col">Time</th>
+                      <th scope="col">Publisher</th>
+                      <th scope="col">Article</th>
+                      <th scope="col">Use</th>
+                      <th scope="col">Surface</th>
+                      <th scope="col" class="num">Price</th>
+                      <th scope="col" class="num">Fee</th>
+                      <th scope="col" class="num">Amount</th>
+                      <th scope="col">Idempotency key</th>
+                      <th scope="col">Receipt</th>
                     </tr>
-                  ))}
-                </tbody>
-              </table>
-            </Scroll>
+                  </thead>
+                  <tbody>
+                    {p.items.map((i) => (
+                      <tr key={i.id}>
+                        <td>
+                          {i.creditOf || i.amountUsdMicros <= 0 ? null : (
+                            <input
+                              type="checkbox"
+                              name="itemIds"
+                              value={i.id}
+                              aria-label={`Dispute the charge of ${when(i.at)}`}
+                            />
+                          )}
+                        </td>
+                        <td>{when(i.at)}</td>
+                        <td>{i.publisher.name}</td>
+                        <td>
+                          {i.creditOf
+                            ? (
+                              <span class="hint">
+                                Credit note {i.creditNote} for item …{i.creditOf.slice(-6)}
+                                {": "}
+                              </span>
+                            )
+                            : null}
+                          {i.article
+                            ? (i.article.url
+                              ? <a href={i.article.url}>{i.article.title ?? i.article.id}</a>
+                              : (i.article.title ?? i.article.id))
+                            : i.kind === "subscription"
+                            ? "License fee"
+                            : "—"}
+                        </td>
+                        <td>{i.use ?? "—"}</td>
+                        <td>{i.surface}</td>
+                        <td class="num">{formatRate(microsToCents(i.priceUsdMicros))}</td>
+                        <td class="num">{formatUsd(microsToCents(i.feeUsdMicros))}</td>
+                        <td class="num">{formatUsd(i.amountUsdCents)}</td>
+                        <td>
+                          <code>{i.idempotencyKey ?? "—"}</code>
+                        </td>
+                        <td>
+                          {/* The id's last characters name it in the row; the whole id is its title. */}
+                          <a
+                            href={`/api/marketplace/items/${encodeURIComponent(i.id)}`}
+                            title={i.receiptId}
+                          >
+                            …{i.receiptId.slice(-6)}
+                          </a>
+                        </td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </Scroll>
+              <div class="card">
+                <label for="dispute-reason">
+                  Dispute the ticked items (of one publisher): what is wrong with them?
+                </label>
+                <textarea id="dispute-reason" name="reason" maxLength={2000} />
+                <p>
+                  <button type="submit" class="secondary">Dispute the ticked items</button>
+                </p>
+              </div>
+            </form>
             <nav class="pager" aria-label="Item pages">
               {props.paged
                 ? <a href={`/buyer/items${query ? `?${query}` : ""}`}>First page</a>

@@ -23,6 +23,7 @@ export const BUYER_SECTIONS = [
   ["budgets", "/buyer/budgets", "Budgets"],
   ["statements", "/buyer/statements", "Statements"],
   ["items", "/buyer/items", "Items"],
+  ["disputes", "/buyer/disputes", "Disputes"],
   ["keys", "/buyer/keys", "Keys & clients"],
   ["crawlers", "/buyer/crawlers", "Crawlers"],
   ["webhooks", "/buyer/webhooks", "Webhooks"],

@@ -6,6 +6,7 @@ import { Pager, Scroll } from "../console/scroll.tsx";
 import { count, when } from "../console/shell.tsx";
 import { formatRate, formatUsd } from "../../server/platform/money.ts";
 import { BuyerShell, type BuyerWho } from "./shell.tsx";
+import { InvoicesSection, type ReceivablesView } from "./invoices.tsx";
 import { plural } from "../../server/platform/words.ts";
 
 /** One month of GET /api/marketplace/statements. */
@@ -42,6 +43,8 @@ export function StatementsPage(
     pages: number;
     /** Whether any month has anything on it. */
     billed: boolean;
+    receivables: ReceivablesView;
+    cardPayments: boolean;
   },
 ) {
   return (
@@ -90,6 +93,7 @@ export function StatementsPage(
         pages={props.pages}
         href={(n) => `/buyer/statements?page=${n}`}
       />
+      <InvoicesSection r={props.receivables} cardPayments={props.cardPayments} />
     </BuyerShell>
   );
 }

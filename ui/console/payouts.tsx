@@ -7,6 +7,7 @@ import type {
   payoutStatementSchema,
   publisherItemPageSchema,
 } from "../../server/surfaces/manage/payout_schemas.ts";
+import type { publisherPayoutSchema } from "../../server/surfaces/manage/payee_schemas.ts";
 import { formatUsd, microsToCents } from "../../server/platform/money.ts";
 import { plural } from "../../server/platform/words.ts";
 import { Scroll } from "./scroll.tsx";
@@ -18,6 +19,75 @@ export type PayoutStatementView = z.output<typeof payoutStatementSchema>;
 export type PublisherItemsView = z.output<typeof publisherItemPageSchema>;
 
 const usd = (micros: number) => formatUsd(microsToCents(micros));
+
+/** One payout of GET /api/publisher/payouts/history. */
+export type PublisherPayoutView = z.output<typeof publisherPayoutSchema>;
+
+const HISTORY_STATES = {
+  held: "Held",
+  due: "Due: in the next payout run",
+  approved: "Approved: on its way",
+  paid: "Paid",
+} as const;
+
+/** Each payout: its state, what it pays, why it is held, when it was paid and the reference. */
+function PayoutHistory(props: { payouts: PublisherPayoutView[]; payee: string | null }) {
+  return (
+    <section class="card" aria-labelledby="history-title">
+      <h2 id="history-title">Your payouts</h2>
+      <p>
+        {props.payee ? <>We pay you at {props.payee}.{" "}</> : (
+          <>
+            <strong>Tell us where to pay you: until then your payouts are held.</strong>
+            {" "}
+          </>
+        )}
+        <a href="/publisher/payouts/payee">
+          {props.payee ? "Change where we pay you" : "Say where we pay you"}
+        </a>
+      </p>
+      {props.payouts.length === 0
+        ? <p>No payouts yet: the first comes after a month with earnings closes.</p>
+        : (
+          <Scroll label="Your payouts">
+            <table>
+              <thead>
+                <tr>
+                  <th scope="col">Month</th>
+                  <th scope="col">State</th>
+                  <th scope="col" class="num">Earned</th>
+                  <th scope="col" class="num">Paid or due</th>
+                  <th scope="col">Paid on</th>
+                  <th scope="col">Reference</th>
+                </tr>
+              </thead>
+              <tbody>
+                {props.payouts.map((p) => (
+                  <tr key={p.id}>
+                    <th scope="row">
+                      <a href={`/publisher/payouts?month=${p.month}`}>{p.month}</a>
+                    </th>
+                    <td>
+                      {HISTORY_STATES[p.state]}
+                      {p.holds.length > 0 ? <>: {p.holds.map((h) => h.reason).join("; ")}</> : null}
+                    </td>
+                    <td class="num">{usd(p.earnedUsdMicros)}</td>
+                    <td class="num">{usd(p.amountUsdMicros)}</td>
+                    <td>{p.paidAt ? when(p.paidAt) : "—"}</td>
+                    <td>{p.reference ?? "—"}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </Scroll>
+        )}
+      <p class="hint">
+        You are paid your share of what buyers actually paid: a payout waits for buyers' invoices to
+        be paid, and money paid late goes with your next payout.
+      </p>
+    </section>
+  );
+}
 
 const PAYOUT_STATES = {
   accruing: "accruing: the month is in progress",
@@ -34,6 +104,9 @@ export function PayoutsPage(
     paged: boolean;
     /** Months to choose from, newest first. */
     months: string[];
+    history: PublisherPayoutView[];
+    /** Where payouts go, masked; null when not given. */
+    payee: string | null;
     problem?: string | null;
   },
 ) {
@@ -107,6 +180,7 @@ export function PayoutsPage(
           <dd>{usd(s.payout.amountUsdMicros)}, {PAYOUT_STATES[s.payout.state]}</dd>
         </dl>
       </section>
+      <PayoutHistory payouts={props.history} payee={props.payee} />
       {i === null || i.items.length === 0 ? null : (
         <section aria-labelledby="items-title">
           <h2 id="items-title">Items</h2>

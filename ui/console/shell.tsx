@@ -32,6 +32,7 @@ export const SECTIONS = [
   ["intents", "/publisher/intents", "Reader intents"],
   ["earnings", "/publisher/earnings", "Earnings"],
   ["payouts", "/publisher/payouts", "Payouts"],
+  ["disputes", "/publisher/disputes", "Disputes"],
   ["requests", "/publisher/requests", "License requests"],
   ["playground", "/publisher/playground", "Passages playground"],
   ["webhooks", "/publisher/webhooks", "Webhooks"],

@@ -73,5 +73,7 @@ blockquote.message{margin:.3rem 0 .8rem;padding:.5rem .8rem;border-left:3px soli
 .decide{display:grid;grid-template-columns:repeat(auto-fit,minmax(16rem,1fr));gap:1.2rem;border-top:1px solid #e2e8f0;padding-top:.4rem}
 .passages{padding-left:1.2rem}.passages h3{margin:.8rem 0 .1rem;font-size:1rem}.url{margin:0;overflow-wrap:anywhere}
 pre.raw{background:#f8fafc;border:1px solid #e2e8f0;border-radius:6px;padding:.6rem;overflow:auto;max-height:24rem;font-size:.8rem}
+.qr svg{display:block;width:100%;max-width:14rem;height:auto}ol.codes{columns:2;font-family:ui-monospace,monospace}
+table.audit{min-width:46rem}
 .confirm{overflow-wrap:anywhere}fieldset{min-width:0}.check code,td code{overflow-wrap:anywhere}
 `;

@@ -11,16 +11,18 @@ import { invoiceNumber } from "../../../store/invoices.ts";
 import { buyersWithOpenStatement, insertClosedStatement } from "../../../store/statements.ts";
 import { monthOf } from "../../platform/clock.ts";
 import { withLease } from "../../../store/leases.ts";
-import { microsToWholeCents } from "../../platform/money.ts";
+import { microsToWholeCents, sumMicros } from "../../platform/money.ts";
 import { notify } from "../webhooks/events.ts";
 import { isMonth, previousMonth } from "./months.ts";
+import { DEFAULT_RECEIVABLES, type ReceivablesSettings } from "./invoice_terms.ts";
+import { issueInvoice } from "./receivables.ts";
 import { statementFromLedger } from "./statement.ts";
 import { rollMonth } from "./subscriptions.ts";
 
 /** Closes `month` (which must be over): statements, then payouts. */
 export async function closeMonth(
   db: Client,
-  options: { month: string; now: Date },
+  options: { month: string; now: Date; receivables?: ReceivablesSettings },
 ): Promise<{ statementsClosed: number; payouts: number }> {
   const { month, now } = options;
   if (!isMonth(month) || month >= monthOf(now)) {
@@ -28,7 +30,7 @@ export async function closeMonth(
   }
   let statementsClosed = 0;
   for (const buyerId of await buyersWithOpenStatement(db, month)) {
-    if (await closeStatement(db, buyerId, { month, now })) statementsClosed++;
+    if (await closeStatement(db, buyerId, options)) statementsClosed++;
   }
   const tx = await db.transaction("write");
   try {
@@ -46,11 +48,11 @@ export async function closeMonth(
   }
 }
 
-/** Freezes one buyer's statement; false when it was already closed. */
+/** Freezes one buyer's statement and issues its invoice; false when it was already closed. */
 export async function closeStatement(
   db: Client,
   buyerId: string,
-  options: { month: string; now: Date },
+  options: { month: string; now: Date; receivables?: ReceivablesSettings },
 ): Promise<boolean> {
   const tx = await db.transaction("write");
   try {
@@ -64,8 +66,18 @@ export async function closeStatement(
       now: options.now,
     });
     if (closed && doc.lines.length > 0) {
-      // The invoice's number is given out with the close, so numbers follow the order of issue.
-      await invoiceNumber(tx, buyerId, options.month, options.now);
+      // The invoice's number is given out with the close, so numbers follow the order of issue;
+      // the invoice is issued with it, using the buyer's credit (receivables.ts).
+      const number = await invoiceNumber(tx, buyerId, options.month, options.now);
+      await issueInvoice(tx, {
+        seq: number.seq,
+        buyerId,
+        month: options.month,
+        issuedAt: options.now,
+        totalMicros: doc.totalMicros,
+        prepaidMicros: sumMicros(doc.lines.filter((l) => l.prepaid).map((l) => l.amountMicros)),
+        settings: options.receivables ?? DEFAULT_RECEIVABLES,
+      });
     }
     if (closed) {
       await notify(tx, { kind: "buyer", id: buyerId }, "statement.closed", {
@@ -87,7 +99,7 @@ export async function closeStatement(
  */
 export async function runBillingCron(
   db: Client,
-  options: { holder: string; now: Date; ttlMs?: number },
+  options: { holder: string; now: Date; ttlMs?: number; receivables?: ReceivablesSettings },
 ): Promise<{ ran: boolean; renewals?: number; statementsClosed?: number; payouts?: number }> {
   const { now } = options;
   const lease = await withLease(db, "billing-month", {
@@ -97,7 +109,14 @@ export async function runBillingCron(
   }, async () => {
     const month = monthOf(now);
     const renewals = await rollMonth(db, { month, now });
-    return { renewals, ...await closeMonth(db, { month: previousMonth(month), now }) };
+    return {
+      renewals,
+      ...await closeMonth(db, {
+        month: previousMonth(month),
+        now,
+        receivables: options.receivables,
+      }),
+    };
   });
   return lease.ran ? { ran: true, ...lease.result } : { ran: false };
 }

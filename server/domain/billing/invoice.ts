@@ -3,15 +3,22 @@
  * month is issued with a number from one global sequence (FOLIO-000001, …) on the day it closed,
  * due NET_DAYS later; the open month is a draft without number or dates. The seller is the Folio
  * operator (Config.seller); the totals add up to the cent: fees are the total less the subtotal.
+ * Its due date, state and payments are the receivable's (receivables.ts, issue 38).
  */
 import type { Client } from "../../../store/db.ts";
 import { invoiceNumber } from "../../../store/invoices.ts";
 import type { Seller } from "../../platform/config.ts";
-import { microsToCents, subtractMicros, sumMicros } from "../../platform/money.ts";
+import { getInvoice, type InvoiceRow, paymentsOf } from "../../../store/receivables.ts";
+import {
+  microsToCents,
+  microsToWholeCents,
+  subtractMicros,
+  sumMicros,
+} from "../../platform/money.ts";
+import { type InvoiceWire, invoiceWire } from "./invoice_view.ts";
+import { formatInvoiceNumber, type ReceivablesSettings } from "./invoice_terms.ts";
+import { issueInvoice } from "./receivables.ts";
 import type { Statement } from "./statement.ts";
-
-/** Days from issue to due date. */
-export const NET_DAYS = 30;
 
 /** Everything the invoice page shows. */
 export interface Invoice {
@@ -27,23 +34,28 @@ export interface Invoice {
   feesUsdCents: number;
   totalUsdCents: number;
   prepaidUsdCents: number;
+  /** Taken from the buyer's credit balance (an overpayment, a credit note). */
+  creditUsdCents: number;
+  /** What the invoice asks for: the total less card payments, to the cent, less credit. */
   amountDueUsdCents: number;
+  /** Receivables (issue 38): the state, payments and what is left; null on a draft. */
+  receivable: InvoiceWire | null;
 }
 
-/** The number as printed. */
-export function formatInvoiceNumber(seq: number): string {
-  return `FOLIO-${String(seq).padStart(6, "0")}`;
-}
+export { formatInvoiceNumber };
 
 /** The invoice of a statement; a closed one with lines gets its number on first need. */
 export async function invoiceOf(
   db: Client,
   statement: Statement,
   parties: { buyer: Invoice["buyer"]; seller: Seller },
+  options: { now: Date; settings: ReceivablesSettings },
 ): Promise<Invoice> {
   const s = statement;
   const issued = s.state === "closed" && s.closedAt !== null && s.lines.length > 0;
   const number = issued ? await invoiceNumber(db, s.buyerId, s.month, new Date(s.closedAt!)) : null;
+  const row = number ? await receivableOf(db, s, number, options.settings) : null;
+  const receivable = row ? invoiceWire(row, await paymentsOf(db, [row.seq]), options) : null;
   // Lines, subtotal, fees and total to the micro-dollar, so they add up as printed; only the
   // amount due is rounded to the cent (docs/decisions/billing.md "Invoices").
   const subtotal = sumMicros(s.lines.map((l) => l.priceMicros));
@@ -51,7 +63,7 @@ export async function invoiceOf(
     number: number ? formatInvoiceNumber(number.seq) : null,
     status: number ? "issued" : "draft",
     issuedOn: number ? day(number.issuedAt) : null,
-    dueOn: number ? day(number.issuedAt + NET_DAYS * 86_400_000) : null,
+    dueOn: row ? day(row.dueAt) : null,
     seller: parties.seller,
     buyer: parties.buyer,
     statement: s,
@@ -59,8 +71,40 @@ export async function invoiceOf(
     feesUsdCents: microsToCents(subtractMicros(s.totalMicros, subtotal)),
     totalUsdCents: microsToCents(s.totalMicros),
     prepaidUsdCents: s.prepaidUsdCents,
-    amountDueUsdCents: s.amountDueUsdCents,
+    creditUsdCents: row ? microsToWholeCents(row.creditMicros) : 0,
+    amountDueUsdCents: row ? microsToWholeCents(row.amountDueMicros) : s.amountDueUsdCents,
+    receivable,
   };
+}
+
+/**
+ * The invoice's receivable row; a statement closed before receivables existed (and numbered
+ * only now) is issued on first need, as its number was.
+ */
+async function receivableOf(
+  db: Client,
+  s: Statement,
+  number: { seq: number; issuedAt: number },
+  settings: ReceivablesSettings,
+): Promise<InvoiceRow> {
+  const found = await getInvoice(db, number.seq);
+  if (found) return found;
+  const tx = await db.transaction("write");
+  try {
+    await issueInvoice(tx, {
+      seq: number.seq,
+      buyerId: s.buyerId,
+      month: s.month,
+      issuedAt: new Date(number.issuedAt),
+      totalMicros: s.totalMicros,
+      prepaidMicros: sumMicros(s.lines.filter((l) => l.prepaid).map((l) => l.amountMicros)),
+      settings,
+    });
+    await tx.commit();
+  } finally {
+    tx.close();
+  }
+  return (await getInvoice(db, number.seq))!;
 }
 
 function day(ms: number): string {

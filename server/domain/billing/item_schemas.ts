@@ -28,6 +28,10 @@ export const itemSchema = z.object({
   usageMonth: z.string().describe("YYYY-MM the read happened in"),
   statementMonth: z.string().describe("YYYY-MM of the statement it is on"),
   prepaid: z.boolean().describe("Collected by card at checkout"),
+  creditOf: z.string().nullable().describe(
+    "A credit note's item (negative amounts): the item it credits; null for a charge",
+  ),
+  creditNote: z.string().nullable().describe("A credit note's item: its number, FOLIO-CN-…"),
 });
 
 /** A page of items, with the totals of everything the filter matches. */

@@ -32,6 +32,15 @@ export interface ItemWire {
   usageMonth: string;
   statementMonth: string;
   prepaid: boolean;
+  /** A credit note's item: the item it credits (null: a charge). */
+  creditOf: string | null;
+  /** A credit note's item: the note's number, FOLIO-CN-000001. */
+  creditNote: string | null;
+}
+
+/** A credit note's number as printed: one global sequence (migration 0065). */
+export function creditNoteNumber(seq: number): string {
+  return `FOLIO-CN-${String(seq).padStart(6, "0")}`;
 }
 
 /** A charge's receipt id: the charge id's own letters under the receipt's prefix. */
@@ -60,6 +69,8 @@ export function itemWire(i: ChargeItem): ItemWire {
     usageMonth: i.month,
     statementMonth: i.statementMonth,
     prepaid: i.prepaid,
+    creditOf: i.creditOf ?? null,
+    creditNote: i.creditNoteSeq ? creditNoteNumber(i.creditNoteSeq) : null,
   };
 }
 
@@ -82,6 +93,8 @@ export const ITEM_CSV_HEADER = [
   "idempotency_key",
   "usage_month",
   "statement_month",
+  "credit_of",
+  "credit_note",
 ];
 
 /** One CSV row of an item. */
@@ -104,6 +117,8 @@ export function itemCsvRow(w: ItemWire): (string | number)[] {
     w.idempotencyKey ?? "",
     w.usageMonth,
     w.statementMonth,
+    w.creditOf ?? "",
+    w.creditNote ?? "",
   ];
 }
 

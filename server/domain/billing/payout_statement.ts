@@ -15,7 +15,7 @@ const LINES: { kind: ChargeKind; description: string; perRead: boolean }[] = [
   { kind: "metered", description: "Metered reads (REST, MCP, A2A)", perRead: true },
   { kind: "landing", description: "Agent payments on your pages", perRead: true },
   { kind: "subscription", description: "License fees", perRead: false },
-  { kind: "adjustment", description: "Adjustments", perRead: false },
+  { kind: "adjustment", description: "Credit notes (accepted disputes)", perRead: false },
 ];
 
 /** Figures of a line or a total, in micro-dollars. */

@@ -18,6 +18,19 @@ export interface CheckoutRequest {
   idempotencyKey: string;
 }
 
+/** An invoice to pay once by card (Checkout in payment mode, issue 38). */
+export interface InvoiceCheckoutRequest {
+  invoiceSeq: number;
+  invoiceNumber: string;
+  buyerEmail: string;
+  /** What is left to pay, in whole US cents. */
+  amountUsdCents: number;
+  successUrl: string;
+  cancelUrl: string;
+  /** Stable per invoice and amount, so a second click opens the same session. */
+  idempotencyKey: string;
+}
+
 /** A checkout session as the processor reports it. */
 export interface CheckoutSession {
   id: string;
@@ -41,6 +54,8 @@ export interface ProcessorEvent {
 /** A payment processor. */
 export interface PaymentProcessor {
   createCheckout(req: CheckoutRequest): Promise<{ sessionId: string; url: string }>;
+  /** A one-off payment of an invoice (Checkout in payment mode). */
+  createInvoiceCheckout(req: InvoiceCheckoutRequest): Promise<{ sessionId: string; url: string }>;
   retrieveCheckout(sessionId: string): Promise<CheckoutSession>;
   /** Stops the processor renewing a subscription; it runs to the end of the period paid for. */
   cancelAtPeriodEnd(subscriptionId: string): Promise<void>;

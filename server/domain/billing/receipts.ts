@@ -7,8 +7,6 @@
  * same receipt, so receipts need no table of their own.
  */
 import {
-  compactDecrypt,
-  CompactEncrypt,
   CompactSign,
   compactVerify,
   createLocalJWKSet,
@@ -24,7 +22,8 @@ import {
   type ReceiptKeyRow,
   signingReceiptKey,
 } from "../../../store/receipt_keys.ts";
-import { randomBase32, sha256Hex } from "../../../store/ids.ts";
+import { randomBase32 } from "../../../store/ids.ts";
+import { seal as sealText, unseal } from "../../platform/sealed.ts";
 import type { Clock } from "../../platform/clock.ts";
 import { type ItemWire, receiptIdOf } from "./items.ts";
 import { microsToCents } from "../../platform/money.ts";
@@ -146,9 +145,7 @@ export function receipts(
 /** The private JWK as stored: a JWE under the secret when there is one. */
 async function seal(jwk: JWK, secret: string | null): Promise<string> {
   if (!secret) return JSON.stringify(jwk);
-  return await new CompactEncrypt(new TextEncoder().encode(JSON.stringify(jwk)))
-    .setProtectedHeader({ alg: "dir", enc: "A256GCM" })
-    .encrypt(await keyOf(secret));
+  return await sealText(JSON.stringify(jwk), secret, PURPOSE);
 }
 
 async function open(row: ReceiptKeyRow, secret: string | null): Promise<JWK> {
@@ -158,15 +155,15 @@ async function open(row: ReceiptKeyRow, secret: string | null): Promise<JWK> {
       `receipt key ${row.kid} is encrypted: set FOLIO_RECEIPT_KEY_SECRET to the secret it was made with`,
     );
   }
-  const { plaintext } = await compactDecrypt(row.privateJwk, await keyOf(secret));
-  return JSON.parse(new TextDecoder().decode(plaintext)) as JWK;
+  const jwk = await unseal(row.privateJwk, secret, PURPOSE);
+  if (jwk === null) {
+    throw new Error(`receipt key ${row.kid} was sealed under another FOLIO_RECEIPT_KEY_SECRET`);
+  }
+  return JSON.parse(jwk) as JWK;
 }
 
-/** 32 bytes for A256GCM from the operator's secret. */
-async function keyOf(secret: string): Promise<Uint8Array> {
-  const hex = await sha256Hex(`folio receipt keys\n${secret}`);
-  return Uint8Array.from(hex.match(/../g)!.map((h) => parseInt(h, 16)));
-}
+/** What the secret's key is for (keys sealed before server/platform/sealed.ts used the same). */
+const PURPOSE = "receipt keys";
 
 /** A charged read's receipt fields on MCP and A2A (REST and the landing path: headers). */
 export function receiptFields(charge: { chargeId: string; receipt: string }) {

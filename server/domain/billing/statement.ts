@@ -86,7 +86,7 @@ const DESCRIPTIONS: Record<StatementLine["kind"], string> = {
   subscription: "Monthly license fee",
   metered: "Metered reads",
   landing: "Agent payments on publisher pages (incl. 4.7% platform fee)",
-  adjustment: "Adjustment",
+  adjustment: "Credit notes (accepted disputes)",
 };
 
 /**

@@ -1,5 +1,6 @@
 /**
- * Stripe as the payment processor: Checkout Sessions in subscription mode, retrieved to confirm a
+ * Stripe as the payment processor: Checkout Sessions in subscription mode (and payment mode for an
+ * invoice, issue 38), retrieved to confirm a
  * buyer's return, and webhooks verified over the raw body (Stripe "Check the webhook signatures":
  * `Stripe-Signature: t=<unix>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">`, several v1 during secret
  * rotation, 300 s tolerance). Every call goes through the guarded fetcher.
@@ -12,6 +13,7 @@ import { timingSafeEqual } from "../../platform/secrets.ts";
 import type {
   CheckoutRequest,
   CheckoutSession,
+  InvoiceCheckoutRequest,
   PaymentProcessor,
   ProcessorEvent,
 } from "./processor.ts";
@@ -74,6 +76,31 @@ export function createStripe(
         "line_items[0][price_data][product_data][name]": req.description,
         "metadata[license_id]": req.licenseId,
         "subscription_data[metadata][license_id]": req.licenseId,
+      });
+      const s = await call("/v1/checkout/sessions", {
+        method: "POST",
+        form,
+        idempotencyKey: req.idempotencyKey,
+      });
+      if (typeof s.id !== "string" || typeof s.url !== "string") {
+        throw new AppError(502, "payment_processor_error", "The payment processor sent no URL");
+      }
+      return { sessionId: s.id, url: s.url };
+    },
+
+    async createInvoiceCheckout(req: InvoiceCheckoutRequest) {
+      const form = new URLSearchParams({
+        mode: "payment",
+        success_url: req.successUrl,
+        cancel_url: req.cancelUrl,
+        client_reference_id: `invoice:${req.invoiceSeq}`,
+        customer_email: req.buyerEmail,
+        "line_items[0][quantity]": "1",
+        "line_items[0][price_data][currency]": "usd",
+        "line_items[0][price_data][unit_amount]": String(req.amountUsdCents),
+        "line_items[0][price_data][product_data][name]": `Invoice ${req.invoiceNumber}`,
+        "metadata[invoice_seq]": String(req.invoiceSeq),
+        "payment_intent_data[metadata][invoice_seq]": String(req.invoiceSeq),
       });
       const s = await call("/v1/checkout/sessions", {
         method: "POST",

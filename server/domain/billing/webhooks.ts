@@ -5,6 +5,8 @@
  */
 import type { Client } from "../../../store/db.ts";
 import { claimPaymentEvent, recordPaymentEffect } from "../../../store/payment_events.ts";
+import { invoiceOfSession, settleInvoiceSession } from "./invoice_checkout.ts";
+import { DEFAULT_RECEIVABLES, type ReceivablesSettings } from "./invoice_terms.ts";
 import type { PaymentProcessor } from "./processor.ts";
 import { toSession } from "./stripe.ts";
 import { activateSession, cancelByProcessor } from "./subscriptions.ts";
@@ -13,12 +15,12 @@ import { activateSession, cancelByProcessor } from "./subscriptions.ts";
 export interface WebhookResult {
   eventId: string;
   duplicate: boolean;
-  effect: "activated" | "canceled" | "none";
+  effect: "activated" | "canceled" | "paid" | "credited" | "none";
 }
 
 /** Verifies and applies one webhook delivery. */
 export async function handleWebhook(
-  deps: { db: Client; processor: PaymentProcessor },
+  deps: { db: Client; processor: PaymentProcessor; settings?: ReceivablesSettings },
   delivery: { rawBody: string; signature: string | null; now: Date },
 ): Promise<WebhookResult> {
   const { now } = delivery;
@@ -33,6 +35,15 @@ export async function handleWebhook(
     switch (event.type) {
       case "checkout.session.completed":
       case "checkout.session.async_payment_succeeded":
+        // An invoice's payment-mode session records a payment (invoice_checkout.ts).
+        if (invoiceOfSession(event.object) !== null) {
+          effect = await settleInvoiceSession(tx, event.object, {
+            now,
+            eventId: event.id,
+            settings: deps.settings ?? DEFAULT_RECEIVABLES,
+          });
+          break;
+        }
         // completed may arrive unpaid (delayed payment methods): then the async event activates.
         if (await activateSession(tx, toSession(event.object), { now })) effect = "activated";
         break;

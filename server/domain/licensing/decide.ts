@@ -79,6 +79,14 @@ export function decide(input: DecisionInput): Decision {
   // e. fine_tuning is not on the rate card: a read for training delivers the body, so where the
   // publisher grants it by default it costs what display costs (docs/decisions/licensing.md).
   const price = use === "fine_tuning" ? prices.display : prices[use];
+  // A suspended buyer reads nothing priced, licensed or metered, until it pays (issue 38).
+  if (price > 0 && requester.suspension) {
+    const overdue = {
+      invoiceNumber: requester.suspension.invoiceNumber,
+      url: requester.suspension.url,
+    };
+    return result("payment_overdue", reasons.paymentOverdue(overdue), { overdue });
+  }
   // f. A license covering the use suppresses per-use charges (docs/SPEC.md "States": License active).
   if (requester.licensedUses.includes(use)) {
     return result("full", reasons.licensed(facts, use));

@@ -89,6 +89,11 @@ export const reasons = {
   quote: (total: number, price: number, use: UseCase) =>
     `This article costs ${usdPriceText(total)} per ${use} use (${usdPriceText(price)} plus a ` +
     `${PLATFORM_FEE_TEXT} platform fee); pay to read it.`,
+  /** A suspended buyer's priced read (docs/decisions/billing.md "Suspension"). */
+  paymentOverdue: (o: { invoiceNumber: string | null; url: string }) =>
+    o.invoiceNumber
+      ? `Priced reads are suspended: invoice ${o.invoiceNumber} is overdue. Pay it at ${o.url} and reads resume at once; free articles still work.`
+      : `Priced reads are suspended for this account by the operator. See ${o.url}; free articles still work.`,
   /** A non-buyer past the paywall meter (docs/SPEC.md "MCP server": the upsell). */
   upsell: (f: ReasonFacts, price: number, use: UseCase) =>
     `Your free reads this month are used: sign up as a buyer to read this article at ` +

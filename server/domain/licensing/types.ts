@@ -60,6 +60,15 @@ export interface Requester {
   surface: Surface;
   /** A crawler on the landing path that pays for every page it takes; absent elsewhere. */
   crawl?: CrawlTerms | null;
+  /** The buyer's suspension (an overdue invoice, or by hand): priced reads are refused. */
+  suspension?: Overdue | null;
+}
+
+/** What a suspended buyer is told to pay, and where (docs/decisions/billing.md "Suspension"). */
+export interface Overdue {
+  /** "FOLIO-000042", or null for a suspension by hand without an invoice. */
+  invoiceNumber: string | null;
+  url: string;
 }
 
 /**
@@ -104,7 +113,8 @@ export type Outcome =
   | "license_denied"
   | "territory_blocked"
   | "paywall_upsell"
-  | "payment_required";
+  | "payment_required"
+  | "payment_overdue";
 
 /** What the surface should send back. */
 export type Deliver = "body" | "summary" | "passages" | "none";
@@ -146,4 +156,6 @@ export interface Decision {
   matchedRuleIds: string[];
   /** A sentence an agent can act on. */
   reason: string;
+  /** On `payment_overdue`: the invoice to pay and its page. */
+  overdue?: Overdue;
 }

@@ -1,6 +1,7 @@
 /** Gathers what the access decision needs about the requester, from the store. */
 import type { Client } from "../../../store/db.ts";
 import { heldGrants } from "../../../store/licenses.ts";
+import { cachedSuspension } from "../../../store/suspensions.ts";
 import type { CrawlTerms, Requester, Surface } from "../licensing/mod.ts";
 
 /** How a surface identified its caller before the decision. */
@@ -23,6 +24,15 @@ export async function requesterFor(
   options: { now: Date },
 ): Promise<Requester> {
   if (!caller.buyerId) return { ...caller, licensedUses: [], approvedUses: [] };
-  const held = await heldGrants(db, caller.buyerId, publisherId, options);
-  return { ...caller, licensedUses: held.licensed, approvedUses: held.approved };
+  // Both cached with the configuration: on a request's view neither costs a query.
+  const [held, suspension] = await Promise.all([
+    heldGrants(db, caller.buyerId, publisherId, options),
+    cachedSuspension(db, caller.buyerId),
+  ]);
+  return {
+    ...caller,
+    licensedUses: held.licensed,
+    approvedUses: held.approved,
+    suspension: suspension && { invoiceNumber: suspension.invoiceNumber, url: suspension.url },
+  };
 }

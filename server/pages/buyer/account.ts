@@ -14,11 +14,20 @@ import { field, formLimit, readForm } from "../kit/forms.ts";
 import { refusalStatus } from "../kit/pages.ts";
 import { formToken, formTokenMatches, safeNext, type VisitorEnv } from "../kit/session.ts";
 import { BUYER_SITE, type BuyerVisitor, market } from "./site.ts";
+import { passwordResetPages, RESET_DONE } from "../kit/password_reset.ts";
 
 /** The pages used without a session. */
 export function buyerAccountPages(deps: AppDeps, api: ApiFetch): Hono<VisitorEnv<BuyerVisitor>> {
   const app = new Hono<VisitorEnv<BuyerVisitor>>();
   const token = (c: Context) => formToken(c, deps, BUYER_SITE);
+  app.route(
+    "/",
+    passwordResetPages(deps, api, BUYER_SITE, {
+      home: "/buyer",
+      name: "buyer portal",
+      apiBase: market(""),
+    }),
+  );
 
   app.get("/signup", (c) => {
     return c.html(renderPage(BuyerSignupPage({ csrf: token(c), values: { name: "", email: "" } })));
@@ -58,7 +67,12 @@ export function buyerAccountPages(deps: AppDeps, api: ApiFetch): Hono<VisitorEnv
 
   app.get("/login", (c) => {
     const next = safeNext(c.req.query("next"), BUYER_SITE);
-    const notice = c.req.query("done") === "signed-out" ? "You are signed out." : null;
+    const done = c.req.query("done");
+    const notice = done === "signed-out"
+      ? "You are signed out."
+      : done === "password-reset"
+      ? RESET_DONE
+      : null;
     return c.html(renderPage(BuyerLoginPage({ csrf: token(c), email: "", next, notice })));
   });
 

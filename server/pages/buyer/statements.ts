@@ -1,5 +1,6 @@
 /**
- * /buyer/statements: the months (GET /api/marketplace/statements), one month's statement (GET
+ * /buyer/statements: the months (GET /api/marketplace/statements) with the invoices and balance
+ * (GET /invoices), one month's statement (GET
  * /statement?month=), its printable invoice (GET /statement/invoice, ui/invoice.tsx) and its CSV
  * (GET /statement/csv: RFC 4180, formula-guarded), each passed on as the API answers it, and the
  * statement as a JSON download.
@@ -8,6 +9,7 @@ import { type Context, Hono } from "hono";
 import { StatementPage, StatementsPage } from "../../../ui/buyer/statements.tsx";
 import { renderPage } from "../../../ui/layout.tsx";
 import { statementMonthsSchema, statementSchema } from "../../surfaces/marketplace/schemas.ts";
+import { receivablesSchema } from "../../surfaces/marketplace/invoice_schemas.ts";
 import { type ApiFetch, callApi } from "../kit/api.ts";
 import { must, pageOf } from "../kit/pages.ts";
 import { type BuyerEnv, market } from "./site.ts";
@@ -16,16 +18,20 @@ import { type BuyerEnv, market } from "./site.ts";
 const PAGE_SIZE = 12;
 
 /** The statement pages and downloads. */
-export function statementsPages(api: ApiFetch): Hono<BuyerEnv> {
+export function statementsPages(
+  api: ApiFetch,
+  options: { cardPayments: boolean },
+): Hono<BuyerEnv> {
   const app = new Hono<BuyerEnv>();
   const statementOf = (c: Context<BuyerEnv>, month: string) =>
     callApi(c, api, market(`/statement?month=${encodeURIComponent(month)}`), statementSchema)
       .then(must);
 
   app.get("/statements", async (c) => {
-    const { months } = must(
-      await callApi(c, api, market("/statements"), statementMonthsSchema),
-    );
+    const [{ months }, receivables] = await Promise.all([
+      callApi(c, api, market("/statements"), statementMonthsSchema).then(must),
+      callApi(c, api, market("/invoices"), receivablesSchema).then(must),
+    ]);
     const shown = pageOf(months, c.req.query("page"), PAGE_SIZE);
     return c.html(renderPage(StatementsPage({
       who: c.get("who"),
@@ -33,6 +39,8 @@ export function statementsPages(api: ApiFetch): Hono<BuyerEnv> {
       page: shown.page,
       pages: shown.pages,
       billed: months.some((m) => m.totalUsdCents > 0),
+      receivables,
+      cardPayments: options.cardPayments,
     })));
   });
 

@@ -15,11 +15,20 @@ import { type ApiAnswer, type ApiFetch, callApi } from "../kit/api.ts";
 import { doneRedirect, field, formLimit, noticeOf, readForm, send } from "../kit/forms.ts";
 import { pageStatus } from "../kit/pages.ts";
 import { formToken, formTokenMatches, PUBLISHER_SITE, safeNext } from "../kit/session.ts";
+import { passwordResetPages, RESET_DONE } from "../kit/password_reset.ts";
 import type { ConsoleEnv, ConsoleVisitor, VisitorEnv } from "../kit/session.ts";
 
 /** The pages used without a session. */
 export function accountPages(deps: AppDeps, api: ApiFetch): Hono<VisitorEnv<ConsoleVisitor>> {
   const app = new Hono<VisitorEnv<ConsoleVisitor>>();
+  app.route(
+    "/",
+    passwordResetPages(deps, api, PUBLISHER_SITE, {
+      home: "/publisher",
+      name: "publisher console",
+      apiBase: "/api/publishers",
+    }),
+  );
 
   app.get("/signup", (c) => {
     const values = { name: "", email: "", slug: "" };
@@ -52,7 +61,7 @@ export function accountPages(deps: AppDeps, api: ApiFetch): Hono<VisitorEnv<Cons
 
   app.get("/login", (c) => {
     const next = safeNext(c.req.query("next"), PUBLISHER_SITE);
-    const notice = c.req.query("done") === "signed-out" ? "You are signed out." : null;
+    const notice = LOGIN_NOTICES[c.req.query("done") ?? ""] ?? null;
     return c.html(
       renderPage(LoginPage({ csrf: formToken(c, deps, PUBLISHER_SITE), email: "", next, notice })),
     );
@@ -117,6 +126,11 @@ export function passwordPages(api: ApiFetch): Hono<ConsoleEnv> {
   });
   return app;
 }
+
+const LOGIN_NOTICES: Record<string, string> = {
+  "signed-out": "You are signed out.",
+  "password-reset": RESET_DONE,
+};
 
 function statusOf(answer: ApiAnswer<unknown>): 400 | 409 | 429 {
   return answer.status === 409 || answer.status === 429 ? answer.status : 400;

@@ -11,6 +11,7 @@ import {
   payoutStatementSchema,
   publisherItemPageSchema,
 } from "../../surfaces/manage/payout_schemas.ts";
+import { payeeAnswerSchema, payoutHistorySchema } from "../../surfaces/manage/payee_schemas.ts";
 import { type ApiFetch, callApi } from "../kit/api.ts";
 import { must } from "../kit/pages.ts";
 import type { ConsoleEnv } from "../kit/session.ts";
@@ -59,9 +60,11 @@ export function payoutsPages(api: ApiFetch): Hono<ConsoleEnv> {
     const ask = new URLSearchParams({ statementMonth: statement.month, limit: String(PAGE_SIZE) });
     const cursor = c.req.query("cursor");
     if (cursor && !refused) ask.set("cursor", cursor);
-    const [items, earnings] = await Promise.all([
+    const [items, earnings, history, payee] = await Promise.all([
       callApi(c, api, `/api/publisher/items?${ask}`, publisherItemPageSchema),
       callApi(c, api, "/api/publisher/earnings?months=12", earningsSchema).then(must),
+      callApi(c, api, "/api/publisher/payouts/history", payoutHistorySchema).then(must),
+      callApi(c, api, "/api/publisher/payee", payeeAnswerSchema).then(must),
     ]);
     const months = [...new Set([statement.month, ...earnings.months.map((m) => m.month)])]
       .filter((m) => MONTH.test(m)).sort().reverse();
@@ -73,6 +76,8 @@ export function payoutsPages(api: ApiFetch): Hono<ConsoleEnv> {
         items: items.status === 200 ? must(items) : null,
         paged: Boolean(cursor),
         months,
+        history: history.payouts,
+        payee: payee.payee?.masked ?? null,
         problem: refused ?? (items.status === 400 ? items.problem : null),
       })),
       refused || items.status === 400 ? 400 : 200,

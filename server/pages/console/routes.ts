@@ -14,6 +14,8 @@ import { articleBulkPages } from "./article_bulk.ts";
 import { trafficPages } from "./traffic.ts";
 import { earningsPages } from "./earnings.ts";
 import { payoutsPages } from "./payouts.ts";
+import { payeePages } from "./payee.ts";
+import { disputesPages } from "./disputes.ts";
 import { framePortal } from "../kit/frame.ts";
 import { gatePages } from "./gate.ts";
 import { intentsPages } from "./intents.ts";
@@ -63,7 +65,9 @@ export function consoleRoutes(deps: AppDeps, api: ApiFetch): Hono<VisitorEnv<Con
   pages.route("/", trafficPages(api));
   pages.route("/", intentsPages(api));
   pages.route("/", earningsPages(api));
+  pages.route("/", payeePages(api));
   pages.route("/", payoutsPages(api));
+  pages.route("/", disputesPages(api));
   pages.route("/", requestsPages(api));
   pages.route("/", playgroundPages(api));
   pages.route("/", passwordPages(api));

@@ -6,6 +6,7 @@
  *   full → completed (artifact: article + license block);
  *   license_limited → completed (artifact: summary + license block; message says cite the URL);
  *   blocked, license_denied, territory_blocked → rejected (terminal: asking again changes nothing);
+ *   payment_overdue → rejected (a suspended buyer: the data part names the invoice and its URL);
  *   paywall_upsell / payment_required → auth-required (interrupted: a buyer key, i.e. credentials,
  *     is what unlocks the read; the data part carries the price, signup and subscribe URLs and
  *     how to resend);
@@ -143,6 +144,12 @@ export function articleOutcome(
       });
     case "territory_blocked":
       return rejectedLike("rejected", decision.reason, { status: "territory_blocked" });
+    case "payment_overdue":
+      return rejectedLike("rejected", decision.reason, {
+        status: "payment_overdue",
+        invoiceNumber: decision.overdue!.invoiceNumber,
+        invoiceUrl: decision.overdue!.url,
+      });
     default: {
       const urls = publisherUrls(config, publisher);
       const cents = decision.pricingUsdCents.display;

@@ -97,6 +97,10 @@ export async function pageAccess(
       return page(200, "teaser", decision);
     case "paywall_upsell":
       return page(200, "teaser", decision);
+    case "payment_overdue":
+      // A suspended buyer: a person sees the teaser and why; a crawler is refused in the dialect.
+      if (visitor.treatment === "reader") return page(402, "teaser", decision);
+      throw new CrawlerError("PaymentFailed", `payment_overdue: ${decision.reason}`);
     case "payment_required": {
       // No buyer behind the request: a person sees the teaser; a crawler is quoted the price.
       if (visitor.treatment === "reader") return page(200, "teaser", decision);

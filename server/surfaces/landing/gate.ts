@@ -107,6 +107,9 @@ async function decide(deps: AppDeps, c: Context<PublishedEnv>): Promise<Response
   }
   c.header("Link", licenseLink(`${url.origin}/license.xml`));
   c.header("Cache-Control", "no-store");
+  if (access.decision.outcome === "payment_overdue") {
+    return c.text(`payment_overdue: ${access.decision.reason}\n`, 402);
+  }
   if (access.status === 402) {
     c.header("crawler-price", formatCrawlerPrice(access.quoteMicros!));
     return c.text(

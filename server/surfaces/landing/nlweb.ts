@@ -119,6 +119,14 @@ function resultOf(
     grounding: { source_urls: [a.url] },
     // Folio's machine-readable terms, under a name of its own beside schema.org's `license`.
     folio_license: license,
+    // A suspended buyer is told here too why a priced result will not read (issue 38).
+    ...(h.decision.outcome === "payment_overdue"
+      ? {
+        folio_status: "payment_overdue",
+        folio_message: h.decision.reason,
+        folio_invoice_url: h.decision.overdue!.url,
+      }
+      : {}),
   };
 }
 

@@ -1,5 +1,6 @@
 /**
- * Publisher accounts (docs/DESIGN.md §6), mounted at /api/publishers: signup, login and logout.
+ * Publisher accounts (docs/DESIGN.md §6), mounted at /api/publishers: signup, login and logout,
+ * and the password reset (docs/decisions/email.md).
  * Nothing here needs a signed-in publisher; everything that does is under /api/publisher
  * (server/surfaces/manage/routes.ts).
  */
@@ -19,11 +20,14 @@ import {
 import { hashPassword } from "../../domain/accounts/passwords.ts";
 import { loginSchema, signupSchema } from "./schemas.ts";
 import { json } from "./body.ts";
+import { PUBLISHER_ACCOUNTS } from "../../domain/accounts/password_reset.ts";
+import { passwordResetRoutes } from "../../domain/accounts/password_reset_routes.ts";
 
 /** Routes for signup, login and logout. */
 export function accountRoutes(deps: AppDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   const db = deps.store.db;
+  app.route("/", passwordResetRoutes(deps, { accounts: PUBLISHER_ACCOUNTS, json }));
 
   // The throttles run before the body is read, as the budget counts attempts, good or bad.
   app.post(

@@ -13,6 +13,10 @@ import { monthOf } from "../../platform/clock.ts";
 import { toCsv } from "../../platform/csv.ts";
 import { invalid } from "../../platform/errors.ts";
 import type { ManageEnv } from "./auth.ts";
+import { json } from "./body.ts";
+import { payeeInputSchema } from "./payee_schemas.ts";
+import { payeeView, savePayee } from "../../domain/billing/payees.ts";
+import { publisherPayouts } from "../../domain/billing/payout_views.ts";
 
 /** The payout and items routes. */
 export function payoutRoutes(deps: AppDeps): Hono<ManageEnv> {
@@ -29,6 +33,37 @@ export function payoutRoutes(deps: AppDeps): Hono<ManageEnv> {
     return c.json(
       await payoutStatement(db, c.get("publisher").id, month, { now: deps.clock.now() }),
     );
+  });
+
+  const payeeDeps = () => ({
+    db,
+    secret: deps.config.payeeKeySecret,
+    now: deps.clock.now(),
+  });
+  const encryptedWith = () => deps.config.payeeKeySecret ? "operator_secret" : "store_key";
+
+  // Where payouts go: masked in every answer; a change is audited (without the numbers).
+  app.get("/payee", async (c) => {
+    c.header("Cache-Control", "no-store");
+    return c.json({
+      payee: await payeeView(payeeDeps(), c.get("publisher").id),
+      encryptedWith: encryptedWith(),
+    });
+  });
+  app.put("/payee", json(payeeInputSchema), async (c) => {
+    const p = c.get("publisher");
+    const actor = { kind: "publisher" as const, id: p.id };
+    const payee = await savePayee(payeeDeps(), p.id, c.req.valid("json"), actor);
+    c.header("Cache-Control", "no-store");
+    return c.json({ payee, encryptedWith: encryptedWith() });
+  });
+
+  app.get("/payouts/history", async (c) => {
+    const payouts = await publisherPayouts(db, c.get("publisher").id, {
+      upTo: monthOf(deps.clock.now()),
+      limit: 36,
+    });
+    return c.json({ payouts });
   });
 
   app.get("/payouts/csv", async (c) => {

@@ -15,6 +15,7 @@ import { type ManageEnv, requirePublisher } from "./auth.ts";
 import { userEmail } from "../../../store/users.ts";
 import { ingestRoutes } from "./ingest_routes.ts";
 import { payoutRoutes } from "./payout_routes.ts";
+import { disputeRoutes } from "./dispute_routes.ts";
 import { licenseRequestRoutes } from "./license_request_routes.ts";
 import { playgroundRoutes } from "./playground.ts";
 import { rulesRoutes } from "./rules_routes.ts";
@@ -118,6 +119,7 @@ export function manageRoutes(deps: AppDeps): Hono<ManageEnv> {
   app.route("/", ingestRoutes(deps));
   app.route("/", licenseRequestRoutes(deps));
   app.route("/", payoutRoutes(deps));
+  app.route("/", disputeRoutes(deps));
   app.route("/", playgroundRoutes(deps));
   // Issue 34: the publisher's signed webhooks (docs/decisions/webhooks.md); the sub-app's
   // requirePublisher has already authenticated.

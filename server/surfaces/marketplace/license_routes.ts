@@ -8,6 +8,7 @@ import { renderPage } from "../../../ui/layout.tsx";
 import { CheckoutPage } from "../../../ui/invoice.tsx";
 import { cancelAtPeriodEnd } from "../../domain/billing/cancel.ts";
 import { createStripe } from "../../domain/billing/stripe.ts";
+import { receivablesSettings } from "../../domain/billing/invoice_terms.ts";
 import { completeCheckout, subscribe } from "../../domain/billing/subscriptions.ts";
 import { handleWebhook } from "../../domain/billing/webhooks.ts";
 import type { AppDeps, AppEnv } from "../../deps.ts";
@@ -111,7 +112,8 @@ export function licenseRoutes(deps: AppDeps): Hono<AppEnv> {
     webhookLimit,
     async (c) => {
       const rawBody = await c.req.text();
-      const r = await handleWebhook({ db, processor: processor! }, {
+      const settings = receivablesSettings(deps.config);
+      const r = await handleWebhook({ db, processor: processor!, settings }, {
         rawBody,
         signature: c.req.header("stripe-signature") ?? null,
         now: deps.clock.now(),

@@ -16,7 +16,9 @@ import { offerRoutes } from "./offer_routes.ts";
 import { sessionRoutes } from "./session_routes.ts";
 import { signatureAgentRoutes } from "./signature_agent_routes.ts";
 import { statementRoutes } from "./statement_routes.ts";
+import { invoiceRoutes } from "./invoice_routes.ts";
 import { itemRoutes } from "./item_routes.ts";
+import { disputeRoutes } from "./dispute_routes.ts";
 import { MARKETPLACE } from "./schemas.ts";
 import { webhookRoutes } from "../../domain/webhooks/routes.ts";
 import { requireBuyer } from "./auth.ts";
@@ -53,7 +55,9 @@ export function marketplaceRoutes(deps: AppDeps): Hono<AppEnv> {
   app.route("/", rightsRoutes(deps));
   app.route("/", offerRoutes(deps));
   app.route("/", statementRoutes(deps));
+  app.route("/", invoiceRoutes(deps));
   app.route("/", itemRoutes(deps));
+  app.route("/", disputeRoutes(deps));
   app.route("/", budgetRoutes(deps));
   app.route("/", signatureAgentRoutes(deps));
   // Issue 34: the buyer's signed webhooks (docs/decisions/webhooks.md).

@@ -290,7 +290,9 @@ export const statementSchema = z.object({
 export const webhookResponseSchema = z.object({
   received: z.literal(true),
   duplicate: z.boolean().describe("A redelivery: recorded before, no second effect"),
-  effect: z.enum(["activated", "canceled", "none"]),
+  effect: z.enum(["activated", "canceled", "paid", "credited", "none"]).describe(
+    "paid: an invoice's card payment recorded; credited: it met an invoice no longer open",
+  ),
 });
 
 // Budgets.

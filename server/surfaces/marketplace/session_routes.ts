@@ -1,6 +1,6 @@
 /**
  * The buyer portal's sign-in and account (issue 12 part 2): POST/GET/DELETE /session, PUT
- * /password and GET /account under /api/marketplace. Inputs are the zod schemas of schemas.ts
+ * /password, GET /account and the password reset (docs/decisions/email.md) under /api/marketplace. Inputs are the zod schemas of schemas.ts
  * (the OpenAPI document's too); sign-in is limited per address and slowed per (address, email)
  * exactly like the publisher's (server/platform/throttle.ts SIGN_IN).
  */
@@ -17,6 +17,8 @@ import { BUYER_SESSION_COOKIE, requireBuyer } from "./auth.ts";
 import { json } from "./body.ts";
 import { passwordInputSchema, sessionInputSchema } from "./schemas.ts";
 import { changeBuyerPassword, openBuyerSession } from "./sessions.ts";
+import { BUYER_ACCOUNTS } from "../../domain/accounts/password_reset.ts";
+import { passwordResetRoutes } from "../../domain/accounts/password_reset_routes.ts";
 
 /** Session, password and account routes. */
 export function sessionRoutes(deps: AppDeps): Hono<AppEnv> {
@@ -24,6 +26,7 @@ export function sessionRoutes(deps: AppDeps): Hono<AppEnv> {
   const db = deps.store.db;
   const auth = requireBuyer(deps);
   const cookie = (maxAgeSeconds: number) => sessionCookieOptions(deps.config, maxAgeSeconds);
+  app.route("/", passwordResetRoutes(deps, { accounts: BUYER_ACCOUNTS, json }));
 
   // JSON only (415 otherwise), so a form on another site cannot sign a visitor in (login CSRF).
   app.post("/session", json(sessionInputSchema), async (c) => {

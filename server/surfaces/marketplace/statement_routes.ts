@@ -7,6 +7,7 @@ import { renderPage } from "../../../ui/layout.tsx";
 import { InvoicePage } from "../../../ui/invoice.tsx";
 import { isMonth } from "../../domain/billing/months.ts";
 import { invoiceOf } from "../../domain/billing/invoice.ts";
+import { receivablesSettings } from "../../domain/billing/invoice_terms.ts";
 import {
   buildStatement,
   SETTLEMENT_NOTE,
@@ -76,11 +77,13 @@ export function statementRoutes(deps: AppDeps): Hono<AppEnv> {
     const invoice = await invoiceOf(db, s, {
       buyer: { id: buyer.id, name: buyer.name, email: buyer.email },
       seller: deps.config.seller,
-    });
+    }, { now: deps.clock.now(), settings: receivablesSettings(deps.config) });
     // From the portal, the way back is its statement page; a script's page has no portal to go to.
     const back = c.get("buyerSession") ? `/buyer/statements/${s.month}` : undefined;
     c.header("Cache-Control", "no-store");
-    return c.html(renderPage(InvoicePage({ invoice, backHref: back })));
+    // The portal pays by card from its own page (a form with CSRF); this page has no forms.
+    const pay = back && deps.config.stripe ? `/buyer/invoices/${invoice.number}/pay` : undefined;
+    return c.html(renderPage(InvoicePage({ invoice, backHref: back, payHref: pay })));
   });
   return app;
 }

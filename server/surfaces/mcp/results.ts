@@ -149,6 +149,13 @@ export function articleResult(
         status: "territory_blocked",
         message: decision.reason,
       });
+    case "payment_overdue":
+      return toolError(decision.reason, {
+        status: "payment_overdue",
+        message: decision.reason,
+        invoiceNumber: decision.overdue!.invoiceNumber,
+        invoiceUrl: decision.overdue!.url,
+      });
     default:
       return upsell(ctx, { article, read });
   }

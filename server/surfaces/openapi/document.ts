@@ -15,6 +15,7 @@ import { manageApi } from "./manage.ts";
 import { gateApi } from "./gate.ts";
 import { marketplaceApi } from "./marketplace.ts";
 import { restApi } from "./rest.ts";
+import { operatorApi } from "./operator.ts";
 
 let cached: { baseUrl: string; doc: Json } | null = null;
 
@@ -58,7 +59,7 @@ export const ERROR_BODIES: Record<string, z.ZodType> = {
 
 /** The APIs the document describes, in its order (tests/fixtures/documented.ts checks answers). */
 export function documentedApis(baseUrl: string): Api[] {
-  return [marketplaceApi(), restApi(baseUrl), manageApi(), gateApi(), reference];
+  return [marketplaceApi(), restApi(baseUrl), manageApi(), gateApi(), operatorApi(), reference];
 }
 
 function build(baseUrl: string): Json {
@@ -95,6 +96,14 @@ function build(baseUrl: string): Json {
           in: "cookie",
           name: "folio_session",
           description: "The console session, from POST /api/publishers/login",
+        },
+        operatorKey: { type: "http", scheme: "bearer", description: "Operator key, opk_..." },
+        operatorSession: {
+          type: "apiKey",
+          in: "cookie",
+          name: "folio_operator_session",
+          description: "The operator console's session, from POST /api/operator/login and a " +
+            "second factor",
         },
         csrf: {
           type: "apiKey",

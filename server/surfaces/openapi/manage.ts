@@ -9,6 +9,8 @@ import { URL_STATES } from "../../../store/sources.ts";
 import * as lifecycle from "../manage/ingest_schemas.ts";
 import * as io from "../manage/openapi_schemas.ts";
 import * as payouts from "../manage/payout_schemas.ts";
+import * as payees from "../manage/payee_schemas.ts";
+import * as disputes from "../../domain/billing/dispute_schemas.ts";
 import { itemQuerySchema } from "../../domain/billing/items.ts";
 import {
   articlePatchSchema,
@@ -38,6 +40,7 @@ import {
   schemaOf,
 } from "./kit.ts";
 import { webhookPaths } from "./webhooks.ts";
+import { passwordResetPaths } from "./password_reset.ts";
 import { analyticsPaths } from "./manage_analytics.ts";
 import { catalogPaths } from "./manage_catalog.ts";
 import { gateConfigSchema } from "../manage/gate_schemas.ts";
@@ -106,6 +109,10 @@ export function manageApi(): Api {
           errors: [400, 401, 413, 415, 429],
         },
       },
+      ...Object.fromEntries(
+        Object.entries(passwordResetPaths("publisher console user"))
+          .map(([p, ops]) => [`/api/publishers${p}`, ops]),
+      ),
       "/api/publishers/logout": {
         post: { summary: "End the dashboard session", ok: [204, null, "Signed out"] },
       },
@@ -512,6 +519,39 @@ export function manageApi(): Api {
           errors: [400],
         }),
       },
+      "/api/publisher/payee": {
+        get: authed({
+          summary: "Where your payouts go (masked)",
+          description: "Legal name, country, currency and the account, masked to its last four. " +
+            "null until given: payouts are held until then.",
+          ok: [200, payees.payeeAnswerSchema],
+        }),
+        put: authed({
+          summary: "Set where your payouts go",
+          description: "An IBAN (checksum and the country's format checked; BIC optional), a US " +
+            "account with its ABA routing number, or a payment provider's email. Stored " +
+            "encrypted; answers show it masked. Replaces what was there; the change is audited.",
+          body: payees.payeeInputSchema,
+          example: {
+            legalName: "Example Media GmbH",
+            country: "DE",
+            currency: "EUR",
+            method: "iban",
+            iban: "DE89 3704 0044 0532 0130 00",
+          },
+          ok: [200, payees.payeeAnswerSchema],
+          errors: [400, 413, 415],
+        }),
+      },
+      "/api/publisher/payouts/history": {
+        get: authed({
+          summary: "Your payouts: state, amount, holds, date paid and reference",
+          description: "Newest month first. held (with each hold's reason), due (in the next " +
+            "batch), approved (in a batch, being paid), paid (with the date and the transfer's " +
+            "reference). Amounts are your share of what buyers paid (docs/decisions/billing.md).",
+          ok: [200, payees.payoutHistorySchema],
+        }),
+      },
       "/api/publisher/payouts/csv": {
         get: authed({
           summary: "The month's payout statement as CSV (attachment)",
@@ -539,6 +579,30 @@ export function manageApi(): Api {
           params: ITEM_PARAMS.filter((p) => p.name !== "cursor" && p.name !== "limit"),
           ok: [200, { "text/csv": { schema: { type: "string" } } }],
           errors: [400],
+        }),
+      },
+      "/api/publisher/disputes": {
+        get: authed({
+          summary: "Disputes of charges for your content, paged",
+          description: "Buyers dispute items with a reason; decide each while it is open. " +
+            "Undecided past escalatesAt, it goes to the operator.",
+          params: queryParamsOf(disputes.disputeQuerySchema),
+          ok: [200, disputes.disputePageSchema],
+          errors: [400],
+        }),
+      },
+      "/api/publisher/disputes/{id}/decision": {
+        post: authed({
+          summary: "Decide a dispute",
+          description: "accept: in full (no amount), for amountUsdMicros of the disputed total " +
+            "(spread over the items in proportion), or per item (items); a credit note of " +
+            "negative items is issued at once, and your payout shrinks by its price share. " +
+            "refuse: with a reason. A decided dispute is 409 dispute_decided; an escalated one " +
+            "is the operator's (409 dispute_escalated).",
+          params: [id],
+          body: disputes.disputeDecisionSchema,
+          ok: [200, z.object({ dispute: disputes.disputeSchema })],
+          errors: [400, 404, 409, 413, 415],
         }),
       },
       // Issue 11, part 2: the lifecycle operations of the publisher console.

@@ -2,13 +2,17 @@
  * The buyer marketplace API's part of the OpenAPI document (docs/SPEC.md "Buyer marketplace API"),
  * from the schemas its routes parse with and answer in (server/surfaces/marketplace/schemas.ts).
  */
+import { z } from "zod";
 import { MARKETPLACE } from "../marketplace/schemas.ts";
 import * as m from "../marketplace/schemas.ts";
 import * as r from "../marketplace/rights_schemas.ts";
 import * as o from "../marketplace/offer_schemas.ts";
 import { webhookPaths } from "./webhooks.ts";
+import { passwordResetPaths } from "./password_reset.ts";
 import * as items from "../marketplace/item_schemas.ts";
+import * as inv from "../marketplace/invoice_schemas.ts";
 import { itemQuerySchema } from "../../domain/billing/items.ts";
+import * as disputes from "../../domain/billing/dispute_schemas.ts";
 import { type Api, MONTH_PARAM, type Operation, pathParam, query, queryParamsOf } from "./kit.ts";
 
 const ERRORS: Record<number, string> = {
@@ -304,6 +308,36 @@ export function marketplaceApi(): Api {
         errors: [400],
       }),
     },
+    "/invoices": {
+      get: authed({
+        summary: "The buyer's invoices, balance due, credit and suspension",
+        description: "Every issued invoice, newest first, with its state (open, partially_paid, " +
+          "paid, void, uncollectible), due date, what is left to pay and its payments; the " +
+          "balance due, its overdue part, the credit balance the next invoice uses, and the " +
+          "suspension (priced reads answer payment_overdue while it is set).",
+        ok: [200, inv.receivablesSchema],
+      }),
+    },
+    "/invoices/{number}": {
+      get: authed({
+        summary: "One invoice with its payments",
+        params: [pathParam("number", "FOLIO-000042")],
+        ok: [200, inv.invoiceSchema],
+        errors: [404],
+      }),
+    },
+    "/invoices/{number}/checkout": {
+      post: authed({
+        summary: "A Stripe Checkout link to pay what is left of an invoice by card",
+        description: "Checkout in payment mode for the amount remaining; the same session while " +
+          "that amount holds. Stripe's checkout.session.completed webhook records the payment. " +
+          "409 card_payment_unavailable without Stripe, invoice_paid / invoice_void / " +
+          "invoice_uncollectible when nothing is to pay.",
+        params: [pathParam("number", "FOLIO-000042")],
+        ok: [200, inv.invoiceCheckoutSchema],
+        errors: [404, 409, 502],
+      }),
+    },
     "/statement/csv": {
       get: authed({
         summary: "The statement as CSV (attachment)",
@@ -359,6 +393,45 @@ export function marketplaceApi(): Api {
         errors: [404],
       }),
     },
+    "/disputes": {
+      post: authed({
+        summary: "Dispute charges",
+        description: "Dispute one or more of your items (of one publisher) with a reason, " +
+          "within the dispute window (default 60 days from the charge). Its publisher accepts " +
+          "(in full or in part) or refuses; undecided, it goes to the operator (default after " +
+          "14 days). An accepted dispute issues a credit note. Refused, changing nothing: " +
+          "another buyer's item (404), past the window (409 dispute_window_closed), an item " +
+          "already disputed (409 already_disputed), a credit note's item (409 " +
+          "credit_note_item), an empty reason (400).",
+        body: disputes.disputeOpenSchema,
+        ok: [201, z.object({ dispute: disputes.disputeSchema }), "Opened"],
+        errors: [400, 404, 409, 413, 415],
+      }),
+      get: authed({
+        summary: "Your disputes, paged",
+        params: queryParamsOf(disputes.disputeQuerySchema),
+        ok: [200, disputes.disputePageSchema],
+        errors: [400],
+      }),
+    },
+    "/disputes/{id}": {
+      get: authed({
+        summary: "One dispute",
+        params: [pathParam("id", "The dispute id, dsp_…")],
+        ok: [200, z.object({ dispute: disputes.disputeSchema })],
+        errors: [404],
+      }),
+    },
+    "/credit-notes/{number}": {
+      get: authed({
+        summary: "A credit note, its negative items and their signed receipts",
+        description: "Each item credits the item named by creditOf; its receipt verifies " +
+          "against /.well-known/jwks.json like any charge's.",
+        params: [pathParam("number", "FOLIO-CN-000001…")],
+        ok: [200, disputes.creditNoteSchema],
+        errors: [404],
+      }),
+    },
     "/session": {
       post: {
         summary: "Sign in to the buyer portal",
@@ -401,7 +474,7 @@ export function marketplaceApi(): Api {
       }),
     },
   };
-  Object.assign(paths, webhookPaths("buyer"));
+  Object.assign(paths, webhookPaths("buyer"), passwordResetPaths("buyer account"));
   return {
     tag: "Buyer marketplace",
     description: "For AI companies: sign up once, license publishers, and read every publisher " +

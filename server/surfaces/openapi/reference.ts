@@ -86,6 +86,8 @@ const SCHEME_WORDS: Record<string, string> = {
   buyerSession: "Buyer portal session cookie (folio_buyer_session)",
   publisherKey: "Publisher key: Authorization: Bearer pk_...",
   publisherSession: "Console session cookie (folio_session)",
+  operatorKey: "Operator key: Authorization: Bearer opk_...",
+  operatorSession: "Operator console session cookie (folio_operator_session)",
   csrf: "X-CSRF-Token on changes",
 };
 
@@ -95,6 +97,8 @@ const SCHEME_CURL: Record<string, string> = {
   publisherKey: '-H "Authorization: Bearer $PUBLISHER_KEY"',
   buyerSession: '-b "folio_buyer_session=$BUYER_SESSION" -H "X-CSRF-Token: $CSRF_TOKEN"',
   publisherSession: '-b "folio_session=$PUBLISHER_SESSION" -H "X-CSRF-Token: $CSRF_TOKEN"',
+  operatorKey: '-H "Authorization: Bearer $OPERATOR_KEY"',
+  operatorSession: '-b "folio_operator_session=$OPERATOR_SESSION" -H "X-CSRF-Token: $CSRF_TOKEN"',
 };
 
 // JSON Schema's integer bounds zod writes for every int: not worth a word.

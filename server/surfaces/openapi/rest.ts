@@ -134,7 +134,12 @@ export function restApi(baseUrl: string): Api {
       },
     },
     also: [
-      [402, r.paymentRequiredSchema, "payment_required: the free reads this month are used"],
+      [
+        402,
+        r.paymentSchemas,
+        "payment_required: the free reads this month are used; payment_overdue: the buyer is " +
+        "suspended for an overdue invoice (free articles still read)",
+      ],
       [403, r.licenseDeniedSchema, "license_denied: no AI use licensed"],
       [451, r.territoryBlockedSchema, "territory_blocked: not in the requester's region"],
     ],

@@ -33,6 +33,13 @@ export function outcomeResponse<E extends AppEnv>(
       return c.json({ status: "license_denied", message, article: ref, license }, 403);
     case "territory_blocked":
       return c.json({ status: "territory_blocked", message }, 451);
+    case "payment_overdue":
+      return c.json({
+        status: "payment_overdue",
+        message,
+        invoiceNumber: decision.overdue!.invoiceNumber,
+        invoiceUrl: decision.overdue!.url,
+      }, 402);
     default: {
       // paywall_upsell (and payment_required, which is the landing path's): a priced read that
       // this anonymous caller has no free reads left for.

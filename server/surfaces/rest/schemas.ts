@@ -107,6 +107,17 @@ export const paymentRequiredSchema = z.object({
   license: licenseBlockSchema,
 });
 
+/** 402 payment_overdue: a suspended buyer's priced read (docs/decisions/billing.md "Suspension"). */
+export const paymentOverdueSchema = z.object({
+  status: z.literal("payment_overdue"),
+  message: z.string(),
+  invoiceNumber: z.string().nullable().describe("The overdue invoice; null: suspended by hand"),
+  invoiceUrl: z.string().describe("Where to see and pay it"),
+});
+
+/** The two 402s: a caller past the paywall meter, or a suspended buyer. */
+export const paymentSchemas = z.union([paymentRequiredSchema, paymentOverdueSchema]);
+
 /** Every other refusal: docs/SPEC.md "Errors" status values and one sentence. */
 export const restErrorSchema = z.object({
   status: z.string().describe("e.g. invalid_request, article_not_found, rest_api_disabled"),
