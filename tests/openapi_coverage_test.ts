@@ -27,7 +27,8 @@ const documented = (method: string, path: string) =>
 
 /** The documented APIs: management, the marketplace, the REST read API, the gate, the document. */
 const inScope = (path: string) =>
-  path.startsWith("/api/publisher/") || /^\/api\/publishers\/(signup|login|logout)$/.test(path) ||
+  path.startsWith("/api/publisher/") ||
+  /^\/api\/publishers\/(signup|login|logout|password-reset(\/confirm)?)$/.test(path) ||
   path.startsWith("/api/marketplace/") || path.startsWith("/api/v1/") ||
   path.startsWith("/api/gate/") || path === "/api/openapi.json";
 
