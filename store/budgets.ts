@@ -118,3 +118,9 @@ export async function monthSpendByPublisher(
     spentMicros: Number(r.spent),
   }));
 }
+
+/** The buyers that have set any monthly budget (the threshold sweep looks at these only). */
+export async function buyersWithBudgets(db: Client): Promise<string[]> {
+  const rs = await db.execute("SELECT DISTINCT buyer_id FROM buyer_budgets ORDER BY buyer_id");
+  return rs.rows.map((r) => String(r.buyer_id));
+}

@@ -167,17 +167,3 @@ export async function subscribed(db: Executor, owner: Owner, type: string): Prom
   });
   return rs.rows.length > 0;
 }
-
-/** The owners with an endpoint subscribed to `type`, of one kind. */
-export async function ownersSubscribed(
-  db: Client,
-  kind: Owner["kind"],
-  type: string,
-): Promise<string[]> {
-  const rs = await db.execute({
-    sql: `SELECT DISTINCT owner_id FROM webhook_endpoints ep WHERE ep.owner_kind = ?
-            AND EXISTS (SELECT 1 FROM json_each(ep.events) WHERE value IN (?, '*'))`,
-    args: [kind, type],
-  });
-  return rs.rows.map((r) => String(r.owner_id));
-}

@@ -13,6 +13,7 @@ import {
   RESET_TEMPLATE,
 } from "../server/domain/notifications/templates.ts";
 import { notify } from "../server/domain/webhooks/events.ts";
+import { sweepBudgets } from "../server/domain/webhooks/thresholds.ts";
 import { BUYER_EVENTS, PUBLISHER_EVENTS } from "../server/domain/webhooks/events.ts";
 import { DEMO_CONSOLE_EMAIL } from "../server/seed/demo.ts";
 import { inWriteTx } from "../store/db.ts";
@@ -236,5 +237,34 @@ Deno.test({
     const rows = await mailTo(folio.store.db, "ok@acme.test");
     assert.deepEqual(rows.map((r) => r.state), ["sent", "expired"]);
     assert.equal(sink.messages().filter((m) => m.rcptTos[0] === "ok@acme.test").length, 1);
+  },
+});
+
+Deno.test({
+  name: "a budget reaching 80% is emailed once by the sweep, with no webhook endpoint at all",
+  ignore: skip !== null,
+  async fn() {
+    await using sink = await startSmtpSink();
+    await using folio = await mailingFolio(sink);
+    const { buyerId, apiKey } = await apiSignup(folio, { email: "budget@acme.test" });
+    const budget = await folio.request("/api/marketplace/budgets", {
+      method: "PUT",
+      headers: { "content-type": "application/json", authorization: `Bearer ${apiKey}` },
+      body: JSON.stringify({ monthlyUsdCents: 1000 }),
+    });
+    assert.equal(budget.status, 200);
+    await budget.body?.cancel();
+    await folio.store.db.execute({
+      sql: `INSERT INTO monthly_spend (buyer_id, publisher_id, month, metered_micros)
+            VALUES (?, 'pub_demo', '2026-11', 8500000)`,
+      args: [buyerId],
+    });
+    assert.equal(await sweepBudgets(folio.store.db, { now: folio.clock.now() }), 1);
+    assert.equal(await sweepBudgets(folio.store.db, { now: folio.clock.now() }), 0);
+    assert.equal(await drain(folio), 1);
+    const [mail] = await sink.waitFor("budget@acme.test");
+    assert.equal(mail.subject, "You have used 80% of your monthly budget");
+    assert.match(mail.text!, /Your monthly budget reached 80% \(\$8\.50 of \$10\.00\)\./);
+    assert.match(mail.text!, /http:\/\/localhost:8080\/buyer\/budgets/);
   },
 });

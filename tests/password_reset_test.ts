@@ -66,6 +66,9 @@ Deno.test({
     // Without the form's token nothing is sent (login CSRF's cousin: a mail cannon).
     const forged = await guest.post("/publisher/forgot", { _csrf: "x".repeat(32), email });
     assert.equal(forged.status, 403);
+    const typo = await guest.post("/publisher/forgot", { _csrf: hidden(form.html), email: "nope" });
+    assert.equal(typo.status, 400);
+    assert.match(textOf(typo.html), /Email: is not an email address/);
     const asked = await guest.post("/publisher/forgot", { _csrf: hidden(form.html), email });
     assert.equal(asked.status, 200);
     assert.match(

@@ -80,6 +80,13 @@ Deno.test("loadConfig() fails fast with a sentence naming the variable and the p
       /^FOLIO_TRUSTED_DOMAINS must be domain suffixes separated by commas, got "news example"$/,
     ],
     [{ STRIPE_SECRET_KEY: "sk_test" }, [], /^STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET/],
+    [{ FOLIO_SMTP_URL: "mail.example.com" }, [], /^FOLIO_SMTP_URL must be a URL like smtp:/],
+    [{ FOLIO_SMTP_URL: "https://u:secret@mail.example.com" }, [], /got a https: URL$/],
+    [
+      { FOLIO_SMTP_URL: "smtp://mail.example.com", FOLIO_MAIL_FROM: "nobody" },
+      [],
+      /^FOLIO_MAIL_FROM must be an address/,
+    ],
     [{}, ["--port"], /^Unknown argument "--port"/],
     [{}, ["--prot=9000"], /^Unknown flag --prot \(did you mean --port\?\): the flags are --port, /],
     [{}, ["--colour=red"], /^Unknown flag --colour: the flags are /],
@@ -96,4 +103,20 @@ Deno.test("loadConfig() fails fast with a sentence naming the variable and the p
 Deno.test("loadConfig() puts a relative data dir under the working directory without ./", () => {
   assert.equal(loadConfig({}).dbUrl, `file:${Deno.cwd()}/data/folio.db`);
   assert.equal(loadConfig({ FOLIO_DATA_DIR: "./x/y" }).dbUrl, `file:${Deno.cwd()}/x/y/folio.db`);
+});
+
+Deno.test("email is off unless FOLIO_SMTP_URL is set; the From defaults to the base URL's host", () => {
+  assert.equal(loadConfig({}).mail, null);
+  assert.deepEqual(
+    loadConfig({
+      FOLIO_SMTP_URL: "smtp://u:p@mail.example.com:587",
+      FOLIO_BASE_URL: "https://folio.example.com",
+    }).mail,
+    { smtpUrl: "smtp://u:p@mail.example.com:587", from: "Folio <no-reply@folio.example.com>" },
+  );
+  const custom = loadConfig({
+    FOLIO_SMTP_URL: "smtps://mail.example.com:465",
+    FOLIO_MAIL_FROM: "Billing <billing@example.com>",
+  });
+  assert.equal(custom.mail?.from, "Billing <billing@example.com>");
 });

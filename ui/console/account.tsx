@@ -170,7 +170,9 @@ export function PasswordSignIn(
         autocomplete="current-password"
       />
       <p>
-        <button type="submit">Sign in</button>{" "}
+        <button type="submit">Sign in</button>
+      </p>
+      <p>
         <a href={props.action.replace(/\/login$/, "/forgot")}>Forgot password?</a>
       </p>
     </form>

@@ -180,7 +180,9 @@ export const EVENT_TEMPLATES: Record<string, Template> = {
   "invoice.paid": (d) => ({
     subject: `${invoiceName(d)} is paid`,
     paragraphs: [
-      sentence(`Thank you: ${invoiceName(d).replace(/^Your/, "your")} is paid in full.`),
+      sentence(
+        `Thank you: ${invoiceName(d).replace(/^./, (ch) => ch.toLowerCase())} is paid in full.`,
+      ),
     ],
     action: invoiceLink(d),
   }),

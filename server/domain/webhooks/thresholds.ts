@@ -1,12 +1,12 @@
 /**
  * `budget.threshold` (docs/decisions/webhooks.md): a buyer's budget reaching 80% and 100% of its
  * monthly limit, each once per budget and month. A sweep, not a step of the charge: reads stay
- * as fast as before, and a threshold crossed by several concurrent reads is seen once. Only
- * buyers with an endpoint subscribed to the event are looked at; the event's dedupe key makes it
- * once-only whichever node sweeps.
+ * as fast as before, and a threshold crossed by several concurrent reads is seen once. Every
+ * buyer with a budget is looked at, since the event is emailed whether or not an endpoint listens
+ * (docs/decisions/email.md); the event's dedupe key makes it once-only whichever node sweeps.
  */
 import type { Client } from "../../../store/db.ts";
-import { ownersSubscribed } from "../../../store/webhooks.ts";
+import { buyersWithBudgets } from "../../../store/budgets.ts";
 import { centsToMicros, microsToWholeCents, reachedPercent } from "../../platform/money.ts";
 import { budgetReport } from "../billing/budgets.ts";
 import { notify } from "./events.ts";
@@ -17,7 +17,7 @@ export const THRESHOLDS = [80, 100] as const;
 /** Notifies every threshold reached this month not notified yet; answers how many it wrote. */
 export async function sweepBudgets(db: Client, options: { now: Date }): Promise<number> {
   let written = 0;
-  for (const buyerId of await ownersSubscribed(db, "buyer", "budget.threshold")) {
+  for (const buyerId of await buyersWithBudgets(db)) {
     written += await checkBuyerBudgets(db, buyerId, options);
   }
   return written;

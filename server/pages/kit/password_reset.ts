@@ -19,6 +19,7 @@ import { formToken, formTokenMatches, type PortalSite } from "./session.ts";
 export const RESET_DONE =
   "Your password is changed and every session is signed out: sign in with the new one.";
 
+const EMAIL_FIELD = { email: { name: "email", label: "Email" } };
 const SPENT_LINK =
   "This reset link is not valid any more: it was used, it expired (links work for one hour) or it is incomplete. Ask for a new one.";
 
@@ -68,7 +69,9 @@ export function passwordResetPages(
     if (!asked.ok) {
       const retry = asked.headers.get("retry-after");
       if (retry) c.header("Retry-After", retry);
-      const problem = asked.status === 503 ? "Email is off on this node." : asked.problem!;
+      const problem = asked.status === 503
+        ? "Email is off on this node."
+        : formProblem(asked, EMAIL_FIELD).field?.message ?? asked.problem!;
       return forgot(c, { email, problem }, asked.status);
     }
     return forgot(c, { sent: asked.body.message });

@@ -10,7 +10,7 @@ import { createOperatorKey, keyView, revokeKey } from "../../domain/operators/ke
 import { regenerateRecoveryCodes, takeRecoveryCodes } from "../../domain/operators/accounts.ts";
 import { notFound } from "../../platform/errors.ts";
 import type { OperatorEnv } from "./auth.ts";
-import { json } from "./signin_routes.ts";
+import { json } from "./body.ts";
 import { newKeySchema } from "./schemas.ts";
 
 /** The account routes. */

@@ -23,14 +23,11 @@ import {
   signOutOperator,
   startEnrolment,
 } from "../../domain/operators/accounts.ts";
-import { jsonBodies, jsonTooLarge } from "../../platform/json_body.ts";
 import { limitSignIns, slowSignIns } from "../../platform/throttle.ts";
 import { hashSecret } from "../../platform/secrets.ts";
 import { operatorUnauthenticated } from "./auth.ts";
+import { json } from "./body.ts";
 import { confirmSchema, operatorLoginSchema, secondFactorSchema } from "./schemas.ts";
-
-/** `json(schema)`: the operator API's body reader (the platform's one, server/platform/json_body.ts). */
-export const json = jsonBodies(jsonTooLarge);
 
 /** The operator cookie: Strict, since nothing links into the operator console from elsewhere. */
 function cookieOptions(deps: AppDeps, maxAgeMs: number) {
