@@ -29,7 +29,7 @@ import {
   routedPath,
   SITE,
 } from "./platform/host_router.ts";
-import { onError, requestId } from "./platform/middleware.ts";
+import { headLength, onError, requestId, withoutLength } from "./platform/middleware.ts";
 import { oauthRoutes } from "./surfaces/oauth/routes.ts";
 import { restRoutes } from "./surfaces/rest/routes.ts";
 import { healthRoutes } from "./surfaces/status/health.ts";
@@ -44,6 +44,7 @@ export type { AppDeps, AppEnv } from "./deps.ts";
 export function createApp(deps: AppDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>({ getPath: routedPath });
   app.use(requestId());
+  app.use(headLength());
   app.onError(onError(deps));
   app.notFound(notFound(deps));
 
@@ -88,6 +89,6 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   const claims = claimsOf(everyHost);
   const route = app.fetch;
   app.fetch = async (req, env, ctx) =>
-    await route(req, routed(env, await answerFor(deps, req, claims)), ctx);
+    withoutLength(req, await route(req, routed(env, await answerFor(deps, req, claims)), ctx));
   return app;
 }
