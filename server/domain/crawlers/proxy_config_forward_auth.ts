@@ -59,6 +59,12 @@ ${site.domain} {
 	}
 	# Folio unreachable (forward_auth failed): ${site.whenDown}.
 	handle_errors {
+		# Never the origin's /license.xml in Folio's place: a crawler would take it as the license.
+		handle /license.xml {
+			header Retry-After 60
+			header Cache-Control no-store
+			respond "The license server is unavailable: retry later." 503
+		}
 ${whenDown}		handle {
 			reverse_proxy ${origin}
 		}
