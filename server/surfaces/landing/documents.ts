@@ -57,6 +57,7 @@ export function licenseXmlRoute(deps: AppDeps): Handler<PublishedEnv> {
       origin: brand.origin,
       termsUrl: brand.termsUrl,
       licenseServer: `${deps.config.baseUrl}/buyer`,
+      olpServer: `${deps.config.baseUrl}/api/olp`,
       rights: publicRights(p.rights),
       pricesMicros: p.pricesMicros,
       crawl: crawlTermsOf(p.agentPayments),
