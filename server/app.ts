@@ -31,6 +31,7 @@ import {
 } from "./platform/host_router.ts";
 import { headLength, onError, requestId, withoutLength } from "./platform/middleware.ts";
 import { oauthRoutes } from "./surfaces/oauth/routes.ts";
+import { OLP, olpRoutes } from "./surfaces/olp/routes.ts";
 import { restRoutes } from "./surfaces/rest/routes.ts";
 import { healthRoutes } from "./surfaces/status/health.ts";
 import { statusPageRoutes } from "./pages/status.ts";
@@ -64,6 +65,8 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   mount("/a2a", a2aRoutes(deps, "host"));
   mount("/api/a2a", a2aRoutes(deps, "param"));
   mount("/api/oauth", oauthRoutes(deps));
+  // The RSL license server every license.xml names (docs/decisions/rsl.md).
+  mount(OLP, olpRoutes(deps));
   mount(MARKETPLACE, marketplaceRoutes(deps));
   mount("/api/publishers", accountRoutes(deps));
   mount("/api/publishers", cardRoutes(deps));

@@ -68,10 +68,12 @@ map $http_user_agent $folio_known_crawler {
     "~*${crawlerRegex()}" 1;
 }
 
-# A buyer's Folio key (Bearer mk_...) pays Folio: it is not the origin's to see.
+# A buyer's Folio key (Bearer mk_...) or RSL license token (License ...) pays Folio: it is not
+# the origin's to see.
 map $http_authorization $folio_origin_authorization {
     default $http_authorization;
     "~*^Bearer\\s+mk_" "";
+    "~*^License\\b" "";
 }
 
 server {

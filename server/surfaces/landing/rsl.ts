@@ -20,6 +20,7 @@
 import type { ContentRule, Policy } from "../../../store/vocabulary.ts";
 import { type CrawlTerms, pathMatches, termsOf } from "../../domain/licensing/mod.ts";
 import { permittedUsages, type Usage } from "../../domain/rsl/usages.ts";
+import { licenseChallenge } from "../../domain/rsl/license_tokens.ts";
 export { crawlTermsOf } from "../../domain/rsl/usages.ts";
 import {
   PLATFORM_FEE_BPS,
@@ -38,6 +39,16 @@ export const RSL_CONTENT_TYPE = "application/rsl+xml";
 export function licenseLink(licenseXmlUrl: string): string {
   return `<${licenseXmlUrl}>; rel="license"; type="${RSL_CONTENT_TYPE}"`;
 }
+
+/**
+ * The Crawler Authorization Protocol's challenge on a paid page asked without a credential: a
+ * license token from the server license.xml names is one way in (docs/decisions/rsl.md), beside
+ * pay-per-crawl's price headers on the same 402.
+ */
+export const LICENSE_REQUIRED = licenseChallenge(
+  "invalid_request",
+  "A license is required: acquire a token from the license server license.xml names",
+);
 
 /** RSL 1.0: the one namespace of every RSL element. */
 export const RSL_NAMESPACE = "https://rslstandard.org/rsl";
