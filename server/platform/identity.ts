@@ -20,6 +20,7 @@ import type { Receipts } from "../domain/billing/receipts.ts";
 import {
   type LicenseGrant,
   LicenseTokenError,
+  olpServerOf,
   verifyLicenseToken,
 } from "../domain/rsl/license_tokens.ts";
 
@@ -111,14 +112,17 @@ export async function verifyCredential(
 }
 
 async function licenseCredential(
-  deps: { clock: Clock; receipts: Pick<Receipts, "verifyJwt"> },
+  deps: { clock: Clock; receipts: Pick<Receipts, "verifyJwt">; config: Pick<Config, "baseUrl"> },
   publisher: Publisher,
   token: string | null,
 ): Promise<Credential> {
   if (token === null) {
     throw new LicenseTokenError("invalid_request", "Send Authorization: License <token>");
   }
-  const { grant } = await verifyLicenseToken(deps.receipts, token, deps.clock.now());
+  const { grant } = await verifyLicenseToken(deps.receipts, token, {
+    now: deps.clock.now(),
+    issuer: olpServerOf(deps.config.baseUrl),
+  });
   if (grant.publisherId !== publisher.id) {
     throw new LicenseTokenError(
       "insufficient_scope",

@@ -61,11 +61,12 @@ export interface Receipts {
    * so one JWKS verifies receipts and tokens; `typ` keeps one from passing for the other.
    */
   signJwt(claims: JWTPayload, typ: string): Promise<string>;
-  /** The JWT's claims when Folio signed it with `typ` and it is valid at `now`; else why not. */
+  /** The JWT's claims when Folio signed it with `typ` as `issuer`, valid at `now`; else why not. */
   verifyJwt(
     jwt: string,
     typ: string,
     now: Date,
+    issuer: string,
   ): Promise<{ claims: JWTPayload } | { why: "expired" | "invalid" }>;
 }
 
@@ -143,7 +144,7 @@ export function receipts(
       const { kid, key } = await signingKey();
       return await new SignJWT(claims).setProtectedHeader({ alg: "EdDSA", kid, typ }).sign(key);
     },
-    async verifyJwt(jwt, typ, now) {
+    async verifyJwt(jwt, typ, now, issuer) {
       const keys = createLocalJWKSet({
         keys: (await listReceiptKeys(deps.db)).map((r) => JSON.parse(r.publicJwk) as JWK),
       });
@@ -151,7 +152,7 @@ export function receipts(
         const { payload } = await jwtVerify(jwt, keys, {
           algorithms: ["EdDSA"],
           typ,
-          issuer: options.issuer(),
+          issuer,
           currentDate: now,
           clockTolerance: 0,
         });

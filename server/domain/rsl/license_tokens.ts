@@ -15,6 +15,14 @@ export const LICENSE_TOKEN_TYP = "rsl-license+jwt";
 /** How long a token is good for: long enough for a crawl of the page, short enough to revoke by expiry. */
 export const LICENSE_TOKEN_TTL_S = 600;
 
+/** Where the license server is mounted: its URL (the tokens' `iss`) is the base URL plus this. */
+export const OLP_PATH = "/api/olp";
+
+/** The license server's URL for a platform at `baseUrl`. */
+export function olpServerOf(baseUrl: string): string {
+  return `${baseUrl}${OLP_PATH}`;
+}
+
 /** The Authorization scheme of the Crawler Authorization Protocol. */
 export const LICENSE_SCHEME = "License";
 
@@ -94,9 +102,9 @@ export async function issueLicenseToken(
 export async function verifyLicenseToken(
   receipts: Pick<Receipts, "verifyJwt">,
   token: string,
-  now: Date,
+  options: { now: Date; issuer: string },
 ): Promise<LicenseToken> {
-  const got = await receipts.verifyJwt(token, LICENSE_TOKEN_TYP, now);
+  const got = await receipts.verifyJwt(token, LICENSE_TOKEN_TYP, options.now, options.issuer);
   if ("why" in got) {
     throw new LicenseTokenError(
       "invalid_token",

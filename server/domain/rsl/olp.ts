@@ -52,7 +52,10 @@ export function parseLicense(xml: string): RequestedLicense {
   } catch {
     throw new OlpError("invalid_request", "license: not well-formed XML");
   }
-  const license = [...doc.getElementsByTagName("*")].find((e) => e.localName === "license");
+  const root = doc.documentElement;
+  const license = root?.localName === "license"
+    ? root
+    : root && [...root.getElementsByTagName("license")][0];
   if (!license) throw new OlpError("invalid_request", "license: no <license> element");
   const children = [...license.children];
   const usages = children

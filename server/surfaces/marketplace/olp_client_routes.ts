@@ -11,6 +11,7 @@ import { issueOlpSecret, olpClientOfBuyer } from "../../../store/olp_clients.ts"
 import type { AppDeps, AppEnv } from "../../deps.ts";
 import { hashSecret, newSecret, randomBase62 } from "../../platform/secrets.ts";
 import { requireBuyer } from "./auth.ts";
+import { olpServerOf } from "../../domain/rsl/license_tokens.ts";
 
 const clientFields = {
   clientId: z.string(),
@@ -36,7 +37,7 @@ export const olpSecretSchema = z.strictObject({
 export function olpClientRoutes(deps: AppDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   const auth = requireBuyer(deps);
-  const tokenEndpoint = () => `${deps.config.baseUrl}/api/olp/token`;
+  const tokenEndpoint = () => `${olpServerOf(deps.config.baseUrl)}/token`;
 
   app.get("/olp-client", auth, async (c) => {
     const client = await olpClientOfBuyer(deps.store.db, c.get("buyer").id);

@@ -13,11 +13,16 @@ import { bodyLimited, JSON_BODY_LIMIT } from "../../platform/envelope.ts";
 import { AppError } from "../../platform/errors.ts";
 import { hashSecret } from "../../platform/secrets.ts";
 import { clientAddress, throttle } from "../../platform/throttle.ts";
-import { LicenseTokenError, verifyLicenseToken } from "../../domain/rsl/license_tokens.ts";
+import {
+  LicenseTokenError,
+  OLP_PATH,
+  olpServerOf,
+  verifyLicenseToken,
+} from "../../domain/rsl/license_tokens.ts";
 import { grantLicense, OlpError } from "../../domain/rsl/olp.ts";
 
 /** Where the license server is mounted (server/app.ts); license.xml names `${baseUrl}${OLP}`. */
-export const OLP = "/api/olp";
+export const OLP = OLP_PATH;
 
 const NO_STORE = { "Cache-Control": "no-store", Pragma: "no-cache" };
 const TOKEN_LIMIT = { limit: 120, windowMs: 60_000 };
@@ -25,7 +30,7 @@ const TOKEN_LIMIT = { limit: 120, windowMs: 60_000 };
 /** The license server's routes. */
 export function olpRoutes(deps: AppDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
-  const issuer = () => `${deps.config.baseUrl}${OLP}`;
+  const issuer = () => olpServerOf(deps.config.baseUrl);
   app.onError((err, c) => {
     if (!(err instanceof OlpError)) throw err;
     const headers: Record<string, string> = { ...NO_STORE };
@@ -70,11 +75,10 @@ export function olpRoutes(deps: AppDeps): Hono<AppEnv> {
     await authenticate(deps, c, form);
     const token = single(form, "token");
     try {
-      const { grant, jti, expiresAt } = await verifyLicenseToken(
-        deps.receipts,
-        token,
-        deps.clock.now(),
-      );
+      const { grant, jti, expiresAt } = await verifyLicenseToken(deps.receipts, token, {
+        now: deps.clock.now(),
+        issuer: issuer(),
+      });
       return c.json(
         {
           active: true,
