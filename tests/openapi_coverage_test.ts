@@ -31,7 +31,8 @@ const inScope = (path: string) =>
   path.startsWith("/api/marketplace/") || path.startsWith("/api/v1/") ||
   path.startsWith("/api/gate/") || path === "/api/openapi.json" ||
   // The platform's protocol endpoints (issue 40) and NLWeb /ask on a publisher's domain.
-  path.startsWith("/api/oauth/") || path === "/api/health" || path === "/api/status" ||
+  path.startsWith("/api/oauth/") || path.startsWith("/api/olp/") || path === "/api/health" ||
+  path === "/api/status" ||
   path === "/.well-known/jwks.json" || path.startsWith("/.well-known/oauth-") || path === "/ask";
 
 Deno.test("the OpenAPI document describes every served API route, and only pending contract routes beyond them", async () => {

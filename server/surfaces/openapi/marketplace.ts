@@ -8,6 +8,7 @@ import * as r from "../marketplace/rights_schemas.ts";
 import * as o from "../marketplace/offer_schemas.ts";
 import { webhookPaths } from "./webhooks.ts";
 import * as items from "../marketplace/item_schemas.ts";
+import { olpClientSchema, olpSecretSchema } from "../marketplace/olp_client_routes.ts";
 import { itemQuerySchema } from "../../domain/billing/items.ts";
 import { type Api, MONTH_PARAM, type Operation, pathParam, query, queryParamsOf } from "./kit.ts";
 
@@ -251,6 +252,21 @@ export function marketplaceApi(): Api {
         body: m.budgetInputSchema,
         ok: [200, m.budgetsSchema],
         errors: [400, 404, 413, 415],
+      }),
+    },
+    "/olp-client": {
+      get: authed({
+        summary: "This buyer's RSL license-server (OLP) client, without its secret",
+        description: "The client a crawler authenticates with at /api/olp/token to acquire " +
+          "RSL license tokens that bill this buyer (docs/decisions/rsl.md); null before one is " +
+          "issued.",
+        ok: [200, olpClientSchema],
+      }),
+      post: authed({
+        summary: "Issue the OLP client, or rotate its secret",
+        description: "The secret is in this answer only (stored as its hash); rotating keeps " +
+          "the client id and stops the old secret at once.",
+        ok: [201, olpSecretSchema],
       }),
     },
     "/signature-agents": {

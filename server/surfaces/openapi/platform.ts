@@ -1,7 +1,7 @@
 /**
  * The platform's protocol endpoints in the OpenAPI document (issue 40): status and health, the
- * receipt keys, the OAuth 2.1 authorization server and its metadata (docs/decisions/oauth.md), and
- * NLWeb `/ask` on a publisher's domain. Their bodies are the protocols' own (RFC 6749, 7591, 8414,
+ * receipt keys, the OAuth 2.1 authorization server and its metadata (docs/decisions/oauth.md),
+ * NLWeb `/ask` on a publisher's domain, and the RSL license server (docs/decisions/rsl.md). Their bodies are the protocols' own (RFC 6749, 7591, 8414,
  * 9728, NLWeb), so they are described by media type and meaning, each status an answer of its own.
  */
 import type { Api, Json, Operation, Reply } from "./kit.ts";
@@ -138,6 +138,28 @@ export function platformApi(): Api {
         },
       },
       "/ask": { get: ask, post: { ...ask, summary: "NLWeb ask (v0.54 POST)", body: JSON_OBJECT } },
+      "/api/olp/token": {
+        post: {
+          summary: "RSL license server (OLP): acquire a license token",
+          description: "grant_type=rsl (or client_credentials), license (an RSL <license> " +
+            "element) and resource (the page's URL on a publisher's domain); the client " +
+            "authenticates with HTTP Basic or client_id/client_secret (a buyer's OLP client, " +
+            "POST /api/marketplace/olp-client). The license must be one license.xml offers " +
+            "for the resource. Present the token as Authorization: License <token>; it is a " +
+            "JWT verifiable against /.well-known/jwks.json. docs/decisions/rsl.md.",
+          body: FORM,
+          ok: [200, JSON_OBJECT, "{access_token, token_type: License, expires_in, resource}"],
+          also: refusals([400, 401, 413, 429], OAUTH_ERROR),
+        },
+      },
+      "/api/olp/introspect": {
+        post: {
+          summary: "RSL license server (OLP): introspect a license token (RFC 7662)",
+          body: FORM,
+          ok: [200, JSON_OBJECT, "{active, client_id, resource, license, exp...}"],
+          also: refusals([400, 401, 413, 429], OAUTH_ERROR),
+        },
+      },
     },
   };
 }
