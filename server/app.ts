@@ -29,7 +29,7 @@ import {
   routedPath,
   SITE,
 } from "./platform/host_router.ts";
-import { headLength, onError, requestId, withoutLength } from "./platform/middleware.ts";
+import { onError, requestId, withoutLength } from "./platform/middleware.ts";
 import { oauthRoutes } from "./surfaces/oauth/routes.ts";
 import { OLP, olpRoutes } from "./surfaces/olp/routes.ts";
 import { restRoutes } from "./surfaces/rest/routes.ts";
@@ -45,7 +45,6 @@ export type { AppDeps, AppEnv } from "./deps.ts";
 export function createApp(deps: AppDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>({ getPath: routedPath });
   app.use(requestId());
-  app.use(headLength());
   app.onError(onError(deps));
   app.notFound(notFound(deps));
 

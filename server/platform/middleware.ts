@@ -5,8 +5,12 @@ import type { AppDeps, AppEnv } from "../deps.ts";
 import { AppError, errorBody } from "./errors.ts";
 import { randomBase62 } from "./secrets.ts";
 
-/** Gives every request an id (a sane inbound X-Request-Id is kept) and echoes it back. */
+/**
+ * Gives every request an id (a sane inbound X-Request-Id is kept) and echoes it back; the app's
+ * one global middleware, so it also gives a HEAD answer its GET body's length (`headLength()`).
+ */
 export function requestId(): MiddlewareHandler<AppEnv> {
+  const length = headLength();
   return async (c, next) => {
     const inbound = c.req.header("x-request-id");
     const id = inbound && /^[\w.-]{8,64}$/.test(inbound) ? inbound : `req_${randomBase62(16)}`;
@@ -14,7 +18,7 @@ export function requestId(): MiddlewareHandler<AppEnv> {
     // Set before the handler, where c.json() picks it up: set after, on the finished Response,
     // Hono copies the whole Response to add one header. A Response built by hand gets it after.
     c.header("X-Request-Id", id);
-    await next();
+    await length(c, next);
     if (!c.res.headers.has("X-Request-Id")) c.header("X-Request-Id", id);
   };
 }

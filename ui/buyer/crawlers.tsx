@@ -4,7 +4,7 @@
  */
 import type { z } from "zod";
 import type { signatureAgentsSchema } from "../../server/surfaces/marketplace/schemas.ts";
-import type { olpClientSchema } from "../../server/surfaces/marketplace/olp_client_routes.ts";
+import type { olpClientSchema } from "../../server/surfaces/marketplace/olp_schemas.ts";
 import { KeyOnce } from "../console/account.tsx";
 import { Scroll } from "../console/scroll.tsx";
 import { CopyBlock, CsrfField, when } from "../console/shell.tsx";

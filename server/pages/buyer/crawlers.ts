@@ -7,7 +7,7 @@ import { type Context, Hono } from "hono";
 import { CrawlersPage, type CrawlersProps } from "../../../ui/buyer/crawlers.tsx";
 import { renderPage } from "../../../ui/layout.tsx";
 import { signatureAgentsSchema } from "../../surfaces/marketplace/schemas.ts";
-import { olpClientSchema, olpSecretSchema } from "../../surfaces/marketplace/olp_client_routes.ts";
+import { olpClientSchema, olpSecretSchema } from "../../surfaces/marketplace/olp_schemas.ts";
 import type { AppDeps } from "../../deps.ts";
 import { type ApiFetch, callApi } from "../kit/api.ts";
 import { doneRedirect, field, formLimit, noticeOf, readForm, send } from "../kit/forms.ts";

@@ -6,32 +6,11 @@
  *                            answer only (stored as its hash); the old one stops working at once
  */
 import { Hono } from "hono";
-import { z } from "zod";
 import { issueOlpSecret, olpClientOfBuyer } from "../../../store/olp_clients.ts";
 import type { AppDeps, AppEnv } from "../../deps.ts";
 import { hashSecret, newSecret, randomBase62 } from "../../platform/secrets.ts";
 import { requireBuyer } from "./auth.ts";
 import { olpServerOf } from "../../domain/rsl/license_tokens.ts";
-
-const clientFields = {
-  clientId: z.string(),
-  createdAt: z.string(),
-  rotatedAt: z.string(),
-};
-
-/** GET /api/marketplace/olp-client. */
-export const olpClientSchema = z.strictObject({
-  client: z.strictObject(clientFields).nullable(),
-  tokenEndpoint: z.string(),
-});
-
-/** POST /api/marketplace/olp-client. */
-export const olpSecretSchema = z.strictObject({
-  ...clientFields,
-  clientSecret: z.string(),
-  tokenEndpoint: z.string(),
-  note: z.string(),
-});
 
 /** OLP client routes. */
 export function olpClientRoutes(deps: AppDeps): Hono<AppEnv> {

@@ -8,7 +8,7 @@ import * as r from "../marketplace/rights_schemas.ts";
 import * as o from "../marketplace/offer_schemas.ts";
 import { webhookPaths } from "./webhooks.ts";
 import * as items from "../marketplace/item_schemas.ts";
-import { olpClientSchema, olpSecretSchema } from "../marketplace/olp_client_routes.ts";
+import { olpClientSchema, olpSecretSchema } from "../marketplace/olp_schemas.ts";
 import { itemQuerySchema } from "../../domain/billing/items.ts";
 import { type Api, MONTH_PARAM, type Operation, pathParam, query, queryParamsOf } from "./kit.ts";
 
