@@ -30,8 +30,9 @@ import {
   routedPath,
   SITE,
 } from "./platform/host_router.ts";
-import { onError, requestId } from "./platform/middleware.ts";
+import { onError, requestId, withoutLength } from "./platform/middleware.ts";
 import { oauthRoutes } from "./surfaces/oauth/routes.ts";
+import { OLP, olpRoutes } from "./surfaces/olp/routes.ts";
 import { restRoutes } from "./surfaces/rest/routes.ts";
 import { operatorRoutes } from "./surfaces/operator/routes.ts";
 import { operatorPages } from "./pages/operator/routes.ts";
@@ -68,6 +69,8 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   mount("/a2a", a2aRoutes(deps, "host"));
   mount("/api/a2a", a2aRoutes(deps, "param"));
   mount("/api/oauth", oauthRoutes(deps));
+  // The RSL license server every license.xml names (docs/decisions/rsl.md).
+  mount(OLP, olpRoutes(deps));
   mount(MARKETPLACE, marketplaceRoutes(deps));
   mount("/api/publishers", accountRoutes(deps));
   mount("/api/publishers", cardRoutes(deps));
@@ -96,6 +99,6 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   const claims = claimsOf(everyHost);
   const route = app.fetch;
   app.fetch = async (req, env, ctx) =>
-    await route(req, routed(env, await answerFor(deps, req, claims)), ctx);
+    withoutLength(req, await route(req, routed(env, await answerFor(deps, req, claims)), ctx));
   return app;
 }

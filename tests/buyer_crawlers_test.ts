@@ -125,5 +125,54 @@ browserTest(
     assert.equal(await submitForm(page, "form[action='/buyer/crawlers/remove']"), 200);
     assert.match(await pageText(page), /Key directory removed/);
     await checkPage(page, "buyer-crawlers-removed");
+    assert.equal(await submitForm(page, "form[action='/buyer/crawlers/olp']"), 200);
+    assert.match(await pageText(page), /Your license server secret/);
+    await checkPage(page, "buyer-crawlers-olp-secret");
   },
 );
+
+Deno.test("license server credentials: issued and rotated through the form, the secret shown once", async () => {
+  await using folio = await testFolio();
+  const { visitor, apiKey } = await portalSignUp(folio);
+  const buyerId = await buyerIdOf(folio, apiKey);
+  const page = await visitor.get("/buyer/crawlers");
+  assert.match(textOf(page.html), /You have no license server credentials yet/);
+
+  const forged = await visitor.post("/buyer/crawlers/olp", { _csrf: "x".repeat(32) });
+  assert.equal(forged.status, 403);
+  const none = await folio.deps.store.db.execute({
+    sql: "SELECT COUNT(*) AS n FROM olp_clients WHERE buyer_id = ?",
+    args: [buyerId],
+  });
+  assert.equal(Number(none.rows[0].n), 0, "a forged form issues nothing");
+
+  const token = async (id: string, secret: string) =>
+    (await folio.request("/api/olp/token", {
+      method: "POST",
+      headers: {
+        authorization: `Basic ${btoa(`${id}:${secret}`)}`,
+        "content-type": "application/x-www-form-urlencoded",
+      },
+      body: "grant_type=rsl&resource=http%3A%2F%2Fdemo.localhost%2F&license=x",
+    })).json();
+  const issue = async () => {
+    const res = await visitor.post("/buyer/crawlers/olp", { _csrf: hidden(page.html) });
+    assert.equal(res.status, 200);
+    const secret = /olps_[A-Za-z0-9]+/.exec(res.html)?.[0];
+    const clientId = /olp_[A-Za-z0-9]{20}/.exec(res.html)?.[0];
+    assert.ok(secret && clientId, "the secret and the client id are shown");
+    assert.match(textOf(res.html), /shown only this once/);
+    return { secret, clientId };
+  };
+  const first = await issue();
+  // The client authenticates (the bad license is refused after it): invalid_request, not invalid_client.
+  assert.equal((await token(first.clientId, first.secret)).error, "invalid_request");
+  const again = await visitor.get("/buyer/crawlers");
+  assert.equal(again.html.includes(first.secret), false, "not shown again");
+  assert.match(textOf(again.html), new RegExp(`Client id ${first.clientId}`));
+
+  const second = await issue();
+  assert.equal(second.clientId, first.clientId);
+  assert.equal((await token(first.clientId, first.secret)).error, "invalid_client", "rotated out");
+  assert.equal((await token(second.clientId, second.secret)).error, "invalid_request");
+});

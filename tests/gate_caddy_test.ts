@@ -6,13 +6,33 @@
 import assert from "node:assert/strict";
 import { caddyConfig } from "../server/domain/crawlers/proxy_config_forward_auth.ts";
 import { createBuyer } from "../server/surfaces/marketplace/buyers.ts";
-import { freePort, missing, startCaddy, startOrigin } from "./fixtures/proxies.ts";
+import {
+  freePort,
+  missing,
+  type RunningProxy,
+  startCaddy,
+  startOrigin,
+} from "./fixtures/proxies.ts";
 import { json, startTestFolio } from "./helpers.ts";
 import { BROWSER, demoPath, GPTBOT, HOST } from "./landing_helpers.ts";
 import { patchDemo } from "./fixtures/demo.ts";
 import { startTestSigner } from "./web_bot_auth_helpers.ts";
 
 const CLAUDEBOT = "Mozilla/5.0 (compatible; ClaudeBot/1.0; +claudebot@anthropic.com)";
+
+/**
+ * With Folio down, license.xml is a clear 503 (issue 40): never the origin's page at that path,
+ * which a crawler would read as the license, nor a proxy's HTML error page.
+ */
+async function assertNoLicense(proxy: RunningProxy) {
+  for (const agent of [GPTBOT, BROWSER]) {
+    const res = await proxy.fetch(HOST, "/license.xml", { headers: { "user-agent": agent } });
+    assert.equal(res.status, 503, proxy.log());
+    assert.equal(res.headers.get("retry-after"), "60");
+    assert.match(res.headers.get("content-type") ?? "", /^text\/plain/);
+    assert.match(await res.text(), /^The license server is unavailable: retry later\.\n?$/);
+  }
+}
 
 const skip = missing("caddy");
 if (skip) console.warn(`gate_caddy_test: ${skip}`);
@@ -170,5 +190,8 @@ Deno.test({
     const bot = await caddy.fetch(HOST, "/a/page", { headers: { "user-agent": GPTBOT } });
     assert.equal(bot.status, 503, caddy.log());
     await bot.body?.cancel();
+    await assertNoLicense(caddy);
+    await using open = await startCaddy((port) => caddyfile({ ...site, whenDown: "open" }, port));
+    await assertNoLicense(open);
   },
 });

@@ -33,7 +33,7 @@ Deno.test("gate config: nginx, Caddy and Traefik for the verified domain, with t
   assert.match(got.nginx.config, new RegExp(`server_name ${HOST};`));
   assert.match(got.nginx.config, /auth_request \/_folio_gate;/);
   assert.match(got.nginx.config, /proxy_pass http:\/\/10\.0\.0\.5:8080;/);
-  assert.match(got.nginx.config, /return 503/);
+  assert.match(got.nginx.config, /return 503 "The crawler gate/);
   assert.match(got.nginx.whenFolioDown, /503/);
   assert.match(got.caddy.config, new RegExp(`^${HOST} \\{`, "m"));
   assert.match(got.caddy.config, /rewrite \/api\/gate\/v1\/forward-auth/);
@@ -46,8 +46,12 @@ Deno.test("gate config: nginx, Caddy and Traefik for the verified domain, with t
     await folio.request("/api/publisher/gate/config?whenDown=open", auth),
   );
   assert.equal(open.originUrl, "http://127.0.0.1:8080", "an example origin when none is set");
-  assert.doesNotMatch(open.nginx.config, /return 503/);
-  assert.doesNotMatch(open.caddy.config, /503/);
+  // Open: only license.xml is refused while Folio is down (issue 40), never a page.
+  assert.doesNotMatch(open.nginx.config, /return 503 "The crawler gate/);
+  assert.doesNotMatch(open.caddy.config, /respond "The crawler gate.*503/);
+  for (const config of [open.nginx.config, open.caddy.config]) {
+    assert.match(config, /The license server is unavailable: retry later\./);
+  }
   assert.match(open.nginx.whenFolioDown, /every request/);
 });
 

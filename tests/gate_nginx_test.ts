@@ -7,7 +7,13 @@
 import assert from "node:assert/strict";
 import { nginxConfig } from "../server/domain/crawlers/proxy_config.ts";
 import { createBuyer } from "../server/surfaces/marketplace/buyers.ts";
-import { freePort, missing, startNginx, startOrigin } from "./fixtures/proxies.ts";
+import {
+  freePort,
+  missing,
+  type RunningProxy,
+  startNginx,
+  startOrigin,
+} from "./fixtures/proxies.ts";
 import { patchDemo } from "./fixtures/demo.ts";
 import { json, startTestFolio, type TestFolio } from "./helpers.ts";
 import { BROWSER, demoPath, GPTBOT, HOST } from "./landing_helpers.ts";
@@ -26,6 +32,20 @@ async function storeRobots(folio: TestFolio, origin: string, body: string) {
           VALUES ('pub_demo', ?, ?, 200, ?, ?)`,
     args: [origin, body, now, now],
   });
+}
+
+/**
+ * With Folio down, license.xml is a clear 503 (issue 40): never the origin's page at that path,
+ * which a crawler would read as the license, nor a proxy's HTML error page.
+ */
+async function assertNoLicense(proxy: RunningProxy) {
+  for (const agent of [GPTBOT, BROWSER]) {
+    const res = await proxy.fetch(HOST, "/license.xml", { headers: { "user-agent": agent } });
+    assert.equal(res.status, 503, proxy.log());
+    assert.equal(res.headers.get("retry-after"), "60");
+    assert.match(res.headers.get("content-type") ?? "", /^text\/plain/);
+    assert.match(await res.text(), /^The license server is unavailable: retry later\.\n?$/);
+  }
 }
 
 const skip = missing("nginx");
@@ -243,6 +263,7 @@ Deno.test({
       assert.equal(bot.status, 503);
       assert.equal(bot.headers.get("retry-after"), "60");
       assert.doesNotMatch(await bot.text(), /publisher's own page/);
+      await assertNoLicense(nginx);
     }
     {
       await using nginx = await startNginx((port) =>
@@ -251,6 +272,7 @@ Deno.test({
       const bot = await nginx.fetch(HOST, "/a/page", { headers: { "user-agent": GPTBOT } });
       assert.equal(bot.status, 200, nginx.log());
       assert.equal(await bot.text(), origin.page("/a/page"));
+      await assertNoLicense(nginx);
     }
   },
 });

@@ -4,6 +4,7 @@
  * default), the v0.54 body with `prefer.response_format`, the Failure form, CORS.
  */
 import assert from "node:assert/strict";
+import { denyTerritory } from "./fixtures/demo.ts";
 import { json, testFolio } from "./helpers.ts";
 import { HOST, visit } from "./landing_helpers.ts";
 
@@ -237,4 +238,32 @@ Deno.test("NLWeb ask answers the envelope's refusals and its own failures in the
   } finally {
     folio.deps.search.search = search;
   }
+});
+
+Deno.test("NLWeb ask signals territory_blocked when a territory rule withholds every article", async () => {
+  await using folio = await testFolio({ env: { FOLIO_COUNTRY_HEADER: "cf-ipcountry" } });
+  await denyTerritory(folio, "FR");
+  const fr = { "cf-ipcountry": "FR" };
+  for (
+    const res of [
+      await visit(folio, "/ask?query=climate&streaming=false", fr),
+      await folio.request("/ask", {
+        method: "POST",
+        host: HOST,
+        headers: { "content-type": "application/json", ...fr },
+        body: JSON.stringify({ query: { text: "climate" } }),
+      }),
+      await visit(folio, "/ask?query=climate", fr),
+    ]
+  ) {
+    assert.equal(res.status, 451);
+    const body = await json<{ _meta: { response_type: string }; error: { code: string } }>(res);
+    assert.equal(body._meta.response_type, "Failure");
+    assert.equal(body.error.code, "TERRITORY_BLOCKED");
+  }
+  // Elsewhere the same query finds articles.
+  const de = await json<{ results: unknown[] }>(
+    await visit(folio, "/ask?query=climate&streaming=false", { "cf-ipcountry": "DE" }),
+  );
+  assert.ok(de.results.length > 0);
 });

@@ -1,7 +1,7 @@
 /**
  * A Web Bot Auth signature pays for one request (issue 28): a replay of a signed paid request, the
- * same signature on another page, a signature that leaves out the path, and a replayed
- * registration are refused in the dialect and charge nothing; across two processes on one store
+ * same signature on another page, a second use of a signature that leaves out the path (paid
+ * once, issue 40), and a replayed registration are refused in the dialect and charge nothing; across two processes on one store
  * too.
  */
 import assert from "node:assert/strict";
@@ -16,11 +16,11 @@ import { startTestSigner, type TestSigner } from "./web_bot_auth_helpers.ts";
 const ENV = { FOLIO_FETCH_ALLOW_LOOPBACK: "1" };
 const REGISTER = "http://127.0.0.1:8080/api/marketplace/signature-agents";
 
-/** Two PAYWALL articles' paths (one price: the publisher's), and a buyer with `signer`'s directory registered. */
+/** Three PAYWALL articles' paths (one price: the publisher's), and a buyer with `signer`'s directory registered. */
 async function setUp(folio: TestFolio, signer: TestSigner) {
   const rs = await folio.deps.store.db.execute(
     `SELECT site_path FROM articles WHERE publisher_id = 'pub_demo' AND policy = 'PAYWALL'
-     AND kind = 'article' AND price_micros IS NULL ORDER BY id LIMIT 2`,
+     AND kind = 'article' AND price_micros IS NULL ORDER BY id LIMIT 3`,
   );
   const paths = rs.rows.map((r) => String(r.site_path));
   const { apiKey, buyerId } = await createBuyer(folio.deps.store.db, {
@@ -98,22 +98,28 @@ Deno.test("a signed paid request is charged once: its replay and its move to ano
   assert.equal(moved.error, "InvalidSignature");
   assert.match(moved.text, /does not verify/);
 
-  // A signature that leaves the path out pays for no page.
+  // A signature that leaves the path out (the deployed component sets, issue 40) pays once, on
+  // the page it was sent to, and never again: not there, not on another page.
   const unbound = {
     ...offer,
-    ...await signer.sign(url(paths[1]), {
+    ...await signer.sign(url(paths[2]), {
       headers: offer,
       cover: ["crawler-exact-price"],
       path: false,
     }),
   };
-  assert.deepEqual(await refusal(await crawl(paths[1], unbound)), {
-    status: 400,
-    error: "InvalidSignature",
-    text: "InvalidSignature: the signature does not cover the request's path: cover @path, " +
-      "@target-uri or @request-target so it cannot be used on another page\n",
-  });
-  assert.equal(await landingCharges(folio), 1, "nothing charged after the first read");
+  const once = await crawl(paths[2], unbound);
+  assert.equal(once.status, 200, await once.clone().text());
+  await once.body?.cancel();
+  assert.equal(await landingCharges(folio), 2);
+  for (const path of [paths[2], paths[1]]) {
+    assert.deepEqual(await refusal(await crawl(path, unbound)), {
+      status: 400,
+      error: "InvalidSignature",
+      text: `InvalidSignature: ${REPLAYED}\n`,
+    }, path);
+  }
+  assert.equal(await landingCharges(folio), 2, "nothing charged after the unbound read");
 
   // A fresh signature of the second page pays once more.
   const fresh = await crawl(paths[1], {
@@ -122,7 +128,7 @@ Deno.test("a signed paid request is charged once: its replay and its move to ano
   });
   assert.equal(fresh.status, 200);
   await fresh.body?.cancel();
-  assert.equal(await landingCharges(folio), 2);
+  assert.equal(await landingCharges(folio), 3);
 });
 
 Deno.test("a signature spent on one process is refused by another on the same store", async () => {

@@ -20,8 +20,9 @@ export interface TestSigner extends AsyncDisposable {
   /**
    * Returns headers (signature-agent, signature-input, signature) for a request to `url`, covering
    * @authority, @path (unless `path` is false), signature-agent and every header named in `cover`
-   * (their values taken from `headers`). The library adds a fresh random nonce unless `nonce` is
-   * given. `created`/`expires` default to clock-now-1s / +5 min; pass other dates to make
+   * (their values taken from `headers`). `defaults` signs with the library's own default
+   * components (`@authority`, `signature-agent`: what crawlers deployed sign) and ignores `cover`
+   * and `path`. The library adds a fresh random nonce unless `nonce` is given. `created`/`expires` default to clock-now-1s / +5 min; pass other dates to make
    * expired signatures.
    */
   sign(
@@ -30,7 +31,10 @@ export interface TestSigner extends AsyncDisposable {
       headers?: Record<string, string>;
       cover?: string[];
       path?: boolean;
+      defaults?: boolean;
       nonce?: string;
+      /** Sign without a nonce (the library always adds one: the base is written out here). */
+      noNonce?: boolean;
       created?: Date;
       expires?: Date;
     },
@@ -66,11 +70,31 @@ export async function startTestSigner(opts: { now?: () => Date } = {}): Promise<
       const headers = { ...o.headers, "signature-agent": signatureAgent };
       const path = o.path === false ? [] : ["@path"];
       const components = ["@authority", ...path, "signature-agent", ...(o.cover ?? [])];
+      if (o.noNonce) {
+        const names = components.map((c) => c.toLowerCase());
+        const c = Math.floor(created.getTime() / 1000), x = Math.floor(expires.getTime() / 1000);
+        const input = `(${names.map((n) => `"${n}"`).join(" ")});created=${c};expires=${x}` +
+          `;keyid="${signer.keyid}";tag="web-bot-auth"`;
+        const u = new URL(url);
+        const value = (n: string) =>
+          n === "@authority"
+            ? u.host
+            : n === "@path"
+            ? u.pathname
+            : (headers as Record<string, string>)[n];
+        const base = [...names.map((n) => `"${n}": ${value(n)}`), `"@signature-params": ${input}`];
+        const bytes = await signer.sign(base.join("\n"));
+        return {
+          "signature-agent": signatureAgent,
+          "signature-input": `sig1=${input}`,
+          "signature": `sig1=:${btoa(String.fromCharCode(...bytes))}:`,
+        };
+      }
       const signed = await signatureHeaders({ method: "GET", url, headers }, signer, {
         created,
         expires,
         nonce: o.nonce,
-        components: components.map((c) => c.toLowerCase()),
+        components: o.defaults ? undefined : components.map((c) => c.toLowerCase()),
       });
       return {
         "signature-agent": signatureAgent,

@@ -18,6 +18,7 @@ import { annotateRequest, meters } from "./telemetry.ts";
 import { hostOf } from "./middleware.ts";
 import type { Caller } from "../domain/reads/requester.ts";
 import { callScope, inCallScope } from "./call_scope.ts";
+import { LicenseTokenError } from "../domain/rsl/license_tokens.ts";
 
 /** Why the envelope refused a request, for the surface to word. */
 export type EnvelopeRefusal =
@@ -25,6 +26,8 @@ export type EnvelopeRefusal =
   | { kind: "key_in_url" }
   | { kind: "unreachable"; why: Refusal; publisher: Publisher }
   | { kind: "bad_credential"; publisher: Publisher }
+  /** An RSL license token refused (docs/decisions/rsl.md): the protocol's error and why. */
+  | { kind: "bad_license"; publisher: Publisher; license: LicenseTokenError }
   | { kind: "body_too_large"; limit: number };
 
 /** A refusal thrown by the envelope; surfaces translate it in their `onError`. */
@@ -119,7 +122,7 @@ export function publisherFrom(deps: Pick<AppDeps, "store">, via: "host" | "param
  * `anonymous` names a caller without a credential (null: the surface names it later).
  */
 export function gate(
-  deps: Pick<AppDeps, "store" | "clock" | "config">,
+  deps: Pick<AppDeps, "store" | "clock" | "config" | "receipts">,
   surface: ReachSurface,
   anonymous: (c: Context<PublishedEnv>) => string | null,
 ) {
@@ -133,10 +136,15 @@ export function gate(
     const why = reach(publisher, surface, presented.presented);
     if (why) throw new Refused({ kind: "unreachable", why, publisher });
     const credential = presented.presented === "none" ? null : await verifyCredential(
-      { db: deps.store.db, clock: deps.clock, config: deps.config },
+      { db: deps.store.db, clock: deps.clock, config: deps.config, receipts: deps.receipts },
       publisher,
       presented,
-    );
+    ).catch((e) => {
+      if (e instanceof LicenseTokenError) {
+        throw new Refused({ kind: "bad_license", publisher, license: e });
+      }
+      throw e;
+    });
     if (presented.presented !== "none" && !credential) {
       throw new Refused({ kind: "bad_credential", publisher });
     }
@@ -181,5 +189,6 @@ export function callerOf<E extends AppEnv>(
     buyerId: c.get("credential")?.buyerId ?? null,
     territory: territoryOf(deps.config, c.req.raw.headers),
     surface,
+    license: c.get("credential")?.license ?? null,
   };
 }

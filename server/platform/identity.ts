@@ -16,8 +16,19 @@ import type { Presented } from "../domain/licensing/reach.ts";
 import { mcpResourceUris } from "./resource_metadata.ts";
 import { ACCESS_PREFIX, REFRESH_PREFIX, verifyAccessToken } from "../domain/accounts/tokens.ts";
 import { hashSecret, wellFormed } from "./secrets.ts";
+import type { Receipts } from "../domain/billing/receipts.ts";
+import {
+  type LicenseGrant,
+  LicenseTokenError,
+  olpServerOf,
+  verifyLicenseToken,
+} from "../domain/rsl/license_tokens.ts";
 
-/** What the Authorization header presents; a header that is not `Bearer <token>` is a bad token. */
+/**
+ * What the Authorization header presents: `Bearer <token>` (a buyer key or an access token), or
+ * `License <token>` (an RSL license token, the Crawler Authorization Protocol, docs/decisions/rsl.md);
+ * any other header is a bad token.
+ */
 export interface Presentation {
   presented: Presented;
   /** The bearer token; null when nothing, or nothing readable, was presented. */
@@ -26,7 +37,7 @@ export interface Presentation {
 
 /** A verified credential. */
 export interface Credential {
-  kind: "buyer_key" | "access_token";
+  kind: "buyer_key" | "access_token" | "license_token";
   /** Meter identity: `buyer:<id>` or `oauth:<clientId>` (docs/DESIGN.md §4). */
   identity: string;
   /** What an MCP session is bound to: `buyer:<id>` or the OAuth client id. */
@@ -36,26 +47,40 @@ export interface Credential {
   email: string | null;
   /** Granted OAuth scopes (space-separated); null for buyer keys. */
   scope: string | null;
+  /** What an RSL license token grants (its resource, payment); absent for other credentials. */
+  license?: LicenseGrant;
 }
 
 const BEARER = /^Bearer +([\x21-\x7E]+) *$/i;
+const LICENSE = /^License(?: +([\x21-\x7E]+))? *$/i;
 
 /** Reads the Authorization header without verifying anything. */
 export function presentation(header: string | null | undefined): Presentation {
   if (header === null || header === undefined) return { presented: "none", token: null };
+  if (/^License\b/i.test(header)) {
+    return { presented: "license_token", token: LICENSE.exec(header)?.[1] ?? null };
+  }
   const token = BEARER.exec(header)?.[1] ?? null;
   return { presented: token?.startsWith("mk_") ? "buyer_key" : "access_token", token };
 }
 
 /**
- * The credential behind a presentation, for one publisher: a live buyer key, or a live access
- * token bound (RFC 8707) to one of this publisher's MCP resource URIs. Null when it is not genuine.
+ * The credential behind a presentation, for one publisher: a live buyer key, a live access token
+ * bound (RFC 8707) to one of this publisher's MCP resource URIs, or a live license token issued for
+ * this publisher's content. Null when a key or access token is not genuine; a license token that
+ * is not throws its `LicenseTokenError`, which says why in the protocol's terms.
  */
 export async function verifyCredential(
-  deps: { db: Client; clock: Clock; config: Pick<Config, "baseUrl"> },
+  deps: {
+    db: Client;
+    clock: Clock;
+    config: Pick<Config, "baseUrl">;
+    receipts: Pick<Receipts, "verifyJwt">;
+  },
   publisher: Publisher,
   p: Presentation,
 ): Promise<Credential | null> {
+  if (p.presented === "license_token") return await licenseCredential(deps, publisher, p.token);
   if (p.token === null) return null;
   if (p.presented === "buyer_key") {
     // The publisher was looked up in this request: no second configuration-version read.
@@ -83,6 +108,35 @@ export async function verifyCredential(
     buyerId: grant.buyerId,
     email: grant.email,
     scope: grant.scope,
+  };
+}
+
+async function licenseCredential(
+  deps: { clock: Clock; receipts: Pick<Receipts, "verifyJwt">; config: Pick<Config, "baseUrl"> },
+  publisher: Publisher,
+  token: string | null,
+): Promise<Credential> {
+  if (token === null) {
+    throw new LicenseTokenError("invalid_request", "Send Authorization: License <token>");
+  }
+  const { grant } = await verifyLicenseToken(deps.receipts, token, {
+    now: deps.clock.now(),
+    issuer: olpServerOf(deps.config.baseUrl),
+  });
+  if (grant.publisherId !== publisher.id) {
+    throw new LicenseTokenError(
+      "insufficient_scope",
+      `The license token is for another publisher's content, not ${publisher.name}'s`,
+    );
+  }
+  return {
+    kind: "license_token",
+    identity: `buyer:${grant.buyerId}`,
+    principal: `olp:${grant.clientId}`,
+    buyerId: grant.buyerId,
+    email: null,
+    scope: null,
+    license: grant,
   };
 }
 

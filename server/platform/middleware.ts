@@ -5,8 +5,12 @@ import type { AppDeps, AppEnv } from "../deps.ts";
 import { AppError, errorBody } from "./errors.ts";
 import { randomBase62 } from "./secrets.ts";
 
-/** Gives every request an id (a sane inbound X-Request-Id is kept) and echoes it back. */
+/**
+ * Gives every request an id (a sane inbound X-Request-Id is kept) and echoes it back; the app's
+ * one global middleware, so it also gives a HEAD answer its GET body's length (`headLength()`).
+ */
 export function requestId(): MiddlewareHandler<AppEnv> {
+  const length = headLength();
   return async (c, next) => {
     const inbound = c.req.header("x-request-id");
     const id = inbound && /^[\w.-]{8,64}$/.test(inbound) ? inbound : `req_${randomBase62(16)}`;
@@ -14,9 +18,41 @@ export function requestId(): MiddlewareHandler<AppEnv> {
     // Set before the handler, where c.json() picks it up: set after, on the finished Response,
     // Hono copies the whole Response to add one header. A Response built by hand gets it after.
     c.header("X-Request-Id", id);
-    await next();
+    await length(c, next);
     if (!c.res.headers.has("X-Request-Id")) c.header("X-Request-Id", id);
   };
+}
+
+/**
+ * A HEAD answer carries the Content-Length its GET body would have, or none (RFC 9110 section
+ * 8.6). Hono answers HEAD with the GET route's response minus its body, which Deno then sends
+ * as `Content-Length: 0`; so the length is taken from the body here, before Hono drops it. An
+ * event stream has no length to state: `withoutLength()` makes Deno send none.
+ */
+export function headLength(): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    await next();
+    const res = c.res;
+    if (c.req.method !== "HEAD" || res.body === null || res.headers.has("content-length")) return;
+    if (isEventStream(res)) {
+      await res.body.cancel();
+      return;
+    }
+    const length = (await res.arrayBuffer()).byteLength;
+    const headers = new Headers(res.headers);
+    headers.set("content-length", String(length));
+    c.res = new Response(null, { status: res.status, statusText: res.statusText, headers });
+  };
+}
+
+function isEventStream(res: Response): boolean {
+  return (res.headers.get("content-type") ?? "").toLowerCase().startsWith("text/event-stream");
+}
+
+/** A HEAD answer whose length cannot be known gets an empty stream: Deno then states no length. */
+export function withoutLength(req: Request, res: Response): Response {
+  if (req.method !== "HEAD" || res.headers.has("content-length") || !isEventStream(res)) return res;
+  return new Response(new ReadableStream({ start: (c) => c.close() }), res);
 }
 
 /** The one error handler: known errors become their JSON body; anything else a bare 500. */

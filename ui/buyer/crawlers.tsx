@@ -4,6 +4,8 @@
  */
 import type { z } from "zod";
 import type { signatureAgentsSchema } from "../../server/surfaces/marketplace/schemas.ts";
+import type { olpClientSchema } from "../../server/surfaces/marketplace/olp_schemas.ts";
+import { KeyOnce } from "../console/account.tsx";
 import { Scroll } from "../console/scroll.tsx";
 import { CopyBlock, CsrfField, when } from "../console/shell.tsx";
 import { BuyerShell, type BuyerWho } from "./shell.tsx";
@@ -20,6 +22,10 @@ export interface CrawlersProps {
   notice?: string | null;
   /** The API's words when removing a directory was refused. */
   failed?: string | null;
+  /** The buyer's RSL license-server client (GET /api/marketplace/olp-client). */
+  olp: z.output<typeof olpClientSchema>;
+  /** A secret just issued: in the answer to that post only. */
+  newSecret?: { clientId: string; secret: string } | null;
 }
 
 /** Where a key directory is served, under its origin (draft-meunier-http-message-signatures-directory). */
@@ -115,6 +121,46 @@ export function CrawlersPage(props: CrawlersProps) {
           )}
       </section>
 
+      {props.newSecret
+        ? (
+          <KeyOnce
+            title="Your license server secret"
+            apiKey={props.newSecret.secret}
+            next="/buyer/crawlers"
+            nextLabel="Done"
+          >
+            <p>
+              Your crawler sends it with client id <code>{props.newSecret.clientId}</code>{" "}
+              (HTTP Basic) to{" "}
+              <code>{props.olp.tokenEndpoint}</code>. The previous secret, if any, no longer works.
+            </p>
+          </KeyOnce>
+        )
+        : null}
+      <section class="card" aria-labelledby="olp-title">
+        <h2 id="olp-title">License server credentials (RSL)</h2>
+        <p class="hint">
+          Publishers' license.xml files name Folio as their license server. With these credentials
+          your crawler gets a short-lived license token for a page and reads it with{" "}
+          <code>Authorization: License &lt;token&gt;</code>; each read goes on your statement.
+        </p>
+        {props.olp.client
+          ? (
+            <p>
+              Client id <code>{props.olp.client.clientId}</code>, secret last issued{" "}
+              {when(props.olp.client.rotatedAt)}. Folio keeps only its hash, so it cannot show it
+              again; if it is lost or has leaked, issue a new one.
+            </p>
+          )
+          : <p class="muted">You have no license server credentials yet.</p>}
+        <form method="post" action="/buyer/crawlers/olp">
+          <CsrfField token={props.who.csrfToken} />
+          <button type="submit">
+            {props.olp.client ? "Issue a new secret" : "Issue credentials"}
+          </button>
+        </form>
+      </section>
+
       <section class="card" aria-labelledby="howto-title">
         <h2 id="howto-title">How to register your crawler</h2>
         <p>
@@ -137,9 +183,11 @@ export function CrawlersPage(props: CrawlersProps) {
               value={registrationExample(props.baseUrl)}
             />
             <p class="hint">
-              Every signature must cover <code>@authority</code>, <code>@path</code> (or{" "}
-              <code>@target-uri</code>) and <code>signature-agent</code> and be tagged{" "}
-              <code>web-bot-auth</code>; <code>created</code> and <code>expires</code>{" "}
+              Every signature must cover <code>@authority</code> and <code>signature-agent</code>
+              {" "}
+              (cover <code>@path</code> too: recommended) and be tagged <code>web-bot-auth</code>;
+              {" "}
+              <code>created</code> and <code>expires</code>{" "}
               are Unix times at most 24 hours apart. A signature is good for one request: sign each
               request afresh, with a new <code>nonce</code>. A library such as Cloudflare's{" "}
               <code>web-bot-auth</code> builds these headers.

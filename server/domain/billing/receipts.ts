@@ -14,6 +14,9 @@ import {
   generateKeyPair,
   importJWK,
   type JWK,
+  type JWTPayload,
+  jwtVerify,
+  SignJWT,
 } from "jose";
 import type { Client } from "../../../store/db.ts";
 import {
@@ -52,6 +55,18 @@ export interface Receipts {
   rotate(): Promise<string>;
   /** The receipt's claims and key if Folio signed it as it stands; null if not (forged, altered). */
   verify(jws: string): Promise<{ claims: ReceiptClaims; kid: string } | null>;
+  /**
+   * A JWT of `typ` with the same keys (RSL license tokens, server/domain/licensing/license_tokens.ts),
+   * so one JWKS verifies receipts and tokens; `typ` keeps one from passing for the other.
+   */
+  signJwt(claims: JWTPayload, typ: string): Promise<string>;
+  /** The JWT's claims when Folio signed it with `typ` as `issuer`, valid at `now`; else why not. */
+  verifyJwt(
+    jwt: string,
+    typ: string,
+    now: Date,
+    issuer: string,
+  ): Promise<{ claims: JWTPayload } | { why: "expired" | "invalid" }>;
 }
 
 /**
@@ -124,6 +139,27 @@ export function receipts(
       return { keys: rows.map((r) => JSON.parse(r.publicJwk) as JWK) };
     },
     rotate,
+    async signJwt(claims, typ) {
+      const { kid, key } = await signingKey();
+      return await new SignJWT(claims).setProtectedHeader({ alg: "EdDSA", kid, typ }).sign(key);
+    },
+    async verifyJwt(jwt, typ, now, issuer) {
+      const keys = createLocalJWKSet({
+        keys: (await listReceiptKeys(deps.db)).map((r) => JSON.parse(r.publicJwk) as JWK),
+      });
+      try {
+        const { payload } = await jwtVerify(jwt, keys, {
+          algorithms: ["EdDSA"],
+          typ,
+          issuer,
+          currentDate: now,
+          clockTolerance: 0,
+        });
+        return { claims: payload };
+      } catch (e) {
+        return { why: (e as { code?: string }).code === "ERR_JWT_EXPIRED" ? "expired" : "invalid" };
+      }
+    },
     async verify(jws) {
       const keys = createLocalJWKSet({
         keys: (await listReceiptKeys(deps.db)).map((r) => JSON.parse(r.publicJwk) as JWK),

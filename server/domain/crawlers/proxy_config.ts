@@ -68,10 +68,12 @@ map $http_user_agent $folio_known_crawler {
     "~*${crawlerRegex()}" 1;
 }
 
-# A buyer's Folio key (Bearer mk_...) pays Folio: it is not the origin's to see.
+# A buyer's Folio key (Bearer mk_...) or RSL license token (License ...) pays Folio: it is not
+# the origin's to see.
 map $http_authorization $folio_origin_authorization {
     default $http_authorization;
     "~*^Bearer\\s+mk_" "";
+    "~*^License\\b" "";
 }
 
 server {
@@ -83,6 +85,16 @@ server {
         proxy_pass ${folio};
         proxy_set_header Host $host;
         proxy_ssl_server_name on;
+        proxy_connect_timeout 2s;
+        # Folio unreachable: a clear 503, never the origin's page or nginx's HTML 502 as a license.
+        error_page 500 502 503 504 = @folio_license_down;
+    }
+
+    location @folio_license_down {
+        default_type text/plain;
+        add_header Retry-After 60 always;
+        add_header Cache-Control no-store always;
+        return 503 "The license server is unavailable: retry later.\n";
     }
 
     location / {

@@ -51,14 +51,21 @@ ${site.domain} {
 					header -Folio-Receipt
 				}
 			}
-			# A buyer's Folio key (Bearer mk_...) pays Folio: it is not the origin's to see.
-			@folio_key header_regexp Authorization "^Bearer +mk_"
+			# A buyer's Folio key (Bearer mk_...) or license token (License ...) pays Folio: it is not
+			# the origin's to see.
+			@folio_key header_regexp Authorization "^(?i)(Bearer +mk_|License )"
 			request_header @folio_key -Authorization
 			reverse_proxy ${origin}
 		}
 	}
 	# Folio unreachable (forward_auth failed): ${site.whenDown}.
 	handle_errors {
+		# Never the origin's /license.xml in Folio's place: a crawler would take it as the license.
+		handle /license.xml {
+			header Retry-After 60
+			header Cache-Control no-store
+			respond "The license server is unavailable: retry later." 503
+		}
 ${whenDown}		handle {
 			reverse_proxy ${origin}
 		}
@@ -82,7 +89,7 @@ export function traefikConfig(site: GateSite): ProxyConfig {
     "HeaderRegexp(`Signature-Input`, `.`)",
     "HeaderRegexp(`Crawler-Exact-Price`, `.`)",
     "HeaderRegexp(`Crawler-Max-Price`, `.`)",
-    "HeaderRegexp(`Authorization`, `(?i)^Bearer `)",
+    "HeaderRegexp(`Authorization`, `(?i)^(Bearer|License) `)",
   ].join(" || ");
   const config =
     `# Folio crawler gate for ${site.domain} (Traefik v3 dynamic configuration, file provider).

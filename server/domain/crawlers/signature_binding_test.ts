@@ -1,6 +1,6 @@
 /**
- * A signature is bound to its request (issue 28): it must cover the path, it does not verify on
- * another path, and the `"signature-agent";key="sig1"` form of RFC 9421 section 2.1.2 signs one
+ * A signature is bound to its request (issue 28): the deployed component sets (no path) verify
+ * (issue 40), one that covers the path does not verify on another path, and the `"signature-agent";key="sig1"` form of RFC 9421 section 2.1.2 signs one
  * dictionary member. The replay cache itself is tested in signature_replay_test.ts.
  */
 import assert from "node:assert/strict";
@@ -72,26 +72,43 @@ async function signMember(signer: Ed25519Signer, now: Date, nonce = "n-1") {
   };
 }
 
-Deno.test("a signature that covers no path is refused, naming the components to cover", async () => {
+Deno.test("the deployed component sets verify without a path (issue 40)", async () => {
   const clock = manualClock();
   await using signer = await startTestSigner({ now: clock.now });
   const deps = { fetcher: createFetcher({ userAgent: "t", allowLoopback: true }), clock };
-  const bare = await signer.sign(PAGE, { path: false });
-  assertInvalid(
-    await verifyWebBotAuth(deps, new Request(PAGE, { headers: bare })),
-    /^the signature does not cover the request's path: cover @path, @target-uri or @request-target/,
+  // web-bot-auth's defaults: @authority and signature-agent, a fresh nonce.
+  const defaults = await signer.sign(PAGE, { defaults: true });
+  assert.match(defaults["signature-input"], /^sig1=\("@authority" "signature-agent"\);/);
+  const got = await verifyWebBotAuth(deps, new Request(PAGE, { headers: defaults }));
+  assert.equal(got.kind, "verified", JSON.stringify(got));
+  if (got.kind === "verified") assert.deepEqual(got.covered, ["@authority", "signature-agent"]);
+  // Cloudflare's documented set: the same plus the price header.
+  const price = { "crawler-exact-price": "USD 0.01" };
+  const priced = await signer.sign(PAGE, {
+    path: false,
+    headers: price,
+    cover: ["crawler-exact-price"],
+  });
+  const paid = await verifyWebBotAuth(
+    deps,
+    new Request(PAGE, { headers: { ...price, ...priced } }),
   );
-  // @query alone does not pin the page either.
-  const query = await signer.sign(PAGE, { path: false, cover: ["@query"] });
-  assertInvalid(
-    await verifyWebBotAuth(deps, new Request(PAGE, { headers: query })),
-    /does not cover the request's path/,
-  );
+  assert.equal(paid.kind, "verified", JSON.stringify(paid));
   for (const pin of ["@target-uri", "@request-target"]) {
     const signed = await signer.sign(PAGE, { path: false, cover: [pin] });
-    const got = await verifyWebBotAuth(deps, new Request(PAGE, { headers: signed }));
-    assert.equal(got.kind, "verified", `${pin}: ${JSON.stringify(got)}`);
+    const one = await verifyWebBotAuth(deps, new Request(PAGE, { headers: signed }));
+    assert.equal(one.kind, "verified", `${pin}: ${JSON.stringify(one)}`);
   }
+  // @authority and signature-agent stay required.
+  const noAgent = await signer.sign(PAGE, { path: false });
+  const noAuthority = noAgent["signature-input"].replace('"@authority" ', "");
+  assertInvalid(
+    await verifyWebBotAuth(
+      deps,
+      new Request(PAGE, { headers: { ...noAgent, "signature-input": noAuthority } }),
+    ),
+    /does not cover @authority/,
+  );
 });
 
 Deno.test("a signature moved to another path of the host does not verify", async () => {

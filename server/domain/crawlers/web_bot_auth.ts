@@ -3,9 +3,11 @@
  * `Signature-Agent` header points to (draft-meunier-web-bot-auth-architecture). The landing path
  * asks here whether a request is signed, and by whom.
  *
- * A signature must cover @authority, the path (@path, @target-uri or @request-target) and
- * Signature-Agent (whole, or the member `"signature-agent";key="<label>"`), so it is bound to one
- * page of one host; signature_replay.ts makes it good for one request.
+ * A signature must cover @authority and Signature-Agent (whole, or the member
+ * `"signature-agent";key="<label>"`): the component set Cloudflare documents and web-bot-auth signs
+ * by default (issue 40). The path is not required: signature_replay.ts spends every verified
+ * signature once, whatever it covers, so a captured one pays for no second page. Covering `@path`
+ * is still recommended (docs/decisions/crawler-gate.md): it fails on another page before any lookup.
  *
  * The signature base is built by signature_base.ts (RFC 9421 section 2.5) and checked with the
  * web-bot-auth library's Ed25519 verifier. The library's own `verify` is not called: it and
@@ -67,8 +69,6 @@ export interface WebBotAuthDeps {
 
 const SKEW_S = 60; // a signer's clock may run this far ahead of ours
 const MAX_VALIDITY_S = 24 * 3600;
-/** The derived components that pin the request's path (RFC 9421 section 2.2). */
-const PATH_COMPONENTS = ["@path", "@target-uri", "@request-target"];
 
 /**
  * Verifies the request's Web Bot Auth signature, fetching the agent's key directory (cached). It
@@ -110,13 +110,6 @@ async function verify(deps: WebBotAuthDeps, req: Request): Promise<WebBotAuth> {
   const agent = agentOrigin(agentHeader, label, agentComponent);
   for (const name of ["@authority", SIGNATURE_AGENT_HEADER]) {
     if (!covered.includes(name)) throw invalid(`the signature does not cover ${name}`);
-  }
-  // Bound to its page: without the path one signature would pay for every page of the host.
-  if (!PATH_COMPONENTS.some((name) => covered.includes(name))) {
-    throw invalid(
-      "the signature does not cover the request's path: cover @path, @target-uri or " +
-        "@request-target so it cannot be used on another page",
-    );
   }
 
   const keyid = params.get("keyid");

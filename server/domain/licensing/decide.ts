@@ -68,6 +68,13 @@ export function decide(input: DecisionInput): Decision {
   if (policy === "BLOCKED") {
     return result("blocked", reasons.blocked(facts));
   }
+  // A license token covers the one resource it was issued for (docs/decisions/rsl.md).
+  if (requester.license && requester.license.articleId !== article.id) {
+    return result(
+      "license_denied",
+      `The license token is for ${requester.license.resource}, not this article: acquire one for ${article.citeUrl} from the license server.`,
+    );
+  }
   // c/d. Rights come before licenses and money: nothing can buy past them.
   if (!rights[use]) {
     // docs/SPEC.md "Content license": unchecking Full display makes agents receive summaries only.

@@ -12,7 +12,7 @@ import type { Publisher } from "../../../store/publishers.ts";
 export type ReachSurface = "rest" | "mcp" | "a2a" | "landing";
 
 /** What a request presents, before it is verified: nothing, a buyer key, or an access token. */
-export type Presented = "none" | "buyer_key" | "access_token";
+export type Presented = "none" | "buyer_key" | "access_token" | "license_token";
 
 /**
  * Why a surface refuses before any read:

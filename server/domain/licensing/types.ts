@@ -60,6 +60,11 @@ export interface Requester {
   surface: Surface;
   /** A crawler on the landing path that pays for every page it takes; absent elsewhere. */
   crawl?: CrawlTerms | null;
+  /**
+   * The read is under an RSL license token (docs/decisions/rsl.md), good for this article only:
+   * any other is license_denied, whatever else would allow it.
+   */
+  license?: { articleId: string; resource: string } | null;
   /** The buyer's suspension (an overdue invoice, or by hand): priced reads are refused. */
   suspension?: Overdue | null;
 }

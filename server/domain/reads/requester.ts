@@ -14,6 +14,8 @@ export interface Caller {
   surface: Surface;
   /** A paying crawler's terms on the landing path (server/surfaces/landing/visitor.ts). */
   crawl?: CrawlTerms | null;
+  /** The article an RSL license token is for (docs/decisions/rsl.md); absent without one. */
+  license?: { articleId: string; resource: string } | null;
 }
 
 /** The decision's view of the caller for one publisher: adds the licenses held at `now`. */

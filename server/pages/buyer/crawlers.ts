@@ -7,6 +7,7 @@ import { type Context, Hono } from "hono";
 import { CrawlersPage, type CrawlersProps } from "../../../ui/buyer/crawlers.tsx";
 import { renderPage } from "../../../ui/layout.tsx";
 import { signatureAgentsSchema } from "../../surfaces/marketplace/schemas.ts";
+import { olpClientSchema, olpSecretSchema } from "../../surfaces/marketplace/olp_schemas.ts";
 import type { AppDeps } from "../../deps.ts";
 import { type ApiFetch, callApi } from "../kit/api.ts";
 import { doneRedirect, field, formLimit, noticeOf, readForm, send } from "../kit/forms.ts";
@@ -21,13 +22,15 @@ const NOTICES: Record<string, string> = {
 export function crawlersPages(deps: AppDeps, api: ApiFetch): Hono<BuyerEnv> {
   const app = new Hono<BuyerEnv>();
   const render = async (c: Context<BuyerEnv>, extra: Partial<CrawlersProps>, status = 200) => {
-    const { agents } = must(
-      await callApi(c, api, market("/signature-agents"), signatureAgentsSchema),
-    );
+    const [{ agents }, olp] = await Promise.all([
+      callApi(c, api, market("/signature-agents"), signatureAgentsSchema).then(must),
+      callApi(c, api, market("/olp-client"), olpClientSchema).then(must),
+    ]);
     return c.html(
       renderPage(CrawlersPage({
         who: c.get("who"),
         agents,
+        olp,
         baseUrl: deps.config.baseUrl,
         notice: noticeOf(c, NOTICES),
         ...extra,
@@ -37,6 +40,26 @@ export function crawlersPages(deps: AppDeps, api: ApiFetch): Hono<BuyerEnv> {
   };
 
   app.get("/crawlers", (c) => render(c, {}));
+
+  // Issues or rotates the license-server secret; it is shown in the answer to this post only, so
+  // a reload does not issue another (as the API key's rotation, server/pages/buyer/keys.ts).
+  app.post("/crawlers/olp", formLimit, async (c) => {
+    const f = await readForm(c);
+    const issued = await send(
+      c,
+      api,
+      f,
+      market("/olp-client"),
+      { method: "POST" },
+      olpSecretSchema,
+    );
+    if (!issued.ok) return render(c, { failed: issued.problem! }, issued.status);
+    c.header("Cache-Control", "no-store");
+    return render(c, {
+      newSecret: { clientId: issued.body.clientId, secret: issued.body.clientSecret },
+      notice: "New license server secret issued; the old one no longer works.",
+    });
+  });
 
   app.post("/crawlers/remove", formLimit, async (c) => {
     const f = await readForm(c);

@@ -10,6 +10,7 @@ import { Refused } from "../../platform/envelope.ts";
 import { errorBody } from "../../platform/errors.ts";
 import { invalidKeyError } from "../../platform/identity.ts";
 import { CODES, rpcError } from "./jsonrpc.ts";
+import { licenseChallenge } from "../../domain/rsl/license_tokens.ts";
 
 /** The 404 of a publisher that has no A2A server here. */
 export function notServed(c: Context<AppEnv>, publisher: Publisher | null): Response {
@@ -49,6 +50,13 @@ export function a2aError(err: Error, c: Context<AppEnv>): Response {
       );
     case "bad_credential":
       return unauthenticated(invalidKeyError().message, "invalid_api_key");
+    case "bad_license":
+      // The Crawler Authorization Protocol's form (docs/decisions/rsl.md).
+      c.header("WWW-Authenticate", licenseChallenge(r.license.error, r.license.message));
+      return c.json(
+        rpcError(null, CODES.unauthenticated, r.license.message, { status: r.license.error }),
+        r.license.status,
+      );
     case "body_too_large":
       return c.json(
         rpcError(null, CODES.invalidRequest, `Request body exceeds ${r.limit} bytes (1 MiB)`),

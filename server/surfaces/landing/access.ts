@@ -14,7 +14,8 @@ import { territoryOf } from "../../platform/identity.ts";
 import type { Decision } from "../../domain/licensing/mod.ts";
 import { peekArticle, readArticle, type ReadResult } from "../../domain/reads/read_article.ts";
 import type { Caller } from "../../domain/reads/requester.ts";
-import { CrawlerError, priceOffer, refusalOf } from "./pay_per_crawl.ts";
+import { CrawlerError, type PriceOffer, priceOffer, refusalOf } from "./pay_per_crawl.ts";
+import { LicenseTokenError } from "../../domain/rsl/license_tokens.ts";
 import { crawlTermsFor } from "./visitor.ts";
 
 /** What the decision lets this visitor have of the page. */
@@ -43,13 +44,26 @@ export async function pageAccess(
 ): Promise<PageAccess | null> {
   const publisher = c.get("publisher");
   const visitor = c.get("visitor")!;
-  const offer = visitor.treatment === "crawler" ? priceOffer(c.req.raw.headers) : null;
+  const license = visitor.license;
+  if (license && license.articleId !== article.id) {
+    throw new LicenseTokenError(
+      "insufficient_scope",
+      `The license token is for ${license.resource}, not this page: acquire one for it`,
+    );
+  }
+  // A license pays by its own terms: up to its amount per read, no price header needed.
+  const offer: PriceOffer | null = license
+    ? { kind: "max", micros: license.amountMicros, header: "crawler-max-price" }
+    : visitor.treatment === "crawler"
+    ? priceOffer(c.req.raw.headers)
+    : null;
   const caller: Caller = {
     identity: visitor.identity,
     buyerId: visitor.buyerId,
     territory: territoryOf(deps.config, c.req.raw.headers),
     surface: "landing",
     crawl: await crawlTermsFor(deps, publisher, visitor, article, site),
+    license: license && { articleId: license.articleId, resource: license.resource },
   };
   const reads = {
     db: deps.store.db,

@@ -4,7 +4,7 @@
  * dialect (server/surfaces/landing/pay_per_crawl.ts).
  */
 import type { Context } from "hono";
-import { licenseLink } from "./rsl.ts";
+import { LICENSE_REQUIRED, licenseLink } from "./rsl.ts";
 import type { Article } from "../../../store/articles.ts";
 import { getBook } from "../../../store/books.ts";
 import { SiteArticle } from "../../../ui/site/mod.ts";
@@ -24,6 +24,7 @@ export async function articlePage(deps: AppDeps, c: Context<PublishedEnv>): Prom
   if (!access) return c.notFound();
   if (access.quoteMicros !== null) {
     c.header("crawler-price", formatCrawlerPrice(access.quoteMicros));
+    c.header("WWW-Authenticate", LICENSE_REQUIRED);
   }
   if (access.chargedMicros !== null) {
     c.header("crawler-charged", formatCrawlerPrice(access.chargedMicros));

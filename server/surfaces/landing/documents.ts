@@ -4,6 +4,7 @@
  * publisher's settings, rights, prices and content rules, so they never disagree with what the
  * pages charge.
  */
+import { olpServerOf } from "../../domain/rsl/license_tokens.ts";
 import type { Handler } from "hono";
 import { ownTermsPaths } from "../../../store/articles.ts";
 import { listRules } from "../../../store/rules.ts";
@@ -57,6 +58,7 @@ export function licenseXmlRoute(deps: AppDeps): Handler<PublishedEnv> {
       origin: brand.origin,
       termsUrl: brand.termsUrl,
       licenseServer: `${deps.config.baseUrl}/buyer`,
+      olpServer: olpServerOf(deps.config.baseUrl),
       rights: publicRights(p.rights),
       pricesMicros: p.pricesMicros,
       crawl: crawlTermsOf(p.agentPayments),

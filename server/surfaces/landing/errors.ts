@@ -13,6 +13,7 @@ import { formatCrawlerPrice } from "./crawler_price.ts";
 import { CrawlerError } from "./pay_per_crawl.ts";
 import { failureBody } from "./nlweb_wire.ts";
 import { SITE } from "../../platform/host_router.ts";
+import { licenseChallenge, LicenseTokenError } from "../../domain/rsl/license_tokens.ts";
 
 /** The site app's error handler. */
 export function landingError(deps: AppDeps): ErrorHandler<PublishedEnv> {
@@ -34,13 +35,27 @@ export function landingError(deps: AppDeps): ErrorHandler<PublishedEnv> {
       return c.text(`${err.code}: ${err.message}\n`, err.status);
     }
     if (err instanceof Refused) return refused(c, err);
+    if (err instanceof LicenseTokenError) return licenseRefused(c, err);
     return fallback(err, c);
   };
+}
+
+/** A license token refused in the Crawler Authorization Protocol's form, with the license's Link. */
+function licenseRefused(c: Context<PublishedEnv>, err: LicenseTokenError): Response {
+  c.header("WWW-Authenticate", licenseChallenge(err.error, err.message));
+  c.header(
+    "Link",
+    licenseLink(`${new URL(c.req.url).origin}${c.get("siteBase") ?? ""}/license.xml`),
+  );
+  c.header("Cache-Control", "no-store");
+  return c.text(`${err.error}: ${err.message}\n`, err.status);
 }
 
 function refused(c: Context<PublishedEnv>, err: Refused): Response {
   const r = err.refusal;
   switch (r.kind) {
+    case "bad_license":
+      return licenseRefused(c, r.license);
     case "unknown_publisher":
       return c.text(`No publisher is served at ${r.host}\n`, 404);
     case "key_in_url":

@@ -7,7 +7,7 @@
  * reverse-proxy mode (origin_proxy.ts) both ask it.
  */
 import { type Context, Hono } from "hono";
-import { type Article, findArticle, findArticleByPath } from "../../../store/articles.ts";
+import { siteArticle } from "../../domain/reads/site_article.ts";
 import type { Publisher } from "../../../store/publishers.ts";
 import type { AppDeps } from "../../deps.ts";
 import { classifyAgent } from "../../domain/crawlers/crawlers.ts";
@@ -15,7 +15,7 @@ import { callLogged, type PublishedEnv } from "../../platform/envelope.ts";
 import { pageAccess } from "./access.ts";
 import { formatCrawlerPrice } from "./crawler_price.ts";
 import { landingError } from "./errors.ts";
-import { licenseLink } from "./rsl.ts";
+import { LICENSE_REQUIRED, licenseLink } from "./rsl.ts";
 import { siteReach, visitorIdentified } from "./visitor.ts";
 
 /** Call-log tool names: which door the request came through. */
@@ -29,12 +29,15 @@ export interface GateCall {
   remoteAddr: Deno.Addr | undefined;
 }
 
-/** A Folio buyer key presented as a bearer token (server/platform/identity.ts). */
-export const FOLIO_KEY = /^\s*Bearer\s+mk_/i;
+/**
+ * A Folio credential: a buyer key presented as a bearer token, or an RSL license token
+ * (`License <token>`, docs/decisions/rsl.md) (server/platform/identity.ts).
+ */
+export const FOLIO_KEY = /^\s*(?:Bearer\s+mk_|License\b)/i;
 
 /**
  * The request the gate decides on: the client's, without an Authorization that is not a Folio
- * buyer key. The origin's own credentials (Basic auth, its API's tokens) are the origin's
+ * credential (a buyer key or a license token). The origin's own credentials (Basic auth, its API's tokens) are the origin's
  * business, and the proxy passes them on untouched.
  */
 export function gateRequest(url: URL | string, method: string, headers: Headers): Request {
@@ -96,9 +99,7 @@ async function decide(deps: AppDeps, c: Context<PublishedEnv>): Promise<Response
   const url = new URL(c.req.url);
   // The URL Folio ingested or its canonical one (a query may name the page: ?p=123), else the
   // path of the canonical URL, else a page Folio never saw.
-  const article = await findArticle(deps.store.db, publisher.id, url.href) ??
-    await findArticleByPath(deps.store.db, publisher.id, url.pathname) ??
-    unlisted(publisher, url);
+  const article = await siteArticle(deps.store.db, publisher, url);
   c.set("article", article);
   const access = await pageAccess(deps, c, article, "origin");
   if (!access) return allow(c, null);
@@ -112,6 +113,7 @@ async function decide(deps: AppDeps, c: Context<PublishedEnv>): Promise<Response
   }
   if (access.status === 402) {
     c.header("crawler-price", formatCrawlerPrice(access.quoteMicros!));
+    c.header("WWW-Authenticate", LICENSE_REQUIRED);
     return c.text(
       `This page is paid: retry with crawler-exact-price or crawler-max-price and a buyer credential. ${access.decision.reason}\n`,
       402,
@@ -133,31 +135,4 @@ function allow(
   if (receipt) c.header(RECEIPT, receipt);
   c.header("Cache-Control", "no-store");
   return c.body(null, 200);
-}
-
-/**
- * A path Folio never ingested, priced by the publisher's rules and defaults: an OBSERVE article
- * whose id is its URL, so a charge for it names what was read.
- */
-function unlisted(publisher: Publisher, url: URL): Article {
-  const href = `${url.origin}${url.pathname}`;
-  return {
-    id: href,
-    publisherId: publisher.id,
-    url: href,
-    canonicalUrl: null,
-    title: url.pathname,
-    author: "",
-    publishedAt: null,
-    summary: "",
-    tags: [],
-    body: "",
-    policy: "OBSERVE",
-    priceMicros: null,
-    kind: "article",
-    bookId: null,
-    chapterNo: null,
-    contentHash: "",
-    updatedAt: "",
-  };
 }

@@ -60,10 +60,13 @@ export async function nlwebAsk(deps: AppDeps, c: Context<PublishedEnv>): Promise
   try {
     const input = await askInput(c);
     const publisher = c.get("publisher");
-    const { hits } = await searchArticles(
+    const { hits, territory } = await searchArticles(
       { db: deps.store.db, clock: deps.clock, search: deps.search },
       { publisher, query: input.query, limit: input.limit, caller: callerOf(c, deps, "nlweb") },
     );
+    // Everything the query could reach is withheld in the caller's region, as REST, MCP and A2A
+    // answer it (docs/SPEC.md "Errors": 451), not an empty list that reads as "no match".
+    if (territory) throw new NlwebFailure(451, "TERRITORY_BLOCKED", territory);
     const site = new URL(c.req.url).host;
     const results = hits.map((h, i) => resultOf(deps, publisher, site, h, scoreOf(i, hits.length)));
     if (input.format === null) {

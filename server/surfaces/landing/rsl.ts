@@ -17,9 +17,11 @@
  * @module
  */
 
-import type { AgentPayments } from "../../../store/publishers.ts";
 import type { ContentRule, Policy } from "../../../store/vocabulary.ts";
 import { type CrawlTerms, pathMatches, termsOf } from "../../domain/licensing/mod.ts";
+import { permittedUsages, type Usage } from "../../domain/rsl/usages.ts";
+import { licenseChallenge } from "../../domain/rsl/license_tokens.ts";
+export { crawlTermsOf } from "../../domain/rsl/usages.ts";
 import {
   PLATFORM_FEE_BPS,
   PLATFORM_FEE_TEXT,
@@ -38,6 +40,16 @@ export function licenseLink(licenseXmlUrl: string): string {
   return `<${licenseXmlUrl}>; rel="license"; type="${RSL_CONTENT_TYPE}"`;
 }
 
+/**
+ * The Crawler Authorization Protocol's challenge on a paid page asked without a credential: a
+ * license token from the server license.xml names is one way in (docs/decisions/rsl.md), beside
+ * pay-per-crawl's price headers on the same 402.
+ */
+export const LICENSE_REQUIRED = licenseChallenge(
+  "invalid_request",
+  "A license is required: acquire a token from the license server license.xml names",
+);
+
 /** RSL 1.0: the one namespace of every RSL element. */
 export const RSL_NAMESPACE = "https://rslstandard.org/rsl";
 
@@ -50,6 +62,11 @@ export interface RslInput {
   termsUrl: string;
   /** Where licenses are obtained: the marketplace, e.g. "https://folio.example/buyer". */
   licenseServer: string;
+  /**
+   * The RSL license server (OLP, docs/decisions/rsl.md) named by every `<content server>`, e.g.
+   * "https://folio.example/api/olp"; absent in documents written without one.
+   */
+  olpServer?: string;
   rights: { summarization: boolean; display: boolean; rag: boolean; fine_tuning: boolean };
   /** The publisher's per-use prices; `display` is the page price when nothing else sets one. */
   pricesMicros: { summarization: number; display: number; rag: number };
@@ -70,23 +87,8 @@ export interface RslArticle {
   priceMicros: number | null;
 }
 
-/**
- * The terms a crawler gets by the publisher's default action, as the landing path gives them
- * (visitor.ts `crawlTermsFor`): charged for every page when agent payments are on and the default
- * is to charge; otherwise none (a crawler set apart, or escalated by robots.txt, is not stated).
- */
-export function crawlTermsOf(
-  payments: Pick<AgentPayments, "enabled" | "defaultAction" | "crawlerPriceMicros">,
-): CrawlTerms | null {
-  return payments.enabled && payments.defaultAction === "charge"
-    ? { why: "charge", priceMicros: payments.crawlerPriceMicros }
-    : null;
-}
-
 /** A page on the site no article or rule sets apart: OBSERVE, the publisher's prices. */
 const PLAIN_PAGE = { policy: "OBSERVE", priceMicros: null } as const;
-
-type Usage = "all" | "ai-all" | "ai-train" | "ai-input" | "ai-index" | "search";
 
 /** What a path costs a crawler: free, a per-page price (publisher's, before the fee), or no AI. */
 type Terms =
@@ -163,7 +165,8 @@ export function rslDocument(input: RslInput): string {
     const deniedToAll = applying.some((d) => d.territories === null);
     const geo = [...new Set(applying.flatMap((d) => d.territories ?? []))].sort();
     const terms: Terms = deniedToAll ? { kind: "blocked" } : termsAt(pattern);
-    return el("content", { url: `${origin}${rslPattern(pattern)}` }, [
+    const server: Record<string, string> = input.olpServer ? { server: input.olpServer } : {};
+    return el("content", { url: `${origin}${rslPattern(pattern)}`, ...server }, [
       ...licenses(terms, deniedToAll, geo, usages, input),
       el("copyright", { type: "organization" }, input.publisherName),
       el("terms", {}, input.termsUrl),
@@ -178,8 +181,13 @@ export function rslDocument(input: RslInput): string {
       ? "ai-train (fine_tuning) is granted with every read, and on an approved license request."
       : "ai-train (fine_tuning) is licensed only on an approved license request: the training license.",
     "Metered per-read prices for marketplace buyers are on the terms page.",
-    "The marketplace is named in payment/custom and legal, not as content@server: it is not an",
-    "RSL (OLP) license server, and content@server obliges every client to obtain a token first.",
+    ...(input.olpServer
+      ? [
+        `content@server is Folio's RSL license server (OLP): POST ${input.olpServer}/token with`,
+        "grant_type=rsl, a <license> and the resource, as a buyer's OLP client; read with",
+        "Authorization: License <token>. No encrypted assets are offered: there is no key endpoint.",
+      ]
+      : []),
     ...notes.map((n) => `Not expressed in RSL: ${n}.`),
   ];
   return [
@@ -261,18 +269,6 @@ function covers(outer: string, inner: string): boolean {
 }
 
 // ---- licenses -----------------------------------------------------------------------------
-
-/** RSL usage from Folio's rights (RSL 1.0 §3.4.1.1). */
-function permittedUsages(rights: RslInput["rights"]): Usage[] {
-  const usages: Usage[] = [];
-  // ai-input: content given to a model at inference (full body, summary, retrieved passages).
-  if (rights.display || rights.summarization || rights.rag) usages.push("ai-input");
-  // ai-index and search: Folio's agent search and passage retrieval are decided as rag.
-  if (rights.rag) usages.push("ai-index", "search");
-  // fine_tuning granted by default (the rights table, docs/decisions/licensing.md): with the read.
-  if (rights.fine_tuning) usages.push("ai-train");
-  return usages;
-}
 
 function licenses(
   terms: Terms,

@@ -118,8 +118,12 @@ Deno.test("rslDocument: one <rsl> in the RSL namespace covering the origin, serv
   assert.deepEqual(kids(site, "terms")[0].textContent, INPUT.termsUrl);
   assert.deepEqual(kids(site, "copyright")[0].textContent, "Daily News");
   assert.deepEqual(kids(site, "copyright")[0].getAttribute("type"), "organization");
-  // No content@server: the marketplace does not speak RSL's license server protocol.
+  // No content@server unless a license server is given (documents.ts gives Folio's OLP server).
   assert.deepEqual(site.getAttribute("server"), null);
+  const served = parse(rslDocument({ ...INPUT, olpServer: "https://folio.example/api/olp" }));
+  for (const content of contents(served).values()) {
+    assert.equal(content.getAttribute("server"), "https://folio.example/api/olp");
+  }
 });
 
 Deno.test("rslDocument: a trailing slash on the origin is not doubled", () => {

@@ -18,6 +18,8 @@ import { settingFor } from "../../domain/crawlers/setting.ts";
 import { CrawlerError } from "./pay_per_crawl.ts";
 import { authenticateWebBotAuth } from "../../domain/crawlers/signature_replay.ts";
 import type { WebBotAuth } from "../../domain/crawlers/web_bot_auth.ts";
+import type { LicenseGrant } from "../../domain/rsl/license_tokens.ts";
+import { crawlTermsOf } from "../../domain/rsl/usages.ts";
 
 /** A page's visitor, as the landing path answers it. */
 export interface Visitor {
@@ -31,7 +33,9 @@ export interface Visitor {
   treatment: "reader" | "crawler";
   /** The buyer billed: a buyer key's owner, or the buyer that registered the signing directory. */
   buyerId: string | null;
-  via: "key" | "signature" | null;
+  via: "key" | "signature" | "license" | null;
+  /** What an RSL license token grants this visitor (docs/decisions/rsl.md); null without one. */
+  license: LicenseGrant | null;
   signature: WebBotAuth;
   /** Meter and call-log identity: `buyer:`, `crawler:<family>`, `agent:<host>` or `ip:`. */
   identity: string;
@@ -72,8 +76,10 @@ export async function identifyVisitor(
   // Verified and spent: a replayed signature neither pays nor identifies (signature_replay.ts).
   const signature = await authenticateWebBotAuth(deps, c.req.raw);
   if (signature.kind === "invalid") throw new CrawlerError(signature.code, signature.why);
-  let buyerId = c.get("credential")?.buyerId ?? null;
-  let via: Visitor["via"] = buyerId ? "key" : null;
+  const credential = c.get("credential");
+  const license = credential?.license ?? null;
+  let buyerId = credential?.buyerId ?? null;
+  let via: Visitor["via"] = license ? "license" : buyerId ? "key" : null;
   if (!buyerId && signature.kind === "verified") {
     buyerId = await buyerOfSignatureAgent(deps.store.db, signature.agent);
     via = buyerId ? "signature" : null;
@@ -90,9 +96,11 @@ export async function identifyVisitor(
   return {
     crawler,
     action,
-    treatment: payments && (action !== "reader" || offersToPay) ? "crawler" : "reader",
+    // A licensed crawler reads by its license's terms, payments on or off.
+    treatment: license || (payments && (action !== "reader" || offersToPay)) ? "crawler" : "reader",
     buyerId,
     via,
+    license,
     signature,
     identity: buyerId
       ? `buyer:${buyerId}`
@@ -134,6 +142,8 @@ export async function crawlTermsFor(
   site: "folio" | "origin" = "folio",
 ): Promise<CrawlTerms | null> {
   if (visitor.treatment !== "crawler") return null;
+  // The terms the license server matched the license against (server/domain/rsl/olp.ts).
+  if (visitor.license) return crawlTermsOf(publisher.agentPayments);
   const priceMicros = publisher.agentPayments.crawlerPriceMicros;
   if (visitor.action === "charge") return { why: "charge", priceMicros };
   const url = robotsUrlOf(deps, publisher, article, site);

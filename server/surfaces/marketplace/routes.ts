@@ -15,6 +15,7 @@ import { rightsRoutes } from "./rights_routes.ts";
 import { offerRoutes } from "./offer_routes.ts";
 import { sessionRoutes } from "./session_routes.ts";
 import { signatureAgentRoutes } from "./signature_agent_routes.ts";
+import { olpClientRoutes } from "./olp_client_routes.ts";
 import { statementRoutes } from "./statement_routes.ts";
 import { invoiceRoutes } from "./invoice_routes.ts";
 import { itemRoutes } from "./item_routes.ts";
@@ -60,6 +61,7 @@ export function marketplaceRoutes(deps: AppDeps): Hono<AppEnv> {
   app.route("/", disputeRoutes(deps));
   app.route("/", budgetRoutes(deps));
   app.route("/", signatureAgentRoutes(deps));
+  app.route("/", olpClientRoutes(deps));
   // Issue 34: the buyer's signed webhooks (docs/decisions/webhooks.md).
   app.route(
     "/",

@@ -4,6 +4,7 @@
  * the token's scope, and how the envelope's refusals read here (docs/SPEC.md "Authentication";
  * RFC 6750 §3 for the 401 challenge, RFC 9728 §5.1 for `resource_metadata`).
  */
+import { licenseChallenge } from "../../domain/rsl/license_tokens.ts";
 import type { Publisher } from "../../../store/publishers.ts";
 import { normaliseHost } from "../../../store/publishers.ts";
 import type { Context, MiddlewareHandler } from "hono";
@@ -156,6 +157,11 @@ export function refusalError(r: EnvelopeRefusal, metadata: string): McpHttpError
         error: "invalid_token",
         description:
           "The access token is missing, malformed, expired, revoked or for another server",
+      });
+    case "bad_license":
+      // The Crawler Authorization Protocol's form (docs/decisions/rsl.md).
+      return new McpHttpError(r.license.status, -32001, `Unauthorized: ${r.license.message}`, {
+        "WWW-Authenticate": licenseChallenge(r.license.error, r.license.message),
       });
     case "body_too_large":
       return new McpHttpError(413, -32000, "Payload too large: the limit is 1 MiB");

@@ -14,6 +14,7 @@ import { type Api, type Json, pathItems, schemaOf } from "./kit.ts";
 import { manageApi } from "./manage.ts";
 import { gateApi } from "./gate.ts";
 import { marketplaceApi } from "./marketplace.ts";
+import { platformApi } from "./platform.ts";
 import { restApi } from "./rest.ts";
 import { operatorApi } from "./operator.ts";
 
@@ -59,7 +60,15 @@ export const ERROR_BODIES: Record<string, z.ZodType> = {
 
 /** The APIs the document describes, in its order (tests/fixtures/documented.ts checks answers). */
 export function documentedApis(baseUrl: string): Api[] {
-  return [marketplaceApi(), restApi(baseUrl), manageApi(), gateApi(), operatorApi(), reference];
+  return [
+    marketplaceApi(),
+    restApi(baseUrl),
+    manageApi(),
+    gateApi(),
+    operatorApi(),
+    platformApi(),
+    reference,
+  ];
 }
 
 function build(baseUrl: string): Json {

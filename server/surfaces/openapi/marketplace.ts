@@ -11,6 +11,7 @@ import { webhookPaths } from "./webhooks.ts";
 import { passwordResetPaths } from "./password_reset.ts";
 import * as items from "../marketplace/item_schemas.ts";
 import * as inv from "../marketplace/invoice_schemas.ts";
+import { olpClientSchema, olpSecretSchema } from "../marketplace/olp_schemas.ts";
 import { itemQuerySchema } from "../../domain/billing/items.ts";
 import * as disputes from "../../domain/billing/dispute_schemas.ts";
 import { type Api, MONTH_PARAM, type Operation, pathParam, query, queryParamsOf } from "./kit.ts";
@@ -255,6 +256,21 @@ export function marketplaceApi(): Api {
         body: m.budgetInputSchema,
         ok: [200, m.budgetsSchema],
         errors: [400, 404, 413, 415],
+      }),
+    },
+    "/olp-client": {
+      get: authed({
+        summary: "This buyer's RSL license-server (OLP) client, without its secret",
+        description: "The client a crawler authenticates with at /api/olp/token to acquire " +
+          "RSL license tokens that bill this buyer (docs/decisions/rsl.md); null before one is " +
+          "issued.",
+        ok: [200, olpClientSchema],
+      }),
+      post: authed({
+        summary: "Issue the OLP client, or rotate its secret",
+        description: "The secret is in this answer only (stored as its hash); rotating keeps " +
+          "the client id and stops the old secret at once.",
+        ok: [201, olpSecretSchema],
       }),
     },
     "/signature-agents": {

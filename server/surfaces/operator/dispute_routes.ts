@@ -11,7 +11,7 @@ import { getDispute } from "../../../store/disputes.ts";
 import { notFound } from "../../platform/errors.ts";
 import type { OperatorEnv } from "./auth.ts";
 import { disputeDecisionSchema } from "./dispute_schemas.ts";
-import { json } from "./signin_routes.ts";
+import { json } from "./body.ts";
 
 /** The dispute routes. */
 export function disputeRoutes(deps: AppDeps): Hono<OperatorEnv> {

@@ -29,7 +29,7 @@ import {
   suspendInputSchema,
   suspensionQuerySchema,
 } from "./invoices_schemas.ts";
-import { json } from "./signin_routes.ts";
+import { json } from "./body.ts";
 
 /** The invoices and suspensions routes. */
 export function invoicesRoutes(deps: AppDeps): Hono<OperatorEnv> {

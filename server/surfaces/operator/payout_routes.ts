@@ -33,7 +33,7 @@ import {
   releaseSchema,
   reviewHoldSchema,
 } from "./payout_schemas.ts";
-import { json } from "./signin_routes.ts";
+import { json } from "./body.ts";
 
 const MASK = { iban: "IBAN", us_account: "Account", email: "Email" } as const;
 

@@ -8,6 +8,7 @@ import { type EnvelopeRefusal, Refused } from "../../platform/envelope.ts";
 import { AppError } from "../../platform/errors.ts";
 import { invalidKeyError } from "../../platform/identity.ts";
 import { RestError } from "./params.ts";
+import { licenseChallenge } from "../../domain/rsl/license_tokens.ts";
 
 /** The REST sub-app's error handler. */
 export function restError(err: Error, c: Context<AppEnv>): Response {
@@ -45,6 +46,11 @@ function refusal(r: EnvelopeRefusal): RestError | AppError {
       return invalidKeyError();
     case "bad_credential":
       return invalidKeyError();
+    case "bad_license":
+      // The Crawler Authorization Protocol's form (docs/decisions/rsl.md).
+      return new AppError(r.license.status, r.license.error, r.license.message, {
+        "WWW-Authenticate": licenseChallenge(r.license.error, r.license.message),
+      });
     case "body_too_large":
       return new AppError(413, "payload_too_large", `The body is over ${r.limit} bytes`);
   }
