@@ -23,6 +23,7 @@ import { siteRoutes } from "./surfaces/landing/routes.ts";
 import { gateRoutes } from "./surfaces/landing/gate_routes.ts";
 import {
   answerFor,
+  badHost,
   claimsOf,
   type Mounted,
   routed,
@@ -88,6 +89,6 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   const claims = claimsOf(everyHost);
   const route = app.fetch;
   app.fetch = async (req, env, ctx) =>
-    await route(req, routed(env, await answerFor(deps, req, claims)), ctx);
+    badHost(req) ?? await route(req, routed(env, await answerFor(deps, req, claims)), ctx);
   return app;
 }
