@@ -124,7 +124,7 @@ export function descendantsMemory(pid: number): number {
 }
 
 /** Resets the process's VmHWM to its current RSS (proc(5), clear_refs "5"). */
-function resetPeak(pid: number): boolean {
+export function resetPeak(pid: number): boolean {
   try {
     Deno.writeTextFileSync(`/proc/${pid}/clear_refs`, "5");
     return true;
@@ -142,12 +142,12 @@ export interface Server extends AsyncDisposable {
 }
 
 /** `main.ts` on a fresh temp store, its banner read for the port and the demo publisher's key. */
-export async function startServer(): Promise<Server> {
+export async function startServer(env: Record<string, string> = {}): Promise<Server> {
   const dataDir = await Deno.makeTempDir({ prefix: "folio-bench-upload-" });
   const keyLine = /publisher API key \(shown once\): (\S+)/;
   const folio = await spawnFolio(dataDir, {
     // As `deno task start` runs it: Deno then answers SIGUSR2 by giving memory back.
-    env: { FOLIO_LOG_LEVEL: "warn", DENO_USR2_MEMORY_TRIM: "1" },
+    env: { FOLIO_LOG_LEVEL: "warn", DENO_USR2_MEMORY_TRIM: "1", ...env },
     denoArgs: [
       "--config",
       CONFIG,

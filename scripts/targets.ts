@@ -36,6 +36,10 @@ export const TARGETS = {
   uploadSettled: atMost(1.1, "× idle memory 35 s after the upload is searchable"),
   // Issue 28: after any PDF, valid or hostile, the server is back where it was.
   pdfSettled: atMost(1.1, "× memory before the upload, 10 s after its answer"),
+  // Issue 39: no request waits behind a sync, upload or PDF (scripts/bench_stalls.ts).
+  stallHealthP99: atMost(100, " ms health p99 during the work"),
+  stallHealthMax: atMost(250, " ms health max during the work"),
+  stallPeakRss: atMost(1.2, "× idle memory at the peak"),
 } satisfies Record<string, Target>;
 
 /** `{ target, met }` for a figure, to spread into its JSON line. */

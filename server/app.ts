@@ -24,6 +24,7 @@ import { siteRoutes } from "./surfaces/landing/routes.ts";
 import { gateRoutes } from "./surfaces/landing/gate_routes.ts";
 import {
   answerFor,
+  badHost,
   claimsOf,
   type Mounted,
   routed,
@@ -99,6 +100,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   const claims = claimsOf(everyHost);
   const route = app.fetch;
   app.fetch = async (req, env, ctx) =>
-    withoutLength(req, await route(req, routed(env, await answerFor(deps, req, claims)), ctx));
+    badHost(req) ??
+      withoutLength(req, await route(req, routed(env, await answerFor(deps, req, claims)), ctx));
   return app;
 }

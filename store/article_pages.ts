@@ -5,7 +5,10 @@ import type { Client } from "./db.ts";
 /** An article as a management listing shows it. */
 export interface ArticleListing {
   id: string;
+  /** The stored URL (a chapter's `book:…` key: rules match it; see `publicUrl`). */
   url: string;
+  /** What surfaces show: a chapter's page on the publisher's site, else the URL. */
+  publicUrl: string;
   title: string;
   author: string;
   publishedAt: string | null;
@@ -177,13 +180,14 @@ export async function getArticleListing(
 
 const COLUMNS =
   "id, url, title, author, published_at, tags, policy, price_micros, kind, book_id, " +
-  "chapter_no, updated_at, unpublished_at";
+  "chapter_no, updated_at, unpublished_at, canonical_url";
 
 // deno-lint-ignore no-explicit-any
 function toListing(r: any): ArticleListing {
   return {
     id: String(r.id),
     url: String(r.url),
+    publicUrl: String(r.kind === "chapter" ? r.canonical_url ?? r.url : r.url),
     title: String(r.title),
     author: String(r.author),
     publishedAt: r.published_at === null ? null : new Date(Number(r.published_at)).toISOString(),

@@ -339,6 +339,21 @@ export async function setArticlePublished(
   return rs.rowsAffected > 0;
 }
 
+/** Unpublishes a published article; false when it was unpublished already (or is unknown). */
+export async function unpublishArticle(
+  db: Client,
+  publisherId: string,
+  id: string,
+  now: Date,
+): Promise<boolean> {
+  const rs = await db.execute({
+    sql: `UPDATE articles SET unpublished_at = ?, updated_at = ?
+          WHERE publisher_id = ? AND id = ? AND unpublished_at IS NULL`,
+    args: [now.getTime(), now.getTime(), publisherId, id],
+  });
+  return rs.rowsAffected > 0;
+}
+
 function normaliseTags(tags: string[]): string[] {
   return [...new Set(tags.map((t) => t.trim().toLowerCase()).filter((t) => t.length > 0))];
 }

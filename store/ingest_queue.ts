@@ -28,7 +28,8 @@ export type UrlResult =
   }
   | { state: "failed" | "blocked"; category: string; reason: string }
   /** The page answered 404 or 410: its article was unpublished. */
-  | { state: "removed"; articleId: string; reason: string };
+  /** `already`: its article was unpublished before (a later sync counts it unchanged). */
+  | { state: "removed"; articleId: string; reason: string; already?: boolean };
 
 /** Whether a job works through the URLs it owns rather than the publisher's at large. */
 export function ownsUrls(job: Pick<JobWork, "kind" | "scope">): boolean {
@@ -132,7 +133,11 @@ export async function recordUrl(
     });
     const recorded = rs.rowsAffected > 0;
     if (recorded) {
-      const what = page ? page.state : removed ? "unpublished" : { category: failure!.category };
+      const what = page
+        ? page.state
+        : removed
+        ? removed.already ? "unchanged" : "unpublished"
+        : { category: failure!.category };
       await count(tx, job.id, what, 1);
     }
     const state = await tx.execute({

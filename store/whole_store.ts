@@ -32,7 +32,20 @@ export async function needWholeStore(path: string, shownAs: string): Promise<voi
       `The backup ${shownAs} records migrations this build does not have: ${unknown.join(", ")}`,
     );
   }
-  const expected = await schemaAfter(migrations.filter((m) => recorded.includes(m.version)));
+  // A whole store of version N records every migration up to N: one recording only the latest
+  // would otherwise be checked against that migration's objects alone.
+  const latest = recorded.at(-1)!;
+  const unrecorded = migrations.filter((m) => m.version <= latest && !recorded.includes(m.version));
+  if (unrecorded.length > 0) {
+    const shown = unrecorded.slice(0, 10).map((m) => m.version).join(", ");
+    throw new StoreError(
+      `The backup ${shownAs} is not a whole Folio store of version ${latest}: its ` +
+        `schema_migrations table does not record ${unrecorded.length} earlier migrations (${shown}${
+          unrecorded.length > 10 ? ", …" : ""
+        })`,
+    );
+  }
+  const expected = await schemaAfter(migrations.filter((m) => m.version <= latest));
   // Tables first, then indexes, triggers and views, each in the order the migrations create them.
   const rank = (o: string) => ["table", "index", "trigger", "view"].indexOf(o.split(" ")[0]);
   const missing = expected.filter((o) => !present.has(o)).sort((a, b) => rank(a) - rank(b));

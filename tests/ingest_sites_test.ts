@@ -56,7 +56,7 @@ Deno.test("a site's sitemaps and feeds onboard its articles; a sync fetches what
     page(7, "atom", day(2)),
   ];
   await using site = startSiteServer(pages);
-  const worker = startIngestionWorker(folio.deps, { pageTimeoutMs: 5000, pollMs: 50 });
+  const worker = startIngestionWorker(folio.deps, { pageTimeoutMs: 60_000, pollMs: 50 });
   try {
     const bad = await call(folio, "POST", "/sites", { url: "ftp://example.com/" });
     assert.equal(bad.status, 400);
@@ -172,6 +172,7 @@ Deno.test("a site's sitemaps and feeds onboard its articles; a sync fetches what
       `${site.origin}${pages[2].spec.path}`,
     );
     assert.ok(back, "republished");
+    assert.equal(third.unpublished, 0, "story 5, unpublished already, is not counted again");
 
     const listed = await call(folio, "GET", "/sites");
     const shown = (listed.body.sites as Json[])[0];

@@ -145,3 +145,31 @@ Deno.test("new articles get the publisher's default policy and price; existing o
   const still = await folio.request("/api/publisher/article-defaults", { headers: h });
   assert.deepEqual(await json(still), { policy: "PAYWALL", priceUsdCents: 2.5 });
 });
+
+Deno.test("a bulk change takes the documented 10,000 ids, each as long as the schema allows; more is refused", async () => {
+  await using folio = await testFolio();
+  const open = (await demoIds(folio, "OBSERVE")).slice(0, 2);
+  const before = await stored(folio, open);
+  // 10,000 real ids (two articles, repeated): the whole request goes through.
+  const many = Array.from({ length: 10_000 }, (_, i) => open[i % 2]);
+  const done = await bulk(folio, { ids: many, set: { policy: "PAYWALL" }, dryRun: true });
+  assert.equal(done.status, 200);
+  assert.deepEqual(await json(done), { dryRun: true, matched: 2, changed: 2 });
+  // 10,000 ids of 200 characters (about 2 MB) still reach the schema and the store's check.
+  const long = [...open, ...Array.from({ length: 9_998 }, (_, i) => `art_${i}`.padEnd(200, "x"))];
+  const unknown = await bulk(folio, { ids: long, set: { policy: "PAYWALL" } });
+  assert.equal(unknown.status, 400);
+  assert.equal((await json<Body>(unknown)).error.param, "ids[2]");
+  // 10,001 ids are one too many; a body past the route's limit is a 413.
+  const tooMany = await bulk(folio, { ids: [...many, open[0]], set: { policy: "PAYWALL" } });
+  assert.equal(tooMany.status, 400);
+  assert.equal((await json<Body>(tooMany)).error.param, "ids");
+  const huge = await bulk(folio, {
+    ids: open,
+    set: { policy: "PAYWALL" },
+    pad: "x".repeat(3 * 1024 * 1024),
+  });
+  assert.equal(huge.status, 413);
+  assert.equal((await json<Body>(huge)).error.code, "payload_too_large");
+  assert.deepEqual(await stored(folio, open), before);
+});

@@ -12,7 +12,8 @@ import { buyerNames, snapshot } from "./store_files.ts";
 
 const ROOT = new URL("..", import.meta.url).pathname;
 const NOW = new Date("2026-11-15T12:00:00Z");
-const LATEST = (await loadMigrations()).at(-1)!.version;
+const MIGRATIONS = await loadMigrations();
+const LATEST = MIGRATIONS.at(-1)!.version;
 
 async function folioTask(dir: string, ...args: string[]) {
   const out = await new Deno.Command(Deno.execPath(), {
@@ -89,6 +90,31 @@ Deno.test("restore refuses a partial store naming what is missing, and an unrela
           "INSERT INTO schema_migrations VALUES (0, 'elsewhere', 0)",
         ),
         "records migrations this build does not have: 0",
+      ],
+      [
+        await variant(
+          dir,
+          "latest-only.db",
+          good,
+          `DELETE FROM schema_migrations WHERE version < ${LATEST}`,
+        ),
+        `is not a whole Folio store of version ${LATEST}: its schema_migrations table does not ` +
+        `record ${MIGRATIONS.length - 1} earlier migrations (${
+          MIGRATIONS.slice(0, 10).map((m) => m.version).join(", ")
+        }, …)`,
+      ],
+      [
+        await variant(
+          dir,
+          "latest-only-of-one-table.db",
+          null,
+          `CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT, applied_at INTEGER);
+           INSERT INTO schema_migrations VALUES (${LATEST}, 'latest', 0)`,
+        ),
+        `is not a whole Folio store of version ${LATEST}: its schema_migrations table does not ` +
+        `record ${MIGRATIONS.length - 1} earlier migrations (${
+          MIGRATIONS.slice(0, 10).map((m) => m.version).join(", ")
+        }, …)`,
       ],
     ];
     const before = await snapshot(dir);

@@ -8,6 +8,7 @@ import { Hono } from "hono";
 import { getPath, mergePath } from "hono/utils/url";
 import { findPublisherByDomain, normaliseHost, type Publisher } from "../../store/publishers.ts";
 import type { AppDeps, AppEnv } from "../deps.ts";
+import { errorBody } from "./errors.ts";
 
 /** Who answers: the platform (its APIs, pages and 404), or a publisher's site. */
 export type HostAnswer = { app: "platform" } | { app: "site"; publisher: Publisher };
@@ -53,6 +54,25 @@ export async function answerFor(
   if (host === normaliseHost(new URL(deps.config.baseUrl).host)) return { app: "platform" };
   const publisher = await findPublisherByDomain(deps.store.db, host);
   return publisher ? { app: "site", publisher } : { app: "platform" };
+}
+
+/**
+ * 400 for a request whose Host names no valid host (an invalid punycode label such as
+ * `xn--zz.localhost` fails the URL parser's IDNA step): no route can read its URL, and nothing
+ * about it is the server's fault. Null when the Host is fine.
+ */
+export function badHost(req: Request): Response | null {
+  let ok: boolean;
+  try {
+    ok = URL.canParse(req.url);
+  } catch {
+    ok = false;
+  }
+  if (ok) return null;
+  return Response.json(
+    errorBody("invalid_request", "Host: is not a valid host name", "host"),
+    { status: 400, headers: { "cache-control": "no-store" } },
+  );
 }
 
 const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"];

@@ -25,6 +25,8 @@ export interface BodyOptions {
    * body is optional; its schema decides whether `{}` will do).
    */
   empty?: boolean;
+  /** The route's own size limit, when its schema admits more than JSON_BODY_LIMIT (bulk ids). */
+  limit?: number;
 }
 
 /**
@@ -36,8 +38,9 @@ export function jsonBodies(tooLarge: (limit: number) => AppError) {
   return function json<T extends z.ZodType>(schema: T, options: BodyOptions = {}) {
     // The limit's refusal is thrown, so it never answers: only the handler behind it does. The
     // body is parsed once and handed to `c.req.valid("json")` as hono/validator would hand it.
+    const cap = options.limit ? bodyLimited(options.limit, tooLarge) : limited;
     const read: Validator<T> = async (c, next) => {
-      await limited(c, async () => {
+      await cap(c, async () => {
         const input = parseInput(schema, await readBody(c, options.empty));
         c.req.addValidatedData("json", input as object);
         await next();

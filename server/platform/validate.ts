@@ -1,4 +1,5 @@
 /** Small validators shared by every surface's input schemas, and how a failed parse is named. */
+import { domainToASCII } from "node:url";
 import type { z } from "zod";
 import { invalid } from "./errors.ts";
 import { noun } from "./words.ts";
@@ -14,11 +15,26 @@ export function isSlug(s: string): boolean {
   return /^[a-z0-9](?:[a-z0-9-]{0,38}[a-z0-9])$/.test(s);
 }
 
-/** A host name fit for a custom domain: labels of letters, digits and hyphens. */
+/**
+ * A host name fit for a custom domain: labels of letters, digits and hyphens, each `xn--` label
+ * valid punycode (the URL parser refuses `xn--zz`, so no request could ever name it).
+ */
 export function isHostname(s: string): boolean {
-  return s.length <= 253 &&
+  return s.length <= 253 && domainToASCII(s) !== "" &&
     /^(?=.{1,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/i
       .test(s);
+}
+
+/**
+ * A host name as DNS carries it: lower case, IDNA (UTS #46) applied by the URL machinery, so
+ * `bücher.example` is `xn--bcher-kva.example`; null for what is not a host name, an invalid
+ * punycode label (`xn--zz.example`) included.
+ */
+export function asciiHostname(s: string): string | null {
+  const t = s.trim().toLowerCase().replace(/\.$/, "");
+  if (!t || /[\s/\\@:?#%\[\]]/.test(t)) return null;
+  const ascii = domainToASCII(t);
+  return ascii && isHostname(ascii) ? ascii : null;
 }
 
 /** True when the text has control characters other than tab, newline and carriage return. */

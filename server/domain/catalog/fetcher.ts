@@ -8,7 +8,7 @@
  */
 import { systemTimer, type Timer } from "../../platform/clock.ts";
 import { raceAbort } from "./abortable.ts";
-import { decodeText, readCapped } from "./fetcher_body.ts";
+import { type BodySink, decodeText, readCapped } from "./fetcher_body.ts";
 import { createHostSlots, type HostSlot } from "./host_slots.ts";
 import {
   type ForbiddenReason,
@@ -113,6 +113,11 @@ export interface FetchOptions {
   /** Answer any final status instead of refusing a non-2xx one (webhook deliveries log it). */
   anyStatus?: boolean;
   signal?: AbortSignal;
+  /**
+   * Stream the final response's body to a consumer made for it (one per attempt) instead of
+   * buffering it: `bytes` is then empty. The byte cap and the deadline still apply.
+   */
+  sink?: (res: { url: string; contentType: string }) => BodySink;
 }
 
 /** A complete, size-checked response. */
@@ -313,6 +318,7 @@ export function createFetcher(options: FetcherOptions): GuardedFetcher {
     truncate: boolean;
     accept?: string[];
     anyStatus: boolean;
+    sink?: FetchOptions["sink"];
     startClock(): void;
   }
   type Hop = { init: RequestInit; call: Call };
@@ -394,7 +400,8 @@ export function createFetcher(options: FetcherOptions): GuardedFetcher {
           `declared length ${declared} exceeds ${call.maxBytes} bytes`,
         );
       }
-      const bytes = await readCapped(res, call.maxBytes, call.truncate);
+      const sink = call.sink?.({ url: url.href, contentType });
+      const bytes = await readCapped(res, call.maxBytes, call.truncate, sink);
       if (!bytes) {
         throw new FetchRefused("too_large", {
           url: url.href,
@@ -535,6 +542,7 @@ export function createFetcher(options: FetcherOptions): GuardedFetcher {
         truncate: opts.truncate ?? false,
         accept: opts.accept,
         anyStatus: opts.anyStatus ?? false,
+        sink: opts.sink,
         // The clock starts once the first hop holds its slots, so queueing is not a timeout.
         startClock: () => void (timer ??= setTimeout(() => ctl.abort(), timeoutMs)),
       };

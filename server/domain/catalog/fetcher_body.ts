@@ -1,13 +1,17 @@
 /** Reading a response body under a byte cap, and decoding it by its declared charset. */
 
+/** Takes a body's chunks as they arrive; false once it wants no more. */
+export type BodySink = (chunk: Uint8Array) => Promise<boolean>;
+
 /**
- * Read the whole body, or cancel it once it passes `max` bytes: null, or with `truncate` its first
+ * Read the whole body (or hand it to `sink` chunk by chunk, keeping none), or cancel it once it passes `max` bytes: null, or with `truncate` its first
  * `max` bytes.
  */
 export async function readCapped(
   res: Response,
   max: number,
   truncate = false,
+  sink?: BodySink,
 ): Promise<Uint8Array | null> {
   if (!res.body) return new Uint8Array();
   const reader = res.body.getReader();
@@ -23,8 +27,14 @@ export async function readCapped(
       total = max;
       break;
     }
-    chunks.push(r.value);
+    if (!sink) chunks.push(r.value);
+    else if (!await sink(r.value)) {
+      // The sink has what it wants: the rest is never read.
+      await reader.cancel().catch(() => {});
+      return new Uint8Array();
+    }
   }
+  if (sink) return new Uint8Array();
   const out = new Uint8Array(total);
   let off = 0;
   for (const c of chunks) out.set(c, (off += c.length) - c.length);

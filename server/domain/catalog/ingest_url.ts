@@ -1,5 +1,5 @@
 /** Ingesting one listed URL: robots.txt, the guarded fetch, extraction, upsert, re-index. */
-import { setArticlePublished, upsertArticle } from "../../../store/articles.ts";
+import { setArticlePublished, unpublishArticle, upsertArticle } from "../../../store/articles.ts";
 import type { UrlResult } from "../../../store/ingest_queue.ts";
 import type { SourceUrl } from "../../../store/sources.ts";
 import type { AppDeps } from "../../deps.ts";
@@ -115,15 +115,18 @@ export async function ingestUrl(
     // Gone (RFC 9110 sections 15.5.5 and 15.5.11): the page's article is unpublished, not
     // deleted, so its charges and calls keep their article and a page that returns republishes.
     if (e.code === "http_status" && (e.status === 404 || e.status === 410) && row.articleId) {
-      await setArticlePublished(deps.store.db, publisherId, row.articleId, {
-        published: false,
-        now: deps.clock.now(),
-      });
-      await deps.search.articleChanged(publisherId, row.articleId);
+      const unpublished = await unpublishArticle(
+        deps.store.db,
+        publisherId,
+        row.articleId,
+        deps.clock.now(),
+      );
+      if (unpublished) await deps.search.articleChanged(publisherId, row.articleId);
       return {
         state: "removed",
         articleId: row.articleId,
         reason: `HTTP ${e.status}: ${GONE}`,
+        already: !unpublished,
       };
     }
     return { state: "failed", category: categoryOf(e), reason: e.message, refused: e };

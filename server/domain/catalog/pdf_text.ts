@@ -60,11 +60,14 @@ function killOnExit(): void {
 export function readerCommand(): ReaderCommand {
   if (Deno.build.standalone) return { command: Deno.execPath(), args: [PDF_ARG] };
   // pdf_reader.ts imports unpdf through the project's import map; it gets no permissions at all.
+  // It reads the serving lockfile, as `deno task start` does: the project's whole lockfile would
+  // fetch every test and benchmark library on a fresh machine's first PDF.
   const config = new URL("../../../deno.json", import.meta.url).pathname;
+  const lock = new URL("../../../deno.serve.lock", import.meta.url).pathname;
   const module = new URL("./pdf_reader.ts", import.meta.url).href;
   return {
     command: Deno.execPath(),
-    args: ["run", "--quiet", "--no-prompt", "--config", config, module],
+    args: ["run", "--quiet", "--no-prompt", "--config", config, "--lock", lock, module],
   };
 }
 

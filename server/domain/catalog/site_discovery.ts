@@ -16,11 +16,11 @@ import { categoryOf, PAGE_MAX_BYTES } from "./ingest_url.ts";
 import { robotsVerdict } from "./robots.ts";
 import {
   type DocumentKind,
-  DocumentReader,
   MAX_SITEMAP_BYTES,
   type ReadDocument,
-  readTextSitemap,
+  tooLarge,
 } from "./site_documents.ts";
+import { DocumentStream, readBytes } from "./site_stream.ts";
 
 /** Bounds of one discovery; production defaults below, tests lower some. */
 export interface DiscoveryLimits {
@@ -190,104 +190,65 @@ async function readOne(
   }
   const site = doc.found === "site";
   let res;
+  let stream: DocumentStream | null = null;
   try {
     res = await deps.fetcher.fetch(doc.url, {
       accept: site ? [...HTML_TYPES, ...XML_TYPES] : XML_TYPES.concat(HTML_TYPES),
       maxBytes: site ? Math.min(PAGE_MAX_BYTES, limits.maxBytes) : limits.maxBytes,
       timeoutMs: limits.timeoutMs,
       signal,
+      // A listing is read as it arrives, never held whole (site_stream.ts); the site's own page
+      // is an HTML page like any other.
+      sink: site ? undefined : (r) => {
+        const type = r.contentType.split(";")[0].trim().toLowerCase();
+        stream = new DocumentStream(r.url, type, {
+          maxBytes: limits.maxBytes,
+          htmlMaxBytes: Math.min(PAGE_MAX_BYTES, limits.maxBytes),
+        });
+        return (chunk) => stream!.push(chunk);
+      },
     });
   } catch (e) {
     if (!(e instanceof FetchRefused)) throw e;
     report.problem = e.code === "too_large"
-      ? `larger than ${limits.maxBytes / 1024 / 1024} MB`
+      ? tooLarge(limits.maxBytes)
       : `${categoryOf(e)}: ${e.detail}`;
     return { report, read: null, feeds: [] };
   }
   const type = res.contentType.split(";")[0].trim().toLowerCase();
-  const bytes = res.bytes;
-  const gzip = bytes[0] === 0x1f && bytes[1] === 0x8b;
-  if (!gzip && (HTML_TYPES.includes(type) || /^\s*<(!doctype html|html)/i.test(head(bytes)))) {
+  const got = stream
+    ? await (stream as DocumentStream).end()
+    : HTML_TYPES.includes(type) || /^\s*<(!doctype html|html)/i.test(head(res.bytes))
+    ? { html: res.text() }
+    : await readBytes(res.bytes, res.url, type, limits.maxBytes);
+  if ("html" in got) {
     report.kind = "page";
-    const feeds = feedLinks(res.text(), res.url);
+    const feeds = feedLinks(got.html, res.url);
     report.listed = feeds.length;
     return { report, read: null, feeds };
   }
-  const read = await readDocument(bytes, res.url, type, limits.maxBytes);
+  const { read } = got;
   report.kind = read.kind;
   report.listed = read.kind === "sitemapindex" ? read.sitemaps.length : read.pages.length;
   report.problem = read.problem;
   return { report, read, feeds: [] };
 }
 
-/** Reads a fetched sitemap or feed, inflating gzip (cut at `maxBytes` of output). */
+/** Reads a sitemap or feed held in memory, inflating gzip (cut at `maxBytes` of output). */
 export async function readDocument(
   bytes: Uint8Array,
   url: string,
   type: string,
   maxBytes: number,
 ): Promise<ReadDocument> {
-  const gzip = bytes[0] === 0x1f && bytes[1] === 0x8b;
-  const chunks = gzip ? inflate(bytes, maxBytes) : slices(bytes);
-  const decoder = new TextDecoder();
-  let reader: DocumentReader | null = null;
-  let text = "";
-  let plain = false;
-  try {
-    for await (const chunk of chunks) {
-      const s = decoder.decode(chunk, { stream: true });
-      if (!reader && !plain) {
-        text += s;
-        const start = text.replace(/^\uFEFF/, "").trimStart();
-        if (!start) continue;
-        if (start[0] !== "<" && type === "text/plain") plain = true;
-        else {
-          reader = new DocumentReader(url);
-          reader.write(text);
-          text = "";
-        }
-        continue;
-      }
-      if (plain) text += s;
-      else reader!.write(s);
-      if (reader?.full) break;
-    }
-  } catch (e) {
-    const problem = e instanceof TooLarge
-      ? `larger than ${maxBytes / 1024 / 1024} MB uncompressed`
-      : `not valid gzip (${e instanceof Error ? e.message : e})`;
-    const partial = reader?.end() ?? emptyDocument();
-    return { ...partial, problem };
-  }
-  if (plain) return readTextSitemap(text + decoder.decode(), url);
-  if (!reader) return { ...emptyDocument(), problem: "empty document" };
-  reader.write(decoder.decode());
-  return reader.end();
-}
-
-function emptyDocument(): ReadDocument {
-  return { kind: "unknown", root: null, pages: [], sitemaps: [], problem: null };
-}
-
-class TooLarge extends Error {}
-
-async function* inflate(bytes: Uint8Array, max: number): AsyncGenerator<Uint8Array> {
-  const stream = new Blob([bytes as Uint8Array<ArrayBuffer>]).stream()
-    .pipeThrough(new DecompressionStream("gzip"));
-  let total = 0;
-  for await (const chunk of stream) {
-    total += chunk.length;
-    if (total > max) {
-      // What came before the limit is read; nothing after it is inflated.
-      yield chunk.subarray(0, chunk.length - (total - max));
-      throw new TooLarge();
-    }
-    yield chunk;
-  }
-}
-
-function* slices(bytes: Uint8Array): Generator<Uint8Array> {
-  for (let i = 0; i < bytes.length; i += 1 << 20) yield bytes.subarray(i, i + (1 << 20));
+  const got = await readBytes(bytes, url, type, maxBytes);
+  return "read" in got ? got.read : {
+    kind: "unknown",
+    root: "html",
+    pages: [],
+    sitemaps: [],
+    problem: "not a sitemap or feed (root element <html>)",
+  };
 }
 
 function head(bytes: Uint8Array): string {
@@ -297,7 +258,8 @@ function head(bytes: Uint8Array): string {
 /** `Sitemap:` lines of a robots.txt (RFC 9309 section 2.2.4), absolute http(s) URLs only. */
 export function sitemapLines(body: string, base: string): string[] {
   const out: string[] = [];
-  for (const m of body.matchAll(/^[ \t]*sitemap[ \t]*:[ \t]*(\S+)/gim)) {
+  // Google also accepts `Site-map:` (its robots.txt parser), so it counts too.
+  for (const m of body.matchAll(/^[ \t]*site-?map[ \t]*:[ \t]*(\S+)/gim)) {
     try {
       const u = new URL(m[1], base);
       if (u.protocol === "http:" || u.protocol === "https:") out.push(u.href);

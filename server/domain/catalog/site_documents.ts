@@ -34,6 +34,18 @@ export interface ReadDocument {
 }
 
 const FIELD_MAX = 4096;
+/**
+ * Bounds on what saxes holds between two events, so memory follows the limit and what is kept,
+ * not the file: no listing nests this deep, and no text, comment or attribute between two tags
+ * of a sitemap or feed runs this long (a feed's whole article in CDATA stays far below it).
+ */
+const MAX_NESTING = 64;
+const MAX_RUN_CHARS = 4 * 1024 * 1024;
+
+/** The words for a document over `max` bytes. */
+export function tooLarge(max: number, what?: string): string {
+  return `larger than ${max / 1024 / 1024} MB${what ? ` ${what}` : ""}`;
+}
 const ENTRY: Record<string, string> = {
   urlset: "url",
   sitemapindex: "sitemap",
@@ -66,6 +78,8 @@ export class DocumentReader {
   #skipped = 0;
   #stopped = false;
   #faulted = false;
+  /** Characters written since saxes last emitted something (what it may be holding). */
+  #run = 0;
 
   constructor(base: string) {
     this.#base = base;
@@ -80,8 +94,15 @@ export class DocumentReader {
     });
     p.on("opentag", (tag) => this.#open(tag.name, tag.attributes as Record<string, string>));
     p.on("closetag", (tag) => this.#close(tag.name));
-    p.on("text", (t) => this.#append(t));
+    // Text is listened to only inside a field kept: saxes then never copies the rest.
     p.on("cdata", (t) => this.#append(t));
+    p.on("comment", () => this.#run = 0);
+    p.on("processinginstruction", () => this.#run = 0);
+  }
+
+  #fault(problem: string) {
+    this.#out.problem ??= problem;
+    this.#faulted = true;
   }
 
   /** True once the entry limit is reached. */
@@ -89,8 +110,14 @@ export class DocumentReader {
     return this.#stopped || this.#faulted;
   }
 
+  /** Feed slices of at most a few tens of kilobytes: the run limit is checked between them. */
   write(text: string): void {
-    if (!this.full) this.#parser.write(text);
+    if (this.full) return;
+    this.#run += text.length;
+    this.#parser.write(text);
+    if (this.#run > MAX_RUN_CHARS) {
+      this.#fault(`a text, comment or tag longer than ${MAX_RUN_CHARS / 1024 / 1024} MB`);
+    }
   }
 
   end(): ReadDocument {
@@ -109,7 +136,10 @@ export class DocumentReader {
 
   #open(raw: string, attrs: Record<string, string>) {
     const name = local(raw);
-    this.#depth++;
+    this.#run = 0;
+    if (++this.#depth > MAX_NESTING) {
+      return this.#fault(`elements nested deeper than ${MAX_NESTING} levels`);
+    }
     if (this.#depth === 1) {
       const kind = name === "RDF" ? "rdf" : name === "feed" ? "atom" : name;
       if (kind in ENTRY) this.#out.kind = kind as DocumentKind;
@@ -136,19 +166,25 @@ export class DocumentReader {
     if (this.#field === null && wanted(raw, attrs)) {
       this.#field = raw;
       this.#text = "";
+      this.#parser.on("text", this.#onText);
     }
   }
 
+  readonly #onText = (t: string) => this.#append(t);
+
   #append(t: string) {
+    this.#run = 0;
     if (this.#field !== null && this.#text.length < FIELD_MAX) this.#text += t;
   }
 
   #close(raw: string) {
     const name = local(raw);
+    this.#run = 0;
     const e = this.#entry;
     if (e && this.#field === raw) {
       const value = this.#text.trim();
       this.#field = null;
+      this.#parser.off("text");
       if (name === "loc" || name === "link") e.url ??= value || null;
       else if (name === "guid") e.url ??= /^https?:\/\//i.test(value) ? value : null;
       else if (name === "title") e.title ??= value.slice(0, 500) || null;
@@ -206,21 +242,58 @@ function wanted(raw: string, attrs: Record<string, string>): boolean {
   return FIELDS.has(raw);
 }
 
-/** A plain text sitemap (sitemaps.org "Text file"): one URL per line, at most MAX_LISTED. */
-export function readTextSitemap(text: string, base: string): ReadDocument {
-  const out: ReadDocument = { kind: "text", root: null, pages: [], sitemaps: [], problem: null };
-  for (const line of text.split(/\r?\n/)) {
+/**
+ * A plain text sitemap (sitemaps.org "Text file"), read as it arrives: one URL per line, at most
+ * MAX_LISTED; `write()` answers true once that many are kept.
+ */
+export class TextSitemapReader {
+  readonly #base: string;
+  readonly #out: ReadDocument = {
+    kind: "text",
+    root: null,
+    pages: [],
+    sitemaps: [],
+    problem: null,
+  };
+  #rest = "";
+
+  constructor(base: string) {
+    this.#base = base;
+  }
+
+  write(text: string): boolean {
+    const lines = (this.#rest + text).split(/\r?\n/);
+    this.#rest = lines.pop()!;
+    // A line this long is no URL: a NUL in front keeps the rest of it from ever matching.
+    if (this.#rest.length > FIELD_MAX) this.#rest = "\0";
+    return lines.some((l) => this.#line(l));
+  }
+
+  end(): ReadDocument {
+    if (this.#out.problem === null) this.#line(this.#rest);
+    if (this.#out.pages.length === 0) this.#out.problem ??= "no URLs in the text file";
+    return this.#out;
+  }
+
+  /** True once the limit is met. */
+  #line(line: string): boolean {
     const t = line.trim();
-    if (!/^https?:\/\//i.test(t)) continue;
-    if (out.pages.length >= MAX_LISTED) {
-      out.problem = `lists more than ${MAX_LISTED.toLocaleString("en")} URLs (the sitemaps.org ` +
-        `limit); the first ${MAX_LISTED.toLocaleString("en")} were read`;
-      break;
+    if (!/^https?:\/\//i.test(t)) return false;
+    if (this.#out.pages.length >= MAX_LISTED) {
+      this.#out.problem = `lists more than ${MAX_LISTED.toLocaleString("en")} URLs (the ` +
+        `sitemaps.org limit); the first ${MAX_LISTED.toLocaleString("en")} were read`;
+      return true;
     }
     try {
-      out.pages.push({ url: new URL(t, base).href, lastmod: null, title: null });
+      this.#out.pages.push({ url: new URL(t, this.#base).href, lastmod: null, title: null });
     } catch { /* not a URL: skipped like any other line */ }
+    return false;
   }
-  if (out.pages.length === 0) out.problem = "no URLs in the text file";
-  return out;
+}
+
+/** A plain text sitemap read whole. */
+export function readTextSitemap(text: string, base: string): ReadDocument {
+  const reader = new TextSitemapReader(base);
+  reader.write(text);
+  return reader.end();
 }

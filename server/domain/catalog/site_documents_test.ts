@@ -129,14 +129,26 @@ Deno.test("a gzip sitemap is inflated; a gzip bomb stops at the limit; corrupt g
   const gz = await gzip(`<urlset><url><loc>https://news.example/g1</loc></url></urlset>`);
   const doc = await readDocument(gz, BASE, "application/gzip", MAX_SITEMAP_BYTES);
   assert.deepEqual(doc.pages.map((p) => p.url), ["https://news.example/g1"]);
-  // 60 MB of whitespace inside a urlset, about 60 KB compressed.
-  const parts = ["<urlset><url><loc>https://news.example/g2</loc></url>"];
+  // 60 MB of entries padded with a megabyte of whitespace each, about 60 KB compressed: the
+  // entries before the limit are kept, nothing past it is inflated.
   const blank = " ".repeat(1 << 20);
-  for (let i = 0; i < 60; i++) parts.push(blank);
+  const parts = ["<urlset>"];
+  for (let i = 0; i < 60; i++) {
+    parts.push(`<url><loc>https://news.example/g${i}</loc></url>`, blank);
+  }
   const bomb = await gzip(parts.join("") + "</urlset>");
   assert.ok(bomb.length < 1 << 20);
   const refused = await readDocument(bomb, BASE, "application/gzip", MAX_SITEMAP_BYTES);
   assert.equal(refused.problem, "larger than 50 MB uncompressed");
+  assert.ok(refused.pages.length >= 49 && refused.pages.length <= 50, `${refused.pages.length}`);
+  // One run of 60 MB of whitespace is refused once it passes 4 MB, before the limit: saxes would
+  // hold all of it.
+  const run = await gzip(
+    `<urlset><url><loc>https://news.example/r</loc></url>${blank.repeat(60)}</urlset>`,
+  );
+  const cut = await readDocument(run, BASE, "application/gzip", MAX_SITEMAP_BYTES);
+  assert.equal(cut.problem, "a text, comment or tag longer than 4 MB");
+  assert.deepEqual(cut.pages.map((p) => p.url), ["https://news.example/r"]);
   const corrupt = gz.slice();
   corrupt.fill(7, 10, 30);
   assert.match(
@@ -175,4 +187,49 @@ Deno.test("entities declared in a DOCTYPE are never expanded (no billion laughs,
   const doc = await read(laughs);
   assert.deepEqual(doc.pages.map((p) => p.url), ["https://news.example/ok"]);
   assert.match(doc.problem!, /^not well-formed XML: /);
+});
+
+Deno.test("real files (issue 41): whitespace before <?xml, a gzipped text sitemap, deep nesting", async () => {
+  const feed = await read(`\n\n   <?xml version="1.0" encoding="UTF-8"?>
+    <rss version="2.0"><channel><item><link>https://news.example/w1</link></item></channel></rss>`);
+  assert.equal(feed.kind, "rss");
+  assert.equal(feed.problem, null);
+  assert.deepEqual(feed.pages.map((p) => p.url), ["https://news.example/w1"]);
+  const bom = await read(
+    `\uFEFF \r\n<?xml version="1.0"?><urlset><url><loc>/b</loc></url></urlset>`,
+  );
+  assert.deepEqual(bom.pages.map((p) => p.url), ["https://news.example/b"]);
+
+  // Gzip says nothing of what is inside: sniffed after inflating.
+  const text = await gzip("https://news.example/t1\nhttps://news.example/t2\r\n\nnot a url\n");
+  for (const type of ["application/gzip", "application/octet-stream", "application/x-gzip"]) {
+    const doc = await readDocument(text, BASE, type, MAX_SITEMAP_BYTES);
+    assert.equal(doc.kind, "text", type);
+    assert.deepEqual(doc.pages.map((p) => p.url), [
+      "https://news.example/t1",
+      "https://news.example/t2",
+    ]);
+  }
+  const xml = await gzip(`  <?xml version="1.0"?><urlset><url><loc>/x</loc></url></urlset>`);
+  assert.equal(
+    (await readDocument(xml, BASE, "application/gzip", MAX_SITEMAP_BYTES)).kind,
+    "urlset",
+  );
+
+  // 200,000 nested elements: refused at 64 levels, what came before kept.
+  const deep = await read(
+    `<urlset><url><loc>/d</loc></url>${"<x>".repeat(200_000)}${"</x>".repeat(200_000)}</urlset>`,
+  );
+  assert.equal(deep.problem, "elements nested deeper than 64 levels");
+  assert.deepEqual(deep.pages.map((p) => p.url), ["https://news.example/d"]);
+});
+
+Deno.test("robots.txt Site-map lines count as Sitemap lines (Google accepts the spelling)", () => {
+  assert.deepEqual(
+    sitemapLines(
+      "User-agent: *\nSite-map: https://news.example/a.xml\nsite-map :/b.xml\nSitemaps: /no.xml\n",
+      "https://news.example/",
+    ),
+    ["https://news.example/a.xml", "https://news.example/b.xml"],
+  );
 });

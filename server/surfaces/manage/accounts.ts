@@ -14,7 +14,7 @@ import {
 import { findUserByEmail, userInsert } from "../../../store/users.ts";
 import { AppError, invalid } from "../../platform/errors.ts";
 import { hashSecret, hint, newSecret } from "../../platform/secrets.ts";
-import { hasControlChars, isEmail, isHostname, isSlug } from "../../platform/validate.ts";
+import { asciiHostname, hasControlChars, isEmail, isSlug } from "../../platform/validate.ts";
 
 /** What a new publisher account needs. */
 export interface NewPublisherAccount {
@@ -45,8 +45,9 @@ export async function createPublisherAccount(
   }
   const email = input.email?.trim().toLowerCase() || null;
   if (email && !isEmail(email)) throw invalid("email", "is not an email address");
-  const domain = input.customDomain?.trim().toLowerCase() || null;
-  if (domain && !isHostname(domain)) throw invalid("customDomain", "is not a host name");
+  const named = input.customDomain?.trim() || null;
+  const domain = named && asciiHostname(named);
+  if (named && !domain) throw invalid("customDomain", "is not a host name");
   if (await findPublisherBySlug(db, slug)) throw slugTaken(slug);
   if (domain && await findPublisherByDomain(db, domain)) throw domainTaken(domain);
   if (input.owner && await findUserByEmail(db, input.owner.email)) throw emailTaken();

@@ -38,9 +38,11 @@ export interface ManagedArticleQuery {
 
 /** An article listing with its price override in cents and its effective policy and price. */
 export function presentArticle(a: ArticleListing, ctx: EffectiveContext) {
-  const { priceMicros, ...rest } = a;
+  const { priceMicros, publicUrl, ...rest } = a;
   return {
     ...rest,
+    // A chapter's stored key is never shown (docs/decisions/ingestion.md, Books).
+    url: publicUrl,
     priceUsdCents: priceMicros === null ? null : microsToCents(priceMicros),
     effective: effectiveOf(ctx, a),
   };

@@ -4,7 +4,13 @@
  */
 import { z } from "zod";
 import { POLICIES, USE_CASES } from "../../../store/vocabulary.ts";
-import { hasControlChars, isEmail, isHostname, isSlug } from "../../platform/validate.ts";
+import {
+  asciiHostname,
+  hasControlChars,
+  isEmail,
+  isHostname,
+  isSlug,
+} from "../../platform/validate.ts";
 import { limit, query } from "../../domain/reads/inputs.ts";
 import { SPONSOR_TOOL_IDS } from "../../domain/sponsor_tools.ts";
 import { METERED_CAP_MICROS, microsToCents } from "../../platform/money.ts";
@@ -124,9 +130,11 @@ export const settingsSchema = z.strictObject({
   description: z.string().trim().max(2000).refine((s) => !hasControlChars(s), {
     error: "must not contain control characters",
   }),
-  customDomain: z.string().max(253).refine((s) => isHostname(s) && !isIpLiteral(s), {
-    error: "must be a host name such as news.example.com",
-  }).nullable(),
+  // Stored as DNS carries it: `bücher.example` becomes `xn--bcher-kva.example`.
+  customDomain: z.string().max(253).transform((s) => asciiHostname(s) ?? s)
+    .refine((s) => isHostname(s) && !isIpLiteral(s), {
+      error: "must be a host name such as news.example.com",
+    }).nullable(),
   branding: brandingSchema,
   toggles: togglesSchema,
   rights: rightsSchema,

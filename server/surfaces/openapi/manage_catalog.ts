@@ -18,11 +18,12 @@ export function catalogPaths(authed: (o: Omit<Operation, "auth">) => Operation):
           "/api/publisher/articles; an empty filter selects the whole catalog, at most 10,000). " +
           "`dryRun: true` counts how many the change would alter and changes nothing. The " +
           "change applies to every selected article or, on any bad input (an unknown id), to " +
-          "none. `changed` counts the articles whose stored policy or price it altered.",
+          "none. `changed` counts the articles whose stored policy or price it altered. The " +
+          "body may be up to about 2 MB (10,000 ids of 200 characters); a larger one is a 413.",
         body: articleBulkSchema,
         example: { ids: ["a1b2c3d4e5f60708"], set: { policy: "PAYWALL", priceUsdCents: 5 } },
         ok: [200, articleBulkResultSchema],
-        errors: [400],
+        errors: [400, 413],
       }),
     },
     "/api/publisher/article-defaults": {

@@ -1,0 +1,122 @@
+/**
+ * Cold start (issue 39, part 4): the README's first command, `deno task start`, on an empty
+ * `DENO_DIR`, until the server prints that it is serving, against a baseline in the same run: a
+ * minimal Hono + libSQL app (the same pinned versions, one route, one query) started the same way.
+ * Prints, for each, the seconds to the first answer and the npm packages fetched, then the ratio.
+ * The Deno binary itself is already cached (npx keeps it); only the module graph is cold.
+ *
+ *   deno run -A scripts/cold_start.ts [--only=baseline|folio]
+ *
+ * It also times the server started by `deno run --lock=deno.serve.lock`: `deno task` first fetches
+ * every npm package of the configuration's lockfile (and the imports), test libraries included.
+ *
+ * Target (docs/PERFORMANCE.md): at most 2× the baseline's seconds.
+ */
+const ROOT = new URL("..", import.meta.url).pathname;
+const flags = Object.fromEntries(
+  Deno.args.map((a) => /^--([^=]+)(?:=(.*))?$/.exec(a)?.slice(1) ?? [a, ""]),
+);
+const imports = JSON.parse(await Deno.readTextFile(`${ROOT}deno.json`)).imports;
+
+const BASELINE = `import { Hono } from "hono";
+import { createClient } from "@libsql/client";
+const db = createClient({ url: "file:" + Deno.env.get("DB") });
+await db.execute("CREATE TABLE IF NOT EXISTS t (x)");
+const app = new Hono();
+app.get("/", async (c) => c.json((await db.execute("SELECT 1 AS one")).rows[0]));
+Deno.serve({ port: 0, hostname: "127.0.0.1", onListen: ({ port }) => console.log("serving on http://127.0.0.1:" + port) }, app.fetch);
+`;
+
+/** npm packages in a DENO_DIR (name@version directories of the registry cache). */
+async function packages(dir: string): Promise<number> {
+  const base = `${dir}/npm/registry.npmjs.org`;
+  let n = 0;
+  const walk = async (d: string, depth: number) => {
+    for await (const e of Deno.readDir(d)) {
+      if (!e.isDirectory) continue;
+      if (e.name.startsWith("@") && depth === 0) await walk(`${d}/${e.name}`, 1);
+      else {
+        for await (const v of Deno.readDir(`${d}/${e.name}`)) if (v.isDirectory) n++;
+      }
+    }
+  };
+  await walk(base, 0).catch(() => {});
+  return n;
+}
+
+async function run(name: string, cwd: string, args: string[], env: Record<string, string>) {
+  const denoDir = await Deno.makeTempDir({ prefix: `folio-cold-${name}-` });
+  const t0 = performance.now();
+  const child = new Deno.Command(Deno.execPath(), {
+    args,
+    cwd,
+    env: { ...env, DENO_DIR: denoDir, NO_COLOR: "1", PORT: "0", FOLIO_HOST: "127.0.0.1" },
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+  let out = "";
+  let served = false;
+  while (!served) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    out += value;
+    served = /serving on http/.test(out);
+  }
+  const seconds = (performance.now() - t0) / 1000;
+  child.kill("SIGTERM");
+  await child.status;
+  await reader.cancel().catch(() => {});
+  const errors = await new Response(child.stderr).text().catch(() => "");
+  const fetched = await packages(denoDir);
+  await Deno.remove(denoDir, { recursive: true }).catch(() => {});
+  if (!served) throw new Error(`${name} never served: ${out.slice(-500)} ${errors.slice(-1500)}`);
+  return { name, seconds: Math.round(seconds * 10) / 10, packages: fetched };
+}
+
+if (import.meta.main) {
+  const rows = [];
+  if (!flags.only || flags.only === "baseline") {
+    const dir = await Deno.makeTempDir({ prefix: "folio-cold-app-" });
+    await Deno.writeTextFile(`${dir}/main.ts`, BASELINE);
+    await Deno.writeTextFile(
+      `${dir}/deno.json`,
+      JSON.stringify({
+        imports: { hono: imports.hono, "@libsql/client": imports["@libsql/client"] },
+        nodeModulesDir: "none",
+      }),
+    );
+    rows.push(
+      await run("baseline", dir, ["run", "-A", "main.ts"], { DB: `${dir}/base.db` }),
+    );
+    await Deno.remove(dir, { recursive: true }).catch(() => {});
+  }
+  if (!flags.only || flags.only === "folio") {
+    const data = await Deno.makeTempDir({ prefix: "folio-cold-data-" });
+    // The README's first command (its first line, `npx --yes deno@… ` replaced by this Deno).
+    const first = (await Deno.readTextFile(`${ROOT}README.md`)).split("\n")[0];
+    const args = first.replace(/^npx --yes deno@\S+ /, "").split(/\s+/);
+    rows.push(await run("folio", ROOT, args, { FOLIO_DATA_DIR: data }));
+    // The same server started with the serving lockfile only (deno task fetches all of deno.lock).
+    rows.push(
+      await run("folio-serve-lock", ROOT, ["run", "--lock=deno.serve.lock", "-A", "main.ts"], {
+        FOLIO_DATA_DIR: await Deno.makeTempDir({ prefix: "folio-cold-data-" }),
+        DENO_USR2_MEMORY_TRIM: "1",
+      }),
+    );
+    await Deno.remove(data, { recursive: true }).catch(() => {});
+  }
+  for (const r of rows) console.log(JSON.stringify({ bench: "cold-start", ...r }));
+  const base = rows.find((r) => r.name === "baseline");
+  const folio = rows.find((r) => r.name === "folio-serve-lock");
+  if (base && folio) {
+    const ratio = Math.round(folio.seconds / base.seconds * 10) / 10;
+    console.log(JSON.stringify({
+      bench: "cold-start",
+      ratio,
+      target: "≤ 2× the baseline's seconds",
+      met: ratio <= 2,
+      packagesRatio: Math.round(folio.packages / Math.max(1, base.packages) * 10) / 10,
+    }));
+  }
+}
