@@ -9,12 +9,10 @@
 import {
   compactDecrypt,
   CompactEncrypt,
-  CompactSign,
   compactVerify,
   createLocalJWKSet,
   exportJWK,
   generateKeyPair,
-  importJWK,
   type JWK,
 } from "jose";
 import type { Client } from "../../../store/db.ts";
@@ -28,9 +26,10 @@ import { randomBase32, sha256Hex } from "../../../store/ids.ts";
 import type { Clock } from "../../platform/clock.ts";
 import { type ItemWire, receiptIdOf } from "./items.ts";
 import { microsToCents } from "../../platform/money.ts";
+import { type PrivateJwk, RECEIPT_TYP, signingInput, signingKeyOf } from "./receipt_jws.ts";
+import { ReceiptSigner, type SigningKey } from "./receipt_signing.ts";
 
-/** The JWS `typ` of a receipt (RFC 7515 section 4.1.9: a media type without `application/`). */
-export const RECEIPT_TYP = "folio-receipt+jws";
+export { RECEIPT_TYP };
 /** How long a process keeps the signing key before looking for a newer one (a rotation). */
 const KEY_TTL_MS = 60_000;
 
@@ -53,6 +52,8 @@ export interface Receipts {
   rotate(): Promise<string>;
   /** The receipt's claims and key if Folio signed it as it stands; null if not (forged, altered). */
   verify(jws: string): Promise<{ claims: ReceiptClaims; kid: string } | null>;
+  /** Stops the signing thread (later receipts are signed on the caller's thread). */
+  close(): void;
 }
 
 /**
@@ -63,8 +64,9 @@ export function receipts(
   deps: { db: Client; clock: Clock },
   options: { issuer: () => string; secret: string | null },
 ): Receipts {
-  let cached: { kid: string; key: CryptoKey; until: number } | null = null;
+  let cached: (SigningKey & { until: number }) | null = null;
   let creating: Promise<void> | null = null;
+  const signer = new ReceiptSigner();
 
   const rotate = async (): Promise<string> => {
     const { publicKey, privateKey } = await generateKeyPair("EdDSA", {
@@ -84,7 +86,7 @@ export function receipts(
     return kid;
   };
 
-  const signingKey = async (): Promise<{ kid: string; key: CryptoKey }> => {
+  const signingKey = async (): Promise<SigningKey> => {
     const now = deps.clock.now().getTime();
     if (cached && cached.until > now) return cached;
     let row = await signingReceiptKey(deps.db);
@@ -94,15 +96,14 @@ export function receipts(
       await (creating ??= rotate().then(() => {}).finally(() => creating = null));
       row = (await signingReceiptKey(deps.db))!;
     }
-    const jwk = await open(row, options.secret);
-    const key = await importJWK(jwk, "EdDSA") as unknown as CryptoKey;
-    cached = { kid: row.kid, key, until: now + KEY_TTL_MS };
+    const jwk = await open(row, options.secret) as PrivateJwk;
+    cached = { kid: row.kid, jwk, key: signingKeyOf(jwk), until: now + KEY_TTL_MS };
     return cached;
   };
 
   return {
     async sign(buyerId, item) {
-      const { kid, key } = await signingKey();
+      const key = await signingKey();
       const claims: ReceiptClaims = {
         iss: options.issuer(),
         sub: buyerId,
@@ -110,10 +111,9 @@ export function receipts(
         iat: Math.floor(Date.parse(item.at) / 1000),
         charge: item,
       };
-      return await new CompactSign(new TextEncoder().encode(JSON.stringify(claims)))
-        .setProtectedHeader({ alg: "EdDSA", kid, typ: RECEIPT_TYP })
-        .sign(key);
+      return await signer.sign(key, signingInput(key.kid, JSON.stringify(claims)));
     },
+    close: () => signer.close(),
     async jwks() {
       let rows = await listReceiptKeys(deps.db);
       if (rows.length === 0) {
