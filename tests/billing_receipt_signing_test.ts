@@ -24,7 +24,7 @@ async function key(kid: string) {
   });
   const jwk = await exportJWK(privateKey) as PrivateJwk;
   return {
-    signing: { kid, jwk, key: signingKeyOf(jwk) },
+    signing: { kid, jwk, key: await signingKeyOf(jwk) },
     jwks: createLocalJWKSet({ keys: [{ ...await exportJWK(publicKey), kid, alg: "EdDSA" }] }),
   };
 }
@@ -40,7 +40,7 @@ Deno.test("the signing thread answers each of 200 concurrent signatures, as the 
     assert.equal(signer.started, 1, "signed on a thread");
     for (const [i, jws] of signed.entries()) {
       // Ed25519 is deterministic: the thread's receipt is the inline one, byte for byte.
-      assert.equal(jws, signCompact(inputs[i], k.signing.key));
+      assert.equal(jws, await signCompact(inputs[i], k.signing.key));
       const { payload: got, protectedHeader } = await compactVerify(jws, k.jwks);
       assert.equal(new TextDecoder().decode(got), payload(i));
       assert.equal(protectedHeader.kid, "rk_a");
@@ -64,7 +64,7 @@ Deno.test("a signing thread that fails loses no receipt: what it held is signed 
     const inputs = Array.from({ length: 50 }, (_, i) => signingInput("rk_a", payload(i)));
     const signed = await Promise.all(inputs.map((input) => signer.sign(k.signing, input)));
     for (const [i, jws] of signed.entries()) {
-      assert.equal(jws, signCompact(inputs[i], k.signing.key));
+      assert.equal(jws, await signCompact(inputs[i], k.signing.key));
       await compactVerify(jws, k.jwks);
     }
     // The failure is seen on its own event: later batches go to a fresh thread.
@@ -75,7 +75,7 @@ Deno.test("a signing thread that fails loses no receipt: what it held is signed 
     }
     assert.equal(signer.started, 2);
     const after = await signer.sign(k.signing, signingInput("rk_a", payload(7)));
-    assert.equal(after, signCompact(signingInput("rk_a", payload(7)), k.signing.key));
+    assert.equal(after, await signCompact(signingInput("rk_a", payload(7)), k.signing.key));
   } finally {
     signer.close();
   }

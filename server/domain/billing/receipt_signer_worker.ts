@@ -5,7 +5,6 @@
  * pending itself.
  */
 /// <reference lib="deno.worker" />
-import type { KeyObject } from "node:crypto";
 import { type PrivateJwk, signCompact, signingKeyOf } from "./receipt_jws.ts";
 
 /** What the pool sends: new keys by kid, then the inputs to sign. `crash` ends the thread. */
@@ -19,16 +18,16 @@ export interface SignedBatch {
   signed: { id: number; jws: string }[];
 }
 
-const keys = new Map<string, KeyObject>();
+const keys = new Map<string, Promise<CryptoKey>>();
 
-self.onmessage = (e: MessageEvent<SignBatch>) => {
+self.onmessage = async (e: MessageEvent<SignBatch>) => {
   const batch = e.data;
   if (batch.crash) throw new Error("receipt signer asked to stop");
   for (const [kid, jwk] of Object.entries(batch.keys ?? {})) keys.set(kid, signingKeyOf(jwk));
-  const signed = (batch.items ?? []).map(({ id, kid, input }) => {
+  const signed = await Promise.all((batch.items ?? []).map(async ({ id, kid, input }) => {
     const key = keys.get(kid);
     if (!key) throw new Error(`receipt signer has no key ${kid}`);
-    return { id, jws: signCompact(input, key) };
-  });
+    return { id, jws: await signCompact(input, await key) };
+  }));
   self.postMessage({ signed } satisfies SignedBatch);
 };

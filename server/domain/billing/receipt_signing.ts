@@ -8,15 +8,14 @@
  * read goes without its receipt. docs/decisions/billing.md, "Receipts off the serving thread".
  */
 import { setImmediate } from "node:timers";
-import type { KeyObject } from "node:crypto";
 import { type PrivateJwk, signCompact } from "./receipt_jws.ts";
 import type { SignBatch, SignedBatch } from "./receipt_signer_worker.ts";
 
-/** A signing key: its kid, its private JWK (for the thread) and its key object (for inline). */
+/** A signing key: its kid, its private JWK (for the thread) and its key (for inline). */
 export interface SigningKey {
   kid: string;
   jwk: PrivateJwk;
-  key: KeyObject;
+  key: CryptoKey;
 }
 
 interface Pending {
@@ -41,7 +40,7 @@ export class ReceiptSigner {
 
   /** The compact JWS over `input` (receipt_jws.ts `signingInput`) with `key`. */
   sign(key: SigningKey, input: string): Promise<string> {
-    if (this.#closed) return Promise.resolve(signCompact(input, key.key));
+    if (this.#closed) return signCompact(input, key.key);
     return new Promise((resolve, reject) => {
       this.#queued.set(this.#next++, { key, input, resolve, reject });
       if (!this.#scheduled) {
@@ -117,13 +116,7 @@ export class ReceiptSigner {
   }
 
   #signInline(batch: Map<number, Pending>): void {
-    for (const p of batch.values()) {
-      try {
-        p.resolve(signCompact(p.input, p.key.key));
-      } catch (err) {
-        p.reject(err);
-      }
-    }
+    for (const p of batch.values()) signCompact(p.input, p.key.key).then(p.resolve, p.reject);
     batch.clear();
   }
 }

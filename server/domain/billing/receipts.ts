@@ -97,7 +97,7 @@ export function receipts(
       row = (await signingReceiptKey(deps.db))!;
     }
     const jwk = await open(row, options.secret) as PrivateJwk;
-    cached = { kid: row.kid, jwk, key: signingKeyOf(jwk), until: now + KEY_TTL_MS };
+    cached = { kid: row.kid, jwk, key: await signingKeyOf(jwk), until: now + KEY_TTL_MS };
     return cached;
   };
 
