@@ -19,6 +19,8 @@ const args = [
   // Workers are loaded by URL at run time, so the compiler cannot see them from main.ts.
   "--include",
   "search/fts_worker.ts",
+  "--include",
+  "server/domain/billing/receipt_signer_worker.ts",
   // The PDF reader is imported dynamically (main.ts), so that pdf.js stays out of the server.
   "--include",
   "server/domain/catalog/pdf_reader.ts",

@@ -18,14 +18,15 @@ const atMost = (n: number, unit: string): Target => ({
 });
 
 export const TARGETS = {
-  restGetArticle: atLeast(0.25, "× bare"),
-  restChargedRead: atLeast(0.15, "× bare"),
+  // Issue 39 raised these two (issue 15's were 0.25× and 0.15×).
+  restGetArticle: atLeast(0.35, "× bare"),
+  restChargedRead: atLeast(0.2, "× bare"),
   restSearchDemo: atLeast(0.1, "× bare"),
   restSearch100kP95: atMost(25, " ms at one connection"),
   restSearch100kThroughput: atLeast(150, " searches/s at 16 connections"),
-  mcpGetArticle: atLeast(0.8, "× the minimal SDK server"),
+  mcpGetArticle: atLeast(1.0, "× the minimal SDK server"),
   mcpSearchArticles: atLeast(0.6, "× the minimal SDK server"),
-  ingestion: atLeast(100, " articles/s"),
+  ingestion: atLeast(200, " articles/s"),
   // Issue 41: every BBC page's headline and desk byline stored as the page states them.
   ingestMetadata: atLeast(1, " of pages with title and byline as on the page"),
   buildRss100k: atMost(2048, " MB"),

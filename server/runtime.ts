@@ -146,6 +146,7 @@ export async function assembleFolio(
         await stopRobotsFetches(deps);
         await callLog!.close();
         await searchService.close();
+        deps.receipts.close();
         store.close();
       },
     };

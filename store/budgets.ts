@@ -46,7 +46,14 @@ export async function spendState(
               WHERE buyer_id = ?1 AND scope = '*') AS overall_budget`,
     args: [buyerId, options.publisherId, options.month],
   });
-  const r = rs.rows[0];
+  return spendOf(rs.rows[0]);
+}
+
+/**
+ * A spend state from a row with the columns `spent`, `budget_spent`, `overall_spent`,
+ * `publisher_budget` and `overall_budget` (spendState's, or a charge write's RETURNING).
+ */
+export function spendOf(r: Record<string, unknown>): SpendState {
   const n = (v: unknown) => (v === null || v === undefined ? null : Number(v));
   return {
     spentMicros: n(r.spent) ?? 0,

@@ -1,5 +1,6 @@
 /** Persistence of the ledger (charges). Amounts are integer micro-dollars. */
 import type { Client, Executor } from "./db.ts";
+import { spendOf, type SpendState } from "./budgets.ts";
 import { nextMonth, openStatementMonth } from "./statements.ts";
 
 /** Kinds of ledger row. */
@@ -199,8 +200,9 @@ export interface CappedCharge {
  * the cap and the buyer's budgets (store/budgets.ts) and the idempotency key is unused. The batch runs without yielding in this process and
  * under SQLite's write lock across processes, so no concurrent read can push a month past the cap
  * (store/write_lock.ts explains why a batch, not an interactive transaction). `written` is true
- * when this call wrote the row (`prior` is then that row); otherwise `prior` is the row the key
- * already names, if any.
+ * when this call wrote the row (`prior` is then that row, `spend` the month's spend and budgets as
+ * this write left them, read under its lock: the read path asks nothing before it); otherwise
+ * `prior` is the row the key already names, if any.
  */
 export async function insertChargeWithinCap(
   db: Client,
@@ -210,6 +212,8 @@ export async function insertChargeWithinCap(
   prior: { id: string; requestHash: string } | null;
   /** The statement month the written row landed on (null when nothing was written). */
   statementMonth: string | null;
+  /** After the write: what the cap and budgets count and allow (null when nothing was written). */
+  spend: SpendState | null;
 }> {
   const [, raised, inserted] = await db.batch([
     {
@@ -227,7 +231,15 @@ export async function insertChargeWithinCap(
               AND NOT EXISTS (SELECT 1 FROM buyer_budgets WHERE buyer_id = ?2 AND scope = '*'
                 AND monthly_micros < ?1 + (SELECT SUM(metered_micros + license_micros)
                   FROM monthly_spend WHERE buyer_id = ?2 AND month = ?4))
-              AND NOT EXISTS (SELECT 1 FROM charges WHERE buyer_id = ?2 AND idempotency_key = ?6)`,
+              AND NOT EXISTS (SELECT 1 FROM charges WHERE buyer_id = ?2 AND idempotency_key = ?6)
+            RETURNING metered_micros AS spent, metered_micros + license_micros AS budget_spent,
+              (SELECT monthly_micros FROM buyer_budgets WHERE buyer_id = ?2 AND scope = ?3)
+                AS publisher_budget,
+              (SELECT monthly_micros FROM buyer_budgets WHERE buyer_id = ?2 AND scope = '*')
+                AS overall_budget,
+              CASE WHEN EXISTS (SELECT 1 FROM buyer_budgets WHERE buyer_id = ?2 AND scope = '*')
+                THEN (SELECT SUM(metered_micros + license_micros) FROM monthly_spend
+                  WHERE buyer_id = ?2 AND month = ?4) END AS overall_spent`,
       args: [c.micros, c.buyerId, c.publisherId, c.month, c.capMicros, c.idempotencyKey],
     },
     {
@@ -262,15 +274,17 @@ export async function insertChargeWithinCap(
       ],
     },
   ], "write");
-  const written = raised.rowsAffected === 1;
+  // The UPDATE returns its row only when it raised the spend.
+  const written = raised.rows.length === 1;
   if (written) {
     return {
       written,
       prior: { id: c.id, requestHash: c.requestHash },
       statementMonth: String(inserted.rows[0]?.statement_month ?? c.month),
+      spend: spendOf(raised.rows[0]),
     };
   }
-  if (c.idempotencyKey === null) return { written, prior: null, statementMonth: null };
+  if (c.idempotencyKey === null) return { written, prior: null, statementMonth: null, spend: null };
   // Not written: the key's row, if that is why, was committed before this batch saw it (in this
   // group commit or another process's), so a read after the batch finds it. A charged read, the
   // common case, skips this lookup.
@@ -283,5 +297,6 @@ export async function insertChargeWithinCap(
     written,
     prior: row ? { id: String(row.id), requestHash: String(row.request_hash) } : null,
     statementMonth: null,
+    spend: null,
   };
 }

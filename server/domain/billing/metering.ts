@@ -8,6 +8,7 @@
 import { inSpan, meters } from "../../platform/telemetry.ts";
 import { insertChargeWithinCap } from "../../../store/charges.ts";
 import type { Client } from "../../../store/db.ts";
+import type { SpendState } from "../../../store/budgets.ts";
 import { newTimeOrderedId, sha256Hex } from "../../../store/ids.ts";
 import { monthOf } from "../../platform/clock.ts";
 import { AppError } from "../../platform/errors.ts";
@@ -16,12 +17,15 @@ import { METERED_CAP_MICROS, subtractMicros } from "../../platform/money.ts";
 
 /** What happened to a charge. */
 export type ChargeResult =
-  | { status: "charged"; chargeId: string; statementMonth: string }
+  // `spend`: the month's spend and budgets as the write left them (docs/decisions/billing.md).
+  | { status: "charged"; chargeId: string; statementMonth: string; spend: SpendState }
   | { status: "duplicate"; chargeId: string }
   | { status: "capped" };
 
 /** The read being charged for. */
 export interface ChargeRequest {
+  /** The ledger id to write (the read signs its receipt before the write answers). */
+  chargeId?: string;
   buyerId: string;
   publisherId: string;
   articleId: string;
@@ -47,10 +51,10 @@ export function chargeRead(db: Client, req: ChargeRequest): Promise<ChargeResult
 }
 
 async function charge(db: Client, req: ChargeRequest): Promise<ChargeResult> {
-  const chargeId = newTimeOrderedId("chg", req.now);
+  const chargeId = req.chargeId ?? newTimeOrderedId("chg", req.now);
   const key = req.idempotencyKey || null;
   const requestHash = await sha256Hex(`${req.publisherId}\n${req.articleId}\n${req.charge.use}`);
-  const { written, prior, statementMonth } = await insertChargeWithinCap(db, {
+  const { written, prior, statementMonth, spend } = await insertChargeWithinCap(db, {
     id: chargeId,
     buyerId: req.buyerId,
     publisherId: req.publisherId,
@@ -68,7 +72,9 @@ async function charge(db: Client, req: ChargeRequest): Promise<ChargeResult> {
     surface: req.surface,
     now: req.now,
   });
-  if (written) return { status: "charged", chargeId, statementMonth: statementMonth! };
+  if (written) {
+    return { status: "charged", chargeId, statementMonth: statementMonth!, spend: spend! };
+  }
   if (!key || !prior) return { status: "capped" };
   if (prior.requestHash !== requestHash) {
     throw new AppError(

@@ -7,12 +7,10 @@
  * same receipt, so receipts need no table of their own.
  */
 import {
-  CompactSign,
   compactVerify,
   createLocalJWKSet,
   exportJWK,
   generateKeyPair,
-  importJWK,
   type JWK,
   type JWTPayload,
   jwtVerify,
@@ -30,9 +28,10 @@ import { seal as sealText, unseal } from "../../platform/sealed.ts";
 import type { Clock } from "../../platform/clock.ts";
 import { type ItemWire, receiptIdOf } from "./items.ts";
 import { microsToCents } from "../../platform/money.ts";
+import { type PrivateJwk, RECEIPT_TYP, signingInput, signingKeyOf } from "./receipt_jws.ts";
+import { ReceiptSigner, type SigningKey } from "./receipt_signing.ts";
 
-/** The JWS `typ` of a receipt (RFC 7515 section 4.1.9: a media type without `application/`). */
-export const RECEIPT_TYP = "folio-receipt+jws";
+export { RECEIPT_TYP };
 /** How long a process keeps the signing key before looking for a newer one (a rotation). */
 const KEY_TTL_MS = 60_000;
 
@@ -67,6 +66,8 @@ export interface Receipts {
     now: Date,
     issuer: string,
   ): Promise<{ claims: JWTPayload } | { why: "expired" | "invalid" }>;
+  /** Stops the signing thread (later receipts are signed on the caller's thread). */
+  close(): void;
 }
 
 /**
@@ -77,8 +78,9 @@ export function receipts(
   deps: { db: Client; clock: Clock },
   options: { issuer: () => string; secret: string | null },
 ): Receipts {
-  let cached: { kid: string; key: CryptoKey; until: number } | null = null;
+  let cached: (SigningKey & { until: number }) | null = null;
   let creating: Promise<void> | null = null;
+  const signer = new ReceiptSigner();
 
   const rotate = async (): Promise<string> => {
     const { publicKey, privateKey } = await generateKeyPair("EdDSA", {
@@ -98,7 +100,7 @@ export function receipts(
     return kid;
   };
 
-  const signingKey = async (): Promise<{ kid: string; key: CryptoKey }> => {
+  const signingKey = async (): Promise<SigningKey> => {
     const now = deps.clock.now().getTime();
     if (cached && cached.until > now) return cached;
     let row = await signingReceiptKey(deps.db);
@@ -108,15 +110,14 @@ export function receipts(
       await (creating ??= rotate().then(() => {}).finally(() => creating = null));
       row = (await signingReceiptKey(deps.db))!;
     }
-    const jwk = await open(row, options.secret);
-    const key = await importJWK(jwk, "EdDSA") as unknown as CryptoKey;
-    cached = { kid: row.kid, key, until: now + KEY_TTL_MS };
+    const jwk = await open(row, options.secret) as PrivateJwk;
+    cached = { kid: row.kid, jwk, key: await signingKeyOf(jwk), until: now + KEY_TTL_MS };
     return cached;
   };
 
   return {
     async sign(buyerId, item) {
-      const { kid, key } = await signingKey();
+      const key = await signingKey();
       const claims: ReceiptClaims = {
         iss: options.issuer(),
         sub: buyerId,
@@ -124,10 +125,9 @@ export function receipts(
         iat: Math.floor(Date.parse(item.at) / 1000),
         charge: item,
       };
-      return await new CompactSign(new TextEncoder().encode(JSON.stringify(claims)))
-        .setProtectedHeader({ alg: "EdDSA", kid, typ: RECEIPT_TYP })
-        .sign(key);
+      return await signer.sign(key, signingInput(key.kid, JSON.stringify(claims)));
     },
+    close: () => signer.close(),
     async jwks() {
       let rows = await listReceiptKeys(deps.db);
       if (rows.length === 0) {

@@ -14,11 +14,13 @@ import { meterCount, takeMeteredRead } from "../../../store/usage.ts";
 import { chargeRead } from "../billing/metering.ts";
 import { type ItemWire, itemWire } from "../billing/items.ts";
 import type { Receipts } from "../billing/receipts.ts";
-import { getChargeItem } from "../../../store/charge_items.ts";
+import { type ChargeItem, getChargeItem } from "../../../store/charge_items.ts";
+import { newTimeOrderedId } from "../../../store/ids.ts";
 import type { CallLog } from "../../platform/call_log.ts";
 import { type Clock, monthOf } from "../../platform/clock.ts";
 import {
   type ArticleFacts,
+  type Charge,
   type ContentRule,
   decide,
   type Decision,
@@ -114,24 +116,19 @@ export function readArticle(
 async function read(deps: ReadDeps, req: ReadRequest): Promise<ReadResult> {
   const { db } = deps;
   const now = deps.clock.now();
-  const found = await gather(db, req, now);
+  // Decided as if within the cap and budgets: the charge's write checks both under its lock and
+  // returns the spend it left, so the read asks the store nothing about spend before it writes
+  // (a write refused as capped reads the spend and decides again, below).
+  const found = await gather(db, req, now, { spend: false });
   if (!found) return { article: null, decision: null, charge: null };
   const { article, input } = found;
   let { decision } = found;
   let charge: ReadResult["charge"] = null;
 
   if (decision.charge && req.caller.buyerId) {
-    const result = await chargeRead(db, {
-      buyerId: req.caller.buyerId,
-      publisherId: req.publisher.id,
-      articleId: article.id,
-      charge: decision.charge,
-      identity: req.caller.identity,
-      surface: req.caller.surface,
-      idempotencyKey: req.idempotencyKey,
-      now,
-    });
-    if (result.status === "capped") {
+    const charged = await chargeAndSign(deps, req, { article, charge: decision.charge, now });
+    if (charged) charge = charged;
+    else {
       // Another read won the last of the cap or a budget between our look and our write: decide
       // again on the spend as it is now; should that still charge, the write's refusal stands.
       const spend = await spendState(db, req.caller.buyerId, {
@@ -145,42 +142,6 @@ async function read(deps: ReadDeps, req: ReadRequest): Promise<ReadResult> {
           usage: { ...input.usage, spentThisMonthMicros: METERED_CAP_MICROS },
         });
       }
-    } else {
-      const duplicate = result.status === "duplicate";
-      const room = roomOf(input.usage) - (duplicate ? 0 : decision.charge.micros);
-      // The item as the ledger has it: the row just written (its statement month from the write),
-      // or for a retry the first read's row, its time and key, read back.
-      const row = result.status === "charged"
-        ? {
-          id: result.chargeId,
-          buyerId: req.caller.buyerId,
-          publisherId: req.publisher.id,
-          publisherName: req.publisher.name,
-          articleId: article.id,
-          articleUrl: article.canonicalUrl ?? article.url,
-          articleTitle: article.title,
-          licenseId: null,
-          kind: decision.charge.kind,
-          useCase: decision.charge.use,
-          surface: req.caller.surface,
-          priceMicros: subtractMicros(decision.charge.micros, decision.charge.feeMicros),
-          feeMicros: decision.charge.feeMicros,
-          idempotencyKey: req.idempotencyKey || null,
-          month: monthOf(now),
-          statementMonth: result.statementMonth,
-          prepaid: false,
-          createdAt: now.getTime(),
-        }
-        : await getChargeItem(db, req.caller.buyerId, result.chargeId);
-      const item = itemWire(row!);
-      charge = {
-        chargeId: result.chargeId,
-        micros: item.amountUsdMicros,
-        duplicate,
-        remainingMicros: Math.max(0, room),
-        item,
-        receipt: await deps.receipts.sign(req.caller.buyerId, item),
-      };
     }
   }
   if (decision.countsAgainstMeter) {
@@ -212,6 +173,87 @@ async function read(deps: ReadDeps, req: ReadRequest): Promise<ReadResult> {
 }
 
 /**
+ * Writes the charge within the cap and budgets and signs its receipt; null when the write refused
+ * it (capped). The receipt of the row this read would write is signed while the write waits for
+ * its group commit (receipt_signing.ts signs off this thread), and answered only if the write
+ * made that row as signed; a retry answers the first read's row, read back, and its receipt.
+ */
+async function chargeAndSign(
+  deps: ReadDeps,
+  req: ReadRequest,
+  read: { article: Article; charge: Charge; now: Date },
+): Promise<NonNullable<ReadResult["charge"]> | null> {
+  const { db } = deps;
+  const { article, now } = read;
+  const buyerId = req.caller.buyerId!;
+  const month = monthOf(now);
+  const chargeId = newTimeOrderedId("chg", now);
+  const rowOf = (statementMonth: string): ChargeItem => ({
+    id: chargeId,
+    buyerId,
+    publisherId: req.publisher.id,
+    publisherName: req.publisher.name,
+    articleId: article.id,
+    articleUrl: article.canonicalUrl ?? article.url,
+    articleTitle: article.title,
+    licenseId: null,
+    kind: read.charge.kind,
+    useCase: read.charge.use,
+    surface: req.caller.surface,
+    priceMicros: subtractMicros(read.charge.micros, read.charge.feeMicros),
+    feeMicros: read.charge.feeMicros,
+    idempotencyKey: req.idempotencyKey || null,
+    month,
+    statementMonth,
+    prepaid: false,
+    createdAt: now.getTime(),
+  });
+  // Most rows land on their own month's statement (a closed one sends them to the next).
+  const expected = itemWire(rowOf(month));
+  const signing = deps.receipts.sign(buyerId, expected);
+  const result = await chargeRead(db, {
+    chargeId,
+    buyerId,
+    publisherId: req.publisher.id,
+    articleId: article.id,
+    charge: read.charge,
+    identity: req.caller.identity,
+    surface: req.caller.surface,
+    idempotencyKey: req.idempotencyKey,
+    now,
+  }).catch(async (err) => {
+    await signing.catch(() => {});
+    throw err;
+  });
+  if (result.status !== "charged") await signing.catch(() => {}); // not this read's row
+  if (result.status === "capped") return null;
+  let item: ItemWire;
+  let receipt: string;
+  let spend: SpendState;
+  if (result.status === "charged") {
+    spend = result.spend;
+    item = result.statementMonth === month ? expected : itemWire(rowOf(result.statementMonth));
+    receipt = item === expected ? await signing : await deps.receipts.sign(buyerId, item);
+  } else {
+    const [row, current] = await Promise.all([
+      getChargeItem(db, buyerId, result.chargeId),
+      spendState(db, buyerId, { publisherId: req.publisher.id, month }),
+    ]);
+    spend = current;
+    item = itemWire(row!);
+    receipt = await deps.receipts.sign(buyerId, item);
+  }
+  return {
+    chargeId: result.chargeId,
+    micros: item.amountUsdMicros,
+    duplicate: result.status === "duplicate",
+    remainingMicros: Math.max(0, roomOf(usageOf(spend))),
+    item,
+    receipt,
+  };
+}
+
+/**
  * The article, the decision input for it and the decision taken on it, or null when the article
  * does not exist.
  */
@@ -219,13 +261,14 @@ async function gather(
   db: Client,
   req: Pick<ReadRequest, "publisher" | "idOrUrl" | "article" | "caller" | "use">,
   now: Date,
+  options: { spend?: boolean } = {},
 ): Promise<{ article: Article; input: DecisionInput; decision: Decision } | null> {
   // The publisher was looked up in this request: its lookups read no version again.
   const view = readView(db, req.publisher);
   const article = req.article ?? await findArticle(view, req.publisher.id, req.idOrUrl);
   if (!article) return null;
   noteArticleRead(article.id); // the call log shows which page each call read
-  const ctx = await readContext(view, req, now, { meter: false });
+  const ctx = await readContext(view, req, now, { meter: false, spend: options.spend });
   const ceiling = article.bookId ? await bookCeiling(view, req.publisher.id, article.bookId) : null;
   const input = inputFor(ctx, article, { use: req.use, ceiling, now });
   // The meter is read only when it can change the outcome: the decision reaches it only for a
@@ -252,13 +295,14 @@ export interface ReadContext {
 
 /**
  * Gathers the publisher's rules and the caller's licenses and month counters; `meter: false`
- * leaves the paywall meter at 0 for a caller that reads it only when it matters.
+ * leaves the paywall meter at 0 for a caller that reads it only when it matters, `spend: false`
+ * leaves a buyer's spend at 0 and its budgets unset for a read whose charge write checks them.
  */
 export async function readContext(
   db: Client,
   req: Pick<ReadRequest, "publisher" | "caller">,
   now: Date,
-  options: { meter?: boolean } = {},
+  options: { meter?: boolean; spend?: boolean } = {},
 ): Promise<ReadContext> {
   const month = monthOf(now);
   const { publisher, caller } = req;
@@ -266,7 +310,9 @@ export async function readContext(
   const [rules, requester, spend, metered] = await Promise.all([
     listRules(view, publisher.id),
     requesterFor(view, publisher.id, caller, { now }),
-    caller.buyerId ? spendState(db, caller.buyerId, { publisherId: publisher.id, month }) : null,
+    caller.buyerId && options.spend !== false
+      ? spendState(db, caller.buyerId, { publisherId: publisher.id, month })
+      : null,
     caller.buyerId || options.meter === false
       ? 0
       : meterCount(db, publisher.id, { identity: caller.identity, month }),
@@ -305,7 +351,9 @@ function usageOf(
 }
 
 /** What the buyer may still spend with the publisher this month: the cap's room or the budget's. */
-function roomOf(usage: UsageState): number {
+function roomOf(
+  usage: Pick<UsageState, "spentThisMonthMicros" | "budgetLeftMicros">,
+): number {
   const cap = subtractMicros(METERED_CAP_MICROS, usage.spentThisMonthMicros);
   return usage.budgetLeftMicros === null ? cap : Math.min(cap, usage.budgetLeftMicros);
 }
