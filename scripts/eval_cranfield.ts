@@ -25,7 +25,6 @@ import { FTS_WEIGHTS } from "../search/fts.ts";
 import {
   best,
   foldsOf,
-  type Judged,
   mean,
   meanWhere,
   ndcg10,

@@ -6,7 +6,6 @@
  * routing, in one function (`answerFor()`, server/platform/host_router.ts).
  */
 import { type Env, Hono } from "hono";
-import { trimTrailingSlash } from "hono/trailing-slash";
 import { a2aRoutes } from "./surfaces/a2a/routes.ts";
 import type { AppDeps, AppEnv } from "./deps.ts";
 import { buyerRoutes } from "./pages/buyer/routes.ts";
@@ -49,8 +48,6 @@ export type { AppDeps, AppEnv } from "./deps.ts";
 export function createApp(deps: AppDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>({ getPath: routedPath });
   app.use(requestId());
-  // "/publisher/" is "/publisher": a path that answers 404 only for its trailing slash redirects.
-  app.use(trimTrailingSlash());
   app.onError(onError(deps));
   app.notFound(notFound(deps));
 

@@ -16,6 +16,8 @@ import { CSP, pageHeaders } from "../platform/security_headers.ts";
 export function notFound(deps: Pick<AppDeps, "config">) {
   const headers = pageHeaders(deps.config, CSP.document);
   return async (c: Context<AppEnv>): Promise<Response> => {
+    const slash = withoutTrailingSlash(c);
+    if (slash) return slash;
     const wanted = accepts(c, {
       header: "Accept",
       supports: ["application/json", "text/html"],
@@ -30,4 +32,16 @@ export function notFound(deps: Pick<AppDeps, "config">) {
     });
     return c.res;
   };
+}
+
+/**
+ * "/publisher/" is "/publisher" (issue 42): a GET or HEAD that no route serves only for its
+ * trailing slash redirects, 301, to the path without it, its query string kept; else null.
+ */
+export function withoutTrailingSlash(c: Context): Response | null {
+  const url = new URL(c.req.url);
+  if (c.req.method !== "GET" && c.req.method !== "HEAD") return null;
+  if (url.pathname.length <= 1 || !url.pathname.endsWith("/")) return null;
+  url.pathname = url.pathname.replace(/\/+$/, "") || "/";
+  return c.redirect(url.href, 301);
 }

@@ -4,6 +4,7 @@
  * (server/pages/kit/api.ts), in the same portal frame as the publisher console
  * (server/pages/kit/frame.ts).
  */
+import { withoutTrailingSlash } from "../not_found.ts";
 import { Hono } from "hono";
 import type { AppDeps } from "../../deps.ts";
 import { AppError } from "../../platform/errors.ts";
@@ -59,6 +60,8 @@ export function buyerRoutes(deps: AppDeps, api: ApiFetch): Hono<VisitorEnv<Buyer
   pages.route("/", crawlersPages(deps, api));
   pages.route("/", webhookPages(api, BUYER_HOOKS));
   pages.all("*", (c) => {
+    const slash = withoutTrailingSlash(c);
+    if (slash) return slash;
     throw new AppError(404, "not_found", `There is no buyer portal page at ${c.req.path}`);
   });
   app.route("/", pages);

@@ -2,6 +2,7 @@
  * The publisher console, mounted at /publisher on the platform host: server-rendered Preact pages
  * over the management API (server/pages/kit/api.ts), in the portal frame (server/pages/kit/frame.ts).
  */
+import { withoutTrailingSlash } from "../not_found.ts";
 import { Hono } from "hono";
 import type { AppDeps } from "../../deps.ts";
 import { AppError } from "../../platform/errors.ts";
@@ -73,6 +74,8 @@ export function consoleRoutes(deps: AppDeps, api: ApiFetch): Hono<VisitorEnv<Con
   pages.route("/", passwordPages(api));
   pages.route("/", webhookPages(api, PUBLISHER_HOOKS));
   pages.all("*", (c) => {
+    const slash = withoutTrailingSlash(c);
+    if (slash) return slash;
     throw new AppError(404, "not_found", `There is no console page at ${c.req.path}`);
   });
   app.route("/", pages);

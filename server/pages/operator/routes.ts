@@ -5,6 +5,7 @@
  * is one `<area>.ts` beside this file, registered with one line below, and one section in
  * ui/operator/shell.tsx (docs/decisions/operator.md "How to add an operator route and page").
  */
+import { withoutTrailingSlash } from "../not_found.ts";
 import { Hono } from "hono";
 import type { AppDeps } from "../../deps.ts";
 import { AppError } from "../../platform/errors.ts";
@@ -40,6 +41,8 @@ export function operatorPages(deps: AppDeps, api: ApiFetch): Hono<OperatorVisito
   pages.route("/", auditPages(api));
   pages.route("/", accountPages(api));
   pages.all("*", (c) => {
+    const slash = withoutTrailingSlash(c);
+    if (slash) return slash;
     throw new AppError(404, "not_found", `There is no operator page at ${c.req.path}`);
   });
   app.route("/", pages);
