@@ -12,6 +12,7 @@ import { creditBalance } from "../server/domain/billing/credits.ts";
 import { decideDispute, escalateDueDisputes } from "../server/domain/billing/disputes.ts";
 import { json, type TestFolio, testFolio } from "./helpers.ts";
 import { type Body, buyerWithItems, call, decide, dispute } from "./dispute_helpers.ts";
+import { paywalled, read } from "./billing_helpers.ts";
 
 const sum = (xs: number[]) => xs.reduce((t, x) => t + x, 0);
 
@@ -343,4 +344,17 @@ Deno.test("disputes: a credit note on a closed month is a credit balance for the
     all.body.matching.amountUsdMicros,
     november.totalUsdMicros + december.totalUsdMicros - note.amountUsdMicros,
   );
+  // December's reads are invoiced at its close, and the credit is used by that next invoice.
+  for (const id of await paywalled(folio, 3)) {
+    assert.equal((await read(folio, b.apiKey, id, `dec-${id}`)).status, 200);
+  }
+  folio.clock.set("2027-01-02T10:00:00Z");
+  await closeMonth(folio.deps.store.db, { month: "2026-12", now: folio.clock.now() });
+  const invoices = await call(folio, b.apiKey, "GET", "/api/marketplace/invoices");
+  assert.equal(invoices.status, 200, JSON.stringify(invoices.body));
+  const next = invoices.body.invoices.find((i: Body) => i.month === "2026-12");
+  const used = Math.min(note.amountUsdMicros, next.totalUsdMicros);
+  assert.equal(next.creditAppliedUsdMicros, used);
+  assert.equal(next.amountDueUsdMicros, next.totalUsdMicros - next.prepaidUsdMicros - used);
+  assert.equal(invoices.body.creditBalanceUsdMicros, note.amountUsdMicros - used);
 });
