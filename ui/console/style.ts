@@ -32,7 +32,7 @@ button.danger{background:#b91c1c;border-color:#b91c1c}
 .warning{padding:.6rem .9rem;border-radius:8px;margin:0 0 .8rem;background:#fffbeb;border:1px solid #f59e0b;color:#78350f}
 .secret{font-family:ui-monospace,monospace;background:#fffbeb;border:1px solid #f59e0b;padding:.6rem;border-radius:6px;word-break:break-all}
 table{width:100%;background:#fff}th{font-size:.85rem;color:#334155}td{vertical-align:top}
-.scroll{overflow-x:auto}caption.left{text-align:left;padding:.8rem 0 .3rem}
+.scroll{overflow-x:auto;position:relative}caption.left{text-align:left;padding:.8rem 0 .3rem}
 .tag{display:inline-block;padding:0 .45rem;border-radius:999px;font-size:.8rem;border:1px solid #cbd5e1}
 .OBSERVE{background:#ecfdf5;border-color:#6ee7b7}.PAYWALL{background:#fffbeb;border-color:#fcd34d}.BLOCKED{background:#fef2f2;border-color:#fca5a5}
 .muted{color:#475569}.small{font-size:.85rem}
