@@ -9,6 +9,7 @@ import assert from "node:assert/strict";
 import type { Page } from "puppeteer-core";
 import { browserTest, screenshot, submitForm } from "./browser.ts";
 import { browserSignUp } from "./buyer_helpers.ts";
+import { demoArticleIds, flushCalls, restRead } from "./console_activity_helpers.ts";
 import { demoPath } from "./landing_helpers.ts";
 import { DEMO_CONSOLE_EMAIL } from "../server/seed/demo.ts";
 
@@ -28,15 +29,18 @@ async function overflowOf(page: Page): Promise<{ extra: number; culprits: string
     };
     const sticks = (el: Element | null) => !!el && el.getBoundingClientRect().right > width + 0.5;
     const all = [...document.body.querySelectorAll("*")];
-    // What sticks out of the page and not out of a scroller of its own; failing that (e.g. an
-    // absolutely placed element escaping a scroller), the elements reaching furthest right.
+    // What sticks out of the page and not out of a scroller of its own; failing that (text
+    // too long to wrap), the innermost elements whose content spills past the screen.
     const outside = all.filter((el) => {
       const parent = el.parentElement;
       const top = parent === document.body || !sticks(parent);
       return sticks(el) && top && !inScroller(el);
     });
-    const right = (el: Element) => el.getBoundingClientRect().right;
-    const culprits = (outside.length ? outside : all.sort((a, b) => right(b) - right(a)))
+    const spills = all.filter((el) =>
+      el.getBoundingClientRect().left + el.scrollWidth > width + 0.5 && !scrolls(el) &&
+      !inScroller(el)
+    );
+    const culprits = (outside.length ? outside : spills.reverse())
       .slice(0, 4)
       .map((el) => {
         const r = el.getBoundingClientRect();
@@ -62,7 +66,6 @@ browserTest(
       const res = await page.goto(url, { waitUntil: "load" });
       if (!res?.headers()["content-type"]?.startsWith("text/html")) return false;
       seen++;
-      if (Deno.env.get("PHONE_DEBUG")) console.log("visited", url);
       const { extra, culprits } = await overflowOf(page);
       const shot = new URL(url).pathname.replace(/[^a-z0-9]+/gi, "-");
       await screenshot(page, `phone${shot}${extra > 0 ? "-wide" : ""}`, false);
@@ -149,6 +152,17 @@ browserTest(
     await submitForm(page, "form[action='/buyer/webhooks/add']", {
       url: "https://hooks.example.com/folio/webhooks/with/a/rather/long/path/for/the/buyer",
     });
+    // Reads, charged and free, with the readers' prompts: usage, items, intents, earnings.
+    const [paid, open] = [
+      await demoArticleIds(folio, "PAYWALL"),
+      await demoArticleIds(folio, "OBSERVE"),
+    ];
+    for (const id of paid.slice(0, 2)) {
+      assert.equal(await restRead(folio, id, { prompt: "summarise this", buyerKey: apiKey }), 200);
+    }
+    const prompt = "are heat pumps worth it in a cold climate, and what does a home battery cost?";
+    assert.equal(await restRead(folio, open[0], { prompt }), 200);
+    await flushCalls(folio);
     await page.setViewport({ width: WIDTH, height: 800 });
     await walk(["/buyer"], "/buyer");
 
@@ -166,6 +180,11 @@ browserTest(
     await page.click("input[name=events]");
     await submitForm(page, "form[action='/publisher/webhooks/add']", {
       url: "https://hooks.example.com/folio/webhooks/with/a/rather/long/path/for/the/publisher",
+    });
+    // A custom domain waiting for its proof: the TXT record card.
+    await page.goto(`${base}/publisher/settings`, { waitUntil: "load" });
+    await submitForm(page, "form[action='/publisher/settings/domain']", {
+      customDomain: "news.a-rather-long-publisher-domain-name.example.org",
     });
     await page.setViewport({ width: WIDTH, height: 800 });
     await walk(["/publisher"], "/publisher");

@@ -75,5 +75,5 @@ blockquote.message{margin:.3rem 0 .8rem;padding:.5rem .8rem;border-left:3px soli
 pre.raw{background:#f8fafc;border:1px solid #e2e8f0;border-radius:6px;padding:.6rem;overflow:auto;max-height:24rem;font-size:.8rem}
 .qr svg{display:block;width:100%;max-width:14rem;height:auto}ol.codes{columns:2;font-family:ui-monospace,monospace}
 table.audit{min-width:46rem}
-.confirm{overflow-wrap:anywhere}fieldset{min-width:0}.check code,td code{overflow-wrap:anywhere}
+.confirm,.domain-proof{overflow-wrap:anywhere}fieldset{min-width:0}.check code,td code{overflow-wrap:anywhere}
 `;
