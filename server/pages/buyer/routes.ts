@@ -56,7 +56,7 @@ export function buyerRoutes(deps: AppDeps, api: ApiFetch): Hono<VisitorEnv<Buyer
   pages.route("/", invoicePages(api));
   pages.route("/", itemsPages(api));
   pages.route("/", disputesPages(api));
-  pages.route("/", keysPages(api));
+  pages.route("/", keysPages(deps, api));
   pages.route("/", crawlersPages(deps, api));
   pages.route("/", webhookPages(deps, api, BUYER_HOOKS));
   pages.all("*", (c) => {
