@@ -39,6 +39,16 @@ Deno.test("the publisher key is rotated only from its confirmation page", async 
   });
   assert.equal(old.status, 401);
   await old.body?.cancel();
+
+  // The POST answered 303 to a page that shows the key once: a reload rotates nothing.
+  assert.equal(rotated.url, "/publisher/settings/key/new");
+  const newKey = /data-copy="(pk_[^"]+)"/.exec(rotated.html)![1];
+  const reloaded = await visitor.get(rotated.url);
+  assert.equal(reloaded.url, "/publisher/settings", "nothing to show: back to the settings");
+  assert.ok(!reloaded.html.includes(newKey), "the key is shown once");
+  const works = await folio.request("/api/publisher/settings", { headers: bearer(newKey) });
+  assert.equal(works.status, 200, "the reload did not rotate again");
+  await works.body?.cancel();
 });
 
 Deno.test("the buyer key is rotated only from its confirmation page", async () => {
@@ -58,4 +68,12 @@ Deno.test("the buyer key is rotated only from its confirmation page", async () =
   const rotated = await visitor.post("/buyer/keys/rotate", { _csrf: hidden(confirm.html) });
   assert.equal(rotated.status, 200);
   assert.equal(noticeText(rotated.html), "New key issued; the old one no longer works.");
+  assert.equal(rotated.url, "/buyer/keys/new");
+  const newKey = /data-copy="(mk_[^"]+)"/.exec(rotated.html)![1];
+  const reloaded = await visitor.get(rotated.url);
+  assert.equal(reloaded.url, "/buyer/keys");
+  assert.ok(!reloaded.html.includes(newKey), "the key is shown once");
+  const works = await folio.request("/api/marketplace/account", { headers: bearer(newKey) });
+  assert.equal(works.status, 200, "the reload did not rotate again");
+  await works.body?.cancel();
 });

@@ -56,10 +56,22 @@ async function walk(visitor: Visitor, base: string, event: string, drain: () => 
   const secret = /data-copy="(whsec_[^"]+)"/.exec(added.html)?.[1];
   assert.ok(secret, "the secret is shown once");
   const next = /<a class="button" href="([^"]+)">Done<\/a>/.exec(added.html)![1];
+  assert.equal(
+    added.url,
+    `${next}/secret?done=added`,
+    "the POST answered 303 to a page of its own",
+  );
+
+  // A reload of that page posts nothing: no second endpoint, and the secret is not shown again.
+  const reloaded = await visitor.get(added.url);
+  assert.equal(reloaded.status, 200);
+  assert.equal(reloaded.headers.get("cache-control"), "no-store");
+  assert.ok(!reloaded.html.includes(secret), "the secret is shown once only");
+  assert.match(textOf(reloaded.html), /shown once already/);
 
   const list = await visitor.get(base);
   assert.ok(!list.html.includes(secret), "the list shows only the hint");
-  assert.match(textOf(list.html), /Ops channel/);
+  assert.equal(textOf(list.html).match(/Ops channel/g)?.length, 1, "exactly one endpoint");
 
   const endpoint = await visitor.get(next);
   assert.match(textOf(endpoint.html), /Nothing sent yet/);
@@ -82,6 +94,10 @@ async function walk(visitor: Visitor, base: string, event: string, drain: () => 
   const rolled = await visitor.post(`${next}/rotate`, { _csrf: csrf });
   const rolledSecret = /data-copy="(whsec_[^"]+)"/.exec(rolled.html)?.[1];
   assert.ok(rolledSecret && rolledSecret !== secret);
+  assert.equal(rolled.url, `${next}/secret?done=rolled`);
+  const rolledAgain = await visitor.get(rolled.url);
+  assert.ok(!/whsec_/.test(rolledAgain.html), "a reload neither rolls nor shows a secret");
+  assert.ok(textOf((await visitor.get(next)).html).includes(rolledSecret.slice(-4)));
 
   const ask = await visitor.get(`${next}/delete`);
   assert.match(textOf(ask.html), /cannot be undone/);

@@ -4,6 +4,7 @@
  */
 import { FieldError, type FieldProblem, invalidIf } from "../field_error.tsx";
 import { Copyable, CopyBlock, CsrfField } from "../console/shell.tsx";
+import { Scroll } from "../console/scroll.tsx";
 import { formatRate, formatUsd, sumCents } from "../../server/platform/money.ts";
 import {
   BUNDLE_USES,
@@ -91,32 +92,34 @@ export function PublisherPage(props: PublisherProps) {
 
       <section class="card" aria-labelledby="rights-title">
         <h2 id="rights-title">Rights and per-use prices</h2>
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">Use</th>
-              <th scope="col">Granted</th>
-              <th scope="col">To you</th>
-              <th scope="col" class="num">Per read, metered</th>
-            </tr>
-          </thead>
-          <tbody>
-            {BUNDLE_USES.map((u) => (
-              <tr key={u}>
-                <th scope="row">{u}</th>
-                <td>{p.rights[u] === "granted" ? "yes" : "no"}</td>
-                <td>{yours(props.mine, u)}</td>
-                <td class="num">{formatRate(p.pricingUsdCents[u])}</td>
+        <Scroll label="Rights and per-use prices">
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">Use</th>
+                <th scope="col">Granted</th>
+                <th scope="col">To you</th>
+                <th scope="col" class="num">Per read, metered</th>
               </tr>
-            ))}
-            <tr>
-              <th scope="row">fine_tuning</th>
-              <td>{p.rights.fine_tuning === "granted" ? "yes" : "no"}</td>
-              <td>{yours(props.mine, "fine_tuning")}</td>
-              <td class="num">by request</td>
-            </tr>
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {BUNDLE_USES.map((u) => (
+                <tr key={u}>
+                  <th scope="row">{u}</th>
+                  <td>{p.rights[u] === "granted" ? "yes" : "no"}</td>
+                  <td>{yours(props.mine, u)}</td>
+                  <td class="num">{formatRate(p.pricingUsdCents[u])}</td>
+                </tr>
+              ))}
+              <tr>
+                <th scope="row">fine_tuning</th>
+                <td>{p.rights.fine_tuning === "granted" ? "yes" : "no"}</td>
+                <td>{yours(props.mine, "fine_tuning")}</td>
+                <td class="num">by request</td>
+              </tr>
+            </tbody>
+          </table>
+        </Scroll>
         <p class="hint">
           Reads you hold no license for are charged these prices, up to $1,000.00 a month for this
           publisher; past that, only the rights you hold apply. Anonymous agents get{" "}

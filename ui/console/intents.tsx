@@ -120,26 +120,28 @@ function Top(props: { top: TopIntent[]; days: number }) {
           title: `${t.prompt}: asked ${t.count} ${t.count === 1 ? "time" : "times"}`,
         }))}
       />
-      <table>
-        <thead>
-          <tr>
-            <th scope="col">Question</th>
-            <th scope="col" class="num">Times asked</th>
-            <th scope="col">Last asked (UTC)</th>
-          </tr>
-        </thead>
-        <tbody>
-          {props.top.map((t, i) => (
-            <tr key={i}>
-              <td class="prompt">{t.prompt}</td>
-              <td class="num">{count(t.count)}</td>
-              <td class="nowrap">
-                <time datetime={t.lastAt}>{when(t.lastAt)}</time>
-              </td>
+      <Scroll label="Most asked questions">
+        <table>
+          <thead>
+            <tr>
+              <th scope="col">Question</th>
+              <th scope="col" class="num">Times asked</th>
+              <th scope="col">Last asked (UTC)</th>
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {props.top.map((t, i) => (
+              <tr key={i}>
+                <td class="prompt">{t.prompt}</td>
+                <td class="num">{count(t.count)}</td>
+                <td class="nowrap">
+                  <time datetime={t.lastAt}>{when(t.lastAt)}</time>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </Scroll>
     </>
   );
 }

@@ -32,7 +32,7 @@ button.danger{background:#b91c1c;border-color:#b91c1c}
 .warning{padding:.6rem .9rem;border-radius:8px;margin:0 0 .8rem;background:#fffbeb;border:1px solid #f59e0b;color:#78350f}
 .secret{font-family:ui-monospace,monospace;background:#fffbeb;border:1px solid #f59e0b;padding:.6rem;border-radius:6px;word-break:break-all}
 table{width:100%;background:#fff}th{font-size:.85rem;color:#334155}td{vertical-align:top}
-.scroll{overflow-x:auto}caption.left{text-align:left;padding:.8rem 0 .3rem}
+.scroll{overflow-x:auto;position:relative}caption.left{text-align:left;padding:.8rem 0 .3rem}
 .tag{display:inline-block;padding:0 .45rem;border-radius:999px;font-size:.8rem;border:1px solid #cbd5e1}
 .OBSERVE{background:#ecfdf5;border-color:#6ee7b7}.PAYWALL{background:#fffbeb;border-color:#fcd34d}.BLOCKED{background:#fef2f2;border-color:#fca5a5}
 .muted{color:#475569}.small{font-size:.85rem}
@@ -75,5 +75,5 @@ blockquote.message{margin:.3rem 0 .8rem;padding:.5rem .8rem;border-left:3px soli
 pre.raw{background:#f8fafc;border:1px solid #e2e8f0;border-radius:6px;padding:.6rem;overflow:auto;max-height:24rem;font-size:.8rem}
 .qr svg{display:block;width:100%;max-width:14rem;height:auto}ol.codes{columns:2;font-family:ui-monospace,monospace}
 table.audit{min-width:46rem}
-.confirm{overflow-wrap:anywhere}fieldset{min-width:0}.check code,td code{overflow-wrap:anywhere}
+.confirm,.domain-proof{overflow-wrap:anywhere}fieldset{min-width:0}.check code,td code{overflow-wrap:anywhere}
 `;

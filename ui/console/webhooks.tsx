@@ -31,6 +31,22 @@ export function SecretOnce(props: { secret: string; next: string }) {
   );
 }
 
+/** The secret's page once it has been shown (a reload, a second visit): nothing to show. */
+export function SecretGone(props: { next: string; rotate: string }) {
+  return (
+    <section class="card" aria-labelledby="secret-title">
+      <h2 id="secret-title">The signing secret was shown once already</h2>
+      <p>
+        Folio keeps only a hint of it. If you did not copy it,{" "}
+        <a href={props.rotate}>roll the secret</a> to make a new one.
+      </p>
+      <p>
+        <a class="button" href={props.next}>Back to the endpoint</a>
+      </p>
+    </section>
+  );
+}
+
 /** What the add form showed when refused: what was typed and the problem beside its field. */
 export interface AddForm {
   url: string;

@@ -18,6 +18,8 @@ import { must, pageStatus } from "../kit/pages.ts";
 import { PASSWORD_FIELDS } from "../kit/account.ts";
 import { formProblem } from "../kit/field_errors.ts";
 import { type BuyerEnv, market } from "./site.ts";
+import { redirectToShowOnce, takeShownOnce } from "../kit/shown_once.ts";
+import type { AppDeps } from "../../deps.ts";
 
 const NOTICES: Record<string, string> = {
   password: "Password saved. Your other sessions are signed out.",
@@ -25,7 +27,7 @@ const NOTICES: Record<string, string> = {
 };
 
 /** The keys page and its forms. */
-export function keysPages(api: ApiFetch): Hono<BuyerEnv> {
+export function keysPages(deps: Pick<AppDeps, "config">, api: ApiFetch): Hono<BuyerEnv> {
   const app = new Hono<BuyerEnv>();
   const render = async (c: Context<BuyerEnv>, extra: Partial<KeysProps>, status = 200) => {
     const [account, clients] = await Promise.all([
@@ -71,12 +73,15 @@ export function keysPages(api: ApiFetch): Hono<BuyerEnv> {
     if (!rotated.ok) {
       return refused(c, { form: "rotate", problem: rotated.problem! }, rotated.status);
     }
-    // Shown in the answer to this post only: a reload does not rotate again, it shows the hint.
-    c.header("Cache-Control", "no-store");
-    return render(c, {
-      newKey: rotated.body.apiKey,
-      notice: "New key issued; the old one no longer works.",
-    });
+    // Shown on a page of its own after a redirect: a reload neither rotates again nor shows it.
+    const material = c.get("who").csrfToken;
+    return await redirectToShowOnce(c, deps, "/buyer/keys/new", material, rotated.body.apiKey);
+  });
+
+  app.get("/keys/new", async (c) => {
+    const newKey = await takeShownOnce(c, c.get("who").csrfToken);
+    if (!newKey) return c.redirect("/buyer/keys", 303);
+    return render(c, { newKey, notice: "New key issued; the old one no longer works." });
   });
 
   app.post("/keys/password", formLimit, async (c) => {

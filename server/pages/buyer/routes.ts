@@ -56,9 +56,9 @@ export function buyerRoutes(deps: AppDeps, api: ApiFetch): Hono<VisitorEnv<Buyer
   pages.route("/", invoicePages(api));
   pages.route("/", itemsPages(api));
   pages.route("/", disputesPages(api));
-  pages.route("/", keysPages(api));
+  pages.route("/", keysPages(deps, api));
   pages.route("/", crawlersPages(deps, api));
-  pages.route("/", webhookPages(api, BUYER_HOOKS));
+  pages.route("/", webhookPages(deps, api, BUYER_HOOKS));
   pages.all("*", (c) => {
     const slash = withoutTrailingSlash(c);
     if (slash) return slash;

@@ -72,7 +72,7 @@ export function consoleRoutes(deps: AppDeps, api: ApiFetch): Hono<VisitorEnv<Con
   pages.route("/", requestsPages(api));
   pages.route("/", playgroundPages(api));
   pages.route("/", passwordPages(api));
-  pages.route("/", webhookPages(api, PUBLISHER_HOOKS));
+  pages.route("/", webhookPages(deps, api, PUBLISHER_HOOKS));
   pages.all("*", (c) => {
     const slash = withoutTrailingSlash(c);
     if (slash) return slash;

@@ -31,6 +31,7 @@ import {
 import { must } from "../kit/pages.ts";
 import { type FieldMap, formProblem } from "../kit/field_errors.ts";
 import type { ConsoleEnv } from "../kit/session.ts";
+import { redirectToShowOnce, takeShownOnce } from "../kit/shown_once.ts";
 
 const NOTICES: Record<string, string> = {
   profile: "Profile and branding saved.",
@@ -157,6 +158,9 @@ const FIELDS: FieldMap = {
 };
 
 /** The settings pages. */
+/** Where a rotated key is shown, once. */
+const NEW_KEY = "/publisher/settings/key/new";
+
 export function settingsPages(deps: AppDeps, api: ApiFetch): Hono<ConsoleEnv> {
   const app = new Hono<ConsoleEnv>();
   const render = async (
@@ -207,10 +211,15 @@ export function settingsPages(deps: AppDeps, api: ApiFetch): Hono<ConsoleEnv> {
       const status = rotated.status === 403 ? 403 : 400;
       return render(c, { failed: { part: "key", problem: rotated.problem!, values: {} } }, status);
     }
-    return render(c, {
-      newKey: rotated.body.apiKey,
-      notice: "New key issued; the old one no longer works.",
-    });
+    // Shown on a page of its own after a redirect: a reload neither rotates again nor shows it.
+    const material = c.get("who").csrfToken;
+    return await redirectToShowOnce(c, deps, NEW_KEY, material, rotated.body.apiKey);
+  });
+
+  app.get("/settings/key/new", async (c) => {
+    const newKey = await takeShownOnce(c, c.get("who").csrfToken);
+    if (!newKey) return c.redirect("/publisher/settings#key", 303);
+    return render(c, { newKey, notice: "New key issued; the old one no longer works." });
   });
 
   app.post("/settings/domain/verify", formLimit, async (c) => {

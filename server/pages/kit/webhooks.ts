@@ -13,6 +13,7 @@ import {
   type AddForm,
   EndpointList,
   type EventChoice,
+  SecretGone,
   SecretOnce,
 } from "../../../ui/console/webhooks.tsx";
 import { DeliveryDetail, EndpointDetail } from "../../../ui/console/webhook_log.tsx";
@@ -29,6 +30,8 @@ import { formProblem } from "./field_errors.ts";
 import { doneRedirect, field, formLimit, noticeOf, readForm, send } from "./forms.ts";
 import { must, pageStatus, segment } from "./pages.ts";
 import type { PortalEnv } from "./session.ts";
+import { redirectToShowOnce, takeShownOnce } from "./shown_once.ts";
+import type { AppDeps } from "../../deps.ts";
 
 /** Where the pages live and which API and events they are over. */
 export interface HookPortal {
@@ -44,6 +47,8 @@ const NOTICES: Record<string, string> = {
   deleted: "Endpoint deleted, with its delivery log.",
   test: "Test event queued: it is sent within seconds. Reload to see it delivered.",
   replayed: "Delivery queued again: it is sent within seconds.",
+  added: "Endpoint added. Send it a test event from its page.",
+  rolled: "New secret made; the old one no longer signs.",
 };
 
 const FIELDS = {
@@ -55,7 +60,11 @@ const FIELDS = {
 type Env = PortalEnv<SignedIn>;
 
 /** The pages. */
-export function webhookPages(api: ApiFetch, portal: HookPortal): Hono<Env> {
+export function webhookPages(
+  deps: Pick<AppDeps, "config">,
+  api: ApiFetch,
+  portal: HookPortal,
+): Hono<Env> {
   const app = new Hono<Env>();
   const { base } = portal;
   const path = (rest: string) => `${portal.api}${rest}`;
@@ -110,11 +119,26 @@ export function webhookPages(api: ApiFetch, portal: HookPortal): Hono<Env> {
       const { top, field: bad } = formProblem(made, FIELDS);
       return list(c, { ...input, field: bad }, made.status, top ?? undefined);
     }
-    c.header("Cache-Control", "no-store");
-    const next = `${base}/${made.body.endpoint.id}`;
-    return page(c, "Endpoint added", SecretOnce({ secret: made.body.secret, next }), {
-      notice: "Endpoint added. Send it a test event from its page.",
-    });
+    return await showSecret(c, segment(made.body.endpoint.id), made.body.secret, "added");
+  });
+
+  // A made or rolled secret goes through a redirect, so a reload posts nothing (issue 42).
+  const showSecret = (c: Context<Env>, id: string, secret: string, done: string) =>
+    redirectToShowOnce(
+      c,
+      deps,
+      `${base}/${id}/secret`,
+      c.get("who").csrfToken,
+      secret,
+      `?done=${done}`,
+    );
+
+  app.get(`/webhooks/:id/secret`, async (c) => {
+    const id = segment(c.req.param("id"));
+    const secret = await takeShownOnce(c, c.get("who").csrfToken);
+    const next = `${base}/${id}`;
+    if (secret) return page(c, "Signing secret", SecretOnce({ secret, next }));
+    return page(c, "Signing secret", SecretGone({ next, rotate: `${base}/${id}/rotate` }));
   });
 
   // Deliveries first: "/deliveries/…" is not an endpoint id.
@@ -196,15 +220,7 @@ export function webhookPages(api: ApiFetch, portal: HookPortal): Hono<Env> {
       method: "POST",
     }, endpointSecretSchema);
     if (!rolled.ok) return page(c, "Roll the signing secret", null, refusal(rolled));
-    c.header("Cache-Control", "no-store");
-    return page(
-      c,
-      "Secret rolled",
-      SecretOnce({ secret: rolled.body.secret, next: `${base}/${id}` }),
-      {
-        notice: "New secret made; the old one no longer signs.",
-      },
-    );
+    return await showSecret(c, id, rolled.body.secret, "rolled");
   });
 
   app.get(`/webhooks/:id/delete`, async (c) => {
