@@ -15,6 +15,7 @@ import {
 import { type LicenseView, stateText } from "./licenses.tsx";
 import { BuyerShell, type BuyerWho } from "./shell.tsx";
 import { snippetsFor } from "./snippets.ts";
+import { Scroll } from "../console/scroll.tsx";
 import { noun, usesInWords } from "../../server/platform/words.ts";
 import { RequestForm, type RequestFormProps } from "./license_request.tsx";
 import type { heldRightsSchema } from "../../server/surfaces/marketplace/rights_schemas.ts";
@@ -75,6 +76,7 @@ function firstChargeTexts(cents: Record<string, number>): Record<string, string>
 }
 
 const NOTHING_TICKED = "the share of the bundle you tick";
+const MONTHLY_FEE = "the monthly fee";
 
 /** The bundles of BUNDLE_USES with at least one use, each with its key. */
 export function bundles(): { key: string; uses: BundleUse[] }[] {
@@ -126,32 +128,34 @@ export function PublisherPage(props: PublisherProps) {
 
       <section class="card" aria-labelledby="rights-title">
         <h2 id="rights-title">Rights and per-use prices</h2>
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">Use</th>
-              <th scope="col">Granted</th>
-              <th scope="col">To you</th>
-              <th scope="col" class="num">Per read, metered</th>
-            </tr>
-          </thead>
-          <tbody>
-            {BUNDLE_USES.map((u) => (
-              <tr key={u}>
-                <th scope="row">{u}</th>
-                <td>{p.rights[u] === "granted" ? "yes" : "no"}</td>
-                <td>{yours(props.mine, u)}</td>
-                <td class="num">{formatRate(p.pricingUsdCents[u])}</td>
+        <Scroll label="Rights and per-use prices">
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">Use</th>
+                <th scope="col">Granted</th>
+                <th scope="col">To you</th>
+                <th scope="col" class="num">Per read, metered</th>
               </tr>
-            ))}
-            <tr>
-              <th scope="row">fine_tuning</th>
-              <td>{p.rights.fine_tuning === "granted" ? "yes" : "no"}</td>
-              <td>{yours(props.mine, "fine_tuning")}</td>
-              <td class="num">by request</td>
-            </tr>
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {BUNDLE_USES.map((u) => (
+                <tr key={u}>
+                  <th scope="row">{u}</th>
+                  <td>{p.rights[u] === "granted" ? "yes" : "no"}</td>
+                  <td>{yours(props.mine, u)}</td>
+                  <td class="num">{formatRate(p.pricingUsdCents[u])}</td>
+                </tr>
+              ))}
+              <tr>
+                <th scope="row">fine_tuning</th>
+                <td>{p.rights.fine_tuning === "granted" ? "yes" : "no"}</td>
+                <td>{yours(props.mine, "fine_tuning")}</td>
+                <td class="num">by request</td>
+              </tr>
+            </tbody>
+          </table>
+        </Scroll>
         <p class="hint">
           Reads you hold no license for are charged these prices, up to $1,000.00 a month for this
           publisher; past that, only the rights you hold apply. Anonymous agents get{" "}
@@ -332,14 +336,16 @@ function FirstCharge(
   }
   const key = BUNDLE_USES.filter((u) => props.ticked.includes(u)).join(" ");
   const shown = key === "" ? null : formatUsd(charges.cents[key]);
+  const then = key === "" ? null : formatUsd(bundleFee(props.card, props.ticked));
   return (
     <>
       <p id="first-charge">
         You are billed{" "}
         <output data-first-charge aria-live="polite">{shown ?? NOTHING_TICKED}</output>{" "}
         now for the rest of this month, counted to the second you subscribe (that is the amount when
-        this page was shown; a little less the later you click), then the monthly fee on the 1st of
-        each month from{" "}
+        this page was shown; a little less the later you click), then{" "}
+        <output data-fee-then={MONTHLY_FEE}>{then ?? MONTHLY_FEE}</output>{" "}
+        on the 1st of each month from{" "}
         {when(charges.periodEnd)}, until you cancel. It goes on your monthly statement; your budgets
         apply.
       </p>

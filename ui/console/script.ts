@@ -16,6 +16,7 @@ document.querySelectorAll("form[data-fee-totals]").forEach(function (form) {
   var totals = JSON.parse(form.getAttribute("data-fee-totals"));
   var nowOut = form.querySelector("[data-first-charge]");
   var nowTexts = JSON.parse(form.getAttribute("data-first-charges") || "{}");
+  var then = form.querySelector("[data-fee-then]");
   if (!out) return;
   form.addEventListener("change", function () {
     var ticked = Array.prototype.map.call(
@@ -26,6 +27,9 @@ document.querySelectorAll("form[data-fee-totals]").forEach(function (form) {
     if (total !== undefined) out.textContent = total;
     if (nowOut && nowTexts[ticked.join(" ")] !== undefined) {
       nowOut.textContent = nowTexts[ticked.join(" ")];
+    }
+    if (then && total !== undefined) {
+      then.textContent = ticked.length ? total : then.getAttribute("data-fee-then");
     }
     if (more) more.hidden = ticked.length > 0;
   });
