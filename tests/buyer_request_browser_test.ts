@@ -5,7 +5,14 @@
  */
 import assert from "node:assert/strict";
 import type { Page } from "puppeteer-core";
-import { browserTest, checkPage, pageText as text, submitForm, visitPage } from "./browser.ts";
+import {
+  browserTest,
+  checkPage,
+  pageText as text,
+  screenshotOf,
+  submitForm,
+  visitPage,
+} from "./browser.ts";
 import { browserSignUp } from "./buyer_helpers.ts";
 
 /** How far the page scrolls sideways at the current width (0: it fits). */
@@ -42,6 +49,8 @@ browserTest("a buyer reads what subscribing bills now, then asks for fine-tuning
   await page.$eval("details", (d) => (d as HTMLDetailsElement).open = true);
   await checkPage(page, "buyer-publisher-375-bundles");
   assert.equal(await overflow(page), 0, "the bundles table fits 375 px");
+  await screenshotOf(page, "#license", "buyer-publisher-license-375");
+  await screenshotOf(page, "#request", "buyer-publisher-request-375");
 
   const status = await submitForm(page, "form[action$='/request']", {
     useCase: "fine_tuning",
