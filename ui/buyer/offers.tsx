@@ -47,10 +47,10 @@ export function OffersPage(props: OffersProps) {
           <section class="card">
             <h2>No license requests yet</h2>
             <p>
-              When your agent asks a publisher for a license (the request_license MCP tool, or POST
-              /api/marketplace/license-requests), the request and the publisher's answer appear
-              here. A publisher answers with an offer you accept or decline: nothing is billed
-              before you accept.
+              When you ask a publisher for a license (the form on each publisher's page in the{" "}
+              <a href="/buyer/catalog">Catalog</a>, or your agent's license request tool), the
+              request and the publisher's answer appear here. A publisher answers with an offer you
+              accept or decline: nothing is billed before you accept.
             </p>
           </section>
         )
@@ -85,6 +85,8 @@ function Request(
         </dd>
         <dt>Asked</dt>
         <dd>{when(r.createdAt)}</dd>
+        <dt>Your message</dt>
+        <dd>{r.message}</dd>
         {r.maxMonthlyUsdCents !== null
           ? (
             <>

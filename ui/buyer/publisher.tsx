@@ -3,7 +3,7 @@
  * enterprise terms, the standard rate card, how to connect (snippets), and the license form.
  */
 import { FieldError, type FieldProblem, invalidIf } from "../field_error.tsx";
-import { Copyable, CopyBlock, CsrfField } from "../console/shell.tsx";
+import { Copyable, CopyBlock, CsrfField, when } from "../console/shell.tsx";
 import { Scroll } from "../console/scroll.tsx";
 import { formatRate, formatUsd, sumCents } from "../../server/platform/money.ts";
 import {
@@ -16,7 +16,8 @@ import {
 import { type LicenseView, stateText } from "./licenses.tsx";
 import { BuyerShell, type BuyerWho } from "./shell.tsx";
 import { snippetsFor } from "./snippets.ts";
-import { noun } from "../../server/platform/words.ts";
+import { noun, usesInWords } from "../../server/platform/words.ts";
+import { RequestForm, type RequestFormProps } from "./license_request.tsx";
 import type { heldRightsSchema } from "../../server/surfaces/marketplace/rights_schemas.ts";
 import type { z } from "zod";
 
@@ -36,6 +37,14 @@ export interface PublisherProps {
   failed?:
     | { problem: { top: string | null; field: FieldProblem | null }; useCases: string[] }
     | null;
+  /**
+   * What subscribing bills at once, computed with the subscribe API's rule when the page was
+   * rendered (server/domain/billing/periods.ts `firstCharge`): cents per bundle, keyed like
+   * `feeTotals`, and the end of the period it pays for. Null: card checkout bills the whole month.
+   */
+  firstCharges: { cents: Record<string, number>; periodEnd: string } | null;
+  /** The request form refused: its problem and what was typed. */
+  requestFailed?: RequestFormProps["failed"];
 }
 
 /** The monthly fee of a bundle on the rate card, in cents. */
@@ -60,6 +69,32 @@ function feeTotals(card: RateCard): Record<string, string> {
   return totals;
 }
 
+/** Every bundle's prorated first charge, written for the page like `feeTotals`. */
+function firstChargeTexts(cents: Record<string, number>): Record<string, string> {
+  const texts = Object.fromEntries(Object.entries(cents).map(([k, v]) => [k, formatUsd(v)]));
+  return { ...texts, "": NOTHING_TICKED };
+}
+
+const NOTHING_TICKED = "the share of the bundle you tick";
+const MONTHLY_FEE = "the monthly fee";
+
+/** The bundles of BUNDLE_USES with at least one use, each with its key. */
+export function bundles(): { key: string; uses: BundleUse[] }[] {
+  const all = [];
+  for (let mask = 1; mask < 1 << BUNDLE_USES.length; mask++) {
+    const uses = BUNDLE_USES.filter((_, i) => mask & (1 << i));
+    all.push({ key: uses.join(" "), uses });
+  }
+  return all;
+}
+
+/** The uses this buyer may ask the publisher for: those it holds no right to here. */
+export function requestableUses(mine: HeldRightsView): string[] {
+  return (["summarization", "display", "rag", "fine_tuning"] as const).filter((u) =>
+    mine.grantedBy[u] === "none"
+  );
+}
+
 /** One use's right for this buyer, and what grants it. */
 function yours(mine: HeldRightsView, use: keyof HeldRightsView["grantedBy"]): string {
   const by = mine.grantedBy[use];
@@ -73,6 +108,7 @@ export function PublisherPage(props: PublisherProps) {
   const fieldProblem = props.failed?.problem.field ?? null;
   // For sale: what the publisher grants today (a withdrawn use cannot be bought anew).
   const granted: readonly string[] = props.mine.forSale;
+  const charges = props.firstCharges;
   return (
     <BuyerShell who={props.who} section="catalog" title={p.name}>
       <p>
@@ -137,15 +173,16 @@ export function PublisherPage(props: PublisherProps) {
             <h2 id="enterprise-title">Enterprise license</h2>
             <dl class="facts">
               <dt>Covers</dt>
-              <dd>{p.enterpriseLicense.useCases.join(", ")}</dd>
+              <dd>{usesInWords(p.enterpriseLicense.useCases)}</dd>
               <dt>Monthly price</dt>
               <dd>{formatUsd(p.enterpriseLicense.monthlyPriceUsdCents)}</dd>
               <dt>Conditions</dt>
               <dd>{p.enterpriseLicense.conditions || "—"}</dd>
             </dl>
             <p class="hint">
-              Ask for it with the <code>request_license</code>{" "}
-              MCP tool; the publisher approves it and it appears under Licenses.
+              <a href="#request">Ask for it below</a>; the publisher answers with an offer on{" "}
+              <a href="/buyer/offers">Requests &amp; offers</a>, and once you accept it the license
+              appears under Licenses.
             </p>
           </section>
         )
@@ -181,6 +218,9 @@ export function PublisherPage(props: PublisherProps) {
               method="post"
               action={`/buyer/catalog/${encodeURIComponent(p.publisherId)}/license`}
               data-fee-totals={JSON.stringify(feeTotals(card))}
+              data-first-charges={charges
+                ? JSON.stringify(firstChargeTexts(charges.cents))
+                : undefined}
             >
               <CsrfField token={props.who.csrfToken} />
               <fieldset {...invalidIf(fieldProblem, "useCases", "use-cases-hint")}>
@@ -212,10 +252,24 @@ export function PublisherPage(props: PublisherProps) {
                   {" "}plus the use cases you tick (at least one)
                 </span>
               </p>
-              <button type="submit" aria-describedby="fee-hint">License</button>
+              <FirstCharge
+                card={card}
+                charges={charges}
+                ticked={ticked}
+              />
+              <button type="submit" aria-describedby="fee-hint first-charge">License</button>
             </form>
           )}
       </section>
+
+      <RequestForm
+        csrf={props.who.csrfToken}
+        publisherId={p.publisherId}
+        publisherName={p.name}
+        uses={requestableUses(props.mine)}
+        enterpriseUses={p.enterpriseLicense?.useCases ?? null}
+        failed={props.requestFailed}
+      />
 
       <section class="card" aria-labelledby="connect-title">
         <h2 id="connect-title">Connect</h2>
@@ -251,8 +305,71 @@ export function PublisherPage(props: PublisherProps) {
             ))}
           </tbody>
         </table>
-        <p class="hint">fine_tuning: {card.fineTuning}.</p>
+        <p class="hint">
+          Fine-tuning: not on the rate card; <a href="#request">ask for it</a>.
+        </p>
       </section>
     </BuyerShell>
+  );
+}
+
+/**
+ * What subscribing bills now and after, said before the click. The amount now is the monthly fee
+ * prorated over the seconds left in the month when the page was shown; the script shows the ticked
+ * bundle's, and the table lists every bundle's for a browser without it.
+ */
+function FirstCharge(
+  props: {
+    card: RateCard;
+    charges: PublisherProps["firstCharges"];
+    ticked: readonly string[];
+  },
+) {
+  const { charges } = props;
+  if (!charges) {
+    return (
+      <p id="first-charge">
+        At checkout your card is charged the monthly fee for this month in full, then the same on
+        the 1st of each month (UTC) until you cancel.
+      </p>
+    );
+  }
+  const key = BUNDLE_USES.filter((u) => props.ticked.includes(u)).join(" ");
+  const shown = key === "" ? null : formatUsd(charges.cents[key]);
+  const then = key === "" ? null : formatUsd(bundleFee(props.card, props.ticked));
+  return (
+    <>
+      <p id="first-charge">
+        You are billed{" "}
+        <output data-first-charge aria-live="polite">{shown ?? NOTHING_TICKED}</output>{" "}
+        now for the rest of this month, counted to the second you subscribe (that is the amount when
+        this page was shown; a little less the later you click), then{" "}
+        <output data-fee-then={MONTHLY_FEE}>{then ?? MONTHLY_FEE}</output>{" "}
+        on the 1st of each month from{" "}
+        {when(charges.periodEnd)}, until you cancel. It goes on your monthly statement; your budgets
+        apply.
+      </p>
+      <details>
+        <summary>What each choice bills now</summary>
+        <table>
+          <thead>
+            <tr>
+              <th scope="col">Use cases</th>
+              <th scope="col" class="num">Now</th>
+              <th scope="col" class="num">Then monthly</th>
+            </tr>
+          </thead>
+          <tbody>
+            {bundles().map((b) => (
+              <tr key={b.key}>
+                <th scope="row">{usesInWords(b.uses)}</th>
+                <td class="num">{formatUsd(charges.cents[b.key])}</td>
+                <td class="num">{formatUsd(bundleFee(props.card, b.uses))}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </details>
+    </>
   );
 }

@@ -1,8 +1,8 @@
 /**
  * The portals' only script, served as /publisher/console.js and /buyer/console.js (CSP script-src
  * 'self'): it reveals copy buttons (ui/copy_script.ts), drives the branding preview and shows a
- * license's monthly fee as use cases are ticked (looked up in the fees the page wrote: no price
- * arithmetic in the browser). Pages work fully without it.
+ * license's monthly fee and what subscribing bills now as use cases are ticked (looked up in the
+ * amounts the page wrote: no price arithmetic in the browser). Pages work fully without it.
  */
 import { COPY_JS } from "../copy_script.ts";
 
@@ -14,6 +14,9 @@ document.querySelectorAll("form[data-fee-totals]").forEach(function (form) {
   var out = form.querySelector("[data-fee-total]");
   var more = form.querySelector("[data-fee-more]");
   var totals = JSON.parse(form.getAttribute("data-fee-totals"));
+  var nowOut = form.querySelector("[data-first-charge]");
+  var nowTexts = JSON.parse(form.getAttribute("data-first-charges") || "{}");
+  var then = form.querySelector("[data-fee-then]");
   if (!out) return;
   form.addEventListener("change", function () {
     var ticked = Array.prototype.map.call(
@@ -22,6 +25,12 @@ document.querySelectorAll("form[data-fee-totals]").forEach(function (form) {
     );
     var total = totals[ticked.join(" ")];
     if (total !== undefined) out.textContent = total;
+    if (nowOut && nowTexts[ticked.join(" ")] !== undefined) {
+      nowOut.textContent = nowTexts[ticked.join(" ")];
+    }
+    if (then && total !== undefined) {
+      then.textContent = ticked.length ? total : then.getAttribute("data-fee-then");
+    }
     if (more) more.hidden = ticked.length > 0;
   });
 });

@@ -2,7 +2,8 @@
  * /buyer/catalog (GET /api/marketplace/catalog, filtered here: the API lists every publisher with
  * content, a few hundred at most), /buyer/catalog/<publisherId>, and its license form: POST
  * /api/marketplace/licenses, then the licenses page, or the processor's checkout (303) when the API
- * answers a checkoutUrl.
+ * answers a checkoutUrl. The request form (`/request`) is POST /api/marketplace/license-requests,
+ * then Requests & offers (303).
  */
 import { type Context, Hono } from "hono";
 import {
@@ -11,7 +12,10 @@ import {
   type CatalogPublisher,
   surfacesOf,
 } from "../../../ui/buyer/catalog.tsx";
-import { PublisherPage } from "../../../ui/buyer/publisher.tsx";
+import { bundles, PublisherPage } from "../../../ui/buyer/publisher.tsx";
+import type { RequestTyped } from "../../../ui/buyer/license_request.tsx";
+import { firstCharge } from "../../domain/billing/periods.ts";
+import { REQUESTABLE_USES } from "../../domain/billing/license_requests.ts";
 import { renderPage } from "../../../ui/layout.tsx";
 import type { AppDeps } from "../../deps.ts";
 import {
@@ -22,8 +26,8 @@ import {
   formProblem,
 } from "../kit/field_errors.ts";
 import { type ApiFetch, callApi } from "../kit/api.ts";
-import { doneRedirect, formLimit, readForm, send } from "../kit/forms.ts";
-import { usdToCents } from "../../platform/money.ts";
+import { cents, checked, doneRedirect, field, formLimit, readForm, send } from "../kit/forms.ts";
+import { microsToCents, priceSubscription, usdToCents } from "../../platform/money.ts";
 import { must, pageOf, pageStatus } from "../kit/pages.ts";
 import { AppError } from "../../platform/errors.ts";
 import { CSP, cspText, widened } from "../../platform/security_headers.ts";
@@ -47,6 +51,43 @@ const PAGE_SIZE = 20;
 const USE_CASES: FormField = { name: "useCases", label: "Use cases" };
 const PICK_ONE = "tick at least one; base access alone covers no reads";
 const LICENSE_FIELDS: FieldMap = { useCases: { ...USE_CASES, plain: PICK_ONE } };
+
+/** The request form's fields by the API input they fill. */
+const MAX_MONTHLY: FormField = {
+  name: "maxMonthlyUsd",
+  label: "The most you will pay a month",
+  plain: "enter an amount in dollars, e.g. 500",
+  cents: true,
+};
+const REQUEST_FIELDS: FieldMap = {
+  useCase: { name: "useCase", label: "Use", plain: "pick one of the uses listed" },
+  use_case: { name: "useCase", label: "Use", plain: "pick one of the uses listed" },
+  message: { name: "message", label: "Message", plain: "write who you are and what you want" },
+  maxMonthlyUsdCents: MAX_MONTHLY,
+  maxMonthlyUsd: MAX_MONTHLY,
+};
+
+/** The API's CSRF refusal, in the words of the form. */
+const STALE_FORM =
+  "Not sent: this form is out of date or did not come from this page. Reload the page and send " +
+  "it again.";
+
+/**
+ * What subscribing to each bundle bills now, by the subscribe API's own rule (`firstCharge`, the
+ * fee prorated to the second over the rest of the UTC month), or null when card checkout bills the
+ * whole month (server/domain/billing/subscriptions.ts).
+ */
+export function firstCharges(
+  now: Date,
+  cardPayments: boolean,
+): { cents: Record<string, number>; periodEnd: string } | null {
+  if (cardPayments) return null;
+  const at = bundles().map((b) => [b.key, firstCharge(priceSubscription(b.uses), now)] as const);
+  return {
+    cents: Object.fromEntries(at.map(([k, f]) => [k, microsToCents(f.micros)])),
+    periodEnd: at[0][1].periodEnd.toISOString(),
+  };
+}
 
 export function filterCatalog(
   publishers: CatalogPublisher[],
@@ -105,6 +146,7 @@ export function catalogPages(deps: AppDeps, api: ApiFetch): Hono<BuyerEnv> {
     c: Context<BuyerEnv>,
     failed: { problem: FormProblem; useCases: string[] } | null = null,
     status = 200,
+    requestFailed: { problem: FormProblem; typed: RequestTyped } | null = null,
   ) => {
     const id = c.req.param("publisherId")!;
     const [{ publishers, rateCard }, licenses] = await Promise.all([
@@ -126,7 +168,16 @@ export function catalogPages(deps: AppDeps, api: ApiFetch): Hono<BuyerEnv> {
       c.header("Content-Security-Policy", cspText(widened(CSP.portal, "formAction", ["https:"])));
     }
     return c.html(
-      renderPage(PublisherPage({ who: c.get("who"), publisher, rateCard, held, mine, failed })),
+      renderPage(PublisherPage({
+        who: c.get("who"),
+        publisher,
+        rateCard,
+        held,
+        mine,
+        failed,
+        firstCharges: firstCharges(deps.clock.now(), deps.config.stripe !== null),
+        requestFailed,
+      })),
       pageStatus(status),
     );
   };
@@ -150,6 +201,46 @@ export function catalogPages(deps: AppDeps, api: ApiFetch): Hono<BuyerEnv> {
     }
     if (answer.body.state === "pending") return c.redirect(answer.body.checkoutUrl, 303);
     return doneRedirect(c, "/buyer/licenses", "licensed");
+  });
+
+  app.post("/catalog/:publisherId/request", formLimit, async (c) => {
+    const f = await readForm(c);
+    const typed: RequestTyped = {
+      useCase: field(f, "useCase"),
+      message: field(f, "message"),
+      maxMonthlyUsd: field(f, "maxMonthlyUsd"),
+      enterprise: checked(f, "enterprise"),
+    };
+    const refused = (problem: FormProblem, status: number) =>
+      render(c, null, status, { problem, typed });
+    // Dollars typed by a person ("$500", "1,200.50"); the API takes whole cents.
+    const typedMax = typed.maxMonthlyUsd.trim().replace(/^\$/, "").replaceAll(",", "");
+    const maxMonthlyUsdCents = cents({ max: typedMax }, "max", true);
+    if (typeof maxMonthlyUsdCents === "string" || (maxMonthlyUsdCents ?? 0) < 0) {
+      return refused(fieldProblem(MAX_MONTHLY, MAX_MONTHLY.plain!), 400);
+    }
+    const use = REQUEST_FIELDS.useCase;
+    if (!(REQUESTABLE_USES as readonly string[]).includes(typed.useCase)) {
+      return refused(fieldProblem(use, use.plain!), 400);
+    }
+    const answer = await send(c, api, f, market("/license-requests"), {
+      method: "POST",
+      json: {
+        publisherId: c.req.param("publisherId"),
+        useCase: typed.useCase,
+        message: typed.message,
+        ...(typed.enterprise ? { enterprise: true } : {}),
+        ...(maxMonthlyUsdCents === undefined ? {} : { maxMonthlyUsdCents }),
+      },
+    });
+    if (!answer.ok) {
+      const code = (answer.body as { error?: { code?: unknown } } | null)?.error?.code;
+      const problem = code === "csrf_failed"
+        ? { top: STALE_FORM, field: null }
+        : formProblem(answer, REQUEST_FIELDS);
+      return refused(problem, answer.status);
+    }
+    return doneRedirect(c, "/buyer/offers", "requested");
   });
   return app;
 }

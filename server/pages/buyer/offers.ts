@@ -16,6 +16,9 @@ const NOTICES: Record<string, string> = {
   accepted:
     "Offer accepted: the license is active and its first charge is on this month's statement.",
   declined: "Offer declined: nothing was billed.",
+  requested:
+    "Request sent: it waits for the publisher, who answers with an offer for you to accept or " +
+    "decline, or with a reason. Nothing is billed until you accept an offer.",
 };
 
 /** The offers page and its forms. */
