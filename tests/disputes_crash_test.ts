@@ -7,56 +7,11 @@
 import assert from "node:assert/strict";
 import { closeMonth } from "../server/domain/billing/close.ts";
 import { testFolio } from "./helpers.ts";
+import { killAfter, output, spawnFixture, stepsOf } from "./crash_helpers.ts";
 import { paywalled, read, signup } from "./billing_helpers.ts";
 import { type Body, call, dispute } from "./dispute_helpers.ts";
 
 const FIXTURE = new URL("./fixtures/decide_disputes.ts", import.meta.url).pathname;
-
-function decider(url: string, ids: string[], paced = false) {
-  return new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", FIXTURE, ...(paced ? ["--paced"] : []), url, ...ids],
-    stdin: paced ? "piped" : "null",
-    stdout: "piped",
-    stderr: "inherit",
-  }).spawn();
-}
-
-/**
- * Lets a paced child decide `enough` disputes one at a time, then lets it start one more and
- * kills it with SIGKILL at once (within or after that decision's transaction: either is a crash).
- */
-async function killAfter(child: Deno.ChildProcess, enough: number): Promise<string[]> {
-  const decided: string[] = [];
-  const go = child.stdin.getWriter();
-  const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
-  let buffer = "";
-  await go.write(new TextEncoder().encode("go\n"));
-  while (decided.length < enough) {
-    const { value, done } = await reader.read();
-    if (done) break;
-    buffer += value;
-    const lines = buffer.split("\n");
-    buffer = lines.pop()!;
-    for (const l of lines) {
-      if (!l.startsWith("decided ")) continue;
-      decided.push(l.slice(8));
-      await go.write(new TextEncoder().encode("go\n"));
-    }
-  }
-  child.kill("SIGKILL");
-  go.releaseLock();
-  reader.releaseLock();
-  await child.stdout.cancel().catch(() => {});
-  const status = await child.status;
-  assert.equal(status.signal, "SIGKILL", "killed mid-run, not finished");
-  return decided;
-}
-
-async function output(child: Deno.ChildProcess): Promise<string[]> {
-  const { code, stdout } = await child.output();
-  assert.equal(code, 0);
-  return new TextDecoder().decode(stdout).trim().split("\n");
-}
 
 Deno.test({
   name: "credit notes under kill -9, with one process and then two on the store",
@@ -77,7 +32,10 @@ Deno.test({
     const ids: string[] = [];
     for (const item of items as Body[]) ids.push((await dispute(folio, apiKey, [item.id])).id);
 
-    const killed = await killAfter(decider(folio.deps.store.url, ids, true), 3);
+    const killed = stepsOf(
+      await killAfter(spawnFixture(FIXTURE, [folio.deps.store.url, ...ids], true), "decided ", 3),
+      "decided ",
+    );
     assert.ok(killed.length >= 3);
     const after = await db.execute("SELECT id FROM disputes WHERE state <> 'open'");
     const decidedNow = new Set(after.rows.map((r) => String(r.id)));
@@ -86,8 +44,8 @@ Deno.test({
 
     // Two processes decide the rest, both trying every dispute, the killed one's first.
     const [a, b] = await Promise.all([
-      output(decider(folio.deps.store.url, ids)),
-      output(decider(folio.deps.store.url, [...ids].reverse())),
+      output(spawnFixture(FIXTURE, [folio.deps.store.url, ...ids])),
+      output(spawnFixture(FIXTURE, [folio.deps.store.url, ...[...ids].reverse()])),
     ]);
     const won = [...a, ...b].filter((l) => l.startsWith("decided ")).map((l) => l.slice(8));
     assert.equal(won.length + decidedNow.size, ids.length, "each decided exactly once");

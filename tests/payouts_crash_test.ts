@@ -9,54 +9,13 @@ import { closeMonth } from "../server/domain/billing/close.ts";
 import { savePayee } from "../server/domain/billing/payees.ts";
 import { payoutsDue } from "../server/domain/billing/payouts_due.ts";
 import { testFolio } from "./helpers.ts";
+import { killAfter, output, spawnFixture } from "./crash_helpers.ts";
 import { signup } from "./billing_helpers.ts";
 import { signUp } from "./manage_helpers.ts";
 import { payInvoices } from "./payout_helpers.ts";
 
 const FIXTURE = new URL("./fixtures/run_payouts.ts", import.meta.url).pathname;
 const PUBLISHERS = 10;
-
-function runner(url: string, ids: string[], paced = false) {
-  return new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", FIXTURE, ...(paced ? ["--paced"] : []), url, "2026-11", ...ids],
-    stdin: paced ? "piped" : "null",
-    stdout: "piped",
-    stderr: "inherit",
-  }).spawn();
-}
-
-/** Lets a paced child run `enough` payouts one at a time, then one more, killed with SIGKILL. */
-async function killAfter(child: Deno.ChildProcess, enough: number): Promise<string[]> {
-  const said: string[] = [];
-  const go = child.stdin.getWriter();
-  const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
-  let buffer = "";
-  await go.write(new TextEncoder().encode("go\n"));
-  while (said.filter((l) => l.startsWith("paid ")).length < enough) {
-    const { value, done } = await reader.read();
-    if (done) break;
-    buffer += value;
-    const lines = buffer.split("\n");
-    buffer = lines.pop()!;
-    for (const l of lines) {
-      said.push(l);
-      if (l.startsWith("paid ")) await go.write(new TextEncoder().encode("go\n"));
-    }
-  }
-  child.kill("SIGKILL");
-  go.releaseLock();
-  reader.releaseLock();
-  await child.stdout.cancel().catch(() => {});
-  const status = await child.status;
-  assert.equal(status.signal, "SIGKILL", "killed mid-run, not finished");
-  return said;
-}
-
-async function output(child: Deno.ChildProcess): Promise<string[]> {
-  const { code, stdout } = await child.output();
-  assert.equal(code, 0);
-  return new TextDecoder().decode(stdout).trim().split("\n");
-}
 
 Deno.test({
   name: "a payout run under kill -9, with one process and then two on the store",
@@ -98,7 +57,11 @@ Deno.test({
     const ids = due.map((d) => d.payout.id);
     const owed = new Map(due.map((d) => [d.payout.id, d.dueMicros]));
 
-    const said = await killAfter(runner(folio.deps.store.url, ids, true), 3);
+    const said = await killAfter(
+      spawnFixture(FIXTURE, [folio.deps.store.url, "2026-11", ...ids], true),
+      "paid ",
+      3,
+    );
     const rows = async () =>
       (await db.execute({
         sql: `SELECT id, batch_id, paid_micros, state, reference FROM payouts
@@ -116,8 +79,8 @@ Deno.test({
 
     // Two processes run them all, in opposite orders, racing on each.
     const [a, b] = await Promise.all([
-      output(runner(folio.deps.store.url, ids)),
-      output(runner(folio.deps.store.url, [...ids].reverse())),
+      output(spawnFixture(FIXTURE, [folio.deps.store.url, "2026-11", ...ids])),
+      output(spawnFixture(FIXTURE, [folio.deps.store.url, "2026-11", ...[...ids].reverse()])),
     ]);
     const batchedNow = [...a, ...b].filter((l) => l.startsWith("batched ")).map((l) =>
       l.split(" ")[1]

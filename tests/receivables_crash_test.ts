@@ -9,50 +9,9 @@ import { runBillingCron } from "../server/domain/billing/close.ts";
 import { receivablesSettings } from "../server/domain/billing/invoice_terms.ts";
 import { paywalled, read, signup } from "./billing_helpers.ts";
 import { testFolio } from "./helpers.ts";
+import { killAfter, output, spawnFixture, stepsOf } from "./crash_helpers.ts";
 
 const FIXTURE = new URL("./fixtures/record_payments.ts", import.meta.url).pathname;
-
-function recorder(url: string, payments: string[], paced = false) {
-  return new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", FIXTURE, ...(paced ? ["--paced"] : []), url, ...payments],
-    stdin: paced ? "piped" : "null",
-    stdout: "piped",
-    stderr: "inherit",
-  }).spawn();
-}
-
-/** Lets a paced child record `enough` payments, lets it start one more, and kills it at once. */
-async function killAfter(child: Deno.ChildProcess, enough: number): Promise<string[]> {
-  const recorded: string[] = [];
-  const go = child.stdin.getWriter();
-  const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
-  let buffer = "";
-  await go.write(new TextEncoder().encode("go\n"));
-  while (recorded.length < enough) {
-    const { value, done } = await reader.read();
-    if (done) break;
-    buffer += value;
-    const lines = buffer.split("\n");
-    buffer = lines.pop()!;
-    for (const l of lines) {
-      if (!l.startsWith("recorded ")) continue;
-      recorded.push(l.slice(9));
-      await go.write(new TextEncoder().encode("go\n"));
-    }
-  }
-  child.kill("SIGKILL");
-  go.releaseLock();
-  reader.releaseLock();
-  await child.stdout.cancel().catch(() => {});
-  assert.equal((await child.status).signal, "SIGKILL", "killed mid-run, not finished");
-  return recorded;
-}
-
-async function output(child: Deno.ChildProcess): Promise<string[]> {
-  const { code, stdout } = await child.output();
-  assert.equal(code, 0);
-  return new TextDecoder().decode(stdout).trim().split("\n").filter(Boolean);
-}
 
 Deno.test({
   name: "payments under kill -9, with one process and then two on the store",
@@ -84,7 +43,14 @@ Deno.test({
     const part = Math.ceil(due / 8 / 10_000) * 10_000;
     const payments = Array.from({ length: 12 }, (_, i) => `${seq}:${part}:crash-${i}`);
 
-    const killed = await killAfter(recorder(folio.deps.store.url, payments, true), 3);
+    const killed = stepsOf(
+      await killAfter(
+        spawnFixture(FIXTURE, [folio.deps.store.url, ...payments], true),
+        "recorded ",
+        3,
+      ),
+      "recorded ",
+    );
     assert.ok(killed.length >= 3);
     const stored = async () =>
       new Set((await db.execute({
@@ -97,8 +63,8 @@ Deno.test({
 
     // Two processes record every payment again, racing, one from each end.
     const [x, y] = await Promise.all([
-      output(recorder(folio.deps.store.url, payments)),
-      output(recorder(folio.deps.store.url, [...payments].reverse())),
+      output(spawnFixture(FIXTURE, [folio.deps.store.url, ...payments])),
+      output(spawnFixture(FIXTURE, [folio.deps.store.url, ...[...payments].reverse()])),
     ]);
     const won = [...x, ...y].filter((l) => l.startsWith("recorded ")).map((l) => l.slice(9));
     assert.equal(new Set(won).size, won.length, "no key recorded by both");
