@@ -410,6 +410,7 @@ async function phase(argv: string[], timeoutS: number): Promise<Row & { spawnedA
   const out = await new Deno.Command(Deno.execPath(), {
     args: [
       "run",
+      `--lock=${new URL("../deno.lock", import.meta.url).pathname}`,
       "-A",
       "--config",
       new URL("../deno.json", import.meta.url).pathname,

@@ -35,6 +35,7 @@ async function load(
     env,
     args: [
       "run",
+      `--lock=${new URL("../deno.lock", import.meta.url).pathname}`,
       "--allow-net",
       "--allow-env",
       new URL("./load_client.ts", import.meta.url).pathname,
@@ -61,7 +62,13 @@ async function scaleBench(size: number) {
   const loading = ["--load", dataDir, String(size), "--queries=6000"];
   for (const phase of [loading, ["--build", dataDir]]) {
     const out = await new Deno.Command(Deno.execPath(), {
-      args: ["run", "--allow-all", searchBench, ...phase],
+      args: [
+        "run",
+        `--lock=${new URL("../deno.lock", import.meta.url).pathname}`,
+        "--allow-all",
+        searchBench,
+        ...phase,
+      ],
       stdout: "piped",
       stderr: "inherit",
     }).output();

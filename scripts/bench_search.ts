@@ -71,6 +71,7 @@ async function phase(argv: string[]): Promise<Record<string, number | string>> {
   const out = await new Deno.Command(Deno.execPath(), {
     args: [
       "run",
+      `--lock=${new URL("../deno.lock", import.meta.url).pathname}`,
       "-A",
       "--config",
       config,

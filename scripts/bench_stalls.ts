@@ -9,7 +9,10 @@
  * against the idle probes of the same process (the baseline), and the server's peak resident
  * memory (sampled every 50 ms, and its kernel high-water mark) as a ratio to its idle memory.
  *
- *   deno task bench:stalls [--only=gzip,encoded,urls,nested,upload,pdf]
+ *   deno task bench:stalls [--only=gzip,encoded,urls,nested,upload,pdf] [--profile=DIR]
+ *
+ * `--profile=DIR` starts the server with `--inspect`, takes a V8 CPU profile of it during each
+ * shape (DIR/<shape>.cpuprofile, for Chrome's DevTools) and prints its longest event-loop tasks.
  *
  * Targets (docs/PERFORMANCE.md): health p99 ≤ 100 ms, max ≤ 250 ms, peak RSS ≤ 1.2× idle.
  * Linux only (/proc).
@@ -17,6 +20,7 @@
 import { makePdf } from "../tests/fixtures/pdf.ts";
 import { makeBook, memory, resetPeak, type Server, startServer } from "./bench_upload.ts";
 import { TARGETS, verdict } from "./targets.ts";
+import { longTasks, profiler } from "./cpu_profile.ts";
 
 const flags = Object.fromEntries(
   Deno.args.map((a) => /^--([^=]+)(?:=(.*))?$/.exec(a)?.slice(1) ?? [a, ""]),
@@ -246,7 +250,11 @@ function take(prober: Worker): Promise<number[]> {
 
 async function measure(shape: Shape) {
   // The hostile sites are on loopback ports: fetched as any site would be, unspaced.
-  await using server = await startServer({ FOLIO_FETCH_ALLOW_LOOPBACK: "1" });
+  const inspect = flags.profile ? `127.0.0.1:${9300 + SHAPES.indexOf(shape)}` : null;
+  await using server = await startServer(
+    { FOLIO_FETCH_ALLOW_LOOPBACK: "1" },
+    inspect ? [`--inspect=${inspect}`] : [],
+  );
   const prober = new Worker(new URL("./stall_prober.ts", import.meta.url), { type: "module" });
   try {
     prober.postMessage({ start: `http://127.0.0.1:${server.port}/api/health` });
@@ -259,10 +267,21 @@ async function measure(shape: Shape) {
     resetPeak(server.pid);
     let peak = idleMB;
     const sampler = setInterval(() => peak = Math.max(peak, memory(server.pid).rss), 50);
+    const prof = inspect ? await profiler(inspect) : null;
+    await prof?.start();
     const t0 = performance.now();
     const said = await shape.run(server);
     const seconds = (performance.now() - t0) / 1000;
     clearInterval(sampler);
+    if (prof) {
+      const profile = await prof.stop();
+      await Deno.mkdir(String(flags.profile), { recursive: true });
+      await Deno.writeTextFile(
+        `${flags.profile}/${shape.name}.cpuprofile`,
+        JSON.stringify(profile),
+      );
+      console.error(JSON.stringify({ shape: shape.name, longTasks: longTasks(profile) }, null, 1));
+    }
     const probes = await take(prober);
     peak = Math.max(peak, memory(server.pid).hwm);
     const r1 = (n: number) => Math.round(n * 10) / 10;

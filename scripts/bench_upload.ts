@@ -142,7 +142,10 @@ export interface Server extends AsyncDisposable {
 }
 
 /** `main.ts` on a fresh temp store, its banner read for the port and the demo publisher's key. */
-export async function startServer(env: Record<string, string> = {}): Promise<Server> {
+export async function startServer(
+  env: Record<string, string> = {},
+  denoArgs: string[] = [],
+): Promise<Server> {
   const dataDir = await Deno.makeTempDir({ prefix: "folio-bench-upload-" });
   const keyLine = /publisher API key \(shown once\): (\S+)/;
   const folio = await spawnFolio(dataDir, {
@@ -152,6 +155,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<Ser
       "--config",
       CONFIG,
       ...(flags["server-v8-flags"] ? [`--v8-flags=${flags["server-v8-flags"]}`] : []),
+      ...denoArgs,
     ],
     stderr: "inherit",
     until: [keyLine],

@@ -41,6 +41,8 @@ export const TARGETS = {
   stallHealthP99: atMost(100, " ms health p99 during the work"),
   stallHealthMax: atMost(250, " ms health max during the work"),
   stallPeakRss: atMost(1.2, "× idle memory at the peak"),
+  // Issue 39, part 4: the README's first command on an empty DENO_DIR (scripts/cold_start.ts).
+  coldStart: atMost(2, "× a minimal Hono + libSQL app's seconds to serving, same run"),
 } satisfies Record<string, Target>;
 
 /** `{ target, met }` for a figure, to spread into its JSON line. */

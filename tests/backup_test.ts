@@ -416,7 +416,13 @@ async function holding(url: string, fn: () => Promise<void>): Promise<void> {
 
 async function folio(dir: string, ...args: string[]) {
   const out = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "--allow-all", CLI, ...args],
+    args: [
+      "run",
+      `--lock=${new URL("../deno.lock", import.meta.url).pathname}`,
+      "--allow-all",
+      CLI,
+      ...args,
+    ],
     env: { NO_COLOR: "1", FOLIO_DATA_DIR: dir },
     stdout: "piped",
     stderr: "piped",

@@ -16,7 +16,13 @@ async function folio(dir: string, ...args: string[]) {
 
 async function folioWith(env: Record<string, string>, ...args: string[]) {
   const out = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "--allow-all", CLI, ...args],
+    args: [
+      "run",
+      `--lock=${new URL("../deno.lock", import.meta.url).pathname}`,
+      "--allow-all",
+      CLI,
+      ...args,
+    ],
     env: { NO_COLOR: "1", ...env },
     stdout: "piped",
     stderr: "piped",

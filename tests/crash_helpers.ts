@@ -8,7 +8,14 @@ import assert from "node:assert/strict";
 /** `fixture` under `deno run -A` with `args`; paced, it waits for "go" before each step. */
 export function spawnFixture(fixture: string, args: string[], paced = false): Deno.ChildProcess {
   return new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", fixture, ...(paced ? ["--paced"] : []), ...args],
+    args: [
+      "run",
+      `--lock=${new URL("../deno.lock", import.meta.url).pathname}`,
+      "-A",
+      fixture,
+      ...(paced ? ["--paced"] : []),
+      ...args,
+    ],
     stdin: paced ? "piped" : "null",
     stdout: "piped",
     stderr: "inherit",

@@ -14,7 +14,7 @@ const skip = smtpMissing();
 /** A Folio process on `dir`, serving on a free port; answers its base URL and the process. */
 async function startProcess(dir: string, env: Record<string, string>) {
   const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", MAIN],
+    args: ["run", `--lock=${new URL("../deno.lock", import.meta.url).pathname}`, "-A", MAIN],
     env: {
       NO_COLOR: "1",
       PORT: "0",

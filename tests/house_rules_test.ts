@@ -16,7 +16,10 @@ async function tree(files: Record<string, string>): Promise<string> {
   const plugins = (config.lint.plugins as string[]).map((p) => new URL(p, ROOT).href);
   await Deno.writeTextFile(
     `${dir}/deno.json`,
-    JSON.stringify({ lint: { ...config.lint, plugins }, imports: config.imports }),
+    JSON.stringify({
+      lint: { ...config.lint, plugins },
+      imports: JSON.parse(await Deno.readTextFile(new URL(config.importMap, ROOT))).imports,
+    }),
   );
   for (const [path, text] of Object.entries(files)) {
     await Deno.mkdir(`${dir}/${path.split("/").slice(0, -1).join("/")}`, { recursive: true });

@@ -187,7 +187,16 @@ Deno.test("main.ts given --folio-pdf is the PDF reader, as the compiled binary r
   });
   const main = new URL("../main.ts", import.meta.url).pathname;
   // The binary has its permissions built in; `deno run` needs them to load the server's modules.
-  const binary = { command: Deno.execPath(), args: ["run", "-A", main, PDF_ARG] };
+  const binary = {
+    command: Deno.execPath(),
+    args: [
+      "run",
+      `--lock=${new URL("../deno.lock", import.meta.url).pathname}`,
+      "-A",
+      main,
+      PDF_ARG,
+    ],
+  };
   const { error, pids } = await watched(pdfText(pdf, {}, binary));
   assert.equal(error, null);
   assertGone(pids);

@@ -21,6 +21,7 @@ Deno.test("scripts/crawl.ts pays for a PAYWALL page end to end; both sides see i
   const run = await new Deno.Command(Deno.execPath(), {
     args: [
       "run",
+      `--lock=${new URL("../deno.lock", import.meta.url).pathname}`,
       "--allow-net",
       "--allow-env",
       "scripts/crawl.ts",

@@ -14,7 +14,7 @@ const PERMS = [
 
 function folioProcess(env: Record<string, string>) {
   return new Deno.Command(Deno.execPath(), {
-    args: ["run", ...PERMS, MAIN],
+    args: ["run", `--lock=${new URL("../deno.lock", import.meta.url).pathname}`, ...PERMS, MAIN],
     env: { NO_COLOR: "1", FOLIO_HOST: "127.0.0.1", ...env },
     stdout: "piped",
     stderr: "piped",

@@ -24,7 +24,13 @@ export async function spawnFolio(
   } = {},
 ): Promise<SpawnedFolio> {
   const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", ...(options.denoArgs ?? []), MAIN],
+    args: [
+      "run",
+      `--lock=${new URL("../deno.lock", import.meta.url).pathname}`,
+      "-A",
+      ...(options.denoArgs ?? []),
+      MAIN,
+    ],
     env: {
       NO_COLOR: "1",
       FOLIO_HOST: "127.0.0.1",

@@ -48,7 +48,12 @@ Deno.test("without FOLIO_REUSE_PORT a second process on a taken port stops and s
     const port = freePort();
     await using _first = await spawnFolio(dataDir, { env: { PORT: String(port) } });
     const child = new Deno.Command(Deno.execPath(), {
-      args: ["run", "-A", new URL("../main.ts", import.meta.url).pathname],
+      args: [
+        "run",
+        `--lock=${new URL("../deno.lock", import.meta.url).pathname}`,
+        "-A",
+        new URL("../main.ts", import.meta.url).pathname,
+      ],
       env: { NO_COLOR: "1", FOLIO_HOST: "127.0.0.1", PORT: String(port), FOLIO_DATA_DIR: dataDir },
       stdout: "piped",
       stderr: "piped",

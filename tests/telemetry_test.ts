@@ -21,7 +21,14 @@ Deno.test("with OTEL_DENO on, requests export Folio's spans and metrics over OTL
   const otlp = collector();
   const dir = await Deno.makeTempDir();
   const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", MAIN, "--log-format=json", "--log-level=debug"],
+    args: [
+      "run",
+      `--lock=${new URL("../deno.lock", import.meta.url).pathname}`,
+      "-A",
+      MAIN,
+      "--log-format=json",
+      "--log-level=debug",
+    ],
     env: {
       NO_COLOR: "1",
       PORT: "0",
