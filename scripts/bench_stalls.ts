@@ -11,7 +11,7 @@
  *
  *   deno task bench:stalls [--only=gzip,encoded,urls,nested,upload,pdf] [--profile=DIR]
  *
- * `--profile=DIR` starts the server with `--inspect`, takes a V8 CPU profile of it during each
+ * `--series=1` prints the server's memory every 50 ms (ms:MB) to stderr. `--profile=DIR` starts the server with `--inspect`, takes a V8 CPU profile of it during each
  * shape (DIR/<shape>.cpuprofile, for Chrome's DevTools) and prints its longest event-loop tasks.
  *
  * Targets (docs/PERFORMANCE.md): health p99 ≤ 100 ms, max ≤ 250 ms, peak RSS ≤ 1.2× idle.
@@ -266,13 +266,19 @@ async function measure(shape: Shape) {
     const idleProbes = await take(prober);
     resetPeak(server.pid);
     let peak = idleMB;
-    const sampler = setInterval(() => peak = Math.max(peak, memory(server.pid).rss), 50);
     const prof = inspect ? await profiler(inspect) : null;
     await prof?.start();
     const t0 = performance.now();
+    const series: string[] = [];
+    const sampler = setInterval(() => {
+      const { rss } = memory(server.pid);
+      peak = Math.max(peak, rss);
+      if (flags.series) series.push(`${Math.round(performance.now() - t0)}:${Math.round(rss)}`);
+    }, 50);
     const said = await shape.run(server);
     const seconds = (performance.now() - t0) / 1000;
     clearInterval(sampler);
+    if (flags.series) console.error(shape.name, "ms:MB", series.join(" "));
     if (prof) {
       const profile = await prof.stop();
       await Deno.mkdir(String(flags.profile), { recursive: true });

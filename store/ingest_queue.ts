@@ -109,13 +109,17 @@ export async function recordUrl(
   const page = result.state === "ingested" || result.state === "unchanged" ? result : null;
   const failure = result.state === "failed" || result.state === "blocked" ? result : null;
   const removed = result.state === "removed" ? result : null;
+  // A cancelled job's URLs still queued are being released (store/jobs.ts cancelJob): not its.
+  const owned = ownsUrls(job)
+    ? " AND NOT EXISTS (SELECT 1 FROM ingestion_jobs WHERE id = ? AND outcome = 'CANCELLED')"
+    : "";
   return await inWriteTx(db, async (tx) => {
     const rs = await tx.execute({
       sql: `UPDATE source_urls SET state = ?, reason = ?, article_id = COALESCE(?, article_id),
               etag = CASE WHEN ? THEN ? ELSE etag END,
               last_modified = CASE WHEN ? THEN ? ELSE last_modified END,
               attempts = attempts + 1, fetched_at = ?, job_id = ?
-            WHERE publisher_id = ? AND url = ? AND ${p.where}`,
+            WHERE publisher_id = ? AND url = ? AND ${p.where}${owned}`,
       args: [
         result.state,
         failure?.reason ?? removed?.reason ?? null,
@@ -129,6 +133,7 @@ export async function recordUrl(
         publisherId,
         url,
         ...p.args,
+        ...(owned ? [job.id] : []),
       ],
     });
     const recorded = rs.rowsAffected > 0;

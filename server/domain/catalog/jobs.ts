@@ -10,6 +10,7 @@ import {
   finishJob,
   type Job,
   type JobKind,
+  releaseCancelledUrls,
   releaseJob,
   requeueJob,
   staleJobs,
@@ -101,7 +102,11 @@ export async function recoverJobs(
       resumed++;
     }
   }
-  if (resumed || failed) deps.log.info("ingestion: recovered jobs", { resumed, failed });
+  // A cancellation's release cut short by a crash (store/jobs.ts cancelJob) is finished here.
+  const released = await releaseCancelledUrls(deps.store.db);
+  if (resumed || failed || released) {
+    deps.log.info("ingestion: recovered jobs", { resumed, failed, released });
+  }
   return { resumed, failed };
 }
 

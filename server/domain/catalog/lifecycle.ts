@@ -5,7 +5,13 @@
  */
 import { newId } from "../../../store/ids.ts";
 import { removeSource, removeUrls, requeueFailed } from "../../../store/ingest_queue.ts";
-import { cancelJob, getJob, type Job, jobsOfSource } from "../../../store/jobs.ts";
+import {
+  cancelJob,
+  cancelledUrlReason,
+  getJob,
+  type Job,
+  jobsOfSource,
+} from "../../../store/jobs.ts";
 import { getSource } from "../../../store/sources.ts";
 import type { AppDeps } from "../../deps.ts";
 import { AppError, notFound } from "../../platform/errors.ts";
@@ -33,7 +39,7 @@ export async function cancelIngestJob(
 ): Promise<Cancellation> {
   const result = await cancelJob(deps.store.db, publisherId, jobId, {
     reason,
-    urlReason: `Not fetched: job ${jobId} was cancelled (${reason})`,
+    urlReason: cancelledUrlReason(jobId, reason),
     now: deps.clock.now(),
   });
   if (!result) throw notFound("Job");

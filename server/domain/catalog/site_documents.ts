@@ -56,6 +56,16 @@ const ENTRY: Record<string, string> = {
 
 const local = (name: string) => name.slice(name.indexOf(":") + 1);
 
+const copier = { encoder: new TextEncoder(), decoder: new TextDecoder() };
+/**
+ * A string of its own. What the parser hands over is a slice of the piece of text it was given
+ * (V8 sliced strings), and a slice kept keeps the whole 32 KB piece alive: 200 MB of listing
+ * held 215 MB of heap through the 49,000 URLs kept from it (issue 39). A copy holds itself only.
+ */
+function own(s: string): string {
+  return s.length < 16 ? s : copier.decoder.decode(copier.encoder.encode(s));
+}
+
 /**
  * A streaming reader of one document: `write()` slices of its text, then `end()`. `full` turns
  * true once MAX_LISTED entries are kept; the caller may stop writing.
@@ -187,7 +197,7 @@ export class DocumentReader {
       this.#parser.off("text");
       if (name === "loc" || name === "link") e.url ??= value || null;
       else if (name === "guid") e.url ??= /^https?:\/\//i.test(value) ? value : null;
-      else if (name === "title") e.title ??= value.slice(0, 500) || null;
+      else if (name === "title") e.title ??= own(value.slice(0, 500)) || null;
       else {
         const at = Date.parse(value);
         // lastmod beats a news publication date; an Atom entry's updated beats published.
@@ -215,7 +225,7 @@ export class DocumentReader {
     }
     let url: string;
     try {
-      url = new URL(e.url, this.#base).href;
+      url = own(new URL(e.url, this.#base).href);
     } catch {
       return;
     }
@@ -285,7 +295,7 @@ export class TextSitemapReader {
       return true;
     }
     try {
-      this.#out.pages.push({ url: new URL(t, this.#base).href, lastmod: null, title: null });
+      this.#out.pages.push({ url: own(new URL(t, this.#base).href), lastmod: null, title: null });
     } catch { /* not a URL: skipped like any other line */ }
     return false;
   }
