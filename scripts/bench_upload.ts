@@ -15,6 +15,8 @@
  * gives memory back once its indexing burst ends, server/platform/memory.ts), against the target of at most
  * 1.1× its idle baseline (scripts/targets.ts: "stays flat" read as no lasting growth).
  *
+ * `--inspect=1` starts Folio with `--inspect` and, after `settledMB`, has it collect all garbage:
+ * `afterGcMB` (and the heap's used and total MB) tell what was garbage from what is held.
  * `--series=1` prints every sample (ms:MB) to stderr; `--server-v8-flags` starts Folio with them.
  * Linux only (/proc, which Deno opens only with --allow-all). The book stays under the route's
  * 10 MiB text limit (server/domain/catalog/books.ts).
@@ -22,6 +24,7 @@
 import { rng, word, zipfTable } from "./synthetic_corpus.ts";
 import { spawnFolio } from "../tests/processes.ts";
 import { TARGETS, verdict } from "./targets.ts";
+import { inspector } from "./cpu_profile.ts";
 
 const flags = Object.fromEntries(
   Deno.args.map((a) => /^--([^=]+)(?:=(.*))?$/.exec(a)?.slice(1) ?? [a, ""]),
@@ -220,7 +223,8 @@ async function run(count: number) {
     (_, i) => makeBook(1000 + i, megabytes * 1e6, chapters),
   );
   const fileMB = new TextEncoder().encode(books[0]).length / 1e6;
-  await using server = await startServer();
+  const inspect = flags.inspect ? `127.0.0.1:${9400 + count}` : null;
+  await using server = await startServer({}, inspect ? [`--inspect=${inspect}`] : []);
   await embedded(server); // the demo catalog's first model and vectors
   await sleep(2000);
   const idle: number[] = [];
@@ -258,6 +262,23 @@ async function run(count: number) {
   const { rss: after, hwm } = memory(server.pid);
   await sleep(settleSeconds * 1000);
   const settled = memory(server.pid).rss;
+  // What a full collection frees now is garbage; what stays is held (--inspect only).
+  let afterGc: { rss: number; heapUsed: number; heapTotal: number } | null = null;
+  if (inspect) {
+    const session = await inspector(inspect);
+    await session.send("HeapProfiler.collectGarbage");
+    const heap = await session.send("Runtime.getHeapUsage") as {
+      usedSize: number;
+      totalSize: number;
+    };
+    session.close();
+    await sleep(2000);
+    afterGc = {
+      rss: Math.round(memory(server.pid).rss),
+      heapUsed: Math.round(heap.usedSize / 1e6),
+      heapTotal: Math.round(heap.totalSize / 1e6),
+    };
+  }
   const top = hwmReset ? Math.max(peak, hwm) : peak;
   const r = (x: number) => Math.round(x);
   return {
@@ -277,6 +298,9 @@ async function run(count: number) {
     peakWithTrainerMB: r(peakTotal),
     afterMB: r(after),
     settledMB: r(settled),
+    ...(afterGc
+      ? { afterGcMB: afterGc.rss, heapUsedMB: afterGc.heapUsed, heapMB: afterGc.heapTotal }
+      : {}),
     ...verdict(TARGETS.uploadSettled, Number((settled / baseline).toFixed(2))),
     uploadMs: r(uploadMs),
     searchableS: Number(searchableS.toFixed(1)),

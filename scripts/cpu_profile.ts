@@ -17,8 +17,8 @@ export interface CpuProfile {
   endTime: number;
 }
 
-/** Connects to the first target of the inspector at `base` (e.g. `127.0.0.1:9229`). */
-export async function profiler(base: string, intervalUs = 500) {
+/** A session on the first target of the inspector at `base` (e.g. `127.0.0.1:9229`). */
+export async function inspector(base: string) {
   const targets = await (await fetch(`http://${base}/json/list`)).json();
   const ws = new WebSocket(targets[0].webSocketDebuggerUrl);
   await new Promise((resolve, reject) => {
@@ -39,13 +39,19 @@ export async function profiler(base: string, intervalUs = 500) {
       waiting.set(++id, resolve);
       ws.send(JSON.stringify({ id, method, params }));
     });
+  return { send, close: () => ws.close() };
+}
+
+/** Samples the CPU of the process whose inspector is at `base`, every `intervalUs`. */
+export async function profiler(base: string, intervalUs = 500) {
+  const { send, close } = await inspector(base);
   await send("Profiler.enable");
   await send("Profiler.setSamplingInterval", { interval: intervalUs });
   return {
     start: () => send("Profiler.start"),
     async stop(): Promise<CpuProfile> {
       const r = await send("Profiler.stop") as { profile: CpuProfile };
-      ws.close();
+      close();
       return r.profile;
     },
   };
