@@ -8,7 +8,7 @@
 import type { DocCounts, FtsLegOptions } from "./fts_leg.ts";
 import type { LegHit } from "./fusion.ts";
 
-type Reply = { id: number; hits?: LegHit[]; error?: string };
+type Reply = { id: number; hits?: LegHit[]; error?: string } | { shrunk: true };
 type Pending = { resolve: (hits: LegHit[]) => void; reject: (e: Error) => void };
 interface Thread {
   worker: Worker;
@@ -20,12 +20,20 @@ export class FtsThreads {
   #threads: Thread[] = [];
   #next = 0;
   #closed = false;
+  #shrinks = 0;
 
+  /** `idleShrinkMs`: a thread quiet this long gives its page cache back (search/fts_worker.ts). */
   constructor(
     readonly path: string,
     readonly options: FtsLegOptions,
     readonly size: number,
+    readonly idleShrinkMs?: number,
   ) {}
+
+  /** Times a thread gave its page cache back after a quiet spell. */
+  get shrinks(): number {
+    return this.#shrinks;
+  }
 
   /** The leg's hits for one query, from the least busy thread (a new one while under `size`). */
   run(publisherId: string, query: string, depth: number, counts: DocCounts): Promise<LegHit[]> {
@@ -60,6 +68,7 @@ export class FtsThreads {
     const worker = new Worker(new URL("./fts_worker.ts", import.meta.url), { type: "module" });
     const thread: Thread = { worker, pending: new Map() };
     worker.onmessage = (e: MessageEvent<Reply>) => {
+      if ("shrunk" in e.data) return void this.#shrinks++;
       if (e.data.error !== undefined) {
         // Its connection may be unusable (a store it could not open): start afresh next time.
         return this.#drop(thread, new Error(`search thread failed: ${e.data.error}`));
@@ -72,7 +81,9 @@ export class FtsThreads {
       e.preventDefault();
       this.#drop(thread, new Error(`search thread failed: ${e.message}`));
     };
-    worker.postMessage({ init: { path: this.path, options: this.options } });
+    worker.postMessage({
+      init: { path: this.path, options: this.options, idleShrinkMs: this.idleShrinkMs },
+    });
     this.#threads.push(thread);
     return thread;
   }

@@ -161,3 +161,23 @@ Deno.test("a thread that answers with an error is replaced by a fresh one", asyn
     threads.close();
   }
 });
+
+Deno.test("a quiet search thread gives its page cache back and answers the same afterwards", async () => {
+  await using store = await tempStore();
+  await seed(store);
+  const threads = new FtsThreads(`${store.dir}/folio.db`, { feedback: null }, 1, 50);
+  try {
+    const counts = await countsOf(store, "p1");
+    const before = await threads.run("p1", "car driver fuel", 10, counts);
+    assert.ok(before.length > 0);
+    assert.equal(threads.shrinks, 0);
+    const deadline = Date.now() + 30_000;
+    while (threads.shrinks === 0 && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    assert.equal(threads.shrinks, 1, "the thread shrank once after its quiet spell");
+    assert.deepEqual(await threads.run("p1", "car driver fuel", 10, counts), before);
+  } finally {
+    threads.close();
+  }
+});

@@ -113,7 +113,16 @@ Deno.test("main.ts given --folio-trainer is the trainer, as the compiled binary 
   const texts = corpus(IN_PLACE.docs + 20);
   const main = new URL("../main.ts", import.meta.url).pathname;
   // The binary has its permissions built in; `deno run` needs them to load the server's modules.
-  const binary = { command: Deno.execPath(), args: ["run", `--lock=${new URL("../deno.lock", import.meta.url).pathname}`, "-A", main, TRAINER_ARG] };
+  const binary = {
+    command: Deno.execPath(),
+    args: [
+      "run",
+      `--lock=${new URL("../deno.lock", import.meta.url).pathname}`,
+      "-A",
+      main,
+      TRAINER_ARG,
+    ],
+  };
   const model = await trainSample(paged(texts, 100), { dims: 3, version: 2 }, binary);
   const whole = trainLsa(texts, { dims: 3, version: 2 });
   assert.deepEqual(model.vocab, whole.vocab);
