@@ -22,12 +22,16 @@ export class FtsThreads {
   #closed = false;
   #shrinks = 0;
 
-  /** `idleShrinkMs`: a thread quiet this long gives its page cache back (search/fts_worker.ts). */
+  /**
+   * `idleShrinkMs`: a thread quiet this long gives its page cache back (search/fts_worker.ts);
+   * `onShrunk` then runs (Folio: glibc's trim, so the freed pages leave the process).
+   */
   constructor(
     readonly path: string,
     readonly options: FtsLegOptions,
     readonly size: number,
     readonly idleShrinkMs?: number,
+    readonly onShrunk?: () => void,
   ) {}
 
   /** Times a thread gave its page cache back after a quiet spell. */
@@ -68,7 +72,10 @@ export class FtsThreads {
     const worker = new Worker(new URL("./fts_worker.ts", import.meta.url), { type: "module" });
     const thread: Thread = { worker, pending: new Map() };
     worker.onmessage = (e: MessageEvent<Reply>) => {
-      if ("shrunk" in e.data) return void this.#shrinks++;
+      if ("shrunk" in e.data) {
+        this.#shrinks++;
+        return this.onShrunk?.();
+      }
       if (e.data.error !== undefined) {
         // Its connection may be unusable (a store it could not open): start afresh next time.
         return this.#drop(thread, new Error(`search thread failed: ${e.data.error}`));

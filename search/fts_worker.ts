@@ -7,13 +7,12 @@
  * when it gave its page cache back after a quiet spell.
  */
 import type { Client } from "@libsql/client";
-import { mallocTrim } from "../server/platform/memory.ts";
-import { openReadOnly } from "../store/search_fts.ts";
+import { openReadOnly, releaseCache } from "../store/search_fts.ts";
 import { createFtsLeg, type DocCounts, type FtsLeg, type FtsLegOptions } from "./fts_leg.ts";
 
 /**
- * A thread with no search for this long gives its page cache back (SQLite's shrink_memory, then
- * glibc's trim): the cache of up to 32 MB (store/search_fts.ts) is what held memory 35 s after four
+ * A thread with no search for this long gives its page cache back (SQLite's shrink_memory; the
+ * serving thread then has glibc trim its arenas, FtsThreads' `onShrunk`): the cache of up to 32 MB (store/search_fts.ts) is what held memory 35 s after four
  * books were searchable (1.20× idle against 1.09× with a 2 MB cache; issue 39). The next search
  * reads its pages again; steady traffic never waits this long.
  */
@@ -23,8 +22,7 @@ let idleTimer: ReturnType<typeof setTimeout> | undefined;
 function shrinkWhenIdle(db: Client) {
   clearTimeout(idleTimer);
   idleTimer = setTimeout(async () => {
-    await db.execute("PRAGMA shrink_memory").catch(() => {});
-    mallocTrim()?.();
+    await releaseCache(db).catch(() => {});
     self.postMessage({ shrunk: true });
   }, idleShrinkMs);
   Deno.unrefTimer(idleTimer);

@@ -57,7 +57,8 @@ export interface SearchServiceOptions {
    * Search threads for the full-text leg (search/fts_threads.ts): the store file they open
    * read-only, how many, and from how many indexed documents they are used (default 5,000).
    */
-  threads?: { storePath: string; count: number; minDocs?: number };
+  /** `onCacheReleased`: after a quiet search thread gave its page cache back. */
+  threads?: { storePath: string; count: number; minDocs?: number; onCacheReleased?: () => void };
   /**
    * While this answers true, the background loop leaves models that are due untrained (Folio: a
    * book import is running), so a book's model trains once, on the whole book, after it.
@@ -111,7 +112,13 @@ export function createSearchService(options: SearchServiceOptions): SearchServic
   const ftsOptions = { weights: options.ftsWeights, feedback: feedback.fts };
   const inline = createFtsLeg(db, ftsOptions);
   const threads = options.threads && options.threads.count > 0
-    ? new FtsThreads(options.threads.storePath, ftsOptions, options.threads.count)
+    ? new FtsThreads(
+      options.threads.storePath,
+      ftsOptions,
+      options.threads.count,
+      undefined,
+      options.threads.onCacheReleased,
+    )
     : null;
   let threadsOffUntil = -Infinity;
   const upkeep = createUpkeep(options, { db, cache, models, external, embedderFor, onError });

@@ -19,7 +19,7 @@ import { startIngestionWorker } from "./domain/catalog/jobs.ts";
 import { startWebhookWorker } from "./domain/webhooks/worker.ts";
 import { type MailWorker, startMailWorker } from "./domain/notifications/worker.ts";
 import { importingBooks, syncChapterUrls } from "./domain/catalog/books.ts";
-import { memoryReleaser } from "./platform/memory.ts";
+import { mallocTrim, memoryReleaser } from "./platform/memory.ts";
 import { backfillSitePaths } from "../store/articles.ts";
 import { listPublishers } from "../store/publishers.ts";
 import { verifyTrustedClaims } from "./surfaces/manage/domains.ts";
@@ -87,7 +87,11 @@ export async function assembleFolio(
       holdTraining: importingBooks,
       afterBurst: memoryReleaser({ usr2MemoryTrim: config.usr2MemoryTrim }).release,
       threads: store.path && config.searchThreads > 0
-        ? { storePath: store.path, count: config.searchThreads }
+        ? {
+          storePath: store.path,
+          count: config.searchThreads,
+          onCacheReleased: mallocTrim() ?? undefined,
+        }
         : undefined,
     });
     const searchService = search;

@@ -22,6 +22,11 @@ export async function openReadOnly(path: string, timeoutMs: number): Promise<Cli
   return db;
 }
 
+/** Gives a search connection's page cache back (SQLite frees every page it can). */
+export async function releaseCache(db: Client): Promise<void> {
+  await db.execute("PRAGMA shrink_memory");
+}
+
 /** Documents per term (stem) for these terms; a term with none is left out. */
 export async function termDocs(db: Client, terms: string[]): Promise<Map<string, number>> {
   if (terms.length === 0) return new Map();
