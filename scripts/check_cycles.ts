@@ -21,7 +21,8 @@ interface Module {
 /** Value-import edges between local files reachable from `entry`. */
 async function graphOf(entry: string, root: string): Promise<Map<string, Set<string>>> {
   const out = await new Deno.Command(Deno.execPath(), {
-    args: ["info", "--json", entry],
+    // The project's lockfile (deno.json has none by default: docs/decisions/operations.md).
+    args: ["info", "--json", `--lock=${new URL("../deno.lock", import.meta.url).pathname}`, entry],
     stdout: "piped",
     stderr: "piped",
   }).output();

@@ -5,6 +5,8 @@
  */
 const args = [
   "compile",
+  // What serving reaches, at the versions it was locked to (docs/decisions/operations.md).
+  "--lock=deno.serve.lock",
   "--allow-net",
   "--allow-read",
   "--allow-write",
