@@ -46,14 +46,18 @@ const CANCEL = { reason: "Wrong file", urlReason: cancelledUrlReason("j", "Wrong
 
 Deno.test("a cancellation releases every queued URL, over several batches, and counts them", async () => {
   await using s = await storeWithJob(1234);
-  const out = await cancelJob(s.db, "p", "j", { ...CANCEL, now: new Date(5) });
+  let stopped = 0;
+  const onFinished = () => stopped++;
+  const out = await cancelJob(s.db, "p", "j", { ...CANCEL, now: new Date(5), onFinished });
+  assert.equal(stopped, 1, "the run is stopped once the job is finished");
   assert.equal(out?.released, 1234);
   assert.equal(out?.job.outcome, "CANCELLED");
   assert.equal(out?.job.cancelled, 1234);
   assert.deepEqual(await s.states(), [`cancelled ${CANCEL.urlReason} 1234`]);
   // Finished already: nothing more to release, and it says so.
-  const again = await cancelJob(s.db, "p", "j", { ...CANCEL, now: new Date(6) });
+  const again = await cancelJob(s.db, "p", "j", { ...CANCEL, now: new Date(6), onFinished });
   assert.equal(again?.released, null);
+  assert.equal(stopped, 1);
   assert.equal((await getJob(s.db, "p", "j"))?.cancelled, 1234);
 });
 

@@ -242,15 +242,16 @@ export async function finishJob(
  *
  * The job is finished and its queued URLs counted in one transaction; they are released after
  * it, RELEASE_BATCH at a time with the event loop's turn between (issue 39: one UPDATE of a
- * 50,000-URL sitemap's rows held the serving thread 1.4 s). A queued URL of a finished job is no
- * job's (UNOWNED_SQL) and recordUrl leaves it alone, so the batches race nothing; a crash
- * between them leaves the rest to releaseCancelledUrls at the next recovery.
+ * 50,000-URL sitemap's rows held the serving thread 1.4 s). `onFinished` runs once the job is
+ * finished, before the release (the caller stops the job's run there). A queued URL of a
+ * cancelled job is no job's (UNOWNED_SQL) and recordUrl leaves it alone, so the batches race
+ * nothing; a crash between them leaves the rest to releaseCancelledUrls at the next recovery.
  */
 export async function cancelJob(
   db: Client,
   publisherId: string,
   id: string,
-  input: { reason: string; urlReason: string; now: Date },
+  input: { reason: string; urlReason: string; now: Date; onFinished?: () => void },
 ): Promise<{ job: Job; released: number | null } | null> {
   const now = input.now.getTime();
   const out = await inWriteTx(db, async (tx) => {
@@ -279,6 +280,7 @@ export async function cancelJob(
     });
     return rs.rows[0] ? { job: toJob(rs.rows[0]), released } : null;
   });
+  if (out?.released !== null && out?.released !== undefined) input.onFinished?.();
   if (out?.released) await releaseQueued(db, id, input.urlReason);
   return out;
 }

@@ -41,6 +41,8 @@ export async function cancelIngestJob(
     reason,
     urlReason: cancelledUrlReason(jobId, reason),
     now: deps.clock.now(),
+    // Its run stops as soon as the job is finished, not after its URLs are released.
+    onFinished: () => abortJobRun(deps, jobId),
   });
   if (!result) throw notFound("Job");
   if (result.released === null) {
@@ -50,7 +52,6 @@ export async function cancelIngestJob(
       `Job ${jobId} has already finished (${result.job.outcome}); only a queued or running job can be cancelled`,
     );
   }
-  abortJobRun(deps, jobId);
   deps.log.info("ingestion: job cancelled", { jobId, released: result.released });
   return { job: result.job, released: result.released };
 }
