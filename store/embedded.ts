@@ -11,6 +11,7 @@
  * is held across awaits.
  */
 import { BoundedCache } from "./bounded_cache.ts";
+import type { AutoCheckpointing } from "./checkpointer.ts";
 import {
   type Client,
   type InArgs,
@@ -66,12 +67,13 @@ class Connection {
   readonly db: NativeDatabase;
   #kept = new BoundedCache<string, Prepared>(MAX_KEPT);
 
-  constructor(path: string, timeoutMs: number) {
+  constructor(path: string, timeoutMs: number, autoCheckpointPages: number) {
     try {
       this.db = new NativeDb(path, { timeout: timeoutMs });
       // NORMAL in WAL mode loses no committed transaction on a process crash, only on power
       // loss; it is per connection, so every connection sets it (FULL fsyncs every commit).
       this.db.exec("PRAGMA synchronous=NORMAL");
+      this.setAutoCheckpoint(autoCheckpointPages);
     } catch (err) {
       throw mapError(err);
     }
@@ -89,6 +91,11 @@ class Connection {
       if (prepared.reader) this.#kept.delete(sql);
       throw mapError(err);
     }
+  }
+
+  /** The WAL size (pages) past which a commit on this connection checkpoints (checkpointer.ts). */
+  setAutoCheckpoint(pages: number): void {
+    this.db.exec(`PRAGMA wal_autocheckpoint=${Math.trunc(pages)}`);
   }
 
   executeMultiple(sql: string): void {
@@ -359,7 +366,7 @@ function attempt<T>(fn: () => T): Promise<T> {
 }
 
 /** A client that can also commit several write batches at once (store/write_lock.ts groups them). */
-export interface GroupingClient extends Client, CommitMarking {
+export interface GroupingClient extends Client, CommitMarking, AutoCheckpointing {
   /** Each batch's results, or its error; rejects when the shared transaction itself fails. */
   batchGroup(groups: InStatement[][]): Promise<(ResultSet[] | Error)[]>;
 }
@@ -416,7 +423,9 @@ export function createEmbeddedClient(
   path: string,
   options: { timeoutMs: number },
 ): GroupingClient {
-  const open = () => new Connection(path, options.timeoutMs);
+  // SQLite's default, until a checkpoint thread takes the work (store/checkpointer.ts).
+  let autoCheckpointPages = 1000;
+  const open = () => new Connection(path, options.timeoutMs, autoCheckpointPages);
   let shared: Connection | null = open();
   // Write batches and groups commit on a connection of their own without a busy handler
   // (beginWrite); in this process the write queue (store/write_lock.ts) already makes them wait.
@@ -454,7 +463,7 @@ export function createEmbeddedClient(
   /** Runs `body` in a write transaction on the writer connection. */
   const inWrite = async <T>(body: (conn: Connection) => T): Promise<T> => {
     usable();
-    const conn = writer ??= new Connection(path, 0);
+    const conn = writer ??= new Connection(path, 0, autoCheckpointPages);
     await beginWrite(conn, options.timeoutMs);
     try {
       const out = body(conn);
@@ -508,6 +517,10 @@ export function createEmbeddedClient(
     },
     commitMark() {
       return closed ? null : watch.mark();
+    },
+    setAutoCheckpoint(pages: number) {
+      autoCheckpointPages = pages;
+      for (const conn of [shared, writer, ...idle, ...lent]) conn?.setAutoCheckpoint(pages);
     },
     migrate(stmts) {
       return attempt(() => {
