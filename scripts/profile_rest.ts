@@ -2,10 +2,13 @@
  * A V8 CPU profile of Folio's serving thread under `bench:rest`'s load (docs/PERFORMANCE.md,
  * "Profiles and probes"): Folio in this process, the load client in another, node:inspector's
  * Profiler around the load. Prints the functions with the most self time and the most inclusive
- * time (the share of all samples), and writes the profile for Chrome DevTools.
- * Usage: deno run -A scripts/profile_rest.ts [--row=charged|get] [--seconds=5]
+ * time (the share of all samples), and writes the profile for Chrome DevTools. `--row=mcp` loads
+ * MCP get_article as `bench:mcp` does (SDK clients in this process, so they are in the profile).
+ * Usage: deno run -A scripts/profile_rest.ts [--row=charged|get|mcp] [--seconds=5]
  *   [--concurrency=16] [--out=/tmp/folio.cpuprofile] [--top=40]
  */
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { Session } from "node:inspector/promises";
 import { loadConfig } from "../server/platform/config.ts";
 import { startFolio } from "../server/runtime.ts";
@@ -48,6 +51,34 @@ function load(urls: string[], env: Record<string, string>, forSeconds = seconds)
   }).output().then((o) => JSON.parse(new TextDecoder().decode(o.stdout)));
 }
 
+/** MCP get_article calls from SDK clients in this process for `forSeconds`, as bench:mcp makes. */
+function mcpLoad(port: string, db: typeof folio.store.db) {
+  return async (forSeconds = seconds) => {
+    const rs = await db.execute(
+      "SELECT id FROM articles WHERE publisher_id = 'pub_demo' AND policy = 'OBSERVE' ORDER BY id",
+    );
+    const ids = rs.rows.map((r) => String(r.id));
+    const url = new URL(`http://127.0.0.1:${port}/api/mcp/pub_demo`);
+    const clients = await Promise.all(Array.from({ length: 8 }, async () => {
+      const c = new Client({ name: "profile", version: "1" });
+      await c.connect(new StreamableHTTPClientTransport(url));
+      return c;
+    }));
+    let calls = 0;
+    const deadline = performance.now() + forSeconds * 1000;
+    await Promise.all(clients.map(async (c) => {
+      while (performance.now() < deadline) {
+        await c.callTool({
+          name: "get_article",
+          arguments: { url_or_id: ids[calls++ % ids.length] },
+        });
+      }
+    }));
+    await Promise.all(clients.map((c) => c.close()));
+    return { calls, callsPerSec: Math.round(calls / forSeconds) };
+  };
+}
+
 try {
   const port = new URL(folio.url).port;
   const db = folio.store.db;
@@ -74,13 +105,16 @@ try {
       .filter((a) => a.policy === "OBSERVE")
       .map((a) => `http://127.0.0.1:${port}/api/v1/articles/${a.id}?last_user_prompt=benchmark`);
   }
-  await load(urls, env, 1); // warm-up: JIT, caches
+  const run = row === "mcp"
+    ? mcpLoad(port, db)
+    : (forSeconds?: number) => load(urls, env, forSeconds);
+  await run(1); // warm-up: JIT, caches
   const session = new Session();
   session.connect();
   await session.post("Profiler.enable");
   await session.post("Profiler.setSamplingInterval", { interval: 200 });
   await session.post("Profiler.start");
-  const result = await load(urls, env);
+  const result = await run();
   const { profile } = await session.post("Profiler.stop") as unknown as {
     profile: { nodes: Node[]; samples: number[] };
   };
