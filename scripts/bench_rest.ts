@@ -92,7 +92,7 @@ async function scaleBench(size: number) {
         Math.max(1, Math.floor((i * urls.length) / runs)),
         Math.floor(((i + 1) * urls.length) / runs),
       );
-    const first = await load("bench.localhost", urls.slice(0, 1), 1, 0.05);
+    await load("bench.localhost", urls.slice(0, 1), 1, 0.05);
     const restartToFirstMs = Math.round(performance.now() - t0);
     const latency = await load("bench.localhost", share(0), 1);
     const throughput = await load("bench.localhost", share(1), concurrency);
