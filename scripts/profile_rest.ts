@@ -4,12 +4,14 @@
  * Profiler around the load. Prints the functions with the most self time and the most inclusive
  * time (the share of all samples), and writes the profile for Chrome DevTools. `--row=mcp` loads
  * MCP get_article as `bench:mcp` does (SDK clients in this process, so they are in the profile).
- * Usage: deno run -A scripts/profile_rest.ts [--row=charged|get|mcp] [--seconds=5]
+ * `--cpu` prints the process's CPU time per request instead (no profiler).
+ * Usage: deno run -A scripts/profile_rest.ts [--row=charged|get|mcp] [--cpu] [--seconds=5]
  *   [--concurrency=16] [--out=/tmp/folio.cpuprofile] [--top=40]
  */
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { Session } from "node:inspector/promises";
+import process from "node:process";
 import { loadConfig } from "../server/platform/config.ts";
 import { startFolio } from "../server/runtime.ts";
 import { listRecent } from "../store/articles.ts";
@@ -52,14 +54,17 @@ function load(urls: string[], env: Record<string, string>, forSeconds = seconds)
 }
 
 /** MCP get_article calls from SDK clients in this process for `forSeconds`, as bench:mcp makes. */
-function mcpLoad(port: string, db: typeof folio.store.db) {
+function mcpLoad(
+  port: string,
+  db: typeof folio.store.db,
+): (forSeconds?: number) => Promise<{ calls: number; callsPerSec: number }> {
   return async (forSeconds = seconds) => {
     const rs = await db.execute(
       "SELECT id FROM articles WHERE publisher_id = 'pub_demo' AND policy = 'OBSERVE' ORDER BY id",
     );
     const ids = rs.rows.map((r) => String(r.id));
     const url = new URL(`http://127.0.0.1:${port}/api/mcp/pub_demo`);
-    const clients = await Promise.all(Array.from({ length: 8 }, async () => {
+    const clients: Client[] = await Promise.all(Array.from({ length: 8 }, async () => {
       const c = new Client({ name: "profile", version: "1" });
       await c.connect(new StreamableHTTPClientTransport(url));
       return c;
@@ -109,6 +114,21 @@ try {
     ? mcpLoad(port, db)
     : (forSeconds?: number) => load(urls, env, forSeconds);
   await run(1); // warm-up: JIT, caches
+  if ("cpu" in flags) {
+    // No profiler: the process's CPU time (serving thread and its workers) per request, which a
+    // loaded machine inflates far less than throughput (docs/PERFORMANCE.md, "Measuring notes").
+    const before = process.cpuUsage();
+    const r = await run();
+    const used = process.cpuUsage(before);
+    const n = "requests" in r ? r.requests : r.calls;
+    console.log(JSON.stringify({
+      row,
+      ...r,
+      cpuUsPerRequest: Math.round((used.user + used.system) / n),
+      load: Deno.loadavg()[0],
+    }));
+    Deno.exit(0);
+  }
   const session = new Session();
   session.connect();
   await session.post("Profiler.enable");
