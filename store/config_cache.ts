@@ -18,6 +18,7 @@
 import { BoundedCache } from "./bounded_cache.ts";
 import type { Client } from "./db.ts";
 import type { CommitMarking } from "./embedded.ts";
+import { sameBytes } from "./unchanged_cache.ts";
 
 type Space = "config" | "catalog";
 
@@ -113,12 +114,6 @@ async function current(view: Client): Promise<State> {
   if (state.catalog.version !== catalog) state.catalog = fresh(catalog);
   state.mark = mark;
   return state;
-}
-
-function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
 }
 
 async function cached<T>(
