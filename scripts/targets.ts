@@ -29,8 +29,8 @@ export const TARGETS = {
   // The same targets read as latency: a p95 no worse than the throughput target allows.
   mcpGetArticleP95: atMost(1.0, "× the minimal SDK server's p95"),
   mcpSearchArticlesP95: atMost(1.67, "× the minimal SDK server's p95 (1 / 0.6)"),
-  // A baseline run is the ratios' denominator: it counts only if every request was answered.
-  baselineClean: atMost(0, " errors (the baseline the ratios divide by)"),
+  // A run that a ratio divides or is divided by counts only if every request was answered.
+  baselineClean: atMost(0, " errors (a run a ratio counts)"),
   // Issue 39: every charged request wrote its own ledger row; up to one more per connection
   // (requests in flight when the load client stopped counting).
   chargesPerRequest: {
