@@ -5,6 +5,7 @@
 import { receipts } from "./domain/billing/receipts.ts";
 import { createOpenAiEmbedder, createSearchService, type SearchService } from "../search/mod.ts";
 import { type Client, openStore, type Store } from "../store/db.ts";
+import { startCheckpointer } from "../store/checkpointer.ts";
 import { countOperators } from "../store/operators.ts";
 import { plural } from "./platform/words.ts";
 import { seedDemo, type SeedResult } from "./seed/demo.ts";
@@ -183,6 +184,8 @@ export async function startFolio(
   options: { clock?: Clock; log?: Logger; background?: boolean } = {},
 ): Promise<Folio> {
   const folio = await assembleFolio(config, options);
+  // WAL checkpoints on a thread of their own, not inside a request's commit (store/checkpointer.ts).
+  const checkpoints = startCheckpointer(folio.store.db, folio.store.path);
   try {
     // The handler is bound after listening so that PORT=0 can put the real port in the base URL.
     let handler: Deno.ServeHandler = () => new Response("Starting", { status: 503 });
@@ -200,6 +203,7 @@ export async function startFolio(
       stopping ??= (async () => {
         await server.shutdown();
         probeTarget.close();
+        await checkpoints?.stop();
         await folio.close();
       })();
     return {
@@ -216,6 +220,7 @@ export async function startFolio(
       shutdown,
     };
   } catch (err) {
+    await checkpoints?.stop();
     await folio.close();
     throw err;
   }

@@ -11,10 +11,14 @@
  *
  * A request reads the versions once: its later lookups go through `readView(db, publisher)`, the
  * store as the request saw it when it loaded its publisher, and skip the read while the cache is
- * at least that object's version, which the request's first lookup checked.
+ * at least that object's version, which the request's first lookup checked. That first read is
+ * skipped too when the embedded store says nothing was committed since the last one
+ * (store/embedded.ts `commitMark`: a look at SQLite's WAL-index header, no query).
  */
 import { BoundedCache } from "./bounded_cache.ts";
 import type { Client } from "./db.ts";
+import type { CommitMarking } from "./embedded.ts";
+import { sameBytes } from "./unchanged_cache.ts";
 
 type Space = "config" | "catalog";
 
@@ -25,7 +29,10 @@ interface Entries {
   /** Estimated bytes the catalog space holds (article bodies). */
   bytes: number;
 }
-type State = Record<Space, Entries>;
+type State = Record<Space, Entries> & {
+  /** The store's commit mark taken just before the versions were last read (null: none). */
+  mark: Uint8Array | null;
+};
 
 const states = new WeakMap<Client, State>();
 /** The configuration version each handed-out object was loaded under. */
@@ -92,6 +99,9 @@ async function current(view: Client): Promise<State> {
   let state = states.get(db);
   const checked = seen ? loadedAt.get(seen.seen) : undefined;
   if (state && checked !== undefined && state.config.version >= checked) return state;
+  // Nothing committed anywhere since the versions were read: they are still the store's.
+  const mark = (db as Partial<CommitMarking>).commitMark?.() ?? null;
+  if (state && mark && state.mark && sameBytes(mark, state.mark)) return state;
   const rs = await db.execute(
     `SELECT (SELECT version FROM config_version WHERE id = 1) AS config,
             (SELECT version FROM catalog_version WHERE id = 1) AS catalog`,
@@ -99,9 +109,10 @@ async function current(view: Client): Promise<State> {
   const config = Number(rs.rows[0]?.config ?? -1);
   const catalog = Number(rs.rows[0]?.catalog ?? -1);
   state = states.get(db); // another lookup may have read meanwhile
-  if (!state) states.set(db, state = { config: fresh(config), catalog: fresh(catalog) });
+  if (!state) states.set(db, state = { config: fresh(config), catalog: fresh(catalog), mark });
   if (state.config.version !== config) state.config = fresh(config);
   if (state.catalog.version !== catalog) state.catalog = fresh(catalog);
+  state.mark = mark;
   return state;
 }
 

@@ -63,3 +63,36 @@ Deno.test("a lookup through the request's read view reads no version; a failed l
   const rs = await s.db.execute("SELECT name FROM publishers WHERE id = 'p'");
   assert.equal(rs.rows[0].name, "Q");
 });
+
+Deno.test("a lookup skips the version read only while nothing was committed; another client's commit is seen", async () => {
+  await using s = await store();
+  const { createEmbeddedClient } = await import("./embedded.ts");
+  const other = createEmbeddedClient(s.path!, { timeoutMs: 2000 });
+  try {
+    let loads = 0;
+    const load = () => Promise.resolve({ n: ++loads });
+    let reads = 0;
+    const counting = new Proxy(s.db, {
+      get(target, key) {
+        const value = Reflect.get(target, key, target);
+        if (key === "execute") return (...a: unknown[]) => (reads++, value.apply(target, a));
+        return typeof value === "function" ? value.bind(target) : value;
+      },
+    });
+    const first = await cachedConfig(counting, "k", load);
+    assert.equal(reads, 1, "the first lookup reads the versions");
+    reads = 0;
+    assert.equal(await cachedConfig(counting, "k", load), first);
+    assert.equal(reads, 0, "no commit since the last read: no query");
+    // A publisher inserted through another client (its own connections, as another process's).
+    await other.execute(`INSERT INTO publishers (id, slug, name, created_at, updated_at)
+      VALUES ('p', 'p', 'P', 0, 0)`);
+    const after = await cachedConfig(counting, "k", load);
+    assert.equal(reads, 1, "a commit since: the versions are read again");
+    assert.notEqual(after, first, "and the change is seen");
+    assert.equal(await cachedConfig(counting, "k", load), after);
+    assert.equal(reads, 1);
+  } finally {
+    other.close();
+  }
+});

@@ -11,6 +11,7 @@
  * is held across awaits.
  */
 import { BoundedCache } from "./bounded_cache.ts";
+import type { AutoCheckpointing } from "./checkpointer.ts";
 import {
   type Client,
   type InArgs,
@@ -66,12 +67,13 @@ class Connection {
   readonly db: NativeDatabase;
   #kept = new BoundedCache<string, Prepared>(MAX_KEPT);
 
-  constructor(path: string, timeoutMs: number) {
+  constructor(path: string, timeoutMs: number, autoCheckpointPages: number) {
     try {
       this.db = new NativeDb(path, { timeout: timeoutMs });
       // NORMAL in WAL mode loses no committed transaction on a process crash, only on power
       // loss; it is per connection, so every connection sets it (FULL fsyncs every commit).
       this.db.exec("PRAGMA synchronous=NORMAL");
+      this.setAutoCheckpoint(autoCheckpointPages);
     } catch (err) {
       throw mapError(err);
     }
@@ -89,6 +91,11 @@ class Connection {
       if (prepared.reader) this.#kept.delete(sql);
       throw mapError(err);
     }
+  }
+
+  /** The WAL size (pages) past which a commit on this connection checkpoints (checkpointer.ts). */
+  setAutoCheckpoint(pages: number): void {
+    this.db.exec(`PRAGMA wal_autocheckpoint=${Math.trunc(pages)}`);
   }
 
   executeMultiple(sql: string): void {
@@ -359,9 +366,56 @@ function attempt<T>(fn: () => T): Promise<T> {
 }
 
 /** A client that can also commit several write batches at once (store/write_lock.ts groups them). */
-export interface GroupingClient extends Client {
+export interface GroupingClient extends Client, CommitMarking, AutoCheckpointing {
   /** Each batch's results, or its error; rejects when the shared transaction itself fails. */
   batchGroup(groups: InStatement[][]): Promise<(ResultSet[] | Error)[]>;
+}
+
+/** A client that can tell, without a query, whether anything was committed since a mark. */
+export interface CommitMarking {
+  /**
+   * The store's last commit as a mark (equal marks: nothing committed in between, by any
+   * process), or null when it cannot say (read the store then).
+   */
+  commitMark(): Uint8Array | null;
+}
+
+/**
+ * The WAL-index header of a WAL-mode store: SQLite keeps two copies of it, 48 bytes each, at the
+ * start of the `-shm` file that every connection of every process maps, and rewrites both on
+ * every commit (the last frame, its checksum and the WAL's salts change; sqlite.org/walformat.html,
+ * "The WAL-Index Header"). Its format is fixed, since processes built on different SQLite
+ * versions share it. Reading it is one seek and one read, where the smallest query costs 10 to 50
+ * µs (docs/PERFORMANCE.md, issue 39). Copies that differ mean a commit is being written: no mark.
+ * The file stays the same while this client holds a connection (SQLite deletes it only when the
+ * last connection anywhere closes), so it is reopened only after the client closes its own.
+ */
+class WalIndexWatch {
+  #file: Deno.FsFile | null = null;
+  readonly #buf = new Uint8Array(96);
+
+  constructor(readonly path: string) {}
+
+  mark(): Uint8Array | null {
+    try {
+      this.#file ??= Deno.openSync(`${this.path}-shm`, { read: true });
+      this.#file.seekSync(0, Deno.SeekMode.Start);
+      if (this.#file.readSync(this.#buf) !== 96) return null;
+    } catch {
+      this.close();
+      return null;
+    }
+    const b = this.#buf;
+    for (let i = 0; i < 48; i++) if (b[i] !== b[i + 48]) return null;
+    return b.slice(0, 48);
+  }
+
+  close(): void {
+    try {
+      this.#file?.close();
+    } catch { /* already closed */ }
+    this.#file = null;
+  }
 }
 
 /** An embedded client on the database file at `path`. */
@@ -369,7 +423,9 @@ export function createEmbeddedClient(
   path: string,
   options: { timeoutMs: number },
 ): GroupingClient {
-  const open = () => new Connection(path, options.timeoutMs);
+  // SQLite's default, until a checkpoint thread takes the work (store/checkpointer.ts).
+  let autoCheckpointPages = 1000;
+  const open = () => new Connection(path, options.timeoutMs, autoCheckpointPages);
   let shared: Connection | null = open();
   // Write batches and groups commit on a connection of their own without a busy handler
   // (beginWrite); in this process the write queue (store/write_lock.ts) already makes them wait.
@@ -407,7 +463,7 @@ export function createEmbeddedClient(
   /** Runs `body` in a write transaction on the writer connection. */
   const inWrite = async <T>(body: (conn: Connection) => T): Promise<T> => {
     usable();
-    const conn = writer ??= new Connection(path, 0);
+    const conn = writer ??= new Connection(path, 0, autoCheckpointPages);
     await beginWrite(conn, options.timeoutMs);
     try {
       const out = body(conn);
@@ -417,7 +473,9 @@ export function createEmbeddedClient(
       conn.reset();
     }
   };
+  const watch = new WalIndexWatch(path);
   const closeAll = () => {
+    watch.close();
     shared?.close();
     shared = null;
     writer?.close();
@@ -456,6 +514,13 @@ export function createEmbeddedClient(
     },
     batchGroup(groups: InStatement[][]) {
       return inWrite((conn) => runGroup(conn, groups));
+    },
+    commitMark() {
+      return closed ? null : watch.mark();
+    },
+    setAutoCheckpoint(pages: number) {
+      autoCheckpointPages = pages;
+      for (const conn of [shared, writer, ...idle, ...lent]) conn?.setAutoCheckpoint(pages);
     },
     migrate(stmts) {
       return attempt(() => {

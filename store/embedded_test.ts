@@ -169,3 +169,38 @@ Deno.test("a write batch waits for another connection's write lock without block
     }
   });
 });
+
+Deno.test("commitMark(): the same until anyone commits, then new; null before WAL and once closed", async () => {
+  const dir = await Deno.makeTempDir();
+  const path = `${dir}/m.db`;
+  const plain = createEmbeddedClient(path, { timeoutMs: 2000 });
+  assert.equal(plain.commitMark(), null, "a store not yet in WAL mode has no -shm to read");
+  plain.close();
+  await withClients(async (a, path) => {
+    await a.execute({ sql: "INSERT INTO t (name) VALUES (?)", args: ["a"] });
+    const first = a.commitMark();
+    assert.ok(first, "a WAL store has a mark");
+    await a.execute("SELECT * FROM t");
+    assert.deepEqual(a.commitMark(), first, "reads commit nothing");
+    await a.batch([{ sql: "INSERT INTO t (name) VALUES (?)", args: ["b"] }], "write");
+    const second = a.commitMark();
+    assert.notDeepEqual(second, first, "this client's commit moves it");
+    // Another client on the file: its own connections, as another process's would be.
+    const b = createEmbeddedClient(path, { timeoutMs: 2000 });
+    try {
+      await b.execute({ sql: "UPDATE t SET name = ? WHERE name = ?", args: ["c", "b"] });
+      assert.notDeepEqual(a.commitMark(), second, "another connection's commit moves it");
+      const third = a.commitMark();
+      await b.execute("UPDATE t SET name = 'c' WHERE name = 'nothing'");
+      assert.deepEqual(a.commitMark(), third, "a write that changed no page changed nothing");
+      await b.batch([{ sql: "DELETE FROM t WHERE name = ?", args: ["c"] }], "write");
+      assert.notDeepEqual(a.commitMark(), third);
+    } finally {
+      b.close();
+    }
+  });
+  const closed = createEmbeddedClient(path, { timeoutMs: 2000 });
+  closed.close();
+  assert.equal(closed.commitMark(), null);
+  await Deno.remove(dir, { recursive: true });
+});

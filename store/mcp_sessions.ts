@@ -4,6 +4,7 @@
  * so a copy of the store or of the call log cannot be replayed as a session.
  */
 import type { Client } from "./db.ts";
+import { UnchangedCache } from "./unchanged_cache.ts";
 
 /** A live or ended MCP session. */
 export interface McpSession {
@@ -44,12 +45,31 @@ export async function insertMcpSession(
   });
 }
 
+/**
+ * Sessions as read, kept while nothing is committed (every MCP request reads its session: 4.7%
+ * of a get_article's CPU, issue 39); any commit, a touch or an end by any node included, reads
+ * again.
+ */
+const sessions = new UnchangedCache<Readonly<McpSession> | null>(10_000);
+
 /** The publisher's session with this id hash (ended ones included; callers decide). */
-export async function findMcpSession(
+export function findMcpSession(
   db: Client,
   publisherId: string,
   idHash: string,
-): Promise<McpSession | null> {
+): Promise<Readonly<McpSession> | null> {
+  return sessions.get(
+    db,
+    `${publisherId}\n${idHash}`,
+    () => readMcpSession(db, publisherId, idHash),
+  );
+}
+
+async function readMcpSession(
+  db: Client,
+  publisherId: string,
+  idHash: string,
+): Promise<Readonly<McpSession> | null> {
   const rs = await db.execute({
     sql: `SELECT id, publisher_id, identity, client_id, protocol_version, client_info, created_at,
             last_seen_at, ended_at FROM mcp_sessions WHERE publisher_id = ? AND id = ?`,
@@ -57,7 +77,7 @@ export async function findMcpSession(
   });
   const r = rs.rows[0];
   if (!r) return null;
-  return {
+  return Object.freeze({
     idHash: String(r.id),
     publisherId: String(r.publisher_id),
     identity: String(r.identity),
@@ -67,7 +87,7 @@ export async function findMcpSession(
     createdAt: Number(r.created_at),
     lastSeenAt: Number(r.last_seen_at),
     endedAt: r.ended_at === null ? null : Number(r.ended_at),
-  };
+  });
 }
 
 /** Records activity on a live session. */

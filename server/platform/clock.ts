@@ -26,7 +26,11 @@ export function manualClock(start: Date | string = "2026-11-15T12:00:00Z"): Manu
 
 /** The UTC billing month of an instant, as "YYYY-MM". */
 export function monthOf(at: Date): string {
-  return at.toISOString().slice(0, 7);
+  // Several calls per read: the two UTC fields, not a whole ISO string.
+  const y = at.getUTCFullYear();
+  const m = at.getUTCMonth() + 1;
+  if (y < 0 || y > 9999 || Number.isNaN(y)) return at.toISOString().slice(0, 7);
+  return `${String(y).padStart(4, "0")}-${m < 10 ? "0" : ""}${m}`;
 }
 
 /**

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { manualTimer, systemTimer } from "./clock.ts";
+import { manualTimer, monthOf, systemTimer } from "./clock.ts";
 
 Deno.test("manualTimer() ends sleeps only as it is advanced past them, earliest first", async () => {
   const timer = manualTimer(10);
@@ -29,4 +29,21 @@ Deno.test("a sleep on either timer rejects with the signal's reason and leaves n
   const long = systemTimer.sleep(60_000, real.signal);
   real.abort(new Error("stop"));
   await assert.rejects(long, /stop/); // the 60 s timer was cleared, or this test would leak it
+});
+
+Deno.test("monthOf() is the ISO string's UTC month, at month and year edges too", () => {
+  for (
+    const at of [
+      "2026-12-31T23:59:59.999Z",
+      "2027-01-01T00:00:00Z",
+      "2026-09-30T23:59:59Z",
+      "2026-10-01T00:00:00+02:00",
+      "0999-03-04T00:00:00Z",
+      "1970-01-01T00:00:00Z",
+    ]
+  ) {
+    const d = new Date(at);
+    assert.equal(monthOf(d), d.toISOString().slice(0, 7), at);
+  }
+  assert.throws(() => monthOf(new Date(NaN)), RangeError);
 });

@@ -29,9 +29,22 @@ export function platformSitePath(publisherId: string): string {
   return `/read/${encodeURIComponent(publisherId)}`;
 }
 
+/**
+ * Kept per publisher object the configuration cache handed out (frozen, store/config_cache.ts):
+ * every read's license block names the terms URL, and the custom origin parses a URL.
+ */
+const kept = new WeakMap<Publisher, { base: string; urls: PublisherUrls }>();
+
 /** The URLs of `p`'s surfaces under `config.baseUrl`. */
 export function publisherUrls(config: Pick<Config, "baseUrl">, p: Publisher): PublisherUrls {
-  const base = config.baseUrl;
+  const hit = kept.get(p);
+  if (hit && hit.base === config.baseUrl) return hit.urls;
+  const urls = Object.freeze(urlsOf(config.baseUrl, p));
+  if (Object.isFrozen(p)) kept.set(p, { base: config.baseUrl, urls });
+  return urls;
+}
+
+function urlsOf(base: string, p: Publisher): PublisherUrls {
   const host = p.customDomain ? customOrigin(base, p.customDomain) : null;
   return {
     host,

@@ -34,6 +34,24 @@ export function articleFull(a: Article, policy: string) {
   };
 }
 
+/**
+ * `articleFull(a, policy)` as JSON text, kept per article object the catalog cache handed out
+ * (frozen, store/config_cache.ts): serialising the body was a twentieth of a REST read, and the
+ * same article is served again and again (docs/PERFORMANCE.md, issue 39).
+ */
+export function articleFullJson(a: Article, policy: string): string {
+  let byPolicy = fullJson.get(a);
+  const hit = byPolicy?.get(policy);
+  if (hit !== undefined) return hit;
+  const json = JSON.stringify(articleFull(a, policy));
+  if (Object.isFrozen(a)) {
+    if (!byPolicy) fullJson.set(a, byPolicy = new Map());
+    byPolicy.set(policy, json);
+  }
+  return json;
+}
+const fullJson = new WeakMap<Article, Map<string, string>>();
+
 /** A retrieved passage with its article and license block (retrieve_passages on every surface). */
 export function passageResult(
   config: Pick<Config, "baseUrl">,

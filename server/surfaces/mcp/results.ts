@@ -53,6 +53,32 @@ export function viewOf(
   };
 }
 
+/**
+ * The article page of a read, kept per article object the catalog cache handed out (frozen) and
+ * what the page shows of the decision: rendering it was the largest part of a get_article
+ * (docs/PERFORMANCE.md, issue 39), and a free article is read again and again.
+ */
+function pageOf(
+  ctx: { config: Pick<Config, "baseUrl">; publisher: Publisher; mcpApps: boolean },
+  read: ReadResult,
+): string {
+  const view = viewOf(ctx.config, ctx.publisher, read);
+  const article = read.article;
+  if (!view || !article || !Object.isFrozen(article)) {
+    return articlePage(view, { mcpApps: ctx.mcpApps });
+  }
+  // Everything the page shows beside the article itself.
+  const key = JSON.stringify([ctx.mcpApps, view.notice, view.license, read.decision?.outcome]);
+  let pages = kept.get(article);
+  const hit = pages?.get(key);
+  if (hit !== undefined) return hit;
+  const page = articlePage(view, { mcpApps: ctx.mcpApps });
+  if (!pages || pages.size >= 16) kept.set(article, pages = new Map());
+  pages.set(key, page);
+  return page;
+}
+const kept = new WeakMap<Article, Map<string, string>>();
+
 /** The get_article result for a read. */
 export function articleResult(
   ctx: { config: Pick<Config, "baseUrl">; publisher: Publisher; mcpApps: boolean },
@@ -80,7 +106,7 @@ export function articleResult(
     resource: {
       uri: articleUiUri(article.id),
       mimeType: ctx.mcpApps ? MCP_APP_MIME : "text/html",
-      text: articlePage(viewOf(config, publisher, read), { mcpApps: ctx.mcpApps }),
+      text: pageOf(ctx, read),
       ...(ctx.mcpApps ? { _meta: RESOURCE_UI_META } : {}),
     },
   });
