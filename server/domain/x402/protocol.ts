@@ -19,6 +19,7 @@ import type {
   VerifyResponse,
 } from "@x402/core/types";
 import { ExactEvmScheme } from "@x402/evm/exact/server";
+import { createPublicClient, type Hex, http, parseAbi } from "viem";
 import type { X402Config } from "../../platform/config.ts";
 
 export type { PaymentPayload, PaymentRequirements, SettleResponse, VerifyResponse };
@@ -40,7 +41,18 @@ export interface X402Protocol {
   settle(payload: PaymentPayload, requirement: PaymentRequirements): Promise<SettleResponse>;
   /** The `PAYMENT-RESPONSE` header of a settlement. */
   paymentResponse(settled: SettleResponse): string;
+  /**
+   * Whether the token spent the authorisation (EIP-3009 `authorizationState`), and the
+   * transaction that did (its `AuthorizationUsed` log); null without FOLIO_X402_RPC_URL.
+   */
+  onChain(from: string, nonce: string): Promise<{ used: boolean; tx: string | null } | null>;
 }
+
+/** EIP-3009's view of an authorisation. */
+const EIP3009 = parseAbi([
+  "function authorizationState(address authorizer, bytes32 nonce) view returns (bool)",
+  "event AuthorizationUsed(address indexed authorizer, bytes32 indexed nonce)",
+]);
 
 /** Builds the resource server for `config`; the facilitator is asked what it supports once. */
 export function x402Protocol(config: X402Config): X402Protocol {
@@ -87,5 +99,26 @@ export function x402Protocol(config: X402Config): X402Protocol {
       return await server.settlePayment(payload, requirement);
     },
     paymentResponse: (settled) => encodePaymentResponseHeader(settled),
+    async onChain(from, nonce) {
+      if (!config.rpcUrl) return null;
+      const chain = createPublicClient({ transport: http(config.rpcUrl) });
+      const token = config.asset as Hex;
+      const args = [from as Hex, nonce as Hex] as const;
+      const used = await chain.readContract({
+        address: token,
+        abi: EIP3009,
+        functionName: "authorizationState",
+        args,
+      });
+      if (!used) return { used, tx: null };
+      const logs = await chain.getContractEvents({
+        address: token,
+        abi: EIP3009,
+        eventName: "AuthorizationUsed",
+        args: { authorizer: args[0], nonce: args[1] },
+        fromBlock: 0n,
+      });
+      return { used, tx: logs[0]?.transactionHash ?? null };
+    },
   };
 }
