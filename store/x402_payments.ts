@@ -40,8 +40,8 @@ export function payerBuyerId(payer: string): string {
 }
 
 /**
- * Makes the payer's buyer account if it has none; answers its id. The email is in `.invalid`
- * (RFC 2606): nothing is ever sent to a payer, who has no inbox Folio knows of.
+ * Makes the payer's buyer account if it has none; answers its id. No email: a payer has no inbox
+ * Folio knows of, and the outbox sends nothing to an account without one.
  */
 export async function ensurePayerBuyer(db: Client, payer: string, now: Date): Promise<string> {
   const id = payerBuyerId(payer);
@@ -49,10 +49,10 @@ export async function ensurePayerBuyer(db: Client, payer: string, now: Date): Pr
   const name = `x402 payer ${address.slice(0, 6)}…${address.slice(-4)}`;
   await db.batch([
     {
-      // `sole` NULL: the placeholder email is no person's, and claims no address.
+      // `sole` NULL: an empty email claims no address.
       sql: `INSERT INTO buyers (id, name, email, created_at, sole) VALUES (?, ?, ?, ?, NULL)
             ON CONFLICT (id) DO NOTHING`,
-      args: [id, name, `${address}@x402.invalid`, now.getTime()],
+      args: [id, name, "", now.getTime()],
     },
     {
       sql: `INSERT INTO oauth_clients (id, kind, buyer_id, name, created_at)
