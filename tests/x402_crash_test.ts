@@ -81,7 +81,7 @@ Deno.test("x402: kill -9 between settlement and charge is reconciled on start, c
 
     // The next start reconciles with the chain: charged once, with the transaction.
     await using second = await spawnFolio(dataDir, { env: { ...env, FOLIO_SEED: "0" } });
-    for (let i = 0; i < 600 && intent.state !== "charged"; i++) {
+    for (let i = 0; i < 1200 && intent.state !== "charged"; i++) {
       await new Promise((r) => setTimeout(r, 100));
       [intent] = await listX402Payments(db.db);
     }

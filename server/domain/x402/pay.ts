@@ -80,7 +80,7 @@ export async function payForRead(deps: X402Deps, req: X402ReadRequest): Promise<
     protocol = await x402Protocol(deps.config);
     accepts = await protocol.requirements(req.quote.micros);
   } catch (err) {
-    deps.log.warn("x402 facilitator unavailable", { error: String(err) });
+    deps.log.warn("x402 unavailable (facilitator or packages)", { error: String(err) });
     return {
       kind: "refused",
       reason: "The payment facilitator cannot be reached: nothing was charged, retry later.",
