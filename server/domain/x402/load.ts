@@ -16,6 +16,13 @@ export const PAYMENT_REQUIRED = "PAYMENT-REQUIRED";
 /** The paid answer's header carrying the settlement. */
 export const PAYMENT_RESPONSE = "PAYMENT-RESPONSE";
 
+/** The resource a payment is for: the URL the request named, without a fragment. */
+export function resourceUrlOf(requestUrl: string): string {
+  const url = new URL(requestUrl);
+  url.hash = "";
+  return url.href;
+}
+
 const loaded = new WeakMap<X402Config, Promise<X402Protocol>>();
 
 /** The configured protocol, loaded once per configuration. */

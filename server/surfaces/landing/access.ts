@@ -17,7 +17,7 @@ import type { Caller } from "../../domain/reads/requester.ts";
 import { CrawlerError, type PriceOffer, priceOffer, refusalOf } from "./pay_per_crawl.ts";
 import { LicenseTokenError } from "../../domain/rsl/license_tokens.ts";
 import { crawlTermsFor } from "./visitor.ts";
-import { PAYMENT_SIGNATURE, paymentRequiredHeader } from "../../domain/x402/load.ts";
+import { PAYMENT_SIGNATURE, paymentRequiredHeader, resourceUrlOf } from "../../domain/x402/load.ts";
 import { payForRead } from "../../domain/x402/pay.ts";
 
 /** What the decision lets this visitor have of the page. */
@@ -49,7 +49,7 @@ export async function pageAccess(
   const access = await decidePage(deps, c, article, site);
   // A quote with x402 configured also says how to pay it on chain.
   if (access?.status === 402 && access.quoteMicros !== null && deps.config.x402 && !access.x402) {
-    const header = await paymentRequiredHeader(deps, access.quoteMicros, resourceUrlOf(c));
+    const header = await paymentRequiredHeader(deps, access.quoteMicros, resourceUrlOf(c.req.url));
     if (header) access.x402 = { paymentRequired: header };
   }
   return access;
@@ -145,7 +145,7 @@ async function decidePage(
           article,
           caller,
           quote: decision.quote!,
-          resourceUrl: resourceUrlOf(c),
+          resourceUrl: resourceUrlOf(c.req.url),
           signature: payment,
         });
         if (paid.kind === "refused") {
@@ -210,11 +210,4 @@ async function decidePage(
     );
   }
   return page(200, "full", read.decision, { charge: read.charge });
-}
-
-/** The resource an x402 payment is for: the URL the client asked, as this request carries it. */
-function resourceUrlOf(c: Context<PublishedEnv>): string {
-  const url = new URL(c.req.url);
-  url.hash = "";
-  return url.href;
 }

@@ -13,18 +13,12 @@ import {
   PAYMENT_RESPONSE,
   PAYMENT_SIGNATURE,
   paymentRequiredHeader,
+  resourceUrlOf,
 } from "../../domain/x402/load.ts";
 import { payForRead, type X402Deps } from "../../domain/x402/pay.ts";
 import { x402Quote } from "../../domain/x402/quote.ts";
 
 type Read = { publisher: Publisher; idOrUrl: string; caller: Caller };
-
-/** The resource a REST payment is for: this request's URL. */
-function resourceOf(c: Context<PublishedEnv>): string {
-  const url = new URL(c.req.url);
-  url.hash = "";
-  return url.href;
-}
 
 /**
  * Pays the read when the request carries a payment: the paid read (answered with
@@ -45,7 +39,7 @@ export async function paidRestRead(
     article: quoted.article,
     caller: req.caller,
     quote: quoted.quote,
-    resourceUrl: resourceOf(c),
+    resourceUrl: resourceUrlOf(c.req.url),
     signature,
   });
   if (paid.kind === "refused") {
@@ -69,7 +63,7 @@ export async function advertiseRestPayment(
   const value = await paymentRequiredHeader(
     { config: { x402: deps.config }, log: deps.log },
     quoted.quote.micros,
-    resourceOf(c),
+    resourceUrlOf(c.req.url),
   );
   if (value) c.header(PAYMENT_REQUIRED, value);
 }
