@@ -1,7 +1,8 @@
 /**
  * x402 through the crawler gate (issue 40; docs/decisions/x402.md): real nginx and Caddy run the
  * configuration the management API hands out, in front of a local origin; the packages' client
- * pays on anvil through each. The 402 carries PAYMENT-REQUIRED beside the pay-per-crawl and RSL
+ * pays on anvil through each, and through Folio itself in reverse-proxy mode. The 402 carries
+ * PAYMENT-REQUIRED beside the pay-per-crawl and RSL
  * headers, the paid retry reaches the origin with PAYMENT-RESPONSE, and its replay is refused.
  */
 import assert from "node:assert/strict";
@@ -15,7 +16,8 @@ import {
   startNginx,
   startOrigin,
 } from "./fixtures/proxies.ts";
-import { json, startTestFolio, type TestFolio } from "./helpers.ts";
+import { json, startTestFolio, type TestFolio, testFolio } from "./helpers.ts";
+import { bearer, sendJson } from "./manage_helpers.ts";
 import { demoPath, GPTBOT, HOST } from "./landing_helpers.ts";
 import { startChain, startFacilitator, x402Env } from "./fixtures/x402_chain.ts";
 
@@ -115,3 +117,45 @@ for (const which of ["nginx", "caddy"] as const) {
     },
   });
 }
+
+Deno.test("x402 in reverse-proxy mode: Folio gates, pays and forwards to the origin", async () => {
+  await using chain = await startChain();
+  await using facilitator = startFacilitator(chain);
+  await using folio = await testFolio({
+    env: { ...x402Env(chain, facilitator.url), FOLIO_FETCH_ALLOW_LOOPBACK: "1" },
+  });
+  await using origin = startOrigin();
+  const set = await sendJson(folio, "PATCH", "/api/publisher/settings", {
+    originUrl: origin.url,
+  }, bearer(folio.seeded!.apiKey));
+  assert.equal(set.status, 200);
+  await set.body?.cancel();
+  const paywall = await demoPath(folio, "PAYWALL");
+  const payer = chain.address("payer");
+  await chain.mint(payer, 1_000_000n);
+  const viaFolio: typeof fetch = async (input, init) => {
+    const req = new Request(input, init);
+    const url = new URL(req.url);
+    return await folio.request(`${url.pathname}${url.search}`, {
+      method: req.method,
+      headers: req.headers,
+      host: HOST,
+    });
+  };
+  const quote = await viaFolio(`http://${HOST}${paywall.path}`, {
+    headers: { "user-agent": GPTBOT },
+  });
+  assert.equal(quote.status, 402);
+  await quote.body?.cancel();
+  const required = decodePaymentRequiredHeader(quote.headers.get("payment-required")!);
+  const paid = await chain.payingFetch("payer", viaFolio)(required.resource.url, {
+    headers: { "user-agent": GPTBOT },
+  });
+  assert.equal(paid.status, 200);
+  assert.equal(await paid.text(), origin.page(paywall.path), "the origin's own page");
+  assert.equal(decodePaymentResponseHeader(paid.headers.get("payment-response")!).success, true);
+  assert.equal(
+    await chain.balanceOf(chain.address("payTo")),
+    BigInt(required.accepts[0].amount),
+  );
+});
