@@ -2,8 +2,8 @@
  * x402 through the crawler gate (issue 40; docs/decisions/x402.md): real nginx and Caddy run the
  * configuration the management API hands out, in front of a local origin; the packages' client
  * pays on anvil through each, and through Folio itself in reverse-proxy mode. The 402 carries
- * PAYMENT-REQUIRED beside the pay-per-crawl and RSL
- * headers, the paid retry reaches the origin with PAYMENT-RESPONSE, and its replay is refused.
+ * PAYMENT-REQUIRED beside the pay-per-crawl and RSL headers, the paid retry reaches the origin
+ * with PAYMENT-RESPONSE, and its replay is refused.
  */
 import assert from "node:assert/strict";
 import { decodePaymentRequiredHeader, decodePaymentResponseHeader } from "@x402/core/http";
