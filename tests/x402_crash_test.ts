@@ -114,5 +114,6 @@ Deno.test("x402: kill -9 between settlement and charge is reconciled on start, c
     }
   } finally {
     db.close();
+    await Deno.remove(dataDir, { recursive: true }).catch(() => {});
   }
 });
