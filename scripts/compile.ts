@@ -28,6 +28,9 @@ const args = [
   // The PDF reader is imported dynamically (main.ts), so that pdf.js stays out of the server.
   "--include",
   "server/domain/catalog/pdf_reader.ts",
+  // x402's packages load by a computed specifier (server/domain/x402/load.ts), unseen from main.ts.
+  "--include",
+  "server/domain/x402/protocol.ts",
   "--output",
   "dist/folio",
   "main.ts",

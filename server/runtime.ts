@@ -24,6 +24,7 @@ import { mallocTrim, memoryReleaser } from "./platform/memory.ts";
 import { backfillSitePaths } from "../store/articles.ts";
 import { listPublishers } from "../store/publishers.ts";
 import { verifyTrustedClaims } from "./surfaces/manage/domains.ts";
+import { reconcileX402 } from "./domain/x402/reconcile.ts";
 import type { AppDeps } from "./deps.ts";
 import { createLogger, type Logger } from "./platform/log.ts";
 import { listenerSender, runProbeRound } from "./domain/status/probes.ts";
@@ -142,6 +143,13 @@ export async function assembleFolio(
         ingestion ??= startIngestionWorker(deps);
         webhooks ??= startWebhookWorker(deps);
         mail ??= startMailWorker(deps);
+        // Payments a crash left between the chain and the ledger (docs/decisions/x402.md).
+        const x402 = deps.config.x402;
+        if (x402) {
+          reconcileX402({ db: store.db, clock, log, config: x402 }).catch((err) =>
+            log.error("x402 reconciliation failed", { error: String(err) })
+          );
+        }
       },
       async close() {
         // Running jobs hand their work back to the queue before the store closes.

@@ -192,6 +192,8 @@ export interface CappedCharge {
   requestHash: string;
   identity: string;
   surface: string;
+  /** How it was collected at the read: `x402` on chain (docs/decisions/x402.md); else invoiced. */
+  paidVia?: "x402" | null;
   now: Date;
 }
 
@@ -247,11 +249,11 @@ export async function insertChargeWithinCap(
       // month's unless it is already closed: then the next month's, as an adjustment line.
       sql: `INSERT INTO charges (id, buyer_id, publisher_id, article_id, use_case, kind,
               price_micros, fee_micros, month, statement_month, idempotency_key, request_hash,
-              identity, surface, created_at)
+              identity, surface, created_at, paid_via)
             SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?,
               CASE WHEN EXISTS (SELECT 1 FROM statements WHERE buyer_id = ? AND month = ?
                 AND state = 'closed') THEN ? ELSE ? END,
-              ?, ?, ?, ?, ? WHERE changes() = 1 RETURNING statement_month`,
+              ?, ?, ?, ?, ?, ? WHERE changes() = 1 RETURNING statement_month`,
       args: [
         c.id,
         c.buyerId,
@@ -271,6 +273,7 @@ export async function insertChargeWithinCap(
         c.identity,
         c.surface,
         c.now.getTime(),
+        c.paidVia ?? null,
       ],
     },
   ], "write");

@@ -60,6 +60,8 @@ export interface Config {
   usr2MemoryTrim: boolean;
   embeddings: { baseUrl: string; apiKey?: string; model: string } | null;
   stripe: { secretKey: string; webhookSecret: string; apiBase: string } | null;
+  /** x402 payments on the landing path (docs/decisions/x402.md); null: off. */
+  x402: X402Config | null;
   /** The seller on buyer invoices: the Folio operator (issue 34; README "Configuration"). */
   seller: Seller;
   /**
@@ -169,6 +171,7 @@ export function loadConfig(
       }
       : null,
     stripe: stripe(vars),
+    x402: x402Config(vars),
     seller: {
       name: vars.FOLIO_SELLER_NAME?.trim() || "Folio",
       // Lines separated by "|" (an environment value holds no newline comfortably).
@@ -232,6 +235,56 @@ function stripe(vars: Record<string, string | undefined>): Config["stripe"] {
     ? origin("STRIPE_API_BASE", vars.STRIPE_API_BASE)
     : "https://api.stripe.com";
   return { secretKey, webhookSecret, apiBase };
+}
+
+/** x402 (docs/OPERATIONS.md "x402"): every variable or none; off when FOLIO_X402_NETWORK is unset. */
+export interface X402Config {
+  /** CAIP-2 chain id, e.g. `eip155:8453` (Base) or `eip155:31337` (a local node). */
+  network: `${string}:${string}`;
+  /** The token's contract address (EIP-3009, 6 decimals: one base unit is one micro-dollar). */
+  asset: string;
+  /** The token's EIP-712 domain name and version, which the payer signs over. */
+  assetName: string;
+  assetVersion: string;
+  /** The operator's receiving address. */
+  payTo: string;
+  /** The facilitator's base URL (its /verify, /settle and /supported). */
+  facilitatorUrl: string;
+  /** A JSON-RPC URL of the chain, to reconcile settlements a crash interrupted; optional. */
+  rpcUrl: string | null;
+}
+
+const EVM_ADDRESS = /^0x[0-9a-fA-F]{40}$/;
+
+function x402Config(vars: Record<string, string | undefined>): X402Config | null {
+  const network = vars.FOLIO_X402_NETWORK?.trim();
+  if (!network) return null;
+  if (!/^eip155:\d+$/.test(network)) {
+    throw new ConfigError(
+      `FOLIO_X402_NETWORK must be an EVM CAIP-2 id like eip155:8453, got "${network}"`,
+    );
+  }
+  const address = (name: string) => {
+    const v = vars[name]?.trim() ?? "";
+    if (!EVM_ADDRESS.test(v)) {
+      throw new ConfigError(`${name} must be a 0x address of 40 hex digits`);
+    }
+    return v;
+  };
+  const text = (name: string) => {
+    const v = vars[name]?.trim();
+    if (!v) throw new ConfigError(`${name} must be set with FOLIO_X402_NETWORK`);
+    return v;
+  };
+  return {
+    network: network as `${string}:${string}`,
+    asset: address("FOLIO_X402_ASSET"),
+    assetName: text("FOLIO_X402_ASSET_NAME"),
+    assetVersion: text("FOLIO_X402_ASSET_VERSION"),
+    payTo: address("FOLIO_X402_PAY_TO"),
+    facilitatorUrl: origin("FOLIO_X402_FACILITATOR_URL", text("FOLIO_X402_FACILITATOR_URL")),
+    rpcUrl: vars.FOLIO_X402_RPC_URL ? origin("FOLIO_X402_RPC_URL", vars.FOLIO_X402_RPC_URL) : null,
+  };
 }
 
 /** The flags `task start` takes: each sets the variable of the same name (README "Configuration"). */

@@ -33,6 +33,8 @@ export interface ChargeRequest {
   identity: string;
   surface: Surface;
   idempotencyKey?: string | null;
+  /** Collected at the read (x402); invoiced when absent. */
+  paidVia?: "x402" | null;
   now: Date;
 }
 
@@ -70,6 +72,7 @@ async function charge(db: Client, req: ChargeRequest): Promise<ChargeResult> {
     requestHash,
     identity: req.identity,
     surface: req.surface,
+    paidVia: req.paidVia,
     now: req.now,
   });
   if (written) {

@@ -106,12 +106,16 @@ server {
         auth_request_set $folio_link $upstream_http_link;
         auth_request_set $folio_charged $upstream_http_crawler_charged;
         auth_request_set $folio_receipt $upstream_http_folio_receipt;
+        # x402 (docs/decisions/x402.md): what to pay on a 402, the settlement of a paid read.
+        auth_request_set $folio_payment_required $upstream_http_payment_required;
+        auth_request_set $folio_payment_response $upstream_http_payment_response;
         # A refusal (always 401 from /api/gate/v1/nginx) is answered by @folio_refused.
         error_page 401 = @folio_refused;
         # Folio unreachable or failing: the subrequest's error becomes 500 here.
         error_page 500 502 503 504 = @folio_down;
         add_header crawler-charged $folio_charged always;
         add_header Folio-Receipt $folio_receipt always;
+        add_header PAYMENT-RESPONSE $folio_payment_response always;
         proxy_pass ${origin};
         proxy_set_header Host $host;
         proxy_set_header Authorization $folio_origin_authorization;
@@ -137,6 +141,7 @@ server {
         add_header crawler-price $folio_price always;
         add_header crawler-error $folio_error always;
         add_header Link $folio_link always;
+        add_header PAYMENT-REQUIRED $folio_payment_required always;
         add_header Cache-Control no-store always;
 ${refusals}
         return 403 "$folio_message\\n";

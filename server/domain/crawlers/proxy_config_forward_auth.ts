@@ -44,11 +44,13 @@ ${site.domain} {
 				handle_response @paid {
 					header Crawler-Charged {rp.header.Crawler-Charged}
 					header Folio-Receipt {rp.header.Folio-Receipt}
+					header Payment-Response {rp.header.Payment-Response}
 				}
 				@allowed status 2xx
 				handle_response @allowed {
 					header -Crawler-Charged
 					header -Folio-Receipt
+					header -Payment-Response
 				}
 			}
 			# A buyer's Folio key (Bearer mk_...) or license token (License ...) pays Folio: it is not
@@ -89,6 +91,7 @@ export function traefikConfig(site: GateSite): ProxyConfig {
     "HeaderRegexp(`Signature-Input`, `.`)",
     "HeaderRegexp(`Crawler-Exact-Price`, `.`)",
     "HeaderRegexp(`Crawler-Max-Price`, `.`)",
+    "HeaderRegexp(`Payment-Signature`, `.`)",
     "HeaderRegexp(`Authorization`, `(?i)^(Bearer|License) `)",
   ].join(" || ");
   const config =
@@ -116,7 +119,7 @@ http:
       forwardAuth:
         address: "${folio}${GATE_PATHS.forwardAuth}"
         trustForwardHeader: false
-        authResponseHeaders: [Crawler-Charged, Folio-Receipt]
+        authResponseHeaders: [Crawler-Charged, Folio-Receipt, Payment-Response]
   services:
     publisher-origin:
       loadBalancer:

@@ -46,6 +46,8 @@ export interface ReadRequest {
   /** Verbatim text of the end user's latest prompt, for reader-intent analytics. */
   lastUserPrompt?: string | null;
   idempotencyKey?: string | null;
+  /** Collected at the read: `x402`, settled on chain before the charge (docs/decisions/x402.md). */
+  paidVia?: "x402" | null;
 }
 
 /** The article and the decision about it; `article` is null when it does not exist. */
@@ -205,7 +207,7 @@ async function chargeAndSign(
     idempotencyKey: req.idempotencyKey || null,
     month,
     statementMonth,
-    prepaid: false,
+    prepaid: Boolean(req.paidVia),
     createdAt: now.getTime(),
   });
   // Most rows land on their own month's statement (a closed one sends them to the next).
@@ -220,6 +222,7 @@ async function chargeAndSign(
     identity: req.caller.identity,
     surface: req.caller.surface,
     idempotencyKey: req.idempotencyKey,
+    paidVia: req.paidVia,
     now,
   }).catch(async (err) => {
     await signing.catch(() => {});

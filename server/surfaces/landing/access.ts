@@ -17,6 +17,8 @@ import type { Caller } from "../../domain/reads/requester.ts";
 import { CrawlerError, type PriceOffer, priceOffer, refusalOf } from "./pay_per_crawl.ts";
 import { LicenseTokenError } from "../../domain/rsl/license_tokens.ts";
 import { crawlTermsFor } from "./visitor.ts";
+import { PAYMENT_SIGNATURE, paymentRequiredHeader, resourceUrlOf } from "../../domain/x402/load.ts";
+import { payForRead } from "../../domain/x402/pay.ts";
 
 /** What the decision lets this visitor have of the page. */
 export interface PageAccess {
@@ -29,6 +31,8 @@ export interface PageAccess {
   chargedMicros: number | null;
   /** The ledger entry of a paid read (its id names the charge, e.g. for a receipt). */
   charge: ReadResult["charge"];
+  /** x402 (docs/decisions/x402.md): the 402's `PAYMENT-REQUIRED`, a paid read's `PAYMENT-RESPONSE`. */
+  x402: { paymentRequired?: string; paymentResponse?: string; refused?: string } | null;
 }
 
 /**
@@ -41,6 +45,21 @@ export async function pageAccess(
   c: Context<PublishedEnv>,
   article: Article,
   site: "folio" | "origin" = "folio",
+): Promise<PageAccess | null> {
+  const access = await decidePage(deps, c, article, site);
+  // A quote with x402 configured also says how to pay it on chain.
+  if (access?.status === 402 && access.quoteMicros !== null && deps.config.x402 && !access.x402) {
+    const header = await paymentRequiredHeader(deps, access.quoteMicros, resourceUrlOf(c.req.url));
+    if (header) access.x402 = { paymentRequired: header };
+  }
+  return access;
+}
+
+async function decidePage(
+  deps: AppDeps,
+  c: Context<PublishedEnv>,
+  article: Article,
+  site: "folio" | "origin",
 ): Promise<PageAccess | null> {
   const publisher = c.get("publisher");
   const visitor = c.get("visitor")!;
@@ -78,7 +97,7 @@ export async function pageAccess(
     status: PageAccess["status"],
     access: PageAccess["access"],
     d: Decision,
-    money: { quote?: number; charge?: ReadResult["charge"] } = {},
+    money: { quote?: number; charge?: ReadResult["charge"]; x402?: PageAccess["x402"] } = {},
   ): PageAccess => ({
     status,
     access,
@@ -86,6 +105,7 @@ export async function pageAccess(
     quoteMicros: money.quote ?? null,
     chargedMicros: money.charge?.micros ?? null,
     charge: money.charge ?? null,
+    x402: money.x402 ?? null,
   });
 
   switch (decision.outcome) {
@@ -118,6 +138,29 @@ export async function pageAccess(
     case "payment_required": {
       // No buyer behind the request: a person sees the teaser; a crawler is quoted the price.
       if (visitor.treatment === "reader") return page(200, "teaser", decision);
+      const payment = c.req.header(PAYMENT_SIGNATURE);
+      if (payment !== undefined && deps.config.x402 && !license) {
+        const paid = await payForRead({ ...reads, config: deps.config.x402, log: deps.log }, {
+          publisher,
+          article,
+          caller,
+          quote: decision.quote!,
+          resourceUrl: resourceUrlOf(c.req.url),
+          signature: payment,
+        });
+        if (paid.kind === "refused") {
+          return page(402, "teaser", decision, {
+            quote: decision.quote!.micros,
+            x402: { paymentRequired: paid.paymentRequired ?? undefined, refused: paid.reason },
+          });
+        }
+        // The call log and Traffic name the payer's account, like any buyer's read.
+        c.set("identity", `buyer:${paid.buyerId}`);
+        return page(200, "full", paid.read.decision!, {
+          charge: paid.read.charge,
+          x402: { paymentResponse: paid.paymentResponse },
+        });
+      }
       if (offer && offer.kind !== "none") {
         throw visitor.signature.kind === "verified"
           ? new CrawlerError(

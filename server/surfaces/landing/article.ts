@@ -16,6 +16,7 @@ import type { Decision } from "../../domain/licensing/mod.ts";
 import { formatCrawlerPrice } from "./crawler_price.ts";
 import { brandOf, cardOf, teaserOf } from "./pages.ts";
 import { pageAccess } from "./access.ts";
+import { PAYMENT_REQUIRED, PAYMENT_RESPONSE } from "../../domain/x402/load.ts";
 
 /** Answers the article page the site found, for the visitor it identified (both on `c.var`). */
 export async function articlePage(deps: AppDeps, c: Context<PublishedEnv>): Promise<Response> {
@@ -33,6 +34,9 @@ export async function articlePage(deps: AppDeps, c: Context<PublishedEnv>): Prom
   if (access.charge) {
     c.header("Folio-Receipt", access.charge.receipt);
   }
+  // x402 (docs/decisions/x402.md): what to pay on chain, or the settlement of what was paid.
+  if (access.x402?.paymentRequired) c.header(PAYMENT_REQUIRED, access.x402.paymentRequired);
+  if (access.x402?.paymentResponse) c.header(PAYMENT_RESPONSE, access.x402.paymentResponse);
   return render(deps, c, {
     article,
     decision: access.decision,

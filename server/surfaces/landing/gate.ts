@@ -17,6 +17,7 @@ import { formatCrawlerPrice } from "./crawler_price.ts";
 import { landingError } from "./errors.ts";
 import { LICENSE_REQUIRED, licenseLink } from "./rsl.ts";
 import { siteReach, visitorIdentified } from "./visitor.ts";
+import { PAYMENT_REQUIRED, PAYMENT_RESPONSE } from "../../domain/x402/load.ts";
 
 /** Call-log tool names: which door the request came through. */
 export type GateTool = "_gate:nginx" | "_gate:forward_auth" | "_proxy:origin";
@@ -104,6 +105,7 @@ async function decide(deps: AppDeps, c: Context<PublishedEnv>): Promise<Response
   const access = await pageAccess(deps, c, article, "origin");
   if (!access) return allow(c, null);
   if (access.status === 200 && access.access === "full") {
+    if (access.x402?.paymentResponse) c.header(PAYMENT_RESPONSE, access.x402.paymentResponse);
     return allow(c, access.chargedMicros, access.charge?.receipt ?? null);
   }
   c.header("Link", licenseLink(`${url.origin}/license.xml`));
@@ -114,8 +116,12 @@ async function decide(deps: AppDeps, c: Context<PublishedEnv>): Promise<Response
   if (access.status === 402) {
     c.header("crawler-price", formatCrawlerPrice(access.quoteMicros!));
     c.header("WWW-Authenticate", LICENSE_REQUIRED);
+    if (access.x402?.paymentRequired) c.header(PAYMENT_REQUIRED, access.x402.paymentRequired);
+    if (access.x402?.refused) return c.text(`${access.x402.refused}\n`, 402);
     return c.text(
-      `This page is paid: retry with crawler-exact-price or crawler-max-price and a buyer credential. ${access.decision.reason}\n`,
+      `This page is paid: retry with crawler-exact-price or crawler-max-price and a buyer credential${
+        access.x402?.paymentRequired ? ", or pay with x402 (PAYMENT-REQUIRED)" : ""
+      }. ${access.decision.reason}\n`,
       402,
     );
   }

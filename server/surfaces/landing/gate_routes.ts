@@ -30,7 +30,14 @@ const HOP = [
 ];
 
 /** The refusal headers nginx copies to the client with `auth_request_set`. */
-const PASSED = ["crawler-price", "crawler-error", "link", "www-authenticate", "retry-after"];
+const PASSED = [
+  "crawler-price",
+  "crawler-error",
+  "link",
+  "www-authenticate",
+  "retry-after",
+  "payment-required",
+];
 
 /** The gate's routes, mounted by the root at `/api/gate` on every host. */
 export function gateRoutes(deps: AppDeps): Hono<AppEnv> {

@@ -14,6 +14,7 @@ import type { AppDeps } from "../../deps.ts";
 import type { PublishedEnv } from "../../platform/envelope.ts";
 import { FetchRefused } from "../../domain/catalog/fetcher.ts";
 import { CHARGED, FOLIO_KEY, gateApp, gateEnv, gateRequest, RECEIPT } from "./gate.ts";
+import { PAYMENT_RESPONSE } from "../../domain/x402/load.ts";
 import { clientAddress } from "../../platform/throttle.ts";
 
 /** Hop-by-hop fields (RFC 9110 section 7.6.1), plus those the Connection header names. */
@@ -54,6 +55,8 @@ export function originProxy(deps: AppDeps) {
     return await forward(deps, c, new URL(publisher.originUrl!), {
       charged: decided.headers.get(CHARGED),
       receipt: decided.headers.get(RECEIPT),
+      // An x402 read's settlement (docs/decisions/x402.md).
+      payment: decided.headers.get(PAYMENT_RESPONSE),
     });
   };
 }
@@ -75,7 +78,7 @@ async function forward(
   deps: AppDeps,
   c: Context<PublishedEnv>,
   origin: URL,
-  paid: { charged: string | null; receipt: string | null },
+  paid: { charged: string | null; receipt: string | null; payment: string | null },
 ): Promise<Response> {
   const req = c.req.raw;
   const asked = new URL(req.url);
@@ -116,6 +119,7 @@ async function forward(
   for (const [name, value] of res.headers) if (!back.has(name)) out.append(name, value);
   if (paid.charged) out.set(CHARGED, paid.charged);
   if (paid.receipt) out.set(RECEIPT, paid.receipt);
+  if (paid.payment) out.set(PAYMENT_RESPONSE, paid.payment);
   out.append("via", "1.1 folio");
   return new Response(res.body, { status: res.status, statusText: res.statusText, headers: out });
 }

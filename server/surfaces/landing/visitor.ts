@@ -20,6 +20,7 @@ import { authenticateWebBotAuth } from "../../domain/crawlers/signature_replay.t
 import type { WebBotAuth } from "../../domain/crawlers/web_bot_auth.ts";
 import type { LicenseGrant } from "../../domain/rsl/license_tokens.ts";
 import { crawlTermsOf } from "../../domain/rsl/usages.ts";
+import { PAYMENT_SIGNATURE } from "../../domain/x402/load.ts";
 
 /** A page's visitor, as the landing path answers it. */
 export interface Visitor {
@@ -91,7 +92,9 @@ export async function identifyVisitor(
       `${publisher.name} does not admit ${crawler?.family ?? "this crawler"} on its pages.`,
     );
   }
-  const offersToPay = PRICE_HEADERS.some((h) => c.req.header(h) !== undefined);
+  // An x402 payment is an offer to pay too (docs/decisions/x402.md).
+  const offersToPay = PRICE_HEADERS.some((h) => c.req.header(h) !== undefined) ||
+    (deps.config.x402 !== null && c.req.header(PAYMENT_SIGNATURE) !== undefined);
   const payments = publisher.agentPayments.enabled;
   return {
     crawler,

@@ -25,7 +25,7 @@ const params = FORWARDED.map(([name, description, required]) => ({
 
 const COMMON = "Any method. The client's own headers come along as the proxy passes them " +
   "(User-Agent, Authorization, crawler-exact-price/crawler-max-price, Idempotency-Key, Web Bot " +
-  "Auth Signature/Signature-Input/Signature-Agent). People pass with no lookup; crawlers get the " +
+  "Auth Signature/Signature-Input/Signature-Agent, x402 PAYMENT-SIGNATURE). People pass with no lookup; crawlers get the " +
   "landing path's decision and charge (call-log surface `landing`).";
 
 function door(summary: string, description: string, refusals: Operation["also"]): Operation {
@@ -37,6 +37,10 @@ function door(summary: string, description: string, refusals: Operation["also"])
     headers: {
       "crawler-charged": {
         description: "A paid read's price, e.g. USD 0.02094",
+        schema: { type: "string" },
+      },
+      "PAYMENT-RESPONSE": {
+        description: "x402 v2: the settlement of a read paid with PAYMENT-SIGNATURE (base64 JSON)",
         schema: { type: "string" },
       },
     },
@@ -67,7 +71,13 @@ export function gateApi(): Api {
             "crawler-price and the RSL Link, 403 CrawlerForbidden, 400 crawler-error, 401 " +
             "for a key that is not a live buyer key.",
           [
-            [402, TEXT, "Pay per crawl: crawler-price, Link to license.xml"],
+            [
+              402,
+              TEXT,
+              "Pay per crawl: crawler-price, Link to license.xml, WWW-Authenticate: License, " +
+              "and with x402 configured PAYMENT-REQUIRED (base64 JSON; its error says why a " +
+              "payment was refused)",
+            ],
             [403, TEXT, "Refused (crawler-error CrawlerForbidden or PaymentFailed)"],
             [401, TEXT, "The bearer credential is not a live Folio buyer key"],
             [451, TEXT, "Withheld in the client's territory"],
@@ -79,7 +89,8 @@ export function gateApi(): Api {
           "Decide a request (nginx auth_request)",
           "A 2xx admits. nginx accepts only 2xx, 401 and 403 from auth_request, so every " +
             "refusal is a bodiless 401 with Folio-Status (the real status), Folio-Message, " +
-            "crawler-price, crawler-error and Link, for the configuration's error_page location.",
+            "crawler-price, crawler-error, Link and PAYMENT-REQUIRED, for the configuration's " +
+            "error_page location.",
           [[401, EMPTY, "Refused: the answer for the client is in Folio-Status and the headers"]],
         ),
       },

@@ -111,6 +111,17 @@ export function restApi(baseUrl: string): Api {
           "invalid_idempotency_key. Every read without a key is billed (no dedupe window).",
         schema: { type: "string", maxLength: 255, examples: ["read-2f9c41d8"] },
       },
+      {
+        name: "PAYMENT-SIGNATURE",
+        in: "header",
+        required: false,
+        description: "x402 v2 (when the operator configured it): an anonymous caller's payment " +
+          "for this read, the base64 JSON PaymentPayload answering a 402's PAYMENT-REQUIRED " +
+          "(exact scheme, EIP-3009). Verified and settled through the facilitator before the " +
+          "read is charged to the payer's own account; a refusal is 402 with PAYMENT-REQUIRED " +
+          "naming why (docs/decisions/x402.md).",
+        schema: { type: "string" },
+      },
     ],
     ok: [
       200,
@@ -132,12 +143,18 @@ export function restApi(baseUrl: string): Api {
         description: "On a charged read by a buyer with a budget: what is left of it this month",
         schema: { type: "number" },
       },
+      "PAYMENT-RESPONSE": {
+        description: "On a read paid with PAYMENT-SIGNATURE: the x402 settlement (base64 JSON " +
+          "SettleResponse: success, transaction, network, payer)",
+        schema: { type: "string" },
+      },
     },
     also: [
       [
         402,
         r.paymentSchemas,
-        "payment_required: the free reads this month are used; payment_overdue: the buyer is " +
+        "payment_required: the free reads this month are used (with x402 configured, " +
+        "PAYMENT-REQUIRED says how to pay this read on chain); payment_overdue: the buyer is " +
         "suspended for an overdue invoice (free articles still read)",
       ],
       [403, r.licenseDeniedSchema, "license_denied: no AI use licensed"],

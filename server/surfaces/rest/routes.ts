@@ -26,6 +26,7 @@ import { retrievePassages, searchArticles } from "../../domain/reads/search.ts";
 import { clientAddress } from "../../platform/throttle.ts";
 import { restError } from "./errors.ts";
 import { outcomeResponse } from "./outcomes.ts";
+import { advertiseRestPayment, paidRestRead } from "./x402.ts";
 import { articleNotFound, parseIdOrUrl, parseLimit, parsePrompt, parseQuery } from "./params.ts";
 
 /** The search inputs, parsed by the shared schemas before the handler runs. */
@@ -63,12 +64,14 @@ export function restRoutes(deps: AppDeps): Hono<AppEnv> {
     "*",
     openCors({
       allowMethods: ["GET", "OPTIONS"],
-      allowHeaders: ["Authorization", "Content-Type", "Idempotency-Key"],
+      allowHeaders: ["Authorization", "Content-Type", "Idempotency-Key", "PAYMENT-SIGNATURE"],
       exposeHeaders: [
         "X-Request-Id",
         "Folio-Charged-Usd-Cents",
         "Folio-Budget-Remaining-Usd-Cents",
         "Folio-Receipt",
+        "PAYMENT-REQUIRED",
+        "PAYMENT-RESPONSE",
       ],
       maxAge: 86400,
     }),
@@ -125,14 +128,23 @@ export function restRoutes(deps: AppDeps): Hono<AppEnv> {
   };
   const article = async (c: Context<PublishedEnv>, input: ArticleRead) => {
     const publisher = c.get("publisher");
-    const read = await readArticle(reads, {
+    const caller = callerOf(c, deps, "rest");
+    // An anonymous caller may pay this read over x402 (docs/decisions/x402.md "REST").
+    const x402 = deps.config.x402 && !caller.buyerId && !caller.license
+      ? { ...reads, config: deps.config.x402, log: deps.log }
+      : null;
+    const ask = { publisher, idOrUrl: input.idOrUrl, caller };
+    const read = (x402 && await paidRestRead(x402, c, ask)) ?? await readArticle(reads, {
       publisher,
       ...input,
-      caller: callerOf(c, deps, "rest"),
+      caller,
       use: "display",
       idempotencyKey: idempotencyKeyOf(c.req.header("idempotency-key")),
     });
     if (!read.article || !read.decision) throw articleNotFound();
+    if (x402 && read.decision.outcome === "paywall_upsell") {
+      await advertiseRestPayment(x402, c, ask);
+    }
     if (read.charge) {
       c.header("Folio-Charged-Usd-Cents", String(microsToCents(read.charge.micros)));
       c.header("Folio-Receipt", read.charge.receipt);
