@@ -40,12 +40,37 @@ Deno.test("deno.serve.lock holds exactly the npm packages main.ts reaches", asyn
   }).output();
   assert.equal(out.code, 0, new TextDecoder().decode(out.stderr));
   const info = JSON.parse(new TextDecoder().decode(out.stdout)) as {
-    modules: { kind: string; npmPackage?: string }[];
+    roots: string[];
+    redirects: Record<string, string>;
+    modules: {
+      specifier: string;
+      kind: string;
+      npmPackage?: string;
+      dependencies?: { code?: { specifier?: string }; type?: { specifier?: string } }[];
+    }[];
     npmPackages: Record<string, { dependencies?: string[] }>;
   };
-  // The packages the modules import, and everything those depend on.
+  // The modules `deno run` loads: code imports only, since `import type` and `typeof import()`
+  // (a lazily loaded path's types, docs/decisions/operations.md) are never fetched at start.
+  const modules = new Map(info.modules.map((m) => [m.specifier, m]));
+  const loaded = new Set<string>();
+  const npmRoots: string[] = [];
+  const pending = [...info.roots];
+  while (pending.length) {
+    const specifier = pending.pop()!;
+    const module = modules.get(info.redirects[specifier] ?? specifier);
+    if (!module || loaded.has(module.specifier)) continue;
+    loaded.add(module.specifier);
+    if (module.kind === "npm" && module.npmPackage) npmRoots.push(module.npmPackage);
+    for (const dep of module.dependencies ?? []) {
+      if (dep.code?.specifier) pending.push(dep.code.specifier);
+      // An npm types package named by `@ts-types` is resolved (and fetched) at start too.
+      if (dep.type?.specifier?.startsWith("npm:")) pending.push(dep.type.specifier);
+    }
+  }
+  // The packages those modules import, and everything those depend on.
   const reached = new Set<string>();
-  const stack = info.modules.flatMap((m) => m.kind === "npm" && m.npmPackage ? [m.npmPackage] : []);
+  const stack = npmRoots;
   while (stack.length) {
     const id = stack.pop()!;
     if (reached.has(id)) continue;
