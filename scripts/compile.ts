@@ -21,6 +21,8 @@ const args = [
   "search/fts_worker.ts",
   "--include",
   "server/domain/billing/receipt_signer_worker.ts",
+  "--include",
+  "server/domain/catalog/extract_worker.ts",
   // The PDF reader is imported dynamically (main.ts), so that pdf.js stays out of the server.
   "--include",
   "server/domain/catalog/pdf_reader.ts",

@@ -1,0 +1,90 @@
+/**
+ * Extraction on its own thread (server/domain/catalog/extract_thread.ts): the thread's answer is
+ * the inline extraction's, pages are answered in order, and a page that crashes the thread or
+ * outlives its deadline fails alone while the pages queued behind it are still extracted.
+ */
+import assert from "node:assert/strict";
+import { extractArticle } from "../server/domain/catalog/extract.ts";
+import { createExtractor, ExtractionFailed } from "../server/domain/catalog/extract_thread.ts";
+
+const page = (n: number) =>
+  `<!doctype html><html><head><title>Story ${n} - Example News</title></head><body>
+<nav><a href="/">Example News</a></nav><article><h1>Story ${n}</h1>
+<p class="byline">By Ana Silva</p>
+${
+    Array.from({ length: 6 }, (_, i) =>
+      `<p>Paragraph ${i} of story ${n} says something long enough to be the article's text, with
+more words so that Readability keeps it as the page's content and not as furniture.</p>`).join("\n")
+  }</article><footer>Example News</footer></body></html>`;
+const standIn = new URL("./fixtures/extract_worker_stand_in.ts", import.meta.url);
+
+Deno.test("the thread's extraction equals the inline one, page for page, in order", async () => {
+  const extractor = createExtractor();
+  try {
+    const urls = Array.from({ length: 8 }, (_, i) => `https://news.example/story-${i}`);
+    const got = await Promise.all(urls.map((u, i) => extractor.extract(page(i), u)));
+    assert.deepEqual(got, urls.map((u, i) => extractArticle(page(i), u)));
+    assert.deepEqual(got[3].title, "Story 3");
+    assert.deepEqual(got[3].author, "Ana Silva");
+  } finally {
+    extractor.close();
+  }
+});
+
+Deno.test("a page that crashes the thread fails alone; the next pages start a new thread", async () => {
+  const extractor = createExtractor({ workerUrl: standIn });
+  try {
+    const before = extractor.extract(page(1), "https://news.example/one");
+    const crash = extractor.extract(page(2), "https://news.example/crash");
+    const after = extractor.extract(page(3), "https://news.example/three");
+    assert.deepEqual((await before).title, "Story 1");
+    await assert.rejects(
+      crash,
+      (e) =>
+        e instanceof ExtractionFailed &&
+        e.message.startsWith("The extraction thread failed on the page"),
+    );
+    assert.deepEqual((await after).title, "Story 3");
+  } finally {
+    extractor.close();
+  }
+});
+
+Deno.test("a page past its deadline fails with a sentence, and the queue moves on", async () => {
+  const extractor = createExtractor({ workerUrl: standIn, deadlineMs: 300 });
+  try {
+    const hang = extractor.extract(page(1), "https://news.example/hang");
+    const after = extractor.extract(page(2), "https://news.example/two");
+    await assert.rejects(
+      hang,
+      (e) =>
+        e instanceof ExtractionFailed && e.message === "Extracting the page took longer than 0 s",
+    );
+    assert.deepEqual((await after).title, "Story 2");
+  } finally {
+    extractor.close();
+  }
+});
+
+Deno.test("closing fails what is queued and refuses new pages", async () => {
+  const extractor = createExtractor({ workerUrl: standIn });
+  const hang = extractor.extract(page(1), "https://news.example/hang");
+  const queued = extractor.extract(page(2), "https://news.example/two");
+  extractor.close();
+  const closedError = (e: unknown) =>
+    e instanceof ExtractionFailed && e.message === "The extractor is closed";
+  await assert.rejects(hang, closedError);
+  await assert.rejects(queued, closedError);
+  await assert.rejects(extractor.extract(page(3), "https://news.example/3"), closedError);
+});
+
+Deno.test("an idle thread ends, and the next page starts another", async () => {
+  const extractor = createExtractor({ idleMs: 50 });
+  try {
+    assert.deepEqual((await extractor.extract(page(1), "https://news.example/1")).title, "Story 1");
+    await new Promise((r) => setTimeout(r, 200));
+    assert.deepEqual((await extractor.extract(page(2), "https://news.example/2")).title, "Story 2");
+  } finally {
+    extractor.close();
+  }
+});
