@@ -19,7 +19,7 @@ more words so that Readability keeps it as the page's content and not as furnitu
 const standIn = new URL("./fixtures/extract_worker_stand_in.ts", import.meta.url);
 
 Deno.test("the thread's extraction equals the inline one, page for page, in order", async () => {
-  const extractor = createExtractor();
+  const extractor = createExtractor({ inlineMaxChars: 0 });
   try {
     const urls = Array.from({ length: 8 }, (_, i) => `https://news.example/story-${i}`);
     const got = await Promise.all(urls.map((u, i) => extractor.extract(page(i), u)));
@@ -32,7 +32,7 @@ Deno.test("the thread's extraction equals the inline one, page for page, in orde
 });
 
 Deno.test("a page that crashes the thread fails alone; the next pages start a new thread", async () => {
-  const extractor = createExtractor({ workerUrl: standIn });
+  const extractor = createExtractor({ workerUrl: standIn, inlineMaxChars: 0 });
   try {
     const before = extractor.extract(page(1), "https://news.example/one");
     const crash = extractor.extract(page(2), "https://news.example/crash");
@@ -51,7 +51,7 @@ Deno.test("a page that crashes the thread fails alone; the next pages start a ne
 });
 
 Deno.test("a page past its deadline fails with a sentence, and the queue moves on", async () => {
-  const extractor = createExtractor({ workerUrl: standIn, deadlineMs: 300 });
+  const extractor = createExtractor({ workerUrl: standIn, deadlineMs: 300, inlineMaxChars: 0 });
   try {
     const hang = extractor.extract(page(1), "https://news.example/hang");
     const after = extractor.extract(page(2), "https://news.example/two");
@@ -67,7 +67,7 @@ Deno.test("a page past its deadline fails with a sentence, and the queue moves o
 });
 
 Deno.test("closing fails what is queued and refuses new pages", async () => {
-  const extractor = createExtractor({ workerUrl: standIn });
+  const extractor = createExtractor({ workerUrl: standIn, inlineMaxChars: 0 });
   const hang = extractor.extract(page(1), "https://news.example/hang");
   const queued = extractor.extract(page(2), "https://news.example/two");
   extractor.close();
@@ -79,11 +79,49 @@ Deno.test("closing fails what is queued and refuses new pages", async () => {
 });
 
 Deno.test("an idle thread ends, and the next page starts another", async () => {
-  const extractor = createExtractor({ idleMs: 50 });
+  const extractor = createExtractor({ idleMs: 50, inlineMaxChars: 0 });
   try {
     assert.deepEqual((await extractor.extract(page(1), "https://news.example/1")).title, "Story 1");
     await new Promise((r) => setTimeout(r, 200));
     assert.deepEqual((await extractor.extract(page(2), "https://news.example/2")).title, "Story 2");
+  } finally {
+    extractor.close();
+  }
+});
+
+Deno.test("a small page is extracted inline, a large one on the thread", async () => {
+  // The stand-in crashes on /crash: inline, nothing crashes; on the thread, it does.
+  const extractor = createExtractor({ workerUrl: standIn, inlineMaxChars: page(1).length });
+  try {
+    const small = await extractor.extract(page(1), "https://news.example/crash");
+    assert.equal(small.title, "Story 1");
+    const large = page(1) + "<!--" + "x".repeat(100) + "-->";
+    await assert.rejects(extractor.extract(large, "https://news.example/crash"), ExtractionFailed);
+  } finally {
+    extractor.close();
+  }
+});
+
+Deno.test("the event loop keeps turning while a large page is extracted", async () => {
+  const extractor = createExtractor();
+  try {
+    const paragraphs = Array.from(
+      { length: 4000 },
+      (_, i) => `<p>Paragraph ${i} of a long page, with words enough to be kept.</p>`,
+    );
+    const big = `<html><body><article><h1>A long page</h1>${
+      paragraphs.join("")
+    }</article></body></html>`;
+    let ticks = 0;
+    const timer = setInterval(() => ticks++, 5);
+    try {
+      const x = await extractor.extract(big, "https://news.example/long");
+      assert.equal(x.title, "A long page");
+    } finally {
+      clearInterval(timer);
+    }
+    // Inline, a 300 KB page holds the loop for its whole extraction and no tick runs.
+    assert.ok(ticks >= 2, `only ${ticks} ticks while the page was extracted`);
   } finally {
     extractor.close();
   }

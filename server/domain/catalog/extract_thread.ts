@@ -6,6 +6,10 @@
  * deadline is known and fails alone: the thread is ended and the next page starts a new one. The
  * thread ends when idle, so a node that is not ingesting keeps no second heap. Where no thread can
  * start (a build without the worker), pages are extracted inline as before.
+ *
+ * Small pages are extracted inline: handing a page to the thread cost more CPU than extracting a
+ * 3 KB page itself (bench:ingest, alternated on one machine), while a page of 500 KB held the
+ * event loop for seconds. Above `inlineMaxChars` the thread pays for itself.
  * docs/decisions/ingestion.md, "Extraction on a thread of its own".
  */
 import { extractArticle, type Extracted } from "./extract.ts";
@@ -38,13 +42,19 @@ export interface ExtractorOptions {
   idleMs?: number;
   /** The worker's module (tests: one that crashes or hangs). */
   workerUrl?: URL;
+  /** Pages of at most this many characters are extracted on the calling thread. */
+  inlineMaxChars?: number;
 }
+
+/** About 5 ms of extraction on a quiet core: below it the thread's hand-over costs more than it saves. */
+export const INLINE_MAX_CHARS = 16 * 1024;
 
 /** One extraction thread with a queue in front of it. */
 export function createExtractor(options: ExtractorOptions = {}): Extractor {
   const deadlineMs = options.deadlineMs ?? 60_000;
   const idleMs = options.idleMs ?? 10_000;
   const workerUrl = options.workerUrl ?? new URL("./extract_worker.ts", import.meta.url);
+  const inlineMaxChars = options.inlineMaxChars ?? INLINE_MAX_CHARS;
   const queue: Queued[] = [];
   let worker: Worker | null = null;
   /** The thread has loaded its modules (its first message). */
@@ -144,6 +154,13 @@ export function createExtractor(options: ExtractorOptions = {}): Extractor {
   return {
     extract(html, url) {
       if (closed) return Promise.reject(new ExtractionFailed("The extractor is closed"));
+      if (html.length <= inlineMaxChars) {
+        try {
+          return Promise.resolve(extractArticle(html, url));
+        } catch (e) {
+          return Promise.reject(e);
+        }
+      }
       return new Promise((resolve, reject) => {
         queue.push({ job: { id: next++, html, url }, resolve, reject });
         pump();
