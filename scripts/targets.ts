@@ -102,6 +102,13 @@ export const TARGETS = {
   gateFree: atMost(5, "× nginx without the gate"),
   gatePaid: atMost(8, "× nginx without the gate"),
   gateDecision: atMost(1, " ms median in Folio"),
+  // Extraction evals: Folio no worse than plain Readability in the same run on any measure, no
+  // page where Readability is right and Folio wrong (issue 30), no section lost (issue 41).
+  extractVsReadability: atLeast(1, "× Readability's"),
+  extractWorsePages: exactly(0, " pages"),
+  extractSectionsLost: exactly(0, " sections"),
+  // RFC 9309: every case of tests/fixtures/robots_cases.ts answered as the RFC says.
+  robotsCases: exactly(1, " of the cases"),
 } satisfies Record<string, Target>;
 
 /** `{ target, met }` for a figure, to spread into its JSON line. */
