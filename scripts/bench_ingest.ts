@@ -54,6 +54,8 @@ async function loadCorpus(dir: string): Promise<Story[]> {
       } catch {
         text = new TextDecoder("windows-1252").decode(bytes); // sport/199.txt is Latin-1
       }
+      // A few files keep the BBC's own character references ("&#163;8m"): read as the page showed them.
+      text = text.replace(/&#(\d{1,6});/g, (_, code) => String.fromCodePoint(Number(code)));
       const [headline, ...rest] = text.replace(/\r\n?/g, "\n").split("\n");
       const paragraphs = rest.join("\n").split(/\n\s*\n/).map((p) => p.replace(/\s+/g, " ").trim())
         .filter(Boolean);
