@@ -126,3 +126,16 @@ Deno.test("the event loop keeps turning while a large page is extracted", async 
     extractor.close();
   }
 });
+
+Deno.test("a thread that cannot load leaves every page extracted inline", async () => {
+  const missing = new URL("./fixtures/no_such_extract_worker.ts", import.meta.url);
+  const extractor = createExtractor({ workerUrl: missing, inlineMaxChars: 0 });
+  try {
+    const got = await Promise.all(
+      [1, 2, 3].map((n) => extractor.extract(page(n), `https://news.example/${n}`)),
+    );
+    assert.deepEqual(got.map((x) => x.title), ["Story 1", "Story 2", "Story 3"]);
+  } finally {
+    extractor.close();
+  }
+});

@@ -115,7 +115,18 @@ export function createExtractor(options: ExtractorOptions = {}): Extractor {
       const failed = (e: Event) => {
         e.preventDefault();
         if (w !== worker) return;
+        const loaded = ready;
         stop();
+        if (!loaded) {
+          // It never loaded (a build without the worker's module): no page caused that, so this
+          // and every later page are extracted here.
+          inline = true;
+          const item = current;
+          current = null;
+          clearTimeout(deadline);
+          if (item) queue.unshift(item);
+          return pump();
+        }
         const why = e instanceof ErrorEvent ? e.message : e.type;
         settle({ error: new ExtractionFailed(`The extraction thread failed on the page: ${why}`) });
       };
@@ -123,7 +134,7 @@ export function createExtractor(options: ExtractorOptions = {}): Extractor {
       w.onmessageerror = failed;
       return w;
     } catch {
-      inline = true; // no worker in this build: extract on this thread
+      inline = true; // no worker here: extract on this thread
       return null;
     }
   };
