@@ -48,7 +48,8 @@ try {
     });
     const remaining = Math.floor(Math.random() * Math.min(price * 50, METERED_CAP_MICROS));
     await db.execute({
-      sql: "INSERT INTO monthly_spend VALUES (?, 'pub_demo', '2026-11', ?)",
+      sql: `INSERT INTO monthly_spend (buyer_id, publisher_id, month, metered_micros)
+            VALUES (?, 'pub_demo', '2026-11', ?)`,
       args: [s.buyerId, METERED_CAP_MICROS - remaining],
     });
     const ok = await pool(K, WIDTH, (i) => read(i % 2 ? a : b, s.apiKey, id, `r${run}-${i}`));
