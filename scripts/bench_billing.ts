@@ -7,6 +7,7 @@ import { getPublisher, updatePublisher } from "../store/publishers.ts";
 import { startTestFolio, type TestFolio } from "../tests/helpers.ts";
 import { pool } from "./pool.ts";
 import { createBuyer } from "../server/surfaces/marketplace/buyers.ts";
+import { check, type Checked, line, tally, TARGETS } from "./targets.ts";
 
 const RUNS = Number(Deno.args[0] ?? 50);
 const K = 200;
@@ -47,7 +48,8 @@ try {
     });
     const remaining = Math.floor(Math.random() * Math.min(price * 50, METERED_CAP_MICROS));
     await db.execute({
-      sql: "INSERT INTO monthly_spend VALUES (?, 'pub_demo', '2026-11', ?)",
+      sql: `INSERT INTO monthly_spend (buyer_id, publisher_id, month, metered_micros)
+            VALUES (?, 'pub_demo', '2026-11', ?)`,
       args: [s.buyerId, METERED_CAP_MICROS - remaining],
     });
     const ok = await pool(K, WIDTH, (i) => read(i % 2 ? a : b, s.apiKey, id, `r${run}-${i}`));
@@ -67,15 +69,19 @@ try {
     dupes += Number(d.rows[0].d);
   }
   const secs = (performance.now() - started) / 1000;
+  const checks: Checked[] = [];
+  const say = (c: Checked, shown?: string) => (checks.push(c), console.log(line(c, shown)));
   console.log(
-    `Cap: K=${K} reads over ${WIDTH} connections on 2 instances x R=${RUNS} runs (random prices): ` +
-      `max(spend - cap) = ${
-        Math.max(0, maxOver) / 10_000
-      } cents (max spend - cap = ${maxOver} micros); ` +
-      `successes = floor(remaining/price) in ${exact}/${RUNS} runs; duplicate keys ${dupes}; ${
-        secs.toFixed(1)
-      } s`,
+    `Cap: K=${K} reads over ${WIDTH} connections on 2 instances x R=${RUNS} runs (random prices), ` +
+      `${secs.toFixed(1)} s`,
   );
+  const over = Math.max(0, maxOver);
+  say(check("max(spend - cap)", over, TARGETS.billingCapOver), `${over} micros`);
+  say(
+    check("runs with floor(remaining/price) successes", exact / RUNS, TARGETS.billingExactRuns),
+    `${exact}/${RUNS}`,
+  );
+  say(check("duplicate idempotency keys in the ledger", dupes, TARGETS.billingDuplicates));
 
   // Idempotent retries: 100 unique keys, each sent 10 times, 10-way concurrent, both nodes.
   const s = await buyer("retries", "retries@bench.test");
@@ -85,10 +91,11 @@ try {
           WHERE buyer_id = ?`,
     args: [s.buyerId],
   });
-  console.log(
-    `Idempotent retries: N=1,000 (10-way concurrent, 2 instances): ledger rows = ${r.rows[0].n}, ` +
-      `unique keys ${r.rows[0].u}, duplicates ${Number(r.rows[0].n) - Number(r.rows[0].u)}`,
-  );
+  const rows = Number(r.rows[0].n);
+  console.log("Idempotent retries: N=1,000 (10-way concurrent, 2 instances)");
+  say(check("ledger rows", rows, TARGETS.billingRetryRows));
+  say(check("duplicates", rows - Number(r.rows[0].u), TARGETS.billingDuplicates));
+  console.log(tally(checks));
 } finally {
   await a[Symbol.asyncDispose]();
   await b[Symbol.asyncDispose]();

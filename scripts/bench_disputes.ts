@@ -8,6 +8,7 @@
 import { decideDispute, openDispute } from "../server/domain/billing/disputes.ts";
 import { createBuyer } from "../server/surfaces/marketplace/buyers.ts";
 import { testFolio } from "../tests/helpers.ts";
+import { check, line, tally, type Target, TARGETS } from "./targets.ts";
 
 const N = Number(Deno.args[0] ?? 200);
 await using folio = await testFolio({ checkDocumented: false });
@@ -57,15 +58,23 @@ const decideMs = await timed(
 );
 const pageAfter = await timed(50, page);
 
-const line = (what: string, ms: number, base: number, target: number) => {
-  const ratio = ms / base;
-  console.log(
-    `${what}: ${ms.toFixed(2)} ms = ${ratio.toFixed(2)}x baseline (target <= ${target}x): ${
-      ratio <= target ? "met" : "NOT met"
-    }`,
-  );
+const ratio = (what: string, ms: number, base: number, target: Target) => {
+  const c = check(what, Number((ms / base).toFixed(2)), target);
+  console.log(line(c, `${ms.toFixed(2)} ms = ${c.value}× the baseline`));
+  return c;
 };
 console.log(`Baseline: charged REST read ${readMs.toFixed(2)} ms (N=${N})`);
-line("Decide a dispute with its credit note", decideMs, readMs, 10);
+const decided = ratio(
+  "Decide a dispute with its credit note",
+  decideMs,
+  readMs,
+  TARGETS.disputeDecide,
+);
 console.log(`Baseline: items page of 100, no credit notes ${pageBefore.toFixed(2)} ms`);
-line("Items page of 100, half of them credit notes'", pageAfter, pageBefore, 1.5);
+const paged = ratio(
+  "Items page of 100, half of them credit notes'",
+  pageAfter,
+  pageBefore,
+  TARGETS.disputeItemsPage,
+);
+console.log(tally([decided, paged]));

@@ -11,6 +11,7 @@ import { startTestFolio } from "../tests/helpers.ts";
 import { BROWSER, GPTBOT, HOST } from "../tests/landing_helpers.ts";
 import { createBuyer } from "../server/surfaces/marketplace/buyers.ts";
 import { patchDemo } from "../tests/fixtures/demo.ts";
+import { check, type Checked, line, tally, TARGETS } from "./targets.ts";
 
 const N = Number(Deno.args[0] ?? 400);
 const why = missing("nginx");
@@ -127,23 +128,40 @@ const cases = [
     }),
     want: 200,
     gatedOnly: true,
+    target: TARGETS.gatePaid,
   },
 ];
+const checks: Checked[] = [];
 
 console.log(
   `bench_gate: ${N} sequential requests per case, nginx ${nginx.port}, medians/p95 in ms`,
 );
 const direct = await time(originPort, observe, () => ({ "user-agent": BROWSER }), 200);
 const plain = await time(plainPort, observe, () => ({ "user-agent": BROWSER }), 200);
-console.log(`origin itself            median ${fmt(q(direct, 0.5))}  p95 ${fmt(q(direct, 0.95))}`);
-console.log(`through nginx, no gate   median ${fmt(q(plain, 0.5))}  p95 ${fmt(q(plain, 0.95))}`);
+// The origin alone and nginx without the gate are the baselines the gated figures are ratios to.
+console.log(
+  `baseline: origin itself          median ${fmt(q(direct, 0.5))}  p95 ${fmt(q(direct, 0.95))}`,
+);
+console.log(
+  `baseline: through nginx, no gate median ${fmt(q(plain, 0.5))}  p95 ${fmt(q(plain, 0.95))}`,
+);
 for (const c of cases) {
   const gated = await time(nginx.port, c.path, c.headers, c.want);
-  console.log(
-    `gated: ${c.name.padEnd(22)} median ${fmt(q(gated, 0.5))}  p95 ${fmt(q(gated, 0.95))}  ` +
-      `ratio to no gate ${(q(gated, 0.5) / q(plain, 0.5)).toFixed(2)}x (median), ` +
-      `+${fmt(q(gated, 0.5) - q(plain, 0.5))} ms`,
-  );
+  const target = ("target" in c ? c.target : undefined) ?? TARGETS.gateFree;
+  for (const [p, at] of [["median", 0.5], ["p95", 0.95]] as const) {
+    const ratio = check(
+      `gated: ${c.name}, ${p}`,
+      Number((q(gated, at) / q(plain, at)).toFixed(2)),
+      target,
+    );
+    checks.push(ratio);
+    console.log(
+      line(
+        ratio,
+        `${fmt(q(gated, at))} ms = ${ratio.value}×, +${fmt(q(gated, at) - q(plain, at))} ms`,
+      ),
+    );
+  }
 }
 
 // Folio's own time per decision, as its call log measured it (the envelope's latency).
@@ -158,11 +176,10 @@ for (const r of rows.rows) {
 }
 for (const [who, xs] of groups) {
   xs.sort((a, b) => a - b);
-  console.log(
-    `Folio time per decision, ${who.padEnd(10)} median ${fmt(q(xs, 0.5))}  p95 ${
-      fmt(q(xs, 0.95))
-    }  (${xs.length} calls)`,
-  );
+  const own = check(`Folio time per decision, ${who}`, q(xs, 0.5), TARGETS.gateDecision);
+  checks.push(own);
+  console.log(line(own, `${fmt(own.value)} ms (p95 ${fmt(q(xs, 0.95))}, ${xs.length} calls)`));
 }
+console.log(tally(checks));
 for (const c of clients.values()) c.close();
 await Deno.remove(www, { recursive: true });

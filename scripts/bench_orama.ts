@@ -13,12 +13,15 @@
  *   deno run -A scripts/bench_orama.ts [--sizes 10000,100000] [--queries 300] [--rss-cap-gb 8]
  *
  * Prints one JSON line per (size, engine), a console.table, Orama/FTS5 ratios and a verdict per size.
+ * Each ratio's target is 1× (Orama would be worth adopting only where it is no slower and no bigger
+ * than FTS5, docs/DESIGN.md's choice of FTS5), checked with scripts/targets.ts and tallied last.
  */
 import { create, insertMultiple, load, type RawData, save, search } from "@orama/orama";
 import { type Client, createClient } from "@libsql/client";
 import { COMMON_TERM_SHARE } from "../search/fts.ts";
 import { porterStem } from "../search/porter.ts";
 import { catalog } from "./synthetic_corpus.ts";
+import { atMost, check as checkTarget, type Checked, line, tally } from "./targets.ts";
 
 type Article = ReturnType<ReturnType<typeof catalog>["article"]>;
 
@@ -504,6 +507,8 @@ if (child) {
 
 const rows: Row[] = [];
 const verdicts: string[] = [];
+const checks: Checked[] = [];
+const noWorse = atMost(1, "× FTS5");
 for (const size of sizes) {
   const [orama, fts] = await benchSize(size);
   for (const r of [orama, fts]) {
@@ -521,6 +526,10 @@ for (const size of sizes) {
     restartOramaOverFts: round(Number(orama.restartWallMs) / Number(fts.restartWallMs)),
   };
   console.log(JSON.stringify({ bench: "orama-vs-fts5-ratios", ...ratios }));
+  const { articles: _, ...judged } = ratios;
+  for (const [k, v] of Object.entries(judged)) {
+    checks.push(checkTarget(`${size}: ${k}`, v, noWorse));
+  }
   const t = TARGETS[size] ?? TARGETS[100000];
   const check = (r: Row, mem: number) => {
     if (r.failed || r.stopped) return `no (${r.failed ?? r.stopped})`;
@@ -567,3 +576,5 @@ console.table(rows.map((r) => {
   return o;
 }));
 for (const v of verdicts) console.log(v);
+for (const c of checks) console.log(line(c, `${c.value}×`));
+console.log(tally(checks));

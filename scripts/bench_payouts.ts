@@ -9,12 +9,12 @@ import { payoutsDue } from "../server/domain/billing/payouts_due.ts";
 import { createBuyer } from "../server/surfaces/marketplace/buyers.ts";
 import { createPublisherAccount } from "../server/surfaces/manage/accounts.ts";
 import { testFolio } from "../tests/helpers.ts";
+import { check, line, tally, TARGETS } from "./targets.ts";
 
 const CHARGES = Number(Deno.args[0] ?? 100_000);
 const PUBLISHERS = 20;
 const BUYERS = 500;
 const RUNS = 7;
-const TARGET = 5;
 
 await using folio = await testFolio({ checkDocumented: false });
 const db = folio.store.db;
@@ -76,10 +76,12 @@ const baseline = await median(() =>
   })
 );
 const due = await median(() => payoutsDue(db, "2026-11"));
-const ratio = due / baseline;
+const ratio = check(
+  "payoutsDue (every payout, collected basis, holds)",
+  Number((due / baseline).toFixed(2)),
+  TARGETS.payoutsDue,
+);
 console.log(`charges ${CHARGES}, publishers ${PUBLISHERS + 1}, buyers ${BUYERS + 1}`);
 console.log(`baseline (month close's payout sum): ${baseline.toFixed(1)} ms`);
-console.log(`payoutsDue (every payout, collected basis, holds): ${due.toFixed(1)} ms`);
-console.log(
-  `ratio ${ratio.toFixed(2)}× (target ≤ ${TARGET}×): ${ratio <= TARGET ? "met" : "NOT met"}`,
-);
+console.log(line(ratio, `${due.toFixed(1)} ms = ${ratio.value}× the baseline`));
+console.log(tally([ratio]));

@@ -4,7 +4,8 @@
  * book route one after another. For each: the server's resident memory before (median of 10
  * samples), its peak and the PDF reader's peak (sampled from /proc every 50 ms), the answer, and
  * 10 s after the answer the server's memory, its thread count and any reader process left.
- * `ratio` is after/before against the target of at most 1.1 (scripts/targets.ts).
+ * `ratio` is after/before against the target of at most 1.1 (scripts/targets.ts); the peak, the
+ * answer's time and status, and what is left behind each have theirs, and the run ends with a tally.
  *
  *   deno task bench:pdf [--settle=10] [--only=kids,valid]
  *
@@ -22,7 +23,7 @@ import {
   truncatedPdf,
 } from "../tests/fixtures/pdf_bombs.ts";
 import { descendantsMemory, embedded, memory, type Server, startServer } from "./bench_upload.ts";
-import { TARGETS, verdict } from "./targets.ts";
+import { check, type Checked, line, tally, TARGETS, verdict } from "./targets.ts";
 
 const flags = Object.fromEntries(
   Deno.args.map((a) => /^--([^=]+)(?:=(.*))?$/.exec(a)?.slice(1) ?? [a, ""]),
@@ -157,4 +158,40 @@ if (import.meta.main) {
     threads: `${r.threadsBefore}→${r.threadsAfter}`,
   })));
   console.log(`idle ${Math.round(idle)} MB; end ${Math.round(memory(server.pid).rss)} MB`);
+  const checks: Checked[] = [];
+  for (const r of rows) {
+    // A valid book is stored (201); every hostile shape is refused with a sentence (422).
+    const want = r.case === "valid" ? 201 : 422;
+    const row = [
+      [
+        check(`${r.case}: answered ${want}`, r.status === want ? 1 : 0, TARGETS.pdfStatus),
+        `${r.status}`,
+      ],
+      [
+        check(`${r.case}: answer`, r.answerMs / 1000, TARGETS.pdfAnswer),
+        `${(r.answerMs / 1000).toFixed(1)} s`,
+      ],
+      [
+        check(`${r.case}: peak`, Number((r.peakMB / r.beforeMB).toFixed(2)), TARGETS.pdfPeak),
+        `${r.peakMB} MB against ${r.beforeMB} MB`,
+      ],
+      [
+        check(`${r.case}: 10 s after`, r.ratio, TARGETS.pdfSettled),
+        `${r.afterMB} MB = ${r.ratio}×`,
+      ],
+      [
+        check(`${r.case}: readers left`, r.readersLeftAfter, TARGETS.pdfReadersLeft),
+        `${r.readersLeftAfter}`,
+      ],
+      [
+        check(`${r.case}: threads left`, r.threadsAfter - r.threadsBefore, TARGETS.pdfThreadsLeft),
+        `${r.threadsBefore}→${r.threadsAfter}`,
+      ],
+    ] as const;
+    for (const [c, shown] of row) {
+      checks.push(c);
+      console.log(line(c, shown));
+    }
+  }
+  console.log(tally(checks));
 }

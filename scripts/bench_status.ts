@@ -2,13 +2,15 @@
  * Status figures at 90 days of traffic (docs/DESIGN.md: aggregated per hour so 90 days stay cheap):
  * fills the hourly rollups as the call-log writer would for `perHour` calls per surface per hour
  * with log-normal latencies, then times GET /api/status for 1, 7 and 90 days against GET
- * /api/health in the same run, and checks the sketch's p95 against the exact one.
+ * /api/health in the same run, and checks the sketch's p95 against the exact one. Each figure is
+ * printed with its target (scripts/targets.ts) after the JSON line.
  * Run: deno run -A scripts/bench_status.ts [perHour]
  */
 import type { CallEntry } from "../store/call_log.ts";
 import { compactStatus, rollupStatements } from "../store/status.ts";
 import { compactionRange } from "../server/domain/status/report.ts";
 import { startTestFolio } from "../tests/helpers.ts";
+import { check, line, tally, TARGETS } from "./targets.ts";
 
 const PER_HOUR = Number(Deno.args[0] ?? 2000);
 const HOURS = 90 * 24;
@@ -101,3 +103,34 @@ const report = await (await folio.request("/api/status?days=90")).json();
 results.searchP95ExactMs = Math.round(exact * 100) / 100;
 results.searchP95SketchMs = report.slo.searchP95.measuredMs;
 console.log(JSON.stringify(results, null, 2));
+const r = results as Record<string, number>;
+const ratio = (a: number, b: number) => Number((a / b).toFixed(2));
+const sketchError = Number(Math.abs(r.searchP95SketchMs / r.searchP95ExactMs - 1).toFixed(4));
+const checks = [
+  check("GET /api/status?days=7", ratio(r.status7dMedianMs, r.status1dMedianMs), TARGETS.status7d),
+  check(
+    "GET /api/status?days=90",
+    ratio(r.status90dMedianMs, r.status1dMedianMs),
+    TARGETS.status90d,
+  ),
+  check("the 90-day status page", ratio(page, r.status90dMedianMs), TARGETS.statusPage),
+  check("search p95 from the sketch", sketchError, TARGETS.statusSketch),
+  check("latency rows after compaction", ratio(rows, hourlyRows), TARGETS.statusCompacted),
+  check("compaction time", ratio(compactMs, fillMs), TARGETS.statusCompactTime),
+];
+const shown = [
+  `${r.status7dMedianMs} ms = ${checks[0].value}×`,
+  `${r.status90dMedianMs} ms = ${checks[1].value}×`,
+  `${r.page90dMedianMs} ms = ${checks[2].value}×`,
+  `${r.searchP95SketchMs} ms against ${r.searchP95ExactMs} ms exact (${
+    (sketchError * 100).toFixed(2)
+  }%)`,
+  `${rows} of ${hourlyRows} = ${checks[4].value}×`,
+  `${r.compactSeconds} s = ${checks[5].value}× the fill's ${r.fillSeconds} s`,
+];
+console.log(
+  `baselines: GET /api/health ${r.healthMedianMs} ms, GET /api/status?days=1 ${r.status1dMedianMs} ms ` +
+    `(${r.status1dVsHealth}× health)`,
+);
+checks.forEach((c, i) => console.log(line(c, shown[i])));
+console.log(tally(checks));

@@ -25,6 +25,8 @@ const args = [
   "server/domain/billing/receipt_signer_worker.ts",
   "--include",
   "store/checkpoint_worker.ts",
+  "--include",
+  "server/domain/catalog/extract_worker.ts",
   // The PDF reader is imported dynamically (main.ts), so that pdf.js stays out of the server.
   "--include",
   "server/domain/catalog/pdf_reader.ts",

@@ -11,6 +11,8 @@ import {
   score,
   type SystemScore,
 } from "../tests/fixtures/extraction_eval.ts";
+import { check, type Checked, line, tally, TARGETS } from "./targets.ts";
+import { againstReadability } from "./eval_extract_targets.ts";
 
 const fixtures = await loadFixtures();
 const folio = score(fixtures, folioReading);
@@ -28,14 +30,16 @@ console.log("| system | title | author | date | body F1 mean | body F1 min | sec
 console.log("| --- | ---: | ---: | ---: | ---: | ---: | ---: |");
 console.log(row("Folio", folio));
 console.log(row("Readability 0.6.0", readability));
+console.log();
+const checks: Checked[] = againstReadability(folio, readability, ["title", "author", "date"]);
+for (const c of checks) console.log(line(c));
 for (const k of ["title", "author"] as const) {
   const w = worse(k);
-  console.log(
-    `\n${k}: Readability right and Folio wrong on ${w.length} pages${
-      w.length ? `: ${w.join(", ")}` : ""
-    }`,
-  );
+  const c = check(`${k}: Readability right and Folio wrong`, w.length, TARGETS.extractWorsePages);
+  checks.push(c);
+  console.log(line(c, `${w.length} pages${w.length ? `: ${w.join(", ")}` : ""}`));
 }
+console.log(tally(checks));
 if (Deno.args.includes("--pages")) {
   for (const [name, s] of [["Folio", folio], ["Readability", readability]] as const) {
     console.log(`\n${name} misses:`);

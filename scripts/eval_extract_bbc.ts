@@ -14,6 +14,8 @@ import {
   score,
   type SystemScore,
 } from "../tests/fixtures/extraction_eval.ts";
+import { line, tally } from "./targets.ts";
+import { againstReadability } from "./eval_extract_targets.ts";
 
 const DIR = new URL("../../shared/data/bbc/", import.meta.url);
 const TOPICS = ["business", "entertainment", "politics", "sport", "tech"];
@@ -169,6 +171,10 @@ console.log("| system | title | author | body F1 mean | body F1 min | sections l
 console.log("| --- | ---: | ---: | ---: | ---: | ---: |");
 console.log(row("Folio", folio));
 console.log(row("Readability 0.6.0", readability));
+console.log();
+const checks = againstReadability(folio, readability, ["title", "author"]);
+for (const c of checks) console.log(line(c));
+console.log(tally(checks));
 const misses = folio.pages.filter((x) => !x.title || !x.author || x.sectionsLost > 0);
 for (const m of misses.slice(0, 15)) {
   console.log(

@@ -6,6 +6,7 @@
 import robotsParserModule from "robots-parser";
 import { parseRobots } from "../server/domain/catalog/robots_rules.ts";
 import { ROBOTS_CASES } from "../tests/fixtures/robots_cases.ts";
+import { check, line, tally, TARGETS } from "./targets.ts";
 
 type Bare = (url: string, body: string) => { isAllowed(url: string, ua?: string): boolean };
 const bare = robotsParserModule as unknown as Bare;
@@ -34,3 +35,13 @@ for (const [section, r] of [...rows].sort(([a], [b]) => a.localeCompare(b))) {
 }
 console.log(`| all | ${total.cases} | ${total.folio} | ${total.bare} |`);
 console.log(`\nrobots-parser alone misses:\n${bareMisses.map((m) => `- ${m}`).join("\n")}`);
+// robots-parser's column is the baseline; Folio's is judged.
+const answered = check(
+  "Folio's answers as RFC 9309 says",
+  total.folio / total.cases,
+  TARGETS.robotsCases,
+);
+console.log(
+  `\n${line(answered, `${total.folio} of ${total.cases} (robots-parser ${total.bare})`)}`,
+);
+console.log(tally([answered]));

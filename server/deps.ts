@@ -17,6 +17,7 @@ import type { CallRecord } from "./platform/envelope.ts";
 import type { Credential } from "./platform/identity.ts";
 import type { Logger } from "./platform/log.ts";
 import type { Receipts } from "./domain/billing/receipts.ts";
+import type { Extractor } from "./domain/catalog/extract_thread.ts";
 
 /** The application's dependencies. */
 export interface AppDeps {
@@ -31,6 +32,8 @@ export interface AppDeps {
   resolveTxt: TxtResolver;
   /** Signs charge receipts and publishes their keys (server/domain/billing/receipts.ts). */
   receipts: Receipts;
+  /** Extracts fetched pages on a thread of its own (server/domain/catalog/extract_thread.ts). */
+  extractor: Extractor;
 }
 
 /** Hono's environment for every route: what middleware learned about the request. */

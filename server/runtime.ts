@@ -2,6 +2,7 @@
  * Assembles a running Folio: store, seed, call log, background work and the HTTP server.
  * main.ts calls it for real; tests call it with a temporary data dir and port 0.
  */
+import { createExtractor } from "./domain/catalog/extract_thread.ts";
 import { receipts } from "./domain/billing/receipts.ts";
 import { createOpenAiEmbedder, createSearchService, type SearchService } from "../search/mod.ts";
 import { type Client, openStore, type Store } from "../store/db.ts";
@@ -118,6 +119,7 @@ export async function assembleFolio(
         issuer: () => deps.config.baseUrl,
         secret: config.receiptKeySecret,
       }),
+      extractor: createExtractor(),
     };
     await preparePublisherHosts(deps);
     let ingestion: { stop(): Promise<void> } | null = null;
@@ -160,6 +162,7 @@ export async function assembleFolio(
         await callLog!.close();
         await searchService.close();
         deps.receipts.close();
+        deps.extractor.close();
         store.close();
       },
     };

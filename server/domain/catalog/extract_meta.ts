@@ -136,8 +136,12 @@ export function byline(s: string | null | undefined): string {
 
 /** Equal once case, spaces and punctuation are set aside. */
 export function same(a: string, b: string): boolean {
-  const key = (s: string) => s.toLowerCase().replace(/[\s\p{P}]+/gu, "");
-  return key(a) !== "" && key(a) === key(b);
+  const ka = sameKey(a);
+  return ka !== "" && ka === sameKey(b);
+}
+
+function sameKey(s: string): string {
+  return s.toLowerCase().replace(/[\s\p{P}]+/gu, "");
 }
 
 /** Entities authors leave encoded inside JSON-LD and attributes ("Tom &amp; Jerry"). */

@@ -3,6 +3,7 @@
  * precedence"): the headline most kinds of source agree on, without the site's or the hosting
  * platform's name, never a site header or a URL.
  */
+import { BoundedCache } from "../../../store/bounded_cache.ts";
 import { clean, decodeEntities, same, str } from "./extract_meta.ts";
 
 type Obj = Record<string, unknown>;
@@ -39,11 +40,11 @@ export function pickTitle(
     ["structured", str(ld?.name)],
   ];
   sites.push(...titleSites(sources));
-  const cands = sources.map(([family, raw]) => ({
-    family,
-    value: stripSite(clean(decodeEntities(raw)), sites),
-    pieces: pieces(clean(decodeEntities(raw)), sites),
-  })).filter((c) => c.value && !sites.some((s) => same(s, c.value)) && !urlLike(c.value));
+  const cands = sources.map(([family, raw]) => {
+    const title = clean(decodeEntities(raw));
+    const value = stripSite(title, sites);
+    return { family, value, pieces: pieces(title, value, sites) };
+  }).filter((c) => c.value && !sites.some((s) => same(s, c.value)) && !urlLike(c.value));
   if (cands.length === 0) return firstHeading(doc);
   let best = { value: "", support: -1 };
   const consider = (value: string, family: Family) => {
@@ -172,9 +173,9 @@ function headingText(s: string | null | undefined): string {
   return clean((s ?? "").replace(/[\s¶#§\u200b]+$/u, ""));
 }
 
-/** A title and the pieces a separator splits it into (site names dropped). */
-function pieces(title: string, sites: string[]): string[] {
-  const out = [title, stripSite(title, sites)];
+/** A title and the pieces a separator splits it into (site names dropped); `stripped` is its stripSite. */
+function pieces(title: string, stripped: string, sites: string[]): string[] {
+  const out = [title, stripped];
   const parts = title.split(SEPARATORS).map((p) => p.trim()).filter(Boolean);
   if (parts.length > 1) {
     out.push(...parts);
@@ -198,13 +199,31 @@ function joinedSlice(title: string, parts: string[], from: number, to: number): 
  * article: not empty, not a generic page name ("Home", "Blog").
  */
 function stripSite(title: string, sites: string[]): string {
+  if (title === "") return title;
   let t = title;
   for (const site of sites) {
-    const esc = site.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-    t = t.replace(new RegExp(`(?:${SEPARATORS.source})${esc}$`, "i"), "")
-      .replace(new RegExp(`^${esc}(?:${SEPARATORS.source})`, "i"), "").trim();
+    const [after, before] = siteCuts(site);
+    t = t.replace(after, "").replace(before, "").trim();
   }
   return t && !GENERIC_TITLES.test(t) ? t : title;
+}
+
+/**
+ * A site's name as the two patterns stripSite cuts, kept: compiling them for every site, source
+ * and page was a fifth of extraction's time in `bench:ingest` (docs/PERFORMANCE.md, issue 39).
+ */
+const cutsBySite = new BoundedCache<string, [RegExp, RegExp]>(2_000);
+function siteCuts(site: string): [RegExp, RegExp] {
+  let cuts = cutsBySite.get(site);
+  if (!cuts) {
+    const esc = site.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+    cuts = [
+      new RegExp(`(?:${SEPARATORS.source})${esc}$`, "i"),
+      new RegExp(`^${esc}(?:${SEPARATORS.source})`, "i"),
+    ];
+    cutsBySite.set(site, cuts);
+  }
+  return cuts;
 }
 
 const GENERIC_TITLES = /^(home|homepage|blog|posts?|articles?|news|index|page|untitled)$/i;

@@ -3,7 +3,7 @@ import { setArticlePublished, unpublishArticle, upsertArticle } from "../../../s
 import type { UrlResult } from "../../../store/ingest_queue.ts";
 import type { SourceUrl } from "../../../store/sources.ts";
 import type { AppDeps } from "../../deps.ts";
-import { extractArticle } from "./extract.ts";
+import { ExtractionFailed } from "./extract_thread.ts";
 import { FetchRefused, type FetchRefusedCode } from "./fetcher.ts";
 import { robotsVerdict } from "./robots.ts";
 
@@ -82,7 +82,13 @@ export async function ingestUrl(
         reason: `The page has more than ${EXTRACT_MAX_CHARS} characters of HTML to extract`,
       };
     }
-    const x = extractArticle(html, res.url);
+    let x;
+    try {
+      x = await deps.extractor.extract(html, res.url);
+    } catch (e) {
+      if (!(e instanceof ExtractionFailed)) throw e;
+      return { state: "failed", category: "extraction failed", reason: e.message };
+    }
     if (!x.body.trim()) {
       return { state: "failed", category: "no article content", reason: "No article text found" };
     }
