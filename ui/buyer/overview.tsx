@@ -10,6 +10,8 @@ export interface BuyerOverviewProps {
   who: BuyerWho;
   report: BudgetReport;
   month: { calls: number; reads: number };
+  /** This month's statement total so far (GET /api/marketplace/statement `totalUsdCents`). */
+  statementUsdCents: number;
   activeLicenses: number;
   steps: Step[];
 }
@@ -23,9 +25,17 @@ export function BuyerOverviewPage(props: BuyerOverviewProps) {
       <div class="grid">
         <Figure value={count(props.month.calls)} label={`calls in ${r.month}`} />
         <Figure value={count(props.month.reads)} label="article reads" />
+        <Figure value={formatUsd(props.statementUsdCents)} label="billed this month so far" />
         <Figure value={formatUsd(r.overall.readSpendUsdCents)} label="per-read spend" />
         <Figure value={count(props.activeLicenses)} label="active licenses" />
       </div>
+      <p class="hint">
+        Billed this month so far: everything on this month's{" "}
+        <a href={`/buyer/statements/${r.month}`}>statement</a>{" "}
+        (license fees, reads and agent payments, with Folio's 4.7% fee on agent payments). Per-read
+        spend: the reads and agent payments alone, what the monthly cap counts. Both are added up
+        exactly and rounded once to the cent.
+      </p>
       <section class="card" aria-labelledby="spend-title">
         <h2 id="spend-title">Spend per publisher in {r.month}</h2>
         <p class="hint">

@@ -265,9 +265,15 @@ export const statementSchema = z.object({
     quantity: z.int(),
     usageMonth: z.string().describe("The month the usage happened in (earlier for adjustments)"),
     prepaid: z.boolean().describe("Collected by card at checkout; not due again"),
-    amountUsdCents: z.number(),
-    priceUsdCents: z.number().describe("The publisher's own prices"),
-    feeUsdCents: z.number().describe("The 4.7% platform fee on agent payments, else 0"),
+    amountUsdCents: z.int().describe(
+      "As printed: priceUsdCents + feeUsdCents; the lines add up to totalUsdCents (the total " +
+        "rounded once, each line rounded up or down so they do)",
+    ),
+    priceUsdCents: z.int().describe("The publisher's own prices, as printed"),
+    feeUsdCents: z.int().describe(
+      "The 4.7% platform fee on agent payments, else 0, as printed (the lines add up to " +
+        "platformFeesUsdCents)",
+    ),
     priceUsdMicros: z.int(),
     feeUsdMicros: z.int(),
     amountUsdMicros: z.int().describe("Exact: the sum of the line's items' amountUsdMicros"),
@@ -278,7 +284,7 @@ export const statementSchema = z.object({
   landingUsdCents: z.int(),
   adjustmentsUsdCents: z.int(),
   platformFeesUsdCents: z.int(),
-  totalUsdCents: z.int(),
+  totalUsdCents: z.int().describe("totalUsdMicros rounded once, half-up, to the cent"),
   prepaidUsdCents: z.int(),
   amountDueUsdCents: z.int().describe("The total less what the processor already collected"),
   settlement: z.literal("invoice"),

@@ -167,10 +167,14 @@ export function marketplaceApi(): Api {
           "month, on this month's statement, within the buyer's budgets (409 budget_exceeded " +
           "otherwise, nothing changes); it renews on the 1st. 409 offer_expired, " +
           "offer_declined or offer_accepted once the offer cannot be accepted; 404 for " +
-          "another buyer's offer.",
+          "another buyer's offer. With quotedAt (the offer's acceptNow.quotedAt, at most an " +
+          "hour old and in this month) it bills exactly the figure quoted then, as Stripe's " +
+          "proration_date; 400 otherwise.",
         params: [pathParam("offerId")],
+        body: o.offerAcceptSchema,
+        bodyOptional: true,
         ok: [200, o.offerAcceptedSchema],
-        errors: [404, 409],
+        errors: [400, 404, 409, 413, 415],
       }),
     },
     "/offers/{offerId}/decline": {
