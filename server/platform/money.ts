@@ -398,3 +398,13 @@ export function printedCents(
 export function formatItemUsd(micros: number, perUse: boolean): string {
   return perUse ? formatRate(microsToCents(micros)) : formatUsd(microsToCents(micros));
 }
+
+/** The sum of whole cents of either sign (printed lines, credit notes among them). */
+export function addCents(amounts: readonly number[]): number {
+  let total = 0;
+  for (const cents of amounts) {
+    if (!Number.isSafeInteger(cents)) throw new RangeError("addCents takes whole cents");
+    total += cents;
+  }
+  return total;
+}

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import {
+  addCents,
   centsText,
   centsToMicros,
   centsToUsd,
@@ -200,4 +201,9 @@ Deno.test("printedCents(): lines, subtotal, fees and total add up by row and by 
   assert.equal(p.lines.reduce((t, l) => t + l.amountCents, 0), p.totalCents);
   for (const l of p.lines) assert.equal(l.priceCents + l.feeCents, l.amountCents);
   assert.deepEqual(p.lines.map((l) => l.feeCents), [0, 0, 0]);
+  // A credit note (a negative line with its negative fee) adds up the same way.
+  const credited = printedCents([...lines, { priceMicros: -45_000, feeMicros: -2_115 }]);
+  assert.equal(addCents(credited.lines.map((l) => l.amountCents)), credited.totalCents);
+  assert.equal(addCents(credited.lines.map((l) => l.feeCents)), credited.feesCents);
+  assert.throws(() => addCents([1.5]), RangeError);
 });

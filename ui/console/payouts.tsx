@@ -9,11 +9,11 @@ import type {
 } from "../../server/surfaces/manage/payout_schemas.ts";
 import type { publisherPayoutSchema } from "../../server/surfaces/manage/payee_schemas.ts";
 import {
+  addCents,
   formatItemUsd,
   formatUsd,
   microsToCents,
   printedCents,
-  sumCents,
 } from "../../server/platform/money.ts";
 import { PAYOUT_STATE_WORDS } from "./payout_state.tsx";
 import { plural } from "../../server/platform/words.ts";
@@ -125,7 +125,7 @@ export function PayoutsPage(
   })));
   const shown = s.lines.map((l, n) => ({ ...l, ...p.lines[n] }));
   const gross = (keep: (l: typeof shown[number]) => boolean) =>
-    formatUsd(sumCents(shown.filter(keep).map((l) => l.amountCents)));
+    formatUsd(addCents(shown.filter(keep).map((l) => l.amountCents)));
   return (
     <ConsoleShell
       who={props.who}

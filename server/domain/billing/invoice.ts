@@ -9,7 +9,7 @@ import type { Client } from "../../../store/db.ts";
 import { invoiceNumber } from "../../../store/invoices.ts";
 import type { Seller } from "../../platform/config.ts";
 import { getInvoice, type InvoiceRow, paymentsOf } from "../../../store/receivables.ts";
-import { microsToWholeCents, sumCents, sumMicros } from "../../platform/money.ts";
+import { addCents, microsToWholeCents, sumMicros } from "../../platform/money.ts";
 import { type InvoiceWire, invoiceWire } from "./invoice_view.ts";
 import { formatInvoiceNumber, type ReceivablesSettings } from "./invoice_terms.ts";
 import { issueInvoice } from "./receivables.ts";
@@ -62,7 +62,7 @@ export async function invoiceOf(
     seller: parties.seller,
     buyer: parties.buyer,
     statement: s,
-    subtotalUsdCents: sumCents(s.lines.map((l) => l.priceUsdCents)),
+    subtotalUsdCents: addCents(s.lines.map((l) => l.priceUsdCents)),
     feesUsdCents: s.platformFeesUsdCents,
     totalUsdCents: s.totalUsdCents,
     prepaidUsdCents: s.prepaidUsdCents,

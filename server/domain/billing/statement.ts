@@ -9,10 +9,10 @@ import type { Client } from "../../../store/db.ts";
 import type { Executor } from "../../../store/db.ts";
 import { getClosedStatement } from "../../../store/statements.ts";
 import {
+  addCents,
   centsToMicros,
   printedCents,
   subtractCents,
-  sumCents,
   sumMicros,
   usdDecimal,
 } from "../../platform/money.ts";
@@ -175,7 +175,7 @@ function printed(s: Statement): Statement {
     amountUsdCents: p.lines[i].amountCents,
   }));
   const sum = (keep: (l: StatementLine) => boolean) =>
-    sumCents(lines.filter(keep).map((l) => l.amountUsdCents));
+    addCents(lines.filter(keep).map((l) => l.amountUsdCents));
   const prepaid = sum((l) => l.prepaid);
   return {
     ...s,
