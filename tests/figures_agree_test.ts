@@ -11,28 +11,10 @@ import { parse } from "csv-parse/sync";
 import { closeMonth } from "../server/domain/billing/close.ts";
 import { formatUsd, microsToWholeCents } from "../server/platform/money.ts";
 import { keyVisitor, portalSignUp } from "./buyer_helpers.ts";
-import { hidden, textOf, type Visitor } from "./console_helpers.ts";
-import {
-  DEMO_EMAIL,
-  demoArticleIds,
-  demoVisitor,
-  restRead,
-  signIn,
-} from "./console_activity_helpers.ts";
-import { json, type TestFolio, testFolio } from "./helpers.ts";
-import { demoPath, GPTBOT, visit } from "./landing_helpers.ts";
-import { formatCrawlerPrice, parseCrawlerPrice } from "../server/surfaces/landing/crawler_price.ts";
-
-// deno-lint-ignore no-explicit-any
-type Body = Record<string, any>;
-
-async function api(folio: TestFolio, key: string, path: string, init: RequestInit = {}) {
-  const res = await folio.request(path, {
-    ...init,
-    headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
-  });
-  return { status: res.status, body: await json<Body>(res) };
-}
+import { hidden, textOf } from "./console_helpers.ts";
+import { DEMO_EMAIL, demoVisitor, signIn } from "./console_activity_helpers.ts";
+import { type TestFolio, testFolio } from "./helpers.ts";
+import { api, type Body, seedMonth } from "./figures_helpers.ts";
 
 /** Whole cents of a printed amount, "$1,234.56" → 123456 (or "-$0.03" → -3). */
 function cents(printed: string): number {
@@ -97,58 +79,6 @@ async function ledger(folio: TestFolio, month: string) {
        WHERE statement_month = ? AND kind IN ('metered', 'landing')`,
     ),
   };
-}
-
-/** Seeds the month: 3 metered reads, a landing read with its fee, a license, an accepted offer. */
-async function seedMonth(folio: TestFolio, buyer: { visitor: Visitor; apiKey: string }) {
-  const pk = folio.seeded!.apiKey;
-  // A price of 0.6667¢ a read: three reads are 2.0001¢, rounded once 2¢; rounded each, 3¢.
-  const priced = await api(folio, pk, "/api/publisher/settings", {
-    method: "PATCH",
-    body: JSON.stringify({ pricingUsdCents: { display: 0.6667 } }),
-  });
-  assert.equal(priced.status, 200, JSON.stringify(priced.body));
-  const paid = await demoArticleIds(folio, "PAYWALL");
-  for (const id of paid.slice(0, 3)) {
-    assert.equal(await restRead(folio, id, { prompt: "figures", buyerKey: buyer.apiKey }), 200);
-  }
-  const paywall = await demoPath(folio, "PAYWALL");
-  const quote = await visit(folio, paywall.path, { "user-agent": GPTBOT });
-  await quote.body?.cancel();
-  const price = parseCrawlerPrice(quote.headers.get("crawler-price")!)!;
-  const crawl = await visit(folio, paywall.path, {
-    "user-agent": GPTBOT,
-    authorization: `Bearer ${buyer.apiKey}`,
-    "crawler-exact-price": formatCrawlerPrice(price),
-    "idempotency-key": "figures-1",
-  });
-  assert.equal(crawl.status, 200);
-  await crawl.body?.cancel();
-
-  const license = await api(folio, buyer.apiKey, "/api/marketplace/licenses", {
-    method: "POST",
-    body: JSON.stringify({ publisherId: "pub_demo", useCases: ["rag"] }),
-  });
-  assert.equal(license.status, 201, JSON.stringify(license.body));
-
-  const asked = await api(folio, buyer.apiKey, "/api/marketplace/license-requests", {
-    method: "POST",
-    body: JSON.stringify({
-      publisherId: "pub_demo",
-      useCase: "fine_tuning",
-      message: "Our archive model",
-      maxMonthlyUsdCents: 41_262,
-    }),
-  });
-  assert.equal(asked.status, 201, JSON.stringify(asked.body));
-  const approved = await api(
-    folio,
-    pk,
-    `/api/publisher/license-requests/${asked.body.requestId}/approve`,
-    { method: "POST", body: JSON.stringify({ monthlyPriceUsdCents: 41_262 }) },
-  );
-  assert.equal(approved.status, 200, JSON.stringify(approved.body));
-  return approved.body.offer.id as string;
 }
 
 Deno.test("every figure of a month agrees across the pages, the CSVs, the invoice and the API", async () => {
