@@ -206,7 +206,7 @@ Deno.test("every figure of a month agrees across the pages, the CSVs, the invoic
   // The buyer's pages: the overview's month is the statement's.
   const home = textOf((await buyer.visitor.get("/buyer")).html);
   assert.equal(before(home, "billed this month so far"), billed);
-  assert.equal(before(home, "per-read spend"), microsToWholeCents(l.perRead));
+  assert.equal(after(home, "Per-read spend this month:"), microsToWholeCents(l.perRead));
   const statementPage = await buyer.visitor.get(`/buyer/statements/${month}`);
   const st = textOf(statementPage.html);
   const stLines = tableAmounts(statementPage.html, `Lines of the ${month} statement`);

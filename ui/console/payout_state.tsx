@@ -11,11 +11,9 @@ export const PAYOUT_STATE_WORDS: Record<MonthPayoutState, string> = {
   paid: "paid",
 };
 
-/** The state as a tag beside its amount. */
+/** The state beside its amount: a tag once paid, else its words. */
 export function PayoutState(props: { state: MonthPayoutState }) {
-  return (
-    <span class={`tag ${props.state === "paid" ? "ok" : ""}`}>
-      {PAYOUT_STATE_WORDS[props.state]}
-    </span>
-  );
+  return props.state === "paid"
+    ? <span class="tag ok">{PAYOUT_STATE_WORDS.paid}</span>
+    : <span class="muted small">{PAYOUT_STATE_WORDS[props.state]}</span>;
 }

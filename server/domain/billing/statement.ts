@@ -88,7 +88,8 @@ export const SETTLEMENT_NOTE =
 const DESCRIPTIONS: Record<StatementLine["kind"], string> = {
   subscription: "Monthly license fee",
   metered: "Metered reads",
-  landing: "Agent payments on publisher pages (incl. 4.7% platform fee)",
+  // The fee is its own column on the statement and its own line on the invoice, not in this one.
+  landing: "Agent payments on publisher pages",
   adjustment: "Credit notes (accepted disputes)",
 };
 
