@@ -297,3 +297,37 @@ function assertInvoiceAddsUp(html: string, totalCents: number, subtotalCents: nu
   assert.equal(after(text, "Total"), totalCents);
   assert.equal(after(text, "Amount due"), totalCents);
 }
+
+Deno.test("subscribing from the catalog bills the figure its page showed, not the later second's", async () => {
+  await using folio = await testFolio();
+  const buyer = await portalSignUp(folio, { name: "Quote AI" });
+  const page = await buyer.visitor.get("/buyer/catalog/pub_demo");
+  const texts = /data-first-charges="([^"]+)"/.exec(page.html);
+  assert.ok(texts, "the page quotes each bundle's first charge");
+  const shown = JSON.parse(texts[1].replaceAll("&quot;", '"'))["rag"] as string;
+  const quotedAt = hidden(page.html, "quotedAt");
+  folio.clock.set("2026-11-15T12:41:07Z");
+  const done = await buyer.visitor.post("/buyer/catalog/pub_demo/license", {
+    _csrf: hidden(page.html),
+    useCases: "rag",
+    quotedAt,
+  });
+  assert.equal(done.status, 200, done.html);
+  const rs = await folio.store.db.execute("SELECT price_micros FROM charges");
+  assert.equal(rs.rows.length, 1);
+  assert.equal(formatUsd(microsToWholeCents(Number(rs.rows[0].price_micros))), shown);
+  // 75 USD a month from 12:00:00, not from 12:41:07: 1,339,200 of November's 2,592,000 s.
+  assert.equal(Number(rs.rows[0].price_micros), 38_750_000);
+
+  // A quote from another month is refused on its field and bills nothing.
+  const stale = await api(folio, buyer.apiKey, "/api/marketplace/licenses", {
+    method: "POST",
+    body: JSON.stringify({
+      publisherId: "pub_demo",
+      useCases: ["summarization"],
+      quotedAt: "2026-10-31T23:30:00.000Z",
+    }),
+  });
+  assert.deepEqual([stale.status, stale.body.error.param], [400, "quotedAt"]);
+  assert.equal((await folio.store.db.execute("SELECT COUNT(*) AS n FROM charges")).rows[0].n, 1);
+});

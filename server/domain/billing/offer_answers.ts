@@ -10,15 +10,14 @@ import { newId, newTimeOrderedId } from "../../../store/ids.ts";
 import { closeOffer, getBuyerOffer, type LicenseOffer } from "../../../store/license_offers.ts";
 import { setRequestLicense } from "../../../store/license_requests.ts";
 import { insertLicense } from "../../../store/licenses.ts";
-import { AppError, invalid, notFound } from "../../platform/errors.ts";
-import { monthOf } from "../../platform/clock.ts";
+import { AppError, notFound } from "../../platform/errors.ts";
 import { assertFeeWithinBudgets } from "./budgets.ts";
 import { monthsAfter } from "./license_requests.ts";
 import { monthStart } from "./months.ts";
 import { expireOffer, offerEventData, offerState } from "./offers.ts";
 import { notify } from "../webhooks/events.ts";
 import { usdDecimal } from "../../platform/money.ts";
-import { firstCharge } from "./periods.ts";
+import { billedFrom, firstCharge } from "./periods.ts";
 
 type Transaction = Awaited<ReturnType<Client["transaction"]>>;
 
@@ -30,14 +29,11 @@ export interface Acceptance {
   periodEnd: Date;
 }
 
-/** How old a quoted first charge may be and still be billed as quoted. */
-export const QUOTE_LIFETIME_MS = 3_600_000;
-
 /**
  * The buyer accepts its open offer: the license starts now and its prorated first month is billed
  * once, within the buyer's budgets (409 budget_exceeded otherwise, and nothing changes). With
- * `quotedAt` (the offer's `acceptNow.quotedAt` the buyer saw, at most QUOTE_LIFETIME_MS old and in
- * this month), the charge is the one quoted then, as Stripe's proration_date; else it is now's.
+ * `quotedAt` (the offer's `acceptNow.quotedAt` the buyer saw), the charge is the one quoted then
+ * (`billedFrom`); else it is now's.
  */
 export async function acceptOffer(
   db: Client,
@@ -45,7 +41,7 @@ export async function acceptOffer(
   offerId: string,
   options: { now: Date; quotedAt?: Date },
 ): Promise<Acceptance> {
-  const billFrom = quoteTime(options.quotedAt, options.now);
+  const billFrom = billedFrom(options.quotedAt, options.now);
   const tx = await db.transaction("write");
   try {
     const offer = await openOffer(tx, buyerId, offerId, "accept", options.now);
@@ -102,20 +98,6 @@ export async function acceptOffer(
   } finally {
     tx.close();
   }
-}
-
-/** The moment the first charge is prorated from: a valid quote's, else now. */
-function quoteTime(quotedAt: Date | undefined, now: Date): Date {
-  if (quotedAt === undefined) return now;
-  const age = now.getTime() - quotedAt.getTime();
-  if (age < 0 || age > QUOTE_LIFETIME_MS || monthOf(quotedAt) !== monthOf(now)) {
-    throw invalid(
-      "quotedAt",
-      "the figure quoted is more than an hour old, from another month or in the future: read " +
-        "the offer again for what accepting bills now",
-    );
-  }
-  return quotedAt;
 }
 
 /** The buyer declines its open offer, with its reason if it gives one; nothing is billed. */

@@ -156,6 +156,12 @@ export const licenseInputSchema = z.object({
   ).min(1, USE_CASES_SHAPE).max(10, USE_CASES_SHAPE)
     .describe("The uses to license, priced from the rate card (base fee plus each use)")
     .meta({ examples: [["display", "rag"]] }),
+  quotedAt: z.iso.datetime({ error: "must be the moment the first charge was quoted" })
+    .optional().describe(
+      "When the first charge the buyer saw was computed (the buyer portal sends its page's): " +
+        "it is then billed as quoted, within an hour and in the same month (Stripe's " +
+        "proration_date); without it, prorated from now",
+    ),
 });
 
 /** 201 of POST /api/marketplace/licenses without a payment processor: active at once. */
