@@ -66,7 +66,7 @@ Deno.test("statements: months with charges, a closed month's lines and totals, i
     "description",
     "quantity",
     "price_usd_micros",
-    "platform_fee_usd_micros",
+    "fee_usd_micros",
     "amount_usd_micros",
   ]);
   assert.deepEqual(rows[1].slice(0, 5), [

@@ -197,7 +197,7 @@ Deno.test("every figure of a month agrees across the pages, the CSVs, the invoic
   const csvLines = csv.slice(1, -1);
   assert.equal(Number(csv.at(-1)![amount]), sum(csvLines.map((r) => Number(r[amount]))));
   assert.equal(Number(csv.at(-1)![amount]), l.billed);
-  for (const col of ["price_usd_micros", "platform_fee_usd_micros"]) {
+  for (const col of ["price_usd_micros", "fee_usd_micros"]) {
     const i = csv[0].indexOf(col);
     assert.equal(Number(csv.at(-1)![i]), sum(csvLines.map((r) => Number(r[i]))), col);
   }

@@ -217,7 +217,7 @@ Deno.test("statements: a finished empty month is closed; the CSV downloads with 
   assert.equal(
     lines[0],
     '"month","publisher","kind","description","quantity","price_usd_micros",' +
-      '"platform_fee_usd_micros","amount_usd_micros"',
+      '"fee_usd_micros","amount_usd_micros"',
   );
   assert.match(lines[1], /^"2026-11","The Demo Ledger","metered","Metered reads","1",/);
   assert.match(

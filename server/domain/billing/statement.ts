@@ -206,7 +206,7 @@ export function statementCsv(s: Statement): string {
     "description",
     "quantity",
     "price_usd_micros",
-    "platform_fee_usd_micros",
+    "fee_usd_micros",
     "amount_usd_micros",
   ]];
   for (const l of s.lines) {

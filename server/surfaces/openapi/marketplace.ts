@@ -361,8 +361,10 @@ export function marketplaceApi(): Api {
     "/statement/csv": {
       get: authed({
         summary: "The statement as CSV (attachment)",
-        description: "Columns month, publisher, kind, description, quantity, amount_usd_cents; " +
-          "a last total row. Text cells are guarded against formula injection.",
+        description: "Columns month, publisher, kind, description, quantity, " +
+          "price_usd_micros, fee_usd_micros, amount_usd_micros (micro-dollars, exact); a last " +
+          "total row, the sum of the lines, naming the total as invoiced (rounded once to the " +
+          "cent). Text cells are guarded against formula injection.",
         params: [MONTH_PARAM],
         ok: [200, { "text/csv": { schema: { type: "string" } } }],
         errors: [400],
