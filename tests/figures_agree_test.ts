@@ -136,6 +136,11 @@ Deno.test("every figure of a month agrees across the pages, the CSVs, the invoic
   const overview = textOf((await publisher.get("/publisher")).html);
   assert.equal(before(overview, "earned this month"), earned);
   assert.match(overview, /Earned: your prices on this month's statements/);
+  // Every charged read is an article read (the landing path's too), counted once on each page.
+  const figure = (label: string) => Number(new RegExp(`(\\d+) ${label}`).exec(overview)![1]);
+  assert.equal(figure("charged reads"), earnings.chargedReads);
+  assert.equal(figure("charged reads"), 4);
+  assert.equal(figure("article reads"), 4);
   const earningsPage = await publisher.get("/publisher/earnings");
   const earningsText = textOf(earningsPage.html);
   assert.equal(before(earningsText, `earned in ${month} so far`), earned);
