@@ -7,7 +7,11 @@ import type { Client } from "./db.ts";
 
 const DAY_MS = 86_400_000;
 
-/** Calls of one surface on one day; `reads` are successful get_article calls on any surface. */
+/**
+ * Calls of one surface on one day; `reads` are its answered calls that read an article, on any
+ * surface, the landing path's included (the reads `topArticles` counts per article; rows logged
+ * before calls noted their article count by their tool).
+ */
 export interface DailySurfaceCalls {
   day: number;
   surface: string;
@@ -27,7 +31,8 @@ export interface DailyCharges {
 /**
  * Calls since `since`, per day and surface; trace rows (protocol methods) are not calls. The
  * call log has no (publisher, time) index: ids grow with time, so the first id logged at or after
- * `since` (found on the time index) bounds the walk of the publisher index instead.
+ * `since` (found on the time index) bounds the walk of the publisher index instead: the least id of
+ * the first instant, as calls logged in one millisecond are in the index by surface, not by id.
  */
 export async function dailySurfaceCalls(
   db: Client,
@@ -37,10 +42,12 @@ export async function dailySurfaceCalls(
   const rs = await db.execute({
     sql: `SELECT (at / ${DAY_MS}) * ${DAY_MS} AS day, surface, COUNT(*) AS calls,
             SUM(status = 'error') AS errors,
-            SUM(status = 'ok' AND tool IN ('get_article', '_rest:get_article')) AS reads
+            SUM(status = 'ok' AND (article_id IS NOT NULL
+              OR tool IN ('get_article', '_rest:get_article'))) AS reads
           FROM call_log
           WHERE publisher_id = ? AND status != 'trace' AND at >= ?
-            AND id >= COALESCE((SELECT id FROM call_log WHERE at >= ? ORDER BY at LIMIT 1), 0)
+            AND id >= COALESCE((SELECT MIN(id) FROM call_log
+              WHERE at = (SELECT MIN(at) FROM call_log WHERE at >= ?)), 0)
           GROUP BY day, surface ORDER BY day, surface`,
     args: [publisherId, since.getTime(), since.getTime()],
   });

@@ -238,6 +238,7 @@ Deno.test("publisher earnings show its own prices and the payout; the platform f
     meteredUsdCents: 100,
     landingUsdCents: 100,
     subscriptionUsdCents: 0,
+    adjustmentsUsdCents: 0,
     earningsUsdCents: 200,
     platformFeesUsdCents: 5,
     chargedReads: 2,

@@ -33,7 +33,8 @@ browserTest(
     );
 
     await visitPage(page, `${base}/buyer/offers`, "buyer-offers");
-    assert.match(await text(page), /you accept: \$155\.00 when this page was shown/);
+    assert.match(await text(page), /Accepting bills \$155\.00 on this month's statement/);
+    assert.match(await text(page), /Accept and pay \$155\.00/);
     assert.equal(await submitForm(page, `form[action='/buyer/offers/${offer.id}/accept']`), 200);
     assert.match(await text(page), /Offer accepted/);
     await visitPage(page, `${base}/buyer/offers?done=accepted`, "buyer-offers-accepted");

@@ -62,7 +62,8 @@ Deno.test("offers are accepted and declined from the portal; denials show the re
   assert.match(text, /Publisher's reason Display is not for sale/);
   assert.match(text, /Your maximum \$300\.00 a month/);
   assert.match(text, /fine-tuning for \$300\.00 a month, until you cancel/);
-  assert.match(text, /counted to the second you accept: \$155\.00 when this page was shown/);
+  assert.match(text, /Accepting bills \$155\.00 on this month's statement/);
+  assert.match(text, /Accept and pay \$155\.00/);
   // The page speaks to the reader: no API sentence, route or wire name in it.
   assert.doesNotMatch(text, /POST \/api|fine_tuning|T\d\d:\d\d:\d\d\.\d{3}Z/);
   assert.match(page.html, new RegExp(`action="/buyer/offers/${offerA}/accept"`));

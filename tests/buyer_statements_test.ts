@@ -65,7 +65,9 @@ Deno.test("statements: months with charges, a closed month's lines and totals, i
     "kind",
     "description",
     "quantity",
-    "amount_usd_cents",
+    "price_usd_micros",
+    "fee_usd_micros",
+    "amount_usd_micros",
   ]);
   assert.deepEqual(rows[1].slice(0, 5), [
     "2026-11",
@@ -85,7 +87,14 @@ Deno.test("statements: months with charges, a closed month's lines and totals, i
   const body = JSON.parse(json.html);
   assert.equal(body.month, "2026-11");
   assert.equal(body.state, "closed");
-  assert.equal(Number(rows.at(-1)![5]), body.totalUsdCents);
+  // The Total row is the sum of the lines, in the same unit; it names the total as invoiced.
+  const lines = rows.slice(1, -1);
+  assert.equal(Number(rows.at(-1)![7]), lines.reduce((t, r) => t + Number(r[7]), 0));
+  assert.equal(Number(rows.at(-1)![7]), body.totalUsdMicros);
+  assert.match(
+    rows.at(-1)![3],
+    new RegExp(`invoiced as ${(body.totalUsdCents / 100).toFixed(2)} USD`),
+  );
 
   const bad = await visitor.get("/buyer/statements/2026-13");
   assert.equal(bad.status, 400);

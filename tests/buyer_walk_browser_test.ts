@@ -41,7 +41,8 @@ browserTest(
     await visitPage(page, `${base}/buyer`, "buyer-walk-5-overview");
     const overview = await text(page);
     assert.match(overview, /1\s+article reads/);
-    assert.match(overview, new RegExp(`\\$${(cents / 100).toFixed(2)}\\s+per-read spend`));
+    const spent = `\\$${(cents / 100).toFixed(2)}`;
+    assert.match(overview, new RegExp(`Per-read spend this month: ${spent}`));
     assert.match(overview, /The Demo Ledger/);
 
     // A budget of what is already spent leaves no room: the next charged read stops, as at the cap.

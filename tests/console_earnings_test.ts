@@ -76,7 +76,9 @@ Deno.test("earnings per month and per day, with the payout once the month closes
     new RegExp(
       `2026-11 ${escape(usd(month.meteredUsdCents))} \\$0\\.00 ${
         escape(usd(month.subscriptionUsdCents))
-      } ${escape(usd(month.earningsUsdCents))} \\$0\\.00 2 computed when the month closes`,
+      } ${escape(usd(month.earningsUsdCents))} \\$0\\.00 2 ${
+        escape(usd(month.earningsUsdCents))
+      } accruing: the month is in progress`,
     ),
   );
 
@@ -90,8 +92,11 @@ Deno.test("earnings per month and per day, with the payout once the month closes
   await closeMonth(folio.store.db, { month: "2026-11", now: folio.clock.now() });
   visitor = await signIn(folio, DEMO_EMAIL); // the first session has expired by now
   const closed = textOf((await visitor.get("/publisher/earnings")).html);
-  assert.match(closed, new RegExp(`${escape(usd(month.earningsUsdCents))} pending`));
-  assert.match(closed, /payout for 2026-11 \(pending\)/);
+  assert.match(
+    closed,
+    new RegExp(`${escape(usd(month.earningsUsdCents))} pending: the month is over`),
+  );
+  assert.match(closed, /payout for 2026-11: pending: the month is over, due and not paid yet/);
 
   const other = await consoleSignUp(folio);
   const theirs = textOf((await other.visitor.get("/publisher/earnings")).html);

@@ -57,7 +57,8 @@ Deno.test("a closed month's invoice: number, dates, seller, buyer, lines and tot
     return Math.round(Number(m[1]) * 1_000_000);
   };
   assert.equal(
-    money("Subtotal") + money("Platform fees \\(4\\.7% on agent payments\\)"),
+    money("Subtotal \\(the lines above\\)") +
+      money("Folio platform fee \\(4\\.7% on agent payments\\)"),
     money("Total"),
   );
   assert.match(text, /due within 30 days, by 2027-01-01/);

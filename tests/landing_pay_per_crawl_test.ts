@@ -276,13 +276,17 @@ Deno.test("pay-per-crawl: a paid read is one ledger row with the fee apart, on t
     [own, price - own, "landing"],
   ]);
 
-  const statement = await json<{ lines: { kind: string; amountUsdCents: number }[] }>(
+  const statement = await json<
+    { lines: { kind: string; amountUsdCents: number; amountUsdMicros: number }[] }
+  >(
     await folio.request("/api/marketplace/statement", {
       headers: { authorization: `Bearer ${apiKey}` },
     }),
   );
   const line = statement.lines.find((l) => l.kind === "landing")!;
-  assert.equal(line.amountUsdCents, price / 10_000);
+  // Exact in micros; printed in whole cents, rounded once.
+  assert.equal(line.amountUsdMicros, price);
+  assert.equal(line.amountUsdCents, Math.round(price / 10_000));
 
   const publisherKey = folio.seeded!.apiKey;
   const earnings = await json<

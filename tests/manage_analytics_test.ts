@@ -78,6 +78,7 @@ Deno.test("analytics count calls per day and surface, reads, and the month's tot
     reads: 2,
     chargedReads: 0,
     earningsUsdCents: 0,
+    platformFeesUsdCents: 0,
   });
   assert.deepEqual(a.daily.at(-1).calls, { rest: 2 });
   assert.deepEqual(a.daily.at(-3).calls, { mcp: 1 });

@@ -85,9 +85,11 @@ Deno.test("a request the publisher approved with a price is billed and on the st
   const statement = await json<Json>(await api(folio, apiKey, "/statement"));
   assert.equal(statement.state, "open");
   assert.deepEqual(
-    statement.lines.map((l: Record<string, unknown>) => [l.kind, l.amountUsdCents]),
-    // 250 USD a month, accepted Nov 15 12:00 UTC: 1,339,200 of 2,592,000 seconds.
-    [["subscription", 12_916.6667]],
+    statement.lines.map((
+      l: Record<string, unknown>,
+    ) => [l.kind, l.amountUsdMicros, l.amountUsdCents]),
+    // 250 USD a month, accepted Nov 15 12:00 UTC: 1,339,200 of 2,592,000 seconds; printed in cents.
+    [["subscription", 129_166_667, 12_917]],
   );
   const licenses = await json<{ licenses: Record<string, unknown>[] }>(
     await api(folio, apiKey, "/licenses"),
@@ -212,9 +214,16 @@ Deno.test("statements: a finished empty month is closed; the CSV downloads with 
   );
   const text = await csv.text();
   const lines = text.trim().split("\r\n");
-  assert.equal(lines[0], '"month","publisher","kind","description","quantity","amount_usd_cents"');
+  assert.equal(
+    lines[0],
+    '"month","publisher","kind","description","quantity","price_usd_micros",' +
+      '"fee_usd_micros","amount_usd_micros"',
+  );
   assert.match(lines[1], /^"2026-11","The Demo Ledger","metered","Metered reads","1",/);
-  assert.match(lines.at(-1)!, /^"2026-11","","total","Total","",/);
+  assert.match(
+    lines.at(-1)!,
+    /^"2026-11","","total","Total, invoiced as \d+\.\d\d USD \(rounded once to the cent\)","1",/,
+  );
   const bad = await api(folio, apiKey, "/statement/csv?month=2026-13");
   assert.equal(bad.status, 400);
   await bad.body?.cancel();

@@ -95,12 +95,16 @@ Deno.test("a buyer signs up, reads a paywalled article (charged), subscribes, re
 
   const st = await json<Obj>(await call(folio, apiKey, "/api/marketplace/statement"));
   assert.equal(st.month, "2026-11");
-  // The subscription's line is exact (5,166.6667 cents, prorated); totals are whole cents.
+  // The subscription's line is exact in micros (5,166.6667 cents, prorated); cents are printed.
   assert.equal(st.subscriptionFeesUsdCents, 5_167);
   assert.equal(st.meteredUsdCents, 2);
   assert.equal(st.totalUsdCents, 5_169);
-  const lines = st.lines as { amountUsdCents: number }[];
-  assert.deepEqual(lines.map((l) => l.amountUsdCents).sort(), [2, 5_166.6667]);
+  const lines = st.lines as { amountUsdCents: number; amountUsdMicros: number }[];
+  assert.deepEqual(lines.map((l) => l.amountUsdMicros).sort((a, b) => a - b), [
+    20_000,
+    51_666_667,
+  ]);
+  assert.deepEqual(lines.map((l) => l.amountUsdCents).sort((a, b) => a - b), [2, 5_167]);
 
   const invoice = await call(folio, apiKey, "/api/marketplace/statement/invoice?month=2026-11");
   assert.equal(invoice.status, 200);

@@ -90,6 +90,7 @@ Deno.test("approve makes an offer; the buyer accepts it once, billed the prorate
   assert.deepEqual(offer.acceptNow, {
     firstChargeUsdCents: 15_500,
     periodEnd: "2026-12-01T00:00:00.000Z",
+    quotedAt: "2026-11-15T12:00:00.000Z",
   });
   const mine = await market(folio, apiKey, "GET", "/license-requests");
   assert.equal(mine.body.requests[0].state, "offered");

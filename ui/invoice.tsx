@@ -109,7 +109,7 @@ export function InvoicePage(props: { invoice: Invoice; backHref?: string; payHre
               <th scope="col">Item</th>
               <th scope="col">Publisher</th>
               <th scope="col" class="num">Qty</th>
-              <th scope="col" class="num">Amount</th>
+              <th scope="col" class="num">Publisher's price</th>
             </tr>
           </thead>
           <tbody>
@@ -118,7 +118,7 @@ export function InvoicePage(props: { invoice: Invoice; backHref?: string; payHre
                 <td>{l.description}{l.prepaid ? " (paid by card)" : ""}</td>
                 <td>{l.publisherName}</td>
                 <td class="num">{l.quantity.toLocaleString("en-US")}</td>
-                <td class="num">{formatUsd(l.amountUsdCents)}</td>
+                <td class="num">{formatUsd(l.priceUsdCents)}</td>
               </tr>
             ))}
             {s.lines.length === 0 && (
@@ -132,11 +132,11 @@ export function InvoicePage(props: { invoice: Invoice; backHref?: string; payHre
       <table class="totals">
         <tbody>
           <tr>
-            <th scope="row">Subtotal</th>
+            <th scope="row">Subtotal (the lines above)</th>
             <td class="num">{formatUsd(inv.subtotalUsdCents)}</td>
           </tr>
           <tr>
-            <th scope="row">Platform fees (4.7% on agent payments)</th>
+            <th scope="row">Folio platform fee (4.7% on agent payments)</th>
             <td class="num">{formatUsd(inv.feesUsdCents)}</td>
           </tr>
           <tr>
@@ -156,7 +156,7 @@ export function InvoicePage(props: { invoice: Invoice; backHref?: string; payHre
             )
             : null}
           <tr class="grand">
-            <th scope="row">Amount due (to the cent)</th>
+            <th scope="row">Amount due</th>
             <td class="num">{formatUsd(inv.amountDueUsdCents)}</td>
           </tr>
           {r && r.paidUsdMicros > 0
@@ -216,7 +216,10 @@ export function InvoicePage(props: { invoice: Invoice; backHref?: string; payHre
           {inv.dueOn
             ? `Payment terms: due within ${termDays(inv)} days, by ${inv.dueOn}.`
             : "Payment terms: due within 30 days of issue."}{" "}
-          Reads charged after the month closed appear on the next invoice as adjustments.
+          Every amount is the exact sum of the month's charges (kept to a millionth of a dollar),
+          rounded once to the cent; each line is rounded up or down so that the lines add up to the
+          subtotal as printed. Reads charged after the month closed appear on the next invoice as
+          adjustments.
           {inv.seller.email ? ` Questions about this invoice: ${inv.seller.email}.` : ""}
         </p>
       </footer>

@@ -324,3 +324,87 @@ export function wholeCentsBelow(micros: number): number {
   assertMicros(micros);
   return micros - (micros % MICROS_PER_CENT);
 }
+
+/**
+ * Amounts in micros as the whole cents a document prints under a total of `totalCents` (default:
+ * their sum rounded once, half-up): each line is its own amount rounded down or up, the largest
+ * remainders rounding up (the smallest down, when the total asks for less), so the lines add up to
+ * the total as printed (docs/decisions/billing.md "One rounding rule"). A line of whole cents keeps
+ * its value unless the total leaves no other way; a line of nothing stays nothing.
+ */
+export function splitCents(micros: readonly number[], totalCents?: number): number[] {
+  const target = totalCents ?? microsToWholeCents(sumMicros(micros));
+  const shares = micros.map((m) => Math.floor(m / MICROS_PER_CENT));
+  const rest = micros.map((m, i) => m - shares[i] * MICROS_PER_CENT);
+  let left = target - shares.reduce((t, s) => t + s, 0);
+  const order = micros.map((_, i) => i).filter((i) => micros[i] !== 0);
+  if (order.length === 0) return shares;
+  // Up: largest remainder first; down: smallest remainder first, never a line below nothing.
+  order.sort((a, b) => left >= 0 ? rest[b] - rest[a] || a - b : rest[a] - rest[b] || a - b);
+  for (let k = 0; left !== 0 && k < order.length * 4; k++) {
+    const i = order[k % order.length];
+    if (left > 0) {
+      shares[i]++;
+      left--;
+    } else if (shares[i] > 0 || micros[i] < 0) {
+      shares[i]--;
+      left++;
+    }
+  }
+  return shares;
+}
+
+/** The cents a priced document prints: lines (price, fee, amount), subtotal, fees, total. */
+export interface PrintedCents {
+  lines: { priceCents: number; feeCents: number; amountCents: number }[];
+  /** The publishers' prices: their sum rounded once. */
+  subtotalCents: number;
+  /** The platform fees: the total less the subtotal, so the three add up as printed. */
+  feesCents: number;
+  /** Prices and fees: their sum rounded once. */
+  totalCents: number;
+}
+
+/**
+ * The one rounding rule for a document of lines each with a price and a platform fee (a statement,
+ * an invoice, a payout statement): the total and the subtotal are micro-dollar sums rounded once;
+ * the fees are the difference; each column is split to the cent (`splitCents`) and a line's
+ * amount is its price plus its fee, so rows and columns add up as printed.
+ */
+export function printedCents(
+  lines: readonly { priceMicros: number; feeMicros: number }[],
+): PrintedCents {
+  const totalCents = microsToWholeCents(sumMicros(lines.map((l) => l.priceMicros + l.feeMicros)));
+  const subtotalCents = microsToWholeCents(sumMicros(lines.map((l) => l.priceMicros)));
+  const feesCents = totalCents - subtotalCents;
+  const prices = splitCents(lines.map((l) => l.priceMicros), subtotalCents);
+  const fees = splitCents(lines.map((l) => l.feeMicros), feesCents);
+  return {
+    lines: lines.map((_, i) => ({
+      priceCents: prices[i],
+      feeCents: fees[i],
+      amountCents: prices[i] + fees[i],
+    })),
+    subtotalCents,
+    feesCents,
+    totalCents,
+  };
+}
+
+/**
+ * Pages: an amount of one ledger item in micros: a single read's (`perUse`) is a per-use price and
+ * keeps its precision (`formatRate`, "$0.005"); any other, a license fee, is cents (`formatUsd`).
+ */
+export function formatItemUsd(micros: number, perUse: boolean): string {
+  return perUse ? formatRate(microsToCents(micros)) : formatUsd(microsToCents(micros));
+}
+
+/** The sum of whole cents of either sign (printed lines, credit notes among them). */
+export function addCents(amounts: readonly number[]): number {
+  let total = 0;
+  for (const cents of amounts) {
+    if (!Number.isSafeInteger(cents)) throw new RangeError("addCents takes whole cents");
+    total += cents;
+  }
+  return total;
+}

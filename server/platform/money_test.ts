@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import {
+  addCents,
   centsText,
   centsToMicros,
   centsToUsd,
@@ -10,7 +11,9 @@ import {
   microsToWholeCents,
   PLATFORM_FEE_BPS,
   priceSubscription,
+  printedCents,
   RATE_CARD,
+  splitCents,
   usdDecimal,
   usdText,
   usdToCents,
@@ -154,4 +157,53 @@ Deno.test("pages convert between dollars and cents exactly", () => {
   assert.equal(usdToCents(0.000049), 0.0049);
   assert.equal(usdToCents(12.345, true), 1235);
   assert.equal(usdToCents(-1), -100);
+});
+
+Deno.test("splitCents() prints lines that add up to their total rounded once", () => {
+  // 3 reads at 0.5¢ and one at 0.4¢: 1.9¢ in all, 2¢ printed; rounding each would print 3¢.
+  const reads = [5_000, 5_000, 5_000, 4_000];
+  assert.deepEqual(splitCents(reads), [1, 1, 0, 0]);
+  assert.equal(microsToWholeCents(19_000), 2);
+  // Whole cents keep their value; nothing stays nothing; a total asking for less rounds down.
+  assert.deepEqual(splitCents([10_000, 0, 15_000]), [1, 0, 2]);
+  assert.deepEqual(splitCents([15_000, 15_000], 2), [1, 1]);
+  assert.deepEqual(splitCents([0, 0]), [0, 0]);
+  // A credit note (negative) is split like any line.
+  assert.deepEqual(splitCents([812_303_400, -5_000]), [81_230, 0]);
+  for (let seed = 1; seed < 200; seed++) {
+    const lines = Array.from(
+      { length: 1 + (seed % 7) },
+      (_, i) => (seed * 7_919 * (i + 3)) % 90_001,
+    );
+    const shown = splitCents(lines);
+    assert.equal(
+      shown.reduce((t, c) => t + c, 0),
+      microsToWholeCents(lines.reduce((t, m) => t + m, 0)),
+    );
+    shown.forEach((c, i) =>
+      assert.ok(Math.abs(c * 10_000 - lines[i]) < 10_000, `${lines[i]} → ${c}`)
+    );
+  }
+});
+
+Deno.test("printedCents(): lines, subtotal, fees and total add up by row and by column", () => {
+  // The issue's month: 23,033.6¢ of reads and a 80,930¢ licence, plus a landing read with its fee.
+  const lines = [
+    { priceMicros: 230_336_000, feeMicros: 0 },
+    { priceMicros: 809_300_000, feeMicros: 0 },
+    { priceMicros: 45_000, feeMicros: 2_115 },
+  ];
+  const p = printedCents(lines);
+  assert.equal(p.totalCents, microsToWholeCents(230_336_000 + 809_300_000 + 47_115));
+  assert.equal(p.subtotalCents + p.feesCents, p.totalCents);
+  assert.equal(p.lines.reduce((t, l) => t + l.priceCents, 0), p.subtotalCents);
+  assert.equal(p.lines.reduce((t, l) => t + l.feeCents, 0), p.feesCents);
+  assert.equal(p.lines.reduce((t, l) => t + l.amountCents, 0), p.totalCents);
+  for (const l of p.lines) assert.equal(l.priceCents + l.feeCents, l.amountCents);
+  assert.deepEqual(p.lines.map((l) => l.feeCents), [0, 0, 0]);
+  // A credit note (a negative line with its negative fee) adds up the same way.
+  const credited = printedCents([...lines, { priceMicros: -45_000, feeMicros: -2_115 }]);
+  assert.equal(addCents(credited.lines.map((l) => l.amountCents)), credited.totalCents);
+  assert.equal(addCents(credited.lines.map((l) => l.feeCents)), credited.feesCents);
+  assert.throws(() => addCents([1.5]), RangeError);
 });

@@ -3,12 +3,16 @@ import type { z } from "zod";
 import type { itemPageSchema } from "../../server/surfaces/marketplace/item_schemas.ts";
 import { Scroll } from "../console/scroll.tsx";
 import { count, CsrfField, when } from "../console/shell.tsx";
-import { formatRate, formatUsd, microsToCents } from "../../server/platform/money.ts";
+import { formatItemUsd, formatUsd, microsToCents } from "../../server/platform/money.ts";
 import { plural } from "../../server/platform/words.ts";
 import { BuyerShell, type BuyerWho } from "./shell.tsx";
 
 /** GET /api/marketplace/items. */
 export type ItemPageView = z.output<typeof itemPageSchema>;
+
+/** An item's amount: one read's is a per-use price; a license fee is cents. */
+const itemUsd = (it: { kind: string }, micros: number) =>
+  formatItemUsd(micros, it.kind === "metered" || it.kind === "landing");
 
 const USES = ["summarization", "display", "rag", "fine_tuning"];
 const SURFACES = ["rest", "mcp", "a2a", "landing", "marketplace"];
@@ -165,9 +169,9 @@ export function ItemsPage(
                         </td>
                         <td>{i.use ?? "—"}</td>
                         <td>{i.surface}</td>
-                        <td class="num">{formatRate(microsToCents(i.priceUsdMicros))}</td>
-                        <td class="num">{formatUsd(microsToCents(i.feeUsdMicros))}</td>
-                        <td class="num">{formatUsd(i.amountUsdCents)}</td>
+                        <td class="num">{itemUsd(i, i.priceUsdMicros)}</td>
+                        <td class="num">{itemUsd(i, i.feeUsdMicros)}</td>
+                        <td class="num">{itemUsd(i, i.amountUsdMicros)}</td>
                         <td>
                           <code>{i.idempotencyKey ?? "—"}</code>
                         </td>

@@ -139,15 +139,19 @@ function Request(
           <div class="decide">
             <form method="post" action={`/buyer/offers/${encodeURIComponent(o.offerId)}/accept`}>
               <CsrfField token={props.csrf} />
+              <input type="hidden" name="quotedAt" value={o.acceptNow.quotedAt} />
               <p>
-                When you accept, you are billed for the rest of this month, counted to the second
-                you accept: {formatUsd(o.acceptNow.firstChargeUsdCents)}{" "}
-                when this page was shown, a little less the later you accept. Then{" "}
-                {formatUsd(o.monthlyPriceUsdCents)} on the 1st of each month from{" "}
+                Accepting bills {formatUsd(o.acceptNow.firstChargeUsdCents)}{" "}
+                on this month's statement: the monthly price for the rest of the month, counted from
+                when this page was shown ({when(o.acceptNow.quotedAt)}). That is the amount billed
+                if you accept within the hour; after that, the page shows you the new amount first.
+                Then {formatUsd(o.monthlyPriceUsdCents)} on the 1st of each month from{" "}
                 {when(o.acceptNow.periodEnd)}. Your budgets apply.
               </p>
               <p>
-                <button type="submit">Accept the offer</button>
+                <button type="submit">
+                  Accept and pay {formatUsd(o.acceptNow.firstChargeUsdCents)}
+                </button>
               </p>
             </form>
             <form method="post" action={`/buyer/offers/${encodeURIComponent(o.offerId)}/decline`}>

@@ -10,6 +10,8 @@ export interface BuyerOverviewProps {
   who: BuyerWho;
   report: BudgetReport;
   month: { calls: number; reads: number };
+  /** This month's statement total so far (GET /api/marketplace/statement `totalUsdCents`). */
+  statementUsdCents: number;
   activeLicenses: number;
   steps: Step[];
 }
@@ -23,11 +25,22 @@ export function BuyerOverviewPage(props: BuyerOverviewProps) {
       <div class="grid">
         <Figure value={count(props.month.calls)} label={`calls in ${r.month}`} />
         <Figure value={count(props.month.reads)} label="article reads" />
-        <Figure value={formatUsd(r.overall.readSpendUsdCents)} label="per-read spend" />
+        <Figure value={formatUsd(props.statementUsdCents)} label="billed this month so far" />
         <Figure value={count(props.activeLicenses)} label="active licenses" />
       </div>
+      <p class="hint">
+        Billed this month so far: everything on this month's{" "}
+        <a href={`/buyer/statements/${r.month}`}>statement</a>{" "}
+        (license fees, reads and agent payments, with Folio's 4.7% fee on agent payments), added up
+        exactly and rounded once to the cent.
+      </p>
       <section class="card" aria-labelledby="spend-title">
         <h2 id="spend-title">Spend per publisher in {r.month}</h2>
+        <p>
+          Per-read spend this month:{" "}
+          <strong>{formatUsd(r.overall.readSpendUsdCents)}</strong>, the reads and agent payments
+          alone (with their fee), what the monthly cap counts.
+        </p>
         <p class="hint">
           Each publisher's per-read spend against the platform's {formatUsd(r.capUsdCents)}{" "}
           monthly cap and against your own budgets. Past either, reads are served with the rights

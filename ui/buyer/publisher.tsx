@@ -42,7 +42,7 @@ export interface PublisherProps {
    * rendered (server/domain/billing/periods.ts `firstCharge`): cents per bundle, keyed like
    * `feeTotals`, and the end of the period it pays for. Null: card checkout bills the whole month.
    */
-  firstCharges: { cents: Record<string, number>; periodEnd: string } | null;
+  firstCharges: { cents: Record<string, number>; periodEnd: string; quotedAt: string } | null;
   /** The request form refused: its problem and what was typed. */
   requestFailed?: RequestFormProps["failed"];
 }
@@ -223,6 +223,7 @@ export function PublisherPage(props: PublisherProps) {
                 : undefined}
             >
               <CsrfField token={props.who.csrfToken} />
+              {charges ? <input type="hidden" name="quotedAt" value={charges.quotedAt} /> : null}
               <fieldset {...invalidIf(fieldProblem, "useCases", "use-cases-hint")}>
                 <legend>Use cases</legend>
                 <p class="hint" id="use-cases-hint">Tick at least one.</p>
@@ -342,8 +343,10 @@ function FirstCharge(
       <p id="first-charge">
         You are billed{" "}
         <output data-first-charge aria-live="polite">{shown ?? NOTHING_TICKED}</output>{" "}
-        now for the rest of this month, counted to the second you subscribe (that is the amount when
-        this page was shown; a little less the later you click), then{" "}
+        now for the rest of this month, counted from when this page was shown ({when(
+          charges.quotedAt,
+        )}): that is the amount billed if you subscribe within the hour; after that, the page shows
+        you the new amount first. Then{" "}
         <output data-fee-then={MONTHLY_FEE}>{then ?? MONTHLY_FEE}</output>{" "}
         on the 1st of each month from{" "}
         {when(charges.periodEnd)}, until you cancel. It goes on your monthly statement; your budgets

@@ -4,7 +4,7 @@ import type { StatementWire } from "../../server/domain/billing/statement.ts";
 import type { statementMonthsSchema } from "../../server/surfaces/marketplace/schemas.ts";
 import { Pager, Scroll } from "../console/scroll.tsx";
 import { count, when } from "../console/shell.tsx";
-import { formatRate, formatUsd } from "../../server/platform/money.ts";
+import { formatUsd } from "../../server/platform/money.ts";
 import { BuyerShell, type BuyerWho } from "./shell.tsx";
 import { InvoicesSection, type ReceivablesView } from "./invoices.tsx";
 import { plural } from "../../server/platform/words.ts";
@@ -136,7 +136,7 @@ export function StatementPage(props: { who: BuyerWho; statement: StatementView }
                     <td>{l.publisherName}</td>
                     <td>{l.description}{l.prepaid ? " (paid by card)" : ""}</td>
                     <td class="num">{count(l.quantity)}</td>
-                    <td class="num">{formatRate(l.priceUsdCents)}</td>
+                    <td class="num">{formatUsd(l.priceUsdCents)}</td>
                     <td class="num">{formatUsd(l.feeUsdCents)}</td>
                     <td class="num">{formatUsd(l.amountUsdCents)}</td>
                     <td>
@@ -158,6 +158,11 @@ export function StatementPage(props: { who: BuyerWho; statement: StatementView }
       <p class="hint">{s.settlementNote}</p>
       <section class="card" aria-labelledby="totals-title">
         <h2 id="totals-title">Totals</h2>
+        <p class="hint">
+          The total is the exact sum of every charge on this statement, rounded once to the cent.
+          Each line is rounded up or down so the lines add up to it as shown; the CSV and JSON
+          downloads keep the exact amounts, to a millionth of a dollar.
+        </p>
         <dl class="facts">
           <dt>License fees</dt>
           <dd>{formatUsd(s.subscriptionFeesUsdCents)}</dd>

@@ -34,6 +34,11 @@ export function UsagePage(props: UsageProps) {
         <Figure value={count(reads)} label="article reads" />
         <Figure value={formatUsd(u.meteredTotalCents)} label="metered spend" />
       </div>
+      <p class="hint">
+        Metered spend: what your reads and agent payments cost in these days (with Folio's fee on
+        agent payments), by the day of the read, added up exactly and rounded once to the cent.
+        License fees are on your <a href="/buyer/statements">statements</a>.
+      </p>
       {u.usage.length === 0
         ? (
           <section class="card">

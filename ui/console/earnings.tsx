@@ -8,8 +8,9 @@ import type { earningsSchema } from "../../server/surfaces/manage/openapi_schema
 import { BarChart, StackedBarChart } from "../chart.tsx";
 import { Scroll } from "./scroll.tsx";
 import { ConsoleShell, count, Figure, type Who, WindowTabs } from "./shell.tsx";
-import { centsToUsd, formatUsd, sumCents, usdToCents } from "../../server/platform/money.ts";
+import { centsToUsd, formatUsd, usdToCents } from "../../server/platform/money.ts";
 import { plural } from "../../server/platform/words.ts";
+import { PAYOUT_STATE_WORDS, PayoutState } from "./payout_state.tsx";
 
 /** One month of GET /api/publisher/earnings. */
 export type EarningsMonth = z.output<typeof earningsSchema>["months"][number];
@@ -29,6 +30,8 @@ export interface EarningsProps {
   /** Newest first, as the API answers. */
   months: EarningsMonth[];
   daily: EarningsDay[];
+  /** The window's totals (GET /api/publisher/analytics `totals`): summed once, not day by day. */
+  window: { chargedReads: number; earningsUsdCents: number; platformFeesUsdCents: number };
   days: number;
   /** The windows offered by the switcher, in days. */
   windows: readonly number[];
@@ -44,14 +47,15 @@ const CHART_MONTHS = 12;
 const PARTS = [
   ["meteredUsdCents", "Metered reads", "s0"],
   ["landingUsdCents", "Landing page", "s1"],
-  ["subscriptionUsdCents", "Subscriptions", "s2"],
+  ["subscriptionUsdCents", "License fees", "s2"],
 ] as const;
 
 /** GET /publisher/earnings. */
 export function EarningsPage(props: EarningsProps) {
   const earned = props.months.some((m) => m.earningsUsdCents > 0 || m.chargedReads > 0) ||
     props.daily.some((d) => d.earningsUsdCents > 0);
-  const paid = props.months.find((m) => m.payout);
+  // The latest month that is over: its payout is the one a publisher waits for.
+  const paid = props.months.find((m) => m.payout.state !== "accruing");
   const current = props.months.find((m) => m.month === props.month);
   return (
     <ConsoleShell who={props.who} section="earnings" title="Earnings" problem={props.problem}>
@@ -71,12 +75,13 @@ export function EarningsPage(props: EarningsProps) {
               />
               <Figure value={count(current?.chargedReads ?? 0)} label="charged reads this month" />
               <Figure
-                value={paid?.payout ? formatUsd(paid.payout.amountUsdCents) : "—"}
-                label={paid?.payout
-                  ? `payout for ${paid.month} (${paid.payout.state})`
+                value={paid ? formatUsd(paid.payout.amountUsdCents) : "—"}
+                label={paid
+                  ? `payout for ${paid.month}: ${PAYOUT_STATE_WORDS[paid.payout.state]}`
                   : "no payout yet"}
               />
             </div>
+            <EarnedMeans />
             <HowPayoutsWork feeText={props.feeText} />
             <section class="card" aria-labelledby="monthly-title">
               <h2 id="monthly-title">Per month</h2>
@@ -87,15 +92,27 @@ export function EarningsPage(props: EarningsProps) {
       <section class="card" aria-labelledby="daily-title">
         <h2 id="daily-title">Per day, last {props.days} days</h2>
         <p class="muted small">
-          What reads earned each day (metered and landing-page reads); subscriptions are earned per
+          What reads earned each day (metered and landing-page reads); license fees are earned per
           month.
         </p>
         <WindowTabs base="/publisher/earnings" days={props.days} windows={props.windows} />
         {earned
-          ? <Daily daily={props.daily} />
+          ? <Daily daily={props.daily} window={props.window} />
           : <p class="muted">Nothing earned in this window yet.</p>}
       </section>
     </ConsoleShell>
+  );
+}
+
+/** What "earned" means, the same words as on the Overview. */
+export function EarnedMeans() {
+  return (
+    <p class="muted small">
+      Earned: your prices on this month's statements (metered reads, agent payments on your pages
+      and license fees, less any credit notes), added up exactly and rounded once to the cent.
+      Folio's platform fee is not in it. Each month's parts are rounded up or down so they add up to
+      its total.
+    </p>
   );
 }
 
@@ -105,7 +122,7 @@ function HowPayoutsWork(props: { feeText: string }) {
       <h2 id="how-title">How you are paid</h2>
       <p>
         You keep your own price on every read: your earnings are the sum of your prices for metered
-        reads, landing-page payments and subscriptions. When a month ends its statements close and
+        reads, landing-page payments and license fees. When a month ends its statements close and
         your payout for that month is computed; payouts are made monthly. On the landing-page and
         crawler path the agent pays your price plus Folio's {props.feeText}{" "}
         platform fee; that fee is recorded apart (the platform fees column) and never comes out of
@@ -144,6 +161,7 @@ export function monthsUpTo(last: string, n: number): string[] {
 function Monthly(props: { months: EarningsMonth[]; current: string }) {
   // The chart always spans a year, so one month of data is one bar among twelve.
   const span = monthsUpTo(props.current, CHART_MONTHS);
+  const credits = props.months.some((m) => m.adjustmentsUsdCents !== 0);
   const of = (month: string) => props.months.find((m) => m.month === month);
   return (
     <>
@@ -163,7 +181,8 @@ function Monthly(props: { months: EarningsMonth[]; current: string }) {
               <th scope="col">Month</th>
               <th scope="col" class="num">Metered</th>
               <th scope="col" class="num">Landing page</th>
-              <th scope="col" class="num">Subscriptions</th>
+              <th scope="col" class="num">License fees</th>
+              {credits ? <th scope="col" class="num">Credit notes</th> : null}
               <th scope="col" class="num">Your earnings</th>
               <th scope="col" class="num">Platform fees (apart)</th>
               <th scope="col" class="num">Charged reads</th>
@@ -177,22 +196,14 @@ function Monthly(props: { months: EarningsMonth[]; current: string }) {
                 <td class="num">{formatUsd(m.meteredUsdCents)}</td>
                 <td class="num">{formatUsd(m.landingUsdCents)}</td>
                 <td class="num">{formatUsd(m.subscriptionUsdCents)}</td>
+                {credits ? <td class="num">{formatUsd(m.adjustmentsUsdCents)}</td> : null}
                 <td class="num">
                   <strong>{formatUsd(m.earningsUsdCents)}</strong>
                 </td>
                 <td class="num">{formatUsd(m.platformFeesUsdCents)}</td>
                 <td class="num">{count(m.chargedReads)}</td>
                 <td>
-                  {m.payout
-                    ? (
-                      <>
-                        {formatUsd(m.payout.amountUsdCents)}{" "}
-                        <span class={`tag ${m.payout.state === "paid" ? "ok" : ""}`}>
-                          {m.payout.state}
-                        </span>
-                      </>
-                    )
-                    : <span class="muted small">computed when the month closes</span>}
+                  {formatUsd(m.payout.amountUsdCents)} <PayoutState state={m.payout.state} />
                 </td>
               </tr>
             ))}
@@ -203,11 +214,12 @@ function Monthly(props: { months: EarningsMonth[]; current: string }) {
   );
 }
 
-function Daily(props: { daily: EarningsDay[] }) {
+function Daily(props: { daily: EarningsDay[]; window: EarningsProps["window"] }) {
   const { daily } = props;
-  const total = sumCents(daily.map((d) => d.earningsUsdCents));
-  const fees = sumCents(daily.map((d) => d.platformFeesUsdCents));
-  const charged = daily.reduce((t, d) => t + d.chargedReads, 0);
+  // The window's own totals, rounded once: adding up the days' rounded cents would drift.
+  const total = props.window.earningsUsdCents;
+  const fees = props.window.platformFeesUsdCents;
+  const charged = props.window.chargedReads;
   return (
     <>
       <BarChart
@@ -221,8 +233,10 @@ function Daily(props: { daily: EarningsDay[] }) {
         }))}
       />
       <p class="small">
-        In these days: {formatUsd(total)} earned from {count(charged)} charged reads;{" "}
-        {formatUsd(fees)} platform fees recorded apart.
+        In these days: {formatUsd(total)} earned from {count(charged)}{" "}
+        charged reads (by the day of the read; license fees are earned per month); {formatUsd(fees)}
+        {" "}
+        platform fees recorded apart.
       </p>
     </>
   );

@@ -6,6 +6,7 @@ import { BarChart, StackedBarChart } from "../chart.tsx";
 import { Checklist, type Step } from "./checklist.tsx";
 import { ConsoleShell, Copyable, count, Figure, type Who } from "./shell.tsx";
 import { centsToUsd, formatUsd } from "../../server/platform/money.ts";
+import { EarnedMeans } from "./earnings.tsx";
 
 /** Where the publisher's surfaces answer (GET /api/publisher/settings `urls`). */
 export type SurfaceUrls = z.output<typeof settingsResponseSchema>["urls"];
@@ -25,6 +26,8 @@ export interface OverviewProps {
   publicRest: boolean;
   a2a: boolean;
   month: ActivityTotals & { month: string };
+  /** This statement month on GET /api/publisher/earnings; null before anything is earned. */
+  earned: { earningsUsdCents: number; chargedReads: number } | null;
   surfaces: string[];
   daily: ActivityDay[];
   coverage: { embedded: number; total: number };
@@ -41,9 +44,10 @@ export function OverviewPage(props: OverviewProps) {
       <div class="grid">
         <Figure value={count(month.calls)} label={`calls in ${month.month}`} />
         <Figure value={count(month.reads)} label="article reads" />
-        <Figure value={count(month.chargedReads)} label="charged reads" />
-        <Figure value={formatUsd(month.earningsUsdCents)} label="earned this month" />
+        <Figure value={count(props.earned?.chargedReads ?? 0)} label="charged reads" />
+        <Figure value={formatUsd(props.earned?.earningsUsdCents ?? 0)} label="earned this month" />
       </div>
+      <EarnedMeans />
       <section class="card" aria-labelledby="live-title">
         <h2 id="live-title">What is live</h2>
         <p class="muted small">Give these to AI companies; every answer carries your license.</p>
@@ -132,7 +136,7 @@ function Activity(props: OverviewProps) {
           values: props.surfaces.map((s) => d.calls[s] ?? 0),
         }))}
       />
-      <h3 class="small">Earnings per day (USD)</h3>
+      <h3 class="small">Earnings from reads per day (USD)</h3>
       <BarChart
         label="Earnings per day in US dollars"
         bars={props.daily.map((d) => ({

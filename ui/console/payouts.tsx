@@ -8,7 +8,14 @@ import type {
   publisherItemPageSchema,
 } from "../../server/surfaces/manage/payout_schemas.ts";
 import type { publisherPayoutSchema } from "../../server/surfaces/manage/payee_schemas.ts";
-import { formatUsd, microsToCents } from "../../server/platform/money.ts";
+import {
+  addCents,
+  formatItemUsd,
+  formatUsd,
+  microsToCents,
+  printedCents,
+} from "../../server/platform/money.ts";
+import { PAYOUT_STATE_WORDS } from "./payout_state.tsx";
 import { plural } from "../../server/platform/words.ts";
 import { Scroll } from "./scroll.tsx";
 import { ConsoleShell, count, when, type Who } from "./shell.tsx";
@@ -19,6 +26,10 @@ export type PayoutStatementView = z.output<typeof payoutStatementSchema>;
 export type PublisherItemsView = z.output<typeof publisherItemPageSchema>;
 
 const usd = (micros: number) => formatUsd(microsToCents(micros));
+
+/** An item's amount: one read's is a per-use price; a license fee is cents. */
+const itemUsd = (it: { kind: string }, micros: number) =>
+  formatItemUsd(micros, it.kind === "metered" || it.kind === "landing");
 
 /** One payout of GET /api/publisher/payouts/history. */
 export type PublisherPayoutView = z.output<typeof publisherPayoutSchema>;
@@ -89,12 +100,6 @@ function PayoutHistory(props: { payouts: PublisherPayoutView[]; payee: string | 
   );
 }
 
-const PAYOUT_STATES = {
-  accruing: "accruing: the month is in progress",
-  pending: "pending: due, not paid yet",
-  paid: "paid",
-} as const;
-
 /** GET /publisher/payouts. */
 export function PayoutsPage(
   props: {
@@ -112,6 +117,15 @@ export function PayoutsPage(
 ) {
   const s = props.statement;
   const i = props.items;
+  // One rounding (docs/decisions/billing.md "One rounding rule"): the net and the gross rounded
+  // once, each line rounded up or down so rows and columns add up as printed.
+  const p = printedCents(s.lines.map((l) => ({
+    priceMicros: l.netUsdMicros,
+    feeMicros: l.platformFeesUsdMicros,
+  })));
+  const shown = s.lines.map((l, n) => ({ ...l, ...p.lines[n] }));
+  const gross = (keep: (l: typeof shown[number]) => boolean) =>
+    formatUsd(addCents(shown.filter(keep).map((l) => l.amountCents)));
   return (
     <ConsoleShell
       who={props.who}
@@ -150,13 +164,13 @@ export function PayoutsPage(
                 </tr>
               </thead>
               <tbody>
-                {s.lines.map((l) => (
+                {shown.map((l) => (
                   <tr key={l.kind}>
                     <th scope="row">{l.description}</th>
                     <td class="num">{count(l.count)}</td>
-                    <td class="num">{usd(l.grossUsdMicros)}</td>
-                    <td class="num">{usd(l.platformFeesUsdMicros)}</td>
-                    <td class="num">{usd(l.netUsdMicros)}</td>
+                    <td class="num">{formatUsd(l.amountCents)}</td>
+                    <td class="num">{formatUsd(l.feeCents)}</td>
+                    <td class="num">{formatUsd(l.priceCents)}</td>
                   </tr>
                 ))}
               </tbody>
@@ -167,18 +181,26 @@ export function PayoutsPage(
         <h2 id="payout-title">Totals</h2>
         <dl class="facts">
           <dt>Per-read earnings (gross)</dt>
-          <dd>{usd(s.perRead.grossUsdMicros)} ({plural(s.perRead.count, "charged read")})</dd>
-          <dt>License fees (gross)</dt>
-          <dd>{usd(s.subscriptions.grossUsdMicros)}</dd>
-          <dt>Platform fees</dt>
-          <dd>{usd(s.totals.platformFeesUsdMicros)}</dd>
-          <dt>Net</dt>
           <dd>
-            <strong>{usd(s.totals.netUsdMicros)}</strong>
+            {gross((l) => l.kind === "metered" || l.kind === "landing")}{" "}
+            ({plural(s.perRead.count, "charged read")})
+          </dd>
+          <dt>License fees (gross)</dt>
+          <dd>{gross((l) => l.kind === "subscription")}</dd>
+          <dt>Platform fees</dt>
+          <dd>{formatUsd(p.feesCents)}</dd>
+          <dt>Net (yours)</dt>
+          <dd>
+            <strong>{formatUsd(p.subtotalCents)}</strong>
           </dd>
           <dt>Payout</dt>
-          <dd>{usd(s.payout.amountUsdMicros)}, {PAYOUT_STATES[s.payout.state]}</dd>
+          <dd>{usd(s.payout.amountUsdMicros)}, {PAYOUT_STATE_WORDS[s.payout.state]}</dd>
         </dl>
+        <p class="hint">
+          Net is what you earned: your prices, added up exactly and rounded once to the cent, the
+          same figure as on Earnings. Each line is rounded up or down so the lines add up to it; the
+          CSVs keep the exact amounts, to a millionth of a dollar.
+        </p>
       </section>
       <PayoutHistory payouts={props.history} payee={props.payee} />
       {i === null || i.items.length === 0 ? null : (
@@ -206,9 +228,9 @@ export function PayoutsPage(
                     </td>
                     <td>{it.use ?? "—"}</td>
                     <td>{it.surface}</td>
-                    <td class="num">{usd(it.amountUsdMicros)}</td>
-                    <td class="num">{usd(it.feeUsdMicros)}</td>
-                    <td class="num">{usd(it.priceUsdMicros)}</td>
+                    <td class="num">{itemUsd(it, it.amountUsdMicros)}</td>
+                    <td class="num">{itemUsd(it, it.feeUsdMicros)}</td>
+                    <td class="num">{itemUsd(it, it.priceUsdMicros)}</td>
                   </tr>
                 ))}
               </tbody>

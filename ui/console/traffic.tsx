@@ -214,6 +214,11 @@ function Articles(props: {
                 props.rows.map((a) => `${a.title ?? a.id} ${props.text(a)}`).join("; ")
               }`}
             />
+            <p class="muted small">
+              Earned: your prices on the article's charged reads in these days (metered and
+              landing-page reads, Folio's fee not in it), added up exactly and rounded once to the
+              cent; license fees are not per article and show on Earnings.
+            </p>
             <Scroll label={props.title}>
               <table>
                 <thead>

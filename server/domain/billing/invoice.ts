@@ -2,19 +2,14 @@
  * A buyer's statement as an invoice (issue 34; docs/decisions/billing.md "Invoices"): a closed
  * month is issued with a number from one global sequence (FOLIO-000001, …) on the day it closed,
  * due NET_DAYS later; the open month is a draft without number or dates. The seller is the Folio
- * operator (Config.seller); the totals add up to the cent: fees are the total less the subtotal.
+ * operator (Config.seller); lines, subtotal, fees and total add up to the cent as printed.
  * Its due date, state and payments are the receivable's (receivables.ts, issue 38).
  */
 import type { Client } from "../../../store/db.ts";
 import { invoiceNumber } from "../../../store/invoices.ts";
 import type { Seller } from "../../platform/config.ts";
 import { getInvoice, type InvoiceRow, paymentsOf } from "../../../store/receivables.ts";
-import {
-  microsToCents,
-  microsToWholeCents,
-  subtractMicros,
-  sumMicros,
-} from "../../platform/money.ts";
+import { addCents, microsToWholeCents, sumMicros } from "../../platform/money.ts";
 import { type InvoiceWire, invoiceWire } from "./invoice_view.ts";
 import { formatInvoiceNumber, type ReceivablesSettings } from "./invoice_terms.ts";
 import { issueInvoice } from "./receivables.ts";
@@ -56,9 +51,9 @@ export async function invoiceOf(
   const number = issued ? await invoiceNumber(db, s.buyerId, s.month, new Date(s.closedAt!)) : null;
   const row = number ? await receivableOf(db, s, number, options.settings) : null;
   const receivable = row ? invoiceWire(row, await paymentsOf(db, [row.seq]), options) : null;
-  // Lines, subtotal, fees and total to the micro-dollar, so they add up as printed; only the
-  // amount due is rounded to the cent (docs/decisions/billing.md "Invoices").
-  const subtotal = sumMicros(s.lines.map((l) => l.priceMicros));
+  // Lines at the publishers' prices, their subtotal, the platform fees and the total, each as the
+  // statement prints it, so they add up to the cent as printed (docs/decisions/billing.md "One
+  // rounding rule").
   return {
     number: number ? formatInvoiceNumber(number.seq) : null,
     status: number ? "issued" : "draft",
@@ -67,9 +62,9 @@ export async function invoiceOf(
     seller: parties.seller,
     buyer: parties.buyer,
     statement: s,
-    subtotalUsdCents: microsToCents(subtotal),
-    feesUsdCents: microsToCents(subtractMicros(s.totalMicros, subtotal)),
-    totalUsdCents: microsToCents(s.totalMicros),
+    subtotalUsdCents: addCents(s.lines.map((l) => l.priceUsdCents)),
+    feesUsdCents: s.platformFeesUsdCents,
+    totalUsdCents: s.totalUsdCents,
     prepaidUsdCents: s.prepaidUsdCents,
     creditUsdCents: row ? microsToWholeCents(row.creditMicros) : 0,
     amountDueUsdCents: row ? microsToWholeCents(row.amountDueMicros) : s.amountDueUsdCents,

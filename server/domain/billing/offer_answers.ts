@@ -17,7 +17,7 @@ import { monthStart } from "./months.ts";
 import { expireOffer, offerEventData, offerState } from "./offers.ts";
 import { notify } from "../webhooks/events.ts";
 import { usdDecimal } from "../../platform/money.ts";
-import { firstCharge } from "./periods.ts";
+import { billedFrom, firstCharge } from "./periods.ts";
 
 type Transaction = Awaited<ReturnType<Client["transaction"]>>;
 
@@ -31,18 +31,21 @@ export interface Acceptance {
 
 /**
  * The buyer accepts its open offer: the license starts now and its prorated first month is billed
- * once, within the buyer's budgets (409 budget_exceeded otherwise, and nothing changes).
+ * once, within the buyer's budgets (409 budget_exceeded otherwise, and nothing changes). With
+ * `quotedAt` (the offer's `acceptNow.quotedAt` the buyer saw), the charge is the one quoted then
+ * (`billedFrom`); else it is now's.
  */
 export async function acceptOffer(
   db: Client,
   buyerId: string,
   offerId: string,
-  options: { now: Date },
+  options: { now: Date; quotedAt?: Date },
 ): Promise<Acceptance> {
+  const billFrom = billedFrom(options.quotedAt, options.now);
   const tx = await db.transaction("write");
   try {
     const offer = await openOffer(tx, buyerId, offerId, "accept", options.now);
-    const charge = firstCharge(offer.monthlyMicros, options.now);
+    const charge = firstCharge(offer.monthlyMicros, billFrom);
     if (charge.micros > 0) {
       await assertFeeWithinBudgets(tx, buyerId, {
         publisherId: offer.publisherId,

@@ -39,6 +39,7 @@ export function presentOffer(o: LicenseOffer, now: Date, publisherName: string) 
       ? {
         firstChargeUsdCents: microsToCents(first.micros),
         periodEnd: first.periodEnd.toISOString(),
+        quotedAt: now.toISOString(),
       }
       : null,
   };

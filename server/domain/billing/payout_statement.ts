@@ -8,6 +8,7 @@ import { sumChargeItems } from "../../../store/charge_items.ts";
 import type { ChargeKind } from "../../../store/charges.ts";
 import type { Client } from "../../../store/db.ts";
 import { listPayouts } from "../../../store/payouts.ts";
+import { monthPayout } from "./earnings.ts";
 import { monthOf } from "../../platform/clock.ts";
 import { microsToWholeCents, subtractMicros, sumMicros } from "../../platform/money.ts";
 
@@ -47,9 +48,10 @@ export async function payoutStatement(
     };
   };
   const totals = total(() => true);
-  const payout = (await listPayouts(db, publisherId, { limit: 240 })).find((p) =>
+  const stored = (await listPayouts(db, publisherId, { limit: 240 })).find((p) =>
     p.month === month
   );
+  const payout = monthPayout(month, stored, totals.netUsdMicros, options.now);
   const open = month >= monthOf(options.now);
   return {
     month,
@@ -65,10 +67,7 @@ export async function payoutStatement(
     perRead: total((l) => l.perRead),
     subscriptions: total((l) => l.kind === "subscription"),
     totals: { ...totals, netUsdCents: microsToWholeCents(totals.netUsdMicros) },
-    payout: payout ? { state: payout.state, amountUsdMicros: payout.amountMicros } : {
-      state: open ? "accruing" as const : "pending" as const,
-      amountUsdMicros: totals.netUsdMicros,
-    },
+    payout: { state: payout.state, amountUsdMicros: payout.amountMicros },
   };
 }
 

@@ -7,6 +7,7 @@
  */
 import type { License } from "../../../store/licenses.ts";
 import { monthOf } from "../../platform/clock.ts";
+import { invalid } from "../../platform/errors.ts";
 import { prorateMicros } from "../../platform/money.ts";
 import { monthStart, nextMonth } from "./months.ts";
 
@@ -14,6 +15,28 @@ import { monthStart, nextMonth } from "./months.ts";
 export function periodOf(at: Date): { month: string; start: Date; end: Date } {
   const month = monthOf(at);
   return { month, start: monthStart(month), end: monthStart(nextMonth(month)) };
+}
+
+/** How old a quoted first charge may be and still be billed as quoted. */
+export const QUOTE_LIFETIME_MS = 3_600_000;
+
+/**
+ * The moment a first charge is prorated from (docs/decisions/billing.md "Offers": what is billed
+ * is what was shown): `quotedAt`, the moment a page or an answer computed the figure the buyer saw,
+ * when it is at most QUOTE_LIFETIME_MS old and in this month, as Stripe's proration_date; without
+ * one, `now`. Anything else is 400 on `quotedAt`, before anything is billed.
+ */
+export function billedFrom(quotedAt: Date | undefined, now: Date): Date {
+  if (quotedAt === undefined) return now;
+  const age = now.getTime() - quotedAt.getTime();
+  if (age < 0 || age > QUOTE_LIFETIME_MS || monthOf(quotedAt) !== monthOf(now)) {
+    throw invalid(
+      "quotedAt",
+      "the figure quoted is more than an hour old, from another month or in the future: read " +
+        "it again for what this bills now",
+    );
+  }
+  return quotedAt;
 }
 
 /** What a license bought at `at` is charged for its first (partial) month, to the second. */

@@ -9,10 +9,12 @@ import type { Client } from "../../../store/db.ts";
 import type { Executor } from "../../../store/db.ts";
 import { getClosedStatement } from "../../../store/statements.ts";
 import {
-  microsToCents,
-  microsToWholeCents,
-  subtractMicros,
+  addCents,
+  centsToMicros,
+  printedCents,
+  subtractCents,
   sumMicros,
+  usdDecimal,
 } from "../../platform/money.ts";
 import { monthOf } from "../../platform/clock.ts";
 import { isMonth, monthStart, nextMonth } from "./months.ts";
@@ -35,6 +37,9 @@ export interface StatementLine {
   /** The platform fee (4.7% on landing-path charges, else 0). */
   feeMicros: number;
   amountMicros: number;
+  /** As printed, whole cents: the statement's one rounding (money.ts `printedCents`). */
+  priceUsdCents: number;
+  feeUsdCents: number;
   amountUsdCents: number;
 }
 
@@ -65,8 +70,6 @@ export interface Statement {
  */
 export type StatementWire = Omit<Statement, "totalMicros" | "lines"> & {
   lines: (Omit<StatementLine, "priceMicros" | "feeMicros" | "amountMicros" | "itemKind"> & {
-    priceUsdCents: number;
-    feeUsdCents: number;
     priceUsdMicros: number;
     feeUsdMicros: number;
     amountUsdMicros: number;
@@ -85,7 +88,8 @@ export const SETTLEMENT_NOTE =
 const DESCRIPTIONS: Record<StatementLine["kind"], string> = {
   subscription: "Monthly license fee",
   metered: "Metered reads",
-  landing: "Agent payments on publisher pages (incl. 4.7% platform fee)",
+  // The fee is its own column on the statement and its own line on the invoice, not in this one.
+  landing: "Agent payments on publisher pages",
   adjustment: "Credit notes (accepted disputes)",
 };
 
@@ -102,7 +106,7 @@ export async function buildStatement(
 ): Promise<Statement> {
   if (!isMonth(month)) throw new RangeError(`Bad month "${month}"`);
   const closed = await getClosedStatement(db, buyerId, month);
-  if (closed) return JSON.parse(closed.document) as Statement;
+  if (closed) return printed(JSON.parse(closed.document) as Statement);
   const statement = await statementFromLedger(db, buyerId, month);
   if (options && statement.lines.length === 0 && month < monthOf(options.now)) {
     return { ...statement, state: "closed", closedAt: monthStart(nextMonth(month)).toISOString() };
@@ -118,7 +122,6 @@ export async function statementFromLedger(
 ): Promise<Statement> {
   const lines: StatementLine[] = (await ledgerForMonth(db, buyerId, month)).map((g) => {
     const late = g.usageMonth !== month;
-    const amountMicros = sumMicros([g.priceMicros, g.feeMicros]);
     return {
       kind: late ? "adjustment" : g.kind,
       itemKind: g.kind,
@@ -132,39 +135,80 @@ export async function statementFromLedger(
       prepaid: g.prepaid,
       priceMicros: g.priceMicros,
       feeMicros: g.feeMicros,
-      amountMicros,
-      amountUsdCents: microsToCents(amountMicros),
+      amountMicros: sumMicros([g.priceMicros, g.feeMicros]),
+      priceUsdCents: 0,
+      feeUsdCents: 0,
+      amountUsdCents: 0,
     };
   });
-  const sum = (pick: (l: StatementLine) => number, keep = (_l: StatementLine) => true) =>
-    sumMicros(lines.filter(keep).map(pick));
-  const amount = (l: StatementLine) => l.amountMicros;
-  const ofKind = (k: StatementLine["kind"]) => (l: StatementLine) => l.kind === k;
-  const totalMicros = sum(amount);
-  const prepaid = sum(amount, (l) => l.prepaid);
-  return {
+  return printed({
     buyerId,
     month,
     state: "open",
     closedAt: null,
     currency: "usd",
     lines,
-    subscriptionFeesUsdCents: microsToWholeCents(sum(amount, ofKind("subscription"))),
-    meteredUsdCents: microsToWholeCents(sum(amount, ofKind("metered"))),
-    landingUsdCents: microsToWholeCents(sum(amount, ofKind("landing"))),
-    adjustmentsUsdCents: microsToWholeCents(sum(amount, ofKind("adjustment"))),
-    platformFeesUsdCents: microsToWholeCents(sum((l) => l.feeMicros)),
-    totalMicros,
-    totalUsdCents: microsToWholeCents(totalMicros),
-    prepaidUsdCents: microsToWholeCents(prepaid),
-    amountDueUsdCents: microsToWholeCents(subtractMicros(totalMicros, prepaid)),
+    subscriptionFeesUsdCents: 0,
+    meteredUsdCents: 0,
+    landingUsdCents: 0,
+    adjustmentsUsdCents: 0,
+    platformFeesUsdCents: 0,
+    totalMicros: sumMicros(lines.map((l) => l.amountMicros)),
+    totalUsdCents: 0,
+    prepaidUsdCents: 0,
+    amountDueUsdCents: 0,
     settlement: "invoice",
+  });
+}
+
+/**
+ * The statement's cents as printed, from its micro-dollars by the one rounding rule (money.ts
+ * `printedCents`, docs/decisions/billing.md "One rounding rule"): the total rounded once, each line
+ * split to the cent, and every subtotal the sum of the lines printed above it. Done at every read,
+ * so statements closed before the rule print by it too (their micro-dollars never change).
+ */
+function printed(s: Statement): Statement {
+  const p = printedCents(s.lines);
+  const lines = s.lines.map((l, i) => ({
+    ...l,
+    priceUsdCents: p.lines[i].priceCents,
+    feeUsdCents: p.lines[i].feeCents,
+    amountUsdCents: p.lines[i].amountCents,
+  }));
+  const sum = (keep: (l: StatementLine) => boolean) =>
+    addCents(lines.filter(keep).map((l) => l.amountUsdCents));
+  const prepaid = sum((l) => l.prepaid);
+  return {
+    ...s,
+    lines,
+    subscriptionFeesUsdCents: sum((l) => l.kind === "subscription"),
+    meteredUsdCents: sum((l) => l.kind === "metered"),
+    landingUsdCents: sum((l) => l.kind === "landing"),
+    adjustmentsUsdCents: sum((l) => l.kind === "adjustment"),
+    platformFeesUsdCents: p.feesCents,
+    totalUsdCents: p.totalCents,
+    prepaidUsdCents: prepaid,
+    amountDueUsdCents: subtractCents(p.totalCents, prepaid),
   };
 }
 
-/** A statement as CSV, with every text cell guarded against formula injection (docs/TEST-PLAN.md 4.23). */
+/**
+ * A statement as CSV (docs/decisions/billing.md "One rounding rule"): every amount in micro-dollars
+ * (1 USD = 1,000,000), in columns that say so, and the Total row the exact sum of the lines above;
+ * its description names the total as invoiced, rounded once to the cent. Every text cell is guarded
+ * against formula injection (docs/TEST-PLAN.md 4.23).
+ */
 export function statementCsv(s: Statement): string {
-  const rows = [["month", "publisher", "kind", "description", "quantity", "amount_usd_cents"]];
+  const rows = [[
+    "month",
+    "publisher",
+    "kind",
+    "description",
+    "quantity",
+    "price_usd_micros",
+    "fee_usd_micros",
+    "amount_usd_micros",
+  ]];
   for (const l of s.lines) {
     rows.push([
       s.month,
@@ -172,10 +216,24 @@ export function statementCsv(s: Statement): string {
       l.kind,
       l.description,
       String(l.quantity),
-      String(l.amountUsdCents),
+      String(l.priceMicros),
+      String(l.feeMicros),
+      String(l.amountMicros),
     ]);
   }
-  rows.push([s.month, "", "total", "Total", "", String(s.totalUsdCents)]);
+  const total = (pick: (l: StatementLine) => number) => String(sumMicros(s.lines.map(pick)));
+  rows.push([
+    s.month,
+    "",
+    "total",
+    `Total, invoiced as ${
+      usdDecimal(centsToMicros(s.totalUsdCents))
+    } USD (rounded once to the cent)`,
+    String(s.lines.reduce((t, l) => t + l.quantity, 0)),
+    total((l) => l.priceMicros),
+    total((l) => l.feeMicros),
+    total((l) => l.amountMicros),
+  ]);
   return rows.map((r) => r.map(csvCell).join(",")).join("\r\n") + "\r\n";
 }
 

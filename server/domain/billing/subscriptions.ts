@@ -32,7 +32,7 @@ import {
 } from "../../platform/money.ts";
 import { monthStart } from "./months.ts";
 import { assertFeeWithinBudgets } from "./budgets.ts";
-import { firstCharge } from "./periods.ts";
+import { billedFrom, firstCharge } from "./periods.ts";
 import { checkoutPaid, type CheckoutSession, type PaymentProcessor } from "./processor.ts";
 
 // Stripe sessions expire after 24 h; an older pending checkout is replaced, not reused.
@@ -57,7 +57,7 @@ export type SubscribeResult =
 export async function subscribe(
   deps: { db: Client; processor: PaymentProcessor | null; baseUrl: string },
   buyer: { id: string; email: string },
-  input: { publisherId: string; useCases: readonly RateCardUseCase[]; now: Date },
+  input: { publisherId: string; useCases: readonly RateCardUseCase[]; now: Date; quotedAt?: Date },
 ): Promise<SubscribeResult> {
   const { db } = deps;
   // A Set so that ["rag", "rag"] is one use; sorted so equal requests read alike.
@@ -86,7 +86,7 @@ export async function subscribe(
   const base = { publisherId: publisher.id, kind: "subscription" as const, useCases };
   if (!deps.processor) {
     const licenseId = newId("lic");
-    const first = firstCharge(fee, input.now);
+    const first = firstCharge(fee, billedFrom(input.quotedAt, input.now));
     const tx = await db.transaction("write");
     try {
       // Checked again inside the write transaction: a double-click must not buy twice (B13).

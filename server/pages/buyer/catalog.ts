@@ -26,7 +26,16 @@ import {
   formProblem,
 } from "../kit/field_errors.ts";
 import { type ApiFetch, callApi } from "../kit/api.ts";
-import { cents, checked, doneRedirect, field, formLimit, readForm, send } from "../kit/forms.ts";
+import {
+  cents,
+  checked,
+  doneRedirect,
+  field,
+  formLimit,
+  optional,
+  readForm,
+  send,
+} from "../kit/forms.ts";
 import { microsToCents, priceSubscription, usdToCents } from "../../platform/money.ts";
 import { must, pageOf, pageStatus } from "../kit/pages.ts";
 import { AppError } from "../../platform/errors.ts";
@@ -80,12 +89,13 @@ const STALE_FORM =
 export function firstCharges(
   now: Date,
   cardPayments: boolean,
-): { cents: Record<string, number>; periodEnd: string } | null {
+): { cents: Record<string, number>; periodEnd: string; quotedAt: string } | null {
   if (cardPayments) return null;
   const at = bundles().map((b) => [b.key, firstCharge(priceSubscription(b.uses), now)] as const);
   return {
     cents: Object.fromEntries(at.map(([k, f]) => [k, microsToCents(f.micros)])),
     periodEnd: at[0][1].periodEnd.toISOString(),
+    quotedAt: now.toISOString(),
   };
 }
 
@@ -194,7 +204,12 @@ export function catalogPages(deps: AppDeps, api: ApiFetch): Hono<BuyerEnv> {
     }
     const answer = await send(c, api, f, market("/licenses"), {
       method: "POST",
-      json: { publisherId: c.req.param("publisherId"), useCases },
+      // Billed as the page quoted it (the quote's moment goes back with the form).
+      json: {
+        publisherId: c.req.param("publisherId"),
+        useCases,
+        quotedAt: optional(f, "quotedAt"),
+      },
     }, licenseBoughtSchema);
     if (!answer.ok) {
       return render(c, { problem: formProblem(answer, LICENSE_FIELDS), useCases }, answer.status);

@@ -51,7 +51,10 @@ export function offersPages(api: ApiFetch): Hono<BuyerEnv> {
       const f = await readForm(c);
       const answer = await send(c, api, f, market(`/offers/${segment(offerId)}/${action}`), {
         method: "POST",
-        json: action === "decline" ? { reason: optional(f, "reason") } : undefined,
+        // Accepting bills the figure the page showed: the quote's time goes back with the form.
+        json: action === "decline"
+          ? { reason: optional(f, "reason") }
+          : { quotedAt: optional(f, "quotedAt") },
       });
       if (!answer.ok) return render(c, { offerId, problem: answer.problem! }, answer.status);
       return doneRedirect(c, "/buyer/offers", action === "accept" ? "accepted" : "declined");

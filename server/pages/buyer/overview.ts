@@ -1,7 +1,7 @@
 /**
  * GET /buyer: the overview, from GET /api/marketplace/budgets (this month's spend against the cap
- * and budgets), /usage (this month's calls and reads, from its daily series), /licenses and
- * /account.
+ * and budgets), /usage (this month's calls and reads, from its daily series), /statement (this
+ * month's total, the Statements page's figure), /licenses and /account.
  */
 import { Hono } from "hono";
 import { BuyerOverviewPage } from "../../../ui/buyer/overview.tsx";
@@ -10,6 +10,7 @@ import {
   accountSchema,
   budgetsSchema,
   licenseListSchema,
+  statementSchema,
   usageSchema,
 } from "../../surfaces/marketplace/schemas.ts";
 import { type ApiFetch, callApi } from "../kit/api.ts";
@@ -21,11 +22,12 @@ export function overviewPages(api: ApiFetch): Hono<BuyerEnv> {
   const app = new Hono<BuyerEnv>();
   app.get("/", async (c) => {
     // 90 days reach back past the start of any month; the daily series is cut to this month.
-    const [report, usage, licenses, account] = await Promise.all([
+    const [report, usage, licenses, account, statement] = await Promise.all([
       callApi(c, api, market("/budgets"), budgetsSchema).then(must),
       callApi(c, api, market("/usage?days=90"), usageSchema).then(must),
       callApi(c, api, market("/licenses"), licenseListSchema).then(must),
       callApi(c, api, market("/account"), accountSchema).then(must),
+      callApi(c, api, market("/statement"), statementSchema).then(must),
     ]);
     const thisMonth = usage.daily.filter((d) => d.day.startsWith(`${report.month}-`));
     const month = {
@@ -64,6 +66,7 @@ export function overviewPages(api: ApiFetch): Hono<BuyerEnv> {
       who: c.get("who"),
       report,
       month,
+      statementUsdCents: statement.totalUsdCents,
       activeLicenses: active,
       steps,
     })));

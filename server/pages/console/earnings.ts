@@ -34,6 +34,7 @@ export function earningsPages(api: ApiFetch): Hono<ConsoleEnv> {
         who: c.get("who"),
         months: earnings.months,
         daily: analytics.daily,
+        window: analytics.totals,
         days: analytics.days,
         windows: WINDOWS,
         month: analytics.month.month,

@@ -5,6 +5,7 @@ import { OverviewPage, type Step } from "../../../ui/console/overview.tsx";
 import {
   analyticsSchema,
   coverageSchema,
+  earningsSchema,
   ruleListSchema,
 } from "../../surfaces/manage/openapi_schemas.ts";
 import { settingsResponseSchema } from "../../surfaces/manage/schemas.ts";
@@ -16,9 +17,10 @@ import { must } from "../kit/pages.ts";
 export function overviewPages(api: ApiFetch): Hono<ConsoleEnv> {
   const app = new Hono<ConsoleEnv>();
   app.get("/", async (c) => {
-    const [settings, analytics, coverage, rules] = await Promise.all([
+    const [settings, analytics, earnings, coverage, rules] = await Promise.all([
       callApi(c, api, "/api/publisher/settings", settingsResponseSchema).then(must),
       callApi(c, api, "/api/publisher/analytics?days=30", analyticsSchema).then(must),
+      callApi(c, api, "/api/publisher/earnings?months=1", earningsSchema).then(must),
       callApi(c, api, "/api/publisher/coverage", coverageSchema).then(must),
       callApi(c, api, "/api/publisher/rules", ruleListSchema).then(must),
     ]);
@@ -64,6 +66,8 @@ export function overviewPages(api: ApiFetch): Hono<ConsoleEnv> {
       publicRest: settings.toggles.publicRest,
       a2a: settings.toggles.a2a,
       month: analytics.month,
+      // The Earnings page's figure for this month (its definition, not the reads-only analytics).
+      earned: earnings.months.find((m) => m.month === analytics.month.month) ?? null,
       surfaces: analytics.surfaces,
       daily: analytics.daily,
       coverage,

@@ -44,6 +44,7 @@ export function analyticsRoutes(deps: AppDeps): Hono<ManageEnv> {
         reads: sum(cs, (r) => r.reads),
         chargedReads: sum(ch, (r) => r.chargedReads),
         earningsUsdCents: microsToWholeCents(sumMicros(ch.map((r) => r.earnedMicros))),
+        platformFeesUsdCents: microsToWholeCents(sumMicros(ch.map((r) => r.feeMicros))),
       };
     };
     return c.json({

@@ -80,7 +80,12 @@ export function licenseRequestRoutes(deps: AppDeps): Hono<ManageEnv> {
     if (!/^\d{1,2}$/.test(raw) || Number(raw) < 1 || Number(raw) > 36) {
       throw invalid("months", "must be a whole number from 1 to 36");
     }
-    return c.json(await publisherEarnings(db, c.get("publisher").id, { months: Number(raw) }));
+    return c.json(
+      await publisherEarnings(db, c.get("publisher").id, {
+        months: Number(raw),
+        now: deps.clock.now(),
+      }),
+    );
   });
   return app;
 }

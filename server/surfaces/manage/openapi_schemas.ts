@@ -37,7 +37,11 @@ const activityTotals = z.object({
   errors: z.int(),
   reads: z.int(),
   chargedReads: z.int(),
-  earningsUsdCents: z.int(),
+  earningsUsdCents: z.int().meta({
+    description: "Your prices on the reads charged in the window (metered and landing-page, by " +
+      "the day of the read; license fees are not in it), summed exactly and rounded once",
+  }),
+  platformFeesUsdCents: z.int(),
 });
 
 /** GET /api/publisher/analytics. */
@@ -336,10 +340,20 @@ export const earningsSchema = z.object({
     meteredUsdCents: z.int(),
     landingUsdCents: z.int(),
     subscriptionUsdCents: z.int(),
-    earningsUsdCents: z.int(),
+    adjustmentsUsdCents: z.int().meta({ description: "Credit notes (accepted disputes), <= 0" }),
+    earningsUsdCents: z.int().meta({
+      description: "Your prices on the month's statements, summed exactly and rounded once; " +
+        "the four parts add up to it (each rounded up or down so they do)",
+    }),
     platformFeesUsdCents: z.int(),
     chargedReads: z.int(),
-    payout: z.object({ state: z.enum(["pending", "paid"]), amountUsdCents: z.int() }).nullable(),
+    payout: z.object({
+      state: z.enum(["accruing", "pending", "paid"]).meta({
+        description: "accruing: the month is in progress; pending: the month is over, the " +
+          "payout is due and not paid yet; paid",
+      }),
+      amountUsdCents: z.int(),
+    }),
   })),
 });
 

@@ -33,6 +33,7 @@ export function licenseRoutes(deps: AppDeps): Hono<AppEnv> {
     const buyer = c.get("buyer");
     const r = await subscribe({ db, processor, baseUrl: deps.config.baseUrl }, buyer, {
       ...body,
+      quotedAt: body.quotedAt === undefined ? undefined : new Date(body.quotedAt),
       now: deps.clock.now(),
     });
     const monthlyFeeUsdCents = microsToWholeCents(r.monthlyFeeMicros);

@@ -21,7 +21,7 @@ import { centsToMicros, microsToCents } from "../../platform/money.ts";
 import { requireBuyer } from "./auth.ts";
 import { json } from "./body.ts";
 import { presentLicense } from "./license_view.ts";
-import { buyerRequestInputSchema, offerDeclineSchema } from "./offer_schemas.ts";
+import { buyerRequestInputSchema, offerAcceptSchema, offerDeclineSchema } from "./offer_schemas.ts";
 
 /** Offer and license-request routes. */
 export function offerRoutes(deps: AppDeps): Hono<AppEnv> {
@@ -74,10 +74,14 @@ export function offerRoutes(deps: AppDeps): Hono<AppEnv> {
     return c.json(await shown(offer, deps.clock.now(), publisherNames(db)));
   });
 
-  app.post("/offers/:offerId/accept", auth, async (c) => {
+  app.post("/offers/:offerId/accept", auth, json(offerAcceptSchema, { empty: true }), async (c) => {
     const now = deps.clock.now();
     const buyerId = c.get("buyer").id;
-    const r = await acceptOffer(db, buyerId, c.req.param("offerId"), { now });
+    const { quotedAt } = c.req.valid("json");
+    const r = await acceptOffer(db, buyerId, c.req.param("offerId"), {
+      now,
+      quotedAt: quotedAt === undefined ? undefined : new Date(quotedAt),
+    });
     const license = (await getLicense(db, buyerId, r.licenseId))!;
     return c.json({
       offer: await shown(r.offer, now, publisherNames(db)),

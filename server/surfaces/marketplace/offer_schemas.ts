@@ -36,6 +36,10 @@ export const offerSchema = z.object({
       "What accepting now bills: the monthly price prorated to the second over the rest of this UTC month",
     ),
     periodEnd: z.iso.datetime().describe("The end of the period the first charge pays for"),
+    quotedAt: z.iso.datetime().describe(
+      "When firstChargeUsdCents was computed: send it as the accept body's quotedAt to be " +
+        "billed exactly that (within an hour, in the same month), as Stripe's proration_date",
+    ),
   }).nullable().describe("Set while the offer is open"),
 });
 
@@ -44,6 +48,14 @@ export const offerListSchema = z.object({ offers: z.array(offerSchema) });
 
 /** POST /api/marketplace/offers/{offerId}/decline (an empty body declines without a reason). */
 export const offerDeclineSchema = z.strictObject({ reason: text(1000).optional() });
+
+/**
+ * POST /api/marketplace/offers/{offerId}/accept body (optional): the `acceptNow.quotedAt` of the
+ * figure the buyer saw, to bill that figure (docs/decisions/billing.md "Offers").
+ */
+export const offerAcceptSchema = z.strictObject({
+  quotedAt: z.iso.datetime({ error: "must be the offer's acceptNow.quotedAt" }).optional(),
+});
 
 /** POST /api/marketplace/offers/{offerId}/accept answer: the offer, its license, the charge. */
 export const offerAcceptedSchema = z.object({

@@ -156,6 +156,12 @@ export const licenseInputSchema = z.object({
   ).min(1, USE_CASES_SHAPE).max(10, USE_CASES_SHAPE)
     .describe("The uses to license, priced from the rate card (base fee plus each use)")
     .meta({ examples: [["display", "rag"]] }),
+  quotedAt: z.iso.datetime({ error: "must be the moment the first charge was quoted" })
+    .optional().describe(
+      "When the first charge the buyer saw was computed (the buyer portal sends its page's): " +
+        "it is then billed as quoted, within an hour and in the same month (Stripe's " +
+        "proration_date); without it, prorated from now",
+    ),
 });
 
 /** 201 of POST /api/marketplace/licenses without a payment processor: active at once. */
@@ -265,9 +271,15 @@ export const statementSchema = z.object({
     quantity: z.int(),
     usageMonth: z.string().describe("The month the usage happened in (earlier for adjustments)"),
     prepaid: z.boolean().describe("Collected by card at checkout; not due again"),
-    amountUsdCents: z.number(),
-    priceUsdCents: z.number().describe("The publisher's own prices"),
-    feeUsdCents: z.number().describe("The 4.7% platform fee on agent payments, else 0"),
+    amountUsdCents: z.int().describe(
+      "As printed: priceUsdCents + feeUsdCents; the lines add up to totalUsdCents (the total " +
+        "rounded once, each line rounded up or down so they do)",
+    ),
+    priceUsdCents: z.int().describe("The publisher's own prices, as printed"),
+    feeUsdCents: z.int().describe(
+      "The 4.7% platform fee on agent payments, else 0, as printed (the lines add up to " +
+        "platformFeesUsdCents)",
+    ),
     priceUsdMicros: z.int(),
     feeUsdMicros: z.int(),
     amountUsdMicros: z.int().describe("Exact: the sum of the line's items' amountUsdMicros"),
@@ -278,7 +290,7 @@ export const statementSchema = z.object({
   landingUsdCents: z.int(),
   adjustmentsUsdCents: z.int(),
   platformFeesUsdCents: z.int(),
-  totalUsdCents: z.int(),
+  totalUsdCents: z.int().describe("totalUsdMicros rounded once, half-up, to the cent"),
   prepaidUsdCents: z.int(),
   amountDueUsdCents: z.int().describe("The total less what the processor already collected"),
   settlement: z.literal("invoice"),

@@ -19,7 +19,7 @@ import { buyerUsage, parseDays } from "../../domain/billing/usage.ts";
 import { monthOf } from "../../platform/clock.ts";
 import type { AppDeps, AppEnv } from "../../deps.ts";
 import { invalid } from "../../platform/errors.ts";
-import { microsToCents, microsToWholeCents } from "../../platform/money.ts";
+import { microsToWholeCents } from "../../platform/money.ts";
 import { CSP, pageHeaders } from "../../platform/security_headers.ts";
 import { statementMonths } from "../../../store/statements.ts";
 import { requireBuyer } from "./auth.ts";
@@ -95,8 +95,6 @@ function present(s: Statement): StatementWire {
     ...rest,
     lines: lines.map(({ priceMicros, feeMicros, amountMicros, itemKind, ...l }) => ({
       ...l,
-      priceUsdCents: microsToCents(priceMicros),
-      feeUsdCents: microsToCents(feeMicros),
       priceUsdMicros: priceMicros,
       feeUsdMicros: feeMicros,
       amountUsdMicros: amountMicros,

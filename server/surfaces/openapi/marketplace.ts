@@ -167,10 +167,14 @@ export function marketplaceApi(): Api {
           "month, on this month's statement, within the buyer's budgets (409 budget_exceeded " +
           "otherwise, nothing changes); it renews on the 1st. 409 offer_expired, " +
           "offer_declined or offer_accepted once the offer cannot be accepted; 404 for " +
-          "another buyer's offer.",
+          "another buyer's offer. With quotedAt (the offer's acceptNow.quotedAt, at most an " +
+          "hour old and in this month) it bills exactly the figure quoted then, as Stripe's " +
+          "proration_date; 400 otherwise.",
         params: [pathParam("offerId")],
+        body: o.offerAcceptSchema,
+        bodyOptional: true,
         ok: [200, o.offerAcceptedSchema],
-        errors: [404, 409],
+        errors: [400, 404, 409, 413, 415],
       }),
     },
     "/offers/{offerId}/decline": {
@@ -357,8 +361,10 @@ export function marketplaceApi(): Api {
     "/statement/csv": {
       get: authed({
         summary: "The statement as CSV (attachment)",
-        description: "Columns month, publisher, kind, description, quantity, amount_usd_cents; " +
-          "a last total row. Text cells are guarded against formula injection.",
+        description: "Columns month, publisher, kind, description, quantity, " +
+          "price_usd_micros, fee_usd_micros, amount_usd_micros (micro-dollars, exact); a last " +
+          "total row, the sum of the lines, naming the total as invoiced (rounded once to the " +
+          "cent). Text cells are guarded against formula injection.",
         params: [MONTH_PARAM],
         ok: [200, { "text/csv": { schema: { type: "string" } } }],
         errors: [400],
