@@ -25,8 +25,16 @@ export interface Paired {
   permP: number;
 }
 
-/** Compares `a` with `b` (same queries, same order) on the positions `take` admits. */
-export function paired(a: ArrayLike<number>, b: ArrayLike<number>, take: (i: number) => boolean) {
+/**
+ * Compares `a` with `b` (same queries, same order) on the positions `take` admits; `flips: false`
+ * skips the randomisation test (permP 1) where only the t-test is read.
+ */
+export function paired(
+  a: ArrayLike<number>,
+  b: ArrayLike<number>,
+  take: (i: number) => boolean,
+  options: { flips?: boolean } = {},
+) {
   const d: number[] = [];
   for (let i = 0; i < a.length; i++) if (take(i)) d.push(a[i] - b[i]);
   const n = d.length;
@@ -40,7 +48,8 @@ export function paired(a: ArrayLike<number>, b: ArrayLike<number>, take: (i: num
     tP = t.pValue;
     ci = [t.ci[0], t.ci[1]];
   }
-  return { n, meanDiff, wins, losses, tP, ci, permP: randomisation(d) } satisfies Paired;
+  const permP = options.flips === false ? 1 : randomisation(d);
+  return { n, meanDiff, wins, losses, tP, ci, permP } satisfies Paired;
 }
 
 /** Two-sided p of the mean difference under random sign flips (+1 smoothing, never 0). */

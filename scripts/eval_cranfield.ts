@@ -1,9 +1,10 @@
 /**
- * Search quality on Cranfield (../shared/data/cranfield, or FOLIO_CRANFIELD_DIR): loads the 1,400
- * abstracts as one publisher (the built-in LSA model trains on them: unsupervised, no query
- * labels), then 5-fold cross-validates the configuration on the TRAIN queries. On four folds, in
- * stages: the FTS field weights and RM3 feedback by the FTS leg's own nDCG, Rocchio feedback (from
- * the semantic leg's own first pass, or from both legs' first passes fused) by the semantic leg's,
+ * Search quality on Cranfield (../shared/data/cranfield; or any folder in its format, given as the
+ * first argument or FOLIO_CRANFIELD_DIR): loads the 1,400 abstracts as one publisher (the built-in
+ * LSA model trains on them: unsupervised, no query labels), then 5-fold cross-validates the
+ * configuration on the TRAIN queries. On four folds, in stages: the FTS field weights and RM3
+ * feedback by the FTS leg's own nDCG, Rocchio feedback (from the semantic leg's own first pass, or
+ * from both legs' first passes fused) by the semantic leg's,
  * then the fusion (RRF k, min-max or z-score, leg weights) given those legs; the held-out fold
  * scores that choice. Stages keep the choice from fitting noise in a joint grid. Prints nDCG@10 per
  * fold and mean ± std for each leg, the old fusion and the cross-validated one, the configuration
@@ -39,7 +40,8 @@ import { plural } from "../server/platform/words.ts";
 
 const PUB = "cranfield";
 const FOLDS = 5;
-const dir = Deno.env.get("FOLIO_CRANFIELD_DIR") ??
+/** Any folder in the Cranfield format: the first argument, FOLIO_CRANFIELD_DIR, or Cranfield. */
+const dir = Deno.args.find((a) => !a.startsWith("--")) ?? Deno.env.get("FOLIO_CRANFIELD_DIR") ??
   new URL("../../shared/data/cranfield", import.meta.url).pathname;
 
 /** What the product ran before cross-validation (train-tuned on all TRAIN queries). */

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { confidence, fuse, fuseScored, modeOf, normalize } from "./fusion.ts";
+import { confidence, DEFAULT_FUSION, fuse, fuseScored, modeOf, normalize } from "./fusion.ts";
 
 Deno.test("fuse() ranks an article found by both legs above single-leg hits", () => {
   const out = fuse(["a", "b", "c"], ["d", "b", "e"], { k: 60, ftsWeight: 1, semanticWeight: 1 });
@@ -98,4 +98,43 @@ Deno.test("confidence(): the best candidate's z-score, with a floor for lists th
   assert.equal(confidence([3]), 0.1);
   assert.equal(confidence([2, 2, 2]), 0.1);
   assert.ok(Math.abs(confidence([3, 1]) - 1) < 1e-12);
+});
+
+Deno.test("head-first fusion: each leg's top 20 rank above both legs' tails, scores still fall", () => {
+  // The semantic leg's tail (ranks 21-40) scores high after z-scoring a list whose head is flat,
+  // and one tail article ("t21") is also at the full-text leg's rank 30: over whole lists the two
+  // weak votes lift it above the full-text leg's own head; head first they do not.
+  const fts = Array.from({ length: 40 }, (_, i) => ({
+    articleId: i === 29 ? "t21" : `f${i + 1}`,
+    score: 40 - i,
+  }));
+  const sem = Array.from({ length: 40 }, (_, i) => ({
+    articleId: i < 20 ? `s${i + 1}` : `t${i + 1}`,
+    score: 0.9 - i * 0.001,
+  }));
+  const whole = fuseScored(fts, sem, { ...DEFAULT_FUSION, head: undefined });
+  const first = fuseScored(fts, sem);
+  assert.equal(DEFAULT_FUSION.head, 20);
+  const headIds = new Set([...fts.slice(0, 20), ...sem.slice(0, 20)].map((h) => h.articleId));
+  assert.deepEqual(new Set(first.slice(0, headIds.size).map((h) => h.articleId)), headIds);
+  assert.ok(
+    whole.findIndex((h) => h.articleId === "t21") < whole.findIndex((h) => h.articleId === "f20"),
+    "over whole lists the doubly weak tail article passes the full-text leg's 20th",
+  );
+  assert.ok(first.findIndex((h) => h.articleId === "t21") >= headIds.size);
+  assert.equal(first.length, new Set([...fts, ...sem].map((h) => h.articleId)).size);
+  for (let i = 1; i < first.length; i++) assert.ok(first[i].score < first[i - 1].score + 1e-12);
+  assert.equal(first.find((h) => h.articleId === "t21")!.semantic, true);
+  assert.equal(first.find((h) => h.articleId === "f1")!.semantic, false);
+});
+
+Deno.test("head-first fusion of lists within the head is adaptive fusion of the whole lists", () => {
+  const fts = [3, 2, 1].map((s, i) => ({ articleId: `a${i}`, score: s }));
+  const sem = [0.7, 0.5].map((s, i) => ({ articleId: `a${i + 1}`, score: s }));
+  assert.deepEqual(fuseScored(fts, sem), fuseScored(fts, sem, { ...DEFAULT_FUSION, head: 0 }));
+  const semOnly = Array.from({ length: 25 }, (_, i) => ({ articleId: `s${i}`, score: 1 - i / 50 }));
+  assert.deepEqual(
+    fuseScored([], semOnly).map((h) => h.articleId),
+    semOnly.map((h) => h.articleId),
+  );
 });
