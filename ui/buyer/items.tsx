@@ -2,7 +2,7 @@
 import type { z } from "zod";
 import type { itemPageSchema } from "../../server/surfaces/marketplace/item_schemas.ts";
 import { Scroll } from "../console/scroll.tsx";
-import { count, CsrfField, when } from "../console/shell.tsx";
+import { count, CsrfField, When, when } from "../console/shell.tsx";
 import { formatRate, formatUsd, microsToCents } from "../../server/platform/money.ts";
 import { plural } from "../../server/platform/words.ts";
 import { BuyerShell, type BuyerWho } from "./shell.tsx";
@@ -144,7 +144,9 @@ export function ItemsPage(
                             />
                           )}
                         </td>
-                        <td>{when(i.at)}</td>
+                        <td>
+                          <When iso={i.at} />
+                        </td>
                         <td>{i.publisher.name}</td>
                         <td>
                           {i.creditOf

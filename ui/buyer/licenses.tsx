@@ -2,7 +2,7 @@
 import type { z } from "zod";
 import type { licenseSchema } from "../../server/surfaces/marketplace/schemas.ts";
 import { Pager, Scroll } from "../console/scroll.tsx";
-import { when } from "../console/shell.tsx";
+import { When, when } from "../console/shell.tsx";
 import { formatUsd } from "../../server/platform/money.ts";
 import { BuyerShell, type BuyerWho } from "./shell.tsx";
 
@@ -96,8 +96,12 @@ export function LicensesPage(props: LicensesProps) {
                         ? <p class="problem small" role="alert">{failed.problem}</p>
                         : null}
                     </td>
-                    <td class="nowrap">{l.renewsAt ? when(l.renewsAt) : "—"}</td>
-                    <td class="nowrap">{when(l.createdAt)}</td>
+                    <td class="nowrap">
+                      <When iso={l.renewsAt} />
+                    </td>
+                    <td class="nowrap">
+                      <When iso={l.createdAt} />
+                    </td>
                     <td>
                       {l.state === "pending" && l.checkoutUrl
                         ? <a href={l.checkoutUrl}>Continue to checkout</a>

@@ -5,7 +5,7 @@
  */
 import type { z } from "zod";
 import type { buyerRequestSchema } from "../../server/surfaces/marketplace/offer_schemas.ts";
-import { CsrfField, when } from "../console/shell.tsx";
+import { CsrfField, When } from "../console/shell.tsx";
 import { formatUsd } from "../../server/platform/money.ts";
 import { plural, usesInWords } from "../../server/platform/words.ts";
 import { BuyerShell, type BuyerWho } from "./shell.tsx";
@@ -84,7 +84,9 @@ function Request(
           <span class={`tag state-${r.state}`}>{STATE_WORDS[r.state]}</span>
         </dd>
         <dt>Asked</dt>
-        <dd>{when(r.createdAt)}</dd>
+        <dd>
+          <When iso={r.createdAt} />
+        </dd>
         <dt>Your message</dt>
         <dd>{r.message}</dd>
         {r.maxMonthlyUsdCents !== null
@@ -120,7 +122,9 @@ function Request(
                 )
                 : null}
               <dt>{o.state === "expired" ? "Expired" : "Open until"}</dt>
-              <dd>{when(o.expiresAt)}</dd>
+              <dd>
+                <When iso={o.expiresAt} />
+              </dd>
               {o.declineReason
                 ? (
                   <>
@@ -144,7 +148,7 @@ function Request(
                 you accept: {formatUsd(o.acceptNow.firstChargeUsdCents)}{" "}
                 when this page was shown, a little less the later you accept. Then{" "}
                 {formatUsd(o.monthlyPriceUsdCents)} on the 1st of each month from{" "}
-                {when(o.acceptNow.periodEnd)}. Your budgets apply.
+                <When iso={o.acceptNow.periodEnd} />. Your budgets apply.
               </p>
               <p>
                 <button type="submit">Accept the offer</button>

@@ -3,7 +3,7 @@
  * enterprise terms, the standard rate card, how to connect (snippets), and the license form.
  */
 import { FieldError, type FieldProblem, invalidIf } from "../field_error.tsx";
-import { Copyable, CopyBlock, CsrfField, when } from "../console/shell.tsx";
+import { Copyable, CopyBlock, CsrfField, When } from "../console/shell.tsx";
 import { Scroll } from "../console/scroll.tsx";
 import { formatRate, formatUsd, sumCents } from "../../server/platform/money.ts";
 import {
@@ -346,8 +346,8 @@ function FirstCharge(
         this page was shown; a little less the later you click), then{" "}
         <output data-fee-then={MONTHLY_FEE}>{then ?? MONTHLY_FEE}</output>{" "}
         on the 1st of each month from{" "}
-        {when(charges.periodEnd)}, until you cancel. It goes on your monthly statement; your budgets
-        apply.
+        <When iso={charges.periodEnd} />, until you cancel. It goes on your monthly statement; your
+        budgets apply.
       </p>
       <details>
         <summary>What each choice bills now</summary>

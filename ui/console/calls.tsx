@@ -12,7 +12,7 @@ import { type FieldProblem } from "../field_error.tsx";
 import { CallFilterForm, queryOf } from "./call_filter.tsx";
 import { CallerName } from "./caller.tsx";
 import { Scroll } from "./scroll.tsx";
-import { ConsoleShell, count, when, type Who } from "./shell.tsx";
+import { ConsoleShell, count, When, type Who } from "./shell.tsx";
 import type { CallFilters } from "./call_filter.tsx";
 
 /** One row of GET /api/publisher/calls. */
@@ -173,7 +173,7 @@ function CallTable(props: { calls: CallRow[]; filters: CallFilters }) {
           {props.calls.map((c) => (
             <tr key={c.id} class={c.article ? "read" : undefined}>
               <td class="nowrap">
-                <time datetime={c.at}>{when(c.at)}</time>
+                <When iso={c.at} />
               </td>
               <td>
                 {toolLabel(c.tool)} <span class="muted small">{c.surface}</span>

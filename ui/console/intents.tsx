@@ -8,7 +8,7 @@ import type { analyticsSchema } from "../../server/surfaces/manage/openapi_schem
 import { HorizontalBarChart } from "../chart.tsx";
 import { type Caller, CallerName } from "./caller.tsx";
 import { Scroll } from "./scroll.tsx";
-import { ConsoleShell, count, when, type Who } from "./shell.tsx";
+import { ConsoleShell, count, When, type Who } from "./shell.tsx";
 
 /** One row of GET /api/publisher/intents; `caller` is absent on APIs that do not name askers. */
 export interface IntentRow {
@@ -65,7 +65,7 @@ export function IntentsPage(props: IntentsProps) {
                   {props.intents.map((i, n) => (
                     <tr key={n}>
                       <td class="nowrap">
-                        <time datetime={i.at}>{when(i.at)}</time>
+                        <When iso={i.at} />
                       </td>
                       <td class="prompt">{i.prompt}</td>
                       <td>
@@ -135,7 +135,7 @@ function Top(props: { top: TopIntent[]; days: number }) {
                 <td class="prompt">{t.prompt}</td>
                 <td class="num">{count(t.count)}</td>
                 <td class="nowrap">
-                  <time datetime={t.lastAt}>{when(t.lastAt)}</time>
+                  <When iso={t.lastAt} />
                 </td>
               </tr>
             ))}

@@ -11,7 +11,7 @@ import type { publisherPayoutSchema } from "../../server/surfaces/manage/payee_s
 import { formatUsd, microsToCents } from "../../server/platform/money.ts";
 import { plural } from "../../server/platform/words.ts";
 import { Scroll } from "./scroll.tsx";
-import { ConsoleShell, count, when, type Who } from "./shell.tsx";
+import { ConsoleShell, count, When, type Who } from "./shell.tsx";
 
 /** GET /api/publisher/payouts. */
 export type PayoutStatementView = z.output<typeof payoutStatementSchema>;
@@ -73,7 +73,9 @@ function PayoutHistory(props: { payouts: PublisherPayoutView[]; payee: string | 
                     </td>
                     <td class="num">{usd(p.earnedUsdMicros)}</td>
                     <td class="num">{usd(p.amountUsdMicros)}</td>
-                    <td>{p.paidAt ? when(p.paidAt) : "—"}</td>
+                    <td>
+                      <When iso={p.paidAt} />
+                    </td>
                     <td>{p.reference ?? "—"}</td>
                   </tr>
                 ))}
@@ -200,7 +202,9 @@ export function PayoutsPage(
               <tbody>
                 {i.items.map((it) => (
                   <tr key={it.id}>
-                    <td>{when(it.at)}</td>
+                    <td>
+                      <When iso={it.at} />
+                    </td>
                     <td>
                       {it.article ? (it.article.title ?? it.article.id) : "License fee"}
                     </td>

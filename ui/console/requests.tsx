@@ -4,7 +4,7 @@
  * and term) and a deny form (reason).
  */
 import { type Caller, CallerName } from "./caller.tsx";
-import { ConsoleShell, CsrfField, when, type Who } from "./shell.tsx";
+import { ConsoleShell, CsrfField, When, when, type Who } from "./shell.tsx";
 import { formatUsd } from "../../server/platform/money.ts";
 import { plural } from "../../server/platform/words.ts";
 
@@ -143,7 +143,7 @@ function Request(props: { request: RequestView; csrf: string; failed: FailedDeci
           : null}
         <dt>Asked</dt>
         <dd>
-          <time datetime={r.createdAt}>{when(r.createdAt)}</time>
+          <When iso={r.createdAt} />
         </dd>
         <dt>State</dt>
         <dd>
@@ -153,7 +153,7 @@ function Request(props: { request: RequestView; csrf: string; failed: FailedDeci
           {r.decidedAt
             ? (
               <>
-                {" "}on <time datetime={r.decidedAt}>{when(r.decidedAt)}</time>
+                {" "}on <When iso={r.decidedAt} />
               </>
             )
             : null}

@@ -7,7 +7,7 @@ import { Fragment } from "preact";
 import type { z } from "zod";
 import type { auditEntrySchema } from "../../server/surfaces/operator/schemas.ts";
 import { FieldError, type FieldProblem, invalidIf } from "../field_error.tsx";
-import { when } from "../console/shell.tsx";
+import { When, when } from "../console/shell.tsx";
 import { Scroll } from "../console/scroll.tsx";
 import { OperatorShell, type OperatorWho } from "./shell.tsx";
 
@@ -170,7 +170,7 @@ export function AuditTable(props: { entries: AuditEntry[]; filters?: AuditFilter
           {props.entries.map((e) => (
             <tr key={e.seq}>
               <td class="nowrap">
-                <time datetime={e.at}>{when(e.at)}</time>
+                <When iso={e.at} />
               </td>
               <td>
                 {ACTOR_WORDS[e.actor.kind]}

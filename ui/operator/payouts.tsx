@@ -9,7 +9,7 @@ import type {
 } from "../../server/surfaces/operator/payout_schemas.ts";
 import { formatUsd, microsToCents } from "../../server/platform/money.ts";
 import { plural } from "../../server/platform/words.ts";
-import { CsrfField, when } from "../console/shell.tsx";
+import { CsrfField, When, when } from "../console/shell.tsx";
 import { Scroll } from "../console/scroll.tsx";
 import { OperatorShell, type OperatorWho } from "./shell.tsx";
 
@@ -163,9 +163,8 @@ export function OperatorPayoutsPage(props: OperatorPayoutsProps) {
             <div class="card" key={b.id}>
               <h3>{b.month}: {plural(b.payoutCount, "payout")}, {usd(b.totalUsdMicros)}</h3>
               <p>
-                Approved {when(b.createdAt)} by {b.approvedBy}. {b.paidCount} of {b.payoutCount}
-                {" "}
-                paid. {b.exportedAt
+                Approved <When iso={b.createdAt} /> by {b.approvedBy}. {b.paidCount} of{" "}
+                {b.payoutCount} paid. {b.exportedAt
                   ? `File first downloaded ${when(b.exportedAt)}.`
                   : "Not downloaded yet."}
               </p>
