@@ -3,6 +3,7 @@
  * history, incidents, and per-surface calls, errors and latency. Works without JavaScript; every
  * chart has its numbers in a table beside it.
  */
+import { surfaceInWords } from "../server/platform/words.ts";
 import type {
   DailyFigures,
   ProbePeriod,
@@ -24,15 +25,6 @@ export interface StatusPageProps {
   probes: ProbePeriod[];
 }
 
-const SURFACE_NAMES: Record<string, string> = {
-  rest: "REST API",
-  mcp: "MCP",
-  a2a: "A2A",
-  landing: "Publisher pages",
-  nlweb: "NLWeb",
-  dashboard: "Dashboard",
-  oauth: "OAuth",
-};
 
 const VERDICT_WORDS: Record<Verdict, string> = {
   met: "Met",
@@ -236,7 +228,7 @@ function ProbeStrip(props: { periods: ProbePeriod[]; hourly: boolean }) {
 function SurfacePanel(props: { figures: SurfaceFigures; daily: DailyFigures[] }) {
   const s = props.figures;
   const days = props.daily.filter((d) => d.surface === s.surface);
-  const name = SURFACE_NAMES[s.surface] ?? s.surface;
+  const name = surfaceInWords(s.surface);
   return (
     <article class="panel" aria-labelledby={`s-${s.surface}`}>
       <h3 id={`s-${s.surface}`}>{name}</h3>

@@ -4,6 +4,7 @@ import type { licenseSchema } from "../../server/surfaces/marketplace/schemas.ts
 import { Pager, Scroll } from "../console/scroll.tsx";
 import { When, when } from "../console/shell.tsx";
 import { formatUsd } from "../../server/platform/money.ts";
+import { capitalized, licenseKindInWords, usesInWords } from "../../server/platform/words.ts";
 import { BuyerShell, type BuyerWho } from "./shell.tsx";
 
 /** One entry of GET /api/marketplace/licenses. */
@@ -86,8 +87,8 @@ export function LicensesPage(props: LicensesProps) {
                         {props.names[l.publisherId] ?? l.publisherId}
                       </a>
                     </td>
-                    <td>{l.kind}</td>
-                    <td>{l.useCases.join(", ")}</td>
+                    <td>{capitalized(licenseKindInWords(l.kind))}</td>
+                    <td>{usesInWords(l.useCases)}</td>
                     <td class="num">{formatUsd(l.monthlyFeeUsdCents)}</td>
                     <td>
                       <span class={`tag state-${l.state}`}>{stateWord(l)}</span>
@@ -110,7 +111,7 @@ export function LicensesPage(props: LicensesProps) {
                         ? (
                           <a
                             href={`/buyer/licenses/${encodeURIComponent(l.licenseId)}/cancel`}
-                            aria-label={`Cancel the ${l.useCases.join(", ")} license of ${
+                            aria-label={`Cancel the ${usesInWords(l.useCases)} license of ${
                               props.names[l.publisherId] ?? l.publisherId
                             }: see what happens first`}
                           >

@@ -16,7 +16,7 @@ import {
 import { type LicenseView, stateText } from "./licenses.tsx";
 import { BuyerShell, type BuyerWho } from "./shell.tsx";
 import { snippetsFor } from "./snippets.ts";
-import { noun, usesInWords } from "../../server/platform/words.ts";
+import { licenseKindInWords, noun, usesInWords } from "../../server/platform/words.ts";
 import { RequestForm, type RequestFormProps } from "./license_request.tsx";
 import type { heldRightsSchema } from "../../server/surfaces/marketplace/rights_schemas.ts";
 import type { z } from "zod";
@@ -195,7 +195,8 @@ export function PublisherPage(props: PublisherProps) {
             <ul>
               {props.held.map((l) => (
                 <li key={l.licenseId}>
-                  Your {l.kind} license for {l.useCases.join(", ")}: {stateText(l)}.{" "}
+                  Your {licenseKindInWords(l.kind)} for {usesInWords(l.useCases)}: {stateText(l)}.
+                  {" "}
                   {l.checkoutUrl ? <a href={l.checkoutUrl}>Continue to checkout</a> : null}
                 </li>
               ))}

@@ -7,7 +7,7 @@
  */
 import type { z } from "zod";
 import type { agentSchema, listedCallSchema } from "../../server/surfaces/manage/calls_schemas.ts";
-import { plural } from "../../server/platform/words.ts";
+import { plural, surfaceInWords } from "../../server/platform/words.ts";
 import { type FieldProblem } from "../field_error.tsx";
 import { CallFilterForm, queryOf } from "./call_filter.tsx";
 import { CallerName } from "./caller.tsx";
@@ -176,9 +176,7 @@ function CallTable(props: { calls: CallRow[]; filters: CallFilters }) {
                 <When iso={c.at} />
               </td>
               <td>
-                {toolLabel(c.tool)} <span class="muted small">{c.surface}</span>
-                <br />
-                <code class="small">{c.tool}</code>
+                {toolLabel(c.tool)} <span class="muted small">{surfaceInWords(c.surface)}</span>
               </td>
               <td class="page-read">
                 {c.article

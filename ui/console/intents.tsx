@@ -3,6 +3,7 @@
  * verbatim. The most frequent questions of the last 30 days as a chart and a table, then the last
  * 100 intents with the article they led to and who asked.
  */
+import { surfaceInWords } from "../../server/platform/words.ts";
 import type { z } from "zod";
 import type { analyticsSchema } from "../../server/surfaces/manage/openapi_schemas.ts";
 import { HorizontalBarChart } from "../chart.tsx";
@@ -71,7 +72,7 @@ export function IntentsPage(props: IntentsProps) {
                       <td>
                         <code class="small">{i.articleId}</code>
                       </td>
-                      <td>{i.surface}</td>
+                      <td>{surfaceInWords(i.surface)}</td>
                       {asked
                         ? (
                           <td>

@@ -6,6 +6,7 @@ import { BarChart, StackedBarChart } from "../chart.tsx";
 import { Checklist, type Step } from "./checklist.tsx";
 import { ConsoleShell, Copyable, count, Figure, type Who } from "./shell.tsx";
 import { centsToUsd, formatUsd } from "../../server/platform/money.ts";
+import { surfaceInWords } from "../../server/platform/words.ts";
 
 /** Where the publisher's surfaces answer (GET /api/publisher/settings `urls`). */
 export type SurfaceUrls = z.output<typeof settingsResponseSchema>["urls"];
@@ -125,7 +126,7 @@ function Activity(props: OverviewProps) {
       <h3 class="small">Calls by surface</h3>
       <StackedBarChart
         label={`Calls per day by surface, ${props.daily[0]?.day} to ${props.daily.at(-1)?.day}`}
-        series={props.surfaces.map((name, i) => ({ name, className: `s${i % 7}` }))}
+        series={props.surfaces.map((s, i) => ({ name: surfaceInWords(s), className: `s${i % 7}` }))}
         peak={(n) => `busiest day: ${count(n)} ${n === 1 ? "call" : "calls"}`}
         stacks={props.daily.map((d) => ({
           label: d.day,

@@ -9,7 +9,7 @@ import type {
 } from "../../server/surfaces/manage/payout_schemas.ts";
 import type { publisherPayoutSchema } from "../../server/surfaces/manage/payee_schemas.ts";
 import { formatUsd, microsToCents } from "../../server/platform/money.ts";
-import { plural } from "../../server/platform/words.ts";
+import { plural, surfaceInWords, useInWords } from "../../server/platform/words.ts";
 import { Scroll } from "./scroll.tsx";
 import { ConsoleShell, count, When, type Who } from "./shell.tsx";
 
@@ -208,8 +208,8 @@ export function PayoutsPage(
                     <td>
                       {it.article ? (it.article.title ?? it.article.id) : "License fee"}
                     </td>
-                    <td>{it.use ?? "—"}</td>
-                    <td>{it.surface}</td>
+                    <td>{it.use ? useInWords(it.use) : "—"}</td>
+                    <td>{surfaceInWords(it.surface)}</td>
                     <td class="num">{usd(it.amountUsdMicros)}</td>
                     <td class="num">{usd(it.feeUsdMicros)}</td>
                     <td class="num">{usd(it.priceUsdMicros)}</td>

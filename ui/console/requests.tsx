@@ -6,7 +6,7 @@
 import { type Caller, CallerName } from "./caller.tsx";
 import { ConsoleShell, CsrfField, When, when, type Who } from "./shell.tsx";
 import { formatUsd } from "../../server/platform/money.ts";
-import { plural } from "../../server/platform/words.ts";
+import { plural, useInWords } from "../../server/platform/words.ts";
 
 /** The states a request can be in, in tab order. */
 export const REQUEST_STATES = ["pending", "approved", "denied"] as const;
@@ -116,7 +116,7 @@ export function RequestsPage(props: RequestsProps) {
 }
 
 function useWords(r: RequestView): string {
-  const use = r.useCase.replace("_", "-");
+  const use = useInWords(r.useCase);
   return r.enterprise ? `your enterprise license (and ${use})` : use;
 }
 
