@@ -3,7 +3,6 @@
  * history, incidents, and per-surface calls, errors and latency. Works without JavaScript; every
  * chart has its numbers in a table beside it.
  */
-import { surfaceInWords } from "../server/platform/words.ts";
 import type {
   DailyFigures,
   ProbePeriod,
@@ -14,7 +13,7 @@ import type {
 import { BarChart, LineChart } from "./chart.tsx";
 import { Scroll } from "./console/scroll.tsx";
 import { Page } from "./layout.tsx";
-import { plural } from "../server/platform/words.ts";
+import { plural, surfaceInWords } from "../server/platform/words.ts";
 
 /** Everything the page shows, loaded by server/pages/status.ts. */
 export interface StatusPageProps {
@@ -24,7 +23,6 @@ export interface StatusPageProps {
   daily: DailyFigures[];
   probes: ProbePeriod[];
 }
-
 
 const VERDICT_WORDS: Record<Verdict, string> = {
   met: "Met",

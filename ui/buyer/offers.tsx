@@ -5,7 +5,7 @@
  */
 import type { z } from "zod";
 import type { buyerRequestSchema } from "../../server/surfaces/marketplace/offer_schemas.ts";
-import { CsrfField, When } from "../console/shell.tsx";
+import { CsrfField, type LinkedWords, ProblemWords, When } from "../console/shell.tsx";
 import { formatUsd } from "../../server/platform/money.ts";
 import { plural, usesInWords } from "../../server/platform/words.ts";
 import { BuyerShell, type BuyerWho } from "./shell.tsx";
@@ -20,7 +20,7 @@ export interface OffersProps {
   notice?: string | null;
   problem?: string | null;
   /** The offer an action on this page failed for, with the API's problem. */
-  failed?: { offerId: string; problem: string } | null;
+  failed?: { offerId: string; problem: string; linked?: LinkedWords | null } | null;
 }
 
 const STATE_WORDS: Record<BuyerRequestView["state"], string> = {
@@ -67,7 +67,11 @@ export function OffersPage(props: OffersProps) {
 }
 
 function Request(
-  props: { r: BuyerRequestView; csrf: string; failed: { problem: string } | null },
+  props: {
+    r: BuyerRequestView;
+    csrf: string;
+    failed: { problem: string; linked?: LinkedWords | null } | null;
+  },
 ) {
   const { r } = props;
   const o = r.offer;
@@ -137,7 +141,13 @@ function Request(
           )
           : null}
       </dl>
-      {props.failed ? <p class="problem" role="alert">{props.failed.problem}</p> : null}
+      {props.failed
+        ? (
+          <p class="problem" role="alert">
+            <ProblemWords problem={props.failed.problem} linked={props.failed.linked} />
+          </p>
+        )
+        : null}
       {o?.state === "open" && o.acceptNow
         ? (
           <div class="decide">

@@ -3,7 +3,14 @@
  * enterprise terms, the standard rate card, how to connect (snippets), and the license form.
  */
 import { FieldError, type FieldProblem, invalidIf } from "../field_error.tsx";
-import { Copyable, CopyBlock, CsrfField, When } from "../console/shell.tsx";
+import {
+  Copyable,
+  CopyBlock,
+  CsrfField,
+  type LinkedWords,
+  ProblemWords,
+  When,
+} from "../console/shell.tsx";
 import { Scroll } from "../console/scroll.tsx";
 import { formatRate, formatUsd, sumCents } from "../../server/platform/money.ts";
 import {
@@ -35,7 +42,10 @@ export interface PublisherProps {
   mine: HeldRightsView;
   /** The license form refused: its problem (at the top or beside the use cases) and the ticks. */
   failed?:
-    | { problem: { top: string | null; field: FieldProblem | null }; useCases: string[] }
+    | {
+      problem: { top: string | null; field: FieldProblem | null; linked?: LinkedWords | null };
+      useCases: string[];
+    }
     | null;
   /**
    * What subscribing bills at once, computed with the subscribe API's rule when the page was
@@ -210,7 +220,14 @@ export function PublisherPage(props: PublisherProps) {
           by card at checkout when Folio takes cards.
         </p>
         {props.failed?.problem.top
-          ? <p class="problem" role="alert">{props.failed.problem.top}</p>
+          ? (
+            <p class="problem" role="alert">
+              <ProblemWords
+                problem={props.failed.problem.top}
+                linked={props.failed.problem.linked}
+              />
+            </p>
+          )
           : null}
         {granted.length === 0
           ? <p class="muted">{p.name} grants none of the standard use cases.</p>

@@ -149,6 +149,27 @@ function ZoneNote() {
   );
 }
 
+/** A refusal in the page's words, linking the page that fixes it: `text`, the link, then `after`. */
+export interface LinkedWords {
+  text: string;
+  link: string;
+  href: string;
+  after: string;
+}
+
+/** A refusal's words: the page's own, linked, when it has them; else the API's sentence. */
+export function ProblemWords(props: { problem: string | null; linked?: LinkedWords | null }) {
+  const l = props.linked;
+  if (!l) return <>{props.problem}</>;
+  return (
+    <>
+      {l.text}
+      <a href={l.href}>{l.link}</a>
+      {l.after}
+    </>
+  );
+}
+
 /** The result of the last action: a notice, or a problem announced to screen readers. */
 export function Messages(props: { notice?: string | null; problem?: string | null }) {
   return (
