@@ -23,7 +23,13 @@ import {
 import { type LicenseView, stateText } from "./licenses.tsx";
 import { BuyerShell, type BuyerWho } from "./shell.tsx";
 import { snippetsFor } from "./snippets.ts";
-import { licenseKindInWords, noun, usesInWords } from "../../server/platform/words.ts";
+import {
+  capitalized,
+  licenseKindInWords,
+  noun,
+  useInWords,
+  usesInWords,
+} from "../../server/platform/words.ts";
 import { RequestForm, type RequestFormProps } from "./license_request.tsx";
 import type { heldRightsSchema } from "../../server/surfaces/marketplace/rights_schemas.ts";
 import type { z } from "zod";
@@ -151,14 +157,14 @@ export function PublisherPage(props: PublisherProps) {
             <tbody>
               {BUNDLE_USES.map((u) => (
                 <tr key={u}>
-                  <th scope="row">{u}</th>
+                  <th scope="row">{capitalized(useInWords(u))}</th>
                   <td>{p.rights[u] === "granted" ? "yes" : "no"}</td>
                   <td>{yours(props.mine, u)}</td>
                   <td class="num">{formatRate(p.pricingUsdCents[u])}</td>
                 </tr>
               ))}
               <tr>
-                <th scope="row">fine_tuning</th>
+                <th scope="row">{capitalized(useInWords("fine_tuning"))}</th>
                 <td>{p.rights.fine_tuning === "granted" ? "yes" : "no"}</td>
                 <td>{yours(props.mine, "fine_tuning")}</td>
                 <td class="num">by request</td>
@@ -255,7 +261,7 @@ export function PublisherPage(props: PublisherProps) {
                       disabled={!granted.includes(u)}
                     />
                     <span>
-                      {u} (+{formatUsd(card.useCasesUsdCents[u])} a month)
+                      {capitalized(useInWords(u))} (+{formatUsd(card.useCasesUsdCents[u])} a month)
                       {granted.includes(u) ? null : <span class="muted">: not granted</span>}
                     </span>
                   </label>
@@ -317,7 +323,7 @@ export function PublisherPage(props: PublisherProps) {
             </tr>
             {BUNDLE_USES.map((u) => (
               <tr key={u}>
-                <th scope="row">+ {u}</th>
+                <th scope="row">+ {useInWords(u)}</th>
                 <td class="num">{formatUsd(card.useCasesUsdCents[u])}</td>
               </tr>
             ))}
