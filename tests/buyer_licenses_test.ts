@@ -58,7 +58,7 @@ Deno.test("canceling a license from the portal: it stays active until the period
     _csrf: hidden(catalog.html),
     useCases: "display",
   });
-  assert.match(textOf(licensed.html), /active 2026-12-01 00:00 UTC/, "renews on the 1st");
+  assert.match(textOf(licensed.html), /active 1 Dec 2026, 00:00/, "renews on the 1st");
   const action = /href="(\/buyer\/licenses\/[^"]+\/cancel)"/.exec(licensed.html)![1];
 
   // The confirmation page says what happens before anything does.
@@ -66,10 +66,10 @@ Deno.test("canceling a license from the portal: it stays active until the period
   assert.equal(confirm.status, 200);
   const said = textOf(confirm.html);
   assert.match(said, /Cancel the display license of The Demo Ledger\?/);
-  assert.match(said, /keeps its uses until 2026-12-01 00:00 UTC, then ends/);
+  assert.match(said, /keeps its uses until 1 Dec 2026, 00:00, then ends/);
   assert.match(said, /Credited \$0\.00: the period already paid runs to its end/);
   assert.match(said, /Charged \$0\.00/);
-  assert.match(said, /Not billed: the \$100\.00 due on 2026-12-01 00:00 UTC will not be charged/);
+  assert.match(said, /Not billed: the \$100\.00 due on 1 Dec 2026, 00:00 will not be charged/);
   assert.match(confirm.html, new RegExp(`action="${action}"`));
   assert.match(confirm.html, /name="confirm" value="yes"/);
   const unconfirmed = await visitor.post(action, { _csrf: hidden(confirm.html) });
@@ -89,7 +89,7 @@ Deno.test("canceling a license from the portal: it stays active until the period
   assert.equal(canceled.url, "/buyer/licenses?done=canceled");
   const text = textOf(canceled.html);
   assert.match(text, /License canceled: it stays active until the date shown, then ends/);
-  assert.match(text, /active until 2026-12-01 00:00 UTC, then ends/);
+  assert.match(text, /active until 1 Dec 2026, 00:00, then ends/);
   assert.doesNotMatch(canceled.html, />Cancel…</, "no second cancel");
 
   const again = await visitor.post(action, { _csrf: hidden(licensed.html), confirm: "yes" });

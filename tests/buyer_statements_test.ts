@@ -38,7 +38,7 @@ Deno.test("statements: months with charges, a closed month's lines and totals, i
   const month = await visitor.get("/buyer/statements/2026-11");
   assert.equal(month.status, 200);
   const mtext = textOf(month.html);
-  assert.match(mtext, /Closed 2026-12-02 08:00 UTC: this statement no longer changes/);
+  assert.match(mtext, /Closed 2 Dec 2026, 08:00: this statement no longer changes/);
   assert.match(mtext, /The Demo Ledger Metered reads 2/);
 
   const invoice = await visitor.get("/buyer/statements/2026-11/invoice");

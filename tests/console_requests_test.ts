@@ -91,7 +91,7 @@ Deno.test("pending requests are approved with a price and term, or denied with a
   assert.match(approvedText, /Asks for fine-tuning/);
   assert.match(
     approvedText,
-    /approved on 2026-11-15 12:00 UTC Price \$250\.00 a month Term 12 months Offer Open until 2026-11-29 12:00 UTC: waiting for the buyer to accept \(nothing billed yet\)\./,
+    /approved on 15 Nov 2026, 12:00 Price \$250\.00 a month Term 12 months Offer Open until 29 Nov 2026, 12:00: waiting for the buyer to accept \(nothing billed yet\)\./,
   );
   assert.doesNotMatch(approved.html, /name="priceUsd"/, "a decided request has no forms");
 
@@ -203,7 +203,7 @@ Deno.test("a decided request shows the price, term and reason when the API retur
   assert.match(text, /From Acme AI buyer/);
   assert.match(
     text,
-    /approved on 2026-11-02 10:30 UTC Price \$250\.00 a month Term 12 months License lic_1/,
+    /approved on 2 Nov 2026, 10:30 Price \$250\.00 a month Term 12 months License lic_1/,
   );
   assert.match(text, /Asks for your enterprise license \(and rag\)/);
   assert.match(text, /Reason Not this year/);

@@ -75,11 +75,11 @@ export function ItemsPage(
   return (
     <BuyerShell who={props.who} section="items" title="Items" problem={props.problem}>
       <p class="hint">
-        Every charge is an item: each read billed to you (with its article, use, surface and
-        idempotency key), each agent payment and each license fee. The items of a statement add up
-        to it to the micro-dollar; each charged read also answered with a signed receipt, which the
-        receipt link shows again. Statements are settled by invoice; automatic card collection is a
-        future capability and is not available yet.
+        Every charge is an item: each read billed to you (with its article, use, where it came in
+        and the key your agent sent), each agent payment and each license fee. The items of a
+        statement add up to it to the micro-dollar; each charged read also answered with a signed
+        receipt, which the receipt link shows again. Statements are settled by invoice; automatic
+        card collection is a future capability and is not available yet.
       </p>
       <form method="get" action="/buyer/items" class="card filters">
         <label>
@@ -196,7 +196,7 @@ export function ItemsPage(
                             ? "License fee"
                             : "—"}
                         </td>
-                        <td>{i.use ? useInWords(i.use) : capitalized(itemKindInWords(i.kind))}</td>
+                        <td>{i.use ? useInWords(i.use) : "—"}</td>
                         <td>{surfaceInWords(i.surface)}</td>
                         <td class="num">{formatRate(microsToCents(i.priceUsdMicros))}</td>
                         <td class="num">{formatUsd(microsToCents(i.feeUsdMicros))}</td>

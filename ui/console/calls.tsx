@@ -76,7 +76,7 @@ export function CallsPage(props: CallsProps) {
     <ConsoleShell who={props.who} section="calls" title="Calls" problem={props.problem}>
       <p class="muted">
         Every call agents and crawlers made to your MCP server, REST API, A2A server and site,
-        newest first, with the page each one read. Times and dates are UTC.
+        newest first, with the page each one read. The From and To days are UTC days.
       </p>
       {empty && !props.fieldProblem ? <NoCalls /> : (
         <>
@@ -161,7 +161,7 @@ function CallTable(props: { calls: CallRow[]; filters: CallFilters }) {
       <table>
         <thead>
           <tr>
-            <th scope="col">Time (UTC)</th>
+            <th scope="col">Time</th>
             <th scope="col">Call</th>
             <th scope="col">Page read</th>
             <th scope="col">Who</th>

@@ -39,7 +39,7 @@ export function IntentsPage(props: IntentsProps) {
     <ConsoleShell who={props.who} section="intents" title="Reader intents">
       <p class="muted">
         What readers asked their AI assistants when the assistant read your articles: the question
-        an agent passes with each read, kept verbatim. Times are UTC.
+        an agent passes with each read, kept verbatim.
       </p>
       {props.intents.length === 0 && props.top.length === 0 ? <NoIntents /> : (
         <>
@@ -55,7 +55,7 @@ export function IntentsPage(props: IntentsProps) {
               <table>
                 <thead>
                   <tr>
-                    <th scope="col">Time (UTC)</th>
+                    <th scope="col">Time</th>
                     <th scope="col">Question</th>
                     <th scope="col">Article</th>
                     <th scope="col">Surface</th>
@@ -127,7 +127,7 @@ function Top(props: { top: TopIntent[]; days: number }) {
             <tr>
               <th scope="col">Question</th>
               <th scope="col" class="num">Times asked</th>
-              <th scope="col">Last asked (UTC)</th>
+              <th scope="col">Last asked</th>
             </tr>
           </thead>
           <tbody>

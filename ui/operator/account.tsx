@@ -71,7 +71,7 @@ export function OperatorAccountPage(props: OperatorAccountProps) {
                   <th scope="col">Name</th>
                   <th scope="col">Key</th>
                   <th scope="col">Made by</th>
-                  <th scope="col">Made (UTC)</th>
+                  <th scope="col">Made</th>
                   <th scope="col">State</th>
                 </tr>
               </thead>
@@ -136,7 +136,7 @@ export function OperatorAccountPage(props: OperatorAccountProps) {
               <tr>
                 <th scope="col">Email</th>
                 <th scope="col">Second factor</th>
-                <th scope="col">Since (UTC)</th>
+                <th scope="col">Since</th>
               </tr>
             </thead>
             <tbody>

@@ -53,7 +53,7 @@ export function AuditPage(props: AuditPageProps) {
     <OperatorShell who={props.who} section="audit" title="Audit log" problem={props.problem}>
       <p class="muted">
         Who did what, and when: every operator action and every action of anyone that moves money,
-        with the state before and after. Entries are never changed or removed. Times are UTC.
+        with the state before and after. Entries are never changed or removed.
       </p>
       <AuditFilterForm filters={props.filters} problem={props.fieldProblem} />
       <section class="card" aria-labelledby="entries-title">
@@ -159,7 +159,7 @@ export function AuditTable(props: { entries: AuditEntry[]; filters?: AuditFilter
       <table class="audit">
         <thead>
           <tr>
-            <th scope="col">Time (UTC)</th>
+            <th scope="col">Time</th>
             <th scope="col">Who</th>
             <th scope="col">Action</th>
             <th scope="col">On</th>
