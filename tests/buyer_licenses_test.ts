@@ -42,7 +42,10 @@ Deno.test("licenses are listed pending first, then active, newest first, a page 
   const second = await visitor.get("/buyer/licenses?page=2");
   const rest = [...second.html.matchAll(/<tr id="(lic_\d+)"/g)].map((m) => m[1]);
   assert.deepEqual(rest, ["lic_04", "lic_03", "lic_02", "lic_01", "lic_00"]);
-  assert.match(textOf(second.html), /The Demo Ledger enterprise rag \$0\.00 active/);
+  assert.match(
+    textOf(second.html),
+    /The Demo Ledger Enterprise license RAG retrieval \$0\.00 active/,
+  );
   assert.equal(
     (second.html.match(/>Cancel…</g) ?? []).length,
     4,
@@ -65,7 +68,7 @@ Deno.test("canceling a license from the portal: it stays active until the period
   const confirm = await visitor.get(action);
   assert.equal(confirm.status, 200);
   const said = textOf(confirm.html);
-  assert.match(said, /Cancel the display license of The Demo Ledger\?/);
+  assert.match(said, /Cancel the full display license of The Demo Ledger\?/);
   assert.match(said, /keeps its uses until 1 Dec 2026, 00:00, then ends/);
   assert.match(said, /Credited \$0\.00: the period already paid runs to its end/);
   assert.match(said, /Charged \$0\.00/);

@@ -26,7 +26,7 @@ browserTest(
     await checkPage(page, "buyer-walk-4-publisher");
     assert.equal(await submitForm(page, "form[action='/buyer/catalog/pub_demo/license']"), 200);
     assert.match(await text(page), /Licensed/);
-    assert.match(await text(page), /The Demo Ledger\s+subscription\s+summarization\s+\$60\.00/);
+    assert.match(await text(page), /The Demo Ledger\s+Subscription\s+summaries\s+\$60\.00/);
 
     // An agent reads a PAYWALL article over REST with the key: a charged display read.
     const [first, second] = await paywalled(folio, 2);

@@ -101,7 +101,7 @@ Deno.test("pending requests are approved with a price and term, or denied with a
   });
   assert.equal(denied.url, "/publisher/requests?state=denied&done=denied");
   assert.match(denied.html, /role="status">Request denied/);
-  assert.match(textOf(denied.html), /Asks for display/);
+  assert.match(textOf(denied.html), /Asks for full display/);
   assert.match(textOf((await visitor.get("/publisher/requests")).html), /No requests are waiting/);
 
   const states = Object.fromEntries((await demoRequests(folio)).map((r) => [r.id, r.state]));
@@ -205,6 +205,6 @@ Deno.test("a decided request shows the price, term and reason when the API retur
     text,
     /approved on 2 Nov 2026, 10:30 Price \$250\.00 a month Term 12 months License lic_1/,
   );
-  assert.match(text, /Asks for your enterprise license \(and rag\)/);
+  assert.match(text, /Asks for your enterprise license \(and RAG retrieval\)/);
   assert.match(text, /Reason Not this year/);
 });

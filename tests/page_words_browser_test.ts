@@ -44,7 +44,7 @@ async function apiWordsOn(page: Page): Promise<string[]> {
       };
       all(/\b\d{4}-\d{2}-\d{2}T\d{2}:\d{2}\S*/g, "ISO timestamp");
       all(/\b(?:GET|POST|PUT|PATCH|DELETE) \/api\/\S*/g, "API operation");
-      all(/(?:^|\s)_[a-z]+:[\w.]+/g, "tool name");
+      all(/(?:^|[\s(])_[a-z]+:[\w.…]*/g, "tool name");
       all(/\b(?:sub|operator):[A-Za-z0-9_:.-]+/g, "Folio's own key");
       for (const m of text.matchAll(/\b[a-z0-9]+(?:_[a-z0-9]+)+\b/g)) {
         if (snake.includes(m[0])) found.push(`code: ${m[0]}`);

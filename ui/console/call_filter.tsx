@@ -95,7 +95,7 @@ export function CallFilterForm(props: CallsProps) {
         <select id="status" name="status" {...invalidIf(problem, "status")}>
           <option value="" selected={!f.status}>Calls</option>
           <option value="trace" selected={f.status === "trace"}>
-            Protocol traces (_method:…)
+            Protocol traces (MCP handshakes, tool lists and pings)
           </option>
           <option value="all" selected={f.status === "all"}>Calls and traces</option>
         </select>
