@@ -131,7 +131,11 @@ Deno.test("a refused approval is shown beside its form with the typed values; a 
   });
   assert.equal(refused.status, 409);
   assert.match(refused.html, /role="alert">Not saved: see the request below/);
-  assert.match(refused.html, /role="alert">The requester is not linked to a buyer account yet/);
+  assert.match(
+    refused.html,
+    /role="alert">No offer was made: this requester has no buyer account yet\./,
+  );
+  assert.doesNotMatch(textOf(refused.html), /\/api\//, "the console's words, not the API's routes");
   assert.match(refused.html, new RegExp(`id="price-${id}"[^>]*value="99\\.5"`));
   assert.match(refused.html, new RegExp(`id="term-${id}"[^>]*value="3"`));
 
