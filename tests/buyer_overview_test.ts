@@ -21,7 +21,7 @@ Deno.test("a new buyer's overview: the checklist, zero figures, no spend yet", a
   ]);
   assert.equal(escapedStyle(page.html), false);
   assert.match(text, /0 calls in 2026-11 0 article reads \$0\.00 per-read spend 0 active licenses/);
-  assert.match(text, /No per-read spend in 2026-11 yet/);
+  assert.match(text, /No per-read spend in November 2026 yet/);
   assert.match(page.html, /aria-current="page">Overview</);
 });
 

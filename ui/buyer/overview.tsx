@@ -1,4 +1,5 @@
 /** The buyer's overview: this month's calls, reads and spend against the cap and budgets, and next steps. */
+import { monthInWords } from "../../server/platform/local_time.ts";
 import { Checklist, type Step } from "../console/checklist.tsx";
 import { count, Figure } from "../console/shell.tsx";
 import { formatUsd } from "../../server/platform/money.ts";
@@ -27,7 +28,7 @@ export function BuyerOverviewPage(props: BuyerOverviewProps) {
         <Figure value={count(props.activeLicenses)} label="active licenses" />
       </div>
       <section class="card" aria-labelledby="spend-title">
-        <h2 id="spend-title">Spend per publisher in {r.month}</h2>
+        <h2 id="spend-title">Spend per publisher in {monthInWords(r.month)}</h2>
         <p class="hint">
           Each publisher's per-read spend against the platform's {formatUsd(r.capUsdCents)}{" "}
           monthly cap and against your own budgets. Past either, reads are served with the rights

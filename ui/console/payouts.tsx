@@ -2,6 +2,7 @@
  * Payouts: a month's payout statement (per-read earnings and license fees, platform fees apart,
  * the net paid out and its state) with the month's items and the CSVs.
  */
+import { monthInWords } from "../../server/platform/local_time.ts";
 import type { z } from "zod";
 import type {
   payoutStatementSchema,
@@ -118,7 +119,7 @@ export function PayoutsPage(
     <ConsoleShell
       who={props.who}
       section="payouts"
-      title={`Payout statement ${s.month}`}
+      title={`Payout statement for ${monthInWords(s.month)}`}
       problem={props.problem}
     >
       <p class="hint">
@@ -138,9 +139,13 @@ export function PayoutsPage(
         <a href={`/publisher/payouts/${s.month}-items.csv`} download>Items CSV</a>
       </p>
       {s.lines.length === 0
-        ? <p class="card">Nothing billed for your content on the {s.month} statements yet.</p>
+        ? (
+          <p class="card">
+            Nothing billed for your content on the {monthInWords(s.month)} statements yet.
+          </p>
+        )
         : (
-          <Scroll label={`Lines of the ${s.month} payout statement`}>
+          <Scroll label={`Lines of the ${monthInWords(s.month)} payout statement`}>
             <table>
               <thead>
                 <tr>
@@ -186,7 +191,7 @@ export function PayoutsPage(
       {i === null || i.items.length === 0 ? null : (
         <section aria-labelledby="items-title">
           <h2 id="items-title">Items</h2>
-          <Scroll label={`Items of the ${s.month} payout statement`}>
+          <Scroll label={`Items of the ${monthInWords(s.month)} payout statement`}>
             <table>
               <thead>
                 <tr>
