@@ -123,6 +123,10 @@ browserTest(
     await page.click("input[name=useCases][value=display]");
     assert.equal(await submitForm(page, "form[action='/buyer/catalog/pub_demo/license']"), 409);
     await screenshot(page, "words-budget-refusal");
+    await page.setViewport({ width: 375, height: 800 });
+    await page.$eval("#license [role=alert]", (el) => el.scrollIntoView());
+    await screenshot(page, "words-budget-refusal-375", false);
+    await page.setViewport({ width: 1280, height: 900 });
     const alert = await page.$eval("#license [role=alert]", (el) => ({
       text: (el as HTMLElement).innerText,
       href: el.querySelector("a")?.getAttribute("href"),

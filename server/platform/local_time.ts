@@ -45,16 +45,33 @@ const MONTH_NAMES = [
   "December",
 ] as const;
 
-const zoneSlot = new AsyncLocalStorage<string>();
+/** A request's zone, and whether its page has written a time or a month yet. */
+interface ZoneSlot {
+  zone: string;
+  written: boolean;
+}
+
+const zoneSlot = new AsyncLocalStorage<ZoneSlot>();
 
 /** Runs `fn` with `zone` as the current request's reader zone. */
 export function inReaderZone<T>(zone: string, fn: () => Promise<T>): Promise<T> {
-  return zoneSlot.run(zone, fn);
+  return zoneSlot.run({ zone, written: false }, fn);
 }
 
-/** The zone the current request's pages write times in. */
+/** The zone the current request's pages write times in (asking counts as writing one). */
 export function readerZone(): string {
-  return zoneSlot.getStore() ?? DEFAULT_ZONE;
+  const slot = zoneSlot.getStore();
+  if (!slot) return DEFAULT_ZONE;
+  slot.written = true;
+  return slot.zone;
+}
+
+/**
+ * Whether the current request's page has written a time or a month so far: the shell names the
+ * zone only on pages that show one. Pages render depth-first, so the note after the content knows.
+ */
+export function timesWritten(): boolean {
+  return zoneSlot.getStore()?.written ?? false;
 }
 
 /** `raw` when it names an IANA time zone this runtime knows (short, plain characters), else null. */
@@ -142,6 +159,8 @@ export function dayInWords(iso: string | null | undefined, zone = readerZone()):
 
 /** A billing month ("2026-12", a UTC calendar month) as "December 2026"; anything else as given. */
 export function monthInWords(month: string): string {
+  const slot = zoneSlot.getStore();
+  if (slot) slot.written = true;
   const m = /^(\d{4})-(\d{2})$/.exec(month);
   if (!m || Number(m[2]) < 1 || Number(m[2]) > 12) return month;
   return `${MONTH_NAMES[Number(m[2]) - 1]} ${m[1]}`;

@@ -6,6 +6,7 @@ import {
   monthInWords,
   readerZone,
   timeInWords,
+  timesWritten,
   zoneFromCookies,
   zoneInWords,
 } from "./local_time.ts";
@@ -51,4 +52,14 @@ Deno.test("the reader's zone: from the cookie when the runtime knows it, else UT
   assert.deepEqual(seen, ["Asia/Tokyo", "16 Dec 2026, 06:39"]);
   assert.equal(zoneInWords("UTC"), "UTC");
   assert.equal(zoneInWords("America/New_York"), "America/New York time");
+});
+
+Deno.test("a page that writes no time or month has no zone to name", async () => {
+  const [before, after] = await inReaderZone("Europe/Paris", async () => {
+    const before = timesWritten();
+    monthInWords("2026-12");
+    return [before, timesWritten()];
+  });
+  assert.deepEqual([before, after], [false, true]);
+  assert.equal(await inReaderZone("UTC", () => Promise.resolve(timesWritten())), false);
 });

@@ -12,6 +12,7 @@ import {
   dayInWords,
   readerZone,
   timeInWords,
+  timesWritten,
   zoneInWords,
 } from "../../server/platform/local_time.ts";
 
@@ -139,6 +140,7 @@ export function ConsoleShell(props: ShellProps) {
  * "Local dates"); the script rewrites it with the times when the browser's zone differs.
  */
 function ZoneNote() {
+  if (!timesWritten()) return null;
   const zone = readerZone();
   return (
     <p class="small muted zone-note" data-zone={zone}>
