@@ -55,10 +55,10 @@ Deno.test("the reader's zone: from the cookie when the runtime knows it, else UT
 });
 
 Deno.test("a page that writes no time or month has no zone to name", async () => {
-  const [before, after] = await inReaderZone("Europe/Paris", async () => {
+  const [before, after] = await inReaderZone("Europe/Paris", () => {
     const before = timesWritten();
     monthInWords("2026-12");
-    return [before, timesWritten()];
+    return Promise.resolve([before, timesWritten()]);
   });
   assert.deepEqual([before, after], [false, true]);
   assert.equal(await inReaderZone("UTC", () => Promise.resolve(timesWritten())), false);
