@@ -14,6 +14,7 @@ import { BarChart, LineChart } from "./chart.tsx";
 import { Scroll } from "./console/scroll.tsx";
 import { Page } from "./layout.tsx";
 import { plural, surfaceInWords } from "../server/platform/words.ts";
+import { dayInWords, timeInWords } from "../server/platform/local_time.ts";
 
 /** Everything the page shows, loaded by server/pages/status.ts. */
 export interface StatusPageProps {
@@ -208,7 +209,7 @@ function ProbeStrip(props: { periods: ProbePeriod[]; hourly: boolean }) {
     >
       {props.periods.map((p) => {
         const state = p.checks === 0 ? "none" : p.failed === 0 ? "ok" : "bad";
-        const label = props.hourly ? fmtTime(p.start) : p.start.slice(0, 10);
+        const label = props.hourly ? fmtTime(p.start) : dayInWords(p.start, "UTC");
         return (
           <span
             key={p.start}
@@ -325,8 +326,9 @@ function fmtMs(n: number | null): string {
   return n === null ? "—" : `${n.toLocaleString("en-US", { maximumFractionDigits: 1 })} ms`;
 }
 
+/** The status page is public, with no reader's zone: UTC, in words, named. */
 function fmtTime(iso: string): string {
-  return `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`;
+  return `${timeInWords(iso, "UTC")} UTC`;
 }
 
 const CSS = `
