@@ -61,7 +61,7 @@ Deno.test("canceling a license from the portal: it stays active until the period
     _csrf: hidden(catalog.html),
     useCases: "display",
   });
-  assert.match(textOf(licensed.html), /active 1 Dec 2026, 00:00/, "renews on the 1st");
+  assert.match(textOf(licensed.html), /active 1 Dec 2026/, "renews on the 1st");
   const action = /href="(\/buyer\/licenses\/[^"]+\/cancel)"/.exec(licensed.html)![1];
 
   // The confirmation page says what happens before anything does.
@@ -72,7 +72,7 @@ Deno.test("canceling a license from the portal: it stays active until the period
   assert.match(said, /keeps its uses until 1 Dec 2026, 00:00, then ends/);
   assert.match(said, /Credited \$0\.00: the period already paid runs to its end/);
   assert.match(said, /Charged \$0\.00/);
-  assert.match(said, /Not billed: the \$100\.00 due on 1 Dec 2026, 00:00 will not be charged/);
+  assert.match(said, /Not billed: the \$100\.00 due on 1 Dec 2026 will not be charged/);
   assert.match(confirm.html, new RegExp(`action="${action}"`));
   assert.match(confirm.html, /name="confirm" value="yes"/);
   const unconfirmed = await visitor.post(action, { _csrf: hidden(confirm.html) });

@@ -157,6 +157,17 @@ export function dayInWords(iso: string | null | undefined, zone = readerZone()):
   return `${f.day} ${f.month} ${f.year}`;
 }
 
+/**
+ * A billing date (a renewal, the end of a paid period, an invoice's due day) as its UTC calendar
+ * day, "1 Dec 2026", in every zone: billing days bound UTC months (docs/SPEC.md), and "renews on
+ * 30 Nov 2026, 19:00" would tell a reader in New York the wrong day of the month.
+ */
+export function billingDayInWords(iso: string | null | undefined): string {
+  const slot = zoneSlot.getStore();
+  if (slot) slot.written = true;
+  return dayInWords(iso, DEFAULT_ZONE);
+}
+
 /** A billing month ("2026-12", a UTC calendar month) as "December 2026"; anything else as given. */
 export function monthInWords(month: string): string {
   const slot = zoneSlot.getStore();

@@ -6,7 +6,7 @@
  */
 import type { z } from "zod";
 import type { cancelEffectSchema } from "../../server/surfaces/marketplace/offer_schemas.ts";
-import { CsrfField, when } from "../console/shell.tsx";
+import { billingDay, CsrfField, when } from "../console/shell.tsx";
 import { formatUsd } from "../../server/platform/money.ts";
 import { usesInWords } from "../../server/platform/words.ts";
 import { BuyerShell, type BuyerWho } from "./shell.tsx";
@@ -55,7 +55,7 @@ export function CancelPage(props: CancelProps) {
           <dd>
             {e.forgoneRenewalUsdCents > 0 && l.renewsAt
               ? `Not billed: the ${formatUsd(e.forgoneRenewalUsdCents)} due on ${
-                when(l.renewsAt)
+                billingDay(l.renewsAt)
               } will not be charged.`
               : e.forgoneRenewalUsdCents > 0
               ? `Not billed: ${formatUsd(e.forgoneRenewalUsdCents)} a month is no longer charged.`

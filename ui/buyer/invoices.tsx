@@ -69,7 +69,7 @@ export function InvoicesSection(props: { r: ReceivablesView; cardPayments: boole
                     <td>{monthInWords(i.month)}</td>
                     <td>{stateText(i)}</td>
                     <td>
-                      <When iso={i.dueAt} day />
+                      <When iso={i.dueAt} billing />
                     </td>
                     <td class="num">{usd(i.amountDueUsdMicros)}</td>
                     <td class="num">{usd(i.amountRemainingUsdMicros)}</td>
@@ -108,7 +108,7 @@ export function PayInvoicePage(
       <Messages problem={props.problem ?? null} />
       <p>
         Invoice {i.number} for {monthInWords(i.month)}: {stateText(i)}, due{" "}
-        <When iso={i.dueAt} day />.
+        <When iso={i.dueAt} billing />.
       </p>
       {open
         ? (

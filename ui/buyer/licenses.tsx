@@ -98,7 +98,7 @@ export function LicensesPage(props: LicensesProps) {
                         : null}
                     </td>
                     <td class="nowrap">
-                      <When iso={l.renewsAt} />
+                      <When iso={l.renewsAt} billing />
                     </td>
                     <td class="nowrap">
                       <When iso={l.createdAt} />

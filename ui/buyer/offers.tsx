@@ -158,7 +158,7 @@ function Request(
                 you accept: {formatUsd(o.acceptNow.firstChargeUsdCents)}{" "}
                 when this page was shown, a little less the later you accept. Then{" "}
                 {formatUsd(o.monthlyPriceUsdCents)} on the 1st of each month from{" "}
-                <When iso={o.acceptNow.periodEnd} />. Your budgets apply.
+                <When iso={o.acceptNow.periodEnd} billing />. Your budgets apply.
               </p>
               <p>
                 <button type="submit">Accept the offer</button>

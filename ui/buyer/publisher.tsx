@@ -370,8 +370,8 @@ function FirstCharge(
         this page was shown; a little less the later you click), then{" "}
         <output data-fee-then={MONTHLY_FEE}>{then ?? MONTHLY_FEE}</output>{" "}
         on the 1st of each month from{" "}
-        <When iso={charges.periodEnd} />, until you cancel. It goes on your monthly statement; your
-        budgets apply.
+        <When iso={charges.periodEnd} billing />, until you cancel. It goes on your monthly
+        statement; your budgets apply.
       </p>
       <details>
         <summary>What each choice bills now</summary>

@@ -9,6 +9,7 @@ import type { ComponentChildren } from "preact";
 import { Page } from "../layout.tsx";
 import { CONSOLE_CSS } from "./style.ts";
 import {
+  billingDayInWords,
   dayInWords,
   readerZone,
   timeInWords,
@@ -257,12 +258,25 @@ export function when(iso: string | null | undefined): string {
   return timeInWords(iso);
 }
 
-/** A moment as a `<time>` element: machine-readable `datetime`, words in the reader's zone. */
-export function When(props: { iso: string | null | undefined; day?: boolean }) {
+/**
+ * A moment as a `<time>` element: machine-readable `datetime`, words in the reader's zone (`day`:
+ * the day only). `billing`: a billing date (a renewal, the end of a paid period, an invoice's due
+ * day), which is a UTC calendar day like the months it bounds, so it is written as that day in
+ * every zone ("1 Dec 2026") and the script leaves it alone.
+ */
+export function When(props: { iso: string | null | undefined; day?: boolean; billing?: boolean }) {
   if (!props.iso) return <>—</>;
+  if (props.billing) {
+    return <time datetime={props.iso}>{billingDayInWords(props.iso)}</time>;
+  }
   return (
     <time datetime={props.iso} data-when={props.day ? "day" : "time"}>
       {props.day ? dayInWords(props.iso) : timeInWords(props.iso)}
     </time>
   );
+}
+
+/** A billing date in a sentence: its UTC calendar day, "1 Dec 2026" (see `When`'s `billing`). */
+export function billingDay(iso: string | null | undefined): string {
+  return billingDayInWords(iso);
 }

@@ -113,7 +113,7 @@ export function InvoicesPage(
                     <td>{monthInWords(i.month)}</td>
                     <td>{stateText(i)}</td>
                     <td>
-                      <When iso={i.dueAt} day />
+                      <When iso={i.dueAt} billing />
                     </td>
                     <td class="num">{usd(i.amountDueUsdMicros)}</td>
                     <td class="num">{usd(i.amountRemainingUsdMicros)}</td>
@@ -170,7 +170,7 @@ export function InvoiceDetailPage(
         <dd>{stateText(i)}{i.closedReason ? `: ${i.closedReason}` : ""}</dd>
         <dt>Issued, due</dt>
         <dd>
-          <When iso={i.issuedAt} day />, due <When iso={i.dueAt} day />
+          <When iso={i.issuedAt} billing />, due <When iso={i.dueAt} billing />
         </dd>
         <dt>Total, credit applied, amount due</dt>
         <dd>
