@@ -20,7 +20,7 @@ Deno.test("a new buyer's overview: the checklist, zero figures, no spend yet", a
     ["todo", "○"],
   ]);
   assert.equal(escapedStyle(page.html), false);
-  assert.match(text, /0 calls in 2026-11 0 article reads \$0\.00 per-read spend 0 active licenses/);
+  assert.match(text, /0 calls in November 2026 0 article reads \$0\.00 per-read spend 0 active licenses/);
   assert.match(text, /No per-read spend in November 2026 yet/);
   assert.match(page.html, /aria-current="page">Overview</);
 });
@@ -47,7 +47,7 @@ Deno.test("after reads, a license and a budget the overview shows them and the c
   assert.doesNotMatch(text, /Getting started/, "every step done: the checklist goes");
   assert.match(
     text,
-    /2 calls in 2026-11 2 article reads \$0\.0\d per-read spend 1 active licenses/,
+    /2 calls in November 2026 2 article reads \$0\.0\d per-read spend 1 active licenses/,
   );
   assert.match(text, /The Demo Ledger \$0\.0\d+ of the cap of \$1,000\.00 \(0%\)/);
   // The budget counts the license's prorated fee (60 USD × 15.5 / 30 days) with the reads.

@@ -22,7 +22,7 @@ export function BuyerOverviewPage(props: BuyerOverviewProps) {
     <BuyerShell who={props.who} section="overview" title="Overview">
       <Checklist steps={props.steps} />
       <div class="grid">
-        <Figure value={count(props.month.calls)} label={`calls in ${r.month}`} />
+        <Figure value={count(props.month.calls)} label={`calls in ${monthInWords(r.month)}`} />
         <Figure value={count(props.month.reads)} label="article reads" />
         <Figure value={formatUsd(r.overall.readSpendUsdCents)} label="per-read spend" />
         <Figure value={count(props.activeLicenses)} label="active licenses" />

@@ -7,6 +7,7 @@ import { Checklist, type Step } from "./checklist.tsx";
 import { ConsoleShell, Copyable, count, Figure, type Who } from "./shell.tsx";
 import { centsToUsd, formatUsd } from "../../server/platform/money.ts";
 import { surfaceInWords } from "../../server/platform/words.ts";
+import { monthInWords } from "../../server/platform/local_time.ts";
 
 /** Where the publisher's surfaces answer (GET /api/publisher/settings `urls`). */
 export type SurfaceUrls = z.output<typeof settingsResponseSchema>["urls"];
@@ -40,7 +41,7 @@ export function OverviewPage(props: OverviewProps) {
     <ConsoleShell who={props.who} section="overview" title="Overview">
       <Checklist steps={props.steps} />
       <div class="grid">
-        <Figure value={count(month.calls)} label={`calls in ${month.month}`} />
+        <Figure value={count(month.calls)} label={`calls in ${monthInWords(month.month)}`} />
         <Figure value={count(month.reads)} label="article reads" />
         <Figure value={count(month.chargedReads)} label="charged reads" />
         <Figure value={formatUsd(month.earningsUsdCents)} label="earned this month" />
