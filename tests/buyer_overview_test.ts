@@ -20,7 +20,10 @@ Deno.test("a new buyer's overview: the checklist, zero figures, no spend yet", a
     ["todo", "○"],
   ]);
   assert.equal(escapedStyle(page.html), false);
-  assert.match(text, /0 calls in November 2026 0 article reads \$0\.00 per-read spend 0 active licenses/);
+  assert.match(
+    text,
+    /0 calls in November 2026 0 article reads \$0\.00 per-read spend 0 active licenses/,
+  );
   assert.match(text, /No per-read spend in November 2026 yet/);
   assert.match(page.html, /aria-current="page">Overview</);
 });
