@@ -88,6 +88,9 @@ export async function launchBrowser(): Promise<Browser & AsyncDisposable> {
 export async function openPage(browser: Browser): Promise<Page> {
   const page = await browser.newPage();
   await page.setBypassCSP(true);
+  // Pages write times in the browser's zone (server/platform/local_time.ts): the same on every
+  // machine unless a test chooses another.
+  await page.emulateTimezone("UTC");
   return page;
 }
 

@@ -10,7 +10,7 @@ Deno.test("the overall budget: set, shown, removed; bad amounts are refused with
   const { visitor } = await portalSignUp(folio);
   const page = await visitor.get("/buyer/budgets");
   assert.equal(page.status, 200);
-  assert.match(textOf(page.html), /No per-read spend in 2026-11 yet/);
+  assert.match(textOf(page.html), /No per-read spend in November 2026 yet/);
   assert.match(textOf(page.html), /No publisher has a budget or spend this month/);
   const csrf = hidden(page.html);
 

@@ -103,7 +103,7 @@ Deno.test("a publisher page shows rights, prices, meter, terms, the rate card an
   assert.equal(page.status, 200);
   const text = textOf(page.html);
   assert.match(text, /display yes yes \$0\.02/);
-  assert.match(text, /summarization yes yes \$0\.001/);
+  assert.match(text, /Summaries yes yes \$0\.001/);
   assert.match(text, /free paywalled reads? a month/);
   assert.match(page.html, /href="http:\/\/localhost:8080\/license\/pub_demo"/);
   assert.match(text, /Base access \$50\.00/);
@@ -172,7 +172,7 @@ Deno.test("licensing from the publisher page: refusals say why with the API's st
   assert.equal(ok.url, "/buyer/licenses?done=licensed");
   assert.match(noticeText(ok.html)!, /^Licensed/);
   const row = textOf(ok.html);
-  assert.match(row, /The Demo Ledger subscription display, rag \$125\.00 active/);
+  assert.match(row, /The Demo Ledger Subscription full display and RAG retrieval \$125\.00 active/);
 
   const again = await visitor.post("/buyer/catalog/pub_demo/license", {
     _csrf: csrf,
@@ -180,7 +180,7 @@ Deno.test("licensing from the publisher page: refusals say why with the API's st
   });
   assert.equal(again.status, 409);
   assert.equal(alertOf(again.html), "An active license already covers display for The Demo Ledger");
-  assert.match(textOf(again.html), /Your subscription license for display, rag: active/);
+  assert.match(textOf(again.html), /Your subscription for full display and RAG retrieval: active/);
 });
 
 Deno.test("with a payment processor, licensing goes on to its checkout (303), and the page lets the form go there", async () => {

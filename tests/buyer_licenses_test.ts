@@ -42,7 +42,10 @@ Deno.test("licenses are listed pending first, then active, newest first, a page 
   const second = await visitor.get("/buyer/licenses?page=2");
   const rest = [...second.html.matchAll(/<tr id="(lic_\d+)"/g)].map((m) => m[1]);
   assert.deepEqual(rest, ["lic_04", "lic_03", "lic_02", "lic_01", "lic_00"]);
-  assert.match(textOf(second.html), /The Demo Ledger enterprise rag \$0\.00 active/);
+  assert.match(
+    textOf(second.html),
+    /The Demo Ledger Enterprise license RAG retrieval \$0\.00 active/,
+  );
   assert.equal(
     (second.html.match(/>Cancel…</g) ?? []).length,
     4,
@@ -58,18 +61,18 @@ Deno.test("canceling a license from the portal: it stays active until the period
     _csrf: hidden(catalog.html),
     useCases: "display",
   });
-  assert.match(textOf(licensed.html), /active 2026-12-01 00:00 UTC/, "renews on the 1st");
+  assert.match(textOf(licensed.html), /active 1 Dec 2026/, "renews on the 1st");
   const action = /href="(\/buyer\/licenses\/[^"]+\/cancel)"/.exec(licensed.html)![1];
 
   // The confirmation page says what happens before anything does.
   const confirm = await visitor.get(action);
   assert.equal(confirm.status, 200);
   const said = textOf(confirm.html);
-  assert.match(said, /Cancel the display license of The Demo Ledger\?/);
-  assert.match(said, /keeps its uses until 2026-12-01 00:00 UTC, then ends/);
+  assert.match(said, /Cancel the full display license of The Demo Ledger\?/);
+  assert.match(said, /keeps its uses until 1 Dec 2026, 00:00, then ends/);
   assert.match(said, /Credited \$0\.00: the period already paid runs to its end/);
   assert.match(said, /Charged \$0\.00/);
-  assert.match(said, /Not billed: the \$100\.00 due on 2026-12-01 00:00 UTC will not be charged/);
+  assert.match(said, /Not billed: the \$100\.00 due on 1 Dec 2026 will not be charged/);
   assert.match(confirm.html, new RegExp(`action="${action}"`));
   assert.match(confirm.html, /name="confirm" value="yes"/);
   const unconfirmed = await visitor.post(action, { _csrf: hidden(confirm.html) });
@@ -89,7 +92,7 @@ Deno.test("canceling a license from the portal: it stays active until the period
   assert.equal(canceled.url, "/buyer/licenses?done=canceled");
   const text = textOf(canceled.html);
   assert.match(text, /License canceled: it stays active until the date shown, then ends/);
-  assert.match(text, /active until 2026-12-01 00:00 UTC, then ends/);
+  assert.match(text, /active until 1 Dec 2026, 00:00, then ends/);
   assert.doesNotMatch(canceled.html, />Cancel…</, "no second cancel");
 
   const again = await visitor.post(action, { _csrf: hidden(licensed.html), confirm: "yes" });

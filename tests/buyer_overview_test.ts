@@ -22,9 +22,9 @@ Deno.test("a new buyer's overview: the checklist, zero figures, no spend yet", a
   assert.equal(escapedStyle(page.html), false);
   assert.match(
     text,
-    /0 calls in 2026-11 0 article reads \$0\.00 billed this month so far 0 active licenses/,
+    /0 calls in November 2026 0 article reads \$0\.00 billed this month so far 0 active licenses/,
   );
-  assert.match(text, /No per-read spend in 2026-11 yet/);
+  assert.match(text, /No per-read spend in November 2026 yet/);
   assert.match(page.html, /aria-current="page">Overview</);
 });
 
@@ -50,7 +50,7 @@ Deno.test("after reads, a license and a budget the overview shows them and the c
   assert.doesNotMatch(text, /Getting started/, "every step done: the checklist goes");
   assert.match(
     text,
-    /2 calls in 2026-11 2 article reads \$\d+\.\d\d billed this month so far 1 active licenses .*Per-read spend this month: \$0\.0\d ?,/,
+    /2 calls in November 2026 2 article reads \$\d+\.\d\d billed this month so far 1 active licenses .*Per-read spend this month: \$0\.0\d ?,/,
   );
   assert.match(text, /The Demo Ledger \$0\.0\d+ of the cap of \$1,000\.00 \(0%\)/);
   // The budget counts the license's prorated fee (60 USD × 15.5 / 30 days) with the reads.

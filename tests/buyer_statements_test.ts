@@ -14,7 +14,7 @@ Deno.test("a new buyer's statements list the current month with nothing billed",
   assert.equal(page.status, 200);
   const text = textOf(page.html);
   assert.match(text, /Nothing billed yet/);
-  assert.match(text, /2026-11 open \(month in progress\) \$0\.00/);
+  assert.match(text, /November 2026 open \(month in progress\) \$0\.00/);
   const month = await visitor.get("/buyer/statements/2026-11");
   assert.match(textOf(month.html), /Nothing on this statement/);
 });
@@ -31,14 +31,14 @@ Deno.test("statements: months with charges, a closed month's lines and totals, i
 
   const list = await visitor.get("/buyer/statements");
   const text = textOf(list.html);
-  assert.match(text, /2026-12 open \(month in progress\) \$0\.00/);
-  assert.match(text, /2026-11 closed \$0\.0\d/);
+  assert.match(text, /December 2026 open \(month in progress\) \$0\.00/);
+  assert.match(text, /November 2026 closed \$0\.0\d/);
   assert.match(list.html, /href="\/buyer\/statements\/2026-11\.csv" download/);
 
   const month = await visitor.get("/buyer/statements/2026-11");
   assert.equal(month.status, 200);
   const mtext = textOf(month.html);
-  assert.match(mtext, /Closed 2026-12-02 08:00 UTC: this statement no longer changes/);
+  assert.match(mtext, /Closed 2 Dec 2026, 08:00: this statement no longer changes/);
   assert.match(mtext, /The Demo Ledger Metered reads 2/);
 
   const invoice = await visitor.get("/buyer/statements/2026-11/invoice");

@@ -26,7 +26,7 @@ browserTest(
     await checkPage(page, "buyer-walk-4-publisher");
     assert.equal(await submitForm(page, "form[action='/buyer/catalog/pub_demo/license']"), 200);
     assert.match(await text(page), /Licensed/);
-    assert.match(await text(page), /The Demo Ledger\s+subscription\s+summarization\s+\$60\.00/);
+    assert.match(await text(page), /The Demo Ledger\s+Subscription\s+summaries\s+\$60\.00/);
 
     // An agent reads a PAYWALL article over REST with the key: a charged display read.
     const [first, second] = await paywalled(folio, 2);
@@ -67,10 +67,10 @@ browserTest(
     // Cancel the license: it runs to the end of the month.
     await visitPage(page, `${base}/buyer/licenses`, "buyer-walk-8-licenses");
     await Promise.all([page.waitForNavigation(), page.click("a[href$='/cancel']")]);
-    assert.match(await text(page), /keeps its uses until 2026-12-01 00:00 UTC, then ends/);
+    assert.match(await text(page), /keeps its uses until 1 Dec 2026, 00:00, then ends/);
     await checkPage(page, "buyer-walk-8b-cancel-confirm");
     assert.equal(await submitForm(page, "form:has(input[name=confirm])"), 200);
-    assert.match(await text(page), /active\s+until 2026-12-01 00:00 UTC, then ends/);
+    assert.match(await text(page), /active\s+until 1 Dec 2026, 00:00, then ends/);
     await checkPage(page, "buyer-walk-9-canceled");
 
     // The month's invoice: the license fee and the charged read.

@@ -50,8 +50,8 @@ Deno.test("the calls page lists calls newest first with the page each read, and 
   assert.equal(page.status, 200);
   const text = textOf(page.html);
   assert.match(text, /3 calls/);
-  assert.match(text, /Read article rest _rest:get_article/);
-  assert.match(text, /Search articles mcp search_articles/);
+  assert.match(text, /Read article REST API/);
+  assert.match(text, /Search articles MCP/);
   assert.match(text, /ok 200/);
   assert.match(text, /\d+ ms/);
   assert.equal(page.html.match(/<tr class="read">/g)?.length, 2, "the two reads name a page");
@@ -60,15 +60,15 @@ Deno.test("the calls page lists calls newest first with the page each read, and 
   assert.match(text, /Buyer Acme AI/);
   assert.doesNotMatch(text, /_method:initialize/, "protocol traces are folded");
   assert.match(text, /console-test\/1\.0/, "the user agent is shown");
-  assert.ok(text.indexOf("search_articles") < text.indexOf("_rest:get_article"), "newest first");
+  assert.ok(text.indexOf("Search articles") < text.indexOf("Read article"), "newest first");
   assert.match(page.html, /href="\/publisher\/calls\.csv"[^>]*>Download CSV/);
 
   const mcp = textOf((await visitor.get("/publisher/calls?surface=mcp")).html);
-  assert.match(mcp, /search_articles/);
-  assert.doesNotMatch(mcp, /_rest:/);
+  assert.match(mcp, /Search articles/);
+  assert.doesNotMatch(mcp, /Read article/);
   assert.match(mcp, /1 matching call\b/);
   const reads = await visitor.get("/publisher/calls?only=reads");
-  assert.doesNotMatch(textOf(reads.html), /search_articles/);
+  assert.doesNotMatch(textOf(reads.html), /Search articles/);
   assert.match(reads.html, /<option value="reads" selected>/);
   const one = textOf((await visitor.get(`/publisher/calls?article=${paid}`)).html);
   assert.match(one, /1 matching call\b/);
@@ -81,7 +81,7 @@ Deno.test("the calls page lists calls newest first with the page each read, and 
   assert.equal(bad.status, 400);
   assert.match(bad.html, /id="surface-error" role="alert">Surface: must be one of/);
   assert.match(bad.html, /<select id="surface" name="surface" aria-invalid="true"/);
-  assert.match(textOf(bad.html), /_rest:get_article/, "every call is still listed");
+  assert.match(textOf(bad.html), /Read article/, "every call is still listed");
   const cursor = await visitor.get("/publisher/calls?cursor=nope");
   assert.equal(cursor.status, 400);
   assert.match(cursor.html, /class="problem" role="alert">cursor: must be a nextCursor/);
@@ -140,7 +140,7 @@ Deno.test("a publisher's calls page never shows another publisher's calls", asyn
   const { visitor } = await consoleSignUp(folio);
   const page = await visitor.get("/publisher/calls");
   assert.match(textOf(page.html), /No calls yet/);
-  assert.doesNotMatch(page.html, /get_article/);
+  assert.doesNotMatch(textOf(page.html), /Read article/);
 });
 
 const ROW = {
@@ -189,7 +189,7 @@ Deno.test("a 402 is labelled a price quote, not an error; other failures say wha
     "ok",
     "ok",
   ]]);
-  assert.match(text, /Site: article landing/);
+  assert.match(text, /Site: article Publisher pages/);
   assert.match(html, /<a href="\/publisher\/calls\?agent=crawler%3AGPTBot">GPTBot \(OpenAI\)<\/a>/);
 });
 

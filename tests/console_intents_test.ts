@@ -44,9 +44,9 @@ Deno.test("the intents page charts the most asked questions and lists the last i
     /<svg class="chart hbars" [^>]*role="img" aria-label="The 3 most asked questions/,
   );
   assert.match(text, /Most asked in the last 30 days/);
-  assert.match(text, /are heat pumps worth it\? 2 2026-11-15 12:00 UTC/);
+  assert.match(text, /are heat pumps worth it\? 2 15 Nov 2026, 12:00/);
   assert.match(text, /The last 4 intents/);
-  assert.match(text, /what do cities do about heat\? .*mcp/);
+  assert.match(text, /what do cities do about heat\? .*MCP/);
   assert.ok(text.includes(a) && text.includes(b), "the article of each intent is named");
   assert.match(page.html, /&lt;b>bold&lt;\/b> question/, "prompts are escaped");
   assert.doesNotMatch(page.html, /<b>bold<\/b>/);

@@ -114,7 +114,7 @@ Deno.test("payout CSV and the console's Payouts page", async () => {
   const page = await visitor.get("/publisher/payouts");
   assert.equal(page.status, 200);
   const text = textOf(page.html);
-  assert.match(text, /Payout statement 2026-11/);
+  assert.match(text, /Payout statement for November 2026/);
   assert.match(text, /Metered reads \(REST, MCP, A2A\) 3/);
   assert.match(text, /accruing: the month is in progress/);
   assert.match(page.html, /href="\/publisher\/payouts\/2026-11\.csv" download/);

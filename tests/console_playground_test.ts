@@ -110,7 +110,7 @@ Deno.test("the playground shows the demo's passages as a buyer would see them, l
   assert.match(result.html, /value="heat pumps"/);
   await flushCalls(folio);
   const calls = textOf((await visitor.get("/publisher/calls")).html);
-  assert.match(calls, /Retrieve passages \(playground\) dashboard _dash:retrieve_passages/);
+  assert.match(calls, /Retrieve passages \(playground\) Console/);
 
   const other = await consoleSignUp(folio);
   const theirs = await other.visitor.post("/publisher/playground", {

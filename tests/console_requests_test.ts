@@ -91,7 +91,7 @@ Deno.test("pending requests are approved with a price and term, or denied with a
   assert.match(approvedText, /Asks for fine-tuning/);
   assert.match(
     approvedText,
-    /approved on 2026-11-15 12:00 UTC Price \$250\.00 a month Term 12 months Offer Open until 2026-11-29 12:00 UTC: waiting for the buyer to accept \(nothing billed yet\)\./,
+    /approved on 15 Nov 2026, 12:00 Price \$250\.00 a month Term 12 months Offer Open until 29 Nov 2026, 12:00: waiting for the buyer to accept \(nothing billed yet\)\./,
   );
   assert.doesNotMatch(approved.html, /name="priceUsd"/, "a decided request has no forms");
 
@@ -101,7 +101,7 @@ Deno.test("pending requests are approved with a price and term, or denied with a
   });
   assert.equal(denied.url, "/publisher/requests?state=denied&done=denied");
   assert.match(denied.html, /role="status">Request denied/);
-  assert.match(textOf(denied.html), /Asks for display/);
+  assert.match(textOf(denied.html), /Asks for full display/);
   assert.match(textOf((await visitor.get("/publisher/requests")).html), /No requests are waiting/);
 
   const states = Object.fromEntries((await demoRequests(folio)).map((r) => [r.id, r.state]));
@@ -131,7 +131,11 @@ Deno.test("a refused approval is shown beside its form with the typed values; a 
   });
   assert.equal(refused.status, 409);
   assert.match(refused.html, /role="alert">Not saved: see the request below/);
-  assert.match(refused.html, /role="alert">The requester is not linked to a buyer account yet/);
+  assert.match(
+    refused.html,
+    /role="alert">No offer was made: this requester has no buyer account yet\./,
+  );
+  assert.doesNotMatch(textOf(refused.html), /\/api\//, "the console's words, not the API's routes");
   assert.match(refused.html, new RegExp(`id="price-${id}"[^>]*value="99\\.5"`));
   assert.match(refused.html, new RegExp(`id="term-${id}"[^>]*value="3"`));
 
@@ -203,8 +207,8 @@ Deno.test("a decided request shows the price, term and reason when the API retur
   assert.match(text, /From Acme AI buyer/);
   assert.match(
     text,
-    /approved on 2026-11-02 10:30 UTC Price \$250\.00 a month Term 12 months License lic_1/,
+    /approved on 2 Nov 2026, 10:30 Price \$250\.00 a month Term 12 months License lic_1/,
   );
-  assert.match(text, /Asks for your enterprise license \(and rag\)/);
+  assert.match(text, /Asks for your enterprise license \(and RAG retrieval\)/);
   assert.match(text, /Reason Not this year/);
 });

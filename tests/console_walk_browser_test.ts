@@ -114,7 +114,7 @@ browserTest(
     // The read shows in the calls, with who read it.
     await go(page, `${base}/publisher/calls`, "walk-6-calls");
     const calls = await text(page);
-    assert.match(calls, /get_article/);
+    assert.match(calls, /Read article\s+MCP/);
     assert.match(calls, /Acme AI/);
 
     // Approve the request with a price and a term.

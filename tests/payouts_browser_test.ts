@@ -70,7 +70,7 @@ browserTest(
     const [name, value] = op.cookie.split("=");
     await page.setCookie({ name, value, url: base });
     await visitPage(page, `${base}/operator?month=2026-11`, "desk");
-    assert.match(await pageText(page), /Desk: 2026-11/);
+    assert.match(await pageText(page), /Desk: November 2026/);
     await bothWidths(page, "desk");
     await visitPage(page, `${base}/operator/payouts?month=2026-11&state=due`, "operator-payouts");
     assert.match(await pageText(page), /IBAN •••• 3000 \(DE, EUR\)/);

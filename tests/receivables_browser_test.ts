@@ -47,7 +47,7 @@ browserTest("invoices and suspensions: the buyer's view and the operator's conso
   await submitForm(page, "form[action='/buyer/login/key']", { apiKey });
   await bothWidths(page, `${base}/buyer/statements`, "buyer-invoices");
   assert.match(await text(page), /Invoices and balance/);
-  assert.match(await text(page), /FOLIO-\d{6}\s+2026-11\s+Open\s+2026-12-31/);
+  assert.match(await text(page), /FOLIO-\d{6}\s+November 2026\s+Open\s+31 Dec 2026/);
   const number = /FOLIO-\d{6}/.exec(await text(page))![0];
   await bothWidths(page, `${base}/buyer/statements/2026-11/invoice`, "buyer-invoice-open");
   assert.match(await text(page), /Status\s+Open/);
@@ -57,7 +57,7 @@ browserTest("invoices and suspensions: the buyer's view and the operator's conso
   const [name, value] = op.cookie.split("=");
   await page.setCookie({ name, value, url: base });
   await bothWidths(page, `${base}/operator/invoices`, "operator-invoices");
-  assert.match(await text(page), new RegExp(`${number}\\s+Acme AI\\s+2026-11\\s+Open`));
+  assert.match(await text(page), new RegExp(`${number}\\s+Acme AI\\s+November 2026\\s+Open`));
   await bothWidths(page, `${base}/operator/invoices?state=paid`, "operator-invoices-empty");
   assert.match(await text(page), /No invoice matches these filters/);
 

@@ -89,7 +89,7 @@ Deno.test("the terms page lists the rules that change policies and prices, plain
   const expected = [
     "Articles published less than 48 hours ago: not available to AI agents.",
     "Articles under /premium/: paywalled at $0.05 per read (rule 'Premium').",
-    "Articles matching /20*/opinion/*: $0.005 per read where paywalled, from 2026-11-01 00:00 until 2026-12-01 00:00 UTC (rule 'Launch sale').",
+    "Articles matching /20*/opinion/*: $0.005 per read where paywalled, from 1 Nov 2026, 00:00 until 1 Dec 2026, 00:00 UTC (rule 'Launch sale').",
     "For readers in DE, AT: not available (rule '<script>alert(1)</script>').",
     "Articles under /free/, for readers in FR: free to read.",
   ];

@@ -2,8 +2,14 @@
  * Small server-rendered SVG charts. Each is an image with a text alternative (role="img" and an
  * aria-label) and a <title> per mark for pointer users; the page beside it carries the numbers.
  */
+import { dayInWords } from "../server/platform/local_time.ts";
 
 const W = 600;
+
+/** An axis end's words: a calendar day ("2026-11-15", a UTC day) as "15 Nov 2026", else as given. */
+function tick(label: string | undefined): string {
+  return label && /^\d{4}-\d{2}-\d{2}$/.test(label) ? dayInWords(label) : label ?? "";
+}
 
 /** One bar: its label (e.g. a day), its value, and an optional part of it drawn on top. */
 export interface Bar {
@@ -41,8 +47,8 @@ export function BarChart(props: { bars: Bar[]; label: string; height?: number })
           </g>
         );
       })}
-      <text x="0" y={h + 14} class="tick">{props.bars[0]?.label ?? ""}</text>
-      <text x={W} y={h + 14} class="tick" text-anchor="end">{props.bars.at(-1)?.label ?? ""}</text>
+      <text x="0" y={h + 14} class="tick">{tick(props.bars[0]?.label)}</text>
+      <text x={W} y={h + 14} class="tick" text-anchor="end">{tick(props.bars.at(-1)?.label)}</text>
     </svg>
   );
 }
@@ -101,8 +107,8 @@ export function LineChart(
           )}
         </g>
       ))}
-      <text x="0" y={h + 14} class="tick">{props.labels[0] ?? ""}</text>
-      <text x={W} y={h + 14} class="tick" text-anchor="end">{props.labels.at(-1) ?? ""}</text>
+      <text x="0" y={h + 14} class="tick">{tick(props.labels[0])}</text>
+      <text x={W} y={h + 14} class="tick" text-anchor="end">{tick(props.labels.at(-1))}</text>
       {values.length > 0 && <Peak y={y(peak)} text={`highest: ${round(peak)} ${props.unit}`} />}
     </svg>
   );
@@ -196,9 +202,9 @@ export function StackedBarChart(
             </g>
           );
         })}
-        <text x="0" y={h + 14} class="tick">{props.stacks[0]?.label ?? ""}</text>
+        <text x="0" y={h + 14} class="tick">{tick(props.stacks[0]?.label)}</text>
         <text x={W} y={h + 14} class="tick" text-anchor="end">
-          {props.stacks.at(-1)?.label ?? ""}
+          {tick(props.stacks.at(-1)?.label)}
         </text>
         {peak > 0 && <Peak y={h - (peak / max) * h} text={props.peak(peak)} />}
       </svg>

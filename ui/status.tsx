@@ -13,7 +13,8 @@ import type {
 import { BarChart, LineChart } from "./chart.tsx";
 import { Scroll } from "./console/scroll.tsx";
 import { Page } from "./layout.tsx";
-import { plural } from "../server/platform/words.ts";
+import { plural, surfaceInWords } from "../server/platform/words.ts";
+import { dayInWords, timeInWords } from "../server/platform/local_time.ts";
 
 /** Everything the page shows, loaded by server/pages/status.ts. */
 export interface StatusPageProps {
@@ -23,16 +24,6 @@ export interface StatusPageProps {
   daily: DailyFigures[];
   probes: ProbePeriod[];
 }
-
-const SURFACE_NAMES: Record<string, string> = {
-  rest: "REST API",
-  mcp: "MCP",
-  a2a: "A2A",
-  landing: "Publisher pages",
-  nlweb: "NLWeb",
-  dashboard: "Dashboard",
-  oauth: "OAuth",
-};
 
 const VERDICT_WORDS: Record<Verdict, string> = {
   met: "Met",
@@ -218,7 +209,7 @@ function ProbeStrip(props: { periods: ProbePeriod[]; hourly: boolean }) {
     >
       {props.periods.map((p) => {
         const state = p.checks === 0 ? "none" : p.failed === 0 ? "ok" : "bad";
-        const label = props.hourly ? fmtTime(p.start) : p.start.slice(0, 10);
+        const label = props.hourly ? fmtTime(p.start) : dayInWords(p.start, "UTC");
         return (
           <span
             key={p.start}
@@ -236,7 +227,7 @@ function ProbeStrip(props: { periods: ProbePeriod[]; hourly: boolean }) {
 function SurfacePanel(props: { figures: SurfaceFigures; daily: DailyFigures[] }) {
   const s = props.figures;
   const days = props.daily.filter((d) => d.surface === s.surface);
-  const name = SURFACE_NAMES[s.surface] ?? s.surface;
+  const name = surfaceInWords(s.surface);
   return (
     <article class="panel" aria-labelledby={`s-${s.surface}`}>
       <h3 id={`s-${s.surface}`}>{name}</h3>
@@ -335,8 +326,9 @@ function fmtMs(n: number | null): string {
   return n === null ? "—" : `${n.toLocaleString("en-US", { maximumFractionDigits: 1 })} ms`;
 }
 
+/** The status page is public, with no reader's zone: UTC, in words, named. */
 function fmtTime(iso: string): string {
-  return `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`;
+  return `${timeInWords(iso, "UTC")} UTC`;
 }
 
 const CSS = `

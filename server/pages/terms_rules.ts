@@ -6,6 +6,7 @@
 import type { ContentRule } from "../domain/licensing/mod.ts";
 import { formatRate, microsToCents } from "../platform/money.ts";
 import { plural } from "../platform/words.ts";
+import { timeInWords } from "../platform/local_time.ts";
 
 /** One sentence per rule that still changes a policy, a price or access, in the order given. */
 export function ruleSentences(rules: readonly ContentRule[], now: Date): string[] {
@@ -55,6 +56,7 @@ function priceOnlyAndOver(rule: ContentRule, now: Date): boolean {
     Date.parse(w.end) <= now.getTime();
 }
 
+/** A public page has no reader's zone: its times are UTC's, in words, and it says so. */
 function utc(iso: string): string {
-  return new Date(iso).toISOString().slice(0, 16).replace("T", " ");
+  return timeInWords(iso, "UTC");
 }

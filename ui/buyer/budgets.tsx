@@ -3,6 +3,7 @@
  * platform's 1,000 USD per publisher cap (docs/SPEC.md "Limits"); and the spend bars the overview
  * shows too.
  */
+import { monthInWords } from "../../server/platform/local_time.ts";
 import type { z } from "zod";
 import type { budgetsSchema } from "../../server/surfaces/marketplace/schemas.ts";
 import { Scroll } from "../console/scroll.tsx";
@@ -58,7 +59,7 @@ export function SpendBars(props: { report: BudgetReport }) {
         )
         : null}
       {spending.length === 0
-        ? <p class="muted">No per-read spend in {r.month} yet.</p>
+        ? <p class="muted">No per-read spend in {monthInWords(r.month)} yet.</p>
         : spending.map((p) => (
           <div class="spend-row" key={p.publisherId}>
             <b>{p.publisherName}</b>
@@ -178,7 +179,7 @@ export function BudgetsPage(props: BudgetsProps) {
         <code>budget.threshold</code>.
       </p>
       <section class="card" aria-labelledby="spend-title">
-        <h2 id="spend-title">Spend in {r.month}</h2>
+        <h2 id="spend-title">Spend in {monthInWords(r.month)}</h2>
         <SpendBars report={r} />
       </section>
       <section class="card" aria-labelledby="overall-title">

@@ -6,8 +6,9 @@
  */
 import type { z } from "zod";
 import type { cancelEffectSchema } from "../../server/surfaces/marketplace/offer_schemas.ts";
-import { CsrfField, when } from "../console/shell.tsx";
+import { billingDay, CsrfField, when } from "../console/shell.tsx";
 import { formatUsd } from "../../server/platform/money.ts";
+import { usesInWords } from "../../server/platform/words.ts";
 import { BuyerShell, type BuyerWho } from "./shell.tsx";
 
 /** GET /api/marketplace/licenses/<id>/cancel. */
@@ -25,7 +26,7 @@ export interface CancelProps {
 export function CancelPage(props: CancelProps) {
   const l = props.license;
   const e = l.effect;
-  const what = `${l.useCases.join(", ")} license of ${props.publisherName}`;
+  const what = `${usesInWords(l.useCases)} license of ${props.publisherName}`;
   const open = l.state === "pending" || (l.state === "active" && !l.cancelsAt);
   return (
     <BuyerShell
@@ -54,7 +55,7 @@ export function CancelPage(props: CancelProps) {
           <dd>
             {e.forgoneRenewalUsdCents > 0 && l.renewsAt
               ? `Not billed: the ${formatUsd(e.forgoneRenewalUsdCents)} due on ${
-                when(l.renewsAt)
+                billingDay(l.renewsAt)
               } will not be charged.`
               : e.forgoneRenewalUsdCents > 0
               ? `Not billed: ${formatUsd(e.forgoneRenewalUsdCents)} a month is no longer charged.`
@@ -62,11 +63,10 @@ export function CancelPage(props: CancelProps) {
           </dd>
           <dt>After that</dt>
           <dd>
-            Reads of {l.useCases.join(", ")}{" "}
+            Reads of {usesInWords(l.useCases)}{" "}
             are charged per use at the publisher's prices, within your budgets.
           </dd>
         </dl>
-        <p>{e.summary}</p>
         {open
           ? (
             <form

@@ -5,7 +5,7 @@ import { Pager, Scroll } from "../console/scroll.tsx";
 import { count } from "../console/shell.tsx";
 import { formatRate } from "../../server/platform/money.ts";
 import { BuyerShell, type BuyerWho } from "./shell.tsx";
-import { plural } from "../../server/platform/words.ts";
+import { plural, useInWords } from "../../server/platform/words.ts";
 
 /** The use cases of the standard bundle (docs/SPEC.md "License (subscription)"). */
 export const BUNDLE_USES = ["summarization", "display", "rag"] as const;
@@ -146,7 +146,7 @@ export function CatalogPage(props: CatalogProps) {
                     <td class="num">{count(p.articleCount)}</td>
                     <td>
                       {BUNDLE_USES.filter((u) => p.rights[u] === "granted").map((u) => (
-                        <span class="tag" key={u}>{u}</span>
+                        <span class="tag" key={u}>{useInWords(u)}</span>
                       ))}
                     </td>
                     <td class="num">{formatRate(p.pricingUsdCents.display)}</td>

@@ -7,7 +7,7 @@ import type { signatureAgentsSchema } from "../../server/surfaces/marketplace/sc
 import type { olpClientSchema } from "../../server/surfaces/marketplace/olp_schemas.ts";
 import { KeyOnce } from "../console/account.tsx";
 import { Scroll } from "../console/scroll.tsx";
-import { CopyBlock, CsrfField, when } from "../console/shell.tsx";
+import { CopyBlock, CsrfField, When } from "../console/shell.tsx";
 import { BuyerShell, type BuyerWho } from "./shell.tsx";
 
 /** One entry of GET /api/marketplace/signature-agents. */
@@ -99,7 +99,9 @@ export function CrawlersPage(props: CrawlersProps) {
                           {DIRECTORY_PATH}
                         </span>
                       </td>
-                      <td class="nowrap">{when(a.createdAt)}</td>
+                      <td class="nowrap">
+                        <When iso={a.createdAt} />
+                      </td>
                       <td>
                         <form method="post" action="/buyer/crawlers/remove" class="inline">
                           <CsrfField token={props.who.csrfToken} />
@@ -148,8 +150,8 @@ export function CrawlersPage(props: CrawlersProps) {
           ? (
             <p>
               Client id <code>{props.olp.client.clientId}</code>, secret last issued{" "}
-              {when(props.olp.client.rotatedAt)}. Folio keeps only its hash, so it cannot show it
-              again; if it is lost or has leaked, issue a new one.
+              <When iso={props.olp.client.rotatedAt} />. Folio keeps only its hash, so it cannot
+              show it again; if it is lost or has leaked, issue a new one.
             </p>
           )
           : <p class="muted">You have no license server credentials yet.</p>}

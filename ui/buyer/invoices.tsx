@@ -5,7 +5,8 @@
 import type { z } from "zod";
 import type { receivablesSchema } from "../../server/surfaces/marketplace/invoice_schemas.ts";
 import { Scroll } from "../console/scroll.tsx";
-import { CsrfField, Messages } from "../console/shell.tsx";
+import { CsrfField, Messages, When } from "../console/shell.tsx";
+import { monthInWords } from "../../server/platform/local_time.ts";
 import { formatUsd, microsToWholeCents } from "../../server/platform/money.ts";
 import { METHOD_WORDS, STATE_WORDS } from "../invoice.tsx";
 import { BuyerShell, type BuyerWho } from "./shell.tsx";
@@ -65,10 +66,10 @@ export function InvoicesSection(props: { r: ReceivablesView; cardPayments: boole
                     <th scope="row">
                       <a href={`/buyer/statements/${i.month}/invoice`}>{i.number}</a>
                     </th>
-                    <td>{i.month}</td>
+                    <td>{monthInWords(i.month)}</td>
                     <td>{stateText(i)}</td>
                     <td>
-                      <time dateTime={i.dueAt}>{i.dueAt.slice(0, 10)}</time>
+                      <When iso={i.dueAt} billing />
                     </td>
                     <td class="num">{usd(i.amountDueUsdMicros)}</td>
                     <td class="num">{usd(i.amountRemainingUsdMicros)}</td>
@@ -106,8 +107,8 @@ export function PayInvoicePage(
       </p>
       <Messages problem={props.problem ?? null} />
       <p>
-        Invoice {i.number} for {i.month}: {stateText(i)}, due{" "}
-        <time dateTime={i.dueAt}>{i.dueAt.slice(0, 10)}</time>.
+        Invoice {i.number} for {monthInWords(i.month)}: {stateText(i)}, due{" "}
+        <When iso={i.dueAt} billing />.
       </p>
       {open
         ? (

@@ -2,9 +2,15 @@
 import type { z } from "zod";
 import type { itemPageSchema } from "../../server/surfaces/marketplace/item_schemas.ts";
 import { Scroll } from "../console/scroll.tsx";
-import { count, CsrfField, when } from "../console/shell.tsx";
+import { count, CsrfField, When, when } from "../console/shell.tsx";
 import { formatItemUsd, formatUsd, microsToCents } from "../../server/platform/money.ts";
-import { plural } from "../../server/platform/words.ts";
+import {
+  capitalized,
+  itemKindInWords,
+  plural,
+  surfaceInWords,
+  useInWords,
+} from "../../server/platform/words.ts";
 import { BuyerShell, type BuyerWho } from "./shell.tsx";
 
 /** GET /api/marketplace/items. */
@@ -18,14 +24,33 @@ const USES = ["summarization", "display", "rag", "fine_tuning"];
 const SURFACES = ["rest", "mcp", "a2a", "landing", "marketplace"];
 const KINDS = ["metered", "landing", "subscription", "adjustment"];
 
-function Choice(props: { name: string; label: string; value?: string; options: string[] }) {
+/**
+ * The key the buyer's agent sent with a read (Idempotency-Key), to match its own logs; the keys
+ * Folio makes itself (a license's monthly fee, `sub:…`; an operator's adjustment, `operator:…`) stay
+ * in the CSV and the API.
+ */
+function requestKey(key: string | null): string | null {
+  return key && !/^(sub|operator):/.test(key) ? key : null;
+}
+
+function Choice(
+  props: {
+    name: string;
+    label: string;
+    value?: string;
+    options: string[];
+    words: (code: string) => string;
+  },
+) {
   return (
     <label>
       {props.label}
       <select name={props.name}>
         <option value="">Any</option>
         {props.options.map((o) => (
-          <option key={o} value={o} selected={props.value === o}>{o}</option>
+          <option key={o} value={o} selected={props.value === o}>
+            {capitalized(props.words(o))}
+          </option>
         ))}
       </select>
     </label>
@@ -54,11 +79,11 @@ export function ItemsPage(
   return (
     <BuyerShell who={props.who} section="items" title="Items" problem={props.problem}>
       <p class="hint">
-        Every charge is an item: each read billed to you (with its article, use, surface and
-        idempotency key), each agent payment and each license fee. The items of a statement add up
-        to it to the micro-dollar; each charged read also answered with a signed receipt, which the
-        receipt link shows again. Statements are settled by invoice; automatic card collection is a
-        future capability and is not available yet.
+        Every charge is an item: each read billed to you (with its article, use, where it came in
+        and the key your agent sent), each agent payment and each license fee. The items of a
+        statement add up to it to the micro-dollar; each charged read also answered with a signed
+        receipt, which the receipt link shows again. Statements are settled by invoice; automatic
+        card collection is a future capability and is not available yet.
       </p>
       <form method="get" action="/buyer/items" class="card filters">
         <label>
@@ -78,9 +103,15 @@ export function ItemsPage(
             ))}
           </select>
         </label>
-        <Choice name="use" label="Use" value={f.use} options={USES} />
-        <Choice name="surface" label="Surface" value={f.surface} options={SURFACES} />
-        <Choice name="kind" label="Kind" value={f.kind} options={KINDS} />
+        <Choice name="use" label="Use" value={f.use} options={USES} words={useInWords} />
+        <Choice
+          name="surface"
+          label="Where"
+          value={f.surface}
+          options={SURFACES}
+          words={surfaceInWords}
+        />
+        <Choice name="kind" label="Kind" value={f.kind} options={KINDS} words={itemKindInWords} />
         <label>
           Statement month
           <input
@@ -127,11 +158,11 @@ export function ItemsPage(
                       <th scope="col">Publisher</th>
                       <th scope="col">Article</th>
                       <th scope="col">Use</th>
-                      <th scope="col">Surface</th>
+                      <th scope="col">Where</th>
                       <th scope="col" class="num">Price</th>
                       <th scope="col" class="num">Fee</th>
                       <th scope="col" class="num">Amount</th>
-                      <th scope="col">Idempotency key</th>
+                      <th scope="col">Your request key</th>
                       <th scope="col">Receipt</th>
                     </tr>
                   </thead>
@@ -148,7 +179,9 @@ export function ItemsPage(
                             />
                           )}
                         </td>
-                        <td>{when(i.at)}</td>
+                        <td>
+                          <When iso={i.at} />
+                        </td>
                         <td>{i.publisher.name}</td>
                         <td>
                           {i.creditOf
@@ -167,13 +200,15 @@ export function ItemsPage(
                             ? "License fee"
                             : "—"}
                         </td>
-                        <td>{i.use ?? "—"}</td>
-                        <td>{i.surface}</td>
+                        <td>{i.use ? useInWords(i.use) : "—"}</td>
+                        <td>{surfaceInWords(i.surface)}</td>
                         <td class="num">{itemUsd(i, i.priceUsdMicros)}</td>
                         <td class="num">{itemUsd(i, i.feeUsdMicros)}</td>
                         <td class="num">{itemUsd(i, i.amountUsdMicros)}</td>
                         <td>
-                          <code>{i.idempotencyKey ?? "—"}</code>
+                          {requestKey(i.idempotencyKey)
+                            ? <code>{requestKey(i.idempotencyKey)}</code>
+                            : "—"}
                         </td>
                         <td>
                           {/* The id's last characters name it in the row; the whole id is its title. */}

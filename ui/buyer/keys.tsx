@@ -2,7 +2,7 @@
 import { FieldError, type FieldProblem, invalidIf } from "../field_error.tsx";
 import { KeyOnce, NewPasswordField } from "../console/account.tsx";
 import { Scroll } from "../console/scroll.tsx";
-import { CsrfField, when } from "../console/shell.tsx";
+import { CsrfField, When } from "../console/shell.tsx";
 import type { z } from "zod";
 import type { accountSchema, clientListSchema } from "../../server/surfaces/marketplace/schemas.ts";
 import { BuyerKeyUse } from "./account.tsx";
@@ -138,7 +138,9 @@ export function KeysPage(props: KeysProps) {
                       </td>
                       <td>{c.name ?? "—"}</td>
                       <td>{c.email ?? "—"}</td>
-                      <td class="nowrap">{when(c.createdAt)}</td>
+                      <td class="nowrap">
+                        <When iso={c.createdAt} />
+                      </td>
                     </tr>
                   ))}
                 </tbody>

@@ -2,8 +2,9 @@
 import type { z } from "zod";
 import type { licenseSchema } from "../../server/surfaces/marketplace/schemas.ts";
 import { Pager, Scroll } from "../console/scroll.tsx";
-import { when } from "../console/shell.tsx";
+import { When, when } from "../console/shell.tsx";
 import { formatUsd } from "../../server/platform/money.ts";
+import { capitalized, licenseKindInWords, usesInWords } from "../../server/platform/words.ts";
 import { BuyerShell, type BuyerWho } from "./shell.tsx";
 
 /** One entry of GET /api/marketplace/licenses. */
@@ -86,8 +87,8 @@ export function LicensesPage(props: LicensesProps) {
                         {props.names[l.publisherId] ?? l.publisherId}
                       </a>
                     </td>
-                    <td>{l.kind}</td>
-                    <td>{l.useCases.join(", ")}</td>
+                    <td>{capitalized(licenseKindInWords(l.kind))}</td>
+                    <td>{usesInWords(l.useCases)}</td>
                     <td class="num">{formatUsd(l.monthlyFeeUsdCents)}</td>
                     <td>
                       <span class={`tag state-${l.state}`}>{stateWord(l)}</span>
@@ -96,8 +97,12 @@ export function LicensesPage(props: LicensesProps) {
                         ? <p class="problem small" role="alert">{failed.problem}</p>
                         : null}
                     </td>
-                    <td class="nowrap">{l.renewsAt ? when(l.renewsAt) : "—"}</td>
-                    <td class="nowrap">{when(l.createdAt)}</td>
+                    <td class="nowrap">
+                      <When iso={l.renewsAt} billing />
+                    </td>
+                    <td class="nowrap">
+                      <When iso={l.createdAt} />
+                    </td>
                     <td>
                       {l.state === "pending" && l.checkoutUrl
                         ? <a href={l.checkoutUrl}>Continue to checkout</a>
@@ -106,7 +111,7 @@ export function LicensesPage(props: LicensesProps) {
                         ? (
                           <a
                             href={`/buyer/licenses/${encodeURIComponent(l.licenseId)}/cancel`}
-                            aria-label={`Cancel the ${l.useCases.join(", ")} license of ${
+                            aria-label={`Cancel the ${usesInWords(l.useCases)} license of ${
                               props.names[l.publisherId] ?? l.publisherId
                             }: see what happens first`}
                           >

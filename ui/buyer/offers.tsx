@@ -5,7 +5,7 @@
  */
 import type { z } from "zod";
 import type { buyerRequestSchema } from "../../server/surfaces/marketplace/offer_schemas.ts";
-import { CsrfField, when } from "../console/shell.tsx";
+import { CsrfField, type LinkedWords, ProblemWords, When, when } from "../console/shell.tsx";
 import { formatUsd } from "../../server/platform/money.ts";
 import { plural, usesInWords } from "../../server/platform/words.ts";
 import { BuyerShell, type BuyerWho } from "./shell.tsx";
@@ -20,7 +20,7 @@ export interface OffersProps {
   notice?: string | null;
   problem?: string | null;
   /** The offer an action on this page failed for, with the API's problem. */
-  failed?: { offerId: string; problem: string } | null;
+  failed?: { offerId: string; problem: string; linked?: LinkedWords | null } | null;
 }
 
 const STATE_WORDS: Record<BuyerRequestView["state"], string> = {
@@ -67,7 +67,11 @@ export function OffersPage(props: OffersProps) {
 }
 
 function Request(
-  props: { r: BuyerRequestView; csrf: string; failed: { problem: string } | null },
+  props: {
+    r: BuyerRequestView;
+    csrf: string;
+    failed: { problem: string; linked?: LinkedWords | null } | null;
+  },
 ) {
   const { r } = props;
   const o = r.offer;
@@ -84,7 +88,9 @@ function Request(
           <span class={`tag state-${r.state}`}>{STATE_WORDS[r.state]}</span>
         </dd>
         <dt>Asked</dt>
-        <dd>{when(r.createdAt)}</dd>
+        <dd>
+          <When iso={r.createdAt} />
+        </dd>
         <dt>Your message</dt>
         <dd>{r.message}</dd>
         {r.maxMonthlyUsdCents !== null
@@ -120,7 +126,9 @@ function Request(
                 )
                 : null}
               <dt>{o.state === "expired" ? "Expired" : "Open until"}</dt>
-              <dd>{when(o.expiresAt)}</dd>
+              <dd>
+                <When iso={o.expiresAt} />
+              </dd>
               {o.declineReason
                 ? (
                   <>
@@ -133,7 +141,13 @@ function Request(
           )
           : null}
       </dl>
-      {props.failed ? <p class="problem" role="alert">{props.failed.problem}</p> : null}
+      {props.failed
+        ? (
+          <p class="problem" role="alert">
+            <ProblemWords problem={props.failed.problem} linked={props.failed.linked} />
+          </p>
+        )
+        : null}
       {o?.state === "open" && o.acceptNow
         ? (
           <div class="decide">
@@ -146,7 +160,7 @@ function Request(
                 when this page was shown ({when(o.acceptNow.quotedAt)}). That is the amount billed
                 if you accept within the hour; after that, the page shows you the new amount first.
                 Then {formatUsd(o.monthlyPriceUsdCents)} on the 1st of each month from{" "}
-                {when(o.acceptNow.periodEnd)}. Your budgets apply.
+                <When iso={o.acceptNow.periodEnd} billing />. Your budgets apply.
               </p>
               <p>
                 <button type="submit">

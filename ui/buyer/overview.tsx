@@ -1,4 +1,5 @@
 /** The buyer's overview: this month's calls, reads and spend against the cap and budgets, and next steps. */
+import { monthInWords } from "../../server/platform/local_time.ts";
 import { Checklist, type Step } from "../console/checklist.tsx";
 import { count, Figure } from "../console/shell.tsx";
 import { formatUsd } from "../../server/platform/money.ts";
@@ -23,7 +24,7 @@ export function BuyerOverviewPage(props: BuyerOverviewProps) {
     <BuyerShell who={props.who} section="overview" title="Overview">
       <Checklist steps={props.steps} />
       <div class="grid">
-        <Figure value={count(props.month.calls)} label={`calls in ${r.month}`} />
+        <Figure value={count(props.month.calls)} label={`calls in ${monthInWords(r.month)}`} />
         <Figure value={count(props.month.reads)} label="article reads" />
         <Figure value={formatUsd(props.statementUsdCents)} label="billed this month so far" />
         <Figure value={count(props.activeLicenses)} label="active licenses" />
@@ -35,7 +36,7 @@ export function BuyerOverviewPage(props: BuyerOverviewProps) {
         exactly and rounded once to the cent.
       </p>
       <section class="card" aria-labelledby="spend-title">
-        <h2 id="spend-title">Spend per publisher in {r.month}</h2>
+        <h2 id="spend-title">Spend per publisher in {monthInWords(r.month)}</h2>
         <p>
           Per-read spend this month:{" "}
           <strong>{formatUsd(r.overall.readSpendUsdCents)}</strong>, the reads and agent payments

@@ -3,7 +3,15 @@
  * enterprise terms, the standard rate card, how to connect (snippets), and the license form.
  */
 import { FieldError, type FieldProblem, invalidIf } from "../field_error.tsx";
-import { Copyable, CopyBlock, CsrfField, when } from "../console/shell.tsx";
+import {
+  Copyable,
+  CopyBlock,
+  CsrfField,
+  type LinkedWords,
+  ProblemWords,
+  When,
+  when,
+} from "../console/shell.tsx";
 import { Scroll } from "../console/scroll.tsx";
 import { formatRate, formatUsd, sumCents } from "../../server/platform/money.ts";
 import {
@@ -16,7 +24,13 @@ import {
 import { type LicenseView, stateText } from "./licenses.tsx";
 import { BuyerShell, type BuyerWho } from "./shell.tsx";
 import { snippetsFor } from "./snippets.ts";
-import { noun, usesInWords } from "../../server/platform/words.ts";
+import {
+  capitalized,
+  licenseKindInWords,
+  noun,
+  useInWords,
+  usesInWords,
+} from "../../server/platform/words.ts";
 import { RequestForm, type RequestFormProps } from "./license_request.tsx";
 import type { heldRightsSchema } from "../../server/surfaces/marketplace/rights_schemas.ts";
 import type { z } from "zod";
@@ -35,7 +49,10 @@ export interface PublisherProps {
   mine: HeldRightsView;
   /** The license form refused: its problem (at the top or beside the use cases) and the ticks. */
   failed?:
-    | { problem: { top: string | null; field: FieldProblem | null }; useCases: string[] }
+    | {
+      problem: { top: string | null; field: FieldProblem | null; linked?: LinkedWords | null };
+      useCases: string[];
+    }
     | null;
   /**
    * What subscribing bills at once, computed with the subscribe API's rule when the page was
@@ -141,14 +158,14 @@ export function PublisherPage(props: PublisherProps) {
             <tbody>
               {BUNDLE_USES.map((u) => (
                 <tr key={u}>
-                  <th scope="row">{u}</th>
+                  <th scope="row">{capitalized(useInWords(u))}</th>
                   <td>{p.rights[u] === "granted" ? "yes" : "no"}</td>
                   <td>{yours(props.mine, u)}</td>
                   <td class="num">{formatRate(p.pricingUsdCents[u])}</td>
                 </tr>
               ))}
               <tr>
-                <th scope="row">fine_tuning</th>
+                <th scope="row">{capitalized(useInWords("fine_tuning"))}</th>
                 <td>{p.rights.fine_tuning === "granted" ? "yes" : "no"}</td>
                 <td>{yours(props.mine, "fine_tuning")}</td>
                 <td class="num">by request</td>
@@ -195,7 +212,8 @@ export function PublisherPage(props: PublisherProps) {
             <ul>
               {props.held.map((l) => (
                 <li key={l.licenseId}>
-                  Your {l.kind} license for {l.useCases.join(", ")}: {stateText(l)}.{" "}
+                  Your {licenseKindInWords(l.kind)} for {usesInWords(l.useCases)}: {stateText(l)}.
+                  {" "}
                   {l.checkoutUrl ? <a href={l.checkoutUrl}>Continue to checkout</a> : null}
                 </li>
               ))}
@@ -209,7 +227,14 @@ export function PublisherPage(props: PublisherProps) {
           by card at checkout when Folio takes cards.
         </p>
         {props.failed?.problem.top
-          ? <p class="problem" role="alert">{props.failed.problem.top}</p>
+          ? (
+            <p class="problem" role="alert">
+              <ProblemWords
+                problem={props.failed.problem.top}
+                linked={props.failed.problem.linked}
+              />
+            </p>
+          )
           : null}
         {granted.length === 0
           ? <p class="muted">{p.name} grants none of the standard use cases.</p>
@@ -238,7 +263,7 @@ export function PublisherPage(props: PublisherProps) {
                       disabled={!granted.includes(u)}
                     />
                     <span>
-                      {u} (+{formatUsd(card.useCasesUsdCents[u])} a month)
+                      {capitalized(useInWords(u))} (+{formatUsd(card.useCasesUsdCents[u])} a month)
                       {granted.includes(u) ? null : <span class="muted">: not granted</span>}
                     </span>
                   </label>
@@ -300,7 +325,7 @@ export function PublisherPage(props: PublisherProps) {
             </tr>
             {BUNDLE_USES.map((u) => (
               <tr key={u}>
-                <th scope="row">+ {u}</th>
+                <th scope="row">+ {useInWords(u)}</th>
                 <td class="num">{formatUsd(card.useCasesUsdCents[u])}</td>
               </tr>
             ))}
@@ -349,8 +374,8 @@ function FirstCharge(
         you the new amount first. Then{" "}
         <output data-fee-then={MONTHLY_FEE}>{then ?? MONTHLY_FEE}</output>{" "}
         on the 1st of each month from{" "}
-        {when(charges.periodEnd)}, until you cancel. It goes on your monthly statement; your budgets
-        apply.
+        <When iso={charges.periodEnd} billing />, until you cancel. It goes on your monthly
+        statement; your budgets apply.
       </p>
       <details>
         <summary>What each choice bills now</summary>

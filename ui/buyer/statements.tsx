@@ -1,4 +1,5 @@
 /** Statements: the months to choose from, and one month's statement with its downloads. */
+import { monthInWords } from "../../server/platform/local_time.ts";
 import type { z } from "zod";
 import type { StatementWire } from "../../server/domain/billing/statement.ts";
 import type { statementMonthsSchema } from "../../server/surfaces/marketplace/schemas.ts";
@@ -75,7 +76,7 @@ export function StatementsPage(
             {props.months.map((m) => (
               <tr key={m.month}>
                 <th scope="row">
-                  <a href={`/buyer/statements/${m.month}`}>{m.month}</a>
+                  <a href={`/buyer/statements/${m.month}`}>{monthInWords(m.month)}</a>
                 </th>
                 <td>{m.state === "open" ? "open (month in progress)" : "closed"}</td>
                 <td class="num">{formatUsd(m.totalUsdCents)}</td>
@@ -102,7 +103,11 @@ export function StatementsPage(
 export function StatementPage(props: { who: BuyerWho; statement: StatementView }) {
   const s = props.statement;
   return (
-    <BuyerShell who={props.who} section="statements" title={`Statement ${s.month}`}>
+    <BuyerShell
+      who={props.who}
+      section="statements"
+      title={`Statement for ${monthInWords(s.month)}`}
+    >
       <p>
         <a href="/buyer/statements">← Statements</a>
       </p>
@@ -117,7 +122,7 @@ export function StatementPage(props: { who: BuyerWho; statement: StatementView }
       {s.lines.length === 0
         ? <p class="card">Nothing on this statement.</p>
         : (
-          <Scroll label={`Lines of the ${s.month} statement`}>
+          <Scroll label={`Lines of the ${monthInWords(s.month)} statement`}>
             <table>
               <thead>
                 <tr>

@@ -8,7 +8,7 @@ import type {
   managedArticleSchema,
 } from "../../server/surfaces/manage/schemas.ts";
 import { Scroll } from "./scroll.tsx";
-import { ConsoleShell, count, CsrfField, when, type Who } from "./shell.tsx";
+import { ConsoleShell, count, CsrfField, When, type Who } from "./shell.tsx";
 import { formatRate, usdField } from "../../server/platform/money.ts";
 import type { FieldProblem } from "../field_error.tsx";
 import { type ArticleDefaults, BulkForm, DefaultsForm } from "./article_bulk.tsx";
@@ -210,7 +210,7 @@ function Row(props: { who: Who; a: ArticleRow; back: string }) {
         <div class="muted small">
           {a.kind === "chapter" ? "Chapter · " : ""}
           {a.author ? `${a.author} · ` : ""}
-          {a.publishedAt ? when(a.publishedAt) : "no date"}
+          {a.publishedAt ? <When iso={a.publishedAt} /> : "no date"}
           {published ? "" : " · unpublished"}
         </div>
       </td>

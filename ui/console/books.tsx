@@ -4,7 +4,7 @@ import type { z } from "zod";
 import type { bookDetailSchema } from "../../server/surfaces/manage/ingest_schemas.ts";
 import type { bookSchema } from "../../server/surfaces/manage/openapi_schemas.ts";
 import { Scroll } from "./scroll.tsx";
-import { ConsoleShell, count, CsrfField, when, type Who } from "./shell.tsx";
+import { ConsoleShell, count, CsrfField, When, type Who } from "./shell.tsx";
 import { plural } from "../../server/platform/words.ts";
 
 /** A book (GET /api/publisher/books). */
@@ -126,7 +126,9 @@ export function BooksPage(props: {
                     <td>{b.author}</td>
                     <td>{count(b.chapters)}</td>
                     <td class="small">{ceilingText(b.rightsCeiling)}</td>
-                    <td>{when(b.createdAt)}</td>
+                    <td>
+                      <When iso={b.createdAt} />
+                    </td>
                   </tr>
                 ))}
               </tbody>
@@ -166,7 +168,8 @@ export function BookPage(props: {
       <section class="card" aria-labelledby="book-title">
         <h2 id="book-title">By {b.author}</h2>
         <p class="muted small">
-          {b.format} · {b.originalName ?? "uploaded file"} · uploaded {when(b.createdAt)}{" "}
+          {b.format} · {b.originalName ?? "uploaded file"} · uploaded <When iso={b.createdAt} />
+          {" "}
           · rights ceiling: {ceilingText(b.rightsCeiling)}
         </p>
         <form method="post" action={`/publisher/books/${b.id}/delete`}>

@@ -2,6 +2,7 @@
  * The calls page's filters: a GET form (no JavaScript needed) over the API's query parameters,
  * each refused value shown beside its field, and the CSV download of the same filters.
  */
+import { surfaceInWords } from "../../server/platform/words.ts";
 import { FieldError, invalidIf } from "../field_error.tsx";
 import type { CallsProps } from "./calls.tsx";
 
@@ -56,7 +57,7 @@ export function CallFilterForm(props: CallsProps) {
         <select id="surface" name="surface" {...invalidIf(problem, "surface")}>
           <option value="" selected={!f.surface}>All surfaces</option>
           {props.surfaces.map((s) => (
-            <option key={s} value={s} selected={f.surface === s}>{s}</option>
+            <option key={s} value={s} selected={f.surface === s}>{surfaceInWords(s)}</option>
           ))}
         </select>
         <FieldError problem={problem} name="surface" />
@@ -94,7 +95,7 @@ export function CallFilterForm(props: CallsProps) {
         <select id="status" name="status" {...invalidIf(problem, "status")}>
           <option value="" selected={!f.status}>Calls</option>
           <option value="trace" selected={f.status === "trace"}>
-            Protocol traces (_method:…)
+            Protocol traces (MCP handshakes, tool lists and pings)
           </option>
           <option value="all" selected={f.status === "all"}>Calls and traces</option>
         </select>

@@ -7,12 +7,12 @@
  */
 import type { z } from "zod";
 import type { agentSchema, listedCallSchema } from "../../server/surfaces/manage/calls_schemas.ts";
-import { plural } from "../../server/platform/words.ts";
+import { plural, surfaceInWords } from "../../server/platform/words.ts";
 import { type FieldProblem } from "../field_error.tsx";
 import { CallFilterForm, queryOf } from "./call_filter.tsx";
 import { CallerName } from "./caller.tsx";
 import { Scroll } from "./scroll.tsx";
-import { ConsoleShell, count, when, type Who } from "./shell.tsx";
+import { ConsoleShell, count, When, type Who } from "./shell.tsx";
 import type { CallFilters } from "./call_filter.tsx";
 
 /** One row of GET /api/publisher/calls. */
@@ -76,7 +76,7 @@ export function CallsPage(props: CallsProps) {
     <ConsoleShell who={props.who} section="calls" title="Calls" problem={props.problem}>
       <p class="muted">
         Every call agents and crawlers made to your MCP server, REST API, A2A server and site,
-        newest first, with the page each one read. Times and dates are UTC.
+        newest first, with the page each one read. The From and To days are UTC days.
       </p>
       {empty && !props.fieldProblem ? <NoCalls /> : (
         <>
@@ -161,7 +161,7 @@ function CallTable(props: { calls: CallRow[]; filters: CallFilters }) {
       <table>
         <thead>
           <tr>
-            <th scope="col">Time (UTC)</th>
+            <th scope="col">Time</th>
             <th scope="col">Call</th>
             <th scope="col">Page read</th>
             <th scope="col">Who</th>
@@ -173,12 +173,10 @@ function CallTable(props: { calls: CallRow[]; filters: CallFilters }) {
           {props.calls.map((c) => (
             <tr key={c.id} class={c.article ? "read" : undefined}>
               <td class="nowrap">
-                <time datetime={c.at}>{when(c.at)}</time>
+                <When iso={c.at} />
               </td>
               <td>
-                {toolLabel(c.tool)} <span class="muted small">{c.surface}</span>
-                <br />
-                <code class="small">{c.tool}</code>
+                {toolLabel(c.tool)} <span class="muted small">{surfaceInWords(c.surface)}</span>
               </td>
               <td class="page-read">
                 {c.article

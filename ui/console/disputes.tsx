@@ -10,7 +10,7 @@ import type {
 } from "../../server/domain/billing/dispute_schemas.ts";
 import { formatUsd, microsToCents, usdDecimal } from "../../server/platform/money.ts";
 import { plural } from "../../server/platform/words.ts";
-import { ConsoleShell, CsrfField, when, type Who } from "./shell.tsx";
+import { ConsoleShell, CsrfField, When, type Who } from "./shell.tsx";
 
 export type DisputeView = z.output<typeof disputeSchema>;
 export type DisputePageView = z.output<typeof disputePageSchema>;
@@ -40,7 +40,9 @@ export function DisputeFacts(props: { d: DisputeView; side: "buyer" | "publisher
       {props.side !== "buyer" ? <dt>Buyer</dt> : null}
       {props.side !== "buyer" ? <dd>{d.buyer.name}</dd> : null}
       <dt>Opened</dt>
-      <dd>{when(d.openedAt)}</dd>
+      <dd>
+        <When iso={d.openedAt} />
+      </dd>
       <dt>Disputed</dt>
       <dd>
         {usd(d.disputedUsdMicros)} over {plural(d.items.length, "item")}
@@ -51,7 +53,9 @@ export function DisputeFacts(props: { d: DisputeView; side: "buyer" | "publisher
         ? (
           <>
             <dt>Goes to the operator</dt>
-            <dd>{when(d.escalatesAt)}, if still undecided</dd>
+            <dd>
+              <When iso={d.escalatesAt} />, if still undecided
+            </dd>
           </>
         )
         : null}
@@ -60,7 +64,7 @@ export function DisputeFacts(props: { d: DisputeView; side: "buyer" | "publisher
           <>
             <dt>Decided</dt>
             <dd>
-              {when(d.decision.at)} by the {d.decision.by}
+              <When iso={d.decision.at} /> by the {d.decision.by}
             </dd>
             {d.decision.reason
               ? (

@@ -2,7 +2,7 @@
  * The custom domain's proof on the settings page: its state, the exact TXT record or HTTP token
  * that proves it, what the last check found, and "Verify now".
  */
-import { CsrfField, when } from "./shell.tsx";
+import { CsrfField, When } from "./shell.tsx";
 
 /** The `domain` block of GET /api/publisher/settings. */
 export interface DomainView {
@@ -61,7 +61,13 @@ export function DomainProof(props: { domain: DomainView | null; csrfToken: strin
               Or serve the text <code>{d.httpToken.body}</code> at{" "}
               <code data-record="url">{d.httpToken.url}</code>.
             </p>
-            {d.checkedAt ? <p class="muted small">Last checked {when(d.checkedAt)}.</p> : null}
+            {d.checkedAt
+              ? (
+                <p class="muted small">
+                  Last checked <When iso={d.checkedAt} />.
+                </p>
+              )
+              : null}
             <form method="post" action="/publisher/settings/domain/verify">
               <CsrfField token={props.csrfToken} />
               <button type="submit">Verify now</button>

@@ -93,7 +93,14 @@ function Configs(props: { config: GateConfig }) {
           <a href="/publisher/settings#access">Settings</a>.
         </p>
         <ol>
-          {c.reverseProxy.steps.map((s) => <li key={s}>{s}</li>)}
+          {/* The API's first step names its own route; the page links the field instead. */}
+          <li>
+            Set <a href="/publisher/settings#origin-url">your site's origin</a>{" "}
+            in Settings to where your site answers (such as{" "}
+            <code>{c.originUrl}</code>), reachable from Folio on a public address.
+          </li>
+          {c.reverseProxy.steps.filter((s) => !s.includes("/api/")).map((s) => <li key={s}>{s}
+          </li>)}
         </ol>
         <p class="hint">{c.reverseProxy.whenFolioDown}</p>
       </section>

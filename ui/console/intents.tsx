@@ -3,12 +3,13 @@
  * verbatim. The most frequent questions of the last 30 days as a chart and a table, then the last
  * 100 intents with the article they led to and who asked.
  */
+import { surfaceInWords } from "../../server/platform/words.ts";
 import type { z } from "zod";
 import type { analyticsSchema } from "../../server/surfaces/manage/openapi_schemas.ts";
 import { HorizontalBarChart } from "../chart.tsx";
 import { type Caller, CallerName } from "./caller.tsx";
 import { Scroll } from "./scroll.tsx";
-import { ConsoleShell, count, when, type Who } from "./shell.tsx";
+import { ConsoleShell, count, When, type Who } from "./shell.tsx";
 
 /** One row of GET /api/publisher/intents; `caller` is absent on APIs that do not name askers. */
 export interface IntentRow {
@@ -38,7 +39,7 @@ export function IntentsPage(props: IntentsProps) {
     <ConsoleShell who={props.who} section="intents" title="Reader intents">
       <p class="muted">
         What readers asked their AI assistants when the assistant read your articles: the question
-        an agent passes with each read, kept verbatim. Times are UTC.
+        an agent passes with each read, kept verbatim.
       </p>
       {props.intents.length === 0 && props.top.length === 0 ? <NoIntents /> : (
         <>
@@ -54,7 +55,7 @@ export function IntentsPage(props: IntentsProps) {
               <table>
                 <thead>
                   <tr>
-                    <th scope="col">Time (UTC)</th>
+                    <th scope="col">Time</th>
                     <th scope="col">Question</th>
                     <th scope="col">Article</th>
                     <th scope="col">Surface</th>
@@ -65,13 +66,13 @@ export function IntentsPage(props: IntentsProps) {
                   {props.intents.map((i, n) => (
                     <tr key={n}>
                       <td class="nowrap">
-                        <time datetime={i.at}>{when(i.at)}</time>
+                        <When iso={i.at} />
                       </td>
                       <td class="prompt">{i.prompt}</td>
                       <td>
                         <code class="small">{i.articleId}</code>
                       </td>
-                      <td>{i.surface}</td>
+                      <td>{surfaceInWords(i.surface)}</td>
                       {asked
                         ? (
                           <td>
@@ -126,7 +127,7 @@ function Top(props: { top: TopIntent[]; days: number }) {
             <tr>
               <th scope="col">Question</th>
               <th scope="col" class="num">Times asked</th>
-              <th scope="col">Last asked (UTC)</th>
+              <th scope="col">Last asked</th>
             </tr>
           </thead>
           <tbody>
@@ -135,7 +136,7 @@ function Top(props: { top: TopIntent[]; days: number }) {
                 <td class="prompt">{t.prompt}</td>
                 <td class="num">{count(t.count)}</td>
                 <td class="nowrap">
-                  <time datetime={t.lastAt}>{when(t.lastAt)}</time>
+                  <When iso={t.lastAt} />
                 </td>
               </tr>
             ))}

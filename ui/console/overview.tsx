@@ -7,6 +7,8 @@ import { Checklist, type Step } from "./checklist.tsx";
 import { ConsoleShell, Copyable, count, Figure, type Who } from "./shell.tsx";
 import { centsToUsd, formatUsd } from "../../server/platform/money.ts";
 import { EarnedMeans } from "./earnings.tsx";
+import { surfaceInWords } from "../../server/platform/words.ts";
+import { monthInWords } from "../../server/platform/local_time.ts";
 
 /** Where the publisher's surfaces answer (GET /api/publisher/settings `urls`). */
 export type SurfaceUrls = z.output<typeof settingsResponseSchema>["urls"];
@@ -42,7 +44,7 @@ export function OverviewPage(props: OverviewProps) {
     <ConsoleShell who={props.who} section="overview" title="Overview">
       <Checklist steps={props.steps} />
       <div class="grid">
-        <Figure value={count(month.calls)} label={`calls in ${month.month}`} />
+        <Figure value={count(month.calls)} label={`calls in ${monthInWords(month.month)}`} />
         <Figure value={count(month.reads)} label="article reads" />
         <Figure value={count(props.earned?.chargedReads ?? 0)} label="charged reads" />
         <Figure value={formatUsd(props.earned?.earningsUsdCents ?? 0)} label="earned this month" />
@@ -129,7 +131,7 @@ function Activity(props: OverviewProps) {
       <h3 class="small">Calls by surface</h3>
       <StackedBarChart
         label={`Calls per day by surface, ${props.daily[0]?.day} to ${props.daily.at(-1)?.day}`}
-        series={props.surfaces.map((name, i) => ({ name, className: `s${i % 7}` }))}
+        series={props.surfaces.map((s, i) => ({ name: surfaceInWords(s), className: `s${i % 7}` }))}
         peak={(n) => `busiest day: ${count(n)} ${n === 1 ? "call" : "calls"}`}
         stacks={props.daily.map((d) => ({
           label: d.day,

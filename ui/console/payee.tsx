@@ -5,7 +5,7 @@
 import type { z } from "zod";
 import type { payeeAnswerSchema } from "../../server/surfaces/manage/payee_schemas.ts";
 import { FieldError, type FieldProblem, invalidIf } from "../field_error.tsx";
-import { ConsoleShell, CsrfField, when, type Who } from "./shell.tsx";
+import { ConsoleShell, CsrfField, When, type Who } from "./shell.tsx";
 
 /** GET /api/publisher/payee. */
 export type PayeeAnswer = z.output<typeof payeeAnswerSchema>;
@@ -81,7 +81,9 @@ export function PayeePage(props: PayeeProps) {
               <dt>Country and currency</dt>
               <dd>{p.country}, {p.currency}</dd>
               <dt>Last changed</dt>
-              <dd>{when(p.updatedAt)}</dd>
+              <dd>
+                <When iso={p.updatedAt} />
+              </dd>
             </dl>
           )
           : (

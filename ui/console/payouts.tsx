@@ -2,6 +2,7 @@
  * Payouts: a month's payout statement (per-read earnings and license fees, platform fees apart,
  * the net paid out and its state) with the month's items and the CSVs.
  */
+import { monthInWords } from "../../server/platform/local_time.ts";
 import type { z } from "zod";
 import type {
   payoutStatementSchema,
@@ -16,9 +17,9 @@ import {
   printedCents,
 } from "../../server/platform/money.ts";
 import { PAYOUT_STATE_WORDS } from "./payout_state.tsx";
-import { plural } from "../../server/platform/words.ts";
+import { plural, surfaceInWords, useInWords } from "../../server/platform/words.ts";
 import { Scroll } from "./scroll.tsx";
-import { ConsoleShell, count, when, type Who } from "./shell.tsx";
+import { ConsoleShell, count, When, type Who } from "./shell.tsx";
 
 /** GET /api/publisher/payouts. */
 export type PayoutStatementView = z.output<typeof payoutStatementSchema>;
@@ -84,7 +85,9 @@ function PayoutHistory(props: { payouts: PublisherPayoutView[]; payee: string | 
                     </td>
                     <td class="num">{usd(p.earnedUsdMicros)}</td>
                     <td class="num">{usd(p.amountUsdMicros)}</td>
-                    <td>{p.paidAt ? when(p.paidAt) : "—"}</td>
+                    <td>
+                      <When iso={p.paidAt} />
+                    </td>
                     <td>{p.reference ?? "—"}</td>
                   </tr>
                 ))}
@@ -130,7 +133,7 @@ export function PayoutsPage(
     <ConsoleShell
       who={props.who}
       section="payouts"
-      title={`Payout statement ${s.month}`}
+      title={`Payout statement for ${monthInWords(s.month)}`}
       problem={props.problem}
     >
       <p class="hint">
@@ -150,9 +153,13 @@ export function PayoutsPage(
         <a href={`/publisher/payouts/${s.month}-items.csv`} download>Items CSV</a>
       </p>
       {s.lines.length === 0
-        ? <p class="card">Nothing billed for your content on the {s.month} statements yet.</p>
+        ? (
+          <p class="card">
+            Nothing billed for your content on the {monthInWords(s.month)} statements yet.
+          </p>
+        )
         : (
-          <Scroll label={`Lines of the ${s.month} payout statement`}>
+          <Scroll label={`Lines of the ${monthInWords(s.month)} payout statement`}>
             <table>
               <thead>
                 <tr>
@@ -206,7 +213,7 @@ export function PayoutsPage(
       {i === null || i.items.length === 0 ? null : (
         <section aria-labelledby="items-title">
           <h2 id="items-title">Items</h2>
-          <Scroll label={`Items of the ${s.month} payout statement`}>
+          <Scroll label={`Items of the ${monthInWords(s.month)} payout statement`}>
             <table>
               <thead>
                 <tr>
@@ -222,12 +229,14 @@ export function PayoutsPage(
               <tbody>
                 {i.items.map((it) => (
                   <tr key={it.id}>
-                    <td>{when(it.at)}</td>
+                    <td>
+                      <When iso={it.at} />
+                    </td>
                     <td>
                       {it.article ? (it.article.title ?? it.article.id) : "License fee"}
                     </td>
-                    <td>{it.use ?? "—"}</td>
-                    <td>{it.surface}</td>
+                    <td>{it.use ? useInWords(it.use) : "—"}</td>
+                    <td>{surfaceInWords(it.surface)}</td>
                     <td class="num">{itemUsd(it, it.amountUsdMicros)}</td>
                     <td class="num">{itemUsd(it, it.feeUsdMicros)}</td>
                     <td class="num">{itemUsd(it, it.priceUsdMicros)}</td>

@@ -4,9 +4,9 @@
  * and term) and a deny form (reason).
  */
 import { type Caller, CallerName } from "./caller.tsx";
-import { ConsoleShell, CsrfField, when, type Who } from "./shell.tsx";
+import { ConsoleShell, CsrfField, When, when, type Who } from "./shell.tsx";
 import { formatUsd } from "../../server/platform/money.ts";
-import { plural } from "../../server/platform/words.ts";
+import { plural, useInWords } from "../../server/platform/words.ts";
 
 /** The states a request can be in, in tab order. */
 export const REQUEST_STATES = ["pending", "approved", "denied"] as const;
@@ -116,7 +116,7 @@ export function RequestsPage(props: RequestsProps) {
 }
 
 function useWords(r: RequestView): string {
-  const use = r.useCase.replace("_", "-");
+  const use = useInWords(r.useCase);
   return r.enterprise ? `your enterprise license (and ${use})` : use;
 }
 
@@ -143,7 +143,7 @@ function Request(props: { request: RequestView; csrf: string; failed: FailedDeci
           : null}
         <dt>Asked</dt>
         <dd>
-          <time datetime={r.createdAt}>{when(r.createdAt)}</time>
+          <When iso={r.createdAt} />
         </dd>
         <dt>State</dt>
         <dd>
@@ -153,7 +153,7 @@ function Request(props: { request: RequestView; csrf: string; failed: FailedDeci
           {r.decidedAt
             ? (
               <>
-                {" "}on <time datetime={r.decidedAt}>{when(r.decidedAt)}</time>
+                {" "}on <When iso={r.decidedAt} />
               </>
             )
             : null}

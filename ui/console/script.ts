@@ -2,14 +2,17 @@
  * The portals' only script, served as /publisher/console.js and /buyer/console.js (CSP script-src
  * 'self'): it reveals copy buttons (ui/copy_script.ts), drives the branding preview and shows a
  * license's monthly fee and what subscribing bills now as use cases are ticked (looked up in the
- * amounts the page wrote: no price arithmetic in the browser). Pages work fully without it.
+ * amounts the page wrote: no price arithmetic in the browser), and tells the server the browser's
+ * time zone (ui/console/local_time_script.ts). Pages work fully without it.
  */
 import { COPY_JS } from "../copy_script.ts";
+import { LOCAL_TIME_JS } from "./local_time_script.ts";
 
 // One function scope around everything: a classic script's top-level `var` is a property of the
 // window, and `var name` replaced window.name (a string), so the preview's listeners broke.
 export const CONSOLE_JS = `(function () {
 ${COPY_JS}
+${LOCAL_TIME_JS}
 document.querySelectorAll("form[data-fee-totals]").forEach(function (form) {
   var out = form.querySelector("[data-fee-total]");
   var more = form.querySelector("[data-fee-more]");

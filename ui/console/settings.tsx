@@ -3,6 +3,7 @@
  * meter and robots, sponsor tools, enterprise terms, key), each a PATCH of that part only, so a
  * problem in one never loses what was typed in another.
  */
+import { capitalized, useInWords } from "../../server/platform/words.ts";
 import type { ComponentChildren } from "preact";
 import type { z } from "zod";
 import type {
@@ -313,7 +314,7 @@ export function SettingsPage(props: SettingsProps) {
         {(["display", "summarization", "rag"] as const).map((use) => (
           <div key={use}>
             <label for={`price-${use}`}>
-              Price per {use === "rag" ? "retrieval" : use} read (USD)
+              Price of one read for {useInWords(use)} (USD)
             </label>
             <p class="hint" id={`price-${use}-hint`}>Now {formatRate(s.pricingUsdCents[use])}.</p>
             <input
@@ -457,7 +458,7 @@ function Enterprise(
                 value={use}
                 checked={uses.includes(use)}
               />
-              <span>{use.replace("_", "-")}</span>
+              <span>{capitalized(useInWords(use))}</span>
             </label>
           ))}
         </fieldset>

@@ -8,6 +8,14 @@
 import type { ComponentChildren } from "preact";
 import { Page } from "../layout.tsx";
 import { CONSOLE_CSS } from "./style.ts";
+import {
+  billingDayInWords,
+  dayInWords,
+  readerZone,
+  timeInWords,
+  timesWritten,
+  zoneInWords,
+} from "../../server/platform/local_time.ts";
 
 /** The signed-in visitor, as GET /api/publisher/session answers. */
 export interface Who {
@@ -109,6 +117,7 @@ export function PortalShell(props: PortalShellProps) {
           <h1>{props.title}</h1>
           <Messages notice={props.notice} problem={props.problem} />
           {props.children}
+          <ZoneNote />
         </main>
       </div>
       <script src={`${frame.home}/console.js`} defer />
@@ -125,6 +134,43 @@ export interface ShellProps extends Omit<PortalShellProps, "frame" | "who" | "se
 /** A signed-in console page. */
 export function ConsoleShell(props: ShellProps) {
   return <PortalShell frame={CONSOLE_FRAME} {...props} />;
+}
+
+/**
+ * Which zone the page's times are in, and that billing months are UTC's (docs/decisions/pages.md
+ * "Local dates"); the script rewrites it with the times when the browser's zone differs.
+ */
+function ZoneNote() {
+  if (!timesWritten()) return null;
+  const zone = readerZone();
+  return (
+    <p class="small muted zone-note" data-zone={zone}>
+      Times are in{" "}
+      <span data-zone-name>{zoneInWords(zone)}</span>. Billing months run from midnight UTC on the
+      1st.
+    </p>
+  );
+}
+
+/** A refusal in the page's words, linking the page that fixes it: `text`, the link, then `after`. */
+export interface LinkedWords {
+  text: string;
+  link: string;
+  href: string;
+  after: string;
+}
+
+/** A refusal's words: the page's own, linked, when it has them; else the API's sentence. */
+export function ProblemWords(props: { problem: string | null; linked?: LinkedWords | null }) {
+  const l = props.linked;
+  if (!l) return <>{props.problem}</>;
+  return (
+    <>
+      {l.text}
+      <a href={l.href}>{l.link}</a>
+      {l.after}
+    </>
+  );
 }
 
 /** The result of the last action: a notice, or a problem announced to screen readers. */
@@ -204,8 +250,33 @@ export function count(n: number): string {
   return n.toLocaleString("en-US");
 }
 
-/** An ISO time as "2026-11-15 12:00 UTC" (the console speaks UTC, like statements). */
+/**
+ * A moment as words in the reader's zone, "15 Dec 2026, 21:39" (server/platform/local_time.ts), for
+ * sentences; as an element of its own, prefer `<When>`, which the script can rewrite in place.
+ */
 export function when(iso: string | null | undefined): string {
-  if (!iso) return "—";
-  return `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`;
+  return timeInWords(iso);
+}
+
+/**
+ * A moment as a `<time>` element: machine-readable `datetime`, words in the reader's zone (`day`:
+ * the day only). `billing`: a billing date (a renewal, the end of a paid period, an invoice's due
+ * day), which is a UTC calendar day like the months it bounds, so it is written as that day in
+ * every zone ("1 Dec 2026") and the script leaves it alone.
+ */
+export function When(props: { iso: string | null | undefined; day?: boolean; billing?: boolean }) {
+  if (!props.iso) return <>—</>;
+  if (props.billing) {
+    return <time datetime={props.iso}>{billingDayInWords(props.iso)}</time>;
+  }
+  return (
+    <time datetime={props.iso} data-when={props.day ? "day" : "time"}>
+      {props.day ? dayInWords(props.iso) : timeInWords(props.iso)}
+    </time>
+  );
+}
+
+/** A billing date in a sentence: its UTC calendar day, "1 Dec 2026" (see `When`'s `billing`). */
+export function billingDay(iso: string | null | undefined): string {
+  return billingDayInWords(iso);
 }

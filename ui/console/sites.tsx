@@ -4,7 +4,7 @@
  */
 import { FieldError, type FieldProblem, invalidIf } from "../field_error.tsx";
 import { Scroll } from "./scroll.tsx";
-import { count, CsrfField, when, type Who } from "./shell.tsx";
+import { count, CsrfField, When, type Who } from "./shell.tsx";
 import type { JobView, SourceView } from "./sources.tsx";
 
 /** The "Sites" card: the add form and the sites with their sync buttons. */
@@ -63,8 +63,12 @@ export function SitesCard(props: {
                   <td>{count((s.urls.ingested ?? 0) + (s.urls.unchanged ?? 0))}</td>
                   <td>
                     {s.jobId
-                      ? <a href={`/publisher/jobs/${s.jobId}`}>{when(s.lastSyncedAt)}</a>
-                      : when(s.lastSyncedAt)}
+                      ? (
+                        <a href={`/publisher/jobs/${s.jobId}`}>
+                          <When iso={s.lastSyncedAt} />
+                        </a>
+                      )
+                      : <When iso={s.lastSyncedAt} />}
                   </td>
                   <td>{everyText(s.syncEveryHours)}</td>
                   <td>

@@ -10,7 +10,7 @@ import type {
   sourceUrlListSchema,
 } from "../../server/surfaces/manage/openapi_schemas.ts";
 import { Scroll } from "./scroll.tsx";
-import { ConsoleShell, count, CsrfField, when, type Who } from "./shell.tsx";
+import { ConsoleShell, count, CsrfField, When, type Who } from "./shell.tsx";
 import { plural } from "../../server/platform/words.ts";
 import { DiscoveryCard, IntervalSelect, SitesCard, SyncButton } from "./sites.tsx";
 
@@ -126,7 +126,9 @@ export function SourcesPage(props: {
                     <td>
                       <a href={`/publisher/sources/${s.id}`}>{s.originalName ?? s.id}</a>
                     </td>
-                    <td>{when(s.createdAt)}</td>
+                    <td>
+                      <When iso={s.createdAt} />
+                    </td>
                     <td>{count(s.accepted)}</td>
                     <td>{count(s.rejected)}</td>
                   </tr>
@@ -160,7 +162,9 @@ function JobTable(props: { jobs: JobView[] }) {
               </td>
               <td>{stateText(j)}</td>
               <td>{progressText(j)}</td>
-              <td>{when(j.startedAt ?? j.createdAt)}</td>
+              <td>
+                <When iso={j.startedAt ?? j.createdAt} />
+              </td>
             </tr>
           ))}
         </tbody>
@@ -222,7 +226,8 @@ export function JobPage(props: {
         </p>
         {j.reason ? <p class="muted">{j.reason}</p> : null}
         <p class="muted small">
-          Queued {when(j.createdAt)} · started {when(j.startedAt)} · finished {when(j.finishedAt)}
+          Queued <When iso={j.createdAt} /> · started <When iso={j.startedAt} /> · finished{" "}
+          <When iso={j.finishedAt} />
         </p>
         <div class="row">
           {isActive(j) && (
@@ -377,7 +382,8 @@ export function UrlsPage(props: {
         <section class="card" aria-labelledby="site-actions">
           <h2 id="site-actions">{props.source.siteUrl}</h2>
           <p class="muted small">
-            Added {when(props.source.createdAt)}; last synced {when(props.source.lastSyncedAt)}.
+            Added <When iso={props.source.createdAt} />; last synced{" "}
+            <When iso={props.source.lastSyncedAt} />.
           </p>
           <form
             method="post"
@@ -405,7 +411,7 @@ export function UrlsPage(props: {
         <section class="card" aria-labelledby="upload-actions">
           <h2 id="upload-actions">{props.source.originalName ?? props.source.id}</h2>
           <p class="muted small">
-            Uploaded {when(props.source.createdAt)}:{" "}
+            Uploaded <When iso={props.source.createdAt} />:{" "}
             {plural(props.source.accepted, "URL", { shown: count(props.source.accepted) })},{" "}
             {plural(props.source.rejected, "row", { shown: count(props.source.rejected) })}{" "}
             rejected.

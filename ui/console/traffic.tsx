@@ -3,6 +3,7 @@
  * crawler or agent per UTC day as a stacked chart with the same numbers in tables, and the
  * articles most read and most earning, each linking to its calls.
  */
+import { dayInWords } from "../../server/platform/local_time.ts";
 import type { z } from "zod";
 import type {
   topArticlesSchema,
@@ -55,7 +56,9 @@ export function TrafficPage(props: TrafficProps) {
     <ConsoleShell who={props.who} section="traffic" title="Traffic" problem={props.problem}>
       <p class="muted">
         Who calls your catalog (AI crawlers on your site, buyers' agents on MCP, REST and A2A,
-        anonymous callers) and which articles they read, per UTC day from {t.from} to {t.to}.
+        anonymous callers) and which articles they read, per UTC day from {dayInWords(t.from)} to
+        {" "}
+        {dayInWords(t.to)}.
       </p>
       <WindowTabs base="/publisher/traffic" days={t.days} windows={props.windows} />
       {t.total === 0 ? <NoTraffic days={t.days} /> : (

@@ -5,7 +5,7 @@
 import type { z } from "zod";
 import type { deliveryDetailSchema, deliverySchema } from "../../server/domain/webhooks/schemas.ts";
 import { Scroll } from "./scroll.tsx";
-import { CsrfField, when } from "./shell.tsx";
+import { CsrfField, When, when } from "./shell.tsx";
 import type { EndpointView } from "./webhooks.tsx";
 
 export type DeliveryView = z.output<typeof deliverySchema>;
@@ -94,8 +94,12 @@ export function EndpointDetail(props: {
                       <td>{stateText(d)}</td>
                       <td class="num">{d.attempts}</td>
                       <td>{d.lastStatus ?? d.lastError ?? "—"}</td>
-                      <td class="nowrap">{when(d.createdAt)}</td>
-                      <td class="nowrap">{when(d.nextAttemptAt)}</td>
+                      <td class="nowrap">
+                        <When iso={d.createdAt} />
+                      </td>
+                      <td class="nowrap">
+                        <When iso={d.nextAttemptAt} />
+                      </td>
                     </tr>
                   ))}
                 </tbody>
@@ -129,12 +133,16 @@ export function DeliveryDetail(props: {
             <code>{d.eventId}</code>
           </dd>
           <dt>Created</dt>
-          <dd>{when(d.createdAt)}</dd>
+          <dd>
+            <When iso={d.createdAt} />
+          </dd>
           {d.nextAttemptAt
             ? (
               <>
                 <dt>Next attempt</dt>
-                <dd>{when(d.nextAttemptAt)}</dd>
+                <dd>
+                  <When iso={d.nextAttemptAt} />
+                </dd>
               </>
             )
             : null}
@@ -165,7 +173,9 @@ export function DeliveryDetail(props: {
                 <tbody>
                   {attempts.map((a, i) => (
                     <tr key={i}>
-                      <td class="nowrap">{when(a.at)}</td>
+                      <td class="nowrap">
+                        <When iso={a.at} />
+                      </td>
                       <td>{a.statusCode ?? "—"}</td>
                       <td class="num nowrap">{a.latencyMs} ms</td>
                       <td>

@@ -7,7 +7,7 @@ import type { z } from "zod";
 import type { endpointSchema } from "../../server/domain/webhooks/schemas.ts";
 import { FieldError, type FieldProblem, invalidIf } from "../field_error.tsx";
 import { Scroll } from "./scroll.tsx";
-import { Copyable, CsrfField, when } from "./shell.tsx";
+import { Copyable, CsrfField, When } from "./shell.tsx";
 
 export type EndpointView = z.output<typeof endpointSchema>;
 
@@ -100,7 +100,9 @@ export function EndpointList(props: {
                       <td>
                         <code>{e.secretHint}</code>
                       </td>
-                      <td class="nowrap">{when(e.createdAt)}</td>
+                      <td class="nowrap">
+                        <When iso={e.createdAt} />
+                      </td>
                     </tr>
                   ))}
                 </tbody>

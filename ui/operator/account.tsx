@@ -10,7 +10,7 @@ import type {
 } from "../../server/surfaces/operator/schemas.ts";
 import { FieldError, type FieldProblem, invalidIf } from "../field_error.tsx";
 import { KeyOnce } from "../console/account.tsx";
-import { CsrfField, when } from "../console/shell.tsx";
+import { CsrfField, When, when } from "../console/shell.tsx";
 import { Scroll } from "../console/scroll.tsx";
 import { OperatorShell, type OperatorWho } from "./shell.tsx";
 
@@ -71,7 +71,7 @@ export function OperatorAccountPage(props: OperatorAccountProps) {
                   <th scope="col">Name</th>
                   <th scope="col">Key</th>
                   <th scope="col">Made by</th>
-                  <th scope="col">Made (UTC)</th>
+                  <th scope="col">Made</th>
                   <th scope="col">State</th>
                 </tr>
               </thead>
@@ -83,7 +83,9 @@ export function OperatorAccountPage(props: OperatorAccountProps) {
                       <code>{k.hint}</code>
                     </td>
                     <td>{emailOf.get(k.operatorId) ?? k.operatorId}</td>
-                    <td class="nowrap">{when(k.createdAt)}</td>
+                    <td class="nowrap">
+                      <When iso={k.createdAt} />
+                    </td>
                     <td>
                       {k.revokedAt
                         ? `Revoked ${when(k.revokedAt)}`
@@ -134,7 +136,7 @@ export function OperatorAccountPage(props: OperatorAccountProps) {
               <tr>
                 <th scope="col">Email</th>
                 <th scope="col">Second factor</th>
-                <th scope="col">Since (UTC)</th>
+                <th scope="col">Since</th>
               </tr>
             </thead>
             <tbody>
@@ -142,7 +144,9 @@ export function OperatorAccountPage(props: OperatorAccountProps) {
                 <tr key={o.id}>
                   <td>{o.email}</td>
                   <td>{o.secondFactor ? "Set up" : "Not yet (set up at first sign-in)"}</td>
-                  <td class="nowrap">{when(o.createdAt)}</td>
+                  <td class="nowrap">
+                    <When iso={o.createdAt} />
+                  </td>
                 </tr>
               ))}
             </tbody>

@@ -7,7 +7,7 @@ import { Fragment } from "preact";
 import type { z } from "zod";
 import type { auditEntrySchema } from "../../server/surfaces/operator/schemas.ts";
 import { FieldError, type FieldProblem, invalidIf } from "../field_error.tsx";
-import { when } from "../console/shell.tsx";
+import { When, when } from "../console/shell.tsx";
 import { Scroll } from "../console/scroll.tsx";
 import { OperatorShell, type OperatorWho } from "./shell.tsx";
 
@@ -53,7 +53,7 @@ export function AuditPage(props: AuditPageProps) {
     <OperatorShell who={props.who} section="audit" title="Audit log" problem={props.problem}>
       <p class="muted">
         Who did what, and when: every operator action and every action of anyone that moves money,
-        with the state before and after. Entries are never changed or removed. Times are UTC.
+        with the state before and after. Entries are never changed or removed.
       </p>
       <AuditFilterForm filters={props.filters} problem={props.fieldProblem} />
       <section class="card" aria-labelledby="entries-title">
@@ -159,7 +159,7 @@ export function AuditTable(props: { entries: AuditEntry[]; filters?: AuditFilter
       <table class="audit">
         <thead>
           <tr>
-            <th scope="col">Time (UTC)</th>
+            <th scope="col">Time</th>
             <th scope="col">Who</th>
             <th scope="col">Action</th>
             <th scope="col">On</th>
@@ -170,7 +170,7 @@ export function AuditTable(props: { entries: AuditEntry[]; filters?: AuditFilter
           {props.entries.map((e) => (
             <tr key={e.seq}>
               <td class="nowrap">
-                <time datetime={e.at}>{when(e.at)}</time>
+                <When iso={e.at} />
               </td>
               <td>
                 {ACTOR_WORDS[e.actor.kind]}

@@ -4,6 +4,7 @@
  * as charts, a table and CSV; links to the lists of invoices, disputes, suspensions and payouts;
  * who runs the node and the latest recorded actions.
  */
+import { monthInWords } from "../../server/platform/local_time.ts";
 import type { z } from "zod";
 import type { deskSchema } from "../../server/surfaces/operator/payout_schemas.ts";
 import {
@@ -41,9 +42,9 @@ export interface DeskProps {
 export function DeskPage(props: DeskProps) {
   const m = props.desk.month;
   const h = props.desk.history;
-  const span = `${h[0].month} to ${h.at(-1)!.month}`;
+  const span = `${monthInWords(h[0].month)} to ${monthInWords(h.at(-1)!.month)}`;
   return (
-    <OperatorShell who={props.who} section="desk" title={`Desk: ${m.month}`}>
+    <OperatorShell who={props.who} section="desk" title={`Desk: ${monthInWords(m.month)}`}>
       <nav aria-label="Months" class="row">
         <a href={`/operator?month=${props.previous}`}>Previous month</a>
         <strong aria-current="page">
@@ -53,7 +54,7 @@ export function DeskPage(props: DeskProps) {
         <a href={`/operator/desk.csv?month=${m.month}`} download>Months as CSV</a>
       </nav>
       <section aria-labelledby="money-title">
-        <h2 id="money-title">Money of {m.month}'s statements</h2>
+        <h2 id="money-title">Money of {monthInWords(m.month)}'s statements</h2>
         <div class="grid">
           <Figure value={usd(m.billedUsdMicros)} label="billed" />
           <Figure value={usd(m.collectedUsdMicros)} label="collected" />

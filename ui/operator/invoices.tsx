@@ -12,7 +12,8 @@ import type {
 } from "../../server/surfaces/operator/invoices_schemas.ts";
 import { formatUsd, microsToWholeCents } from "../../server/platform/money.ts";
 import { Scroll } from "../console/scroll.tsx";
-import { CsrfField, when } from "../console/shell.tsx";
+import { CsrfField, When, when } from "../console/shell.tsx";
+import { monthInWords } from "../../server/platform/local_time.ts";
 import { METHOD_WORDS, STATE_WORDS } from "../invoice.tsx";
 import { OperatorShell, type OperatorWho } from "./shell.tsx";
 
@@ -109,9 +110,11 @@ export function InvoicesPage(
                       <a href={`/operator/invoices/${i.number}`}>{i.number}</a>
                     </th>
                     <td>{i.buyerName}</td>
-                    <td>{i.month}</td>
+                    <td>{monthInWords(i.month)}</td>
                     <td>{stateText(i)}</td>
-                    <td>{i.dueAt.slice(0, 10)}</td>
+                    <td>
+                      <When iso={i.dueAt} billing />
+                    </td>
                     <td class="num">{usd(i.amountDueUsdMicros)}</td>
                     <td class="num">{usd(i.amountRemainingUsdMicros)}</td>
                   </tr>
@@ -162,12 +165,12 @@ export function InvoiceDetailPage(
           {i.buyerName} (<code>{i.buyerId}</code>)
         </dd>
         <dt>Month</dt>
-        <dd>{i.month}</dd>
+        <dd>{monthInWords(i.month)}</dd>
         <dt>Status</dt>
         <dd>{stateText(i)}{i.closedReason ? `: ${i.closedReason}` : ""}</dd>
         <dt>Issued, due</dt>
         <dd>
-          {i.issuedAt.slice(0, 10)}, due {i.dueAt.slice(0, 10)}
+          <When iso={i.issuedAt} billing />, due <When iso={i.dueAt} billing />
         </dd>
         <dt>Total, credit applied, amount due</dt>
         <dd>
@@ -200,7 +203,9 @@ export function InvoiceDetailPage(
                   <td>{p.reference || "—"}</td>
                   <td class="num">{usd(p.amountUsdMicros)}</td>
                   <td class="num">{usd(p.creditedUsdMicros)}</td>
-                  <td>{when(p.recordedAt)}</td>
+                  <td>
+                    <When iso={p.recordedAt} />
+                  </td>
                 </tr>
               ))}
             </tbody>
@@ -340,7 +345,9 @@ export function SuspensionsPage(
                         ? <>Invoice {s.invoiceNumber} overdue</>
                         : <>By hand: {s.note}</>}
                     </td>
-                    <td>{when(s.since)} by {s.startedBy}</td>
+                    <td>
+                      <When iso={s.since} /> by {s.startedBy}
+                    </td>
                     <td>
                       {s.liftedAt ? `${when(s.liftedAt)} by ${s.liftedBy}: ${s.liftNote}` : "—"}
                     </td>

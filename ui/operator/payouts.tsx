@@ -2,6 +2,7 @@
  * /operator/payouts: the payouts with their holds, filters and pages; forms to hold or release
  * one, approve a batch, and mark a batch paid; each batch's payout file (issue 38 part 5).
  */
+import { monthInWords } from "../../server/platform/local_time.ts";
 import type { z } from "zod";
 import type {
   batchListSchema,
@@ -9,7 +10,7 @@ import type {
 } from "../../server/surfaces/operator/payout_schemas.ts";
 import { formatUsd, microsToCents } from "../../server/platform/money.ts";
 import { plural } from "../../server/platform/words.ts";
-import { CsrfField, when } from "../console/shell.tsx";
+import { CsrfField, When, when } from "../console/shell.tsx";
 import { Scroll } from "../console/scroll.tsx";
 import { OperatorShell, type OperatorWho } from "./shell.tsx";
 
@@ -94,7 +95,7 @@ export function OperatorPayoutsPage(props: OperatorPayoutsProps) {
                 {list.payouts.map((p) => (
                   <tr key={p.id}>
                     <th scope="row">{p.publisherName}</th>
-                    <td>{p.month}</td>
+                    <td>{monthInWords(p.month)}</td>
                     <td>
                       {STATES[p.state]}
                       {p.holds.length > 0 ? <>: {p.holds.map((h) => h.reason).join("; ")}</> : null}
@@ -161,11 +162,12 @@ export function OperatorPayoutsPage(props: OperatorPayoutsProps) {
           ? <p class="card">No batch has been approved yet.</p>
           : props.batches.batches.map((b) => (
             <div class="card" key={b.id}>
-              <h3>{b.month}: {plural(b.payoutCount, "payout")}, {usd(b.totalUsdMicros)}</h3>
+              <h3>
+                {monthInWords(b.month)}: {plural(b.payoutCount, "payout")}, {usd(b.totalUsdMicros)}
+              </h3>
               <p>
-                Approved {when(b.createdAt)} by {b.approvedBy}. {b.paidCount} of {b.payoutCount}
-                {" "}
-                paid. {b.exportedAt
+                Approved <When iso={b.createdAt} /> by {b.approvedBy}. {b.paidCount} of{" "}
+                {b.payoutCount} paid. {b.exportedAt
                   ? `File first downloaded ${when(b.exportedAt)}.`
                   : "Not downloaded yet."}
               </p>

@@ -107,7 +107,7 @@ export async function assertFeeWithinBudgets(
     throw new AppError(
       409,
       "budget_exceeded",
-      `This charge of ${usdPriceText(charge.feeMicros)} would exceed your ${scope} budget for ` +
+      `This charge of ${usdPriceText(charge.feeMicros)} would exceed your ${scope} for ` +
         `${charge.month} (${usdPriceText(budget)}, of which ${
           usdPriceText(spent)
         } is spent): raise the ` +
@@ -115,5 +115,5 @@ export async function assertFeeWithinBudgets(
     );
   };
   over(s.publisherBudgetMicros, s.budgetSpentMicros, "budget for this publisher");
-  over(s.overallBudgetMicros, s.overallSpentMicros, "overall");
+  over(s.overallBudgetMicros, s.overallSpentMicros, "overall budget");
 }

@@ -46,6 +46,7 @@ import {
   licenseListSchema,
 } from "../../surfaces/marketplace/schemas.ts";
 import { heldRightsSchema } from "../../surfaces/marketplace/rights_schemas.ts";
+import { refusalWords } from "./refusals.ts";
 import { type BuyerEnv, market } from "./site.ts";
 
 /** Publishers per catalog page. */
@@ -212,7 +213,8 @@ export function catalogPages(deps: AppDeps, api: ApiFetch): Hono<BuyerEnv> {
       },
     }, licenseBoughtSchema);
     if (!answer.ok) {
-      return render(c, { problem: formProblem(answer, LICENSE_FIELDS), useCases }, answer.status);
+      const problem = { ...formProblem(answer, LICENSE_FIELDS), linked: refusalWords(answer) };
+      return render(c, { problem, useCases }, answer.status);
     }
     if (answer.body.state === "pending") return c.redirect(answer.body.checkoutUrl, 303);
     return doneRedirect(c, "/buyer/licenses", "licensed");

@@ -10,7 +10,9 @@ import { buyerRequestListSchema } from "../../surfaces/marketplace/offer_schemas
 import { type ApiFetch, callApi } from "../kit/api.ts";
 import { doneRedirect, formLimit, noticeOf, optional, readForm, send } from "../kit/forms.ts";
 import { must, pageStatus, segment } from "../kit/pages.ts";
+import { refusalWords } from "./refusals.ts";
 import { type BuyerEnv, market } from "./site.ts";
+import type { LinkedWords } from "../../../ui/console/shell.tsx";
 
 const NOTICES: Record<string, string> = {
   accepted:
@@ -26,7 +28,7 @@ export function offersPages(api: ApiFetch): Hono<BuyerEnv> {
   const app = new Hono<BuyerEnv>();
   const render = async (
     c: Context<BuyerEnv>,
-    failed: { offerId: string; problem: string } | null = null,
+    failed: { offerId: string; problem: string; linked?: LinkedWords | null } | null = null,
     status = 200,
   ) => {
     const list = must(await callApi(c, api, market("/license-requests"), buyerRequestListSchema));
@@ -56,7 +58,10 @@ export function offersPages(api: ApiFetch): Hono<BuyerEnv> {
           ? { reason: optional(f, "reason") }
           : { quotedAt: optional(f, "quotedAt") },
       });
-      if (!answer.ok) return render(c, { offerId, problem: answer.problem! }, answer.status);
+      if (!answer.ok) {
+        const linked = refusalWords(answer);
+        return render(c, { offerId, problem: answer.problem!, linked }, answer.status);
+      }
       return doneRedirect(c, "/buyer/offers", action === "accept" ? "accepted" : "declined");
     });
   }

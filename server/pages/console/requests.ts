@@ -114,9 +114,21 @@ export function requestsPages(api: ApiFetch): Hono<ConsoleEnv> {
       );
       const status = ([403, 404, 409, 413, 415] as const).find((s) => s === answer.status) ?? 400;
       return render(c, "pending", {
-        failed: { id, action, problem: answer.problem!, values },
+        failed: { id, action, problem: answerWords(answer), values },
       }, status);
     });
   }
   return app;
+}
+
+/**
+ * The API's refusal in the console's words where its sentence speaks to a script (issue 42): an
+ * approval for a requester with no buyer account names the marketplace's own routes.
+ */
+function answerWords(answer: { code: string | null; problem: string | null }): string {
+  if (answer.code === "buyer_required") {
+    return "No offer was made: this requester has no buyer account yet. Folio can make an " +
+      "offer once they sign up as a buyer and connect their agent to that account.";
+  }
+  return answer.problem!;
 }

@@ -26,6 +26,8 @@ interface AnswerParts {
   problem: string | null;
   /** The input field the API named at fault (`{error: {param}}`), or null. */
   param: string | null;
+  /** The API's error code (`{error: {code}}`), for refusals a page words its own way, or null. */
+  code: string | null;
   headers: Headers;
   /** The body as it came (for answers that are not JSON, e.g. an invoice page). */
   text: string;
@@ -82,10 +84,24 @@ export async function callApi<S extends z.ZodType | null>(
   const parts = { status: res.status, headers: res.headers, text };
   if (!res.ok) {
     const problem = errorMessage(parsed) ?? `The request failed (${res.status})`;
-    return { ...parts, ok: false, body: parsed, problem, param: errorParam(parsed) };
+    return {
+      ...parts,
+      ok: false,
+      body: parsed,
+      problem,
+      param: errorParam(parsed),
+      code: errorCode(parsed),
+    };
   }
   if (schema === null) {
-    return { ...parts, ok: true, body: parsed as BodyOf<S>, problem: null, param: null };
+    return {
+      ...parts,
+      ok: true,
+      body: parsed as BodyOf<S>,
+      problem: null,
+      param: null,
+      code: null,
+    };
   }
   const read = schema.safeParse(parsed);
   if (!read.success) {
@@ -95,7 +111,14 @@ export async function callApi<S extends z.ZodType | null>(
         z.prettifyError(read.error),
     );
   }
-  return { ...parts, ok: true, body: read.data as BodyOf<S>, problem: null, param: null };
+  return {
+    ...parts,
+    ok: true,
+    body: read.data as BodyOf<S>,
+    problem: null,
+    param: null,
+    code: null,
+  };
 }
 
 function errorMessage(body: unknown): string | null {
@@ -106,4 +129,9 @@ function errorMessage(body: unknown): string | null {
 function errorParam(body: unknown): string | null {
   const param = (body as { error?: { param?: unknown } } | null)?.error?.param;
   return typeof param === "string" ? param : null;
+}
+
+function errorCode(body: unknown): string | null {
+  const code = (body as { error?: { code?: unknown } } | null)?.error?.code;
+  return typeof code === "string" ? code : null;
 }

@@ -18,6 +18,8 @@ export interface FormField {
   cents?: boolean;
 }
 
+import type { LinkedWords } from "../../../ui/console/shell.tsx";
+
 /** A form's fields by the API input path they fill (`param`, e.g. `branding.logoUrl`). */
 export type FieldMap = Record<string, FormField>;
 
@@ -26,6 +28,8 @@ export interface FormProblem {
   /** The problem for the top of the page (null when it is shown beside a field). */
   top: string | null;
   field: FieldProblem | null;
+  /** The page's own words for `top`, with the page that fixes it (server/pages/buyer/refusals.ts). */
+  linked?: LinkedWords | null;
 }
 
 /** No problem at all. */

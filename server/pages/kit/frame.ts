@@ -11,6 +11,7 @@ import { CONSOLE_JS } from "../../../ui/console/script.ts";
 import { renderPage } from "../../../ui/layout.tsx";
 import type { AppDeps, AppEnv } from "../../deps.ts";
 import { onError } from "../../platform/middleware.ts";
+import { inReaderZone, zoneFromCookies } from "../../platform/local_time.ts";
 import { CSP, pageHeaders } from "../../platform/security_headers.ts";
 
 /**
@@ -23,7 +24,8 @@ export function framePortal<E extends AppEnv>(
   home: { href: string; label: string },
 ): void {
   app.use("*", pageHeaders(deps.config, CSP.portal), async (c, next) => {
-    await next();
+    // Times on the page in the reader's zone, as the portal's script wrote it (local_time.ts).
+    await inReaderZone(zoneFromCookies(c.req.header("cookie")), next);
     if (!c.res.headers.has("Cache-Control")) c.header("Cache-Control", "no-store");
   });
   // The app's one error model, worded as a page: the JSON handler decides status and message.
