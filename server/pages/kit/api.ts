@@ -7,6 +7,7 @@
  */
 import type { Context } from "hono";
 import { z } from "zod";
+import { FormExpired } from "./form_expired.ts";
 
 /** The application's own fetch, given to the console when the app is assembled. */
 export type ApiFetch = (req: Request, env: unknown) => Response | Promise<Response>;
@@ -80,6 +81,10 @@ export async function callApi<S extends z.ZodType | null>(
     parsed = null;
   }
   const parts = { status: res.status, headers: res.headers, text };
+  // A form's token refused: one page for every portal form (framePortal), not the API's sentence.
+  if (call.csrf !== undefined && res.status === 403 && errorCode(parsed) === "csrf_failed") {
+    throw new FormExpired();
+  }
   if (!res.ok) {
     const problem = errorMessage(parsed) ?? `The request failed (${res.status})`;
     return { ...parts, ok: false, body: parsed, problem, param: errorParam(parsed) };
@@ -101,6 +106,11 @@ export async function callApi<S extends z.ZodType | null>(
 function errorMessage(body: unknown): string | null {
   const message = (body as { error?: { message?: unknown } } | null)?.error?.message;
   return typeof message === "string" ? message : null;
+}
+
+function errorCode(body: unknown): string | null {
+  const code = (body as { error?: { code?: unknown } } | null)?.error?.code;
+  return typeof code === "string" ? code : null;
 }
 
 function errorParam(body: unknown): string | null {
