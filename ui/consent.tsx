@@ -265,7 +265,7 @@ function ConsentFrame(
       <Stylesheet
         css={`${font}.consent{max-width:36rem;border-top:6px solid ${brand};padding-top:1rem}
 .consent-head .logo{max-height:64px;max-width:100%}
-.approve{background:${ink};border-color:${ink}}.secondary{color:${ink};border-color:${ink}}
+.approve{background:${ink};border-color:${ink}}button.secondary{color:${ink};border-color:${ink}}
 .tag.unverified{background:#fffbeb;border-color:#f59e0b;color:#78350f}.app-name{overflow-wrap:anywhere}
 fieldset{border:1px solid #e2e8f0;border-radius:8px;margin:.8rem 0}ul.rights{padding-left:1.2rem}`}
       />

@@ -104,7 +104,10 @@ export function authorizeRoutes(deps: AppDeps): Hono<AppEnv> {
       const code = await approveConsent(deps.store.db, req, {
         email: form.get("email") ?? "",
         acceptTerms: form.get("accept_terms") === "yes",
-        billing: { billBuyer: form.get("payer") === "buyer", shownBuyerId: form.get("buyer") ?? "" },
+        billing: {
+          billBuyer: form.get("payer") === "buyer",
+          shownBuyerId: form.get("buyer") ?? "",
+        },
         payer,
         now,
       });
