@@ -389,6 +389,7 @@ Deno.test("issue 42: signing in from the consent page with the portal's sign-in 
   );
   const login = await visitor.get(signIn);
   assert.equal(login.status, 200);
+  assert.match(textOf(login.html), /you go back to its connection page next/);
   const back = await visitor.post("/buyer/login", {
     _csrf: hidden(login.html),
     email,

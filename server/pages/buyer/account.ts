@@ -81,6 +81,8 @@ export function buyerAccountPages(deps: AppDeps, api: ApiFetch): Hono<VisitorEnv
       ? "You are signed out."
       : done === "password-reset"
       ? RESET_DONE
+      : next.startsWith(`${BUYER_SITE.alsoReturnsTo}?`)
+      ? "Sign in to bill an app's reads to your account: you go back to its connection page next."
       : null;
     return c.html(renderPage(BuyerLoginPage({ csrf: token(c), email: "", next, notice })));
   });
