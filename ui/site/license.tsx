@@ -158,7 +158,8 @@ function PaymentLinks(props: { payment: RslElement }) {
         typeof l.body === "string"
           ? (
             <span key={i}>
-              {" "}(<Link href={l.body} />)
+              {` (`}
+              <Link href={l.body} />)
             </span>
           )
           : null
