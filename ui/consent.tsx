@@ -189,7 +189,7 @@ function PayerWords(props: { payer: PayerView; publisher: string; meterLimit: nu
         </p>
         <p class="hint">
           Not your account?{" "}
-          <a href="/buyer/account">Sign out in the buyer portal</a>, then come back to the app.
+          <a href="/buyer">Sign out in the buyer portal</a>, then come back to the app.
         </p>
       </>
     );
