@@ -32,6 +32,48 @@ Deno.test("a buyer signs up in the portal, sees the key once with a warning and 
   assert.equal((await res.json()).hasPassword, true);
 });
 
+Deno.test("issue 42: sign-up answers with a redirect; reloading the welcome page posts nothing and shows no key", async () => {
+  await using folio = await testFolio();
+  const visitor = new Visitor(folio);
+  const page = await visitor.get("/buyer/signup");
+  const res = await folio.request("/buyer/signup", {
+    method: "POST",
+    headers: {
+      "content-type": "application/x-www-form-urlencoded",
+      cookie: [...visitor.cookies].map(([k, v]) => `${k}=${v}`).join("; "),
+    },
+    body: new URLSearchParams({
+      _csrf: hidden(page.html),
+      name: "Acme AI",
+      email: "reload@acme.test",
+      password: PASSWORD,
+    }).toString(),
+    redirect: "manual",
+  });
+  await res.body?.cancel();
+  assert.equal(res.status, 303, "the POST answers with a redirect, not the page");
+  assert.equal(res.headers.get("location"), "/buyer/welcome");
+  assert.equal(JSON.stringify(res.headers).includes("mk_"), false);
+  for (const line of res.headers.getSetCookie()) {
+    const [name, value] = line.split(";")[0].split("=");
+    visitor.cookies.set(name, value);
+  }
+  const welcome = await visitor.get("/buyer/welcome");
+  assert.equal(welcome.status, 200);
+  assert.match(welcome.html, /data-copy="mk_/);
+  assert.equal(welcome.headers.get("cache-control"), "no-store");
+  // A reload: the key is not shown again and no second account is made.
+  const reload = await visitor.get("/buyer/welcome");
+  assert.equal(reload.status, 200);
+  assert.equal(reload.url, "/buyer/keys", "a reload lands where a lost key is replaced");
+  assert.doesNotMatch(reload.html, /mk_[0-9A-Za-z]{38}/);
+  const rs = await folio.store.db.execute("SELECT COUNT(*) AS n FROM buyers");
+  assert.equal(Number(rs.rows[0].n), 1);
+  // Another browser (no form cookie) opening the page finds nothing either.
+  const stranger = await new Visitor(folio).get("/buyer/welcome");
+  assert.doesNotMatch(stranger.html, /mk_[0-9A-Za-z]{38}/);
+});
+
 Deno.test("a refused sign-up shows the API's words with its status and keeps what was typed", async () => {
   await using folio = await testFolio();
   await apiSignup(folio, { email: "taken@acme.test" });
@@ -73,7 +115,7 @@ Deno.test("the anonymous forms refuse a post without their own token (login CSRF
   ) {
     const forged = await visitor.post(path, { _csrf: "x".repeat(32), ...fields });
     assert.equal(forged.status, 403, path);
-    assert.equal(alertOf(forged.html), "The form expired. Please try again.");
+    assert.match(alertOf(forged.html) ?? "", /^The form expired, so nothing was sent/);
     assert.equal(visitor.cookies.has("folio_buyer_session"), false);
     const blind = await new Visitor(folio).post(path, { _csrf: "", ...fields });
     assert.equal(blind.status, 403);
@@ -151,7 +193,8 @@ Deno.test("signing out needs the session's token, ends the session and says so",
   const { visitor } = await portalSignUp(folio);
   const keys = await visitor.get("/buyer/keys");
   const forged = await visitor.post("/buyer/logout", { _csrf: "nope" });
-  assert.equal(forged.url, "/buyer", "a forged sign-out changes nothing");
+  assert.equal(forged.status, 403, "a forged sign-out changes nothing");
+  assert.match(textOf(forged.html), /This form has expired/);
   assert.ok(visitor.cookies.has("folio_buyer_session"));
   const out = await visitor.post("/buyer/logout", { _csrf: hidden(keys.html) });
   assert.equal(out.url, "/buyer/login?done=signed-out");

@@ -11,6 +11,19 @@ import {
   Visitor,
 } from "./console_helpers.ts";
 
+Deno.test("issue 42: the console's sign-up redirects; reloading its welcome page shows no key and signs up no one", async () => {
+  await using folio = await testFolio();
+  const { visitor, apiKey } = await consoleSignUp(folio, { slug: "reload-gazette" });
+  assert.match(apiKey, /^pk_/);
+  const reload = await visitor.get("/publisher/welcome");
+  assert.equal(reload.status, 200);
+  assert.equal(reload.html.includes(apiKey), false);
+  const rs = await folio.store.db.execute(
+    "SELECT COUNT(*) AS n FROM publishers WHERE slug LIKE 'reload-gazette%'",
+  );
+  assert.equal(Number(rs.rows[0].n), 1);
+});
+
 Deno.test("a new publisher signs up in the console, sees its key once, and lands on the checklist", async () => {
   await using folio = await testFolio();
   const { visitor, apiKey, slug } = await consoleSignUp(folio, { name: "Harbor Gazette" });
@@ -127,7 +140,8 @@ Deno.test("signing out needs the session's token; afterwards the pages ask to si
   const { visitor } = await consoleSignUp(folio);
   const overview = await visitor.get("/publisher");
   const forged = await visitor.post("/publisher/logout", { _csrf: "nope" });
-  assert.equal(forged.url, "/publisher", "a forged sign-out changes nothing");
+  assert.equal(forged.status, 403, "a forged sign-out changes nothing");
+  assert.match(textOf(forged.html), /This form has expired/);
   const out = await visitor.post("/publisher/logout", { _csrf: hidden(overview.html) });
   assert.match(textOf(out.html), /You are signed out/);
   const again = await visitor.get("/publisher");

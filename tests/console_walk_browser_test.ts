@@ -26,7 +26,7 @@ browserTest(
         email: "editor@harbor.example",
         password: PASSWORD,
       }),
-      201,
+      200,
     );
     assert.match(await text(page), /shown only this once/);
 

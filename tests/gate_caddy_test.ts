@@ -14,7 +14,7 @@ import {
   startOrigin,
 } from "./fixtures/proxies.ts";
 import { json, startTestFolio } from "./helpers.ts";
-import { BROWSER, demoPath, GPTBOT, HOST } from "./landing_helpers.ts";
+import { BROWSER, BROWSER_NAVIGATION, demoPath, GPTBOT, HOST } from "./landing_helpers.ts";
 import { patchDemo } from "./fixtures/demo.ts";
 import { startTestSigner } from "./web_bot_auth_helpers.ts";
 
@@ -81,6 +81,18 @@ Deno.test({
     assert.match(price, /^USD \d+\.\d+$/);
     assert.match(quote.headers.get("link") ?? "", /license\.xml>; rel="license"/);
     await quote.body?.cancel();
+
+    // license.xml through Caddy: RSL for agents, words for a person's browser (issue 42).
+    const rsl = await get("/license.xml", { "user-agent": GPTBOT });
+    assert.equal(
+      rsl.headers.get("content-type"),
+      "application/rsl+xml; charset=utf-8",
+      caddy.log(),
+    );
+    assert.match(await rsl.text(), /<rsl xmlns/);
+    const read = await get("/license.xml", BROWSER_NAVIGATION);
+    assert.match(read.headers.get("content-type") ?? "", /^text\/html/, caddy.log());
+    assert.match(await read.text(), /License for AI use/);
 
     const { apiKey, buyerId } = await createBuyer(folio.deps.store.db, {
       name: "Crawler Co",

@@ -16,7 +16,7 @@ import {
 } from "./fixtures/proxies.ts";
 import { patchDemo } from "./fixtures/demo.ts";
 import { json, startTestFolio, type TestFolio } from "./helpers.ts";
-import { BROWSER, demoPath, GPTBOT, HOST } from "./landing_helpers.ts";
+import { BROWSER, BROWSER_NAVIGATION, demoPath, GPTBOT, HOST } from "./landing_helpers.ts";
 import { startTestSigner } from "./web_bot_auth_helpers.ts";
 
 const CLAUDEBOT = "Mozilla/5.0 (compatible; ClaudeBot/1.0; +claudebot@anthropic.com)";
@@ -218,7 +218,13 @@ Deno.test({
     // license.xml, linked from every refusal, is Folio's, through the same proxy.
     const license = await get("/license.xml", { "user-agent": GPTBOT });
     assert.equal(license.status, 200);
+    assert.equal(license.headers.get("content-type"), "application/rsl+xml; charset=utf-8");
     assert.match(await license.text(), /<rsl/);
+    // A person's browser gets it in words through the same location (issue 42).
+    const read = await get("/license.xml", BROWSER_NAVIGATION);
+    assert.equal(read.status, 200, nginx.log());
+    assert.match(read.headers.get("content-type") ?? "", /^text\/html/);
+    assert.match(await read.text(), /License for AI use/);
 
     // The call log names the door; the buyer's statement shows the reads.
     await folio.deps.callLog.flush();

@@ -30,6 +30,14 @@ export async function demoPath(
   };
 }
 
+/** What a browser sends when a person opens an address (with the Fetch Metadata request headers). */
+export const BROWSER_NAVIGATION = {
+  "user-agent": BROWSER,
+  accept: "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8",
+  "sec-fetch-dest": "document",
+  "sec-fetch-mode": "navigate",
+};
+
 /** GET a path on the demo publisher's host. */
 export function visit(
   folio: TestFolio,

@@ -9,12 +9,17 @@ import type {
   OAuthClientMetadata,
   OAuthTokens,
 } from "@modelcontextprotocol/sdk/shared/auth.js";
+import { authorizeAsPerson, type ConsentAnswer } from "./consent_driver.ts";
 import { startTestFolio, type TestFolio } from "./helpers.ts";
 
 export const REDIRECT = "http://127.0.0.1:9/callback";
 
-/** An OAuthClientProvider that follows the authorization redirect itself and keeps the code. */
+/**
+ * An OAuthClientProvider that follows the authorization redirect itself, answering the consent
+ * page as a person would when the publisher shows one (tests/consent_driver.ts), and keeps the code.
+ */
 export class HeadlessProvider implements OAuthClientProvider {
+  constructor(readonly answer: ConsentAnswer = {}) {}
   info?: OAuthClientInformationMixed;
   saved?: OAuthTokens;
   verifier = "";
@@ -52,12 +57,10 @@ export class HeadlessProvider implements OAuthClientProvider {
     return this.verifier;
   }
   async redirectToAuthorization(url: URL) {
-    // No consent screen by default (docs/SPEC.md "Authentication" 3): the server redirects at once.
-    const res = await fetch(url, { redirect: "manual" });
-    await res.body?.cancel();
-    this.authorizeStatus = res.status;
-    const location = new URL(res.headers.get("location") ?? "", REDIRECT);
-    this.code = location.searchParams.get("code");
+    // No consent screen by default (docs/SPEC.md "Authentication" 3): 302 at once; else the form.
+    const outcome = await authorizeAsPerson(url, this.answer);
+    this.authorizeStatus = outcome.status;
+    this.code = outcome.callback.searchParams.get("code");
   }
 }
 

@@ -2,13 +2,16 @@
  * The whole OAuth flow as a real MCP client runs it (docs/SPEC.md "Authentication" 4): the SDK's own
  * OAuth support discovers the protected resource and authorization server metadata, registers a
  * client (RFC 7591), authorizes with PKCE S256 and exchanges the code, then calls tools with the
- * Bearer token. The provider follows the authorization redirect headlessly (tests/mcp_oauth_helpers.ts).
+ * Bearer token. The provider follows the authorization redirect headlessly, answering the consent
+ * page as a person would when the publisher shows one (tests/consent_driver.ts).
  */
 import assert from "node:assert/strict";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { UnauthorizedError } from "@modelcontextprotocol/sdk/client/auth.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { getPublisher, insertPublisher, updatePublisher } from "../store/publishers.ts";
+import { portalSignUp } from "./buyer_helpers.ts";
+import { demoArticleIds } from "./console_activity_helpers.ts";
 import { HeadlessProvider, startLoopbackFolio } from "./mcp_oauth_helpers.ts";
 
 Deno.test("the SDK client's OAuth flow obtains a token and calls tools on a requireAuth publisher", async () => {
@@ -68,4 +71,64 @@ Deno.test("the SDK client's OAuth flow obtains a token and calls tools on a requ
   assert.equal(other.status, 401);
   assert.match(other.headers.get("www-authenticate") ?? "", /invalid_token/);
   await other.body?.cancel();
+});
+
+Deno.test("issue 42: the SDK client through the consent page, billed to the buyer signed in to the portal", async () => {
+  await using folio = await startLoopbackFolio();
+  const db = folio.deps.store.db;
+  const p = (await getPublisher(db, "pub_demo"))!;
+  await updatePublisher(db, {
+    ...p,
+    toggles: { ...p.toggles, requireAuth: true, consentScreen: true, subscriptionLinking: true },
+  }, { now: folio.clock.now() });
+  const { visitor } = await portalSignUp(folio, { name: "Acme AI" });
+  const buyerSession = `folio_buyer_session=${visitor.cookies.get("folio_buyer_session")}`;
+  const url = new URL(`${folio.config.baseUrl}/api/mcp/pub_demo`);
+  const provider = new HeadlessProvider({ email: "reader@acme.example", buyerSession });
+
+  const first = new StreamableHTTPClientTransport(url, { authProvider: provider });
+  const client = new Client({ name: "oauth-test", version: "1.0.0" });
+  await assert.rejects(client.connect(first), UnauthorizedError);
+  await client.close();
+  assert.equal(provider.authorizeStatus, 303, "the consent page was answered");
+  await first.finishAuth(provider.code!);
+
+  const transport = new StreamableHTTPClientTransport(url, { authProvider: provider });
+  const authed = new Client({ name: "oauth-test", version: "1.0.0" });
+  await authed.connect(transport);
+  const [paid] = await demoArticleIds(folio, "PAYWALL");
+  try {
+    // deno-lint-ignore no-explicit-any
+    const r = await authed.callTool({ name: "get_article", arguments: { url_or_id: paid } }) as any;
+    assert.notEqual(r.isError, true, JSON.stringify(r));
+  } finally {
+    await authed.close();
+  }
+  const charges = await db.execute(
+    "SELECT b.name FROM charges c JOIN buyers b ON b.id = c.buyer_id WHERE c.article_id = ?",
+    [paid],
+  );
+  assert.deepEqual(charges.rows.map((r) => r.name), ["Acme AI"], "the signed-in buyer pays");
+});
+
+Deno.test("issue 42: the SDK client's reader denies on the consent page: no code, no token", async () => {
+  await using folio = await startLoopbackFolio();
+  const db = folio.deps.store.db;
+  const p = (await getPublisher(db, "pub_demo"))!;
+  await updatePublisher(db, {
+    ...p,
+    toggles: { ...p.toggles, requireAuth: true, consentScreen: true },
+  }, { now: folio.clock.now() });
+  const provider = new HeadlessProvider({ decision: "deny" });
+  const transport = new StreamableHTTPClientTransport(
+    new URL(`${folio.config.baseUrl}/api/mcp/pub_demo`),
+    { authProvider: provider },
+  );
+  const client = new Client({ name: "oauth-test", version: "1.0.0" });
+  await assert.rejects(client.connect(transport), UnauthorizedError);
+  await client.close();
+  assert.equal(provider.authorizeStatus, 303);
+  assert.equal(provider.code, null);
+  const codes = await db.execute("SELECT COUNT(*) AS n FROM oauth_codes");
+  assert.equal(Number(codes.rows[0].n), 0);
 });

@@ -3,6 +3,9 @@ import assert from "node:assert/strict";
 import { verifyAccessToken } from "../server/domain/accounts/tokens.ts";
 import { testFolio } from "./helpers.ts";
 import type { TestFolio } from "./helpers.ts";
+import { portalSignUp } from "./buyer_helpers.ts";
+import { hidden, textOf, Visitor } from "./console_helpers.ts";
+import { PASSWORD } from "./manage_helpers.ts";
 import {
   authorizeRaw,
   authParams,
@@ -85,7 +88,7 @@ Deno.test("oauth 1.13: the consent page is branded, unframeable and sends no ref
   assert.ok(html.includes("#ff0066"));
   assert.ok(html.includes("Georgia"));
   assert.ok(html.includes("Demo"), "names the publisher");
-  assert.ok(!html.includes("Link an existing subscription"), "no linking unless configured");
+  assert.ok(!html.includes("sign in to the buyer portal"), "no linking unless configured");
 });
 
 Deno.test("oauth 1.13: a consent POST without a valid CSRF token or from another origin gets 403", async () => {
@@ -224,37 +227,225 @@ Deno.test("oauth 1.15: the client name is escaped and the redirect host is shown
   assert.ok(html.includes("client.example"));
 });
 
-Deno.test("oauth consent: a buyer key links the install to the buyer's subscription", async () => {
-  await using folio = await testFolio();
-  const signup = await folio.request("/api/marketplace/signup", {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ name: "Acme AI", email: "ops@acme.example" }),
+/** A buyer signed in to the portal (cookie header for its session) and its id. */
+async function portalBuyer(folio: TestFolio, name: string) {
+  const { visitor } = await portalSignUp(folio, { name });
+  const rs = await folio.deps.store.db.execute({
+    sql: "SELECT id FROM buyers WHERE name = ?",
+    args: [name],
   });
-  const { buyerId, apiKey } = await signup.json();
-  const { clientId, challenge, verifier } = await consentSetup(folio);
-  await setToggles(folio, "pub_demo", { subscriptionLinking: true });
-  const { cookie, fields, html } = await openConsent(folio, clientId, challenge);
-  assert.ok(html.includes("Link an existing subscription"));
-  const base = { ...fields, email: "r@example.com", accept_terms: "yes", decision: "approve" };
-  // One character changed (never to itself: a key ending in "x" would otherwise stay valid).
-  const wrong = `${apiKey.slice(0, -1)}${apiKey.endsWith("x") ? "y" : "x"}`;
-  const bad = await submit(folio, { ...base, buyer_key: wrong }, { cookie });
-  await bad.body?.cancel();
-  assert.equal(bad.status, 400);
-  const ok = await submit(folio, { ...base, buyer_key: apiKey }, { cookie });
-  await ok.body?.cancel();
-  assert.equal(ok.status, 303);
-  const code = new URL(ok.headers.get("location")!).searchParams.get("code")!;
+  const buyerId = String(rs.rows[0].id);
+  return {
+    visitor,
+    buyerId,
+    cookie: `folio_buyer_session=${visitor.cookies.get("folio_buyer_session")}`,
+  };
+}
+
+async function grantOf(folio: TestFolio, res: Response, clientId: string, verifier: string) {
+  const code = new URL(res.headers.get("location")!).searchParams.get("code")!;
   const tokens = await token(folio, {
     grant_type: "authorization_code",
     code,
     code_verifier: verifier,
     client_id: clientId,
   });
-  const grant = await verifyAccessToken(folio.deps.store.db, String(tokens.body.access_token), {
+  return await verifyAccessToken(folio.deps.store.db, String(tokens.body.access_token), {
     resource: resourceOf(folio),
     now: folio.clock.now(),
   });
+}
+
+Deno.test("issue 42: the consent page says who pays, what the app may do, and that its name is unverified; it asks for no key", async () => {
+  await using folio = await testFolio();
+  const { clientId, challenge } = await consentSetup(folio);
+  const { html } = await openConsent(folio, clientId, challenge);
+  const text = textOf(html);
+  assert.match(text, /Reader App Unverified name/);
+  assert.match(text, /The app chose this name itself when it registered/);
+  assert.match(text, /your browser returns to client\.example ?: go on only if/);
+  assert.match(text, /Search The Demo Ledger's catalog and read its articles/);
+  assert.match(text, /Fine-tuning \(model training\): denied/);
+  assert.match(text, /Who pays for its reads Nobody is billed/);
+  assert.match(text, /The Demo Ledger does not bill apps to buyer accounts/);
+  assert.doesNotMatch(html, /buyer_key|mk_|API key/, "no key is ever asked for");
+  assert.match(html, /<main class="auth consent" id="main">/);
+  // With subscription linking on and nobody signed in: the portal's sign-in, coming back here.
+  await setToggles(folio, "pub_demo", { subscriptionLinking: true });
+  const linking = await openConsent(folio, clientId, challenge);
+  const signIn = /href="(\/buyer\/login\?next=[^"]+)"/.exec(linking.html)?.[1];
+  assert.ok(signIn, "a sign-in link");
+  const next = new URL(signIn.replaceAll("&amp;", "&"), "http://x").searchParams.get("next")!;
+  assert.ok(next.startsWith("/api/oauth/authorize?"));
+  assert.equal(new URL(next, "http://x").searchParams.get("client_id"), clientId);
+});
+
+Deno.test("issue 42: a buyer signed in to the portal sees its account as the payer; allowing bills the install to it", async () => {
+  await using folio = await testFolio();
+  const { buyerId, cookie: buyerCookie } = await portalBuyer(folio, "Acme AI");
+  const { clientId, challenge, verifier } = await consentSetup(folio);
+  await setToggles(folio, "pub_demo", { subscriptionLinking: true });
+  const q = new URLSearchParams(authParams(folio, clientId, challenge) as Record<string, string>);
+  const res = await folio.request(`/api/oauth/authorize?${q}`, {
+    headers: { cookie: buyerCookie },
+  });
+  const html = await res.text();
+  const text = textOf(html);
+  assert.match(text, /You are signed in to the buyer account Acme AI/);
+  assert.match(text, /it pays for every article the app reads/);
+  assert.match(html, /href="\/buyer\/budgets">budgets<\/a>/);
+  assert.match(html, new RegExp(`name="buyer" value="${buyerId}"`));
+  const cookie = [(res.headers.get("set-cookie") ?? "").split(";")[0], buyerCookie].join("; ");
+  const fields: Record<string, string> = {};
+  for (const m of html.matchAll(/<input type="hidden" name="([^"]*)" value="([^"]*)"/g)) {
+    fields[unescape(m[1])] = unescape(m[2]);
+  }
+  const ok = await submit(folio, {
+    ...fields,
+    email: "r@acme.example",
+    accept_terms: "yes",
+    payer: "buyer",
+    decision: "approve",
+  }, { cookie });
+  await ok.body?.cancel();
+  assert.equal(ok.status, 303);
+  const grant = await grantOf(folio, ok, clientId, verifier);
   assert.equal(grant?.buyerId, buyerId);
+  // The next consent for this install names the account it is billed to.
+  const again = await openConsent(folio, clientId, challenge);
+  assert.match(textOf(again.html), /The buyer account Acme AI \([^)]+\) pays for every article/);
+});
+
+Deno.test("issue 42: choosing nobody bills nobody, even when signed in", async () => {
+  await using folio = await testFolio();
+  const { buyerId, cookie: buyerCookie } = await portalBuyer(folio, "Acme AI");
+  const { clientId, challenge, verifier } = await consentSetup(folio);
+  await setToggles(folio, "pub_demo", { subscriptionLinking: true });
+  const { cookie, fields } = await openConsent(folio, clientId, challenge);
+  const res = await submit(folio, {
+    ...fields,
+    buyer: buyerId,
+    email: "r@acme.example",
+    accept_terms: "yes",
+    payer: "none",
+    decision: "approve",
+  }, { cookie: `${cookie}; ${buyerCookie}` });
+  await res.body?.cancel();
+  assert.equal(res.status, 303);
+  assert.equal((await grantOf(folio, res, clientId, verifier))?.buyerId, null);
+});
+
+Deno.test("issue 42: a session that is not the one the page showed, or none, bills nobody and asks again", async () => {
+  await using folio = await testFolio();
+  const a = await portalBuyer(folio, "Acme AI");
+  const b = await portalBuyer(folio, "Other Corp");
+  const { clientId, challenge } = await consentSetup(folio);
+  await setToggles(folio, "pub_demo", { subscriptionLinking: true });
+  const { cookie, fields } = await openConsent(folio, clientId, challenge);
+  const approve = {
+    ...fields,
+    buyer: a.buyerId,
+    email: "r@acme.example",
+    accept_terms: "yes",
+    payer: "buyer",
+    decision: "approve",
+  };
+  const cases: [string, string, RegExp][] = [
+    ["another buyer", `${cookie}; ${b.cookie}`, /now signed in as Other Corp, not the account/],
+    ["no session", cookie, /no longer signed in to a buyer account/],
+    ["a forged session", `${cookie}; folio_buyer_session=bs_forged`, /no longer signed in/],
+  ];
+  for (const [why, cookies, words] of cases) {
+    const res = await submit(folio, approve, { cookie: cookies });
+    const html = await res.text();
+    assert.equal(res.status, 400, why);
+    assert.equal(res.headers.get("location"), null, why);
+    assert.match(textOf(html), words, why);
+  }
+  const codes = await folio.deps.store.db.execute("SELECT COUNT(*) AS n FROM oauth_codes");
+  assert.equal(Number(codes.rows[0].n), 0, "no code was issued");
+  const linked = await folio.deps.store.db.execute({
+    sql: "SELECT buyer_id FROM oauth_clients WHERE id = ?",
+    args: [clientId],
+  });
+  assert.equal(linked.rows[0].buyer_id, null);
+});
+
+Deno.test("issue 42: signing in from the consent page with the portal's sign-in comes back to the consent", async () => {
+  await using folio = await testFolio();
+  const { visitor: signup, email } = await portalSignUp(folio, { name: "Acme AI" });
+  signup.cookies.clear();
+  const { clientId, challenge } = await consentSetup(folio);
+  await setToggles(folio, "pub_demo", { subscriptionLinking: true });
+  const visitor = new Visitor(folio);
+  const q = new URLSearchParams(authParams(folio, clientId, challenge) as Record<string, string>);
+  const consent = await visitor.get(`/api/oauth/authorize?${q}`);
+  const signIn = /href="(\/buyer\/login\?next=[^"]+)"/.exec(consent.html)![1].replaceAll(
+    "&amp;",
+    "&",
+  );
+  const login = await visitor.get(signIn);
+  assert.equal(login.status, 200);
+  assert.match(textOf(login.html), /you go back to its connection page next/);
+  const back = await visitor.post("/buyer/login", {
+    _csrf: hidden(login.html),
+    email,
+    password: PASSWORD,
+    next: unescape(hidden(login.html, "next")),
+  });
+  assert.equal(back.status, 200);
+  assert.ok(back.url.startsWith("/api/oauth/authorize?"), back.url);
+  assert.match(textOf(back.html), /You are signed in to the buyer account Acme AI/);
+  // A next= elsewhere is refused as before (no open redirect).
+  const elsewhere = await visitor.get(
+    "/buyer/login?next=" + encodeURIComponent("//evil.example/x"),
+  );
+  assert.equal(hidden(elsewhere.html, "next"), "/buyer");
+  const odd = await visitor.get(
+    "/buyer/login?next=" + encodeURIComponent("/api/oauth/authorize?x=<script>"),
+  );
+  assert.equal(hidden(odd.html, "next"), "/buyer");
+});
+
+Deno.test("issue 42: a consent answer without its token gets a page in words with the way back", async () => {
+  await using folio = await testFolio();
+  const { clientId, challenge } = await consentSetup(folio);
+  const { cookie, fields } = await openConsent(folio, clientId, challenge);
+  const { csrf_token: _, ...noToken } = fields;
+  const res = await submit(
+    folio,
+    { ...noToken, email: "r@example.com", accept_terms: "yes", decision: "approve" },
+    { cookie },
+  );
+  const html = await res.text();
+  assert.equal(res.status, 403);
+  assert.match(textOf(html), /This connection request has expired Nothing was allowed/);
+  const again = /<a href="([^"]+)">Open the connection request again<\/a>/.exec(html)?.[1];
+  assert.ok(again);
+  const url = new URL(again.replaceAll("&amp;", "&"), "http://x");
+  assert.equal(url.pathname, "/api/oauth/authorize");
+  assert.equal(url.searchParams.get("client_id"), clientId);
+  assert.equal(url.searchParams.get("email"), null, "the answer's own fields are not carried");
+});
+
+Deno.test("issue 42: a redirect to a host the client did not register is refused on the page, never followed", async () => {
+  await using folio = await testFolio();
+  const { clientId, challenge } = await consentSetup(folio);
+  for (
+    const uri of [
+      "https://evil.test/cb",
+      "https://client.example.evil.test/cb",
+      "https://client.example/cb/x",
+    ]
+  ) {
+    const res = await authorizeRaw(
+      folio,
+      authParams(folio, clientId, challenge, { redirect_uri: uri }),
+    );
+    const html = await res.text();
+    assert.equal(res.status, 400, uri);
+    assert.equal(res.headers.get("location"), null, uri);
+    assert.match(textOf(html), /This connection request cannot continue/);
+    assert.doesNotMatch(html, /evil\.test/, "the foreign host is not offered as a link");
+  }
 });

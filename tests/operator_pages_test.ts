@@ -104,9 +104,16 @@ Deno.test("forged forms change nothing: a key, a revocation, new recovery codes"
   const page = await v.get("/operator/account");
   const forged = await v.post("/operator/account/keys", { _csrf: "nope", name: "forged" });
   assert.equal(forged.status, 403);
+  // The kit's expired-form page, as on the console and the portal (tests/form_expired_test.ts).
+  assert.match(textOf(forged.html), /This form has expired Nothing was changed/);
+  assert.match(forged.html, /<a href="\/operator">Back to the form<\/a>/);
   const made = await v.post("/operator/account/keys", { _csrf: hidden(page.html), name: "real" });
-  assert.equal(made.status, 201);
+  assert.equal(made.status, 200);
   assert.match(made.html, /data-copy="opk_/);
+  // Reloading the key's page makes no second key and shows the key no more.
+  const reload = await v.get("/operator/account/keys/new");
+  assert.equal(reload.status, 200);
+  assert.doesNotMatch(reload.html, /data-copy="opk_/);
   const keys = await folio.deps.store.db.execute("SELECT id, name, revoked_at FROM operator_keys");
   assert.deepEqual(keys.rows.map((r) => r.name), ["real"]);
   const id = String(keys.rows[0].id);

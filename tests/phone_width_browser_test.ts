@@ -7,7 +7,7 @@
  */
 import assert from "node:assert/strict";
 import type { Page } from "puppeteer-core";
-import { browserTest, screenshot } from "./browser.ts";
+import { axeViolations, browserTest, screenshot } from "./browser.ts";
 import { demoPath } from "./landing_helpers.ts";
 import { seedBuyer, seedPublisher, walkPortal } from "./page_walk.ts";
 
@@ -52,6 +52,7 @@ browserTest(
   "every page is no wider than a phone (375 px): console, buyer portal, public pages, the demo site",
   async ({ folio, page, base }) => {
     const wide: string[] = [];
+    const inaccessible: string[] = [];
     let seen = 0;
     const check = async (url: string) => {
       const res = await page.goto(url, { waitUntil: "load" });
@@ -61,6 +62,10 @@ browserTest(
       const shot = new URL(url).pathname.replace(/[^a-z0-9]+/gi, "-");
       await screenshot(page, `phone${shot}${extra > 0 ? "-wide" : ""}`, false);
       if (extra > 0) wide.push(`${url} is ${extra} px too wide:\n    ${culprits.join("\n    ")}`);
+      // Every axe rule, landmark-unique included (issue 42), on every page walked.
+      for (const v of await axeViolations(page)) {
+        inaccessible.push(`${url}: ${v.id} (${v.impact}) ${v.help}\n    ${v.nodes.join("\n    ")}`);
+      }
       return true;
     };
     // The public pages, signed out.
@@ -97,5 +102,6 @@ browserTest(
 
     assert.ok(seen > 40, `only ${seen} pages were looked at`);
     assert.deepEqual(wide, [], `pages wider than ${WIDTH} px:\n${wide.join("\n")}`);
+    assert.deepEqual(inaccessible, [], `axe violations:\n${inaccessible.join("\n")}`);
   },
 );

@@ -23,7 +23,7 @@ import {
   sampleTopic,
 } from "../ui/site/testing.ts";
 import { CSP, cspText } from "../server/platform/security_headers.ts";
-import { browserAvailable, launchBrowser, openPage, seriousViolations } from "./browser.ts";
+import { axeViolations, browserAvailable, launchBrowser, openPage } from "./browser.ts";
 
 const SHOTS = new URL("../docs/screenshots/", import.meta.url);
 
@@ -107,7 +107,7 @@ Deno.test({
       for (const path of Object.keys(served)) {
         const res = await page.goto(origin + path, { waitUntil: "load" });
         assert.equal(res?.status(), 200, path);
-        const violations = await seriousViolations(page);
+        const violations = await axeViolations(page);
         assert.deepEqual(violations, [], `axe on ${path} at ${width}px`);
         // Nothing scrolls sideways on a phone.
         const overflow = await page.evaluate(() =>

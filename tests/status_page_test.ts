@@ -3,13 +3,7 @@
  * per-surface charts from generated history; 0 serious axe violations; works without JavaScript.
  */
 import assert from "node:assert/strict";
-import {
-  browserAvailable,
-  launchBrowser,
-  openPage,
-  screenshot,
-  seriousViolations,
-} from "./browser.ts";
+import { axeViolations, browserAvailable, launchBrowser, openPage, screenshot } from "./browser.ts";
 import { emptyFigures, generateHistory } from "./fixtures/status.ts";
 import { startTestFolio, testFolio } from "./helpers.ts";
 
@@ -60,7 +54,7 @@ Deno.test({
     await screenshot(page, "status-30-days");
     await page.setJavaScriptEnabled(true);
     await page.reload();
-    assert.deepEqual(await seriousViolations(page), []);
+    assert.deepEqual(await axeViolations(page), []);
 
     // Another window is a link away, and the 24-hour strip is hourly.
     await page.click(".windows a[href='/status?days=1']");
@@ -83,7 +77,7 @@ Deno.test({
     assert.match(text, /Measuring: not enough data yet/);
     assert.match(text, /No failed probe checks in this window/);
     assert.match(text, /No calls in this window yet/);
-    assert.deepEqual(await seriousViolations(page), []);
+    assert.deepEqual(await axeViolations(page), []);
     await screenshot(page, "status-empty");
 
     const bad = await page.goto(`${folio.url}/status?days=365`);
@@ -92,7 +86,7 @@ Deno.test({
       await page.$eval("[role=alert]", (e) => e.textContent ?? ""),
       /days: must be a whole number from 1 to 90/,
     );
-    assert.deepEqual(await seriousViolations(page), []);
+    assert.deepEqual(await axeViolations(page), []);
   },
 });
 
@@ -147,6 +141,6 @@ Deno.test({
       assert.ok(width <= 375, `/status?days=${days} is ${width} px wide at 375 px`);
       await screenshot(page, `status-375-${days}`);
     }
-    assert.deepEqual(await seriousViolations(page), []);
+    assert.deepEqual(await axeViolations(page), []);
   },
 });

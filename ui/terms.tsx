@@ -23,7 +23,8 @@ export interface TermsView {
   requestVia: string;
 }
 
-const USE_LABELS: Record<string, string> = {
+/** Each use in words (the terms page and the OAuth consent page). */
+export const USE_LABELS: Record<string, string> = {
   summarization: "Summarization (summaries and citations)",
   display: "Full display (the full article text)",
   rag: "RAG retrieval (search and passages)",

@@ -193,8 +193,8 @@ export function KeyOnce(
   },
 ) {
   return (
-    <section class="card key-once" aria-labelledby="key-title">
-      <h2 id="key-title">{props.title ?? "Your publisher key"}</h2>
+    <section class="card key-once" aria-labelledby="key-once-title">
+      <h2 id="key-once-title">{props.title ?? "Your publisher key"}</h2>
       <p class="warning">
         <strong>Copy it now: it is shown only this once.</strong>{" "}
         Folio keeps only a hash of it, so it cannot show it again.

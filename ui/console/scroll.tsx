@@ -1,10 +1,14 @@
 /** Long lists: a wide table's scrolling frame, and the pager of a list shown a page at a time. */
 import type { ComponentChildren } from "preact";
 
-/** A horizontally scrollable, focusable region named `label`. */
+/**
+ * A wide table's horizontally scrollable, focusable region, named "`label` (table)": the section
+ * around it is often named by a heading with the same words, and two landmarks may not share a
+ * name (axe landmark-unique, issue 42).
+ */
 export function Scroll(props: { label: string; children: ComponentChildren }) {
   return (
-    <div class="scroll" role="region" aria-label={props.label} tabIndex={0}>
+    <div class="scroll" role="region" aria-label={`${props.label} (table)`} tabIndex={0}>
       {props.children}
     </div>
   );

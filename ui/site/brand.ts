@@ -154,11 +154,16 @@ export type Block = { kind: "p" | "h2" | "h3"; text: string };
 
 /**
  * Plain text as blocks: paragraphs are separated by blank lines (single line breaks join with a
- * space); a line starting with "# " is a section heading, "## " (or deeper) a subheading. No HTML
- * is ever interpreted: the blocks are rendered as text.
+ * space); a line starting with "#"s is a heading: the text's shallowest level is a section heading
+ * (h2, under the page's h1), deeper ones subheadings (h3), and a subheading before any section
+ * heading is a section heading, so levels never skip one (axe heading-order). No HTML is ever
+ * interpreted: the blocks are rendered as text.
  */
 export function blocks(text: string): Block[] {
   const out: Block[] = [];
+  const depths = [...text.matchAll(/^\s*(#{1,6})\s+\S/gm)].map((m) => m[1].length);
+  const top = Math.min(...depths);
+  let sectioned = false;
   let para: string[] = [];
   const flush = () => {
     if (para.length) out.push({ kind: "p", text: para.join(" ") });
@@ -170,7 +175,9 @@ export function blocks(text: string): Block[] {
     if (!line) flush();
     else if (heading) {
       flush();
-      out.push({ kind: heading[1].length === 1 ? "h2" : "h3", text: heading[2].trim() });
+      const kind = heading[1].length === top || !sectioned ? "h2" : "h3";
+      sectioned = true;
+      out.push({ kind, text: heading[2].trim() });
     } else para.push(line);
   }
   flush();

@@ -383,6 +383,9 @@ Deno.test("brand helpers: colors, fonts, hrefs, dates and blocks", () => {
     { kind: "h3", text: "B" },
     { kind: "p", text: "last" },
   ]);
+  // Levels are relative to the text's shallowest heading and never skip one.
+  assert.deepEqual(blocks("## A\n\n### B\n\n## C").map((b) => b.kind), ["h2", "h3", "h2"]);
+  assert.deepEqual(blocks("### A\n\n# B\n\n## C").map((b) => b.kind), ["h2", "h2", "h3"]);
   assert.deepEqual(blocks("#hashtag not a heading"), [
     { kind: "p", text: "#hashtag not a heading" },
   ]);

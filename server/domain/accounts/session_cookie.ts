@@ -10,6 +10,9 @@ import { timingSafeEqual } from "../../platform/secrets.ts";
 /** Name of the dashboard session cookie. */
 export const SESSION_COOKIE = "folio_session";
 
+/** Name of the buyer portal's session cookie (read by the marketplace API and the OAuth consent). */
+export const BUYER_SESSION_COOKIE = "folio_buyer_session";
+
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
 /**

@@ -1,9 +1,11 @@
 /**
  * /buyer/signup, /buyer/login (by password, or by key at /buyer/login/key) and /buyer/logout:
  * pages over POST /api/marketplace/signup and POST/DELETE /api/marketplace/session. The API sets
- * and clears the session cookie; the portal passes its Set-Cookie on to the browser.
+ * and clears the session cookie; the portal passes its Set-Cookie on to the browser. The new key is
+ * shown once by /buyer/welcome, after the sign-up's redirect.
  */
 import { type Context, Hono } from "hono";
+import { getCookie } from "hono/cookie";
 import { BuyerLoginPage, BuyerSignupPage, BuyerWelcomePage } from "../../../ui/buyer/account.tsx";
 import { renderPage } from "../../../ui/layout.tsx";
 import type { AppDeps } from "../../deps.ts";
@@ -14,7 +16,10 @@ import { field, formLimit, readForm } from "../kit/forms.ts";
 import { refusalStatus } from "../kit/pages.ts";
 import { formToken, formTokenMatches, safeNext, type VisitorEnv } from "../kit/session.ts";
 import { BUYER_SITE, type BuyerVisitor, market } from "./site.ts";
+import { redirectToNewKey, takeNewKey } from "../kit/shown_once.ts";
 import { passwordResetPages, RESET_DONE } from "../kit/password_reset.ts";
+
+const WELCOME = "/buyer/welcome";
 
 /** The pages used without a session. */
 export function buyerAccountPages(deps: AppDeps, api: ApiFetch): Hono<VisitorEnv<BuyerVisitor>> {
@@ -54,15 +59,19 @@ export function buyerAccountPages(deps: AppDeps, api: ApiFetch): Hono<VisitorEnv
       json: { email: values.email, password },
     });
     passCookie(c, session);
-    c.header("Cache-Control", "no-store");
-    return c.html(
-      renderPage(BuyerWelcomePage({
-        name: values.name,
-        apiKey: signup.body.apiKey,
-        signedIn: session.ok,
-      })),
-      201,
-    );
+    // Post/redirect/get (issue 42): the key is shown by GET /buyer/welcome, so a reload there
+    // neither signs up again nor shows the key twice. Sealed under the form's own token.
+    const welcome = { name: values.name, apiKey: signup.body.apiKey };
+    // No session to seal under yet: the sign-up form's own double-submit token is the material.
+    return await redirectToNewKey(c, deps, WELCOME, field(f, "_csrf"), welcome);
+  });
+
+  app.get("/welcome", async (c) => {
+    const welcome = await takeNewKey(c, getCookie(c, BUYER_SITE.formCookie) ?? "");
+    // Shown already (a reload, or the link followed later): Keys is where a lost key is replaced.
+    if (!welcome) return c.redirect("/buyer/keys", 303);
+    const signedIn = (await c.var.signedIn()) !== null;
+    return c.html(renderPage(BuyerWelcomePage({ ...welcome, signedIn })));
   });
 
   app.get("/login", (c) => {
@@ -72,6 +81,8 @@ export function buyerAccountPages(deps: AppDeps, api: ApiFetch): Hono<VisitorEnv
       ? "You are signed out."
       : done === "password-reset"
       ? RESET_DONE
+      : next.startsWith(`${BUYER_SITE.alsoReturnsTo}?`)
+      ? "Sign in to bill an app's reads to your account: you go back to its connection page next."
       : null;
     return c.html(renderPage(BuyerLoginPage({ csrf: token(c), email: "", next, notice })));
   });

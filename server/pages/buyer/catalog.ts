@@ -77,11 +77,6 @@ const REQUEST_FIELDS: FieldMap = {
   maxMonthlyUsd: MAX_MONTHLY,
 };
 
-/** The API's CSRF refusal, in the words of the form. */
-const STALE_FORM =
-  "Not sent: this form is out of date or did not come from this page. Reload the page and send " +
-  "it again.";
-
 /**
  * What subscribing to each bundle bills now, by the subscribe API's own rule (`firstCharge`, the
  * fee prorated to the second over the rest of the UTC month), or null when card checkout bills the
@@ -250,13 +245,7 @@ export function catalogPages(deps: AppDeps, api: ApiFetch): Hono<BuyerEnv> {
         ...(maxMonthlyUsdCents === undefined ? {} : { maxMonthlyUsdCents }),
       },
     });
-    if (!answer.ok) {
-      const code = (answer.body as { error?: { code?: unknown } } | null)?.error?.code;
-      const problem = code === "csrf_failed"
-        ? { top: STALE_FORM, field: null }
-        : formProblem(answer, REQUEST_FIELDS);
-      return refused(problem, answer.status);
-    }
+    if (!answer.ok) return refused(formProblem(answer, REQUEST_FIELDS), answer.status);
     return doneRedirect(c, "/buyer/offers", "requested");
   });
   return app;

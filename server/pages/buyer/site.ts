@@ -9,6 +9,8 @@ export const BUYER_SITE = {
   sessionApi: `${MARKETPLACE}/session`,
   sessionSchema,
   formCookie: "folio_buyer_csrf",
+  // Signing in from the OAuth consent page returns to it (server/surfaces/oauth/authorize_routes.ts).
+  alsoReturnsTo: "/api/oauth/authorize",
 } satisfies PortalSite;
 
 /** The signed-in buyer, as GET /api/marketplace/session answers for a session (not a key). */

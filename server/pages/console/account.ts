@@ -4,6 +4,7 @@
  * Set-Cookie on to the browser. And, signed in, /publisher/account: PUT /api/publisher/password.
  */
 import { type Context, Hono } from "hono";
+import { getCookie } from "hono/cookie";
 import { LoginPage, SignupPage, WelcomePage } from "../../../ui/console/account.tsx";
 import { renderPage } from "../../../ui/layout.tsx";
 import { AccountPage } from "../../../ui/console/password.tsx";
@@ -16,6 +17,7 @@ import { doneRedirect, field, formLimit, noticeOf, readForm, send } from "../kit
 import { pageStatus } from "../kit/pages.ts";
 import { formToken, formTokenMatches, PUBLISHER_SITE, safeNext } from "../kit/session.ts";
 import { passwordResetPages, RESET_DONE } from "../kit/password_reset.ts";
+import { redirectToNewKey, takeNewKey } from "../kit/shown_once.ts";
 import type { ConsoleEnv, ConsoleVisitor, VisitorEnv } from "../kit/session.ts";
 
 /** The pages used without a session. */
@@ -55,8 +57,18 @@ export function accountPages(deps: AppDeps, api: ApiFetch): Hono<VisitorEnv<Cons
       json: { email: values.email, password },
     });
     passCookie(c, login);
-    c.header("Cache-Control", "no-store");
-    return c.html(renderPage(WelcomePage({ name: values.name, apiKey: signup.body.apiKey })), 201);
+    // Post/redirect/get (issue 42): a reload of the welcome page neither signs up again nor
+    // shows the key twice.
+    const welcome = { name: values.name, apiKey: signup.body.apiKey };
+    // No session to seal under yet: the sign-up form's own double-submit token is the material.
+    return await redirectToNewKey(c, deps, "/publisher/welcome", field(f, "_csrf"), welcome);
+  });
+
+  app.get("/welcome", async (c) => {
+    const welcome = await takeNewKey(c, getCookie(c, PUBLISHER_SITE.formCookie) ?? "");
+    // Shown already: Settings is where a lost key is replaced (after signing in).
+    if (!welcome) return c.redirect("/publisher/settings", 303);
+    return c.html(renderPage(WelcomePage(welcome)));
   });
 
   app.get("/login", (c) => {

@@ -6,11 +6,17 @@ import type { Context } from "hono";
 import { timingSafeEqual } from "../../platform/secrets.ts";
 import { type ApiAnswer, type ApiFetch, callApi } from "./api.ts";
 import { field, readForm } from "./forms.ts";
+import { FormExpired } from "./form_expired.ts";
 import type { PortalSite, VisitorEnv } from "./session.ts";
 import type { FieldMap } from "./field_errors.ts";
 
-/** What a sign-up or sign-in form without its double-submit token is told. */
-export const EXPIRED_FORM = "The form expired. Please try again.";
+/**
+ * What a sign-up or sign-in form without its double-submit token is told, above the form itself
+ * (signed-in forms get the kit's expired-form page instead: form_expired.ts).
+ */
+export const EXPIRED_FORM =
+  "The form expired, so nothing was sent (it was open too long, or came from another site). " +
+  "Send it again from this page.";
 
 /**
  * A portal's sign-out form: it needs the session's CSRF token too (otherwise any site could sign
@@ -25,7 +31,7 @@ export function signOut(
     const f = await readForm(c);
     const token = (await c.var.signedIn())?.csrfToken;
     if (!token) return c.redirect(`${site.home}/login`, 303);
-    if (!timingSafeEqual(token, field(f, "_csrf"))) return c.redirect(site.home, 303);
+    if (!timingSafeEqual(token, field(f, "_csrf"))) throw new FormExpired();
     passCookie(c, await callApi(c, api, end.path, null, { method: end.method, csrf: token }));
     return c.redirect(`${site.home}/login?done=signed-out`, 303);
   };

@@ -7,6 +7,7 @@
  */
 import type { Context } from "hono";
 import { z } from "zod";
+import { FormExpired } from "./form_expired.ts";
 
 /** The application's own fetch, given to the console when the app is assembled. */
 export type ApiFetch = (req: Request, env: unknown) => Response | Promise<Response>;
@@ -82,6 +83,10 @@ export async function callApi<S extends z.ZodType | null>(
     parsed = null;
   }
   const parts = { status: res.status, headers: res.headers, text };
+  // A form's token refused: one page for every portal form (framePortal), not the API's sentence.
+  if (call.csrf !== undefined && res.status === 403 && errorCode(parsed) === "csrf_failed") {
+    throw new FormExpired();
+  }
   if (!res.ok) {
     const problem = errorMessage(parsed) ?? `The request failed (${res.status})`;
     return {
@@ -126,12 +131,12 @@ function errorMessage(body: unknown): string | null {
   return typeof message === "string" ? message : null;
 }
 
-function errorParam(body: unknown): string | null {
-  const param = (body as { error?: { param?: unknown } } | null)?.error?.param;
-  return typeof param === "string" ? param : null;
-}
-
 function errorCode(body: unknown): string | null {
   const code = (body as { error?: { code?: unknown } } | null)?.error?.code;
   return typeof code === "string" ? code : null;
+}
+
+function errorParam(body: unknown): string | null {
+  const param = (body as { error?: { param?: unknown } } | null)?.error?.param;
+  return typeof param === "string" ? param : null;
 }

@@ -1,8 +1,8 @@
 /**
  * What both portals (the publisher console at /publisher, the buyer portal at /buyer) put around
  * their pages: headers (the page headers of server/platform/security_headers.ts, whose portal policy runs
- * only the portal's own script; never cached), the app's one error model worded as a page, and
- * the script itself.
+ * only the portal's own script; never cached), the app's one error model worded as a page (a
+ * form whose CSRF token the API refused gets the expired-form page), and the script itself.
  */
 import type { Context, Hono } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
@@ -13,6 +13,7 @@ import type { AppDeps, AppEnv } from "../../deps.ts";
 import { onError } from "../../platform/middleware.ts";
 import { inReaderZone, zoneFromCookies } from "../../platform/local_time.ts";
 import { CSP, pageHeaders } from "../../platform/security_headers.ts";
+import { FormExpired, formExpiredPage } from "./form_expired.ts";
 
 /**
  * Frames a portal sub-app mounted at `home`: page headers on every answer (a page that set its
@@ -31,6 +32,7 @@ export function framePortal<E extends AppEnv>(
   // The app's one error model, worded as a page: the JSON handler decides status and message.
   const asJson = onError(deps);
   app.onError(async (err, c) => {
+    if (err instanceof FormExpired) return formExpiredPage(c, home, deps.config);
     // A portal's environment only adds variables to the app's, which the JSON handler reads.
     const res = await asJson(err, c as unknown as Context<AppEnv>);
     const body = await res.clone().json().catch(() => null);

@@ -42,6 +42,8 @@ export interface PortalSite<S extends SessionSchema = SessionSchema> {
   sessionSchema: S;
   /** The double-submit cookie of the portal's sign-up and sign-in forms. */
   formCookie: string;
+  /** A same-site page outside the portal that sign-in may return to, with its query (OAuth consent). */
+  alsoReturnsTo?: string;
 }
 
 /** The publisher console. */
@@ -126,10 +128,17 @@ export function formTokenMatches(
     timingSafeEqual(cookie, field);
 }
 
-/** Only same-site paths under the portal may be returned to after sign-in (no open redirect). */
+/**
+ * Only same-site paths under the portal (or its `alsoReturnsTo` page, with a query of URL
+ * characters) may be returned to after sign-in (no open redirect).
+ */
 export function safeNext(next: unknown, site: PortalSite): string {
+  if (typeof next !== "string") return site.home;
   const home = site.home.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-  return typeof next === "string" && new RegExp(`^${home}(\\/[A-Za-z0-9/_-]*)?$`).test(next)
+  if (new RegExp(`^${home}(\\/[A-Za-z0-9/_-]*)?$`).test(next)) return next;
+  const also = site.alsoReturnsTo;
+  const query = next.slice((also ?? "").length + 1);
+  return also && next.startsWith(`${also}?`) && /^[A-Za-z0-9\-._~%&=+]*$/.test(query)
     ? next
     : site.home;
 }

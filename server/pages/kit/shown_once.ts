@@ -6,6 +6,7 @@
  */
 import type { Context } from "hono";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
+import { z } from "zod";
 import type { AppDeps } from "../../deps.ts";
 import { seal, unseal } from "../../platform/sealed.ts";
 
@@ -43,4 +44,29 @@ export async function takeShownOnce(c: Context, material: string): Promise<strin
   if (!sealed) return null;
   deleteCookie(c, COOKIE, { path: new URL(c.req.url).pathname });
   return await unseal(sealed, material, PURPOSE);
+}
+
+/** A new key and what it belongs to (the new account's or the key's own name), shown once. */
+const newKeySchema = z.object({ name: z.string(), apiKey: z.string() });
+
+/** What a page that made a key seals for the page that shows it. */
+export type NewKey = z.output<typeof newKeySchema>;
+
+/** `redirectToShowOnce` for a new key and its name. */
+export async function redirectToNewKey(
+  c: Context,
+  deps: Pick<AppDeps, "config">,
+  path: string,
+  material: string,
+  made: NewKey,
+): Promise<Response> {
+  return await redirectToShowOnce(c, deps, path, material, JSON.stringify(made));
+}
+
+/** The new key sealed for this page under `material`, taken, or null. */
+export async function takeNewKey(c: Context, material: string): Promise<NewKey | null> {
+  const opened = material ? await takeShownOnce(c, material) : null;
+  if (!opened) return null;
+  const read = newKeySchema.safeParse(JSON.parse(opened));
+  return read.success ? read.data : null;
 }

@@ -17,13 +17,16 @@ import { type ApiFetch, callApi } from "../kit/api.ts";
 import { type FormProblem, formProblem, NO_PROBLEM } from "../kit/field_errors.ts";
 import { doneRedirect, field, formLimit, noticeOf, readForm, send } from "../kit/forms.ts";
 import { must, pageStatus, segment } from "../kit/pages.ts";
+import { redirectToNewKey, takeNewKey } from "../kit/shown_once.ts";
+import type { AppDeps } from "../../deps.ts";
 import type { OperatorPagesEnv } from "./site.ts";
 
+const NEW_KEY = "/operator/account/keys/new";
 const NOTICES = { revoked: "The key is revoked: it stops working at once." };
 const KEY_FIELDS = { name: { name: "name", label: "What it is for" } };
 
 /** The account pages. */
-export function accountPages(api: ApiFetch): Hono<OperatorPagesEnv> {
+export function accountPages(deps: AppDeps, api: ApiFetch): Hono<OperatorPagesEnv> {
   const app = new Hono<OperatorPagesEnv>();
 
   const render = async (
@@ -60,11 +63,15 @@ export function accountPages(api: ApiFetch): Hono<OperatorPagesEnv> {
       json: { name },
     }, createdKeySchema);
     if (!made.ok) return render(c, formProblem(made, KEY_FIELDS), made.status, name);
-    c.header("Cache-Control", "no-store");
-    return c.html(
-      renderPage(OperatorKeyPage({ who: c.get("who"), apiKey: made.body.apiKey, name })),
-      201,
-    );
+    // Post/redirect/get (issue 42): a reload of the key's page makes no second key.
+    const key = { name, apiKey: made.body.apiKey };
+    return await redirectToNewKey(c, deps, NEW_KEY, c.get("who").csrfToken, key);
+  });
+
+  app.get("/account/keys/new", async (c) => {
+    const key = await takeNewKey(c, c.get("who").csrfToken);
+    if (!key) return c.redirect("/operator/account", 303);
+    return c.html(renderPage(OperatorKeyPage({ who: c.get("who"), ...key })));
   });
 
   app.post("/account/keys/:id/revoke", formLimit, async (c) => {

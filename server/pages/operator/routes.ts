@@ -39,7 +39,7 @@ export function operatorPages(deps: AppDeps, api: ApiFetch): Hono<OperatorVisito
   pages.route("/", suspensionsPages(api));
   pages.route("/", payoutsPages(api));
   pages.route("/", auditPages(api));
-  pages.route("/", accountPages(api));
+  pages.route("/", accountPages(deps, api));
   pages.all("*", (c) => {
     const slash = withoutTrailingSlash(c);
     if (slash) return slash;

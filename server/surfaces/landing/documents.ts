@@ -15,8 +15,17 @@ import { CRAWLERS } from "../../domain/crawlers/crawlers.ts";
 import { brandOf } from "./pages.ts";
 import { robotsTxt } from "./robots_txt.ts";
 import { settingFor } from "../../domain/crawlers/setting.ts";
-import { crawlTermsOf, RSL_CONTENT_TYPE, rslDocument } from "./rsl.ts";
+import {
+  crawlTermsOf,
+  RSL_CONTENT_TYPE,
+  rslDocument,
+  type RslInput,
+  rslTree,
+  rslXml,
+} from "./rsl.ts";
 import { publicRights } from "../../domain/licensing/rights.ts";
+import { LicenseView } from "../../../ui/site/license.tsx";
+import { renderSite } from "../../../ui/site/mod.ts";
 
 /** GET /robots.txt on the publisher's host. */
 export function robotsTxtRoute(deps: AppDeps): Handler<PublishedEnv> {
@@ -44,6 +53,15 @@ export function robotsTxtRoute(deps: AppDeps): Handler<PublishedEnv> {
   };
 }
 
+/**
+ * A browser's navigation to the address (Fetch Metadata's `Sec-Fetch-Dest: document`, sent by
+ * browsers only, with HTML asked for); an agent that names RSL's type gets it whatever it sends.
+ */
+function readsInBrowser(dest: string | undefined, accept: string | undefined): boolean {
+  return dest === "document" && !!accept && /\btext\/html\b/.test(accept) &&
+    !accept.includes(RSL_CONTENT_TYPE);
+}
+
 /** GET /license.xml on the publisher's host. */
 export function licenseXmlRoute(deps: AppDeps): Handler<PublishedEnv> {
   return async (c) => {
@@ -53,7 +71,7 @@ export function licenseXmlRoute(deps: AppDeps): Handler<PublishedEnv> {
       ownTermsPaths(deps.store.db, p.id, { limit: 1000 }),
     ]);
     const brand = brandOf(deps, p, c.get("siteBase") ?? "");
-    const xml = rslDocument({
+    const input: RslInput = {
       publisherName: p.name,
       origin: brand.origin,
       termsUrl: brand.termsUrl,
@@ -65,9 +83,23 @@ export function licenseXmlRoute(deps: AppDeps): Handler<PublishedEnv> {
       platformFeeBps: PLATFORM_FEE_BPS,
       rules,
       articles,
-    });
-    c.header("Content-Type", `${RSL_CONTENT_TYPE}; charset=utf-8`);
+    };
+    c.header("Vary", "Accept, Sec-Fetch-Dest");
     c.header("Cache-Control", "public, max-age=300");
-    return c.body(xml);
+    // A person opening it in a browser reads it in words (issue 42); agents, validators and
+    // scripts (no browser navigation) get the RSL document as RSL 1.0 §2.2 types it.
+    if (readsInBrowser(c.req.header("sec-fetch-dest"), c.req.header("accept"))) {
+      const { header, root } = rslTree(input);
+      const page = LicenseView({
+        brand,
+        root,
+        notes: header,
+        xml: rslXml(root),
+        licenseXmlUrl: brand.licenseXmlUrl,
+      });
+      return c.html(renderSite(page));
+    }
+    c.header("Content-Type", `${RSL_CONTENT_TYPE}; charset=utf-8`);
+    return c.body(rslDocument(input));
   };
 }

@@ -114,6 +114,25 @@ interface Denial {
 
 /** The publisher's RSL 1.0 document: well-formed XML, every text and attribute escaped. */
 export function rslDocument(input: RslInput): string {
+  const { header, root } = rslTree(input);
+  return [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    ...header.map((line) => `<!-- ${commentText(line)} -->`),
+    rslXml(root),
+    "",
+  ].join("\n");
+}
+
+/** The `<rsl>` element alone as XML (also what a page embeds: RSL 1.0's embedded licenses). */
+export function rslXml(root: XmlNode): string {
+  return render(root, 0);
+}
+
+/**
+ * The document as a tree: the `<rsl>` element and the header lines said in its comments, for
+ * the XML (`rslDocument`) and for the page that says it in words (ui/site/license.tsx).
+ */
+export function rslTree(input: RslInput): { header: string[]; root: XmlNode } {
   if (input.platformFeeBps !== PLATFORM_FEE_BPS) {
     // money.ts is the one place that does price arithmetic, and its fee is PLATFORM_FEE_BPS.
     throw new RangeError(
@@ -190,12 +209,7 @@ export function rslDocument(input: RslInput): string {
       : []),
     ...notes.map((n) => `Not expressed in RSL: ${n}.`),
   ];
-  return [
-    '<?xml version="1.0" encoding="UTF-8"?>',
-    ...header.map((line) => `<!-- ${commentText(line)} -->`),
-    render(el("rsl", { xmlns: RSL_NAMESPACE }, contents), 0),
-    "",
-  ].join("\n");
+  return { header, root: el("rsl", { xmlns: RSL_NAMESPACE }, contents) };
 }
 
 // ---- rules --------------------------------------------------------------------------------
@@ -331,7 +345,8 @@ function licenses(
 
 // ---- XML ----------------------------------------------------------------------------------
 
-interface XmlNode {
+/** An element of the document: its name, attributes, and text or child elements. */
+export interface XmlNode {
   name: string;
   attrs: Record<string, string>;
   body: string | XmlNode[];

@@ -15,11 +15,11 @@ import { findBuyerSession } from "../../../store/buyer_sessions.ts";
 import type { AppDeps, AppEnv } from "../../deps.ts";
 import { AppError } from "../../platform/errors.ts";
 import { buyerForKey, invalidKeyError, keyInUrl, presentation } from "../../platform/identity.ts";
-import { requireCsrf } from "../../domain/accounts/session_cookie.ts";
+import { BUYER_SESSION_COOKIE, requireCsrf } from "../../domain/accounts/session_cookie.ts";
 import { hashSecret } from "../../platform/secrets.ts";
 
 /** Name of the buyer portal's session cookie. */
-export const BUYER_SESSION_COOKIE = "folio_buyer_session";
+export { BUYER_SESSION_COOKIE };
 
 /**
  * What `requireBuyer()` puts on `c.var` for the routes it is attached to: the marketplace

@@ -1,12 +1,19 @@
 /**
  * GET /api/oauth/authorize and the consent form's POST back to it. By default the request is
  * approved at once (docs/SPEC.md "Authentication" 3: no login, no consent screen); with the publisher's
- * consentScreen toggle on, the branded page asks first. Pages are never framed nor CORS-readable,
- * and the form is protected by a double-submit CSRF token bound to a SameSite=Strict cookie.
+ * consentScreen toggle on, the branded page asks first, and says who pays: the buyer account
+ * signed in to the buyer portal in this browser (its session cookie; the portal's sign-in comes
+ * back here) when subscription linking is on. Pages are never framed nor CORS-readable, and the
+ * form is protected by a double-submit CSRF token bound to a SameSite=Strict cookie.
  */
 import { type Context, Hono } from "hono";
 import { getCookie, setCookie } from "hono/cookie";
-import { AuthorizeErrorPage, ConsentPage } from "../../../ui/consent.tsx";
+import {
+  AuthorizeErrorPage,
+  ConsentExpiredPage,
+  ConsentPage,
+  type PayerView,
+} from "../../../ui/consent.tsx";
 import { renderPage } from "../../../ui/layout.tsx";
 import type { AppDeps, AppEnv } from "../../deps.ts";
 import { randomBase62, timingSafeEqual } from "../../platform/secrets.ts";
@@ -18,12 +25,13 @@ import {
   RedirectError,
   redirectWith,
 } from "./authorize.ts";
-import { approveConsent, ConsentProblem } from "./consent.ts";
+import { publicRights } from "../../domain/licensing/rights.ts";
+import { approveConsent, ConsentProblem, type Payer, payerOf, signedInBuyer } from "./consent.ts";
 import { OAuthError, PageError } from "./errors.ts";
 import { oauthBodyLimit, oauthThrottle, PAGE_HEADERS, parseForm, readBody } from "./http.ts";
 
 const CSRF_COOKIE = "folio_oauth_csrf";
-const FORM_FIELDS = new Set(["csrf_token", "email", "accept_terms", "decision", "buyer_key"]);
+const FORM_FIELDS = new Set(["csrf_token", "email", "accept_terms", "decision", "payer", "buyer"]);
 
 /** The authorization endpoint and its consent form. */
 export function authorizeRoutes(deps: AppDeps): Hono<AppEnv> {
@@ -51,7 +59,7 @@ export function authorizeRoutes(deps: AppDeps): Hono<AppEnv> {
   app.get("/authorize", async (c) => {
     const params = new URL(c.req.url).searchParams;
     const req = await checkAuthorizationRequest(deps.store.db, params, deps.config);
-    if (req.publisher.toggles.consentScreen) return consentPage(c, req, params, null, 200);
+    if (req.publisher.toggles.consentScreen) return await consentPage(c, req, params, null, 200);
     const code = await issueCode(deps.store.db, req, {
       email: req.client.email,
       now: deps.clock.now(),
@@ -67,18 +75,15 @@ export function authorizeRoutes(deps: AppDeps): Hono<AppEnv> {
     const form = parseForm(
       await readBody(c, { type: "application/x-www-form-urlencoded", error: "invalid_request" }),
     );
+    const params = new URLSearchParams([...form].filter(([k]) => !FORM_FIELDS.has(k)));
     if (
       !sameOriginPost(c, issuer) ||
       !csrfMatches(getCookie(c, CSRF_COOKIE), form.get("csrf_token"))
     ) {
-      return page(
-        c,
-        "access_denied",
-        "The form expired or came from another site; start again.",
-        403,
-      );
+      // In words, with the way back: the same request, asked again (and checked again) by GET.
+      const again = params.has("client_id") ? `/api/oauth/authorize?${params}` : null;
+      return c.html(renderPage(ConsentExpiredPage({ again })), 403, PAGE_HEADERS);
     }
-    const params = new URLSearchParams([...form].filter(([k]) => !FORM_FIELDS.has(k)));
     const req = await checkAuthorizationRequest(deps.store.db, params, deps.config);
     // After a form POST the browser must GET the redirect URI: 303, never 307 (docs/TEST-PLAN.md 1.13).
     if (form.get("decision") !== "approve") {
@@ -89,12 +94,22 @@ export function authorizeRoutes(deps: AppDeps): Hono<AppEnv> {
         303,
       );
     }
+    const now = deps.clock.now();
+    const payer = await payerOf(
+      deps.store.db,
+      req,
+      await signedInBuyer(deps.store.db, getCookie(c), now),
+    );
     try {
       const code = await approveConsent(deps.store.db, req, {
         email: form.get("email") ?? "",
         acceptTerms: form.get("accept_terms") === "yes",
-        buyerKey: form.get("buyer_key") ?? "",
-        now: deps.clock.now(),
+        billing: {
+          billBuyer: form.get("payer") === "buyer",
+          shownBuyerId: form.get("buyer") ?? "",
+        },
+        payer,
+        now,
       });
       return redirect(
         c,
@@ -109,17 +124,25 @@ export function authorizeRoutes(deps: AppDeps): Hono<AppEnv> {
         params,
         { email: form.get("email") ?? "", problem: err.message },
         400,
+        payer,
       );
     }
   });
 
-  function consentPage(
+  async function consentPage(
     c: Context<AppEnv>,
     req: AuthorizationRequest,
     params: URLSearchParams,
     again: { email: string; problem: string } | null,
     status: 200 | 400,
-  ): Response {
+    known?: Payer,
+  ): Promise<Response> {
+    const payer = known ??
+      await payerOf(
+        deps.store.db,
+        req,
+        await signedInBuyer(deps.store.db, getCookie(c), deps.clock.now()),
+      );
     const existing = getCookie(c, CSRF_COOKIE);
     const csrf = existing && /^[0-9A-Za-z]{32}$/.test(existing) ? existing : randomBase62(32);
     setCookie(c, CSRF_COOKIE, csrf, {
@@ -129,15 +152,21 @@ export function authorizeRoutes(deps: AppDeps): Hono<AppEnv> {
       path: "/api/oauth",
       maxAge: 3600,
     });
+    const buyerEmail = payer.kind === "signed_in" || payer.kind === "linked"
+      ? payer.buyer.email
+      : null;
     const html = renderPage(ConsentPage({
       publisher: req.publisher,
       clientName: req.client.name,
+      selfNamed: req.client.kind === "dynamic",
       redirectHost: redirectHost(req.redirectUri),
       termsUrl: `${issuer}/license/${req.publisher.id}`,
+      rights: publicRights(req.publisher.rights),
+      meterLimit: req.publisher.paywallMeterLimit,
+      payer: payerView(payer, params),
       params: Object.fromEntries(params),
       csrfToken: csrf,
-      email: again?.email ?? req.client.email ?? "",
-      subscriptionLinking: req.publisher.toggles.subscriptionLinking,
+      email: again?.email ?? req.client.email ?? buyerEmail ?? "",
       problem: again?.problem ?? null,
     }));
     return c.html(html, status, PAGE_HEADERS);
@@ -167,6 +196,17 @@ function sameOriginPost(c: Context<AppEnv>, issuer: string): boolean {
   const origin = c.req.header("origin");
   if (c.req.header("sec-fetch-site") === "cross-site") return false;
   return !origin || origin === new URL(issuer).origin;
+}
+
+/** The payer as the page shows it; signing in to the buyer portal returns to this request. */
+function payerView(payer: Payer, params: URLSearchParams): PayerView {
+  if (payer.kind === "none") return payer;
+  if (payer.kind === "sign_in") {
+    const back = `/api/oauth/authorize?${params}`;
+    return { kind: "sign_in", signInUrl: `/buyer/login?next=${encodeURIComponent(back)}` };
+  }
+  const { id, name, email } = payer.buyer;
+  return { kind: payer.kind, buyer: { id, name, email } };
 }
 
 function redirectHost(uri: string): string {
