@@ -75,12 +75,14 @@ Deno.test("the sentence names the ticked bundle's figure, and the figure falls a
   assert.equal(early, "$50.00");
   assert.match(first.html, /data-first-charges="[^"]*&quot;display&quot;:&quot;\$50\.00&quot;/);
 
-  // A refused form comes back with the ticks, and the sentence gives that bundle's figure.
+  // A refused form (here a quote from another month) comes back with the ticks, and the sentence
+  // gives that bundle's figure as of now.
   const refused = await visitor.post("/buyer/catalog/pub_demo/license", {
-    _csrf: "wrong",
+    _csrf: hidden(first.html),
     useCases: "display",
+    quotedAt: "2026-10-16T00:00:00.000Z",
   });
-  assert.equal(refused.status, 403);
+  assert.equal(refused.status, 400);
   assert.match(
     textOf(refused.html),
     /You are billed \$50\.00 now for the rest of this month, .* Then \$100\.00 on the 1st of each month from 1 Dec 2026/,

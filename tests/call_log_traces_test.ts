@@ -80,11 +80,11 @@ Deno.test("the console's calls page shows protocol traces when asked", async () 
   await protocolTraffic(folio);
   const visitor = await demoVisitor(folio);
   const plain = await visitor.get("/publisher/calls");
-  assert.doesNotMatch(textOf(plain.html), /_method:initialize/);
+  assert.doesNotMatch(textOf(plain.html), /Protocol: initialize/);
   const traced = await visitor.get("/publisher/calls?status=trace");
   assert.equal(traced.status, 200);
   const text = textOf(traced.html);
-  assert.match(text, /_method:initialize/);
-  assert.match(text, /_method:ping/);
+  assert.match(text, /Protocol: initialize/);
+  assert.match(text, /Protocol: ping/);
   assert.match(traced.html, /<option value="trace" selected>/);
 });

@@ -20,7 +20,7 @@ Deno.test("a line chart names its highest value, never the scale's headroom", ()
       ]}
     />,
   );
-  assert.deepEqual(ticks(svg), ["2026-11-14", "2026-11-16", "highest: 37 calls"]);
+  assert.deepEqual(ticks(svg), ["14 Nov 2026", "16 Nov 2026", "highest: 37 calls"]);
   assert.doesNotMatch(svg, /41/);
   // The peak's line is drawn where the highest point is.
   const peakY = /class="peak-line"[^>]*y1="([\d.]+)"|y1="([\d.]+)"[^>]*class="peak-line"/.exec(

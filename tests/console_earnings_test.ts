@@ -64,17 +64,20 @@ Deno.test("earnings per month and per day, with the payout once the month closes
   const page = await visitor.get("/publisher/earnings");
   assert.equal(page.status, 200);
   const text = textOf(page.html);
-  assert.match(text, new RegExp(`${escape(usd(month.earningsUsdCents))} earned in 2026-11 so far`));
+  assert.match(
+    text,
+    new RegExp(`${escape(usd(month.earningsUsdCents))} earned in November 2026 so far`),
+  );
   assert.match(text, /2 charged reads this month/);
   assert.match(
     page.html,
-    /aria-label="Earnings per month in US dollars by kind, 2025-12 to 2026-11"/,
+    /aria-label="Earnings per month in US dollars by kind, December 2025 to November 2026"/,
   );
   assert.match(page.html, /aria-label="Earnings per day in US dollars, 2026-10-17 to 2026-11-15"/);
   assert.match(
     text,
     new RegExp(
-      `2026-11 ${escape(usd(month.meteredUsdCents))} \\$0\\.00 ${
+      `November 2026 ${escape(usd(month.meteredUsdCents))} \\$0\\.00 ${
         escape(usd(month.subscriptionUsdCents))
       } ${escape(usd(month.earningsUsdCents))} \\$0\\.00 2 ${
         escape(usd(month.earningsUsdCents))
@@ -101,7 +104,7 @@ Deno.test("earnings per month and per day, with the payout once the month closes
   const other = await consoleSignUp(folio);
   const theirs = textOf((await other.visitor.get("/publisher/earnings")).html);
   assert.match(theirs, /No earnings yet/);
-  assert.doesNotMatch(theirs, /2026-11 \$/);
+  assert.doesNotMatch(theirs, /November 2026 \$/);
 });
 
 Deno.test("a window the API refuses is shown as a problem beside the default window, not a 500", async () => {

@@ -10,6 +10,7 @@ import assert from "node:assert/strict";
 import { parse } from "csv-parse/sync";
 import { closeMonth } from "../server/domain/billing/close.ts";
 import { formatUsd, microsToWholeCents } from "../server/platform/money.ts";
+import { monthInWords } from "../server/platform/local_time.ts";
 import { keyVisitor, portalSignUp } from "./buyer_helpers.ts";
 import { hidden, textOf } from "./console_helpers.ts";
 import { DEMO_EMAIL, demoVisitor, signIn } from "./console_activity_helpers.ts";
@@ -42,7 +43,9 @@ function before(text: string, label: string): number {
 
 /** Every amount in the cells of the rows of the table labelled `label`, row by row. */
 function tableAmounts(html: string, label: string): number[][] {
-  const start = html.indexOf(`aria-label="${label}"`);
+  // A wide table's scroll region is named "label (table)" (ui/console/scroll.tsx).
+  const named = html.indexOf(`aria-label="${label} (table)"`);
+  const start = named >= 0 ? named : html.indexOf(`aria-label="${label}"`);
   assert.ok(start >= 0, `no table "${label}"`);
   const table = html.slice(start, html.indexOf("</table>", start));
   const body = table.slice(table.indexOf("<tbody"));
@@ -143,7 +146,7 @@ Deno.test("every figure of a month agrees across the pages, the CSVs, the invoic
   assert.equal(figure("article reads"), 4);
   const earningsPage = await publisher.get("/publisher/earnings");
   const earningsText = textOf(earningsPage.html);
-  assert.equal(before(earningsText, `earned in ${month} so far`), earned);
+  assert.equal(before(earningsText, `earned in ${monthInWords(month)} so far`), earned);
   assert.match(earningsText, /Earned: your prices on this month's statements/);
   const [row] = tableAmounts(earningsPage.html, "Earnings per month");
   // Metered, landing, license fees, your earnings, platform fees; then the payout and its state.
@@ -159,7 +162,10 @@ Deno.test("every figure of a month agrees across the pages, the CSVs, the invoic
 
   const payoutsPage = await publisher.get(`/publisher/payouts?month=${month}`);
   const payoutsText = textOf(payoutsPage.html);
-  const lines = tableAmounts(payoutsPage.html, `Lines of the ${month} payout statement`);
+  const lines = tableAmounts(
+    payoutsPage.html,
+    `Lines of the ${monthInWords(month)} payout statement`,
+  );
   for (const [gross, fee, net] of lines) assert.equal(fee + net, gross);
   assert.equal(sum(lines.map((x) => x[2])), earned);
   assert.equal(sum(lines.map((x) => x[1])), after(payoutsText, "Platform fees"));
@@ -214,7 +220,7 @@ Deno.test("every figure of a month agrees across the pages, the CSVs, the invoic
   assert.equal(after(home, "Per-read spend this month:"), microsToWholeCents(l.perRead));
   const statementPage = await buyer.visitor.get(`/buyer/statements/${month}`);
   const st = textOf(statementPage.html);
-  const stLines = tableAmounts(statementPage.html, `Lines of the ${month} statement`);
+  const stLines = tableAmounts(statementPage.html, `Lines of the ${monthInWords(month)} statement`);
   for (const [price, fee, amt] of stLines) assert.equal(price + fee, amt);
   assert.equal(sum(stLines.map((x) => x[2])), billed);
   assert.equal(after(st, "Total"), billed);
@@ -256,8 +262,11 @@ Deno.test("every figure of a month agrees across the pages, the CSVs, the invoic
   assert.equal(invoice.amountDueUsdCents, billed);
   const list = await again.get("/buyer/statements");
   const listText = textOf(list.html);
-  assert.match(listText, new RegExp(`${month} closed \\${formatUsd(billed)}`));
-  assert.match(listText, new RegExp(`${invoice.number} ${month} .*?\\${formatUsd(billed)}`));
+  assert.match(listText, new RegExp(`${monthInWords(month)} closed \\${formatUsd(billed)}`));
+  assert.match(
+    listText,
+    new RegExp(`${invoice.number} ${monthInWords(month)} .*?\\${formatUsd(billed)}`),
+  );
   assert.equal(after(listText, "Balance due"), billed);
 });
 

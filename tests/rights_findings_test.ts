@@ -217,8 +217,8 @@ Deno.test("GET /api/marketplace/rights says what the buyer holds and where from;
     forSale: ["summarization", "display"],
   });
   const page = textOf((await portal.visitor.get("/buyer/catalog/pub_demo")).html);
-  assert.match(page, /rag no yes, your license/);
-  assert.match(page, /display yes yes/);
+  assert.match(page, /RAG retrieval no yes, your license/);
+  assert.match(page, /Full display yes yes/);
   // Refusals: no key, an unknown publisher.
   const anonymous = await folio.request("/api/marketplace/rights/pub_demo");
   assert.equal(anonymous.status, 401);

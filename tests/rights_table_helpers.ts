@@ -2,6 +2,7 @@
  * The rights table test's callers and surfaces (tests/rights_table_test.ts): who holds what, the
  * table as docs/decisions/licensing.md writes it, and what each surface shows.
  */
+import { capitalized, useInWords } from "../server/platform/words.ts";
 import { message, post as a2aPost, stateOf, taskOf } from "../server/surfaces/a2a/_test_utils.ts";
 import { createBuyer } from "../server/surfaces/marketplace/buyers.ts";
 import { insertLicense } from "../store/licenses.ts";
@@ -116,7 +117,11 @@ export async function publicSurfaces(
       fine_tuning: termsRow("Fine-tuning"),
     }),
     portal: Object.fromEntries(
-      USE_CASES.map((u) => [u, new RegExp(`\\b${u} yes\\b`).test(page) ? "granted" : "denied"]),
+      // The portal names each use in words (server/platform/words.ts).
+      USE_CASES.map((u) => [
+        u,
+        page.includes(`${capitalized(useInWords(u))} yes `) ? "granted" : "denied",
+      ]),
     ),
     robots: { search: signal[1], aiInput: signal[2], aiTrain: signal[3] },
     xmlProhibits: prohibited,

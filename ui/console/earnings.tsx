@@ -10,6 +10,7 @@ import { Scroll } from "./scroll.tsx";
 import { ConsoleShell, count, Figure, type Who, WindowTabs } from "./shell.tsx";
 import { centsToUsd, formatUsd, usdToCents } from "../../server/platform/money.ts";
 import { plural } from "../../server/platform/words.ts";
+import { monthInWords } from "../../server/platform/local_time.ts";
 import { PAYOUT_STATE_WORDS, PayoutState } from "./payout_state.tsx";
 
 /** One month of GET /api/publisher/earnings. */
@@ -71,7 +72,7 @@ export function EarningsPage(props: EarningsProps) {
             <div class="grid">
               <Figure
                 value={formatUsd(current?.earningsUsdCents ?? 0)}
-                label={`earned in ${props.month} so far`}
+                label={`earned in ${monthInWords(props.month)} so far`}
               />
               <Figure value={count(current?.chargedReads ?? 0)} label="charged reads this month" />
               <Figure
@@ -166,7 +167,9 @@ function Monthly(props: { months: EarningsMonth[]; current: string }) {
   return (
     <>
       <StackedBarChart
-        label={`Earnings per month in US dollars by kind, ${span[0]} to ${span.at(-1)}`}
+        label={`Earnings per month in US dollars by kind, ${monthInWords(span[0])} to ${
+          monthInWords(span.at(-1)!)
+        }`}
         series={PARTS.map(([, name, className]) => ({ name, className }))}
         peak={(usd) => `best month: ${formatUsd(usdToCents(usd))}`}
         stacks={span.map((month) => ({
@@ -192,7 +195,7 @@ function Monthly(props: { months: EarningsMonth[]; current: string }) {
           <tbody>
             {props.months.map((m) => (
               <tr key={m.month}>
-                <th scope="row" class="nowrap">{m.month}</th>
+                <th scope="row" class="nowrap">{monthInWords(m.month)}</th>
                 <td class="num">{formatUsd(m.meteredUsdCents)}</td>
                 <td class="num">{formatUsd(m.landingUsdCents)}</td>
                 <td class="num">{formatUsd(m.subscriptionUsdCents)}</td>
