@@ -444,7 +444,9 @@ function Enterprise(
         Terms offered when an AI company's agent asks for a license; you approve each request under
         {" "}
         <a href="/publisher/requests">License requests</a>.{" "}
-        <span class="dev">(Developers: agents ask with the MCP tool <code>request_license</code>.)</span>
+        <span class="dev">
+          (Developers: agents ask with the MCP tool <code>request_license</code>.)
+        </span>
       </p>
       {props.problem}
       <form method="post" action="/publisher/settings/enterprise">

@@ -102,9 +102,8 @@ export function DeskPage(props: DeskProps) {
         <dl class="facts">
           <dt>Billed</dt>
           <dd>
-            {formatUsd(c.prices)} publishers' prices + {formatUsd(c.fees)}
-            {" "}
-            platform fees, on {m.invoices} invoices
+            {formatUsd(c.prices)} publishers' prices + {formatUsd(c.fees)} platform fees, on{" "}
+            {m.invoices} invoices
           </dd>
           <dt>Collected</dt>
           <dd>
