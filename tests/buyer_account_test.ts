@@ -211,4 +211,12 @@ Deno.test("the front page leads AI companies to the buyer portal", async () => {
   const home = await (await folio.request("/")).text();
   assert.match(home, /<a href="\/buyer\/signup">create a buyer account<\/a>/);
   assert.match(home, /<a href="\/buyer\/login">sign in to your buyer portal<\/a>/);
+  // In a person's words: no API operation, and a link for developers to the sign-up's reference.
+  assert.doesNotMatch(home, /POST \/api\//);
+  assert.match(
+    home,
+    /<a href="\/docs#post-api-marketplace-signup">signing up in the API reference/,
+  );
+  const docs = await (await folio.request("/docs")).text();
+  assert.match(docs, /id="post-api-marketplace-signup"/);
 });

@@ -80,7 +80,7 @@ browserTest(
       page.click("a[href='/buyer/statements/2026-11/invoice']"),
     ]);
     const invoice = await text(page);
-    assert.match(invoice, /Invoice 2026-11/);
+    assert.match(invoice, /Draft invoice, November 2026/);
     assert.match(invoice, /Monthly license fee/);
     assert.match(invoice, /Metered reads/);
     assert.match(invoice, /Acme AI/);

@@ -55,3 +55,17 @@ Deno.test("a latency chart writes its highest value to one decimal", () => {
   );
   assert.ok(ticks(svg).includes("highest: 412.3 ms"));
 });
+
+Deno.test("a chart over billing months names them in words, at its ends and in each title", () => {
+  const svg = renderToString(
+    <StackedBarChart
+      label="Earnings per month"
+      series={[{ name: "Metered", className: "s0" }]}
+      stacks={["2026-10", "2026-11"].map((label) => ({ label, values: [1] }))}
+      peak={(n) => `best month: ${n}`}
+    />,
+  );
+  assert.deepEqual(ticks(svg), ["October 2026", "November 2026", "best month: 1"]);
+  assert.match(svg, /<title>November 2026: Metered 1<\/title>/);
+  assert.doesNotMatch(svg.replace(/<[^>]*>/g, " "), /\b20\d\d-\d\d\b/);
+});

@@ -99,7 +99,10 @@ Deno.test("earnings per month and per day, with the payout once the month closes
     closed,
     new RegExp(`${escape(usd(month.earningsUsdCents))} pending: the month is over`),
   );
-  assert.match(closed, /payout for 2026-11: pending: the month is over, due and not paid yet/);
+  assert.match(
+    closed,
+    /payout for November 2026: pending: the month is over, due and not paid yet/,
+  );
 
   const other = await consoleSignUp(folio);
   const theirs = textOf((await other.visitor.get("/publisher/earnings")).html);

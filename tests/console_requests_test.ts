@@ -40,7 +40,7 @@ Deno.test("a new publisher's requests page explains request_license in the pendi
   const text = textOf(page.html);
   assert.match(
     text,
-    /No requests are waiting\. When an agent asks for a license with the request_license tool/,
+    /No requests are waiting\. When an AI company's agent asks for a license/,
   );
   assert.match(page.html, /href="\/publisher\/requests\?state=pending" aria-current="page"/);
   for (const state of ["approved", "denied"]) {

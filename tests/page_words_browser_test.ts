@@ -1,7 +1,8 @@
 /**
  * Pages speak to the reader (issue 42, docs/decisions/pages.md "Words and local dates"): every page
  * of the publisher console, the buyer portal and the operator console, walked with data on it,
- * shows no ISO-8601 timestamp, no API operation (`PUT /api/…`), no internal tool name
+ * shows no ISO-8601 timestamp, no billing month as the API writes it ("2026-11"), no API operation
+ * (`PUT /api/…`), no internal tool name
  * (`_landing:article`), no key Folio made itself (`sub:lic_…`) and none of the API's codes for uses,
  * surfaces, item kinds and license kinds as they are. Times are in the browser's zone (told to the
  * server by the portal's script) or, without JavaScript, in UTC, and the page says which. A budget
@@ -34,8 +35,8 @@ const SNAKE_CODES = USE_CASES.filter((u) => u.includes("_"));
 async function apiWordsOn(page: Page): Promise<string[]> {
   return await page.evaluate(
     (bare: string[], snake: string[]) => {
-      // Snippets to paste (connection configs, curl) are code on purpose.
-      const pres = [...document.querySelectorAll("pre")] as HTMLElement[];
+      // Snippets to paste (connection configs, curl) and notes for developers are code on purpose.
+      const pres = [...document.querySelectorAll("pre, .dev")] as HTMLElement[];
       pres.forEach((p) => p.style.display = "none");
       const text = document.body.innerText;
       const found: string[] = [];
@@ -44,6 +45,9 @@ async function apiWordsOn(page: Page): Promise<string[]> {
       };
       all(/\b\d{4}-\d{2}-\d{2}T\d{2}:\d{2}\S*/g, "ISO timestamp");
       all(/\b(?:GET|POST|PUT|PATCH|DELETE) \/api\/\S*/g, "API operation");
+      // A billing month as the API writes it ("2026-11"); a day ("2026-11-15") is not one.
+      all(/\b20\d\d-\d\d\b(?!-\d)/g, "billing month");
+      all(/\brequest_license\b/g, "tool name");
       all(/(?:^|[\s(])_[a-z]+:[\w.…]*/g, "tool name");
       all(/\b(?:sub|operator):[A-Za-z0-9_:.-]+/g, "Folio's own key");
       for (const m of text.matchAll(/\b[a-z0-9]+(?:_[a-z0-9]+)+\b/g)) {

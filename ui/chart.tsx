@@ -2,13 +2,18 @@
  * Small server-rendered SVG charts. Each is an image with a text alternative (role="img" and an
  * aria-label) and a <title> per mark for pointer users; the page beside it carries the numbers.
  */
-import { dayInWords } from "../server/platform/local_time.ts";
+import { dayInWords, monthInWords } from "../server/platform/local_time.ts";
 
 const W = 600;
 
-/** An axis end's words: a calendar day ("2026-11-15", a UTC day) as "15 Nov 2026", else as given. */
+/**
+ * A label's words: a calendar day ("2026-11-15", a UTC day) as "15 Nov 2026", a billing month
+ * ("2026-11") as "November 2026", else as given.
+ */
 function tick(label: string | undefined): string {
-  return label && /^\d{4}-\d{2}-\d{2}$/.test(label) ? dayInWords(label) : label ?? "";
+  if (label && /^\d{4}-\d{2}-\d{2}$/.test(label)) return dayInWords(label);
+  if (label && /^\d{4}-\d{2}$/.test(label)) return monthInWords(label);
+  return label ?? "";
 }
 
 /** One bar: its label (e.g. a day), its value, and an optional part of it drawn on top. */
@@ -179,7 +184,7 @@ export function StackedBarChart(
           return (
             <g key={stack.label}>
               <title>
-                {`${stack.label}: ${
+                {`${tick(stack.label)}: ${
                   props.series.map((s, j) => `${s.name} ${stack.values[j] ?? 0}`).join(", ")
                 }`}
               </title>

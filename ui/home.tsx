@@ -27,8 +27,12 @@ export function HomePage(props: { baseUrl: string; publishers: HomePublisher[] }
       </p>
       <p>
         AI companies: <a href="/buyer/signup">create a buyer account</a> or{" "}
-        <a href="/buyer/login">sign in to your buyer portal</a>, or sign up from a script with{" "}
-        <code>POST /api/marketplace/signup</code>, and read every publisher under one key. The{" "}
+        <a href="/buyer/login">sign in to your buyer portal</a>, and read every publisher under one
+        key.
+      </p>
+      <p class="small">
+        Developers: a script can make a buyer account too (see{" "}
+        <a href="/docs#post-api-marketplace-signup">signing up in the API reference</a>); the{" "}
         <a href="/docs">API reference</a>{" "}
         documents every buyer, REST and publisher operation with curl examples.
       </p>

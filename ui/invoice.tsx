@@ -5,6 +5,7 @@
  */
 import type { Invoice } from "../server/domain/billing/invoice.ts";
 import { Page } from "./layout.tsx";
+import { monthInWords } from "../server/platform/local_time.ts";
 import { formatUsd, microsToWholeCents } from "../server/platform/money.ts";
 
 const INVOICE_CSS = `body{max-width:50rem}
@@ -40,7 +41,7 @@ export function InvoicePage(props: { invoice: Invoice; backHref?: string; payHre
   const r = inv.receivable;
   const payable = r && (r.state === "open" || r.state === "partially_paid");
   const s = inv.statement;
-  const title = inv.number ? `Invoice ${inv.number}` : `Draft invoice ${s.month}`;
+  const title = inv.number ? `Invoice ${inv.number}` : `Draft invoice, ${monthInWords(s.month)}`;
   return (
     <Page title={`${title} · Folio`} css={INVOICE_CSS}>
       <div class="inv-bar">
@@ -59,13 +60,13 @@ export function InvoicePage(props: { invoice: Invoice; backHref?: string; payHre
         </div>
         <div>
           <h1>
-            {inv.number ? <>Invoice {inv.number}</> : <>Invoice {s.month}</>}
+            {inv.number ? <>Invoice {inv.number}</> : <>Draft invoice, {monthInWords(s.month)}</>}
           </h1>
           <dl class="inv-meta">
             <dt>Invoice number</dt>
             <dd>{inv.number ?? <span class="draft">DRAFT</span>}</dd>
             <dt>Period</dt>
-            <dd>{s.month} (UTC)</dd>
+            <dd>{monthInWords(s.month)} (UTC)</dd>
             <dt>Issue date</dt>
             <dd>{inv.issuedOn ?? "when the month closes"}</dd>
             <dt>Due date</dt>

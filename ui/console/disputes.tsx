@@ -4,6 +4,7 @@
  * refuses with a reason each open dispute of charges for its content.
  */
 import type { z } from "zod";
+import { monthInWords } from "../../server/platform/local_time.ts";
 import type {
   disputePageSchema,
   disputeSchema,
@@ -91,7 +92,7 @@ export function DisputeFacts(props: { d: DisputeView; side: "buyer" | "publisher
                   </a>
                 )
                 : d.creditNote.number} — {d.creditNote.appliedTo === "statement"
-                ? `an adjustment on the ${d.creditNote.statementMonth} statement`
+                ? `an adjustment on the ${monthInWords(d.creditNote.statementMonth)} statement`
                 : "credited to the next invoice"}
             </dd>
           </>

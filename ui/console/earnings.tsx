@@ -78,7 +78,9 @@ export function EarningsPage(props: EarningsProps) {
               <Figure
                 value={paid ? formatUsd(paid.payout.amountUsdCents) : "—"}
                 label={paid
-                  ? `payout for ${paid.month}: ${PAYOUT_STATE_WORDS[paid.payout.state]}`
+                  ? `payout for ${monthInWords(paid.month)}: ${
+                    PAYOUT_STATE_WORDS[paid.payout.state]
+                  }`
                   : "no payout yet"}
               />
             </div>

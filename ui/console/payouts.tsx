@@ -77,7 +77,7 @@ function PayoutHistory(props: { payouts: PublisherPayoutView[]; payee: string | 
                 {props.payouts.map((p) => (
                   <tr key={p.id}>
                     <th scope="row">
-                      <a href={`/publisher/payouts?month=${p.month}`}>{p.month}</a>
+                      <a href={`/publisher/payouts?month=${p.month}`}>{monthInWords(p.month)}</a>
                     </th>
                     <td>
                       {HISTORY_STATES[p.state]}
@@ -144,8 +144,8 @@ export function PayoutsPage(
       <nav aria-label="Months" class="row">
         {props.months.map((m) =>
           m === s.month
-            ? <strong key={m} aria-current="page">{m}</strong>
-            : <a key={m} href={`/publisher/payouts?month=${m}`}>{m}</a>
+            ? <strong key={m} aria-current="page">{monthInWords(m)}</strong>
+            : <a key={m} href={`/publisher/payouts?month=${m}`}>{monthInWords(m)}</a>
         )}
       </nav>
       <p class="row">

@@ -63,7 +63,7 @@ export interface RequestsProps {
 
 const EMPTY: Record<RequestState, string> = {
   pending:
-    "No requests are waiting. When an agent asks for a license with the request_license tool (to fine-tune on your archive, say, or to display articles beyond its rights), the request waits here for you to approve with an offer or deny. The buyer accepts or declines your offer; once accepted it becomes a license billed to their buyer account.",
+    "No requests are waiting. When an AI company's agent asks for a license (to fine-tune on your archive, say, or to display articles beyond its rights), the request waits here for you to approve with an offer or deny. The buyer accepts or declines your offer; once accepted it becomes a license billed to their buyer account.",
   approved:
     "No approved requests yet. Requests you approve are listed here with the offer you made and whether the buyer accepted it.",
   denied: "No denied requests.",

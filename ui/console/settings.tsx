@@ -441,8 +441,12 @@ function Enterprise(
     <section class="card" id="enterprise" aria-labelledby="enterprise-title">
       <h2 id="enterprise-title">Enterprise license</h2>
       <p class="muted small">
-        Terms offered to AI companies that ask for a license through request_license; you approve
-        each request under License requests.
+        Terms offered when an AI company's agent asks for a license; you approve each request under
+        {" "}
+        <a href="/publisher/requests">License requests</a>.{" "}
+        <span class="dev">
+          (Developers: agents ask with the MCP tool <code>request_license</code>.)
+        </span>
       </p>
       {props.problem}
       <form method="post" action="/publisher/settings/enterprise">

@@ -10,8 +10,9 @@ import type { deskSchema } from "../../server/surfaces/operator/payout_schemas.t
 import {
   centsToUsd,
   formatUsd,
-  microsToCents,
-  subtractMicros,
+  microsToWholeCents,
+  printedCents,
+  splitCents,
   usdToCents,
 } from "../../server/platform/money.ts";
 import { StackedBarChart } from "../chart.tsx";
@@ -23,8 +24,40 @@ import { OperatorShell, type OperatorWho } from "./shell.tsx";
 /** GET /api/operator/desk. */
 export type DeskView = z.output<typeof deskSchema>;
 
-const usd = (micros: number) => formatUsd(microsToCents(micros));
-const dollars = (micros: number) => centsToUsd(microsToCents(micros));
+const usd = (micros: number) => formatUsd(microsToWholeCents(micros));
+
+/**
+ * A month's figures in the cents the desk prints, by the one rounding rule (docs/decisions/
+ * billing.md "One rounding rule"): each figure is its micro-dollar sum rounded once; billed is
+ * prices + fees as printed (the fees are the difference), and collected is split to the cent over
+ * card, invoices and untracked, so the parts shown add up to the figure beside them.
+ */
+export function deskCents(m: DeskView["month"]) {
+  const billed = printedCents([{
+    priceMicros: m.publishersPricesUsdMicros,
+    feeMicros: m.platformFeesUsdMicros,
+  }]);
+  const collected = microsToWholeCents(m.collectedUsdMicros);
+  const [byCard, onInvoices, untracked] = splitCents(
+    [m.collectedByCardUsdMicros, m.collectedOnInvoicesUsdMicros, m.collectedUntrackedUsdMicros],
+    collected,
+  );
+  const approved = microsToWholeCents(m.payoutsApprovedUsdMicros);
+  const paid = microsToWholeCents(m.payoutsPaidUsdMicros);
+  return {
+    billed: billed.totalCents,
+    prices: billed.subtotalCents,
+    fees: billed.feesCents,
+    collected,
+    byCard,
+    onInvoices,
+    untracked,
+    outstanding: microsToWholeCents(m.outstandingUsdMicros),
+    approved,
+    paid,
+    approvedUnpaid: approved - paid,
+  };
+}
 
 /** What the desk shows. */
 export interface DeskProps {
@@ -42,13 +75,14 @@ export interface DeskProps {
 export function DeskPage(props: DeskProps) {
   const m = props.desk.month;
   const h = props.desk.history;
+  const c = deskCents(m);
   const span = `${monthInWords(h[0].month)} to ${monthInWords(h.at(-1)!.month)}`;
   return (
     <OperatorShell who={props.who} section="desk" title={`Desk: ${monthInWords(m.month)}`}>
       <nav aria-label="Months" class="row">
         <a href={`/operator?month=${props.previous}`}>Previous month</a>
         <strong aria-current="page">
-          {m.month} ({m.state === "open" ? "in progress" : "closed"})
+          {monthInWords(m.month)} ({m.state === "open" ? "in progress" : "closed"})
         </strong>
         {props.next ? <a href={`/operator?month=${props.next}`}>Next month</a> : null}
         <a href={`/operator/desk.csv?month=${m.month}`} download>Months as CSV</a>
@@ -56,28 +90,26 @@ export function DeskPage(props: DeskProps) {
       <section aria-labelledby="money-title">
         <h2 id="money-title">Money of {monthInWords(m.month)}'s statements</h2>
         <div class="grid">
-          <Figure value={usd(m.billedUsdMicros)} label="billed" />
-          <Figure value={usd(m.collectedUsdMicros)} label="collected" />
+          <Figure value={formatUsd(c.billed)} label="billed" />
+          <Figure value={formatUsd(c.collected)} label="collected" />
           <Figure value={usd(m.outstandingUsdMicros)} label="outstanding" />
           <Figure value={usd(m.overdueUsdMicros)} label="overdue" />
           <Figure value={usd(m.creditedUsdMicros)} label="credited (credit notes)" />
-          <Figure value={usd(m.platformFeesUsdMicros)} label="platform fees (4.7%)" />
+          <Figure value={formatUsd(c.fees)} label="platform fees (4.7%)" />
           <Figure value={usd(m.payoutsDueNowUsdMicros)} label="payouts due now" />
           <Figure value={usd(m.payoutsPaidUsdMicros)} label="payouts paid" />
         </div>
         <dl class="facts">
           <dt>Billed</dt>
           <dd>
-            {usd(m.publishersPricesUsdMicros)} publishers' prices + {usd(m.platformFeesUsdMicros)}
-            {" "}
-            platform fees, on {m.invoices} invoices
+            {formatUsd(c.prices)} publishers' prices + {formatUsd(c.fees)} platform fees, on{" "}
+            {m.invoices} invoices
           </dd>
           <dt>Collected</dt>
           <dd>
-            {usd(m.collectedByCardUsdMicros)} by card, {usd(m.collectedOnInvoicesUsdMicros)}{" "}
-            on invoices
+            {formatUsd(c.byCard)} by card, {formatUsd(c.onInvoices)} on invoices
             {m.collectedUntrackedUsdMicros > 0
-              ? <>, {usd(m.collectedUntrackedUsdMicros)} from before invoices recorded payments</>
+              ? <>, {formatUsd(c.untracked)} from before invoices recorded payments</>
               : null}; {usd(m.creditAppliedUsdMicros)} of credit used
           </dd>
           <dt>Written off</dt>
@@ -111,9 +143,9 @@ export function DeskPage(props: DeskProps) {
             { name: "Outstanding", className: "s1" },
           ]}
           peak={(v) => `highest month: ${formatUsd(usdToCents(v))}`}
-          stacks={h.map((x) => ({
-            label: x.month,
-            values: [dollars(x.collectedUsdMicros), dollars(x.outstandingUsdMicros)],
+          stacks={h.map((x) => deskCents(x)).map((x, i) => ({
+            label: h[i].month,
+            values: [centsToUsd(x.collected), centsToUsd(x.outstanding)],
           }))}
         />
         <StackedBarChart
@@ -123,12 +155,9 @@ export function DeskPage(props: DeskProps) {
             { name: "Approved, not paid yet", className: "s2" },
           ]}
           peak={(v) => `highest month: ${formatUsd(usdToCents(v))}`}
-          stacks={h.map((x) => ({
-            label: x.month,
-            values: [
-              dollars(x.payoutsPaidUsdMicros),
-              dollars(subtractMicros(x.payoutsApprovedUsdMicros, x.payoutsPaidUsdMicros)),
-            ],
+          stacks={h.map((x) => deskCents(x)).map((x, i) => ({
+            label: h[i].month,
+            values: [centsToUsd(x.paid), centsToUsd(x.approvedUnpaid)],
           }))}
         />
         <Scroll label="Money per month">
@@ -147,17 +176,17 @@ export function DeskPage(props: DeskProps) {
               </tr>
             </thead>
             <tbody>
-              {[...h].reverse().map((x) => (
+              {[...h].reverse().map((x) => ({ x, xc: deskCents(x) })).map(({ x, xc }) => (
                 <tr key={x.month}>
                   <th scope="row">
-                    <a href={`/operator?month=${x.month}`}>{x.month}</a>
+                    <a href={`/operator?month=${x.month}`}>{monthInWords(x.month)}</a>
                   </th>
-                  <td class="num">{usd(x.billedUsdMicros)}</td>
-                  <td class="num">{usd(x.collectedUsdMicros)}</td>
+                  <td class="num">{formatUsd(xc.billed)}</td>
+                  <td class="num">{formatUsd(xc.collected)}</td>
                   <td class="num">{usd(x.outstandingUsdMicros)}</td>
                   <td class="num">{usd(x.overdueUsdMicros)}</td>
                   <td class="num">{usd(x.creditedUsdMicros)}</td>
-                  <td class="num">{usd(x.platformFeesUsdMicros)}</td>
+                  <td class="num">{formatUsd(xc.fees)}</td>
                   <td class="num">{usd(x.payoutsEarnedUsdMicros)}</td>
                   <td class="num">{usd(x.payoutsPaidUsdMicros)}</td>
                 </tr>

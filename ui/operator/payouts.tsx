@@ -8,7 +8,7 @@ import type {
   batchListSchema,
   payoutListSchema,
 } from "../../server/surfaces/operator/payout_schemas.ts";
-import { formatUsd, microsToCents } from "../../server/platform/money.ts";
+import { addCents, formatUsd, microsToWholeCents } from "../../server/platform/money.ts";
 import { plural } from "../../server/platform/words.ts";
 import { CsrfField, When, when } from "../console/shell.tsx";
 import { Scroll } from "../console/scroll.tsx";
@@ -19,7 +19,7 @@ export type PayoutList = z.output<typeof payoutListSchema>;
 /** GET /api/operator/payout-batches. */
 export type BatchList = z.output<typeof batchListSchema>;
 
-const usd = (micros: number) => formatUsd(microsToCents(micros));
+const usd = (micros: number) => formatUsd(microsToWholeCents(micros));
 
 const STATES = { held: "Held", due: "Due", approved: "Approved", paid: "Paid" } as const;
 
@@ -128,6 +128,19 @@ export function OperatorPayoutsPage(props: OperatorPayoutsProps) {
                   </tr>
                 ))}
               </tbody>
+              <tfoot>
+                <tr>
+                  <th scope="row" colSpan={4}>
+                    Paid or due on this page ({plural(list.payouts.length, "payout")})
+                  </th>
+                  <td class="num">
+                    {formatUsd(
+                      addCents(list.payouts.map((p) => microsToWholeCents(p.amountUsdMicros))),
+                    )}
+                  </td>
+                  <td colSpan={3}></td>
+                </tr>
+              </tfoot>
             </table>
           </Scroll>
         )}
