@@ -47,6 +47,7 @@ async function apiWordsOn(page: Page): Promise<string[]> {
       all(/\b(?:GET|POST|PUT|PATCH|DELETE) \/api\/\S*/g, "API operation");
       // A billing month as the API writes it ("2026-11"); a day ("2026-11-15") is not one.
       all(/\b20\d\d-\d\d\b(?!-\d)/g, "billing month");
+      all(/\b20\d\d-\d\d-\d\d\b(?!T)/g, "ISO date");
       all(/\brequest_license\b/g, "tool name");
       all(/(?:^|[\s(])_[a-z]+:[\w.…]*/g, "tool name");
       all(/\b(?:sub|operator):[A-Za-z0-9_:.-]+/g, "Folio's own key");

@@ -5,7 +5,7 @@
  */
 import type { Invoice } from "../server/domain/billing/invoice.ts";
 import { Page } from "./layout.tsx";
-import { monthInWords } from "../server/platform/local_time.ts";
+import { dayInWords, monthInWords } from "../server/platform/local_time.ts";
 import { formatUsd, microsToWholeCents } from "../server/platform/money.ts";
 
 const INVOICE_CSS = `body{max-width:50rem}
@@ -68,9 +68,9 @@ export function InvoicePage(props: { invoice: Invoice; backHref?: string; payHre
             <dt>Period</dt>
             <dd>{monthInWords(s.month)} (UTC)</dd>
             <dt>Issue date</dt>
-            <dd>{inv.issuedOn ?? "when the month closes"}</dd>
+            <dd>{inv.issuedOn ? dayInWords(inv.issuedOn) : "when the month closes"}</dd>
             <dt>Due date</dt>
-            <dd>{inv.dueOn ?? "—"}</dd>
+            <dd>{dayInWords(inv.dueOn)}</dd>
             {r
               ? (
                 <>
@@ -193,7 +193,7 @@ export function InvoicePage(props: { invoice: Invoice; backHref?: string; payHre
                 <tbody>
                   {r.payments.map((p) => (
                     <tr key={p.id}>
-                      <td>{p.paidOn}</td>
+                      <td>{dayInWords(p.paidOn)}</td>
                       <td>{METHOD_WORDS[p.method] ?? p.method}</td>
                       <td>{p.reference || "—"}</td>
                       <td class="num">
@@ -215,7 +215,7 @@ export function InvoicePage(props: { invoice: Invoice; backHref?: string; payHre
       <footer class="terms">
         <p>
           {inv.dueOn
-            ? `Payment terms: due within ${termDays(inv)} days, by ${inv.dueOn}.`
+            ? `Payment terms: due within ${termDays(inv)} days, by ${dayInWords(inv.dueOn)}.`
             : "Payment terms: due within 30 days of issue."}{" "}
           Every amount is the exact sum of the month's charges (kept to a millionth of a dollar),
           rounded once to the cent; each line is rounded up or down so that the lines add up to the
