@@ -30,7 +30,8 @@ const MONTHS = [
   "Dec",
 ] as const;
 
-const MONTH_NAMES = [
+/** The months' names, January first (pages, citations, the site's dates). */
+export const MONTH_NAMES = [
   "January",
   "February",
   "March",

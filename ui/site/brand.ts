@@ -3,6 +3,7 @@
  * that reaches CSS or a URL attribute is checked here, and anything doubtful falls back to Folio's
  * defaults.
  */
+import { MONTH_NAMES as MONTHS } from "../../server/platform/local_time.ts";
 
 /** Folio's accent when the publisher has none (or an unusable one). */
 export const DEFAULT_COLOR = "#1d4ed8";
@@ -125,21 +126,6 @@ export function palette(primaryColor: string | null | undefined): Palette {
   }
   return { brand, onBrand, ink };
 }
-
-const MONTHS = [
-  "January",
-  "February",
-  "March",
-  "April",
-  "May",
-  "June",
-  "July",
-  "August",
-  "September",
-  "October",
-  "November",
-  "December",
-];
 
 /** An ISO date as "15 November 2026" (UTC), or null when it is missing or not a date. */
 export function longDate(iso: string | null | undefined): string | null {

@@ -6,6 +6,7 @@
  * languages). Dates are the UTC calendar date of `publishedAt`.
  */
 import { direct, initialled, inverted, type Name, parseAuthors } from "./citation_names.ts";
+import { MONTH_NAMES as MONTHS } from "../../platform/local_time.ts";
 
 export const CITATION_STYLES = ["apa", "mla", "chicago"] as const;
 export type CitationStyle = typeof CITATION_STYLES[number];
@@ -40,20 +41,6 @@ export function formatCitation(style: CitationStyle, src: CitationSource): strin
   }
 }
 
-const MONTHS = [
-  "January",
-  "February",
-  "March",
-  "April",
-  "May",
-  "June",
-  "July",
-  "August",
-  "September",
-  "October",
-  "November",
-  "December",
-];
 /** MLA 9 abbreviates months of more than four letters (Sept. for September). */
 const MLA_MONTHS = [
   "Jan.",
