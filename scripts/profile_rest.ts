@@ -4,7 +4,8 @@
  * Profiler around the load. Prints the functions with the most self time and the most inclusive
  * time (the share of all samples), and writes the profile for Chrome DevTools. `--row=mcp` loads
  * MCP get_article as `bench:mcp` does (SDK clients in this process, so they are in the profile).
- * `--cpu` prints the process's CPU time per request instead (no profiler).
+ * `--cpu` prints the process's CPU time per request instead (no profiler), and the serving
+ * thread's alone (Linux /proc), which bounds the rate when the other threads have cores.
  * Usage: deno run -A scripts/profile_rest.ts [--row=charged|get|mcp] [--cpu] [--seconds=5]
  *   [--concurrency=16] [--out=/tmp/folio.cpuprofile] [--top=40]
  */
@@ -84,6 +85,20 @@ function mcpLoad(
   };
 }
 
+/** Clock ticks per second of /proc's times (USER_HZ, 100 on Linux). */
+const TICKS_PER_SECOND = 100;
+
+/** CPU ticks (user + system) of each thread of this process, by thread id (Linux /proc). */
+function threadTicks(): Map<number, number> {
+  const out = new Map<number, number>();
+  for (const e of Deno.readDirSync("/proc/self/task")) {
+    const stat = Deno.readTextFileSync(`/proc/self/task/${e.name}/stat`);
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    out.set(Number(e.name), Number(fields[11]) + Number(fields[12]));
+  }
+  return out;
+}
+
 try {
   const port = new URL(folio.url).port;
   const db = folio.store.db;
@@ -118,13 +133,20 @@ try {
     // No profiler: the process's CPU time (serving thread and its workers) per request, which a
     // loaded machine inflates far less than throughput (docs/PERFORMANCE.md, "Measuring notes").
     const before = process.cpuUsage();
+    const threadsBefore = threadTicks();
     const r = await run();
     const used = process.cpuUsage(before);
+    const threadsAfter = threadTicks();
     const n = "requests" in r ? r.requests : r.calls;
     console.log(JSON.stringify({
       row,
       ...r,
       cpuUsPerRequest: Math.round((used.user + used.system) / n),
+      // The serving thread's share: what bounds throughput when other threads have cores.
+      servingThreadUsPerRequest: Math.round(
+        ((threadsAfter.get(Deno.pid) ?? 0) - (threadsBefore.get(Deno.pid) ?? 0)) * 1e6 /
+          TICKS_PER_SECOND / n,
+      ),
       load: Deno.loadavg()[0],
     }));
     Deno.exit(0);

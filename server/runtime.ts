@@ -28,6 +28,7 @@ import { verifyTrustedClaims } from "./surfaces/manage/domains.ts";
 import { reconcileX402 } from "./domain/x402/reconcile.ts";
 import type { AppDeps } from "./deps.ts";
 import { createLogger, type Logger } from "./platform/log.ts";
+import { setTelemetryExport } from "./platform/telemetry.ts";
 import { listenerSender, runProbeRound } from "./domain/status/probes.ts";
 
 /** A started service. */
@@ -195,6 +196,7 @@ export async function startFolio(
   options: { clock?: Clock; log?: Logger; background?: boolean } = {},
 ): Promise<Folio> {
   const folio = await assembleFolio(config, options);
+  setTelemetryExport(config.telemetryExport);
   // WAL checkpoints on a thread of their own, not inside a request's commit (store/checkpointer.ts).
   const checkpoints = startCheckpointer(folio.store.db, folio.store.path);
   try {

@@ -100,14 +100,15 @@ async function current(view: Client): Promise<State> {
   const checked = seen ? loadedAt.get(seen.seen) : undefined;
   if (state && checked !== undefined && state.config.version >= checked) return state;
   // Nothing committed anywhere since the versions were read: they are still the store's.
-  const mark = (db as Partial<CommitMarking>).commitMark?.() ?? null;
+  const marking = db as Partial<CommitMarking>;
+  const mark = marking.commitMark?.() ?? null;
   if (state && mark && state.mark && sameBytes(mark, state.mark)) return state;
-  const rs = await db.execute(
-    `SELECT (SELECT version FROM config_version WHERE id = 1) AS config,
-            (SELECT version FROM catalog_version WHERE id = 1) AS catalog`,
-  );
-  const config = Number(rs.rows[0]?.config ?? -1);
-  const catalog = Number(rs.rows[0]?.catalog ?? -1);
+  // The store is where this process's last write left it: the write thread read the versions
+  // right after that commit (a charged read commits on every request).
+  const row = (mark && marking.readAfterCommit?.(VERSIONS, mark)) ??
+    (await db.execute(VERSIONS)).rows[0];
+  const config = Number(row?.config ?? -1);
+  const catalog = Number(row?.catalog ?? -1);
   state = states.get(db); // another lookup may have read meanwhile
   if (!state) states.set(db, state = { config: fresh(config), catalog: fresh(catalog), mark });
   if (state.config.version !== config) state.config = fresh(config);
@@ -115,6 +116,9 @@ async function current(view: Client): Promise<State> {
   state.mark = mark;
   return state;
 }
+
+const VERSIONS = `SELECT (SELECT version FROM config_version WHERE id = 1) AS config,
+  (SELECT version FROM catalog_version WHERE id = 1) AS catalog`;
 
 async function cached<T>(
   db: Client,

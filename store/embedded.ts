@@ -6,11 +6,11 @@
  *
  * Same contract as @libsql/client's `Client` for what Folio uses, with two narrowings: rows are
  * plain objects keyed by column name (no index access), and integers come back as numbers.
- * Autocommit statements and batches share one connection: the driver is synchronous, so nothing
- * interleaves inside a call. Each interactive transaction borrows a connection of its own, since it
- * is held across awaits.
+ * Autocommit statements and read batches share one connection: the driver is synchronous, so
+ * nothing interleaves inside a call. Each interactive transaction borrows a connection of its own,
+ * since it is held across awaits. Write batches and group commits run on the write thread
+ * (write_thread.ts), beside the serving thread.
  */
-import { BoundedCache } from "./bounded_cache.ts";
 import type { AutoCheckpointing } from "./checkpointer.ts";
 import {
   type Client,
@@ -24,149 +24,26 @@ import {
   type Transaction,
   type TransactionMode,
 } from "@libsql/client";
-import Database from "libsql";
-import { setImmediate } from "node:timers";
+import {
+  BatchFailure,
+  Connection,
+  type NativeStmt,
+  plain,
+  type RawResult,
+  runBatch as runNativeBatch,
+  sqliteCode,
+  TRANSACTION_CLOSED,
+  WalIndexWatch,
+} from "./native_connection.ts";
+import { WriteThread } from "./write_thread.ts";
 
-/** The part of libsql's Statement this client uses. */
-interface NativeStatement {
-  raw(on?: boolean): NativeStatement;
-  readonly reader: boolean;
-  columns(): { name: string; type: string | null }[];
-  all(args: unknown): unknown[][];
-  run(args: unknown): { changes: number; lastInsertRowid: number | bigint };
-}
-interface NativeDatabase {
-  readonly open: boolean;
-  readonly inTransaction: boolean;
-  prepare(sql: string): NativeStatement;
-  exec(sql: string): void;
-  close(): void;
-}
-const NativeDb = Database as unknown as new (
-  path: string,
-  options: { timeout: number },
-) => NativeDatabase;
-
-/** A kept statement and what describing it once told us. */
-interface Prepared {
-  stmt: NativeStatement;
-  reader: boolean;
-  columns: string[];
-  columnTypes: string[];
-  // Index of each distinct column name's first occurrence (a join's repeated `id` keeps the first).
-  keep: number[];
-}
-
-/** Statements kept per connection; the oldest goes first once dynamic SQL (IN lists) fills it. */
-const MAX_KEPT = 500;
 /** Connections open at most for concurrent interactive transactions. */
 const MAX_TRANSACTIONS = 8;
 
-/** One connection with its kept statements. */
-class Connection {
-  readonly db: NativeDatabase;
-  #kept = new BoundedCache<string, Prepared>(MAX_KEPT);
-
-  constructor(path: string, timeoutMs: number, autoCheckpointPages: number) {
-    try {
-      this.db = new NativeDb(path, { timeout: timeoutMs });
-      // NORMAL in WAL mode loses no committed transaction on a process crash, only on power
-      // loss; it is per connection, so every connection sets it (FULL fsyncs every commit).
-      this.db.exec("PRAGMA synchronous=NORMAL");
-      this.setAutoCheckpoint(autoCheckpointPages);
-    } catch (err) {
-      throw mapError(err);
-    }
-  }
-
-  execute(stmt: InStatement): ResultSet {
-    const { sql, args } = typeof stmt === "string" ? { sql: stmt, args: undefined } : stmt;
-    const prepared = this.#prepare(sql);
-    try {
-      return run(prepared, toNative(args));
-    } catch (err) {
-      // A reader that failed mid-step is not reused: prepare it afresh next time. A writer is
-      // kept: run() resets it before stepping again, and a dropped one left un-reset (a BEGIN
-      // refused as busy) would count as a statement in progress and refuse the next COMMIT.
-      if (prepared.reader) this.#kept.delete(sql);
-      throw mapError(err);
-    }
-  }
-
-  /** The WAL size (pages) past which a commit on this connection checkpoints (checkpointer.ts). */
-  setAutoCheckpoint(pages: number): void {
-    this.db.exec(`PRAGMA wal_autocheckpoint=${Math.trunc(pages)}`);
-  }
-
-  executeMultiple(sql: string): void {
-    try {
-      this.db.exec(sql);
-    } catch (err) {
-      throw mapError(err);
-    }
-  }
-
-  /** Rolls back whatever a failed caller left open, so the connection is clean for the next. */
-  reset(): void {
-    if (this.db.open && this.db.inTransaction) this.db.exec("ROLLBACK");
-  }
-
-  close(): void {
-    this.#kept.clear();
-    if (this.db.open) this.db.close();
-  }
-
-  #prepare(sql: string): Prepared {
-    const hit = this.#kept.get(sql);
-    if (hit) return hit;
-    let stmt: NativeStatement;
-    try {
-      stmt = this.db.prepare(sql);
-    } catch (err) {
-      throw mapError(err);
-    }
-    const reader = stmt.reader;
-    const described = reader ? stmt.raw(true).columns() : [];
-    const columns = described.map((c) => c.name);
-    const seen = new Set<string>();
-    const keep = columns.flatMap((name, i) => seen.has(name) ? [] : (seen.add(name), [i]));
-    const prepared = {
-      stmt,
-      reader,
-      columns,
-      columnTypes: described.map((c) => c.type ?? ""),
-      keep,
-    };
-    this.#kept.set(sql, prepared);
-    return prepared;
-  }
-}
-
-// Reads step to the end (all()), which also ends the statement's implicit read transaction: a
-// kept statement left mid-result would pin its snapshot and the connection would read stale data.
-function run(p: Prepared, args: unknown): ResultSet {
-  if (!p.reader) {
-    const info = p.stmt.run(args);
-    return resultSet([], [], [], info.changes, BigInt(info.lastInsertRowid));
-  }
-  const raw = p.stmt.all(args);
-  const rows = new Array<Row>(raw.length);
-  for (let r = 0; r < raw.length; r++) {
-    const values = raw[r];
-    const row: Record<string, unknown> = {};
-    for (const i of p.keep) row[p.columns[i]] = fromNative(values[i]);
-    rows[r] = row as Row;
-  }
-  return resultSet(p.columns, p.columnTypes, rows, 0, undefined);
-}
-
-function resultSet(
-  columns: string[],
-  columnTypes: string[],
-  rows: Row[],
-  rowsAffected: number,
-  lastInsertRowid: bigint | undefined,
-): ResultSet {
+/** A result as @libsql/client hands it: with `toJSON`. */
+function resultSet(r: RawResult): ResultSet {
+  const { columns, columnTypes, rowsAffected, lastInsertRowid } = r;
+  const rows = r.rows as Row[];
   return {
     columns,
     columnTypes,
@@ -183,14 +60,29 @@ function resultSet(
   };
 }
 
-// Blobs arrive as Node Buffers; Folio reads them as ArrayBuffers (as @libsql/client hands them).
-function fromNative(value: unknown): unknown {
-  if (value instanceof Uint8Array) {
-    return value.byteOffset === 0 && value.byteLength === value.buffer.byteLength
-      ? value.buffer
-      : value.slice().buffer;
+/** A statement in the driver's form: throws (TypeError, RangeError) on an argument it cannot store. */
+function nativeStmt(s: InStatement | [string, InArgs?] | string): NativeStmt {
+  if (typeof s === "string") return plain(s);
+  if (Array.isArray(s)) return { sql: s[0], args: toNative(s[1]) };
+  return { sql: s.sql, args: toNative(s.args) };
+}
+
+/** Runs `stmt` on `conn` with @libsql/client's errors. */
+function exec(conn: Connection, stmt: InStatement | string): ResultSet {
+  const native = nativeStmt(stmt);
+  try {
+    return resultSet(conn.execute(native));
+  } catch (err) {
+    throw mapError(err);
   }
-  return value;
+}
+
+function execMultiple(conn: Connection, sql: string): void {
+  try {
+    conn.executeMultiple(sql);
+  } catch (err) {
+    throw mapError(err);
+  }
 }
 
 function toNative(args: InArgs | undefined): unknown {
@@ -219,11 +111,12 @@ function valueToNative(value: InValue): unknown {
 }
 
 function mapError(err: unknown): unknown {
-  if (err instanceof LibsqlError || !(err instanceof Error) || !("rawCode" in err)) return err;
-  const extended = String((err as { code?: unknown }).code ?? "SQLITE_UNKNOWN");
+  const extended = err instanceof LibsqlError ? null : sqliteCode(err);
+  if (extended === null) return err;
+  const e = err as Error & { rawCode: unknown };
   // Extended codes name their base first: SQLITE_CONSTRAINT_UNIQUE is a SQLITE_CONSTRAINT.
   const base = extended.split("_").slice(0, 2).join("_");
-  return new LibsqlError(err.message, base, extended, Number(err.rawCode), err);
+  return new LibsqlError(e.message, base, extended, Number(e.rawCode), e);
 }
 
 const BEGIN: Record<TransactionMode, string> = {
@@ -232,62 +125,26 @@ const BEGIN: Record<TransactionMode, string> = {
   deferred: "BEGIN DEFERRED",
 };
 
-/** Runs `stmts` in one transaction on `conn`, as @libsql/client's batch does. */
+/** Runs `stmts` in the transaction open on `conn`, with @libsql/client's batch errors. */
 function runBatch(conn: Connection, stmts: Array<InStatement | [string, InArgs?]>): ResultSet[] {
-  const out: ResultSet[] = [];
-  for (let i = 0; i < stmts.length; i++) {
-    const s = stmts[i];
-    try {
-      if (!conn.db.inTransaction) {
-        throw new LibsqlBatchError("The transaction has been rolled back", i, "TRANSACTION_CLOSED");
-      }
-      out.push(conn.execute(Array.isArray(s) ? { sql: s[0], args: s[1] ?? [] } : s));
-    } catch (err) {
-      if (err instanceof LibsqlBatchError || !(err instanceof LibsqlError)) throw err;
-      throw new LibsqlBatchError(err.message, i, err.code, err.extendedCode, err.rawCode, err);
-    }
+  try {
+    return runNativeBatch(conn, stmts.map(nativeStmt)).map(resultSet);
+  } catch (err) {
+    throw err instanceof BatchFailure ? batchError(err) : err;
   }
-  return out;
 }
 
-/**
- * Runs write batches inside the caller's transaction, each under its own savepoint: a failing
- * batch is rolled back alone and its error is its result, as if it had run by itself.
- */
-function runGroup(conn: Connection, groups: InStatement[][]): (ResultSet[] | Error)[] {
-  return groups.map((stmts) => {
-    conn.execute("SAVEPOINT batch");
-    try {
-      const results = runBatch(conn, stmts);
-      conn.execute("RELEASE batch");
-      return results;
-    } catch (err) {
-      conn.execute("ROLLBACK TO batch");
-      conn.execute("RELEASE batch");
-      return err instanceof Error ? err : new Error(String(err));
-    }
-  });
-}
-
-/**
- * BEGIN IMMEDIATE on a connection without a busy handler, retried until `timeoutMs`: while another
- * process holds the write lock this process yields to its event loop and keeps serving, where
- * SQLite's own busy handler would sleep with the whole process blocked (1 ms and up per try).
- */
-async function beginWrite(conn: Connection, timeoutMs: number): Promise<void> {
-  const deadline = performance.now() + timeoutMs;
-  for (let tries = 0;; tries++) {
-    try {
-      conn.execute(BEGIN.write);
-      return;
-    } catch (err) {
-      const busy = err instanceof LibsqlError && err.code === "SQLITE_BUSY";
-      if (!busy || performance.now() > deadline) throw err;
-    }
-    // A lock is usually held for well under a millisecond: retry at once a few times, then back
-    // off so a long holder does not cost a core.
-    await new Promise((resolve) => tries < 50 ? setImmediate(resolve) : setTimeout(resolve, 1));
+function batchError(f: BatchFailure): unknown {
+  if (f.cause === TRANSACTION_CLOSED) {
+    return new LibsqlBatchError(
+      "The transaction has been rolled back",
+      f.index,
+      "TRANSACTION_CLOSED",
+    );
   }
+  const err = mapError(f.cause);
+  if (!(err instanceof LibsqlError) || err instanceof LibsqlBatchError) return err;
+  return new LibsqlBatchError(err.message, f.index, err.code, err.extendedCode, err.rawCode, err);
 }
 
 class EmbeddedTransaction implements Transaction {
@@ -304,7 +161,7 @@ class EmbeddedTransaction implements Transaction {
   }
 
   execute(stmt: InStatement): Promise<ResultSet> {
-    return attempt(() => this.#open().execute(stmt));
+    return attempt(() => exec(this.#open(), stmt));
   }
 
   batch(stmts: InStatement[]): Promise<ResultSet[]> {
@@ -312,13 +169,13 @@ class EmbeddedTransaction implements Transaction {
   }
 
   executeMultiple(sql: string): Promise<void> {
-    return attempt(() => this.#open().executeMultiple(sql));
+    return attempt(() => execMultiple(this.#open(), sql));
   }
 
   rollback(): Promise<void> {
     return attempt(() => {
       try {
-        if (!this.closed) this.#conn!.execute("ROLLBACK");
+        if (!this.closed) exec(this.#conn!, "ROLLBACK");
       } finally {
         this.#settle();
       }
@@ -328,7 +185,7 @@ class EmbeddedTransaction implements Transaction {
   commit(): Promise<void> {
     return attempt(() => {
       try {
-        this.#open().execute("COMMIT");
+        exec(this.#open(), "COMMIT");
       } finally {
         this.#settle();
       }
@@ -337,7 +194,7 @@ class EmbeddedTransaction implements Transaction {
 
   close(): void {
     try {
-      if (this.#conn?.db.open && this.#conn.db.inTransaction) this.#conn.execute("ROLLBACK");
+      if (this.#conn?.db.open && this.#conn.db.inTransaction) exec(this.#conn, "ROLLBACK");
     } finally {
       this.#settle();
     }
@@ -378,44 +235,13 @@ export interface CommitMarking {
    * process), or null when it cannot say (read the store then).
    */
   commitMark(): Uint8Array | null;
-}
-
-/**
- * The WAL-index header of a WAL-mode store: SQLite keeps two copies of it, 48 bytes each, at the
- * start of the `-shm` file that every connection of every process maps, and rewrites both on
- * every commit (the last frame, its checksum and the WAL's salts change; sqlite.org/walformat.html,
- * "The WAL-Index Header"). Its format is fixed, since processes built on different SQLite
- * versions share it. Reading it is one seek and one read, where the smallest query costs 10 to 50
- * µs (docs/PERFORMANCE.md, issue 39). Copies that differ mean a commit is being written: no mark.
- * The file stays the same while this client holds a connection (SQLite deletes it only when the
- * last connection anywhere closes), so it is reopened only after the client closes its own.
- */
-class WalIndexWatch {
-  #file: Deno.FsFile | null = null;
-  readonly #buf = new Uint8Array(96);
-
-  constructor(readonly path: string) {}
-
-  mark(): Uint8Array | null {
-    try {
-      this.#file ??= Deno.openSync(`${this.path}-shm`, { read: true });
-      this.#file.seekSync(0, Deno.SeekMode.Start);
-      if (this.#file.readSync(this.#buf) !== 96) return null;
-    } catch {
-      this.close();
-      return null;
-    }
-    const b = this.#buf;
-    for (let i = 0; i < 48; i++) if (b[i] !== b[i + 48]) return null;
-    return b.slice(0, 48);
-  }
-
-  close(): void {
-    try {
-      this.#file?.close();
-    } catch { /* already closed */ }
-    this.#file = null;
-  }
+  /**
+   * The row `sql` (a single-row read) gave when read right after this client's last write
+   * commit, if the store is still at `mark` (nothing committed since by anyone), else null. The
+   * first call registers `sql`: the write thread reads it after each of its commits from then on,
+   * so a lookup that must know a version after every charge asks no query of its own.
+   */
+  readAfterCommit?(sql: string, mark: Uint8Array): Record<string, unknown> | null;
 }
 
 /** An embedded client on the database file at `path`. */
@@ -425,11 +251,14 @@ export function createEmbeddedClient(
 ): GroupingClient {
   // SQLite's default, until a checkpoint thread takes the work (store/checkpointer.ts).
   let autoCheckpointPages = 1000;
-  const open = () => new Connection(path, options.timeoutMs, autoCheckpointPages);
+  const open = () => {
+    try {
+      return new Connection(path, options.timeoutMs, autoCheckpointPages);
+    } catch (err) {
+      throw mapError(err);
+    }
+  };
   let shared: Connection | null = open();
-  // Write batches and groups commit on a connection of their own without a busy handler
-  // (beginWrite); in this process the write queue (store/write_lock.ts) already makes them wait.
-  let writer: Connection | null = null;
   let idle: Connection[] = [];
   const lent = new Set<Connection>();
   let waiters: { resolve: (c: Connection) => void; reject: (e: unknown) => void }[] = [];
@@ -460,17 +289,14 @@ export function createEmbeddedClient(
     if (waiter) waiter.resolve(lend(conn));
     else idle.push(conn);
   };
-  /** Runs `body` in a write transaction on the writer connection. */
-  const inWrite = async <T>(body: (conn: Connection) => T): Promise<T> => {
-    usable();
-    const conn = writer ??= new Connection(path, 0, autoCheckpointPages);
-    await beginWrite(conn, options.timeoutMs);
+  /** Write batches and group commits run on the write thread, started on the first. */
+  let writes = new WriteThread(path, options.timeoutMs, autoCheckpointPages);
+  /** The batches in the driver's form; one whose arguments cannot be stored fails alone, here. */
+  const toWrite = (stmts: Array<InStatement | [string, InArgs?]>): NativeStmt[] | Error => {
     try {
-      const out = body(conn);
-      conn.execute("COMMIT");
-      return out;
-    } finally {
-      conn.reset();
+      return stmts.map(nativeStmt);
+    } catch (err) {
+      return err instanceof Error ? err : new Error(String(err));
     }
   };
   const watch = new WalIndexWatch(path);
@@ -478,8 +304,7 @@ export function createEmbeddedClient(
     watch.close();
     shared?.close();
     shared = null;
-    writer?.close();
-    writer = null;
+    writes.close();
     for (const conn of [...idle, ...lent]) conn.close();
     idle = [];
     lent.clear();
@@ -495,52 +320,68 @@ export function createEmbeddedClient(
     protocol: "file",
     execute(stmt: InStatement | string, args?: InArgs) {
       return attempt(() =>
-        usable().execute(typeof stmt === "string" ? { sql: stmt, args: args ?? [] } : stmt)
+        exec(usable(), typeof stmt === "string" ? { sql: stmt, args: args ?? [] } : stmt)
       );
     },
-    batch(stmts, mode = "deferred") {
-      if (mode === "write") return inWrite((conn) => runBatch(conn, stmts));
-      return attempt(() => {
+    async batch(stmts, mode = "deferred") {
+      if (mode === "write") {
+        usable();
+        const native = toWrite(stmts);
+        if (native instanceof Error) throw native;
+        return (await writes.batch(native)).map(resultSet);
+      }
+      return await attempt(() => {
         const conn = usable();
-        conn.execute(BEGIN[mode]);
+        exec(conn, BEGIN[mode]);
         try {
           const out = runBatch(conn, stmts);
-          conn.execute("COMMIT");
+          exec(conn, "COMMIT");
           return out;
         } finally {
           conn.reset();
         }
       });
     },
-    batchGroup(groups: InStatement[][]) {
-      return inWrite((conn) => runGroup(conn, groups));
+    async batchGroup(groups: InStatement[][]) {
+      usable();
+      const native = groups.map(toWrite);
+      const valid = native.filter((n): n is NativeStmt[] => !(n instanceof Error));
+      const done = valid.length === 0 ? [] : await writes.group(valid);
+      let next = 0;
+      return native.map((n) =>
+        n instanceof Error ? n : ((r) => r instanceof Error ? r : r.map(resultSet))(done[next++])
+      );
     },
     commitMark() {
       return closed ? null : watch.mark();
     },
+    readAfterCommit(sql: string, mark: Uint8Array) {
+      return closed ? null : writes.readAfterCommit(sql, mark);
+    },
     setAutoCheckpoint(pages: number) {
       autoCheckpointPages = pages;
-      for (const conn of [shared, writer, ...idle, ...lent]) conn?.setAutoCheckpoint(pages);
+      for (const conn of [shared, ...idle, ...lent]) conn?.setAutoCheckpoint(pages);
+      writes.setAutoCheckpoint(pages);
     },
     migrate(stmts) {
       return attempt(() => {
         const conn = usable();
-        conn.execute("PRAGMA foreign_keys=off");
+        exec(conn, "PRAGMA foreign_keys=off");
         try {
-          conn.execute(BEGIN.deferred);
+          exec(conn, BEGIN.deferred);
           const out = runBatch(conn, stmts);
-          conn.execute("COMMIT");
+          exec(conn, "COMMIT");
           return out;
         } finally {
           conn.reset();
-          conn.execute("PRAGMA foreign_keys=on");
+          exec(conn, "PRAGMA foreign_keys=on");
         }
       });
     },
     async transaction(mode: TransactionMode = "write") {
       const conn = await borrow();
       try {
-        conn.execute(BEGIN[mode]);
+        exec(conn, BEGIN[mode]);
       } catch (err) {
         giveBack(conn);
         throw err;
@@ -551,7 +392,7 @@ export function createEmbeddedClient(
       return attempt(() => {
         const conn = usable();
         try {
-          conn.executeMultiple(sql);
+          execMultiple(conn, sql);
         } finally {
           conn.reset();
         }
@@ -564,6 +405,7 @@ export function createEmbeddedClient(
       closeAll();
       closed = false;
       shared = open();
+      writes = new WriteThread(path, options.timeoutMs, autoCheckpointPages);
       return Promise.resolve();
     },
     close() {

@@ -1,5 +1,5 @@
 import * as assert from "node:assert/strict";
-import { LibsqlBatchError, LibsqlError } from "@libsql/client";
+import { LibsqlBatchError, LibsqlError, type ResultSet } from "@libsql/client";
 import { createEmbeddedClient } from "./embedded.ts";
 
 async function withClients(
@@ -203,4 +203,67 @@ Deno.test("commitMark(): the same until anyone commits, then new; null before WA
   closed.close();
   assert.equal(closed.commitMark(), null);
   await Deno.remove(dir, { recursive: true });
+});
+
+Deno.test("write batches run on the write thread: the event loop turns while a long one commits", async () => {
+  await withClients(async (db) => {
+    let turns = 0;
+    const ticker = setInterval(() => turns++, 1);
+    try {
+      // Half a million rows: far longer than a timer's millisecond on any machine.
+      await db.batch([
+        `INSERT INTO t (name) WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n
+           WHERE i < 500000) SELECT 'row' || i FROM n`,
+      ], "write");
+    } finally {
+      clearInterval(ticker);
+    }
+    assert.ok(turns > 0, "timers ran while the batch was being written");
+    assert.equal((await db.execute("SELECT count(*) AS n FROM t")).rows[0].n, 500_000);
+  });
+});
+
+Deno.test("a group's batch whose arguments cannot be stored fails alone, before the thread", async () => {
+  await withClients(async (db) => {
+    const results = await db.batchGroup([
+      [{ sql: "INSERT INTO t (name) VALUES (?)", args: ["kept"] }],
+      [{ sql: "INSERT INTO t (name) VALUES (?)", args: [undefined as unknown as null] }],
+      [{ sql: "INSERT INTO t (name) VALUES (?)", args: ["kept"] }],
+      [{ sql: "INSERT INTO t (name) VALUES (?) RETURNING id", args: ["also"] }],
+    ]);
+    assert.ok(results[1] instanceof TypeError);
+    assert.ok(results[2] instanceof LibsqlBatchError);
+    assert.equal((results[2] as LibsqlBatchError).code, "SQLITE_CONSTRAINT");
+    assert.equal((results[2] as LibsqlBatchError).extendedCode, "SQLITE_CONSTRAINT_UNIQUE");
+    assert.equal((results[3] as ResultSet[])[0].rows[0].id, 2);
+    const names = await db.execute("SELECT name FROM t ORDER BY id");
+    assert.deepEqual(names.rows.map((r) => r.name), ["kept", "also"]);
+  });
+});
+
+Deno.test("readAfterCommit(): this client's last commit's read while nothing else committed", async () => {
+  await withClients(async (db, path) => {
+    const SQL = "SELECT count(*) AS n FROM t";
+    const read = () => db.readAfterCommit!(SQL, db.commitMark()!);
+    await db.batch([{ sql: "INSERT INTO t (name) VALUES ('a')" }], "write");
+    assert.equal(read(), null, "not registered until asked");
+    await db.batch([{ sql: "INSERT INTO t (name) VALUES ('b')" }], "write");
+    assert.deepEqual(read(), { n: 2 });
+    await db.batchGroup([[{ sql: "INSERT INTO t (name) VALUES ('c')" }], [{
+      sql: "INSERT INTO t (name) VALUES ('d')",
+    }]]);
+    assert.deepEqual(read(), { n: 4 });
+    // Another connection's commit (another process's would be the same): the read is stale.
+    const other = createEmbeddedClient(path, { timeoutMs: 2000 });
+    try {
+      await other.execute("INSERT INTO t (name) VALUES ('e')");
+      assert.equal(read(), null);
+      // This client's own autocommit write is not the write thread's commit either.
+      await db.batch([{ sql: "INSERT INTO t (name) VALUES ('f')" }], "write");
+      await db.execute("INSERT INTO t (name) VALUES ('g')");
+      assert.equal(read(), null);
+    } finally {
+      other.close();
+    }
+  });
 });

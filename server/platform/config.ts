@@ -22,6 +22,8 @@ export interface Config {
   seedHistory: boolean;
   logLevel: LogLevel;
   logFormat: LogFormat;
+  /** `OTEL_DENO=true`: Deno exports telemetry, so Folio's own spans are made (telemetry.ts). */
+  telemetryExport: boolean;
   /** Name of the trusted proxy header carrying the requester's ISO country code. */
   countryHeader: string | null;
   /**
@@ -155,6 +157,7 @@ export function loadConfig(
     seedHistory: boolean(vars, "FOLIO_SEED_HISTORY", true),
     logLevel,
     logFormat,
+    telemetryExport: vars.OTEL_DENO === "true",
     countryHeader,
     receiptKeySecret: vars.FOLIO_RECEIPT_KEY_SECRET || null,
     payeeKeySecret: vars.FOLIO_PAYEE_KEY_SECRET || null,

@@ -4,9 +4,28 @@
  * Deno.serve request, fetch and Deno.cron itself. This module adds Folio's own spans and metrics
  * through @opentelemetry/api, which Deno wires to its exporter; without OTEL_DENO they are no-ops.
  */
-import { type Attributes, metrics, type Span, SpanStatusCode, trace } from "@opentelemetry/api";
+import {
+  type Attributes,
+  INVALID_SPAN_CONTEXT,
+  metrics,
+  type Span,
+  SpanStatusCode,
+  trace,
+} from "@opentelemetry/api";
 
 const tracer = trace.getTracer("folio");
+/**
+ * Whether Deno exports telemetry (config.ts `telemetryExport`, set by the server at start). When it
+ * does not, a span is a no-op that still costs its context and promise on every read and charge,
+ * so `inSpan` hands out one span that records nothing instead. Until told, spans are made.
+ */
+let exporting = true;
+const NOT_RECORDING = trace.wrapSpanContext(INVALID_SPAN_CONTEXT);
+
+/** Tells this module whether Deno exports telemetry (the server's config, at start). */
+export function setTelemetryExport(on: boolean): void {
+  exporting = on;
+}
 const meter = metrics.getMeter("folio");
 
 /** Folio's metrics; attributes are low-cardinality (surface, outcome, status), never ids. */
@@ -39,6 +58,7 @@ export function inSpan<T>(
   attributes: Attributes,
   fn: (span: Span) => Promise<T>,
 ): Promise<T> {
+  if (!exporting) return fn(NOT_RECORDING);
   return tracer.startActiveSpan(name, { attributes }, async (span) => {
     try {
       return await fn(span);
