@@ -6,12 +6,12 @@
  */
 import {
   BatchFailure,
+  commitGroup,
   Connection,
   inWrite,
   type NativeStmt,
   type RawResult,
   runBatch,
-  runGroup,
   sqliteCode,
   TRANSACTION_CLOSED,
   WalIndexWatch,
@@ -120,7 +120,7 @@ async function answer(command: WriteCommand): Promise<unknown> {
   if (c === null) throw openFailed ?? new Error("The client is closed");
   if ("autoCheckpoint" in command) return c.setAutoCheckpoint(command.autoCheckpoint);
   if ("batch" in command) return await inWrite(c, timeoutMs, (c) => runBatch(c, command.batch));
-  const outcomes = await inWrite(c, timeoutMs, (c) => runGroup(c, command.group));
+  const outcomes = await commitGroup(c, timeoutMs, command.group);
   return outcomes.map((o): GroupOutcome => o instanceof BatchFailure ? { failed: wire(o) } : o);
 }
 
