@@ -3,7 +3,8 @@
  * `DENO_DIR`, until the server prints that it is serving, against a baseline in the same run: a
  * minimal Hono + libSQL app (the same pinned versions, one route, one query) started the same way.
  * Prints, for each, the seconds to the first answer, the CPU seconds the process used until then
- * (the figure to read on a loaded machine) and the npm packages fetched, then the ratios.
+ * (the figure to read on a loaded machine), the npm packages fetched and the files the cache holds
+ * then (a profile of a cold start is mostly the kernel creating them), then the ratios.
  * The Deno binary itself is already cached (npx keeps it); only the module graph is cold.
  *
  *   deno run -A scripts/cold_start.ts [--only=baseline|folio]
@@ -82,6 +83,19 @@ async function cpuOf(pid: number): Promise<number | null> {
   return ticks / 100;
 }
 
+/** Files in a directory tree: what a cold start wrote (new files cost the kernel most of it). */
+async function files(dir: string): Promise<number> {
+  let n = 0;
+  const walk = async (d: string) => {
+    for await (const e of Deno.readDir(d)) {
+      if (e.isDirectory) await walk(`${d}/${e.name}`);
+      else n++;
+    }
+  };
+  await walk(dir).catch(() => {});
+  return n;
+}
+
 async function run(
   name: string,
   cwd: string,
@@ -114,6 +128,7 @@ async function run(
   await reader.cancel().catch(() => {});
   const errors = await new Response(child.stderr).text().catch(() => "");
   const fetched = await packages(denoDir);
+  const written = await files(denoDir);
   if (!opts.keep) await Deno.remove(denoDir, { recursive: true }).catch(() => {});
   if (!served) throw new Error(`${name} never served: ${out.slice(-500)} ${errors.slice(-1500)}`);
   return {
@@ -121,6 +136,7 @@ async function run(
     seconds: Math.round(seconds * 10) / 10,
     cpuSeconds: cpuSeconds === null ? null : Math.round(cpuSeconds * 100) / 100,
     packages: fetched,
+    files: written,
     denoDir,
   };
 }
