@@ -22,7 +22,8 @@ async function main(): Promise<number> {
   }
   let folio;
   try {
-    folio = await startFolio(processConfig(Deno.args));
+    // The demo's history is written once the server answers (docs/decisions/operations.md).
+    folio = await startFolio(processConfig(Deno.args), { historyAfterListening: true });
   } catch (err) {
     if (err instanceof ConfigError || err instanceof StoreError || err instanceof PortInUseError) {
       console.error(`folio: ${err.message}`);
@@ -56,14 +57,17 @@ async function main(): Promise<number> {
       `  Its console sign-in (shown once): ${DEMO_CONSOLE_EMAIL} / ${folio.seeded.consolePassword}`,
       `    lost it? deno task folio reset-password --email=${DEMO_CONSOLE_EMAIL}`,
     );
-    const h = folio.seeded.history;
-    if (h) {
-      lines.push(
-        `  With 30 days of history: ${h.calls} calls, ${h.charges} charges, ${h.intents} reader intents.`,
-      );
-    }
   }
   console.log(lines.join("\n"));
+  if (folio.seeded) {
+    folio.history.then((h) => {
+      if (h) {
+        console.log(
+          `Wrote the demo's 30 days of history: ${h.calls} calls, ${h.charges} charges, ${h.intents} reader intents.`,
+        );
+      }
+    });
+  }
   folio.deps.log.info("Serving", {
     url: folio.url,
     baseUrl: config.baseUrl,

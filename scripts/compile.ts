@@ -32,20 +32,40 @@ const args = [
   // The PDF reader is imported dynamically (main.ts), so that pdf.js stays out of the server.
   "--include",
   "server/domain/catalog/pdf_reader.ts",
-  // x402's packages load by a computed specifier (server/domain/x402/load.ts), unseen from main.ts.
+  // x402's packages load by a computed specifier (server/domain/x402/load.ts), unseen from main.ts,
+  // and so do the MCP and A2A SDKs (their surfaces' routes.ts), nodemailer and qrcode
+  // (docs/decisions/operations.md, "What the start fetches").
   "--include",
   "server/domain/x402/protocol.ts",
+  "--include",
+  "server/surfaces/mcp/endpoint.ts",
+  "--include",
+  "server/surfaces/mcp/card.ts",
+  "--include",
+  "server/surfaces/a2a/dispatch.ts",
+  "--include",
+  "server/surfaces/a2a/stream.ts",
+  "--include",
+  "server/surfaces/a2a/card.ts",
+  "--include",
+  "server/domain/notifications/smtp.ts",
+  "--include",
+  "server/domain/operators/qr_svg.ts",
   "--output",
   "dist/folio",
   "main.ts",
 ];
 const root = new URL("..", import.meta.url).pathname;
+// The included lazy modules' packages are not in the start's lockfile, and compiling records them
+// there: put it back, or every later start would fetch them (tests/serve_lock_test.ts).
+const serveLock = await Deno.readTextFile(`${root}deno.serve.lock`);
 const out = await new Deno.Command(Deno.execPath(), {
   args,
   cwd: root,
   stdout: "inherit",
   stderr: "piped",
 }).output();
+await Deno.writeTextFile(`${root}deno.serve.lock`, serveLock);
 const stderr = new TextDecoder().decode(out.stderr);
 if (out.code === 0) {
   console.log("Built dist/folio. Run it with the same environment variables as `task start`.");

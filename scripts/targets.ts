@@ -73,6 +73,8 @@ export const TARGETS = {
   stallPeakRss: atMost(1.2, "× idle memory at the peak"),
   // Issue 39, part 4: the README's first command on an empty DENO_DIR (scripts/cold_start.ts).
   coldStart: atMost(2, "× a minimal Hono + libSQL app's seconds to serving, same run"),
+  // The same, on the CPU seconds each process used until it served (what load does not inflate).
+  coldStartCpu: atMost(2, "× a minimal Hono + libSQL app's CPU seconds to serving, same run"),
   // Issue 28: after any PDF no reader process or thread is left; issue 39: the peak stays within
   // 1.2× (bench:stalls' target); answered within the reader's 30 s deadline (pdf_text.ts) + 5 s.
   pdfStatus: exactly(1, " (201 stored for the valid book, 422 refused for each hostile shape)"),

@@ -9,7 +9,8 @@ import { type Client, openStore, type Store } from "../store/db.ts";
 import { startCheckpointer } from "../store/checkpointer.ts";
 import { countOperators } from "../store/operators.ts";
 import { plural } from "./platform/words.ts";
-import { seedDemo, type SeedResult } from "./seed/demo.ts";
+import { seedDemo, seedDemoHistory, type SeedResult } from "./seed/demo.ts";
+import type { HistorySummary } from "./seed/history.ts";
 import { createApp } from "./app.ts";
 import { type CallLog, createCallLog } from "./platform/call_log.ts";
 import { type Clock, systemClock } from "./platform/clock.ts";
@@ -38,6 +39,11 @@ export interface Folio {
   store: Store;
   /** Set when this start seeded the demo publisher (its key is shown once). */
   seeded: SeedResult | null;
+  /**
+   * The demo's 30 days of history: `seeded.history`, or with `historyAfterListening` the history
+   * being written while the server already answers (null: none was asked for, or it failed).
+   */
+  history: Promise<HistorySummary | null>;
   /** The origin the server listens on, e.g. http://localhost:8080. */
   url: string;
   /** Runs one probe round against this server's own listener and records it. */
@@ -67,7 +73,7 @@ export interface AssembledFolio {
 /** Opens the store, seeds it if asked, and wires the dependencies; nothing listens yet. */
 export async function assembleFolio(
   config: Config,
-  options: { clock?: Clock; log?: Logger } = {},
+  options: { clock?: Clock; log?: Logger; historyAfterListening?: boolean } = {},
 ): Promise<AssembledFolio> {
   const clock = options.clock ?? systemClock;
   const log = options.log ??
@@ -103,7 +109,7 @@ export async function assembleFolio(
       ? await seedDemo(store.db, {
         now: clock.now(),
         onArticle: (publisherId, articleId) => searchService.articleChanged(publisherId, articleId),
-        history: config.seedHistory,
+        history: config.seedHistory && !options.historyAfterListening,
       })
       : null;
     callLog = createCallLog(store.db, { log });
@@ -190,10 +196,15 @@ async function preparePublisherHosts(deps: AppDeps): Promise<void> {
   for (const p of await listPublishers(deps.store.db)) await syncChapterUrls(deps, p);
 }
 
-/** Assembles Folio and serves it on `config.host:config.port`. */
+/**
+ * Assembles Folio and serves it on `config.host:config.port`. `historyAfterListening` (the start
+ * command's) writes the new demo's history once the server listens, in turns, instead of before
+ * (docs/decisions/operations.md, "The start's own work"); tests and benches read it at once.
+ */
 export async function startFolio(
   config: Config,
-  options: { clock?: Clock; log?: Logger; background?: boolean } = {},
+  options: { clock?: Clock; log?: Logger; background?: boolean; historyAfterListening?: boolean } =
+    {},
 ): Promise<Folio> {
   const folio = await assembleFolio(config, options);
   setTelemetryExport(config.telemetryExport);
@@ -206,6 +217,16 @@ export async function startFolio(
     const port = server.addr.port;
     handler = folio.handler(withListeningPort(config, port));
     if (options.background !== false) folio.startBackground();
+    const seeded = folio.seeded;
+    const history = seeded && config.seedHistory && options.historyAfterListening
+      ? seedDemoHistory(folio.store.db, seeded, {
+        now: folio.deps.clock.now(),
+        between: () => new Promise((resolve) => setTimeout(resolve, 0)),
+      }).catch((err) => {
+        folio.deps.log.error("demo history not written", { error: String(err) });
+        return null;
+      })
+      : Promise.resolve(seeded?.history ?? null);
     // A wildcard listener is reached on loopback; a specific address, there.
     const probeTarget = listenerSender({
       hostname: ["0.0.0.0", "::", ""].includes(config.host) ? "127.0.0.1" : config.host,
@@ -215,6 +236,8 @@ export async function startFolio(
     const shutdown = () =>
       stopping ??= (async () => {
         await server.shutdown();
+        // The store stays open until the demo's history is written (one transaction).
+        await history;
         probeTarget.close();
         await checkpoints?.stop();
         await folio.close();
@@ -224,6 +247,7 @@ export async function startFolio(
       deps: folio.deps,
       store: folio.store,
       seeded: folio.seeded,
+      history,
       url: `http://localhost:${port}`,
       probe: () =>
         runProbeRound(

@@ -6,7 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { seedDemo } from "../server/seed/demo.ts";
-import { json, type TestFolio, testFolio } from "./helpers.ts";
+import { json, startTestFolio, type TestFolio, testFolio } from "./helpers.ts";
 
 // deno-lint-ignore no-explicit-any
 type Body = Record<string, any>;
@@ -122,4 +122,31 @@ Deno.test("the history is written only when the demo publisher is created, and o
   assert.equal(plain.seeded!.history ?? null, null);
   const none = await rows(plain, "SELECT COUNT(*) AS n FROM call_log");
   assert.equal(Number(none[0].n), 0, "tests start from an empty call log");
+});
+
+Deno.test("the start command's history comes after the server answers, whole in one transaction", async () => {
+  // With the history asked for, the demo is created by this start, as on a first `task start`.
+  await using folio = await startTestFolio({ ...HISTORY, historyAfterListening: true });
+  assert.ok(folio.seeded, "this start created the demo");
+  assert.equal(folio.seeded.history, null, "not written before the server listened");
+  const count = async () =>
+    Number(
+      (await rows(folio, "SELECT COUNT(*) AS n FROM call_log WHERE publisher_id = 'pub_demo'"))[0]
+        .n,
+    );
+  // Served meanwhile, and every read sees none or all of the history, never part of it.
+  const seen = new Set<number>();
+  let done = false;
+  const written = folio.history.finally(() => {
+    done = true;
+  });
+  while (!done) {
+    assert.equal((await folio.request("/api/health")).status, 200);
+    seen.add(await count());
+    await new Promise((resolve) => setTimeout(resolve, 0));
+  }
+  const h = (await written)!;
+  assert.ok(h.calls > 1_000 && h.charges > 100, JSON.stringify(h));
+  assert.equal(await count(), h.calls);
+  for (const n of seen) assert.ok(n === 0 || n === h.calls, `a read saw ${n} of ${h.calls} calls`);
 });

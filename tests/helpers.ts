@@ -47,6 +47,8 @@ export interface TestOptions {
   clock?: ManualClock;
   /** Check answers against the OpenAPI document (default true; a request may opt out). */
   checkDocumented?: boolean;
+  /** startTestFolio: write the demo's history after listening, as `task start` does. */
+  historyAfterListening?: boolean;
 }
 
 /** The clock every test starts at unless it brings its own. */
@@ -78,6 +80,7 @@ export async function testFolio(options: TestOptions = {}): Promise<TestFolio> {
     deps: folio.deps,
     store: folio.store,
     seeded: folio.seeded ?? seeded,
+    history: Promise.resolve(folio.seeded?.history ?? null),
     url: config.baseUrl,
     shutdown,
     clock,
@@ -104,7 +107,11 @@ export async function testFolio(options: TestOptions = {}): Promise<TestFolio> {
 export async function startTestFolio(options: TestOptions = {}): Promise<TestFolio> {
   const { config, clock, dataDir, seeded, owned } = await prepare(options, { port: "0" });
   const log = memoryLogger();
-  const folio = await startFolio(config, { clock, log });
+  const folio = await startFolio(config, {
+    clock,
+    log,
+    historyAfterListening: options.historyAfterListening,
+  });
   const port = Number(new URL(folio.url).port);
   // Deno's fetch sets Host from the URL, so named hosts go through a client that connects to
   // 127.0.0.1 while keeping the URL's host (as a browser resolving *.localhost would).

@@ -14,6 +14,9 @@ import {
 import { testFolio } from "./helpers.ts";
 import { ACCEPT, initialize, mintToken, post } from "./mcp_helpers.ts";
 import { type Wire, wire } from "./wire.ts";
+import assert from "node:assert/strict";
+import * as sdk from "@modelcontextprotocol/sdk/types.js";
+import * as ours from "../server/domain/mcp_versions.ts";
 
 const HEADERS = ["www-authenticate", "allow", "mcp-session-id"];
 
@@ -159,4 +162,9 @@ Deno.test("MCP wire: argument errors and every get_article outcome", async (t) =
     call("request_license", { use_case: "fine_tuning", message: "We train models" }),
   );
   await t.assertSnapshot(table);
+});
+
+Deno.test("the protocol versions the start knows without the SDK are the SDK's", () => {
+  assert.equal(ours.LATEST_PROTOCOL_VERSION, sdk.LATEST_PROTOCOL_VERSION);
+  assert.deepEqual(ours.SUPPORTED_PROTOCOL_VERSIONS, sdk.SUPPORTED_PROTOCOL_VERSIONS);
 });

@@ -4,8 +4,10 @@
  * so deno.json names neither, and `deno run --lock=deno.serve.lock` installs every package of that
  * lockfile, so it must hold exactly what serving reaches: a package only an optional path loads
  * (by a variable specifier) that a run wrote into it would be fetched by every start.
+ * scripts/serve_lock.ts writes it from deno.lock.
  */
 import assert from "node:assert/strict";
+import { reachedPackages } from "../scripts/serve_lock.ts";
 
 const ROOT = new URL("../", import.meta.url);
 
@@ -30,63 +32,19 @@ Deno.test("deno.json names its imports through import_map.json and has no defaul
 
 Deno.test("deno.serve.lock holds exactly the npm packages main.ts reaches", async () => {
   const lock = JSON.parse(await Deno.readTextFile(new URL("deno.serve.lock", ROOT)));
-  // The graph resolved against the whole lockfile, so the serving one cannot shape the answer.
-  const out = await new Deno.Command(Deno.execPath(), {
-    args: ["info", "--json", "--lock=deno.lock", "main.ts"],
-    cwd: ROOT.pathname,
-    env: { NO_COLOR: "1" },
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  assert.equal(out.code, 0, new TextDecoder().decode(out.stderr));
-  const info = JSON.parse(new TextDecoder().decode(out.stdout)) as {
-    roots: string[];
-    redirects: Record<string, string>;
-    modules: {
-      specifier: string;
-      kind: string;
-      npmPackage?: string;
-      dependencies?: { code?: { specifier?: string }; type?: { specifier?: string } }[];
-    }[];
-    npmPackages: Record<string, { dependencies?: string[] }>;
-  };
-  // The modules `deno run` loads: code imports only, since `import type` and `typeof import()`
-  // (a lazily loaded path's types, docs/decisions/operations.md) are never fetched at start.
-  const modules = new Map(info.modules.map((m) => [m.specifier, m]));
-  const loaded = new Set<string>();
-  const npmRoots: string[] = [];
-  const pending = [...info.roots];
-  while (pending.length) {
-    const specifier = pending.pop()!;
-    const module = modules.get(info.redirects[specifier] ?? specifier);
-    if (!module || loaded.has(module.specifier)) continue;
-    loaded.add(module.specifier);
-    if (module.kind === "npm" && module.npmPackage) npmRoots.push(module.npmPackage);
-    for (const dep of module.dependencies ?? []) {
-      if (dep.code?.specifier) pending.push(dep.code.specifier);
-      // An npm types package named by `@ts-types` is resolved (and fetched) at start too.
-      if (dep.type?.specifier?.startsWith("npm:")) pending.push(dep.type.specifier);
-    }
-  }
-  // The packages those modules import, and everything those depend on.
-  const reached = new Set<string>();
-  const stack = npmRoots;
-  while (stack.length) {
-    const id = stack.pop()!;
-    if (reached.has(id)) continue;
-    reached.add(id);
-    stack.push(...info.npmPackages[id]?.dependencies ?? []);
-  }
+  const reached = await reachedPackages();
   const locked = Object.keys(lock.npm);
   assert.ok(reached.size > 50, `${reached.size} packages reached`);
   assert.deepEqual(
     locked.filter((p) => !reached.has(p)),
     [],
-    "deno.serve.lock holds packages serving does not reach: every start would fetch them",
+    "deno.serve.lock holds packages serving does not reach: every start would fetch them " +
+      "(a lazily loaded package's first use under `task start` writes it there): " +
+      "run scripts/serve_lock.ts",
   );
   assert.deepEqual(
     [...reached].filter((p) => !locked.includes(p)),
     [],
-    "serving reaches packages deno.serve.lock lacks: run `deno task start` once and commit it",
+    "serving reaches packages deno.serve.lock lacks: run scripts/serve_lock.ts and commit it",
   );
 });

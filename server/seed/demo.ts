@@ -96,7 +96,6 @@ export async function seedDemo(
     }, options),
   ], "write");
   const articleIds: string[] = [];
-  const seeded: HistoryArticle[] = [];
   for (const a of catalog as DemoArticle[]) {
     const { id } = await upsertArticle(db, DEMO_PUBLISHER_ID, {
       url: a.url,
@@ -107,22 +106,40 @@ export async function seedDemo(
       tags: a.tags,
       body: a.body,
       policy: a.policy,
-      priceMicros: a.priceUsdCents === null ? null : centsToMicros(a.priceUsdCents),
+      priceMicros: priceOf(a),
     }, { now: options.now });
     articleIds.push(id);
-    seeded.push({
-      id,
-      url: a.url,
-      title: a.title,
-      publishedAt: a.publishedAt,
-      policy: a.policy,
-      priceMicros: a.priceUsdCents === null ? null : centsToMicros(a.priceUsdCents),
-    });
     await options.onArticle?.(DEMO_PUBLISHER_ID, id);
   }
-  const publisher = await getPublisher(db, DEMO_PUBLISHER_ID);
-  const history = options.history && publisher
-    ? await seedHistory(db, publisher, seeded, { now: options.now })
+  const history = options.history
+    ? await seedDemoHistory(db, { articleIds }, { now: options.now })
     : null;
   return { publisherId: DEMO_PUBLISHER_ID, articleIds, apiKey, consolePassword, history };
+}
+
+function priceOf(a: DemoArticle): number | null {
+  return a.priceUsdCents === null ? null : centsToMicros(a.priceUsdCents);
+}
+
+/**
+ * The demo's 30 days of history (server/seed/history.ts) for the catalog `seedDemo` just wrote:
+ * `seedDemo` writes it when asked, and `startFolio` writes it after the server listens
+ * (docs/decisions/operations.md, "The start's own work"), taking `between` turns.
+ */
+export async function seedDemoHistory(
+  db: Client,
+  seeded: Pick<SeedResult, "articleIds">,
+  options: { now: Date; between?: () => Promise<void> },
+): Promise<HistorySummary | null> {
+  const publisher = await getPublisher(db, DEMO_PUBLISHER_ID);
+  if (!publisher) return null;
+  const articles: HistoryArticle[] = (catalog as DemoArticle[]).map((a, i) => ({
+    id: seeded.articleIds[i],
+    url: a.url,
+    title: a.title,
+    publishedAt: a.publishedAt,
+    policy: a.policy,
+    priceMicros: priceOf(a),
+  }));
+  return await seedHistory(db, publisher, articles, options);
 }

@@ -51,7 +51,7 @@ export async function seedHistory(
   db: Client,
   publisher: Publisher,
   articles: HistoryArticle[],
-  options: { now: Date; seed?: number },
+  options: { now: Date; seed?: number; between?: () => Promise<void> },
 ): Promise<HistorySummary> {
   const rng = xoroshiro128plus(options.seed ?? 20_251_127);
   const random = () => uniformFloat64(rng);
@@ -77,6 +77,8 @@ export async function seedHistory(
   const spend = new Map<string, { buyerId: string; month: string; micros: number }>();
   for (let d = DAYS - 1; d >= 0; d--) {
     const day = today - d * DAY_MS;
+    // Written after the server listens, a day at a time: requests take their turns in between.
+    await options.between?.();
     const progress = (DAYS - 1 - d) / (DAYS - 1);
     const weekend = [0, 6].includes(new Date(day).getUTCDay()) ? WEEKEND : 1;
     for (const v of visitors) {

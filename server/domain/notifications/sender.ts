@@ -6,8 +6,6 @@
  * expires. The Message-ID is the row's, so the rare resend after a crash between the server's
  * accept and our record carries the same id and receivers can tell it is the same message.
  */
-// @ts-types="@types/nodemailer"
-import nodemailer from "nodemailer";
 import {
   claimDueMail,
   type ClaimedMail,
@@ -18,6 +16,7 @@ import type { AppDeps } from "../../deps.ts";
 import type { MailConfig } from "../../platform/config.ts";
 import { nextAttemptAt } from "../webhooks/delivery.ts";
 import { renderMail } from "./templates.ts";
+import { loadOnce } from "../../platform/lazy.ts";
 
 /** How long the SMTP server has to greet, and to answer each command. */
 export const SMTP_TIMEOUT_MS = 15_000;
@@ -35,14 +34,20 @@ export interface MailTransport {
   close(): void;
 }
 
-/** The SMTP transport of a mail configuration. */
+// nodemailer loads with a node's first message, not at start (docs/decisions/operations.md,
+// "What the start fetches").
+const SMTP = ["./smtp", "ts"].join(".");
+const smtp = loadOnce((): Promise<typeof import("./smtp.ts")> => import(SMTP));
+
+/** The SMTP transport of a mail configuration (nodemailer's, made on the first message). */
 export function smtpTransport(mail: MailConfig): MailTransport {
-  return nodemailer.createTransport({
-    url: mail.smtpUrl,
-    connectionTimeout: SMTP_TIMEOUT_MS,
-    greetingTimeout: SMTP_TIMEOUT_MS,
-    socketTimeout: SMTP_TIMEOUT_MS,
-  }) as unknown as MailTransport;
+  let transport: Promise<MailTransport> | undefined;
+  const made = () =>
+    transport ??= smtp().then((m) => m.createSmtpTransport(mail.smtpUrl, SMTP_TIMEOUT_MS));
+  return {
+    sendMail: async (m) => await (await made()).sendMail(m),
+    close: () => void transport?.then((t) => t.close(), () => {}),
+  };
 }
 
 /** Options of one drain: who holds the leases, how many at once, and the transport. */

@@ -4,11 +4,15 @@
  * one step either side (clock drift), and only once: the operator's last accepted step is kept
  * and a code of that step or an earlier one is refused (RFC 6238 section 5.2).
  */
-// @ts-types="npm:@types/qrcode@1.5.6"
-import QRCode from "qrcode";
 import { Secret, TOTP } from "otpauth";
+import { loadOnce } from "../../platform/lazy.ts";
 import { hashSecret } from "../../platform/secrets.ts";
 import { randomBase32 } from "../../../store/ids.ts";
+
+// qrcode loads on the first enrolment, not at start (docs/decisions/operations.md, "What the start
+// fetches").
+const QR_SVG = ["./qr_svg", "ts"].join(".");
+const qr = loadOnce((): Promise<typeof import("./qr_svg.ts")> => import(QR_SVG));
 
 const PERIOD_S = 30;
 
@@ -31,7 +35,7 @@ function totpOf(secret: string, label: string): TOTP {
 /** The otpauth:// URI an authenticator app reads (Key Uri Format), and its QR code as SVG. */
 export async function enrolmentOf(secret: string, label: string) {
   const uri = totpOf(secret, label).toString();
-  const qrSvg = await QRCode.toString(uri, { type: "svg", errorCorrectionLevel: "M", margin: 2 });
+  const qrSvg = await (await qr()).qrSvg(uri);
   return { secret, uri, qrSvg };
 }
 

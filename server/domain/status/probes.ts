@@ -4,7 +4,7 @@
  * search_articles, and the A2A card, each where the publisher offers it. A round's requests carry
  * a short-lived token (only its hash is stored) so they stay out of the call log and the meters.
  */
-import { LATEST_PROTOCOL_VERSION } from "@modelcontextprotocol/sdk/types.js";
+import { LATEST_PROTOCOL_VERSION } from "../mcp_versions.ts";
 import type { Client } from "../../../store/db.ts";
 import { listPublishers, type Publisher } from "../../../store/publishers.ts";
 import {

@@ -19,11 +19,18 @@ import {
 import { offered } from "../../domain/licensing/reach.ts";
 import { hostOf } from "../../platform/middleware.ts";
 import { clientAddress } from "../../platform/throttle.ts";
-import { agentCardJson, cardVersion } from "./card.ts";
-import { dispatch } from "./dispatch.ts";
+import { loadOnce } from "../../platform/lazy.ts";
 import { a2aError, notServed } from "./errors.ts";
 import { parseEnvelope } from "./jsonrpc.ts";
-import { sseBody } from "./stream.ts";
+
+// The A2A SDK (express in its tree) loads on the first A2A call or agent card, not at start
+// (docs/decisions/operations.md, "What the start fetches"); scripts/compile.ts includes these.
+const DISPATCH = ["./dispatch", "ts"].join(".");
+const STREAM = ["./stream", "ts"].join(".");
+const CARD = ["./card", "ts"].join(".");
+const dispatcher = loadOnce((): Promise<typeof import("./dispatch.ts")> => import(DISPATCH));
+const streams = loadOnce((): Promise<typeof import("./stream.ts")> => import(STREAM));
+const cards = loadOnce((): Promise<typeof import("./card.ts")> => import(CARD));
 
 /** CORS for the card and the endpoint: keys travel in the Authorization header, never cookies. */
 export const A2A_CORS: MiddlewareHandler = openCors({
@@ -66,7 +73,7 @@ export function a2aRoutes(deps: AppDeps, via: "host" | "param"): Hono<AppEnv> {
         return c.body(null, 204);
       }
       const caller = callerOf(c, deps, "a2a");
-      const out = await dispatch(deps, {
+      const out = await (await dispatcher()).dispatch(deps, {
         ...env,
         publisher: c.get("publisher"),
         caller,
@@ -80,7 +87,7 @@ export function a2aRoutes(deps: AppDeps, via: "host" | "param"): Hono<AppEnv> {
       });
       if (out.stream) {
         const onGone = out.tool.startsWith("_method:") ? "stop" : "drain";
-        return c.body(sseBody(out.stream, onGone), 200, {
+        return c.body((await streams()).sseBody(out.stream, onGone), 200, {
           "content-type": "text/event-stream",
           "cache-control": "no-cache",
         });
@@ -105,6 +112,7 @@ export function agentCardRoute(deps: AppDeps) {
     if (!publisher || !offered(publisher, "a2a")) return notServed(c, publisher);
     c.header("Cache-Control", "public, max-age=60");
     c.header("Vary", "A2A-Version");
+    const { agentCardJson, cardVersion } = await cards();
     const version = cardVersion(c.req.header("A2A-Version"), c.req.query("version"));
     return c.json(agentCardJson(deps.config, publisher, version));
   };

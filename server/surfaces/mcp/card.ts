@@ -14,9 +14,7 @@ import { enabledSponsorTools } from "./sponsor_tools.ts";
 import { CORE_TOOLS } from "./tools.ts";
 import { PROMPTS } from "./prompts.ts";
 
-/** The protocol versions this server speaks (the SDK's list). */
-export { SUPPORTED_PROTOCOL_VERSIONS } from "@modelcontextprotocol/sdk/types.js";
-import { SUPPORTED_PROTOCOL_VERSIONS } from "@modelcontextprotocol/sdk/types.js";
+import { SUPPORTED_PROTOCOL_VERSIONS } from "../../domain/mcp_versions.ts";
 import { publicRights, rightsWords } from "../../domain/licensing/rights.ts";
 
 /** The card of one publisher. */

@@ -8,12 +8,8 @@
  */
 import type { Context } from "hono";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
-import {
-  type JSONRPCMessage,
-  LATEST_PROTOCOL_VERSION,
-  type RequestId,
-  SUPPORTED_PROTOCOL_VERSIONS,
-} from "@modelcontextprotocol/sdk/types.js";
+import type { JSONRPCMessage, RequestId } from "@modelcontextprotocol/sdk/types.js";
+import { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from "../../domain/mcp_versions.ts";
 import type { Publisher } from "../../../store/publishers.ts";
 import type { AppDeps } from "../../deps.ts";
 import type { PublishedEnv } from "../../platform/envelope.ts";

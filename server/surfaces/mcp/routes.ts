@@ -19,9 +19,16 @@ import {
 import { AppError, invalid, notFound } from "../../platform/errors.ts";
 import { metadataUrlOf, protectedResourceMetadataUrl } from "../../platform/resource_metadata.ts";
 import { publisherUrls } from "../../platform/urls.ts";
-import { publisherCard } from "./card.ts";
-import { handleMcp } from "./endpoint.ts";
+import { loadOnce } from "../../platform/lazy.ts";
 import { errorResponse, McpHttpError, refusalError, scopeCheck, transportChecks } from "./guard.ts";
+
+// The MCP SDK (with ajv and express in its tree) and the tools' schemas load on the first MCP
+// request or card, not at start (docs/decisions/operations.md, "What the start fetches");
+// scripts/compile.ts includes both modules.
+const ENDPOINT = ["./endpoint", "ts"].join(".");
+const CARD = ["./card", "ts"].join(".");
+const endpoint = loadOnce((): Promise<typeof import("./endpoint.ts")> => import(ENDPOINT));
+const card = loadOnce((): Promise<typeof import("./card.ts")> => import(CARD));
 
 /**
  * The MCP endpoint: the envelope and MCP's own checks, in the order a client sees them. `via` says
@@ -57,7 +64,7 @@ export function mcpRoutes(deps: AppDeps, via: "host" | "param"): Hono<AppEnv> {
     gate(deps, "mcp", () => null),
     scopeCheck(metadataOf),
     bodyLimited(RPC_BODY_LIMIT),
-    (c) => handleMcp(c, deps, metadataOf(c)),
+    async (c) => (await endpoint()).handleMcp(c, deps, metadataOf(c)),
   );
   return app;
 }
@@ -69,7 +76,7 @@ export function cardRoutes(deps: AppDeps): Hono<AppEnv> {
     const publisher = await getPublisher(deps.store.db, c.req.param("publisherId"));
     if (!publisher) throw notFound("Publisher");
     c.header("Access-Control-Allow-Origin", "*");
-    return c.json(publisherCard(deps.config, publisher));
+    return c.json((await card()).publisherCard(deps.config, publisher));
   });
   return app;
 }
@@ -83,6 +90,6 @@ export function mcpJsonRoute(deps: AppDeps) {
     const publisher = await findPublisherBySlug(deps.store.db, slug);
     if (!publisher) throw new AppError(404, "not_found", `No publisher has the slug "${slug}"`);
     c.header("Access-Control-Allow-Origin", "*");
-    return c.json(publisherCard(deps.config, publisher));
+    return c.json((await card()).publisherCard(deps.config, publisher));
   };
 }
