@@ -2,8 +2,8 @@
  * deno.serve.lock, the start's lockfile (docs/decisions/operations.md, "What the start fetches"):
  * `deno run` installs every package of the lockfile it is given, so it must hold exactly the npm
  * packages main.ts reaches, at deno.lock's versions and hashes. This writes it from deno.lock
- * (after a change to what main.ts reaches statically, or after a lazily loaded package's first use
- * under `task start` wrote itself into it); tests/serve_lock_test.ts checks it.
+ * after a change to what main.ts reaches statically (`task start` runs on a copy, `.start.lock`,
+ * so what loads on first use never writes itself here); tests/serve_lock_test.ts checks it.
  *
  *   deno run --lock=deno.lock --allow-run --allow-read --allow-write scripts/serve_lock.ts
  */

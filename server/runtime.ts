@@ -30,6 +30,7 @@ import { reconcileX402 } from "./domain/x402/reconcile.ts";
 import type { AppDeps } from "./deps.ts";
 import { createLogger, type Logger } from "./platform/log.ts";
 import { setTelemetryExport } from "./platform/telemetry.ts";
+import { preload } from "./platform/lazy.ts";
 import { listenerSender, runProbeRound } from "./domain/status/probes.ts";
 
 /** A started service. */
@@ -217,6 +218,8 @@ export async function startFolio(
     const port = server.addr.port;
     handler = folio.handler(withListeningPort(config, port));
     if (options.background !== false) folio.startBackground();
+    // The SDKs that load on first use load now, behind the first answers (server/platform/lazy.ts).
+    const preloading = preload();
     const seeded = folio.seeded;
     const history = seeded && config.seedHistory && options.historyAfterListening
       ? seedDemoHistory(folio.store.db, seeded, {
@@ -238,6 +241,7 @@ export async function startFolio(
         await server.shutdown();
         // The store stays open until the demo's history is written (one transaction).
         await history;
+        await preloading;
         probeTarget.close();
         await checkpoints?.stop();
         await folio.close();

@@ -5,12 +5,29 @@
  * `() => import(specifier)`, since a specifier resolves against the module that imports it.
  */
 
+/** Every module loaded on first use, for `preload()`. */
+const loaders: (() => Promise<unknown>)[] = [];
+
 /** `load()` once; a load that failed (a package that could not be fetched) is tried again. */
 export function loadOnce<T>(load: () => Promise<T>): () => Promise<T> {
   let loading: Promise<T> | undefined;
-  return () =>
+  const once = () =>
     loading ??= load().catch((err) => {
       loading = undefined;
       throw err;
     });
+  loaders.push(once);
+  return once;
+}
+
+/**
+ * Loads every such module, one at a time with a turn between, once the server answers: the start
+ * does not wait for them, and the first MCP call after it does not either (1.8 s on a cold cache).
+ * A load that fails is left to the first use, which tries again and answers the error.
+ */
+export async function preload(): Promise<void> {
+  for (const load of loaders) {
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    await load().catch(() => {});
+  }
 }
