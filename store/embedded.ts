@@ -226,6 +226,8 @@ function attempt<T>(fn: () => T): Promise<T> {
 export interface GroupingClient extends Client, CommitMarking, AutoCheckpointing {
   /** Each batch's results, or its error; rejects when the shared transaction itself fails. */
   batchGroup(groups: InStatement[][]): Promise<(ResultSet[] | Error)[]>;
+  /** Tests: makes the write thread fail as a fault in it would (its writes must not hang). */
+  crashWriteThreadForTest(): void;
 }
 
 /** A client that can tell, without a query, whether anything was committed since a mark. */
@@ -354,6 +356,9 @@ export function createEmbeddedClient(
     },
     commitMark() {
       return closed ? null : watch.mark();
+    },
+    crashWriteThreadForTest() {
+      writes.crashForTest();
     },
     readAfterCommit(sql: string, mark: Uint8Array) {
       return closed ? null : writes.readAfterCommit(sql, mark);

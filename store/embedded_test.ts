@@ -267,3 +267,16 @@ Deno.test("readAfterCommit(): this client's last commit's read while nothing els
     }
   });
 });
+
+Deno.test("a write thread that fails answers its pending writes as failed, and the next write starts a new one", async () => {
+  await withClients(async (db) => {
+    await db.batch([{ sql: "INSERT INTO t (name) VALUES ('before')" }], "write");
+    db.crashWriteThreadForTest(); // fails on its next message, ahead of this write
+    const lost = await db.batch([{ sql: "INSERT INTO t (name) VALUES ('lost')" }], "write")
+      .catch((e) => e);
+    assert.ok(lost instanceof LibsqlError && lost.code === "WRITE_THREAD_FAILED", String(lost));
+    await db.batch([{ sql: "INSERT INTO t (name) VALUES ('after')" }], "write");
+    const names = await db.execute("SELECT name FROM t ORDER BY id");
+    assert.deepEqual(names.rows.map((r) => r.name), ["before", "after"]);
+  });
+});

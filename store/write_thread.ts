@@ -71,6 +71,11 @@ export class WriteThread {
     return after.rows[sql];
   }
 
+  /** Makes the thread fail as a fault in it would (tests: its writes must not hang). */
+  crashForTest(): void {
+    this.#thread().postMessage({ id: this.#next++, crash: true } satisfies WriteCommand);
+  }
+
   /** Closes the writer connection once what was asked before is answered, then ends the thread. */
   close(): void {
     const worker = this.#worker;

@@ -27,6 +27,7 @@ export type WriteCommand =
     | { autoCheckpoint: number }
     | { readAfterCommit: string }
     | { close: true }
+    | { crash: true }
   );
 
 /** An error as data: the driver's code when it is SQLite's, else its class name. */
@@ -64,6 +65,8 @@ const afterCommitReads = new Set<string>();
 
 self.onmessage = (e: MessageEvent<WriteCommand>) => {
   const command = e.data;
+  // Tests: a fault in the thread's own code, as an uncaught throw is.
+  if ("crash" in command) throw new Error("The write thread crashed (a test asked it to)");
   tail = tail.then(async () => {
     try {
       const ok = await answer(command);
@@ -120,6 +123,7 @@ async function answer(command: WriteCommand): Promise<unknown> {
   if (c === null) throw openFailed ?? new Error("The client is closed");
   if ("autoCheckpoint" in command) return c.setAutoCheckpoint(command.autoCheckpoint);
   if ("batch" in command) return await inWrite(c, timeoutMs, (c) => runBatch(c, command.batch));
+  if ("crash" in command) return null; // thrown in onmessage, before it gets here
   const outcomes = await commitGroup(c, timeoutMs, command.group);
   return outcomes.map((o): GroupOutcome => o instanceof BatchFailure ? { failed: wire(o) } : o);
 }

@@ -79,10 +79,18 @@ export function usdText(micros: number): string {
   return `${GROUPED.format(micros / MICROS_PER_USD)} USD`;
 }
 
-/** Wire prose: a per-use price, e.g. "0.05 USD" or "0.005 USD" (at least 2, at most 6 decimals). */
+/**
+ * Wire prose: a per-use price, e.g. "0.05 USD" or "0.005 USD" (at least 2, at most 6 decimals,
+ * thousands grouped). Written from the micros' digits as `PRICE` formats them (exact even where the
+ * float division is not): every charged read puts its price in its sentence, and ICU's formatting
+ * was most of that sentence's cost.
+ */
 export function usdPriceText(micros: number): string {
   assertMicros(micros);
-  return `${PRICE.format(micros / MICROS_PER_USD)} USD`;
+  const digits = String(Math.abs(micros)).padStart(7, "0");
+  const whole = digits.slice(0, -6).replace(/\B(?=(\d{3})+$)/g, ",");
+  const fraction = digits.slice(-6).replace(/0+$/, "").padEnd(2, "0");
+  return `${micros < 0 ? "-" : ""}${whole}.${fraction} USD`;
 }
 
 /** Wire prose: a per-use price in US cents as agents read it, e.g. 0.5 → "0.5¢". */
