@@ -32,7 +32,7 @@ const rssCapGb = Number(/--rss-cap-gb[ =]([\d.]+)/.exec(args)?.[1] ?? 8);
 /** Insertion stops (and is reported as such) past this many seconds. */
 const insertCapS = Number(/--insert-cap-s[ =](\d+)/.exec(args)?.[1] ?? 360);
 const BATCH = 1000;
-/** Same column weights as search/fts.ts FTS_WEIGHTS (title, summary, tags, body); pub dropped. */
+/** Orama's field boosts in this bench; not search/fts.ts FTS_WEIGHTS (title ×2, the rest ×1). */
 const WEIGHTS = { title: 4, summary: 2, tags: 2, body: 1 };
 const TARGETS: Record<number, { p95: number; rssMB: number; restartMs: number }> = {
   10000: { p95: 10, rssMB: 4000, restartMs: 10_000 },

@@ -12,6 +12,8 @@
  *     --pseudo-queries  also print the semantic weight the catalog's own pseudo-queries choose
  *     --select          choose the fusion's head for each collection on the others (leave one
  *                       collection out) and score it on the one left out
+ *     --fts-weights=0,4,1,1,1  bm25 column weights (pub, title, summary, tags, body) for the
+ *                       full-text leg instead of the production ones (search/fts.ts)
  */
 import { openStore } from "../store/db.ts";
 import { upsertArticle } from "../store/articles.ts";
@@ -26,6 +28,9 @@ import {
   fusedRankings,
   goals,
   HEADS,
+  judgedApart,
+  MARGIN,
+  oracle,
   preferredWeight,
   type Scored,
   scoreHeads,
@@ -64,7 +69,7 @@ export interface Runs {
 
 export async function runCollection(
   c: Collection,
-  options: { pseudoQueries?: boolean } = {},
+  options: { pseudoQueries?: boolean; ftsWeights?: number[] } = {},
 ): Promise<Runs> {
   const tmp = await Deno.makeTempDir({ prefix: "folio-suite-" });
   const store = await openStore(`file:${tmp}/folio.db`, { now: new Date() });
@@ -100,6 +105,7 @@ export async function runCollection(
         dataDir: null,
         resultCache: false,
         legs,
+        ftsWeights: options.ftsWeights,
         onLegs: onLegs ? (l) => onLegs.push(l) : undefined,
       });
     const trainer = service("both");
@@ -176,6 +182,8 @@ function report(r: Runs, options: { candidates: boolean }): Scored {
   console.log(`| ${r.name} | ${r.judged.length} | ${cells.join(" | ")} |`);
   const legs = { fts: score("fts"), semantic: score("semantic"), bm25: score("bm25") };
   const apart = disagree(r);
+  const judged = judgedApart(legs.fts, legs.semantic);
+  const best = oracle(legs.fts, legs.semantic);
   const lines: string[] = [];
   for (const k of ["fts", "semantic", "bm25"] as const) {
     lines.push(`hybrid − ${k}: ${diff(paired(score("hybrid"), legs[k], () => true, NO_FLIPS))}`);
@@ -184,8 +192,18 @@ function report(r: Runs, options: { candidates: boolean }): Scored {
     const p = paired(score("hybrid"), legs[k], (i) => apart[i], NO_FLIPS);
     lines.push(`legs disagree (${p.n}): hybrid − ${k} ${diff(p)}`);
   }
+  for (const k of ["fts", "semantic"] as const) {
+    const p = paired(score("hybrid"), legs[k], (i) => judged[i], NO_FLIPS);
+    lines.push(`nDCG@10 apart by > ${MARGIN} (${p.n}): hybrid − ${k} ${diff(p)}`);
+  }
+  for (const [on, subset] of [[apart, "top 10s disagree"], [judged, "judged apart"]] as const) {
+    const said = (["fts", "semantic"] as const).map((k) =>
+      `− ${k} ${diff(paired(best, legs[k], (i) => on[i], NO_FLIPS))}`
+    );
+    lines.push(`better leg per query in hindsight, ${subset}: ${said.join(", ")}`);
+  }
   console.log(`|   | | ${lines.join("; ")} |`);
-  console.log(`|   | | goals: ${goals(score("hybrid"), legs, apart).text} |`);
+  console.log(`|   | | goals: ${goals(score("hybrid"), legs, apart, judged).text} |`);
   if (r.pseudo) {
     const w = preferredWeight(r.legs, r.docOf, r.judged);
     console.log(
@@ -197,7 +215,7 @@ function report(r: Runs, options: { candidates: boolean }): Scored {
   if (options.candidates) {
     for (const [name, fuse] of CANDIDATES) {
       const h = perQuery(fusedRankings(r.legs, r.docOf, fuse), r.judged);
-      console.log(`|   | | ${name}: ${f(mean(h))}; ${goals(h, legs, apart).text} |`);
+      console.log(`|   | | ${name}: ${f(mean(h))}; ${goals(h, legs, apart, judged).text} |`);
     }
   }
   return scoreHeads(r.name, r.legs, r.docOf, r.judged, legs);
@@ -244,14 +262,16 @@ async function saved(name: string): Promise<Runs> {
 if (import.meta.main) {
   const names = Deno.args.filter((a) => !a.startsWith("--"));
   const flag = (f: string) => Deno.args.includes(f);
+  const weights = Deno.args.find((a) => a.startsWith("--fts-weights="))?.split("=")[1];
   console.log("| collection | queries | full-text leg | semantic leg | hybrid | plain BM25 |");
   console.log("| --- | ---: | ---: | ---: | ---: | ---: |");
   const scored: Scored[] = [];
   const apart: boolean[][] = [];
   for (const name of names.length ? names : DEFAULT) {
-    const runs = flag("--saved")
-      ? await saved(name)
-      : await runCollection(await collection(name), { pseudoQueries: flag("--pseudo-queries") });
+    const runs = flag("--saved") ? await saved(name) : await runCollection(await collection(name), {
+      pseudoQueries: flag("--pseudo-queries"),
+      ftsWeights: weights?.split(",").map(Number),
+    });
     if (flag("--save")) {
       await Deno.writeTextFile(
         `/tmp/folio-suite-${runs.name}.json`,

@@ -83,7 +83,7 @@ Deno.test("search() answers mode none for a query of only punctuation", async ()
   await search.close();
 });
 
-Deno.test("ftsSearch() counts every field alike by default, and weighs columns as asked", async () => {
+Deno.test("ftsSearch() counts a title match above a body match by default, and weighs as asked", async () => {
   await using store = await tempStore();
   await addPublisher(store, "p1");
   const inBody = await addArticle(store, "p1", "b", {
@@ -94,9 +94,14 @@ Deno.test("ftsSearch() counts every field alike by default, and weighs columns a
     title: "Turbulence",
     body: "Something else here too.",
   });
-  const flat = await ftsSearch(store.db, "p1", "turbulence", { limit: 5 });
+  const byDefault = await ftsSearch(store.db, "p1", "turbulence", { limit: 5 });
+  assert.deepEqual(byDefault.map((h) => h.articleId), [inTitle, inBody], "FTS_WEIGHTS: title ×2");
+  const flat = await ftsSearch(store.db, "p1", "turbulence", {
+    limit: 5,
+    weights: [0, 1, 1, 1, 1],
+  });
   assert.equal(flat.length, 2);
-  assert.equal(flat[0].score, flat[1].score, "a title match counts as much as a body match");
+  assert.equal(flat[0].score, flat[1].score, "flat, a title match counts as much as a body match");
   const weighted = await ftsSearch(store.db, "p1", "turbulence", {
     limit: 5,
     weights: [0, 8, 2, 2, 1],

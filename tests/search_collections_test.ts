@@ -13,7 +13,15 @@ import {
   firstSentence,
   loadCranfieldFormat,
 } from "../scripts/search_collections.ts";
-import { combMax, goals, topOnly } from "../scripts/fusion_candidates.ts";
+import {
+  combMax,
+  deepScores,
+  gapConfidence,
+  goals,
+  judgedApart,
+  oracle,
+  topOnly,
+} from "../scripts/fusion_candidates.ts";
 import { calibrate, pseudoQuery, UNCALIBRATED } from "../scripts/pseudo_queries.ts";
 import { DEFAULT_FUSION } from "../search/fusion.ts";
 
@@ -155,6 +163,23 @@ Deno.test("the goals say NOT MET when the hybrid loses and met when it wins wher
   assert.deepEqual(level.met, [true, true, false], "level with a leg is not above it");
 });
 
+Deno.test("judged disagreement is a gap in nDCG@10; the hindsight bound takes each query's better leg", () => {
+  const fts = [0.9, 0.5, 0.2, 0.6];
+  const semantic = [0.1, 0.45, 0.8, 0.6];
+  assert.deepEqual(judgedApart(fts, semantic), [true, false, true, false]);
+  assert.deepEqual([...oracle(fts, semantic)], [0.9, 0.5, 0.8, 0.6]);
+  const n = 40;
+  const a = Array.from({ length: n }, (_, i) => 0.5 + (i % 5) * 0.05);
+  const b = Array.from({ length: n }, (_, i) => 0.4 + (i % 3) * 0.05);
+  const every = Array.from({ length: n }, () => true);
+  const winning = a.map((x, i) => x + 0.1 + (i % 4) * 0.02);
+  const both = goals(winning, { fts: a, semantic: b, bm25: a }, every, every);
+  assert.deepEqual(both.met, [true, true, true, true]);
+  assert.match(both.text, /judged: met/);
+  const none = every.map(() => false);
+  assert.deepEqual(goals(winning, { fts: a, semantic: b, bm25: a }, every, none).met.at(-1), false);
+});
+
 Deno.test("CombMAX keeps a confident leg's top hit first; top-only fusion keeps every candidate", () => {
   const fts = [
     { articleId: "a", score: 10 },
@@ -165,6 +190,11 @@ Deno.test("CombMAX keeps a confident leg's top hit first; top-only fusion keeps 
   const ranked = topOnly(2)(fts, semantic);
   assert.equal(new Set(ranked).size, 7);
   assert.deepEqual(new Set(ranked.slice(0, 3)), new Set(["a", "x", "b"]));
+  for (const fuse of [deepScores(2), gapConfidence(2)]) {
+    const all = fuse(fts, semantic);
+    assert.equal(new Set(all).size, 7);
+    assert.deepEqual(new Set(all.slice(0, 4)), new Set(["a", "b", "x", "y"]), "the heads first");
+  }
 });
 
 Deno.test("pseudo-queries ask by the title, or the first sentence when the title is short", async () => {
