@@ -26,8 +26,6 @@ const args = [
   "--include",
   "store/checkpoint_worker.ts",
   "--include",
-  "store/write_worker.ts",
-  "--include",
   "server/domain/catalog/extract_worker.ts",
   // The PDF reader is imported dynamically (main.ts), so that pdf.js stays out of the server.
   "--include",

@@ -103,7 +103,7 @@ async function current(view: Client): Promise<State> {
   const marking = db as Partial<CommitMarking>;
   const mark = marking.commitMark?.() ?? null;
   if (state && mark && state.mark && sameBytes(mark, state.mark)) return state;
-  // The store is where this process's last write left it: the write thread read the versions
+  // The store is where this process's last write left it: the writer read the versions
   // right after that commit (a charged read commits on every request).
   const row = (mark && marking.readAfterCommit?.(VERSIONS, mark)) ??
     (await db.execute(VERSIONS)).rows[0];

@@ -8,8 +8,8 @@
  * plain objects keyed by column name (no index access), and integers come back as numbers.
  * Autocommit statements and read batches share one connection: the driver is synchronous, so
  * nothing interleaves inside a call. Each interactive transaction borrows a connection of its own,
- * since it is held across awaits. Write batches and group commits run on the write thread
- * (write_thread.ts), beside the serving thread.
+ * since it is held across awaits. Write batches and group commits run on a writer connection of
+ * their own (`Writer`).
  */
 import type { AutoCheckpointing } from "./checkpointer.ts";
 import {
@@ -26,7 +26,9 @@ import {
 } from "@libsql/client";
 import {
   BatchFailure,
+  commitGroup,
   Connection,
+  inWrite,
   type NativeStmt,
   plain,
   type RawResult,
@@ -35,7 +37,6 @@ import {
   TRANSACTION_CLOSED,
   WalIndexWatch,
 } from "./native_connection.ts";
-import { WriteThread } from "./write_thread.ts";
 
 /** Connections open at most for concurrent interactive transactions. */
 const MAX_TRANSACTIONS = 8;
@@ -226,8 +227,6 @@ function attempt<T>(fn: () => T): Promise<T> {
 export interface GroupingClient extends Client, CommitMarking, AutoCheckpointing {
   /** Each batch's results, or its error; rejects when the shared transaction itself fails. */
   batchGroup(groups: InStatement[][]): Promise<(ResultSet[] | Error)[]>;
-  /** Tests: makes the write thread fail as a fault in it would (its writes must not hang). */
-  crashWriteThreadForTest(): void;
 }
 
 /** A client that can tell, without a query, whether anything was committed since a mark. */
@@ -240,10 +239,108 @@ export interface CommitMarking {
   /**
    * The row `sql` (a single-row read) gave when read right after this client's last write
    * commit, if the store is still at `mark` (nothing committed since by anyone), else null. The
-   * first call registers `sql`: the write thread reads it after each of its commits from then on,
-   * so a lookup that must know a version after every charge asks no query of its own.
+   * first call registers `sql`: the writer reads it after each of its commits from then on, so a
+   * lookup that must know a version after every charge asks no query of its own.
    */
   readAfterCommit?(sql: string, mark: Uint8Array): Record<string, unknown> | null;
+}
+
+/** What the single-row reads registered with `readAfterCommit` gave right after a commit. */
+interface AfterCommit {
+  mark: Uint8Array;
+  rows: Record<string, Record<string, unknown> | null>;
+}
+
+/**
+ * The writer connection (no busy handler: `inWrite` retries BEGIN from the event loop): write
+ * batches and group commits run on it, and right after each commit it reads what
+ * `readAfterCommit` registered, between two looks at the commit mark (equal marks: nothing else
+ * was committed meanwhile, so the rows are the store's at that mark). The writer has just
+ * committed, so its page cache is warm and those reads cost a few microseconds, where the shared
+ * connection, whose cache another connection's commit dropped, paid about 60 µs.
+ */
+class Writer {
+  #conn: Connection | null = null;
+  readonly #watch: WalIndexWatch;
+  readonly #reads = new Set<string>();
+  #after: AfterCommit | null = null;
+
+  constructor(readonly path: string, readonly timeoutMs: number, private pages: number) {
+    this.#watch = new WalIndexWatch(path);
+  }
+
+  async batch(stmts: NativeStmt[]): Promise<RawResult[]> {
+    try {
+      const out = await inWrite(this.#writer(), this.timeoutMs, (c) => runNativeBatch(c, stmts));
+      this.#readAfter();
+      return out;
+    } catch (err) {
+      throw err instanceof BatchFailure ? batchError(err) : mapError(err);
+    }
+  }
+
+  /** Each batch's results, or its error; rejects when the shared transaction itself fails. */
+  async group(groups: NativeStmt[][]): Promise<(RawResult[] | Error)[]> {
+    let outcomes: (RawResult[] | BatchFailure)[];
+    try {
+      outcomes = await commitGroup(this.#writer(), this.timeoutMs, groups);
+    } catch (err) {
+      throw mapError(err);
+    }
+    this.#readAfter();
+    return outcomes.map((o) => o instanceof BatchFailure ? batchError(o) as Error : o);
+  }
+
+  /**
+   * The row `sql` gave right after this writer's last commit if the store is still at `mark`,
+   * else null; the first call registers `sql` for every commit after it.
+   */
+  readAfterCommit(sql: string, mark: Uint8Array): Record<string, unknown> | null {
+    if (!this.#reads.has(sql)) {
+      this.#reads.add(sql);
+      return null;
+    }
+    const after = this.#after;
+    if (after === null || !(sql in after.rows)) return null;
+    for (let i = 0; i < mark.length; i++) if (after.mark[i] !== mark[i]) return null;
+    return after.rows[sql];
+  }
+
+  setAutoCheckpoint(pages: number): void {
+    this.pages = pages;
+    this.#conn?.setAutoCheckpoint(pages);
+  }
+
+  close(): void {
+    this.#watch.close();
+    this.#conn?.close();
+    this.#conn = null;
+  }
+
+  #writer(): Connection {
+    try {
+      return this.#conn ??= new Connection(this.path, 0, this.pages);
+    } catch (err) {
+      throw mapError(err);
+    }
+  }
+
+  #readAfter(): void {
+    this.#after = null;
+    const conn = this.#conn;
+    if (this.#reads.size === 0 || conn === null) return;
+    const before = this.#watch.mark();
+    if (before === null) return;
+    const rows: AfterCommit["rows"] = {};
+    try {
+      for (const sql of this.#reads) rows[sql] = conn.execute({ sql, args: [] }).rows[0] ?? null;
+    } catch {
+      return; // the lookup reads the store itself
+    }
+    const after = this.#watch.mark();
+    if (after === null || after.some((b, i) => b !== before[i])) return;
+    this.#after = { mark: before, rows };
+  }
 }
 
 /** An embedded client on the database file at `path`. */
@@ -291,8 +388,8 @@ export function createEmbeddedClient(
     if (waiter) waiter.resolve(lend(conn));
     else idle.push(conn);
   };
-  /** Write batches and group commits run on the write thread, started on the first. */
-  let writes = new WriteThread(path, options.timeoutMs, autoCheckpointPages);
+  /** Write batches and group commits run on the writer connection, opened on the first. */
+  let writes = new Writer(path, options.timeoutMs, autoCheckpointPages);
   /** The batches in the driver's form; one whose arguments cannot be stored fails alone, here. */
   const toWrite = (stmts: Array<InStatement | [string, InArgs?]>): NativeStmt[] | Error => {
     try {
@@ -357,9 +454,6 @@ export function createEmbeddedClient(
     commitMark() {
       return closed ? null : watch.mark();
     },
-    crashWriteThreadForTest() {
-      writes.crashForTest();
-    },
     readAfterCommit(sql: string, mark: Uint8Array) {
       return closed ? null : writes.readAfterCommit(sql, mark);
     },
@@ -410,7 +504,7 @@ export function createEmbeddedClient(
       closeAll();
       closed = false;
       shared = open();
-      writes = new WriteThread(path, options.timeoutMs, autoCheckpointPages);
+      writes = new Writer(path, options.timeoutMs, autoCheckpointPages);
       return Promise.resolve();
     },
     close() {

@@ -205,25 +205,7 @@ Deno.test("commitMark(): the same until anyone commits, then new; null before WA
   await Deno.remove(dir, { recursive: true });
 });
 
-Deno.test("write batches run on the write thread: the event loop turns while a long one commits", async () => {
-  await withClients(async (db) => {
-    let turns = 0;
-    const ticker = setInterval(() => turns++, 1);
-    try {
-      // Half a million rows: far longer than a timer's millisecond on any machine.
-      await db.batch([
-        `INSERT INTO t (name) WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n
-           WHERE i < 500000) SELECT 'row' || i FROM n`,
-      ], "write");
-    } finally {
-      clearInterval(ticker);
-    }
-    assert.ok(turns > 0, "timers ran while the batch was being written");
-    assert.equal((await db.execute("SELECT count(*) AS n FROM t")).rows[0].n, 500_000);
-  });
-});
-
-Deno.test("a group's batch whose arguments cannot be stored fails alone, before the thread", async () => {
+Deno.test("a group's batch whose arguments cannot be stored fails alone, before any SQL", async () => {
   await withClients(async (db) => {
     const results = await db.batchGroup([
       [{ sql: "INSERT INTO t (name) VALUES (?)", args: ["kept"] }],
@@ -258,25 +240,12 @@ Deno.test("readAfterCommit(): this client's last commit's read while nothing els
     try {
       await other.execute("INSERT INTO t (name) VALUES ('e')");
       assert.equal(read(), null);
-      // This client's own autocommit write is not the write thread's commit either.
+      // This client's own autocommit write is not the writer's commit either.
       await db.batch([{ sql: "INSERT INTO t (name) VALUES ('f')" }], "write");
       await db.execute("INSERT INTO t (name) VALUES ('g')");
       assert.equal(read(), null);
     } finally {
       other.close();
     }
-  });
-});
-
-Deno.test("a write thread that fails answers its pending writes as failed, and the next write starts a new one", async () => {
-  await withClients(async (db) => {
-    await db.batch([{ sql: "INSERT INTO t (name) VALUES ('before')" }], "write");
-    db.crashWriteThreadForTest(); // fails on its next message, ahead of this write
-    const lost = await db.batch([{ sql: "INSERT INTO t (name) VALUES ('lost')" }], "write")
-      .catch((e) => e);
-    assert.ok(lost instanceof LibsqlError && lost.code === "WRITE_THREAD_FAILED", String(lost));
-    await db.batch([{ sql: "INSERT INTO t (name) VALUES ('after')" }], "write");
-    const names = await db.execute("SELECT name FROM t ORDER BY id");
-    assert.deepEqual(names.rows.map((r) => r.name), ["before", "after"]);
   });
 });

@@ -1,8 +1,7 @@
 /**
  * One connection of libSQL's native binding with its statements kept, and the write transactions
- * run on it: the part of the embedded client (embedded.ts) that both the serving thread and the
- * write thread (write_worker.ts) run. It throws the driver's own errors; embedded.ts maps them to
- * @libsql/client's, so this file loads nothing but the driver (a thread starts with little).
+ * run on it: the driver's side of the embedded client (embedded.ts). It throws the driver's own
+ * errors; embedded.ts maps them to @libsql/client's.
  */
 import { BoundedCache } from "./bounded_cache.ts";
 import Database from "libsql";
