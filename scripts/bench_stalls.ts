@@ -11,8 +11,14 @@
  *
  *   deno task bench:stalls [--only=gzip,encoded,urls,nested,upload,pdf] [--profile=DIR]
  *
- * `--series=1` prints the server's memory every 50 ms (ms:MB) to stderr. `--profile=DIR` starts the server with `--inspect`, takes a V8 CPU profile of it during each
- * shape (DIR/<shape>.cpuprofile, for Chrome's DevTools) and prints its longest event-loop tasks.
+ * `--series=1` prints the server's memory every 50 ms (ms:MB) to stderr. `--profile=DIR` starts
+ * the server with `--inspect`, takes a V8 CPU profile of it during each shape
+ * (DIR/<shape>.cpuprofile, for Chrome's DevTools) and prints its longest event-loop tasks.
+ * `--breakdown=1` starts it with `--inspect` too and, at idle and at each new peak, asks the
+ * server for `Deno.memoryUsage()` (its serving thread's JS heap and the ArrayBuffers outside it)
+ * and reads /proc for the anonymous memory and threads: the rest of RSS is native (SQLite, the
+ * other threads' heaps, glibc), printed as `breakdown` to stderr; at the end, again after a full
+ * collection (what it frees was garbage).
  *
  * Targets (docs/PERFORMANCE.md): health p99 ≤ 100 ms, max ≤ 250 ms, peak RSS ≤ 1.2× idle.
  * Linux only (/proc).
@@ -20,7 +26,7 @@
 import { makePdf } from "../tests/fixtures/pdf.ts";
 import { makeBook, memory, resetPeak, type Server, startServer } from "./bench_upload.ts";
 import { TARGETS, verdict } from "./targets.ts";
-import { longTasks, profiler } from "./cpu_profile.ts";
+import { inspector, longTasks, profiler } from "./cpu_profile.ts";
 
 const flags = Object.fromEntries(
   Deno.args.map((a) => /^--([^=]+)(?:=(.*))?$/.exec(a)?.slice(1) ?? [a, ""]),
@@ -248,9 +254,45 @@ function take(prober: Worker): Promise<number[]> {
   });
 }
 
+/** RSS split: the serving thread's heap and external buffers (the inspector), /proc's anon/file. */
+async function breakdown(
+  session: Awaited<ReturnType<typeof inspector>>,
+  pid: number,
+): Promise<Record<string, unknown>> {
+  const r = await session.send("Runtime.evaluate", {
+    expression: `import("node:v8").then((v8) => JSON.stringify({
+      ...Deno.memoryUsage(),
+      spaces: Object.fromEntries(v8.getHeapSpaceStatistics().filter((s) => s.space_size > 1e6)
+        .map((s) => [s.space_name.replace("_space", ""), Math.round(s.space_size / 1e6)])),
+    }))`,
+    awaitPromise: true,
+    returnByValue: true,
+  }) as { result: { value: string } };
+  const { spaces, ...m } = JSON.parse(r.result.value) as Record<string, number> & {
+    spaces: Record<string, number>;
+  };
+  const status = Deno.readTextFileSync(`/proc/${pid}/status`);
+  const kb = (key: string) => Number(new RegExp(`${key}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
+  const mb = (b: number) => Math.round(b / 1e5) / 10;
+  const rss = kb("VmRSS") / 1024;
+  return {
+    rss: mb(rss * 1024 * 1024),
+    heapTotal: mb(m.heapTotal),
+    heapUsed: mb(m.heapUsed),
+    external: mb(m.external),
+    native: mb(rss * 1024 * 1024 - m.heapTotal - m.external),
+    anon: mb(kb("RssAnon") * 1024),
+    file: mb(kb("RssFile") * 1024),
+    threads: kb("Threads"),
+    spaces,
+  } as Record<string, unknown>;
+}
+
 async function measure(shape: Shape) {
   // The hostile sites are on loopback ports: fetched as any site would be, unspaced.
-  const inspect = flags.profile ? `127.0.0.1:${9300 + SHAPES.indexOf(shape)}` : null;
+  const inspect = flags.profile || flags.breakdown
+    ? `127.0.0.1:${9300 + SHAPES.indexOf(shape)}`
+    : null;
   await using server = await startServer(
     { FOLIO_FETCH_ALLOW_LOOPBACK: "1" },
     inspect ? [`--inspect=${inspect}`] : [],
@@ -266,19 +308,39 @@ async function measure(shape: Shape) {
     const idleProbes = await take(prober);
     resetPeak(server.pid);
     let peak = idleMB;
-    const prof = inspect ? await profiler(inspect) : null;
+    const prof = flags.profile ? await profiler(inspect!) : null;
     await prof?.start();
+    const split = flags.breakdown ? await inspector(inspect!) : null;
+    const splits: Record<string, unknown>[] = [];
+    if (split) splits.push({ at: "idle", ...await breakdown(split, server.pid) });
+    let splitPeak = idleMB;
+    let splitting = false;
     const t0 = performance.now();
     const series: string[] = [];
     const sampler = setInterval(() => {
       const { rss } = memory(server.pid);
       peak = Math.max(peak, rss);
+      if (split && !splitting && rss > splitPeak + 4) {
+        splitPeak = rss;
+        splitting = true;
+        breakdown(split, server.pid).then((b) => {
+          splits.push({ at: Math.round(performance.now() - t0), ...b });
+        }).finally(() => splitting = false);
+      }
       if (flags.series) series.push(`${Math.round(performance.now() - t0)}:${Math.round(rss)}`);
     }, 50);
     const said = await shape.run(server);
     const seconds = (performance.now() - t0) / 1000;
     clearInterval(sampler);
     if (flags.series) console.error(shape.name, "ms:MB", series.join(" "));
+    if (split) {
+      splits.push({ at: "end", ...await breakdown(split, server.pid) });
+      // What a full collection frees is garbage; what stays is held.
+      await split.send("HeapProfiler.collectGarbage");
+      splits.push({ at: "after a full collection", ...await breakdown(split, server.pid) });
+      split.close();
+      console.error(JSON.stringify({ shape: shape.name, breakdown: splits }));
+    }
     if (prof) {
       const profile = await prof.stop();
       await Deno.mkdir(String(flags.profile), { recursive: true });

@@ -109,7 +109,14 @@ export async function importBook(
     originalName: upload.name,
   };
   const bytes = upload.bytes;
-  return await imports.run(() => storeBook(deps, publisherId, book, bytes, opts), opts.signal);
+  try {
+    return await imports.run(
+      () => storeBook(deps, publisherId, book, bytes, { ...opts, read: upload.release }),
+      opts.signal,
+    );
+  } finally {
+    upload.release?.();
+  }
 }
 
 async function storeBook(
@@ -117,11 +124,12 @@ async function storeBook(
   publisherId: string,
   book: Omit<Book, "id" | "chapters" | "createdAt">,
   bytes: Uint8Array,
-  opts: { pdf?: PdfLimits },
+  opts: { pdf?: PdfLimits; read?: () => void },
 ): Promise<BookImport> {
   const { title, author, format } = book;
   const turn = eventLoopTurns();
   const { titles, chapters } = await split(bytes, { format, title, pdf: opts.pdf });
+  if (format === "pdf") opts.read?.(); // its text is out: the file's bytes go back now
   await turn();
   if (titles.length === 0) {
     throw new AppError(
@@ -167,6 +175,7 @@ async function storeBook(
       ids.push(id);
       await turn();
     }
+    opts.read?.(); // every chapter is in the store: the file's bytes go back before indexing
     await setBookChapters(deps.store.db, publisherId, bookId, count);
     const publisher = await getPublisher(deps.store.db, publisherId);
     if (publisher) await syncChapterUrls(deps, publisher);

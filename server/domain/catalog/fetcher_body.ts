@@ -1,4 +1,5 @@
 /** Reading a response body under a byte cap, and decoding it by its declared charset. */
+import { releaseStreamChunk } from "../../platform/buffers.ts";
 
 /** Takes a body's chunks as they arrive; false once it wants no more. */
 export type BodySink = (chunk: Uint8Array) => Promise<boolean>;
@@ -36,12 +37,15 @@ export async function readCapped(
       // The sink has what it wants: the rest is never read.
       await reader.cancel().catch(() => {});
       return new Uint8Array();
-    }
+    } else releaseStreamChunk(r.value); // the sink is done with it
   }
   if (sink) return new Uint8Array();
   const out = new Uint8Array(total);
   let off = 0;
-  for (const c of chunks) out.set(c, (off += c.length) - c.length);
+  for (const c of chunks) {
+    out.set(c, (off += c.length) - c.length);
+    releaseStreamChunk(c); // copied: freed now, not at the next full collection
+  }
   return out;
 }
 

@@ -5,6 +5,7 @@
  * process is killed with SIGKILL at its deadline or past its ceiling, and the kernel takes back
  * all it held; every way it can fail is the same 422 with a sentence.
  */
+import { releaseChunk, releaseStreamChunk } from "../../platform/buffers.ts";
 import { AppError } from "../../platform/errors.ts";
 import { Gate } from "./gate.ts";
 import type { ReaderLimits, ReaderResult } from "./pdf_reader.ts";
@@ -188,15 +189,19 @@ async function collect(
       past = true;
       over();
     }
-    if (size >= max) continue;
-    const take = chunk.subarray(0, max - size);
-    if (size + take.length > buffer.length) {
-      const grown = new Uint8Array(Math.min(max, Math.max(64 * 1024, (size + take.length) * 2)));
-      grown.set(buffer.subarray(0, size));
-      buffer = grown;
+    if (size < max) {
+      const take = chunk.subarray(0, max - size);
+      if (size + take.length > buffer.length) {
+        const grown = new Uint8Array(Math.min(max, Math.max(64 * 1024, (size + take.length) * 2)));
+        grown.set(buffer.subarray(0, size));
+        releaseChunk(buffer);
+        buffer = grown;
+      }
+      buffer.set(take, size);
+      size += take.length;
     }
-    buffer.set(take, size);
-    size += take.length;
+    // Copied (or past the limit): freed now, not at a collection tens of megabytes later.
+    releaseStreamChunk(chunk);
   }
   return buffer.subarray(0, size);
 }

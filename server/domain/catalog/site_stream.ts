@@ -5,6 +5,7 @@
  * with the event loop given its turn every few milliseconds. Memory is bounded by the limit and
  * the entries kept, never by the file; no request waits behind a long document.
  */
+import { releaseChunk } from "../../platform/buffers.ts";
 import {
   DocumentReader,
   type ReadDocument,
@@ -132,6 +133,7 @@ export class DocumentStream {
           const over = this.#inflated - this.#maxBytes;
           if (over > 0) out = out.subarray(0, out.length - over);
           await this.#bytes(out);
+          releaseChunk(r.value); // decoded: its memory goes back now, not at the next collection
           if (over > 0) {
             this.#fail(tooLarge(this.#maxBytes, "uncompressed"));
           }

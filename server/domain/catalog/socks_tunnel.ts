@@ -7,6 +7,7 @@
  * section 10) pins http correctly but, under Deno 2.9.6, sends https requests as plaintext, so it
  * cannot carry https (see fetcher_test.ts).
  */
+import { releaseChunk } from "../../platform/buffers.ts";
 
 /** Opens the TCP connection to a checked address. */
 export type Dial = (
@@ -145,6 +146,10 @@ export function openTunnel(
         await onEnd();
       } catch {
         closeAll();
+      } finally {
+        // Two of these per fetch: at hundreds of fetches a second, left to the collector, they
+        // were most of a drain's memory (issue 39).
+        releaseChunk(buf);
       }
     };
     // Upstream EOF half-closes toward fetch so a close-delimited body arrives whole;
