@@ -197,6 +197,9 @@ async function preparePublisherHosts(deps: AppDeps): Promise<void> {
   for (const p of await listPublishers(deps.store.db)) await syncChapterUrls(deps, p);
 }
 
+/** When what loads on first use is loaded anyway (server/platform/lazy.ts), after listening. */
+const PRELOAD_AFTER_MS = 1000;
+
 /**
  * Assembles Folio and serves it on `config.host:config.port`. `historyAfterListening` (the start
  * command's) writes the new demo's history once the server listens, in turns, instead of before
@@ -219,7 +222,7 @@ export async function startFolio(
     handler = folio.handler(withListeningPort(config, port));
     if (options.background !== false) folio.startBackground();
     // The SDKs that load on first use load now, behind the first answers (server/platform/lazy.ts).
-    const preloading = preload();
+    const preloading = preload(PRELOAD_AFTER_MS);
     const seeded = folio.seeded;
     const history = seeded && config.seedHistory && options.historyAfterListening
       ? seedDemoHistory(folio.store.db, seeded, {
@@ -241,7 +244,7 @@ export async function startFolio(
         await server.shutdown();
         // The store stays open until the demo's history is written (one transaction).
         await history;
-        await preloading;
+        await preloading.stop();
         probeTarget.close();
         await checkpoints?.stop();
         await folio.close();

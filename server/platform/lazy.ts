@@ -21,13 +21,29 @@ export function loadOnce<T>(load: () => Promise<T>): () => Promise<T> {
 }
 
 /**
- * Loads every such module, one at a time with a turn between, once the server answers: the start
- * does not wait for them, and the first MCP call after it does not either (1.8 s on a cold cache).
- * A load that fails is left to the first use, which tries again and answers the error.
+ * Loads every such module, one at a time with a turn between, starting `afterMs` after the server
+ * answers: the start and its first requests do not wait for them, and the first MCP call after that
+ * does not either (1.8 s on a cold cache). A load that fails is left to the first use, which tries
+ * again and answers the error. `stop()` cancels what has not begun and waits for what has.
  */
-export async function preload(): Promise<void> {
-  for (const load of loaders) {
-    await new Promise((resolve) => setTimeout(resolve, 0));
-    await load().catch(() => {});
-  }
+export function preload(afterMs: number): { stop(): Promise<void> } {
+  let stopped = false;
+  let wake: () => void = () => {};
+  const timer = setTimeout(() => wake(), afterMs);
+  const done = (async () => {
+    await new Promise<void>((resolve) => wake = resolve);
+    for (const load of loaders) {
+      if (stopped) return;
+      await load().catch(() => {});
+      await new Promise((resolve) => setTimeout(resolve, 0));
+    }
+  })();
+  return {
+    async stop() {
+      stopped = true;
+      clearTimeout(timer);
+      wake();
+      await done;
+    },
+  };
 }
