@@ -55,6 +55,18 @@ interface Prepared {
 /** Statements kept per connection; the oldest goes first once dynamic SQL (IN lists) fills it. */
 const MAX_KEPT = 500;
 
+/** Statements that may write, run on any connection of this thread: see `writeGeneration`. */
+let writes = 0;
+
+/**
+ * A count that moves whenever a statement that may write (anything but a read, COMMIT included)
+ * ran on a connection of this thread: a commit mark remembered at one count is still this
+ * thread's latest while the count stays (embedded.ts `commitMark`).
+ */
+export function writeGeneration(): number {
+  return writes;
+}
+
 /** One connection with its kept statements. */
 export class Connection {
   readonly db: NativeDatabase;
@@ -87,6 +99,7 @@ export class Connection {
   }
 
   executeMultiple(sql: string): void {
+    writes++;
     this.db.exec(sql);
   }
 
@@ -128,6 +141,7 @@ export const plain = (sql: string): NativeStmt => ({ sql, args: [] });
 // kept statement left mid-result would pin its snapshot and the connection would read stale data.
 function run(p: Prepared, args: unknown): RawResult {
   if (!p.reader) {
+    writes++;
     const info = p.stmt.run(args);
     return {
       columns: [],
