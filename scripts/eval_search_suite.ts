@@ -39,7 +39,7 @@ import { calibrate, type Calibration, CALIBRATION_SAMPLE } from "./pseudo_querie
 import { type Collection, collection } from "./search_collections.ts";
 
 /** The five collections the adaptive fusion was designed on, then four built to test it. */
-const DEFAULT = [
+export const SUITE_COLLECTIONS = [
   "cranfield",
   "cisi",
   "cranfield-half-titles",
@@ -253,8 +253,9 @@ function diff(p: ReturnType<typeof paired>): string {
   return `${sign}${p.meanDiff.toFixed(3)} (p ${pv}, ${p.wins}/${p.losses})`;
 }
 
-async function saved(name: string): Promise<Runs> {
-  const file = `/tmp/folio-suite-${name.split("/").at(-1)}.json`;
+/** A collection's runs as `--save` kept them in `dir` (folio-suite-<name>.json). */
+export async function savedRuns(name: string, dir = "/tmp"): Promise<Runs> {
+  const file = `${dir}/folio-suite-${name.split("/").at(-1)}.json`;
   const raw = JSON.parse(await Deno.readTextFile(file));
   return { ...raw, judged: raw.judged.map((j: [string, number][]) => new Map(j)) };
 }
@@ -267,11 +268,13 @@ if (import.meta.main) {
   console.log("| --- | ---: | ---: | ---: | ---: | ---: |");
   const scored: Scored[] = [];
   const apart: boolean[][] = [];
-  for (const name of names.length ? names : DEFAULT) {
-    const runs = flag("--saved") ? await saved(name) : await runCollection(await collection(name), {
-      pseudoQueries: flag("--pseudo-queries"),
-      ftsWeights: weights?.split(",").map(Number),
-    });
+  for (const name of names.length ? names : SUITE_COLLECTIONS) {
+    const runs = flag("--saved")
+      ? await savedRuns(name)
+      : await runCollection(await collection(name), {
+        pseudoQueries: flag("--pseudo-queries"),
+        ftsWeights: weights?.split(",").map(Number),
+      });
     if (flag("--save")) {
       await Deno.writeTextFile(
         `/tmp/folio-suite-${runs.name}.json`,

@@ -9,25 +9,10 @@
  */
 import { mean } from "./cranfield_cv.ts";
 import { paired } from "./cranfield_stats.ts";
-import { disagree, perQuery, type Runs } from "./eval_search_suite.ts";
+import { disagree, perQuery, savedRuns, SUITE_COLLECTIONS } from "./eval_search_suite.ts";
 import { goals, judgedApart } from "./fusion_candidates.ts";
 
-const NAMES = [
-  "cranfield",
-  "cisi",
-  "cranfield-half-titles",
-  "cisi-half-titles",
-  "bbc-headlines",
-  "bbc-leads",
-  "bbc-briefs",
-  "cranfield-titles",
-  "cisi-titles",
-];
-
-async function saved(dir: string, name: string): Promise<Runs> {
-  const raw = JSON.parse(await Deno.readTextFile(`${dir}/folio-suite-${name}.json`));
-  return { ...raw, judged: raw.judged.map((j: [string, number][]) => new Map(j)) };
-}
+const NAMES = SUITE_COLLECTIONS;
 
 /** Paired t statistic of a − b (0 when every difference is the same). */
 function tStat(a: ArrayLike<number>, b: ArrayLike<number>): number {
@@ -41,7 +26,7 @@ if (import.meta.main) {
   const dirs = Deno.args.map((a) => a.split("=")).map(([w, d]) => ({ w: Number(w), d }));
   if (!dirs.some((x) => x.w === 1)) throw new Error("give the flat weights' runs as 1=DIR");
   const runs = await Promise.all(
-    dirs.map(async ({ d }) => await Promise.all(NAMES.map((n) => saved(d, n)))),
+    dirs.map(async ({ d }) => await Promise.all(NAMES.map((n) => savedRuns(n, d)))),
   );
   const flat = dirs.findIndex((x) => x.w === 1);
   const hybrid = runs.map((byName) => byName.map((r) => perQuery(r.rankings.hybrid, r.judged)));

@@ -14,20 +14,10 @@
 import { confidence, fuseScored, type LegHit } from "../search/fusion.ts";
 import { mean, ndcg10 } from "./cranfield_cv.ts";
 import { paired } from "./cranfield_stats.ts";
-import { disagree, perQuery, type Runs } from "./eval_search_suite.ts";
+import { disagree, perQuery, savedRuns, SUITE_COLLECTIONS } from "./eval_search_suite.ts";
 import { goals, judgedApart } from "./fusion_candidates.ts";
 
-const NAMES = [
-  "cranfield",
-  "cisi",
-  "cranfield-half-titles",
-  "cisi-half-titles",
-  "bbc-headlines",
-  "bbc-leads",
-  "bbc-briefs",
-  "cranfield-titles",
-  "cisi-titles",
-];
+const NAMES = SUITE_COLLECTIONS;
 const HEAD = 20;
 const sd = (xs: number[]) => {
   const m = mean(xs);
@@ -93,15 +83,10 @@ function train(rows: Row[]): (x: number[]) => number {
   return p;
 }
 
-async function saved(name: string): Promise<Runs> {
-  const raw = JSON.parse(await Deno.readTextFile(`/tmp/folio-suite-${name}.json`));
-  return { ...raw, judged: raw.judged.map((j: [string, number][]) => new Map(j)) };
-}
-
 if (import.meta.main) {
   const byFamily = Deno.args.includes("--family");
   const family = (c: number) => NAMES[c].split("-")[0];
-  const runs = await Promise.all(NAMES.map(saved));
+  const runs = await Promise.all(NAMES.map((n) => savedRuns(n)));
   const scores = runs.map((r) => ({
     fts: perQuery(r.rankings.fts, r.judged),
     semantic: perQuery(r.rankings.semantic, r.judged),
