@@ -1,6 +1,6 @@
 /**
  * Money: the only module that does price arithmetic and writes amounts (ARCHITECTURE.md "House
- * rules" and "Recurring mistakes"; lint rule `folio/money-in-money`).
+ * rules", docs/decisions/platform.md "Recurring mistakes"; lint rule `folio/money-in-money`).
  *
  * Inside Folio money is integer micro-dollars (µUSD, 1 USD = 1_000_000). API fields named
  * `...Cents` are US cents: per-use prices may be fractional (0.5), totals are whole cents rounded
