@@ -1,4 +1,6 @@
 /** Persistence of the ledger (charges). Amounts are integer micro-dollars. */
+import type { InStatement } from "@libsql/client";
+import { BoundedCache } from "./bounded_cache.ts";
 import type { Client, Executor } from "./db.ts";
 import { spendOf, type SpendState } from "./budgets.ts";
 import { nextMonth, openStatementMonth } from "./statements.ts";
@@ -197,14 +199,25 @@ export interface CappedCharge {
   now: Date;
 }
 
+/** Spend rows (buyer, publisher, month) a charge of this process saw exist, per store. */
+const knownSpendRows = new WeakMap<Client, BoundedCache<string, true>>();
+const KNOWN_SPEND_ROWS = 10_000;
+
 /**
  * Raises the month's spend and writes the ledger row in one batch, only if the spend stays within
- * the cap and the buyer's budgets (store/budgets.ts) and the idempotency key is unused. The batch runs without yielding in this process and
- * under SQLite's write lock across processes, so no concurrent read can push a month past the cap
- * (store/write_lock.ts explains why a batch, not an interactive transaction). `written` is true
- * when this call wrote the row (`prior` is then that row, `spend` the month's spend and budgets as
- * this write left them, read under its lock: the read path asks nothing before it); otherwise
- * `prior` is the row the key already names, if any.
+ * the cap and the buyer's budgets (store/budgets.ts) and the idempotency key is unused. The batch
+ * runs without yielding in this process and under SQLite's write lock across processes, so no
+ * concurrent read can push a month past the cap (store/write_lock.ts explains why a batch, not an
+ * interactive transaction). `written` is true when this call wrote the row (`prior` is then that
+ * row, `spend` the month's spend and budgets as this write left them, read under its lock: the
+ * read path asks nothing before it); otherwise `prior` is the row the key already names, if any.
+ *
+ * Only the UPDATE returns a row: a RETURNING clause costs SQLite about 15 µs a statement
+ * (docs/PERFORMANCE.md), so the ledger INSERT answers by its change count and the UPDATE says
+ * whether the month's statement is closed. The spend row is created once per buyer, publisher and
+ * month; a charge that knows it exists skips that statement, and should the row be missing after
+ * all (nothing deletes one, but another store in this process may share the ids), the UPDATE
+ * raises nothing, a look finds no row and the charge runs again with it.
  */
 export async function insertChargeWithinCap(
   db: Client,
@@ -217,12 +230,69 @@ export async function insertChargeWithinCap(
   /** After the write: what the cap and budgets count and allow (null when nothing was written). */
   spend: SpendState | null;
 }> {
-  const [, raised, inserted] = await db.batch([
-    {
-      sql: `INSERT INTO monthly_spend (buyer_id, publisher_id, month, metered_micros)
-            VALUES (?, ?, ?, 0) ON CONFLICT DO NOTHING`,
-      args: [c.buyerId, c.publisherId, c.month],
-    },
+  let known = knownSpendRows.get(db);
+  if (!known) knownSpendRows.set(db, known = new BoundedCache(KNOWN_SPEND_ROWS));
+  const rowKey = `${c.buyerId}\n${c.publisherId}\n${c.month}`;
+  const skipUpsert = known.has(rowKey);
+  const results = await db.batch(
+    [...(skipUpsert ? [] : [spendRowUpsert(c)]), ...chargeWrite(c)],
+    "write",
+  );
+  const [raised] = results.slice(-2);
+  // The UPDATE returns its row only when it raised the spend.
+  const written = raised.rows.length === 1;
+  if (written) {
+    known.set(rowKey, true);
+    const row = raised.rows[0];
+    return {
+      written,
+      prior: { id: c.id, requestHash: c.requestHash },
+      statementMonth: Number(row.month_closed) ? nextMonth(c.month) : c.month,
+      spend: spendOf(row),
+    };
+  }
+  if (skipUpsert && !(await spendRowExists(db, c))) {
+    known.delete(rowKey);
+    return insertChargeWithinCap(db, c);
+  }
+  known.set(rowKey, true);
+  if (c.idempotencyKey === null) return { written, prior: null, statementMonth: null, spend: null };
+  // Not written: the key's row, if that is why, was committed before this batch saw it (in this
+  // group commit or another process's), so a read after the batch finds it. A charged read, the
+  // common case, skips this lookup.
+  const rs = await db.execute({
+    sql: "SELECT id, request_hash FROM charges WHERE buyer_id = ? AND idempotency_key = ?",
+    args: [c.buyerId, c.idempotencyKey],
+  });
+  const row = rs.rows[0];
+  return {
+    written,
+    prior: row ? { id: String(row.id), requestHash: String(row.request_hash) } : null,
+    statementMonth: null,
+    spend: null,
+  };
+}
+
+async function spendRowExists(db: Client, c: CappedCharge): Promise<boolean> {
+  const rs = await db.execute({
+    sql: "SELECT 1 FROM monthly_spend WHERE buyer_id = ? AND publisher_id = ? AND month = ?",
+    args: [c.buyerId, c.publisherId, c.month],
+  });
+  return rs.rows.length === 1;
+}
+
+/** Creates the month's spend row for the buyer and publisher if it is not there yet. */
+function spendRowUpsert(c: CappedCharge): InStatement {
+  return {
+    sql: `INSERT INTO monthly_spend (buyer_id, publisher_id, month, metered_micros)
+          VALUES (?, ?, ?, 0) ON CONFLICT DO NOTHING`,
+    args: [c.buyerId, c.publisherId, c.month],
+  };
+}
+
+/** The cap-and-budget UPDATE and the ledger INSERT it lets through. */
+function chargeWrite(c: CappedCharge): InStatement[] {
+  return [
     {
       // The cap check, the buyer's budgets (this publisher's, then every publisher's together) and
       // the spend increase are one statement; a used key raises nothing.
@@ -241,7 +311,9 @@ export async function insertChargeWithinCap(
                 AS overall_budget,
               CASE WHEN EXISTS (SELECT 1 FROM buyer_budgets WHERE buyer_id = ?2 AND scope = '*')
                 THEN (SELECT SUM(metered_micros + license_micros) FROM monthly_spend
-                  WHERE buyer_id = ?2 AND month = ?4) END AS overall_spent`,
+                  WHERE buyer_id = ?2 AND month = ?4) END AS overall_spent,
+              EXISTS (SELECT 1 FROM statements WHERE buyer_id = ?2 AND month = ?4
+                AND state = 'closed') AS month_closed`,
       args: [c.micros, c.buyerId, c.publisherId, c.month, c.capMicros, c.idempotencyKey],
     },
     {
@@ -253,7 +325,7 @@ export async function insertChargeWithinCap(
             SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?,
               CASE WHEN EXISTS (SELECT 1 FROM statements WHERE buyer_id = ? AND month = ?
                 AND state = 'closed') THEN ? ELSE ? END,
-              ?, ?, ?, ?, ?, ? WHERE changes() = 1 RETURNING statement_month`,
+              ?, ?, ?, ?, ?, ? WHERE changes() = 1`,
       args: [
         c.id,
         c.buyerId,
@@ -276,30 +348,5 @@ export async function insertChargeWithinCap(
         c.paidVia ?? null,
       ],
     },
-  ], "write");
-  // The UPDATE returns its row only when it raised the spend.
-  const written = raised.rows.length === 1;
-  if (written) {
-    return {
-      written,
-      prior: { id: c.id, requestHash: c.requestHash },
-      statementMonth: String(inserted.rows[0]?.statement_month ?? c.month),
-      spend: spendOf(raised.rows[0]),
-    };
-  }
-  if (c.idempotencyKey === null) return { written, prior: null, statementMonth: null, spend: null };
-  // Not written: the key's row, if that is why, was committed before this batch saw it (in this
-  // group commit or another process's), so a read after the batch finds it. A charged read, the
-  // common case, skips this lookup.
-  const rs = await db.execute({
-    sql: "SELECT id, request_hash FROM charges WHERE buyer_id = ? AND idempotency_key = ?",
-    args: [c.buyerId, c.idempotencyKey],
-  });
-  const row = rs.rows[0];
-  return {
-    written,
-    prior: row ? { id: String(row.id), requestHash: String(row.request_hash) } : null,
-    statementMonth: null,
-    spend: null,
-  };
+  ];
 }

@@ -120,6 +120,22 @@ Deno.test("a price change never alters a past charge", async () => {
   assert.equal((await json(st)).meteredUsdCents, 9, "2 + 7 cents, never re-priced");
 });
 
+Deno.test("a month's spend row gone under a process that saw it is made again and the read charged", async () => {
+  await using folio = await testFolio();
+  const { buyerId, apiKey } = await signup(folio);
+  const [id] = await paywalled(folio);
+  assert.equal((await read(folio, apiKey, id)).status, 200);
+  // Nothing in Folio deletes a spend row; the charge write must still not trust its memory of one.
+  await folio.deps.store.db.execute({
+    sql: "DELETE FROM monthly_spend WHERE buyer_id = ?",
+    args: [buyerId],
+  });
+  assert.equal((await read(folio, apiKey, id)).status, 200);
+  const month = (await rows(folio, buyerId))[0].month;
+  assert.equal((await rows(folio, buyerId)).length, 2);
+  assert.equal(await spend(folio, buyerId, month), 20_000, "the second read, on a new row");
+});
+
 Deno.test("reads either side of midnight UTC land in different months and the cap resets at 00:00", async () => {
   await using folio = await testFolio();
   const { buyerId, apiKey } = await signup(folio);
