@@ -49,6 +49,9 @@ const args = [
   "server/domain/notifications/smtp.ts",
   "--include",
   "server/domain/operators/qr_svg.ts",
+  // A remote store's client (store/db.ts).
+  "--include",
+  "store/remote_client.ts",
   "--output",
   "dist/folio",
   "main.ts",

@@ -48,8 +48,11 @@ export async function reachedPackages(): Promise<Set<string>> {
     if (module.kind === "npm" && module.npmPackage) npmRoots.push(module.npmPackage);
     for (const dep of module.dependencies ?? []) {
       if (dep.code?.specifier) pending.push(dep.code.specifier);
-      // An npm types package named by `@ts-types` is resolved (and fetched) at start too.
-      if (dep.type?.specifier?.startsWith("npm:")) pending.push(dep.type.specifier);
+      // An npm types package named by `@ts-types` beside a code import is resolved (and fetched)
+      // at start too; an `import type` of a package alone is not (an empty DENO_DIR stays empty).
+      if (dep.code?.specifier && dep.type?.specifier?.startsWith("npm:")) {
+        pending.push(dep.type.specifier);
+      }
     }
   }
   // The packages those modules import, and everything those depend on.

@@ -2,12 +2,16 @@
  * The store: one libSQL database, embedded (`file:`) by default or remote (`libsql://`, `http(s)://`).
  * Opening it applies the forward-only migrations in `store/migrations/` inside one transaction.
  */
-import { type Client, createClient, LibsqlError, type Transaction } from "@libsql/client";
+import type { Client, Transaction } from "@libsql/client";
+import { LibsqlError } from "@libsql/core/api";
 import { withWriteLock } from "./write_lock.ts";
 import { createEmbeddedClient } from "./embedded.ts";
 import { lockFileOf, releaser, storeFileOf, tryLockStore } from "./store_lock.ts";
 
 export type { Client } from "@libsql/client";
+
+// A remote store's client loads only for a remote URL; scripts/compile.ts includes it.
+const REMOTE_CLIENT = ["./remote_client", "ts"].join(".");
 
 /** Something that executes statements: the client or an open transaction. */
 export type Executor = Pick<Transaction, "execute">;
@@ -46,7 +50,11 @@ export async function openStore(
   try {
     // The timeout is SQLite's busy timeout: writers from other processes wait instead of failing.
     const client = path === null
-      ? createClient({ url, authToken: options.authToken, timeout: BUSY_TIMEOUT_MS })
+      ? (await import(REMOTE_CLIENT) as typeof import("./remote_client.ts")).createClient({
+        url,
+        authToken: options.authToken,
+        timeout: BUSY_TIMEOUT_MS,
+      })
       : createEmbeddedClient(path, { timeoutMs: BUSY_TIMEOUT_MS });
     db = withWriteLock(client, url);
   } catch (err) {

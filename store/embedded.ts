@@ -13,18 +13,18 @@
  */
 import type { AutoCheckpointing } from "./checkpointer.ts";
 import { setImmediate } from "node:timers";
-import {
-  type Client,
-  type InArgs,
-  type InStatement,
-  type InValue,
-  LibsqlBatchError,
-  LibsqlError,
-  type ResultSet,
-  type Row,
-  type Transaction,
-  type TransactionMode,
+import type {
+  Client,
+  InArgs,
+  InStatement,
+  InValue,
+  ResultSet,
+  Row,
+  Transaction,
+  TransactionMode,
 } from "@libsql/client";
+// The error classes @libsql/client re-exports, from the one small package that defines them.
+import { LibsqlBatchError, LibsqlError } from "@libsql/core/api";
 import {
   BatchFailure,
   commitGroup,

@@ -227,3 +227,22 @@ Deno.test("a corrupt database file is refused with one clear sentence", async ()
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("a remote store URL is opened through libSQL's remote client, loaded on first use", async () => {
+  const seen: string[] = [];
+  await using server = Deno.serve({ port: 0, hostname: "127.0.0.1", onListen() {} }, (req) => {
+    seen.push(new URL(req.url).pathname);
+    return new Response("no database here", { status: 503 });
+  });
+  const url = `http://127.0.0.1:${server.addr.port}`;
+  await assert.rejects(
+    () => openStore(url, { authToken: "secret-token", now: new Date() }),
+    (err: unknown) => {
+      assert.ok(err instanceof StoreError);
+      assert.ok(err.message.startsWith(`Cannot open the store at ${url}: `), err.message);
+      assert.ok(!err.message.includes("secret-token"));
+      return true;
+    },
+  );
+  assert.ok(seen.length > 0, "the remote client asked the server");
+});
