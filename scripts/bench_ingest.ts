@@ -171,13 +171,14 @@ async function main() {
       const r = await fetch(`${base}/api/publisher/jobs/${jobId}`, { headers });
       job = await r.json();
       if (job.state === "finished") break;
-      await new Promise((r) => setTimeout(r, 250));
+      // Polled every 50 ms: at 250 and 500 ms the polls alone moved the coverage ratio by 0.05×.
+      await new Promise((r) => setTimeout(r, 50));
     }
     const ingestS = (performance.now() - tJob) / 1000;
     const servingCpuMs = servingThreadCpuMs() - cpuAtStart;
     let coverage = await folio.deps.search.coverage("pub_demo");
     while (coverage.embedded < coverage.total) {
-      await new Promise((r) => setTimeout(r, 500));
+      await new Promise((r) => setTimeout(r, 50));
       coverage = await folio.deps.search.coverage("pub_demo");
     }
     const coverageS = (performance.now() - tJob) / 1000;

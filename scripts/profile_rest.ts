@@ -6,8 +6,10 @@
  * MCP get_article as `bench:mcp` does (SDK clients in this process, so they are in the profile).
  * `--cpu` prints the process's CPU time per request instead (no profiler), and the serving
  * thread's alone (Linux /proc), which bounds the rate when the other threads have cores.
- * Usage: deno run -A scripts/profile_rest.ts [--row=charged|get|mcp] [--cpu] [--seconds=5]
- *   [--concurrency=16] [--out=/tmp/folio.cpuprofile] [--top=40]
+ * `--row=search --data=DIR` serves a store `bench:search --load DIR N` and `--build DIR` made (its
+ * `data/` renamed `search/`, as `bench:rest --size` does) and loads REST search with its queries.
+ * Usage: deno run -A scripts/profile_rest.ts [--row=charged|get|mcp|search] [--cpu] [--seconds=5]
+ *   [--concurrency=16] [--out=/tmp/folio.cpuprofile] [--top=40] [--data=DIR] [--settle=0]
  */
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
@@ -24,9 +26,15 @@ const seconds = Number(flags.seconds ?? 5);
 const concurrency = Number(flags.concurrency ?? 16);
 const top = Number(flags.top ?? 40);
 const out = flags.out ?? `/tmp/folio-${row}.cpuprofile`;
-const dataDir = await Deno.makeTempDir({ prefix: "folio-profile-" });
+const dataDir = flags.data ?? await Deno.makeTempDir({ prefix: "folio-profile-" });
+const host = row === "search" ? "bench.localhost" : "demo.localhost";
 const folio = await startFolio(
-  loadConfig({ PORT: "0", FOLIO_HOST: "127.0.0.1", FOLIO_DATA_DIR: dataDir }),
+  loadConfig({
+    PORT: "0",
+    FOLIO_HOST: "127.0.0.1",
+    FOLIO_DATA_DIR: dataDir,
+    ...(flags.data ? { FOLIO_SEED: "0" } : {}),
+  }),
   { log: createLogger("warn") },
 );
 
@@ -46,7 +54,7 @@ function load(urls: string[], env: Record<string, string>, forSeconds = seconds)
       new URL("./load_client.ts", import.meta.url).pathname,
       String(forSeconds),
       String(concurrency),
-      "demo.localhost",
+      host,
       ...urls,
     ],
     stdout: "piped",
@@ -120,6 +128,14 @@ try {
       body: JSON.stringify({ name: "Profile buyer", email: "profile@buyer.test" }),
     });
     env = { FOLIO_LOAD_AUTH: (await res.json()).apiKey, FOLIO_LOAD_IDEMPOTENT: "1" };
+  } else if (row === "search") {
+    await db.execute(
+      `UPDATE publishers SET custom_domain = 'bench.localhost', toggles = '{"publicRest":true}'`,
+    );
+    const asked: { q: string }[] = JSON.parse(await Deno.readTextFile(`${dataDir}/queries.json`));
+    urls = [...new Set(asked.map((a) => a.q))].map((q) =>
+      `http://127.0.0.1:${port}/api/v1/articles/search?q=${encodeURIComponent(q)}&limit=10`
+    );
   } else {
     urls = (await listRecent(db, "pub_demo", { limit: 100 }))
       .filter((a) => a.policy === "OBSERVE")
@@ -128,7 +144,12 @@ try {
   const run = row === "mcp"
     ? mcpLoad(port, db)
     : (forSeconds?: number) => load(urls, env, forSeconds);
-  await run(1); // warm-up: JIT, caches
+  // Warm-up (JIT, caches); a search warm-up asks other queries than the run, which the result
+  // cache would answer otherwise.
+  // `--settle=S` waits S seconds first (a restored store's background upkeep).
+  await new Promise((resolve) => setTimeout(resolve, Number(flags.settle ?? 0) * 1000));
+  if (row === "search") await load(urls.splice(-500), env, 1);
+  else await run(1);
   if ("cpu" in flags) {
     // No profiler: the process's CPU time (serving thread and its workers) per request, which a
     // loaded machine inflates far less than throughput (docs/PERFORMANCE.md, "Measuring notes").
@@ -199,5 +220,5 @@ try {
   console.log(`\nprofile written to ${out}`);
 } finally {
   await folio.shutdown();
-  await Deno.remove(dataDir, { recursive: true });
+  if (!flags.data) await Deno.remove(dataDir, { recursive: true });
 }
