@@ -216,8 +216,8 @@ const KNOWN_SPEND_ROWS = 10_000;
  * (docs/PERFORMANCE.md), so the ledger INSERT answers by its change count and the UPDATE says
  * whether the month's statement is closed. The spend row is created once per buyer, publisher and
  * month; a charge that knows it exists skips that statement, and should the row be missing after
- * all (nothing deletes one, but another store in this process may share the ids), the UPDATE
- * raises nothing, a look finds no row and the charge runs again with it.
+ * all (nothing in Folio deletes one; a hand or another tool might), the UPDATE raises nothing, a
+ * look finds no row and the charge runs again with it.
  */
 export async function insertChargeWithinCap(
   db: Client,

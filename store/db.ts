@@ -10,7 +10,8 @@ import { lockFileOf, releaser, storeFileOf, tryLockStore } from "./store_lock.ts
 
 export type { Client } from "@libsql/client";
 
-// A remote store's client loads only for a remote URL; scripts/compile.ts includes it.
+// A remote store's client loads only for a remote URL; scripts/compile.ts includes it. Not through
+// `loadOnce` (server/platform/lazy.ts), whose preload would fetch it for every embedded start.
 const REMOTE_CLIENT = ["./remote_client", "ts"].join(".");
 
 /** Something that executes statements: the client or an open transaction. */
