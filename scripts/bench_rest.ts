@@ -7,8 +7,10 @@
  * and throughput at --concurrency, each run on its own share of 6,000 generated queries so no
  * search repeats. With --processes=2 it also runs the demo rows (or, with --size, the search
  * throughput) against two Folio processes sharing the one store (a second `main.ts` beside this
- * one), the load split evenly.
+ * one), the load split evenly. With --data=DIR as well, it serves a copy of a store an earlier
+ * `--keep=DIR` run left (built once, so changes can be compared in alternating runs).
  * Usage: deno task bench:rest [--seconds=5] [--concurrency=16] [--size=100000] [--processes=2]
+ *   [--data=DIR | --keep=DIR]
  */
 import { loadConfig } from "../server/platform/config.ts";
 import { startFolio } from "../server/runtime.ts";
@@ -60,7 +62,10 @@ async function scaleBench(size: number) {
   const searchBench = new URL("./bench_search.ts", import.meta.url).pathname;
   // Enough distinct queries that no search in the timed runs is a repeat the result cache answers.
   const loading = ["--load", dataDir, String(size), "--queries=6000"];
-  for (const phase of [loading, ["--build", dataDir]]) {
+  if (flags.data) {
+    await new Deno.Command("cp", { args: ["-r", `${flags.data}/.`, dataDir] }).output();
+  }
+  for (const phase of flags.data ? [] : [loading, ["--build", dataDir]]) {
     const out = await new Deno.Command(Deno.execPath(), {
       args: [
         "run",
@@ -77,6 +82,9 @@ async function scaleBench(size: number) {
   }
   // The build phase snapshots vectors under data/; Folio keeps them under search/.
   await Deno.rename(`${dataDir}/data`, `${dataDir}/search`).catch(() => {});
+  if (flags.keep) {
+    await new Deno.Command("cp", { args: ["-r", `${dataDir}/.`, flags.keep] }).output();
+  }
   const asked: { q: string }[] = JSON.parse(await Deno.readTextFile(`${dataDir}/queries.json`));
   const queries = [...new Set(asked.map((a) => a.q))];
   const t0 = performance.now();

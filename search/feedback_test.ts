@@ -70,7 +70,7 @@ Deno.test("VectorIndex.searchPooled() keeps the nearest ids by article vector, a
   for (const deg of [0, 10, 20, 30, 80, 90]) index.set(`a${deg}`, [{ n: 0, vector: angle(deg) }]);
   const first = index.searchPooled(angle(0), { candidates: 2, minScore: -1, pool: 4 });
   assert.deepEqual(first.hits.map((h) => h.articleId), ["a0", "a10"]);
-  assert.deepEqual(first.pool, ["a0", "a10", "a20", "a30"]);
+  assert.deepEqual(index.poolIds(first.pool), ["a0", "a10", "a20", "a30"]);
   // Near 90°, a full scan would find a90 and a80; among the pool only a30 and a20 remain.
   const second = index.searchPooled(angle(90), {
     candidates: 2,

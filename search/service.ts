@@ -23,7 +23,7 @@ import { words } from "./text.ts";
 import type { TrainerCommand } from "./trainer.ts";
 import type { Passage, SearchHit, SearchOptions, SearchResult, SearchService } from "./types.ts";
 import { createUpkeep } from "./upkeep.ts";
-import type { VectorHit, VectorIndex } from "./vector_index.ts";
+import type { VectorHit, VectorIndex, VectorPool } from "./vector_index.ts";
 
 /** Options of `createSearchService`; `lsa`, `fusion`, `minSemanticScore` exist for evaluation. */
 export interface SearchServiceOptions {
@@ -143,7 +143,7 @@ export function createSearchService(options: SearchServiceOptions): SearchServic
     hits: VectorHit[];
     vector: Float32Array | null;
     index: VectorIndex | null;
-    pool: string[];
+    pool: VectorPool;
     /** Eligibility already read in this catalog epoch: a pass asks only about new ids. */
     checked: Map<string, boolean>;
   };
@@ -152,7 +152,7 @@ export function createSearchService(options: SearchServiceOptions): SearchServic
     hits: [],
     vector: null,
     index: null,
-    pool: [],
+    pool: new Int32Array(0),
     checked: new Map(),
   });
 
@@ -205,7 +205,7 @@ export function createSearchService(options: SearchServiceOptions): SearchServic
     index: VectorIndex,
     vector: Float32Array,
     depth: number,
-    pass: { pool?: number; among?: string[]; checked: Map<string, boolean> },
+    pass: { pool?: number; among?: VectorPool; checked: Map<string, boolean> },
   ) {
     const found = index.searchPooled(vector, {
       candidates: Math.max(depth * 2, 100),

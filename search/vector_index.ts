@@ -1,9 +1,10 @@
 /**
  * The semantic leg's in-memory index for one publisher. Each article keeps its chunk vectors as
  * int8 (a quarter of Float32's memory) plus a Float32 article vector (the normalised mean of its
- * chunks). A query scans article vectors (cost: articles × dims; in WebAssembly SIMD when the
- * dimensions are a multiple of 4, search/dot_scan.ts), then rescores only the best candidates'
- * chunks, so the chunk count per article does not drive latency.
+ * chunks). A query scans article vectors (cost: articles × dims; in WebAssembly SIMD over int8
+ * copies, exact for the rows that can rank, when the dimensions are a multiple of 4:
+ * search/dot_scan.ts), then rescores only the best candidates' chunks, so the chunk count per
+ * article does not drive latency.
  */
 import { DotScanner } from "./dot_scan.ts";
 
@@ -32,6 +33,9 @@ export interface VectorHit {
   score: number;
   n: number;
 }
+
+/** Articles a first pass kept for a second (their slots in the index that made them). */
+export type VectorPool = Int32Array<ArrayBufferLike>;
 
 const FORMAT = "folio-vectors/1";
 
@@ -83,6 +87,7 @@ export class VectorIndex {
     this.#slots.delete(articleId);
     this.#entries[slot] = undefined;
     this.#art.fill(0, slot * this.dims, (slot + 1) * this.dims);
+    this.#scanner?.quantize(slot);
     this.#free.push(slot);
   }
 
@@ -104,40 +109,48 @@ export class VectorIndex {
   }
 
   /**
-   * `search()`, also keeping the ids of the `pool` articles nearest by article vector (the scan's
-   * own ranking); with `among`, only those articles are scanned. A second pass for a nearby query
-   * (Rocchio's) re-ranks the first pass's pool instead of scanning every article again.
+   * `search()`, also keeping about `pool` articles nearest by article vector (exactly those in the
+   * plain scan; by their int8 lower bounds, at least that many, with the SIMD scanner); with
+   * `among`, only those articles are scanned. A second pass for a nearby query (Rocchio's)
+   * re-ranks the first pass's pool instead of scanning every article again. A pool is slots: an
+   * article replaced in between is scored in its place, which only widens what is considered.
    */
   searchPooled(
     query: Float32Array,
-    options: { candidates: number; minScore: number; pool: number; among?: readonly string[] },
-  ): { hits: VectorHit[]; pool: string[] } {
+    options: { candidates: number; minScore: number; pool: number; among?: VectorPool },
+  ): { hits: VectorHit[]; pool: VectorPool } {
     const d = this.dims;
-    if (query.length !== d || this.size === 0) return { hits: [], pool: [] };
+    const none: VectorPool = new Int32Array(0);
+    if (query.length !== d || this.size === 0) return { hits: [], pool: none };
     const art = this.#art;
-    const top = new TopK(Math.max(options.candidates, options.pool));
-    const among = options.among?.map((id) => this.#slots.get(id)).filter((s) => s !== undefined);
-    if (!among && this.#scanner) {
-      const scores = this.#scanner.scores(query, this.#entries.length);
-      const { lo, scale, bucket } = topBucket(scores, top.k);
-      for (let s = 0; s < scores.length; s++) {
-        if (((scores[s] - lo) * scale | 0) >= bucket) top.push(scores[s], s);
+    const among = options.among;
+    const n = this.#entries.length;
+    let top: TopK;
+    let pool = none;
+    if (this.#scanner) {
+      top = new TopK(options.candidates);
+      const found = among
+        ? { slots: among, scores: this.#scanner.dots(query, among), pool }
+        : this.#scanner.nearest(query, n, options.candidates, options.pool);
+      for (let i = 0; i < found.scores.length; i++) top.push(found.scores[i], found.slots[i]);
+      pool = found.pool;
+    } else {
+      top = new TopK(Math.max(options.candidates, options.pool));
+      const count = among ? among.length : n;
+      for (let k = 0; k < count; k++) {
+        const s = among ? among[k] : k;
+        const base = s * d;
+        let a0 = 0, a1 = 0, a2 = 0, a3 = 0;
+        let j = 0;
+        for (; j + 3 < d; j += 4) {
+          a0 += art[base + j] * query[j];
+          a1 += art[base + j + 1] * query[j + 1];
+          a2 += art[base + j + 2] * query[j + 2];
+          a3 += art[base + j + 3] * query[j + 3];
+        }
+        for (; j < d; j++) a0 += art[base + j] * query[j];
+        top.push(a0 + a1 + a2 + a3, s);
       }
-    }
-    const count = among ? among.length : this.#scanner ? 0 : this.#entries.length;
-    for (let k = 0; k < count; k++) {
-      const s = among ? among[k]! : k;
-      const base = s * d;
-      let a0 = 0, a1 = 0, a2 = 0, a3 = 0;
-      let j = 0;
-      for (; j + 3 < d; j += 4) {
-        a0 += art[base + j] * query[j];
-        a1 += art[base + j + 1] * query[j + 1];
-        a2 += art[base + j + 2] * query[j + 2];
-        a3 += art[base + j + 3] * query[j + 3];
-      }
-      for (; j < d; j++) a0 += art[base + j] * query[j];
-      top.push(a0 + a1 + a2 + a3, s);
     }
     const hits: VectorHit[] = [];
     const ranked = top.sorted();
@@ -148,12 +161,17 @@ export class VectorIndex {
       const score = 0.5 * artScore + 0.5 * best.score;
       if (score > options.minScore) hits.push({ articleId: this.#ids[slot], score, n: best.n });
     }
-    const pool: string[] = [];
-    for (let i = 0; i < ranked.length && i < options.pool; i++) {
-      const slot = ranked[i][1];
-      if (this.#entries[slot]) pool.push(this.#ids[slot]);
+    if (!this.#scanner && options.pool > 0) {
+      pool = Int32Array.from(ranked.slice(0, options.pool), ([, slot]) => slot)
+        .filter((slot) => this.#entries[slot] !== undefined);
     }
     return { hits: hits.sort((x, y) => y.score - x.score), pool };
+  }
+
+  /** The ids of a pool's articles (for tests and tools). */
+  poolIds(pool: VectorPool): string[] {
+    return Array.from(pool, (slot) => this.#entries[slot] ? this.#ids[slot] : null)
+      .filter((id) => id !== null);
   }
 
   /** Cosine of each of an article's chunks with the query, best first. */
@@ -256,6 +274,7 @@ export class VectorIndex {
     for (let j = 0; j < d; j++) norm += mean[j] * mean[j];
     norm = Math.sqrt(norm) || 1;
     for (let j = 0; j < d; j++) this.#art[slot * d + j] = mean[j] / norm;
+    this.#scanner?.quantize(slot);
   }
 
   #bestChunk(entry: Entry, query: Float32Array): { n: number; score: number } {
@@ -277,35 +296,6 @@ export class VectorIndex {
     return sum * scales[entry.at + i];
   }
 }
-
-/**
- * A histogram of `scores` over their range, and the highest bucket at or above which at least `k`
- * of them lie: only those can be among the k largest, so a scan pushes a few thousand scores into
- * its heap instead of every article's (at 100k articles the pushes cost more than the SIMD scan).
- * Callers compare `(score - lo) * scale | 0` with `bucket`, the same expression, so the cut is exact.
- */
-export function topBucket(
-  scores: Float32Array,
-  k: number,
-): { lo: number; scale: number; bucket: number } {
-  let lo = Infinity, hi = -Infinity;
-  for (let i = 0; i < scores.length; i++) {
-    const x = scores[i];
-    if (x < lo) lo = x;
-    if (x > hi) hi = x;
-  }
-  if (k >= scores.length || !(hi > lo)) return { lo: 0, scale: 0, bucket: 0 };
-  const scale = (BUCKETS - 1) / (hi - lo);
-  const counts = new Int32Array(BUCKETS);
-  for (let i = 0; i < scores.length; i++) counts[(scores[i] - lo) * scale | 0]++;
-  let seen = 0;
-  for (let b = BUCKETS - 1; b > 0; b--) {
-    seen += counts[b];
-    if (seen >= k) return { lo, scale, bucket: b };
-  }
-  return { lo, scale, bucket: 0 };
-}
-const BUCKETS = 1024;
 
 /** The k largest (score, id) pairs seen, by a min-heap. */
 class TopK {
