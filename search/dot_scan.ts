@@ -13,21 +13,25 @@ type ScanI8 = (
   rows: number,
   scales: number,
   n: number,
-  d8: number,
+  d16: number,
   qscale: number,
   c: number,
   out: number,
+  minmax: number,
 ) => void;
-type Select = (
+type Histogram = (lower: number, n: number, lo: number, hi: number, hist: number) => void;
+type Cut = (hist: number, k: number, lo: number, hi: number) => number;
+type Filter = (
   lower: number,
   scales: number,
   n: number,
-  k: number,
   c2: number,
-  margin: number,
-  hist: number,
-  slots: number,
-) => number;
+  floor: number,
+  exact: number,
+  poolFloor: number,
+  pool: number,
+  counts: number,
+) => void;
 type Gather = (q: number, rows: number, slots: number, m: number, d: number, out: number) => void;
 
 let compiled: WebAssembly.Module | null = null;
@@ -42,7 +46,9 @@ const SLACK = 1e-4;
 export class DotScanner {
   #memory: WebAssembly.Memory;
   #scanI8: ScanI8;
-  #select: Select;
+  #histogram: Histogram;
+  #cut: Cut;
+  #filter: Filter;
   #gather: Gather;
   #capacity = 0;
   /** int8 values per row: dims rounded up to 16, the padding zero. */
@@ -62,7 +68,9 @@ export class DotScanner {
     this.#memory = new WebAssembly.Memory({ initial: 1 });
     const instance = new WebAssembly.Instance(compiled, { env: { memory: this.#memory } });
     this.#scanI8 = instance.exports.scan_i8 as ScanI8;
-    this.#select = instance.exports.select as Select;
+    this.#histogram = instance.exports.histogram as Histogram;
+    this.#cut = instance.exports.cut as Cut;
+    this.#filter = instance.exports.filter as Filter;
     this.#gather = instance.exports.gather as Gather;
     this.#d8 = Math.ceil(dims / 16) * 16;
     this.#qmax = Math.min(32767, Math.floor((2 ** 31 - 1) / (127 * this.#d8)));
@@ -71,8 +79,8 @@ export class DotScanner {
 
   /**
    * Byte offsets, for `capacity` rows: float rows from 0, then int8 rows, scales, the query as
-   * floats and as int16, the selection's histogram, then one lower bound, one slot and one exact
-   * score per row.
+   * floats and as int16, the selection's histogram and its two bounds and two counts, then per
+   * row one lower bound, one slot, one pool slot and one exact score.
    */
   #layout(capacity = this.#capacity) {
     const d = this.dims, d8 = this.#d8;
@@ -81,10 +89,26 @@ export class DotScanner {
     const query = scales + capacity * 4;
     const query16 = query + d * 4;
     const hist = query16 + d8 * 2;
-    const lower = hist + 4096;
+    const minmax = hist + 4096;
+    const counts = minmax + 8;
+    const lower = counts + 8;
     const slots = lower + capacity * 4;
-    const out = slots + capacity * 4;
-    return { int8, scales, query, query16, hist, lower, slots, out, end: out + capacity * 4 };
+    const pool = slots + capacity * 4;
+    const out = pool + capacity * 4;
+    return {
+      int8,
+      scales,
+      query,
+      query16,
+      hist,
+      minmax,
+      counts,
+      lower,
+      slots,
+      pool,
+      out,
+      end: out + capacity * 4,
+    };
   }
 
   /** Room for at least `rows` rows, keeping the ones written (capacity at least doubles). */
@@ -155,15 +179,25 @@ export class DotScanner {
     // |row · query - scale · qscale · (int8 row · q16)| ≤ scale · c: each int8 value is within half
     // a step of its float (≤ scale / 2), each int16 within half of its (≤ qscale / 2).
     const c = Math.fround((l1 / 2 + (qscale / 2) * 127 * d) * (1 + 1e-6));
-    this.#scanI8(at.query16, at.int8, at.scales, n, this.#d8, qscale, c, at.lower);
+    const buffer = this.#memory.buffer;
+    this.#scanI8(at.query16, at.int8, at.scales, n, this.#d8, qscale, c, at.lower, at.minmax);
     // Rows whose upper bound stays below the k-th best lower bound cannot be among the k best;
     // the margin covers float rounding and SLACK on both bounds, for rows of length at most 1.
+    const [lo, hi] = new Float32Array(buffer, at.minmax, 2);
     const margin = (1e-6 + 2 * SLACK) * Math.max(1, Math.sqrt(l2));
-    const kept = pool > 0
-      ? slots.slice(0, this.#select(at.lower, at.scales, n, pool, 0, 0, at.hist, at.slots))
-      : slots.slice(0, 0);
-    const m = this.#select(at.lower, at.scales, n, k, 2 * c, margin, at.hist, at.slots);
-    return { slots: slots.subarray(0, m), scores: this.#exact(query, m), pool: kept };
+    let floor = -Infinity, poolFloor = pool > 0 ? -Infinity : Infinity;
+    if (hi > lo) {
+      this.#histogram(at.lower, n, lo, hi, at.hist);
+      floor = this.#cut(at.hist, k, lo, hi) - margin;
+      if (pool > 0) poolFloor = this.#cut(at.hist, pool, lo, hi);
+    }
+    this.#filter(at.lower, at.scales, n, 2 * c, floor, at.slots, poolFloor, at.pool, at.counts);
+    const [m, p] = new Int32Array(buffer, at.counts, 2);
+    return {
+      slots: slots.subarray(0, m),
+      scores: this.#exact(query, m),
+      pool: new Int32Array(buffer, at.pool, p).slice(),
+    };
   }
 
   /** Exact scores of the given rows (a view, valid until the next call). */
