@@ -52,7 +52,7 @@ export class DotScanner {
   #gather: Gather;
   #capacity = 0;
   /** int8 values per row: dims rounded up to 16, the padding zero. */
-  readonly #d8: number;
+  readonly #d16: number;
   /** The largest query value, so that 127 · qmax · d16 stays under 2^31 in the integer sum. */
   readonly #qmax: number;
   /** The float rows, back to back; a new view after the memory grows (old views detach). */
@@ -72,8 +72,8 @@ export class DotScanner {
     this.#cut = instance.exports.cut as Cut;
     this.#filter = instance.exports.filter as Filter;
     this.#gather = instance.exports.gather as Gather;
-    this.#d8 = Math.ceil(dims / 16) * 16;
-    this.#qmax = Math.min(32767, Math.floor((2 ** 31 - 1) / (127 * this.#d8)));
+    this.#d16 = Math.ceil(dims / 16) * 16;
+    this.#qmax = Math.min(32767, Math.floor((2 ** 31 - 1) / (127 * this.#d16)));
     this.#view();
   }
 
@@ -83,12 +83,12 @@ export class DotScanner {
    * row one lower bound, one slot, one pool slot and one exact score.
    */
   #layout(capacity = this.#capacity) {
-    const d = this.dims, d8 = this.#d8;
+    const d = this.dims, d16 = this.#d16;
     const int8 = capacity * d * 4;
-    const scales = int8 + capacity * d8;
+    const scales = int8 + capacity * d16;
     const query = scales + capacity * 4;
     const query16 = query + d * 4;
-    const hist = query16 + d8 * 2;
+    const hist = query16 + d16 * 2;
     const minmax = hist + 4096;
     const counts = minmax + 8;
     const lower = counts + 8;
@@ -123,9 +123,9 @@ export class DotScanner {
     const bytes = new Uint8Array(this.#memory.buffer);
     // Farthest region first: each moves up, over regions already moved.
     bytes.copyWithin(next.scales, old.scales, old.scales + before * 4);
-    bytes.copyWithin(next.int8, old.int8, old.int8 + before * this.#d8);
+    bytes.copyWithin(next.int8, old.int8, old.int8 + before * this.#d16);
     bytes.fill(0, before * this.dims * 4, next.int8);
-    bytes.fill(0, next.int8 + before * this.#d8, next.scales);
+    bytes.fill(0, next.int8 + before * this.#d16, next.scales);
     bytes.fill(0, next.scales + before * 4, next.query);
     this.#capacity = capacity;
     this.#view();
@@ -139,7 +139,7 @@ export class DotScanner {
     for (let j = 0; j < d; j++) max = Math.max(max, Math.abs(this.rows[base + j]));
     const scale = Math.fround(max / 127);
     this.#scales[slot] = scale;
-    const at = slot * this.#d8;
+    const at = slot * this.#d16;
     for (let j = 0; j < d; j++) {
       this.#int8[at + j] = scale > 0 ? Math.round(this.rows[base + j] / scale) : 0;
     }
@@ -174,13 +174,13 @@ export class DotScanner {
       max = Math.max(max, Math.abs(query[j]));
     }
     const qscale = Math.fround(max / this.#qmax) || 1;
-    const q16 = new Int16Array(this.#memory.buffer, at.query16, this.#d8);
+    const q16 = new Int16Array(this.#memory.buffer, at.query16, this.#d16);
     for (let j = 0; j < d; j++) q16[j] = Math.round(query[j] / qscale);
     // |row · query - scale · qscale · (int8 row · q16)| ≤ scale · c: each int8 value is within half
     // a step of its float (≤ scale / 2), each int16 within half of its (≤ qscale / 2).
     const c = Math.fround((l1 / 2 + (qscale / 2) * 127 * d) * (1 + 1e-6));
     const buffer = this.#memory.buffer;
-    this.#scanI8(at.query16, at.int8, at.scales, n, this.#d8, qscale, c, at.lower, at.minmax);
+    this.#scanI8(at.query16, at.int8, at.scales, n, this.#d16, qscale, c, at.lower, at.minmax);
     // Rows whose upper bound stays below the k-th best lower bound cannot be among the k best;
     // the margin covers float rounding and SLACK on both bounds, for rows of length at most 1.
     const [lo, hi] = new Float32Array(buffer, at.minmax, 2);
@@ -219,7 +219,7 @@ export class DotScanner {
     const at = this.#layout();
     const buffer = this.#memory.buffer;
     this.rows = new Float32Array(buffer, 0, this.#capacity * this.dims);
-    this.#int8 = new Int8Array(buffer, at.int8, this.#capacity * this.#d8);
+    this.#int8 = new Int8Array(buffer, at.int8, this.#capacity * this.#d16);
     this.#scales = new Float32Array(buffer, at.scales, this.#capacity);
   }
 }
