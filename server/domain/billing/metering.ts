@@ -13,7 +13,7 @@ import { newTimeOrderedId, sha256Hex } from "../../../store/ids.ts";
 import { monthOf } from "../../platform/clock.ts";
 import { AppError } from "../../platform/errors.ts";
 import type { Charge, Surface } from "../licensing/mod.ts";
-import { METERED_CAP_MICROS, subtractMicros } from "../../platform/money.ts";
+import { METERED_CAP_MICROS, subtractMicros, sumMicros } from "../../platform/money.ts";
 
 /** What happened to a charge. */
 export type ChargeResult =
@@ -56,7 +56,7 @@ async function charge(db: Client, req: ChargeRequest): Promise<ChargeResult> {
   const chargeId = req.chargeId ?? newTimeOrderedId("chg", req.now);
   const key = req.idempotencyKey || null;
   const requestHash = await sha256Hex(`${req.publisherId}\n${req.articleId}\n${req.charge.use}`);
-  const { written, prior, statementMonth, spend } = await insertChargeWithinCap(db, {
+  const { written, prior, statementMonth, spend, addedAfter } = await insertChargeWithinCap(db, {
     id: chargeId,
     buyerId: req.buyerId,
     publisherId: req.publisherId,
@@ -76,7 +76,8 @@ async function charge(db: Client, req: ChargeRequest): Promise<ChargeResult> {
     now: req.now,
   });
   if (written) {
-    return { status: "charged", chargeId, statementMonth: statementMonth!, spend: spend! };
+    const spendAfter = spendRightAfter(spend!, sumMicros(addedAfter));
+    return { status: "charged", chargeId, statementMonth: statementMonth!, spend: spendAfter };
   }
   if (!key || !prior) return { status: "capped" };
   if (prior.requestHash !== requestHash) {
@@ -87,4 +88,20 @@ async function charge(db: Client, req: ChargeRequest): Promise<ChargeResult> {
     );
   }
   return { status: "duplicate", chargeId: prior.id };
+}
+
+/**
+ * The spend right after this charge, from the state its write left (`later`: what the same write
+ * charged after it). The overall sum is read only when an overall budget exists (else 0).
+ */
+function spendRightAfter(state: SpendState, later: number): SpendState {
+  if (later === 0) return state;
+  return {
+    ...state,
+    spentMicros: subtractMicros(state.spentMicros, later),
+    budgetSpentMicros: subtractMicros(state.budgetSpentMicros, later),
+    overallSpentMicros: state.overallBudgetMicros === null
+      ? state.overallSpentMicros
+      : subtractMicros(state.overallSpentMicros, later),
+  };
 }
