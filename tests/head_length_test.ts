@@ -11,7 +11,12 @@ async function lengths(get: () => Promise<Response>, head: () => Promise<Respons
   const body = (await g.arrayBuffer()).byteLength;
   const h = await head();
   assert.equal(h.body === null || (await h.arrayBuffer()).byteLength === 0, true);
-  return { body, get: g.headers.get("content-length"), head: h.headers.get("content-length") };
+  // A body that changes between calls (status gaining a probe round) is measured again after the
+  // HEAD: the HEAD states one of the two lengths it stands between.
+  const after = (await (await get()).arrayBuffer()).byteLength;
+  const headLength = h.headers.get("content-length");
+  const matched = headLength === String(after) ? after : body;
+  return { body: matched, get: g.headers.get("content-length"), head: headLength };
 }
 
 Deno.test("a bare Deno.serve states the GET length on HEAD (the reference)", async () => {
