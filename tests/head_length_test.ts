@@ -30,7 +30,7 @@ Deno.test("HEAD carries the GET body's Content-Length on Folio's routes", async 
   await using folio = await startTestFolio();
   const key = folio.seeded!.apiKey;
   // Health times its own round trip, so each answer's body differs (0.1 vs 0.12 ms): its HEAD is
-  // checked against the lengths that body can have, the others against the GET before them.
+  // checked against the lengths that body can have, the others against the GETs around them.
   const health = await folio.request("/api/health", { method: "HEAD", checkDocumented: false });
   const healthLength = Number(health.headers.get("content-length"));
   const shortest = JSON.stringify({ ok: true, dbLatencyMs: 0 }).length;
