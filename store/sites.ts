@@ -1,7 +1,7 @@
 /**
  * Sites (issue 30): sources of kind 'site', whose URLs a sync finds in the site's sitemaps and
  * feeds. Each run is a 'sync' job of scope 'urls' (one active per site, by a unique index) that
- * first records what it found here (applyDiscovery), then works through the URLs it queued.
+ * queues the pages it finds here as it finds them (queueListed, finishDiscovery), then works through the URLs it queued.
  * publisherId comes first.
  */
 import { type Client, inWriteTx } from "./db.ts";
@@ -145,6 +145,8 @@ export interface AppliedDiscovery {
 }
 
 const BATCH = 400;
+/** Rows of the site's pages looked at per statement when finishing a discovery. */
+const SCAN = 2000;
 /**
  * The event loop's turn between two batches (a timer: requests waiting are served first). The
  * driver is synchronous, so without it 50,000 URLs were queued in one 1.5 s task (issue 39).
@@ -152,77 +154,119 @@ const BATCH = 400;
 const turn = () => new Promise<void>((r) => setTimeout(r, 0));
 
 /**
- * Queues a site sync's work from what its discovery found, in batches (a resumed job repeats it
- * harmlessly, since URLs it already queued stay its own), then marks the job discovered:
+ * Queues a batch of the pages a site sync's discovery found, as it finds them (nothing is held per
+ * page: issue 39), and marks each listed by the job. Run again with pages already listed by this
+ * job (a page in a sitemap and a feed, or a resumed job), it changes nothing but what a later
+ * lastmod asks for. Returns how many of the pages this job had not listed yet.
  * - a new URL is queued (new article);
  * - a known URL is queued again (a conditional re-fetch) unless its lastmod is no later than our
- *   last fetch of it and it was fetched fine: then it is counted unchanged without a request;
- * - a URL of the site no longer listed, whose page we hold, is queued to learn whether it is gone
- *   (404 or 410 unpublishes it);
+ *   last fetch of it and it was fetched fine: then it is left alone, unchanged without a request;
  * - a URL another active job owns is left to that job.
  */
-export async function applyDiscovery(
+export async function queueListed(
   db: Client,
   publisherId: string,
-  input: { jobId: string; siteId: string; pages: ListedPage[]; discovery: unknown; now: Date },
-): Promise<AppliedDiscovery> {
+  input: { jobId: string; siteId: string; pages: ListedPage[]; now: Date },
+): Promise<number> {
   const now = input.now.getTime();
-  let unchanged = 0;
-  const listed = new Set<string>();
+  let listed = 0;
   for (let i = 0; i < input.pages.length; i += BATCH) {
     if (i > 0) await turn();
     const batch = input.pages.slice(i, i + BATCH);
-    unchanged += await inWriteTx(db, async (tx) => {
+    listed += await inWriteTx(db, async (tx) => {
       const marks = batch.map(() => "?").join(",");
       const known = await tx.execute({
-        sql: `SELECT url, state, fetched_at, job_id,
+        sql: `SELECT url, state, fetched_at, listed_by,
                 (state = 'queued' AND NOT ${UNOWNED_SQL}) AS owned
               FROM source_urls WHERE publisher_id = ? AND url IN (${marks})`,
         args: [publisherId, ...batch.map((p) => p.url)],
       });
       const rows = new Map(known.rows.map((r) => [String(r.url), r]));
-      const fresh: ListedPage[] = [];
+      const fresh = new Map<string, ListedPage>();
       const again: string[] = [];
-      let same = 0;
+      const marked: string[] = [];
       for (const page of batch) {
-        listed.add(page.url);
         const r = rows.get(page.url);
         if (!r) {
-          fresh.push(page);
+          if (!fresh.has(page.url)) fresh.set(page.url, page);
           continue;
         }
+        const repeat = r.listed_by === input.jobId;
+        if (!repeat) {
+          marked.push(page.url);
+          r.listed_by = input.jobId; // listed twice in this batch: the second is a repeat
+        }
         if (Number(r.owned)) continue; // this job's already, or another active job's
+        // Listed again without a date, a page judged unchanged stays so.
+        if (repeat && page.lastmod === null) continue;
         const fetchedAt = r.fetched_at === null ? null : Number(r.fetched_at);
         const fine = r.state === "ingested" || r.state === "unchanged";
         if (fine && page.lastmod !== null && fetchedAt !== null && page.lastmod <= fetchedAt) {
-          same++;
-        } else again.push(page.url);
+          continue;
+        }
+        again.push(page.url);
+        r.owned = 1;
       }
-      if (fresh.length) {
+      if (fresh.size) {
+        const pages = [...fresh.values()];
         await tx.execute({
           sql: `INSERT INTO source_urls (publisher_id, url, source_id, title, state, created_at,
-                  job_id) VALUES ${fresh.map(() => "(?, ?, ?, ?, 'queued', ?, ?)").join(", ")}
+                  job_id, listed_by) VALUES ${
+            pages.map(() => "(?, ?, ?, ?, 'queued', ?, ?, ?)")
+              .join(", ")
+          }
                 ON CONFLICT (publisher_id, url) DO NOTHING`,
-          args: fresh.flatMap((p) => [publisherId, p.url, input.siteId, p.title, now, input.jobId]),
+          args: pages.flatMap((
+            p,
+          ) => [publisherId, p.url, input.siteId, p.title, now, input.jobId, input.jobId]),
+        });
+      }
+      if (marked.length) {
+        await tx.execute({
+          sql: `UPDATE source_urls SET listed_by = ?
+                WHERE publisher_id = ? AND url IN (${marked.map(() => "?").join(",")})`,
+          args: [input.jobId, publisherId, ...marked],
         });
       }
       if (again.length) await requeue(tx, publisherId, again, input.jobId);
-      return same;
+      return fresh.size + marked.length;
     });
   }
-  // The site's pages no longer listed: re-checked, to unpublish those that are gone.
-  const mine = await db.execute({
-    sql: `SELECT url FROM source_urls WHERE publisher_id = ? AND source_id = ?
-          AND state IN ('ingested', 'unchanged')`,
-    args: [publisherId, input.siteId],
-  });
-  const vanished = mine.rows.map((r) => String(r.url)).filter((u) => !listed.has(u));
-  for (let i = 0; i < vanished.length; i += BATCH) {
-    await turn();
-    await inWriteTx(
-      db,
-      (tx) => requeue(tx, publisherId, vanished.slice(i, i + BATCH), input.jobId),
-    );
+  return listed;
+}
+
+/**
+ * Ends a site sync's discovery once every page found is queued (queueListed): the site's pages
+ * held and fetched fine that this run did not find listed are queued to learn whether they are
+ * gone (404 or 410 unpublishes them), and the job is marked discovered with its counts. The site's
+ * rows are read a slice at a time by rowid, with turns between, never all at once.
+ */
+export async function finishDiscovery(
+  db: Client,
+  publisherId: string,
+  input: { jobId: string; siteId: string; discovery: unknown },
+): Promise<AppliedDiscovery> {
+  for (const state of ["ingested", "unchanged"]) {
+    for (let after = -1;;) {
+      await turn();
+      const rs = await db.execute({
+        sql: `SELECT rowid AS id, url, listed_by FROM source_urls
+              WHERE publisher_id = ? AND source_id = ? AND state = ? AND rowid > ?
+              ORDER BY rowid LIMIT ${SCAN}`,
+        args: [publisherId, input.siteId, state, after],
+      });
+      if (!rs.rows.length) break;
+      after = Number(rs.rows[rs.rows.length - 1].id);
+      const vanished: string[] = [];
+      for (const r of rs.rows) if (r.listed_by !== input.jobId) vanished.push(String(r.url));
+      for (let i = 0; i < vanished.length; i += BATCH) {
+        if (i > 0) await turn();
+        await inWriteTx(
+          db,
+          (tx) => requeue(tx, publisherId, vanished.slice(i, i + BATCH), input.jobId),
+        );
+      }
+    }
   }
   return await inWriteTx(db, async (tx) => {
     const q = await tx.execute({
@@ -231,6 +275,13 @@ export async function applyDiscovery(
       args: [publisherId, input.jobId],
     });
     const queued = Number(q.rows[0].n);
+    // Listed by this run and still fetched fine: left alone by their lastmod.
+    const same = await tx.execute({
+      sql: `SELECT COUNT(*) AS n FROM source_urls WHERE publisher_id = ? AND listed_by = ?
+            AND state IN ('ingested', 'unchanged')`,
+      args: [publisherId, input.jobId],
+    });
+    const unchanged = Number(same.rows[0].n);
     await tx.execute({
       sql: `UPDATE ingestion_jobs SET discovery = ?, discovered = ?, unchanged = ?
             WHERE publisher_id = ? AND id = ?`,

@@ -7,7 +7,21 @@ import assert from "node:assert/strict";
 import { createFetcher } from "../server/domain/catalog/fetcher.ts";
 import { discoverSite } from "../server/domain/catalog/site_discovery.ts";
 import { USER_AGENT } from "../server/runtime.ts";
+import type { ListedPage } from "../store/sites.ts";
 import { testFolio } from "./helpers.ts";
+
+/** Takes the pages a discovery hands over, as the store does: each URL once, in batches. */
+function collect() {
+  const pages = new Map<string, ListedPage>();
+  const batches: number[] = [];
+  const onPages = (batch: ListedPage[]) => {
+    batches.push(batch.length);
+    const before = pages.size;
+    for (const p of batch) if (!pages.has(p.url)) pages.set(p.url, p);
+    return Promise.resolve(pages.size - before);
+  };
+  return { pages, batches, onPages };
+}
 
 const xml = (body: string | Uint8Array<ArrayBuffer>, type = "application/xml") =>
   new Response(body, { headers: { "content-type": type } });
@@ -140,7 +154,9 @@ Deno.test("discovery ends on loops, endless and huge documents, and names every 
   const slowServer = serve(true);
   const origin = `http://127.0.0.1:${server.addr.port}`;
   try {
+    const taken = collect();
     const found = await discoverSite(folio.deps, folio.seeded!.publisherId, `${origin}/`, {
+      onPages: taken.onPages,
       limits: { timeoutMs: 600_000 },
     });
     const byPath = Object.fromEntries(
@@ -158,26 +174,33 @@ Deno.test("discovery ends on loops, endless and huge documents, and names every 
     assert.equal(byPath["/private/s.xml"].problem, "robots.txt disallows FolioBot");
     assert.equal(hits.get("/private/s.xml"), undefined);
     assert.match(byPath["/gone.xml"].problem!, /^HTTP 410: /);
-    const urls = new Set(found.pages.map((p) => new URL(p.url).pathname));
+    const urls = new Set([...taken.pages.keys()].map((u) => new URL(u).pathname));
     assert.ok(urls.has("/fine"));
     assert.ok(urls.has("/before-fault"), "a malformed sitemap keeps what came before the fault");
     const fromBomb = [...urls].filter((u) => u.startsWith("/from-bomb-")).length;
     assert.ok(fromBomb >= 49 && fromBomb <= 50, `the bomb's URLs before the limit: ${fromBomb}`);
     assert.ok(urls.has("/from-run"), "the run's first URL was read before its limit");
+    assert.ok(urls.has("/flood"), "the flood's entries before its limit are kept");
     assert.equal(found.offSite, 1);
-    assert.equal(found.pages.length, 50_000 + 3 + fromBomb);
+    assert.equal(found.pages, 50_000 + 4 + fromBomb);
+    assert.equal(taken.pages.size, found.pages);
+    // Handed over as they were read: the 50,000 in batches, never held whole.
+    assert.ok(taken.batches.length > 50, `${taken.batches.length} batches`);
+    assert.ok(Math.max(...taken.batches) < 2_000, `largest batch ${Math.max(...taken.batches)}`);
     assert.equal(found.problems.length, 7, found.problems.join("\n"));
 
     const slowOrigin = `http://127.0.0.1:${slowServer.addr.port}`;
+    const slowTaken = collect();
     const slow = await discoverSite(folio.deps, folio.seeded!.publisherId, `${slowOrigin}/`, {
+      onPages: slowTaken.onPages,
       limits: { timeoutMs: 1500 },
     });
     const slowDoc = slow.documents.find((d) => new URL(d.url).pathname === "/slow.xml")!;
     assert.match(slowDoc.problem!, /^timeout: /);
     assert.equal(hits.get("/slow.xml"), 1, "the feed linked from the page is the same document");
     assert.ok(
-      !slow.pages.some((p) => new URL(p.url).pathname === "/slow-1"),
-      "a document cut by its deadline is not read",
+      [...slowTaken.pages.keys()].some((u) => new URL(u).pathname === "/slow-1"),
+      "a document cut by its deadline keeps the entries read before it",
     );
   } finally {
     await slowServer.shutdown();
@@ -207,11 +230,12 @@ Deno.test("discovery stops at its document limit and reports how many were not r
   origin = `http://127.0.0.1:${server.addr.port}`;
   try {
     const found = await discoverSite(folio.deps, folio.seeded!.publisherId, `${origin}/`, {
+      onPages: collect().onPages,
       limits: { maxDocuments: 20 },
     });
     assert.ok(found.documents.length <= 20);
     assert.ok(found.problems.some((p) => /indexes nested deeper than 3 are not followed/.test(p)));
-    assert.equal(found.pages.length, 0);
+    assert.equal(found.pages, 0);
   } finally {
     await server.shutdown();
   }

@@ -16,6 +16,7 @@ import { categoryOf, PAGE_MAX_BYTES } from "./ingest_url.ts";
 import { robotsVerdict } from "./robots.ts";
 import {
   type DocumentKind,
+  type Listed,
   MAX_SITEMAP_BYTES,
   type ReadDocument,
   tooLarge,
@@ -43,8 +44,6 @@ export const DISCOVERY_LIMITS: DiscoveryLimits = {
 const MAX_DEPTH = 3;
 const MAX_FEEDS_PER_PAGE = 10;
 const MAX_ROBOTS_SITEMAPS = 100;
-const PAGES_PER_TURN = 2000;
-const turn = () => new Promise<void>((r) => setTimeout(r, 0));
 
 const XML_TYPES = [
   "application/xml",
@@ -73,9 +72,10 @@ export interface DocumentReport {
   problem: string | null;
 }
 
-/** What a discovery found. */
+/** What a discovery found (its pages were handed over to `onPages` as they were read). */
 export interface SiteDiscovery {
-  pages: ListedPage[];
+  /** Pages of the site listed, each counted once (as `onPages` counted them). */
+  pages: number;
   documents: DocumentReport[];
   /** Listed URLs on another host, left out. */
   offSite: number;
@@ -83,16 +83,29 @@ export interface SiteDiscovery {
   problems: string[];
 }
 
+/**
+ * Takes a batch of the pages found, as they are read: answers how many of them it had not been
+ * handed before (the same page may be listed by a sitemap and a feed).
+ */
+export type PagesSink = (pages: ListedPage[]) => Promise<number>;
+
 /** The site could not be reached at all. */
 export class SiteUnreachable extends Error {}
 
-/** Finds the pages `siteUrl` lists in its sitemaps and feeds. */
+/**
+ * Finds the pages `siteUrl` lists in its sitemaps and feeds, handing them to `onPages` in batches
+ * as each document is read: nothing is held per page (issue 39), however many the site lists.
+ */
 export async function discoverSite(
   deps: Pick<AppDeps, "store" | "clock" | "fetcher" | "log">,
   publisherId: string,
   siteUrl: string,
-  opts: { signal?: AbortSignal; limits?: Partial<DiscoveryLimits>; onDocument?: () => unknown } =
-    {},
+  opts: {
+    onPages: PagesSink;
+    signal?: AbortSignal;
+    limits?: Partial<DiscoveryLimits>;
+    onDocument?: () => unknown;
+  },
 ): Promise<SiteDiscovery> {
   const limits = { ...DISCOVERY_LIMITS, ...opts.limits };
   const site = new URL(siteUrl);
@@ -104,8 +117,7 @@ export async function discoverSite(
   }
   const named = sitemapLines(robots?.body ?? "", site.href);
 
-  const out: SiteDiscovery = { pages: [], documents: [], offSite: 0, problems: [] };
-  const pages = new Map<string, ListedPage>();
+  const out: SiteDiscovery = { pages: 0, documents: [], offSite: 0, problems: [] };
   const seen = new Set<string>();
   const queue: { url: string; found: Found; depth: number }[] = [];
   const push = (url: string, found: Found, depth: number) => {
@@ -119,6 +131,21 @@ export async function discoverSite(
   else push(`${site.origin}/sitemap.xml`, "guess", 0);
 
   let pagesCut = false;
+  /** The site's own http(s) pages of a batch, without fragments, up to the run's limit. */
+  const take = async (listed: Listed[]) => {
+    const pages: ListedPage[] = [];
+    for (const page of listed) {
+      if (!/^https?:$/.test(new URL(page.url).protocol)) continue;
+      if (!sameSite(page.url, site)) {
+        out.offSite++;
+        continue;
+      }
+      pages.push({ url: page.url.replace(/#.*$/, ""), lastmod: page.lastmod, title: page.title });
+    }
+    const room = limits.maxPages - out.pages;
+    if (pages.length > room) pagesCut = true;
+    if (room > 0 && pages.length) out.pages += await opts.onPages(pages.slice(0, room));
+  };
   while (queue.length && !opts.signal?.aborted) {
     if (out.documents.length >= limits.maxDocuments) {
       out.problems.push(
@@ -128,7 +155,7 @@ export async function discoverSite(
     }
     const doc = queue.shift()!;
     await opts.onDocument?.();
-    const report = await readOne(deps, publisherId, doc, limits, opts.signal);
+    const report = await readOne(deps, publisherId, doc, limits, take, opts.signal);
     out.documents.push(report.report);
     const { read } = report;
     if (report.report.problem && !(doc.found === "guess" && read === null)) {
@@ -147,29 +174,10 @@ export async function discoverSite(
         push(child.url, "index", doc.depth + 1);
       } else out.offSite++;
     }
-    for (const [i, page] of read.pages.entries()) {
-      // 50,000 URLs are 80 ms of parsing and comparing: the event loop gets turns between.
-      if (i % PAGES_PER_TURN === PAGES_PER_TURN - 1) await turn();
-      if (!/^https?:$/.test(new URL(page.url).protocol)) continue;
-      if (!sameSite(page.url, site)) {
-        out.offSite++;
-        continue;
-      }
-      const url = page.url.replace(/#.*$/, "");
-      const had = pages.get(url);
-      if (had) {
-        had.lastmod = Math.max(had.lastmod ?? -Infinity, page.lastmod ?? -Infinity);
-        if (!Number.isFinite(had.lastmod)) had.lastmod = null;
-        had.title ??= page.title;
-      } else if (pages.size < limits.maxPages) {
-        pages.set(url, { url, lastmod: page.lastmod, title: page.title });
-      } else pagesCut = true;
-    }
   }
   if (pagesCut) {
     out.problems.push(`more than ${limits.maxPages} pages listed; the rest were not queued`);
   }
-  out.pages = [...pages.values()];
   return out;
 }
 
@@ -178,6 +186,7 @@ async function readOne(
   publisherId: string,
   doc: { url: string; found: Found },
   limits: DiscoveryLimits,
+  onPages: (pages: Listed[]) => Promise<unknown>,
   signal?: AbortSignal,
 ): Promise<{ report: DocumentReport; read: ReadDocument | null; feeds: string[] }> {
   const report: DocumentReport = {
@@ -208,12 +217,16 @@ async function readOne(
         stream = new DocumentStream(r.url, type, {
           maxBytes: limits.maxBytes,
           htmlMaxBytes: Math.min(PAGE_MAX_BYTES, limits.maxBytes),
+          onPages,
         });
         return (chunk) => stream!.push(chunk);
       },
     });
   } catch (e) {
     if (!(e instanceof FetchRefused)) throw e;
+    // The entries read before the cut were handed over as they came; the rest of them go too,
+    // as for a document cut by its size or a fault.
+    if (stream) await (stream as DocumentStream).end().catch(() => {});
     report.problem = e.code === "too_large"
       ? tooLarge(limits.maxBytes)
       : `${categoryOf(e)}: ${e.detail}`;
@@ -224,7 +237,7 @@ async function readOne(
     ? await (stream as DocumentStream).end()
     : HTML_TYPES.includes(type) || /^\s*<(!doctype html|html)/i.test(head(res.bytes))
     ? { html: res.text() }
-    : await readBytes(res.bytes, res.url, type, limits.maxBytes);
+    : await readBytes(res.bytes, res.url, type, limits.maxBytes, onPages);
   if ("html" in got) {
     report.kind = "page";
     const feeds = feedLinks(got.html, res.url);
@@ -233,7 +246,7 @@ async function readOne(
   }
   const { read } = got;
   report.kind = read.kind;
-  report.listed = read.kind === "sitemapindex" ? read.sitemaps.length : read.pages.length;
+  report.listed = read.kind === "sitemapindex" ? read.sitemaps.length : read.pageCount;
   report.problem = read.problem;
   return { report, read, feeds: [] };
 }
@@ -250,6 +263,7 @@ export async function readDocument(
     kind: "unknown",
     root: "html",
     pages: [],
+    pageCount: 0,
     sitemaps: [],
     problem: "not a sitemap or feed (root element <html>)",
   };

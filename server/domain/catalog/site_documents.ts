@@ -27,7 +27,10 @@ export interface ReadDocument {
   kind: DocumentKind;
   /** The root element's name when the kind is unknown (e.g. "html"). */
   root: string | null;
+  /** The pages not yet handed over (`takePages()`): all of them, when nothing was taken. */
   pages: Listed[];
+  /** How many pages it listed, those handed over on the way included. */
+  pageCount: number;
   sitemaps: Listed[];
   /** The first fault or limit met, in words; null for a clean document. */
   problem: string | null;
@@ -77,6 +80,7 @@ export class DocumentReader {
     kind: "unknown",
     root: null,
     pages: [],
+    pageCount: 0,
     sitemaps: [],
     problem: null,
   };
@@ -128,6 +132,11 @@ export class DocumentReader {
     if (this.#run > MAX_RUN_CHARS) {
       this.#fault(`a text, comment or tag longer than ${MAX_RUN_CHARS / 1024 / 1024} MB`);
     }
+  }
+
+  /** The pages read since the last call, once there are `atLeast` (a caller streaming them). */
+  takePages(atLeast = 1): Listed[] {
+    return this.#out.pages.length >= atLeast ? this.#out.pages.splice(0) : [];
   }
 
   end(): ReadDocument {
@@ -217,8 +226,8 @@ export class DocumentReader {
 
   #keep(e: { url: string | null; lastmod: number | null; title: string | null }) {
     if (!e.url || this.#faulted) return;
-    const list = this.#out.kind === "sitemapindex" ? this.#out.sitemaps : this.#out.pages;
-    if (list.length >= MAX_LISTED) {
+    const index = this.#out.kind === "sitemapindex";
+    if ((index ? this.#out.sitemaps.length : this.#out.pageCount) >= MAX_LISTED) {
       this.#skipped++;
       this.#stopped = true;
       return;
@@ -229,7 +238,11 @@ export class DocumentReader {
     } catch {
       return;
     }
-    list.push({ url, lastmod: e.lastmod, title: e.title });
+    if (index) this.#out.sitemaps.push({ url, lastmod: e.lastmod, title: e.title });
+    else {
+      this.#out.pages.push({ url, lastmod: e.lastmod, title: e.title });
+      this.#out.pageCount++;
+    }
   }
 }
 
@@ -262,6 +275,7 @@ export class TextSitemapReader {
     kind: "text",
     root: null,
     pages: [],
+    pageCount: 0,
     sitemaps: [],
     problem: null,
   };
@@ -279,9 +293,14 @@ export class TextSitemapReader {
     return lines.some((l) => this.#line(l));
   }
 
+  /** The pages read since the last call, once there are `atLeast`. */
+  takePages(atLeast = 1): Listed[] {
+    return this.#out.pages.length >= atLeast ? this.#out.pages.splice(0) : [];
+  }
+
   end(): ReadDocument {
     if (this.#out.problem === null) this.#line(this.#rest);
-    if (this.#out.pages.length === 0) this.#out.problem ??= "no URLs in the text file";
+    if (this.#out.pageCount === 0) this.#out.problem ??= "no URLs in the text file";
     return this.#out;
   }
 
@@ -289,13 +308,14 @@ export class TextSitemapReader {
   #line(line: string): boolean {
     const t = line.trim();
     if (!/^https?:\/\//i.test(t)) return false;
-    if (this.#out.pages.length >= MAX_LISTED) {
+    if (this.#out.pageCount >= MAX_LISTED) {
       this.#out.problem = `lists more than ${MAX_LISTED.toLocaleString("en")} URLs (the ` +
         `sitemaps.org limit); the first ${MAX_LISTED.toLocaleString("en")} were read`;
       return true;
     }
     try {
       this.#out.pages.push({ url: own(new URL(t, this.#base).href), lastmod: null, title: null });
+      this.#out.pageCount++;
     } catch { /* not a URL: skipped like any other line */ }
     return false;
   }

@@ -8,6 +8,7 @@
 import { releaseChunk } from "../../platform/buffers.ts";
 import {
   DocumentReader,
+  type Listed,
   type ReadDocument,
   TextSitemapReader,
   tooLarge,
@@ -25,6 +26,8 @@ const TURN_MS = 8;
 const MIN_STEP = 1024;
 const MAX_STEP = 64 * 1024;
 const STEP_OUTPUT = 256 * 1024;
+/** Pages handed over at once to a stream's `onPages` (a batch the store writes in one go). */
+const HANDOVER = 400;
 
 /** What a document turned out to hold: a listing read, or an HTML page's text (for its feeds). */
 export type StreamedDocument = { read: ReadDocument } | { html: string };
@@ -32,12 +35,17 @@ export type StreamedDocument = { read: ReadDocument } | { html: string };
 /** Gives the event loop a turn (a timer, not a microtask: requests waiting are served first). */
 const turn = () => new Promise<void>((r) => setTimeout(r, 0));
 
-/** One document as it arrives: `push()` each chunk fetched (false: no more wanted), then `end()`. */
+/**
+ * One document as it arrives: `push()` each chunk fetched (false: no more wanted), then `end()`.
+ * With `onPages`, the pages it lists are handed over in batches as they are read (awaited: the
+ * document is read no faster than they are taken) and the document read at the end holds none.
+ */
 export class DocumentStream {
   readonly #url: string;
   readonly #type: string;
   readonly #maxBytes: number;
   readonly #htmlMax: number;
+  readonly #onPages?: (pages: Listed[]) => Promise<unknown>;
   readonly #decoder = new TextDecoder();
   #head: Uint8Array = new Uint8Array(0);
   #gzip: { writer: WritableStreamDefaultWriter<BufferSource>; pump: Promise<void> } | null = null;
@@ -52,11 +60,20 @@ export class DocumentStream {
   #done = false;
   #lastTurn = performance.now();
 
-  constructor(url: string, type: string, opts: { maxBytes: number; htmlMaxBytes: number }) {
+  constructor(
+    url: string,
+    type: string,
+    opts: {
+      maxBytes: number;
+      htmlMaxBytes: number;
+      onPages?: (pages: Listed[]) => Promise<unknown>;
+    },
+  ) {
     this.#url = url;
     this.#type = type;
     this.#maxBytes = opts.maxBytes;
     this.#htmlMax = opts.htmlMaxBytes;
+    this.#onPages = opts.onPages;
   }
 
   /** Takes the next bytes fetched; false once the document wants no more. */
@@ -115,7 +132,15 @@ export class DocumentStream {
     if (this.#mode === "html") return { html: this.#html };
     const read = this.#text?.end() ??
       this.#xml?.end() ??
-      { kind: "unknown", root: null, pages: [], sitemaps: [], problem: "empty document" };
+      {
+        kind: "unknown",
+        root: null,
+        pages: [],
+        pageCount: 0,
+        sitemaps: [],
+        problem: "empty document",
+      };
+    await this.#handOver(1);
     return { read: this.#problem ? { ...read, problem: this.#problem } : read };
   }
 
@@ -146,6 +171,11 @@ export class DocumentStream {
       }
     })();
     this.#gzip = { writer: ds.writable.getWriter(), pump };
+  }
+
+  async #handOver(atLeast: number) {
+    const pages = this.#onPages && (this.#xml ?? this.#text)?.takePages(atLeast);
+    if (pages?.length) await this.#onPages!(pages);
   }
 
   #fail(problem: string) {
@@ -180,6 +210,7 @@ export class DocumentStream {
       this.#xml.write(s);
       if (this.#xml.full) this.#done = true;
     } else if (this.#text!.write(s)) this.#done = true;
+    await this.#handOver(HANDOVER);
     if (performance.now() - this.#lastTurn > TURN_MS) {
       await turn();
       this.#lastTurn = performance.now();
@@ -208,8 +239,9 @@ export async function readBytes(
   url: string,
   type: string,
   maxBytes: number,
+  onPages?: (pages: Listed[]) => Promise<unknown>,
 ): Promise<StreamedDocument> {
-  const stream = new DocumentStream(url, type, { maxBytes, htmlMaxBytes: maxBytes });
+  const stream = new DocumentStream(url, type, { maxBytes, htmlMaxBytes: maxBytes, onPages });
   for (let i = 0; i < bytes.length; i += MAX_STEP) {
     if (!await stream.push(bytes.subarray(i, i + MAX_STEP))) break;
   }

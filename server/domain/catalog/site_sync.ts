@@ -1,9 +1,9 @@
 /**
  * The discovery step of a site's sync (issue 30), run by the job (run_job.ts) before it fetches
- * pages: what site_discovery.ts finds is queued as the job's work by store/sites.ts.
+ * pages: what site_discovery.ts finds is queued as the job's work by store/sites.ts as it is found.
  */
 import type { Job } from "../../../store/jobs.ts";
-import { applyDiscovery, getSite, recordDiscovery } from "../../../store/sites.ts";
+import { finishDiscovery, getSite, queueListed, recordDiscovery } from "../../../store/sites.ts";
 import type { AppDeps } from "../../deps.ts";
 import { plural } from "../../platform/words.ts";
 import { discoverSite, type DiscoveryLimits, SiteUnreachable } from "./site_discovery.ts";
@@ -29,6 +29,13 @@ export async function discoverForJob(
   let found;
   try {
     found = await discoverSite(deps, job.publisherId, site.siteUrl, {
+      onPages: (pages) =>
+        queueListed(deps.store.db, job.publisherId, {
+          jobId: job.id,
+          siteId: site.id,
+          pages,
+          now: deps.clock.now(),
+        }),
       signal: opts.signal,
       limits: discoveryLimits.get(deps),
       onDocument: opts.onDocument,
@@ -45,19 +52,17 @@ export async function discoverForJob(
   if (opts.signal?.aborted) return { failed: null };
   const discovery = {
     documents: found.documents.slice(0, 200),
-    pages: found.pages.length,
+    pages: found.pages,
     offSite: found.offSite,
     problems: found.problems.slice(0, 50),
   };
-  await applyDiscovery(deps.store.db, job.publisherId, {
+  await finishDiscovery(deps.store.db, job.publisherId, {
     jobId: job.id,
     siteId: site.id,
-    pages: found.pages,
     discovery,
-    now: deps.clock.now(),
   });
   const readable = found.documents.some((d) => d.kind !== "page" && d.kind !== "unknown");
-  if (!readable && found.pages.length === 0) {
+  if (!readable && found.pages === 0) {
     const why = found.problems[0] ?? "no sitemap at /sitemap.xml and no feed linked";
     return { failed: `No sitemap or feed could be read (${why})` };
   }
