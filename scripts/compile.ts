@@ -3,10 +3,13 @@
  * catalog is imported, so it is embedded anyway). `deno compile` downloads its base runtime the
  * first time; where the internet is unreachable this says so instead of a raw stack.
  */
+import { SERVE_V8_FLAGS } from "../server/platform/memory.ts";
+
 const args = [
   "compile",
   // What serving reaches, at the versions it was locked to (docs/decisions/operations.md).
   "--lock=deno.serve.lock",
+  `--v8-flags=${SERVE_V8_FLAGS}`,
   "--allow-net",
   "--allow-read",
   "--allow-write",

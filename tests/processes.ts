@@ -1,4 +1,5 @@
 /** Folio in a child process: a second process on a test's store, or a bench's measured server. */
+import { SERVE_V8_FLAGS } from "../server/platform/memory.ts";
 import type { Requester } from "./billing_helpers.ts";
 
 const MAIN = new URL("../main.ts", import.meta.url).pathname;
@@ -28,6 +29,10 @@ export async function spawnFolio(
       "run",
       `--lock=${new URL("../deno.lock", import.meta.url).pathname}`,
       "-A",
+      // V8's heap policy as `task start` sets it, unless the caller names its own.
+      ...(options.denoArgs?.some((a) => a.startsWith("--v8-flags"))
+        ? []
+        : [`--v8-flags=${SERVE_V8_FLAGS}`]),
       ...(options.denoArgs ?? []),
       MAIN,
     ],

@@ -8,6 +8,7 @@
  */
 import assert from "node:assert/strict";
 import { reachedPackages } from "../scripts/serve_lock.ts";
+import { SERVE_V8_FLAGS } from "../server/platform/memory.ts";
 
 const ROOT = new URL("../", import.meta.url);
 
@@ -26,6 +27,11 @@ Deno.test("deno.json names its imports through import_map.json and has no defaul
   assert.match(
     config.tasks.start,
     /^cp deno\.serve\.lock \.start\.lock && .*deno run --lock=\.start\.lock /,
+  );
+  // The serving process's heap policy, the same in the start, the binary and the benches' servers.
+  assert.ok(
+    config.tasks.start.includes(` --v8-flags=${SERVE_V8_FLAGS} `),
+    `task start runs with --v8-flags=${SERVE_V8_FLAGS} (server/platform/memory.ts)`,
   );
   for (const [name, task] of Object.entries(config.tasks as Record<string, string>)) {
     for (const run of task.matchAll(/deno (run|test|check) (\S+)/g)) {
