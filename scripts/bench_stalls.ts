@@ -11,7 +11,8 @@
  *
  *   deno task bench:stalls [--only=gzip,encoded,urls,nested,upload,pdf] [--profile=DIR]
  *
- * `--series=1` prints the server's memory every 50 ms (ms:MB) to stderr. `--profile=DIR` starts
+ * `--series=1` prints the server's memory every 50 ms (ms:MB) and the probes slower than 50 ms
+ * (when each started, ms:took ms) to stderr. `--profile=DIR` starts
  * the server with `--inspect`, takes a V8 CPU profile of it during each shape
  * (DIR/<shape>.cpuprofile, for Chrome's DevTools) and prints its longest event-loop tasks.
  * `--breakdown=1` starts it with `--inspect` too and, at idle and at each new peak, asks the
@@ -247,9 +248,9 @@ function quantile(xs: number[], q: number): number {
   return s.length ? s[Math.min(s.length - 1, Math.floor(q * s.length))] : NaN;
 }
 
-function take(prober: Worker): Promise<number[]> {
+function take(prober: Worker): Promise<{ at: number; ms: number }[]> {
   return new Promise((resolve) => {
-    prober.onmessage = (e) => resolve(e.data as number[]);
+    prober.onmessage = (e) => resolve(e.data as { at: number; ms: number }[]);
     prober.postMessage({ take: true });
   });
 }
@@ -305,7 +306,7 @@ async function measure(shape: Shape) {
     const idle: number[] = [];
     for (let i = 0; i < 40; i++, await sleep(50)) idle.push(memory(server.pid).rss);
     const idleMB = quantile(idle, 0.5);
-    const idleProbes = await take(prober);
+    const idleProbes = (await take(prober)).map((p) => p.ms);
     resetPeak(server.pid);
     let peak = idleMB;
     const prof = flags.profile ? await profiler(inspect!) : null;
@@ -316,6 +317,7 @@ async function measure(shape: Shape) {
     let splitPeak = idleMB;
     let splitting = false;
     const t0 = performance.now();
+    const t0Wall = Date.now();
     const series: string[] = [];
     const sampler = setInterval(() => {
       const { rss } = memory(server.pid);
@@ -350,7 +352,14 @@ async function measure(shape: Shape) {
       );
       console.error(JSON.stringify({ shape: shape.name, longTasks: longTasks(profile) }, null, 1));
     }
-    const probes = await take(prober);
+    const timed = await take(prober);
+    const probes = timed.map((p) => p.ms);
+    if (flags.series) {
+      const slow = timed.filter((p) => p.ms > 50).map((p) =>
+        `${p.at - t0Wall}:${Math.round(p.ms)}`
+      );
+      console.error(shape.name, "probes over 50 ms (started at ms:took ms)", slow.join(" "));
+    }
     peak = Math.max(peak, memory(server.pid).hwm);
     const r1 = (n: number) => Math.round(n * 10) / 10;
     const p99 = r1(quantile(probes, 0.99));

@@ -30,9 +30,10 @@ export function embedText(c: { title: string; section: string; text: string }): 
 /**
  * Text re-chunked per write: a slice's bodies, chunks and statements are held together until its
  * batch is written, and 200 dirty book chapters at once (7 MB) held that many times over. Each
- * slice is also chunked and written in one stretch of the serving thread: smaller, shorter.
+ * slice is also chunked and written in one stretch of the serving thread: 256 KB took 100-170 ms
+ * of it during a 10 MB book's import (issue 39), so a slice is a quarter of that.
  */
-export const RECHUNK_BYTES = 256 * 1024;
+export const RECHUNK_BYTES = 64 * 1024;
 
 /**
  * Re-chunks articles (or drops chunks of deleted ones); unchanged passages keep their vectors.

@@ -5,6 +5,7 @@
  * Only lines that start with `#` can be headings, so only those are decoded to find the chapter
  * level and boundaries; each chapter's bytes are then decoded and converted on their own.
  */
+import { eventLoopTurns } from "../../../store/turns.ts";
 import {
   type Chapter,
   FRONT_MATTER_WORDS,
@@ -29,13 +30,17 @@ const LF = 10;
  * TypeError when the bytes are not UTF-8: every byte is decoded once here, before any chapter
  * is handed out.
  */
-export function markdownChapters(bytes: Uint8Array): ChapterSource | null {
+export async function markdownChapters(
+  bytes: Uint8Array,
+  turn: () => Promise<void> = eventLoopTurns(),
+): Promise<ChapterSource | null> {
   const decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
   const decode = (from: number, to: number) => decoder.decode(bytes.subarray(from, to));
   const start = afterBoms(bytes);
   // Heading candidates: [start of line, end of its text, start of the next line].
   const lines: { from: number; end: number; next: number; text: string }[] = [];
-  for (let at = start; at < bytes.length;) {
+  for (let at = start, n = 0; at < bytes.length; n++) {
+    if (n % 4096 === 0) await turn();
     const end = lineEnd(bytes, at);
     const next = end < bytes.length && bytes[end] === CR && bytes[end + 1] === LF
       ? end + 2
@@ -61,11 +66,16 @@ export function markdownChapters(bytes: Uint8Array): ChapterSource | null {
     if (to > u.from && to < bytes.length && bytes[to - 1] === CR) to--;
     return markdownBody(decode(u.from, Math.max(u.from, to)).replace(/\r\n?/g, "\n").split("\n"));
   };
-  const kept = units.filter((u) => {
+  // Every unit is converted once to see whether it has text: 10 MB of it is 100 ms and more of
+  // the serving thread, so requests get their turns between units (issue 39).
+  const kept: { title: string; from: number; to: number }[] = [];
+  for (const u of units) {
+    await turn();
     const body = bodyOf(u);
     // A heading followed by nothing (a table of contents entry) is not a chapter.
-    return u.title === null ? words(body) >= FRONT_MATTER_WORDS : body.trim() !== "";
-  }).map((u) => ({ ...u, title: u.title ?? "Front matter" }));
+    const text = u.title === null ? words(body) >= FRONT_MATTER_WORDS : body.trim() !== "";
+    if (text) kept.push({ ...u, title: u.title ?? "Front matter" });
+  }
   if (kept.length === 0) return null;
   return {
     titles: kept.map((u) => u.title),

@@ -38,17 +38,17 @@ function book(seed: number): string {
   return (next() < 0.1 ? "\uFEFF" : "") + lines.map((l) => l + eol()).join("");
 }
 
-function both(text: string) {
+async function both(text: string) {
   const whole = splitMarkdown(new TextDecoder().decode(new TextEncoder().encode(text)), "Book");
-  const source = markdownChapters(new TextEncoder().encode(text));
+  const source = await markdownChapters(new TextEncoder().encode(text));
   return { whole, source };
 }
 
-Deno.test("markdownChapters() gives splitMarkdown()'s chapters, or null where it falls back", () => {
+Deno.test("markdownChapters() gives splitMarkdown()'s chapters, or null where it falls back", async () => {
   let split = 0;
   for (let seed = 1; seed <= 2000; seed++) {
     const text = book(seed);
-    const { whole, source } = both(text);
+    const { whole, source } = await both(text);
     if (!source) continue;
     split++;
     assert.deepEqual(source.titles, whole.map((c) => c.title), JSON.stringify(text));
@@ -57,18 +57,18 @@ Deno.test("markdownChapters() gives splitMarkdown()'s chapters, or null where it
   assert.ok(split > 500, `${split} of 2000 books had chapters`);
 });
 
-Deno.test("markdownChapters() splits at the shallowest repeated level and keeps front matter", () => {
+Deno.test("markdownChapters() splits at the shallowest repeated level and keeps front matter", async () => {
   const preface = "Before the first chapter. ".repeat(12);
   const text =
     `# Title\r\n\r\n${preface}\r\n\r\n## One\r\n\r\nText one.\r\n## Two ##\r\n\r\nText two.\r\n## Empty\r\n`;
-  const { whole, source } = both(text);
+  const { whole, source } = await both(text);
   assert.deepEqual(source?.titles, ["Front matter", "One", "Two"]);
   assert.deepEqual([...source!.chapters()], whole);
-  assert.equal(markdownChapters(new TextEncoder().encode("No headings.\n\nAt all.")), null);
+  assert.equal(await markdownChapters(new TextEncoder().encode("No headings.\n\nAt all.")), null);
 });
 
-Deno.test("markdownChapters() refuses bytes that are not UTF-8 before handing out a chapter", () => {
+Deno.test("markdownChapters() refuses bytes that are not UTF-8 before handing out a chapter", async () => {
   const bytes = new TextEncoder().encode("# One\n\ntext\n\n# Two\n\nmore ?\n");
   bytes[bytes.length - 3] = 0xff;
-  assert.throws(() => markdownChapters(bytes), TypeError);
+  await assert.rejects(() => markdownChapters(bytes), TypeError);
 });

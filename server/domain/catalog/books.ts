@@ -297,7 +297,7 @@ async function split(
   }
   try {
     // A markdown book with chapter headings is split from its bytes, a chapter at a time.
-    const source = o.format === "markdown" ? markdownChapters(bytes) : null;
+    const source = o.format === "markdown" ? await markdownChapters(bytes) : null;
     if (source) return source;
     const text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
     return listed(
