@@ -285,9 +285,11 @@ const results: Record<string, number | string>[] = [];
 for (const size of sizes) {
   const r = await bench(size);
   results.push(r);
-  // The build's memory target is set at 100k, the serving node's at a million articles across a
-  // hundred publishers; restart to first answer holds at every size.
-  const rss = size >= 100_000 ? verdict(TARGETS.buildRss100k, Number(r.rssBuildMB)) : null;
+  // The build's memory target is set at 100k (issue 15 sets none at a million), the serving
+  // node's at a million articles across a hundred publishers; restart holds at every size.
+  const rss = size >= 100_000 && size < 1_000_000
+    ? verdict(TARGETS.buildRss100k, Number(r.rssBuildMB))
+    : null;
   const node = size >= 1_000_000 && PUBS.length >= 100;
   const p95 = node ? verdict(TARGETS.search1MP95, Number(r.hybridP95)) : null;
   const serveRss = node ? verdict(TARGETS.serveRss1M, Number(r.rssServeMB)) : null;
@@ -356,7 +358,8 @@ for (const r of results) {
       ms("restartMs"),
     ],
   ];
-  if (n("articles") >= 100_000) {
+  // The 100k targets hold at 100k; at a million the node's below do (its build RSS has none).
+  if (n("articles") >= 100_000 && n("articles") < 1_000_000) {
     rows.push(
       [
         check(`${at}: hybrid p95`, n("hybridP95"), TARGETS.searchHybridP95At100k),
