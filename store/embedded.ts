@@ -34,7 +34,9 @@ import {
   plain,
   type RawResult,
   runBatch as runNativeBatch,
+  runBatchInStretches,
   sqliteCode,
+  Stretches,
   TRANSACTION_CLOSED,
   WalIndexWatch,
   writeGeneration,
@@ -273,7 +275,11 @@ class Writer {
 
   async batch(stmts: NativeStmt[]): Promise<RawResult[]> {
     try {
-      const out = await inWrite(this.#writer(), this.timeoutMs, (c) => runNativeBatch(c, stmts));
+      const out = await inWrite(
+        this.#writer(),
+        this.timeoutMs,
+        (c) => runBatchInStretches(c, stmts, new Stretches()),
+      );
       this.#readAfter();
       return out;
     } catch (err) {

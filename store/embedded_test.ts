@@ -249,3 +249,28 @@ Deno.test("readAfterCommit(): this client's last commit's read while nothing els
     }
   });
 });
+
+Deno.test("a long write batch gives the event loop turns; readers see none of it until it commits", async () => {
+  await withClients(async (db) => {
+    // Tens of milliseconds of SQLite on any machine, many times WRITE_STRETCH_MS.
+    const stmts = Array.from({ length: 20_000 }, (_, i) => ({
+      sql: "INSERT INTO t (name, data) VALUES (?, randomblob(200))",
+      args: [`n${i}`],
+    }));
+    const seen: number[] = [];
+    let writing = true;
+    const reader = (async () => {
+      while (writing) {
+        await new Promise((r) => setTimeout(r, 0));
+        seen.push(Number((await db.execute("SELECT COUNT(*) AS n FROM t")).rows[0].n));
+      }
+    })();
+    await db.batch(stmts, "write");
+    writing = false;
+    await reader;
+    assert.ok(seen.includes(0), `a read ran while the batch was open (saw ${seen.join(",")})`);
+    assert.ok(seen.every((n) => n === 0 || n === 20_000), "never a part of the batch");
+    const rs = await db.execute("SELECT COUNT(*) AS n FROM t");
+    assert.equal(rs.rows[0].n, 20_000);
+  });
+});

@@ -186,18 +186,56 @@ export class BatchFailure {
 /** Thrown for a statement met after its batch's transaction was rolled back (by SQLite). */
 export const TRANSACTION_CLOSED = "TRANSACTION_CLOSED";
 
-/** Runs `stmts` in the transaction open on `conn`; a failure names its statement. */
-export function runBatch(conn: Connection, stmts: NativeStmt[]): RawResult[] {
+/**
+ * How long a write's statements run before the event loop gets a turn: a 10 MB book's re-chunk
+ * batch ran SQLite for 50-70 ms in one stretch and /api/health waited behind it (issue 39). The
+ * transaction stays open across the turn; nothing else of this process writes meanwhile (the
+ * queue of write_lock.ts is held) and readers see the last commit (WAL). A charge's few
+ * statements never reach it.
+ */
+export const WRITE_STRETCH_MS = 8;
+
+/** The clock of one write's stretches: a turn is due once WRITE_STRETCH_MS passed since the last. */
+export class Stretches {
+  #since = performance.now();
+
+  get due(): boolean {
+    return performance.now() - this.#since >= WRITE_STRETCH_MS;
+  }
+
+  async turn(): Promise<void> {
+    await new Promise((resolve) => setImmediate(resolve));
+    this.#since = performance.now();
+  }
+}
+
+/** `runBatch` in stretches: a turn for the event loop whenever `stretches` says one is due. */
+export async function runBatchInStretches(
+  conn: Connection,
+  stmts: NativeStmt[],
+  stretches: Stretches,
+): Promise<RawResult[]> {
   const out: RawResult[] = [];
   for (let i = 0; i < stmts.length; i++) {
-    if (!conn.db.inTransaction) throw new BatchFailure(i, TRANSACTION_CLOSED);
-    try {
-      out.push(conn.execute(stmts[i]));
-    } catch (err) {
-      throw new BatchFailure(i, err);
-    }
+    if (stretches.due) await stretches.turn();
+    out.push(step(conn, stmts, i));
   }
   return out;
+}
+
+/** Runs `stmts` in the transaction open on `conn`; a failure names its statement. */
+export function runBatch(conn: Connection, stmts: NativeStmt[]): RawResult[] {
+  return stmts.map((_, i) => step(conn, stmts, i));
+}
+
+/** Statement `i` of a batch in the transaction open on `conn`; a failure names it. */
+function step(conn: Connection, stmts: NativeStmt[], i: number): RawResult {
+  if (!conn.db.inTransaction) throw new BatchFailure(i, TRANSACTION_CLOSED);
+  try {
+    return conn.execute(stmts[i]);
+  } catch (err) {
+    throw new BatchFailure(i, err);
+  }
 }
 
 /**
@@ -214,7 +252,9 @@ export async function commitGroup(
 ): Promise<(RawResult[] | BatchFailure)[]> {
   await beginWrite(conn, timeoutMs);
   try {
-    const out = groups.map((stmts) => runBatch(conn, stmts));
+    const stretches = new Stretches();
+    const out: RawResult[][] = [];
+    for (const stmts of groups) out.push(await runBatchInStretches(conn, stmts, stretches));
     conn.execute(COMMIT);
     return out;
   } catch (err) {
@@ -284,11 +324,11 @@ async function beginWrite(conn: Connection, timeoutMs: number): Promise<void> {
 export async function inWrite<T>(
   conn: Connection,
   timeoutMs: number,
-  body: (conn: Connection) => T,
+  body: (conn: Connection) => T | Promise<T>,
 ): Promise<T> {
   await beginWrite(conn, timeoutMs);
   try {
-    const out = body(conn);
+    const out = await body(conn);
     conn.execute(COMMIT);
     return out;
   } finally {
