@@ -31,7 +31,7 @@ export interface Checkpointer {
 export function startCheckpointer(
   db: Client,
   path: string | null,
-  options: { intervalMs?: number } = {},
+  options: { intervalMs?: number; restartPages?: number } = {},
 ): Checkpointer | null {
   const auto = db as Partial<AutoCheckpointing>;
   if (path === null || !auto.setAutoCheckpoint) return null;
@@ -47,7 +47,11 @@ export function startCheckpointer(
     worker.terminate();
   };
   worker.postMessage(
-    { start: path, intervalMs: options.intervalMs ?? 200 } satisfies CheckpointCommand,
+    {
+      start: path,
+      intervalMs: options.intervalMs ?? 200,
+      restartPages: options.restartPages,
+    } satisfies CheckpointCommand,
   );
   auto.setAutoCheckpoint(SAFETY_PAGES);
   return {
