@@ -1,7 +1,7 @@
 /**
  * No request waits behind background work (issue 39, part 3): a real `main.ts` process per shape
- * (fresh, on a temp store), a health prober beside it (a Worker: one `/api/health` at a time, 20
- * ms apart), and one hostile shape driven through the real path: a site whose sitemap is a gzip
+ * (fresh, on a temp store), a health prober beside it (a process of its own: one `/api/health`
+ * at a time, 20 ms apart), and one hostile shape driven through the real path: a site whose sitemap is a gzip
  * file inflating to 220 MB (as a `.xml.gz` file, and again as `Content-Encoding: gzip`), a
  * 50,000-URL sitemap, a 200,000-element nested XML file, a 10 MB markdown book upload and a
  * 1,500-page PDF. A sync is watched until its discovery is recorded and 3 s of its drain, then
@@ -28,6 +28,7 @@ import { makePdf } from "../tests/fixtures/pdf.ts";
 import { makeBook, memory, resetPeak, type Server, startServer } from "./bench_upload.ts";
 import { TARGETS, verdict } from "./targets.ts";
 import { inspector, longTasks, profiler } from "./cpu_profile.ts";
+import type { Probe } from "./stall_prober.ts";
 
 const flags = Object.fromEntries(
   Deno.args.map((a) => /^--([^=]+)(?:=(.*))?$/.exec(a)?.slice(1) ?? [a, ""]),
@@ -248,11 +249,36 @@ function quantile(xs: number[], q: number): number {
   return s.length ? s[Math.min(s.length - 1, Math.floor(q * s.length))] : NaN;
 }
 
-function take(prober: Worker): Promise<{ at: number; ms: number }[]> {
-  return new Promise((resolve) => {
-    prober.onmessage = (e) => resolve(e.data as { at: number; ms: number }[]);
-    prober.postMessage({ take: true });
-  });
+/** The prober process (scripts/stall_prober.ts) on `url`: `take()` asks for its probes so far. */
+function startProber(url: string) {
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "--allow-net", new URL("./stall_prober.ts", import.meta.url).pathname, url],
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "inherit",
+  }).spawn();
+  const input = child.stdin.getWriter();
+  const lines = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+  let pending = "";
+  return {
+    async take(): Promise<Probe[]> {
+      await input.write(enc.encode("take\n"));
+      while (!pending.includes("\n")) {
+        const { value, done } = await lines.read();
+        if (done) throw new Error("the prober ended");
+        pending += value;
+      }
+      const i = pending.indexOf("\n");
+      const line = pending.slice(0, i);
+      pending = pending.slice(i + 1);
+      return JSON.parse(line) as Probe[];
+    },
+    async [Symbol.asyncDispose]() {
+      await input.close().catch(() => {});
+      await lines.cancel().catch(() => {});
+      await child.status;
+    },
+  };
 }
 
 /** RSS split: the serving thread's heap and external buffers (the inspector), /proc's anon/file. */
@@ -298,93 +324,86 @@ async function measure(shape: Shape) {
     { FOLIO_FETCH_ALLOW_LOOPBACK: "1" },
     inspect ? [`--inspect=${inspect}`] : [],
   );
-  const prober = new Worker(new URL("./stall_prober.ts", import.meta.url), { type: "module" });
-  try {
-    prober.postMessage({ start: `http://127.0.0.1:${server.port}/api/health` });
-    await sleep(5000); // start-up work (the demo's model) settles
-    await take(prober);
-    const idle: number[] = [];
-    for (let i = 0; i < 40; i++, await sleep(50)) idle.push(memory(server.pid).rss);
-    const idleMB = quantile(idle, 0.5);
-    const idleProbes = (await take(prober)).map((p) => p.ms);
-    resetPeak(server.pid);
-    let peak = idleMB;
-    const prof = flags.profile ? await profiler(inspect!) : null;
-    await prof?.start();
-    const split = flags.breakdown ? await inspector(inspect!) : null;
-    const splits: Record<string, unknown>[] = [];
-    if (split) splits.push({ at: "idle", ...await breakdown(split, server.pid) });
-    let splitPeak = idleMB;
-    let splitting = false;
-    const t0 = performance.now();
-    const t0Wall = Date.now();
-    const series: string[] = [];
-    const sampler = setInterval(() => {
-      const { rss } = memory(server.pid);
-      peak = Math.max(peak, rss);
-      if (split && !splitting && rss > splitPeak + 4) {
-        splitPeak = rss;
-        splitting = true;
-        breakdown(split, server.pid).then((b) => {
-          splits.push({ at: Math.round(performance.now() - t0), ...b });
-        }).finally(() => splitting = false);
-      }
-      if (flags.series) series.push(`${Math.round(performance.now() - t0)}:${Math.round(rss)}`);
-    }, 50);
-    const said = await shape.run(server);
-    const seconds = (performance.now() - t0) / 1000;
-    clearInterval(sampler);
-    if (flags.series) console.error(shape.name, "ms:MB", series.join(" "));
-    if (split) {
-      splits.push({ at: "end", ...await breakdown(split, server.pid) });
-      // What a full collection frees is garbage; what stays is held.
-      await split.send("HeapProfiler.collectGarbage");
-      splits.push({ at: "after a full collection", ...await breakdown(split, server.pid) });
-      split.close();
-      console.error(JSON.stringify({ shape: shape.name, breakdown: splits }));
+  await using prober = startProber(`http://127.0.0.1:${server.port}/api/health`);
+  await sleep(5000); // start-up work (the demo's model) settles
+  await prober.take();
+  const idle: number[] = [];
+  for (let i = 0; i < 40; i++, await sleep(50)) idle.push(memory(server.pid).rss);
+  const idleMB = quantile(idle, 0.5);
+  const idleProbes = (await prober.take()).map((p) => p.ms);
+  resetPeak(server.pid);
+  let peak = idleMB;
+  const prof = flags.profile ? await profiler(inspect!) : null;
+  await prof?.start();
+  const split = flags.breakdown ? await inspector(inspect!) : null;
+  const splits: Record<string, unknown>[] = [];
+  if (split) splits.push({ at: "idle", ...await breakdown(split, server.pid) });
+  let splitPeak = idleMB;
+  let splitting = false;
+  const t0 = performance.now();
+  const t0Wall = Date.now();
+  const series: string[] = [];
+  const sampler = setInterval(() => {
+    const { rss } = memory(server.pid);
+    peak = Math.max(peak, rss);
+    if (split && !splitting && rss > splitPeak + 4) {
+      splitPeak = rss;
+      splitting = true;
+      breakdown(split, server.pid).then((b) => {
+        splits.push({ at: Math.round(performance.now() - t0), ...b });
+      }).finally(() => splitting = false);
     }
-    if (prof) {
-      const profile = await prof.stop();
-      await Deno.mkdir(String(flags.profile), { recursive: true });
-      await Deno.writeTextFile(
-        `${flags.profile}/${shape.name}.cpuprofile`,
-        JSON.stringify(profile),
-      );
-      console.error(JSON.stringify({ shape: shape.name, longTasks: longTasks(profile) }, null, 1));
-    }
-    const timed = await take(prober);
-    const probes = timed.map((p) => p.ms);
-    if (flags.series) {
-      const slow = timed.filter((p) => p.ms > 50).map((p) =>
-        `${p.at - t0Wall}:${Math.round(p.ms)}`
-      );
-      console.error(shape.name, "probes over 50 ms (started at ms:took ms)", slow.join(" "));
-    }
-    peak = Math.max(peak, memory(server.pid).hwm);
-    const r1 = (n: number) => Math.round(n * 10) / 10;
-    const p99 = r1(quantile(probes, 0.99));
-    const max = r1(Math.max(...probes));
-    const ratio = Math.round(peak / idleMB * 100) / 100;
-    return {
-      bench: "stalls",
-      shape: shape.name,
-      what: shape.what,
-      said,
-      seconds: r1(seconds),
-      probes: probes.length,
-      idleP99Ms: r1(quantile(idleProbes, 0.99)),
-      p99Ms: p99,
-      p99: verdict(TARGETS.stallHealthP99, p99),
-      maxMs: max,
-      max: verdict(TARGETS.stallHealthMax, max),
-      idleMB: Math.round(idleMB),
-      peakMB: Math.round(peak),
-      peakToIdle: ratio,
-      rss: verdict(TARGETS.stallPeakRss, ratio),
-    };
-  } finally {
-    prober.terminate();
+    if (flags.series) series.push(`${Math.round(performance.now() - t0)}:${Math.round(rss)}`);
+  }, 50);
+  const said = await shape.run(server);
+  const seconds = (performance.now() - t0) / 1000;
+  clearInterval(sampler);
+  if (flags.series) console.error(shape.name, "ms:MB", series.join(" "));
+  if (split) {
+    splits.push({ at: "end", ...await breakdown(split, server.pid) });
+    // What a full collection frees is garbage; what stays is held.
+    await split.send("HeapProfiler.collectGarbage");
+    splits.push({ at: "after a full collection", ...await breakdown(split, server.pid) });
+    split.close();
+    console.error(JSON.stringify({ shape: shape.name, breakdown: splits }));
   }
+  if (prof) {
+    const profile = await prof.stop();
+    await Deno.mkdir(String(flags.profile), { recursive: true });
+    await Deno.writeTextFile(
+      `${flags.profile}/${shape.name}.cpuprofile`,
+      JSON.stringify(profile),
+    );
+    console.error(JSON.stringify({ shape: shape.name, longTasks: longTasks(profile) }, null, 1));
+  }
+  const timed = await prober.take();
+  const probes = timed.map((p) => p.ms);
+  if (flags.series) {
+    const slow = timed.filter((p) => p.ms > 50).map((p) => `${p.at - t0Wall}:${Math.round(p.ms)}`);
+    console.error(shape.name, "probes over 50 ms (started at ms:took ms)", slow.join(" "));
+  }
+  peak = Math.max(peak, memory(server.pid).hwm);
+  const r1 = (n: number) => Math.round(n * 10) / 10;
+  const p99 = r1(quantile(probes, 0.99));
+  const max = r1(Math.max(...probes));
+  const ratio = Math.round(peak / idleMB * 100) / 100;
+  return {
+    bench: "stalls",
+    shape: shape.name,
+    what: shape.what,
+    said,
+    seconds: r1(seconds),
+    probes: probes.length,
+    idleP99Ms: r1(quantile(idleProbes, 0.99)),
+    p99Ms: p99,
+    p99: verdict(TARGETS.stallHealthP99, p99),
+    maxMs: max,
+    max: verdict(TARGETS.stallHealthMax, max),
+    idleMB: Math.round(idleMB),
+    peakMB: Math.round(peak),
+    peakToIdle: ratio,
+    rss: verdict(TARGETS.stallPeakRss, ratio),
+  };
 }
 
 if (import.meta.main) {
