@@ -13,7 +13,7 @@ import {
   articleTexts,
   markCleanStatement,
 } from "../store/search_index.ts";
-import { eventLoopTurns } from "../store/turns.ts";
+import { eventLoopTurns, sharedTurn } from "../store/turns.ts";
 import { chunkArticle } from "./chunker.ts";
 import type { Embedder } from "./embedder.ts";
 
@@ -131,7 +131,7 @@ export async function embedBatch(
     });
     done += rows.length;
     // Yield between batches: embedding is CPU work on the same thread that answers queries.
-    await new Promise((resolve) => setTimeout(resolve, 0));
+    await sharedTurn();
   }
   return done;
 }

@@ -32,6 +32,7 @@ import { createLogger, type Logger } from "./platform/log.ts";
 import { setTelemetryExport } from "./platform/telemetry.ts";
 import { preload } from "./platform/lazy.ts";
 import { listenerSender, runProbeRound } from "./domain/status/probes.ts";
+import { sharedTurn } from "../store/turns.ts";
 
 /** A started service. */
 export interface Folio {
@@ -192,7 +193,7 @@ async function preparePublisherHosts(deps: AppDeps): Promise<void> {
   // would hold every request for seconds (restart to first answer was 8.7 s at 100k).
   await backfillSitePaths(deps.store.db, {
     batch: 500,
-    between: () => new Promise((resolve) => setTimeout(resolve, 0)),
+    between: sharedTurn,
   });
   for (const p of await listPublishers(deps.store.db)) await syncChapterUrls(deps, p);
 }
@@ -227,7 +228,7 @@ export async function startFolio(
     const history = seeded && config.seedHistory && options.historyAfterListening
       ? seedDemoHistory(folio.store.db, seeded, {
         now: folio.deps.clock.now(),
-        between: () => new Promise((resolve) => setTimeout(resolve, 0)),
+        between: sharedTurn,
       }).catch((err) => {
         folio.deps.log.error("demo history not written", { error: String(err) });
         return null;

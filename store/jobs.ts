@@ -1,6 +1,7 @@
 /** Persistence of ingestion jobs (table ingestion_jobs). Tenant queries take publisherId first. */
 import type { InStatement } from "@libsql/client";
 import { type Client, inWriteTx } from "./db.ts";
+import { sharedTurn } from "./turns.ts";
 
 export type JobKind = "drain" | "sync";
 export type JobState = "queued" | "running" | "finished";
@@ -302,7 +303,7 @@ async function releaseQueued(db: Client, jobId: string, urlReason: string): Prom
       }));
     released += rs.rowsAffected;
     if (rs.rowsAffected < RELEASE_BATCH) return released;
-    await new Promise((r) => setTimeout(r, 0));
+    await sharedTurn();
   }
 }
 

@@ -6,6 +6,7 @@
 import { BoundedCache } from "./bounded_cache.ts";
 import Database from "libsql";
 import { setImmediate } from "node:timers";
+import { sharedTurn, turnBegun } from "./turns.ts";
 
 /** The part of libsql's Statement this client uses. */
 interface NativeStatement {
@@ -200,11 +201,13 @@ export class Stretches {
   #since = performance.now();
 
   get due(): boolean {
-    return performance.now() - this.#since >= WRITE_STRETCH_MS;
+    return turnBegun() || performance.now() - this.#since >= WRITE_STRETCH_MS;
   }
 
+  // The thread's shared turn (store/turns.ts), not setImmediate: while immediates keep the event
+  // loop busy, Deno's runtime reads sockets only every 61st task, and a request waited 61 stretches.
   async turn(): Promise<void> {
-    await new Promise((resolve) => setImmediate(resolve));
+    await sharedTurn();
     this.#since = performance.now();
   }
 }

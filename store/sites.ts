@@ -7,6 +7,7 @@
 import { type Client, inWriteTx } from "./db.ts";
 import { getJob, type Job, UNOWNED_SQL } from "./jobs.ts";
 import { SITE_SYNC_HOURS, type Source, SOURCE_COLUMNS, toSource } from "./sources.ts";
+import { sharedTurn } from "./turns.ts";
 
 /** Records a site; null when the publisher already has one at this address. */
 export async function insertSite(
@@ -151,7 +152,7 @@ const SCAN = 2000;
  * The event loop's turn between two batches (a timer: requests waiting are served first). The
  * driver is synchronous, so without it 50,000 URLs were queued in one 1.5 s task (issue 39).
  */
-const turn = () => new Promise<void>((r) => setTimeout(r, 0));
+const turn = sharedTurn;
 
 /**
  * Queues a batch of the pages a site sync's discovery found, as it finds them (nothing is held per

@@ -4,6 +4,7 @@
  * fetches nor loads it (docs/decisions/operations.md, "What the start fetches"). The caller passes
  * `() => import(specifier)`, since a specifier resolves against the module that imports it.
  */
+import { sharedTurn } from "../../store/turns.ts";
 
 /** Every module loaded on first use, for `preload()`. */
 const loaders: (() => Promise<unknown>)[] = [];
@@ -35,7 +36,7 @@ export function preload(afterMs: number): { stop(): Promise<void> } {
     for (const load of loaders) {
       if (stopped) return;
       await load().catch(() => {});
-      await new Promise((resolve) => setTimeout(resolve, 0));
+      await sharedTurn();
     }
   })();
   return {

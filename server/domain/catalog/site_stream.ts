@@ -13,6 +13,7 @@ import {
   TextSitemapReader,
   tooLarge,
 } from "./site_documents.ts";
+import { sharedTurn } from "../../../store/turns.ts";
 
 /**
  * Bytes decoded at once (their text is handed to a reader whole), and how long the work runs
@@ -32,8 +33,8 @@ const HANDOVER = 400;
 /** What a document turned out to hold: a listing read, or an HTML page's text (for its feeds). */
 export type StreamedDocument = { read: ReadDocument } | { html: string };
 
-/** Gives the event loop a turn (a timer, not a microtask: requests waiting are served first). */
-const turn = () => new Promise<void>((r) => setTimeout(r, 0));
+/** Gives the event loop a turn (the thread's shared one, store/turns.ts: requests are served first). */
+const turn = sharedTurn;
 
 /**
  * One document as it arrives: `push()` each chunk fetched (false: no more wanted), then `end()`.
