@@ -25,8 +25,6 @@ const args = [
   "--include",
   "search/fts_worker.ts",
   "--include",
-  "server/domain/billing/receipt_signer_worker.ts",
-  "--include",
   "store/checkpoint_worker.ts",
   "--include",
   "server/domain/catalog/extract_worker.ts",

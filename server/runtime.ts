@@ -170,7 +170,6 @@ export async function assembleFolio(
         await stopRobotsFetches(deps);
         await callLog!.close();
         await searchService.close();
-        deps.receipts.close();
         deps.extractor.close();
         store.close();
       },

@@ -16,6 +16,7 @@ import {
   jwtVerify,
   SignJWT,
 } from "jose";
+import type { KeyObject } from "node:crypto";
 import type { Client } from "../../../store/db.ts";
 import {
   addReceiptKey,
@@ -28,10 +29,22 @@ import { seal as sealText, unseal } from "../../platform/sealed.ts";
 import type { Clock } from "../../platform/clock.ts";
 import { type ItemWire, receiptIdOf } from "./items.ts";
 import { microsToCents } from "../../platform/money.ts";
-import { type PrivateJwk, RECEIPT_TYP, signingInput, signingKeyOf } from "./receipt_jws.ts";
-import { ReceiptSigner, type SigningKey } from "./receipt_signing.ts";
+import {
+  type PrivateJwk,
+  privateKeyOf,
+  RECEIPT_TYP,
+  signCompact,
+  signingInput,
+} from "./receipt_jws.ts";
 
 export { RECEIPT_TYP };
+/** The signing key: its kid, as jose's key (JWTs) and node:crypto's (receipts). */
+interface SigningKey {
+  kid: string;
+  key: CryptoKey;
+  privateKey: KeyObject;
+}
+
 /** How long a process keeps the signing key before looking for a newer one (a rotation). */
 const KEY_TTL_MS = 60_000;
 
@@ -66,8 +79,6 @@ export interface Receipts {
     now: Date,
     issuer: string,
   ): Promise<{ claims: JWTPayload } | { why: "expired" | "invalid" }>;
-  /** Stops the signing thread (later receipts are signed on the caller's thread). */
-  close(): void;
 }
 
 /**
@@ -80,7 +91,6 @@ export function receipts(
 ): Receipts {
   let cached: (SigningKey & { until: number }) | null = null;
   let creating: Promise<void> | null = null;
-  const signer = new ReceiptSigner();
 
   const rotate = async (): Promise<string> => {
     const { publicKey, privateKey } = await generateKeyPair("EdDSA", {
@@ -111,7 +121,12 @@ export function receipts(
       row = (await signingReceiptKey(deps.db))!;
     }
     const jwk = await open(row, options.secret) as PrivateJwk;
-    cached = { kid: row.kid, jwk, key: await signingKeyOf(jwk), until: now + KEY_TTL_MS };
+    cached = {
+      kid: row.kid,
+      key: await crypto.subtle.importKey("jwk", jwk, { name: "Ed25519" }, false, ["sign"]),
+      privateKey: privateKeyOf(jwk),
+      until: now + KEY_TTL_MS,
+    };
     return cached;
   };
 
@@ -125,9 +140,8 @@ export function receipts(
         iat: Math.floor(Date.parse(item.at) / 1000),
         charge: item,
       };
-      return await signer.sign(key, signingInput(key.kid, JSON.stringify(claims)));
+      return signCompact(signingInput(key.kid, JSON.stringify(claims)), key.privateKey);
     },
-    close: () => signer.close(),
     async jwks() {
       let rows = await listReceiptKeys(deps.db);
       if (rows.length === 0) {

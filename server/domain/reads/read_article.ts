@@ -176,9 +176,9 @@ async function read(deps: ReadDeps, req: ReadRequest): Promise<ReadResult> {
 
 /**
  * Writes the charge within the cap and budgets and signs its receipt; null when the write refused
- * it (capped). The receipt of the row this read would write is signed while the write waits for
- * its group commit (receipt_signing.ts signs off this thread), and answered only if the write
- * made that row as signed; a retry answers the first read's row, read back, and its receipt.
+ * it (capped). The receipt of the row this read would write is signed before the write (the
+ * charge id and month are the read's own), and answered only if the write made that row as
+ * signed; a retry answers the first read's row, read back, and its receipt.
  */
 async function chargeAndSign(
   deps: ReadDeps,
