@@ -32,6 +32,8 @@ export interface LsaOptions {
   sigmaPower?: number;
   version?: number;
   powerIterations?: number;
+  /** The corpus size the model stands for (its retraining is due at twice it); the sample's own by default. */
+  docs?: number;
 }
 
 /** Trains a model on `texts` (a bounded sample of the corpus). */
@@ -108,7 +110,7 @@ export class LsaCorpus {
     return {
       version: options.version ?? 1,
       dims: k,
-      docs: n,
+      docs: options.docs ?? n,
       vocab,
       index,
       idf,

@@ -14,7 +14,7 @@ import {
 } from "../store/search_models.ts";
 import { eventLoopTurns } from "../store/turns.ts";
 import type { Embedder } from "./embedder.ts";
-import { deserializeLsa, embedLsa, type LsaModel, type LsaOptions, serializeLsa } from "./lsa.ts";
+import { deserializeLsa, embedLsa, type LsaModel, type LsaOptions } from "./lsa.ts";
 import { trainSample } from "./train.ts";
 import type { TrainerCommand } from "./trainer.ts";
 
@@ -80,15 +80,13 @@ export async function trainModel(
   // In rowid order, as one query over the whole sample read them.
   const rowids = await sampleRowids(db, publisherId, TRAIN_SAMPLE);
   if (rowids.length === 0) return null;
-  const model = await trainSample(
+  const { model, bytes } = await trainSample(
     { pages: samplePages(db, publisherId, rowids) },
-    { ...options.lsa, version: oldVersion + 1 },
+    { ...options.lsa, version: oldVersion + 1, docs: total },
     options.trainer,
   );
-  model.docs = total;
   const id = `lsa:${model.version}:${options.now.getTime().toString(36)}`;
   // Only the node that still sees the old version wins; a rival trainer's model stands instead.
-  const bytes = serializeLsa(model);
   const saved = { embedder: id, version: model.version, docs: total, bytes, at: options.now };
   if (!await saveModel(db, publisherId, saved, oldVersion)) return loadModel(db, publisherId);
   await invalidateEmbeddings(db, publisherId, { keep: id });

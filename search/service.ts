@@ -65,8 +65,9 @@ export interface SearchServiceOptions {
    */
   holdTraining?: () => boolean;
   /**
-   * Called when the background loop goes idle after embedding at least BURST_CHUNKS chunks, at
-   * most every BURST_GAP_MS: Folio gives memory back to the system then (server/platform/memory.ts).
+   * Called when the background loop goes idle after embedding at least BURST_CHUNKS chunks (at
+   * most every BURST_GAP_MS), and before it trains a model `holdTraining()` held: Folio gives
+   * memory back to the system then (server/platform/memory.ts).
    */
   afterBurst?: () => void;
   /** How to start the model trainer process (default: search/trainer.ts's); tests replace it. */

@@ -1,5 +1,5 @@
 /** Training the built-in model, in a process of its own when the sample would stall the server. */
-import { deserializeLsa, LsaCorpus, type LsaModel, type LsaOptions } from "./lsa.ts";
+import { deserializeLsa, LsaCorpus, type LsaModel, type LsaOptions, serializeLsa } from "./lsa.ts";
 import { type TrainerCommand, trainerCommand } from "./trainer.ts";
 
 /**
@@ -8,6 +8,15 @@ import { type TrainerCommand, trainerCommand } from "./trainer.ts";
  * thread for 1.2 s (docs/decisions/search.md, "Training and re-chunking").
  */
 export const IN_PLACE = { docs: 500, chars: 256 * 1024 };
+
+/**
+ * A trained model and its serialized bytes, as they are stored: the trainer's own output, whose
+ * arrays the model views, so a book's 8 MB model is not serialized a second time to be saved.
+ */
+export interface TrainedModel {
+  model: LsaModel;
+  bytes: Uint8Array;
+}
 
 /** A training sample: its texts a page at a time. */
 export interface TrainingSample {
@@ -24,7 +33,7 @@ export async function trainSample(
   sample: TrainingSample,
   options: LsaOptions = {},
   trainer = trainerCommand(),
-): Promise<LsaModel> {
+): Promise<TrainedModel> {
   const held: string[][] = [];
   let docs = 0, chars = 0;
   const pages = (async function* () {
@@ -35,7 +44,8 @@ export async function trainSample(
     if (next.done) {
       const corpus = new LsaCorpus();
       for (const page of held) for (const text of page) corpus.add(text);
-      return corpus.train(options);
+      const model = corpus.train(options);
+      return { model, bytes: serializeLsa(model) };
     }
     held.push(next.value);
     docs += next.value.length;
@@ -50,7 +60,7 @@ async function trainApart(
   pages: AsyncIterable<string[]>,
   options: LsaOptions,
   trainer: TrainerCommand,
-): Promise<LsaModel> {
+): Promise<TrainedModel> {
   const child = new Deno.Command(trainer.command, {
     args: trainer.args,
     env: trainer.env,
@@ -81,7 +91,7 @@ async function trainApart(
   const failed = (reason: string) => new Error(`LSA training failed: ${message.trim() || reason}`);
   if (!status.success) throw failed(`exit code ${status.code}`);
   try {
-    return deserializeLsa(bytes);
+    return { model: deserializeLsa(bytes), bytes };
   } catch {
     throw failed("the trainer wrote no model");
   }

@@ -28,7 +28,7 @@ Deno.test("trainSample() trains a large sample in a trainer process and matches 
   const texts = corpus(IN_PLACE.docs + 100);
   const options = { dims: 3, version: 7 };
   const [offThread, inPlace] = [
-    await trainSample(paged(texts, 64), options),
+    (await trainSample(paged(texts, 64), options)).model,
     trainLsa(texts, options),
   ];
   assert.equal(offThread.version, 7);
@@ -43,11 +43,22 @@ Deno.test("trainSample() gives the same model whatever the page size, in place o
     const texts = corpus(n);
     const whole = trainLsa(texts, { dims: 4 });
     for (const size of [1, 37, n]) {
-      const model = await trainSample(paged(texts, size), { dims: 4 });
+      const { model } = await trainSample(paged(texts, size), { dims: 4 });
       assert.deepEqual(model.vocab, whole.vocab);
       assert.deepEqual(model.idf, whole.idf);
       assert.deepEqual(model.proj, whole.proj, `${n} texts in pages of ${size}`);
     }
+  }
+});
+
+Deno.test("trainSample() answers the model's stored bytes, the corpus size it stands for in them", async () => {
+  for (const n of [IN_PLACE.docs - 100, IN_PLACE.docs + 100]) {
+    const { model, bytes } = await trainSample(paged(corpus(n), 50), { dims: 3, docs: 10 * n });
+    assert.equal(model.docs, 10 * n, `${n} texts`);
+    const stored = deserializeLsa(bytes);
+    assert.equal(stored.docs, 10 * n);
+    assert.deepEqual(stored.vocab, model.vocab);
+    assert.deepEqual(stored.proj, model.proj);
   }
 });
 
@@ -84,7 +95,7 @@ Deno.test("trainSample() trains a few long documents apart too, keeping the loop
   const timer = setInterval(() => ticks++, 1);
   let model;
   try {
-    model = await trainSample(paged(long, 8), { dims: 3 });
+    ({ model } = await trainSample(paged(long, 8), { dims: 3 }));
   } finally {
     clearInterval(timer);
   }
@@ -123,7 +134,7 @@ Deno.test("main.ts given --folio-trainer is the trainer, as the compiled binary 
       TRAINER_ARG,
     ],
   };
-  const model = await trainSample(paged(texts, 100), { dims: 3, version: 2 }, binary);
+  const { model } = await trainSample(paged(texts, 100), { dims: 3, version: 2 }, binary);
   const whole = trainLsa(texts, { dims: 3, version: 2 });
   assert.deepEqual(model.vocab, whole.vocab);
   assert.deepEqual(model.proj, whole.proj);

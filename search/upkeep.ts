@@ -57,6 +57,8 @@ export function createUpkeep(options: SearchServiceOptions, state: SearchState):
   const invalidated = new Set<string>();
   /** When each publisher's last training failed: the background loop waits before retrying. */
   const trainingFailed = new Map<string, number>();
+  /** The loop left a model untrained while an import ran (`holdTraining()`). */
+  let heldForImport = false;
   let loop: Promise<void> | null = null;
   let stopping = false;
   let wake: (() => void) | null = null;
@@ -83,10 +85,20 @@ export function createUpkeep(options: SearchServiceOptions, state: SearchState):
     }
     if (await needsTraining(db, publisherId)) {
       // Meanwhile its chunks wait unembedded: they would be redone after training anyway.
-      if (background && (options.holdTraining?.() ?? false)) return null;
+      if (background && (options.holdTraining?.() ?? false)) {
+        heldForImport = true;
+        return null;
+      }
       const failedAt = trainingFailed.get(publisherId);
       if (background && failedAt !== undefined && now().getTime() - failedAt < TRAIN_RETRY_MS) {
         return null;
+      }
+      // What the import that held this training left (a book's text, its chapters and their
+      // conversion) is garbage now: given back first, the sample and the model are read on an
+      // idle node's memory (docs/PERFORMANCE.md, "a book's import given back").
+      if (background && heldForImport) {
+        heldForImport = false;
+        releaseMemory();
       }
       let loaded;
       try {
@@ -104,6 +116,14 @@ export function createUpkeep(options: SearchServiceOptions, state: SearchState):
       return loaded?.embedder ?? null;
     }
     return await state.embedderFor(publisherId);
+  }
+
+  function releaseMemory(): void {
+    try {
+      options.afterBurst?.();
+    } catch (err) {
+      onError("Releasing memory after indexing failed", err);
+    }
   }
 
   async function embedPending(
@@ -148,11 +168,7 @@ export function createUpkeep(options: SearchServiceOptions, state: SearchState):
         if (burst >= BURST_CHUNKS && now().getTime() - lastRelease >= BURST_GAP_MS) {
           burst = 0;
           lastRelease = now().getTime();
-          try {
-            options.afterBurst?.();
-          } catch (err) {
-            onError("Releasing memory after indexing failed", err);
-          }
+          releaseMemory();
         }
         // A change ends the pause early (the sleep rejects with the abort: that is the wake-up).
         const woken = new AbortController();

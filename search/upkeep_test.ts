@@ -127,11 +127,13 @@ Deno.test("afterBurst() follows a burst of 512 chunks once the loop is idle, at 
   // 64 chunks an article (the most it keeps): nine articles are a burst, one is not.
   const long = (topic: string[]) => Array.from({ length: 70 }, () => topic.join(" ")).join("\n\n");
   let clock = Date.parse("2026-11-26T12:00:00Z");
-  let bursts = 0;
+  const releases: string[] = [];
   const timer = manualTimer();
+  const models = async () =>
+    Number((await store.db.execute("SELECT COUNT(*) AS n FROM search_models")).rows[0].n);
   const search = testService(store, {
     now: () => new Date(clock),
-    afterBurst: () => bursts++,
+    afterBurst: () => releases.push(`release ${clock}`),
     timer,
   });
   const add = async (prefix: string, n: number) => {
@@ -147,17 +149,49 @@ Deno.test("afterBurst() follows a burst of 512 chunks once the loop is idle, at 
   search.start();
   await settled();
   assert.deepEqual(timer.pending(), [LOOP_IDLE_MS]);
-  assert.equal(bursts, 1);
+  assert.equal(await models(), 1);
+  assert.equal(releases.length, 1);
   await add("b", 1); // a small burst: nothing to give back
   await settled();
-  assert.equal(bursts, 1);
+  assert.equal(releases.length, 1);
   await add("c", 9); // a burst 30 s have not passed since the last release: it waits
   await settled();
-  assert.equal(bursts, 1);
+  assert.equal(releases.length, 1);
   clock += 31_000;
   timer.advance(LOOP_IDLE_MS); // the loop's next idle round
   await settled();
-  assert.equal(bursts, 2);
+  assert.equal(releases.length, 2);
+  await search.close();
+});
+
+Deno.test("memory is given back before the background loop trains a model an import held, once", async () => {
+  await using store = await tempStore();
+  await addPublisher(store, "p1");
+  await addPublisher(store, "p2");
+  await seedTopics(store, "p1");
+  await seedTopics(store, "p2");
+  let importing = true;
+  let released = 0;
+  const timer = manualTimer();
+  const search = testService(store, {
+    holdTraining: () => importing,
+    afterBurst: () => released++,
+    timer,
+  });
+  await search.embedPending({ publisherId: "p1" }); // trains p1's model in the caller's hands
+  assert.equal(released, 0);
+  search.start();
+  await timer.sleeping(1);
+  assert.equal(released, 0, "no training while an import holds it");
+  importing = false;
+  timer.advance(LOOP_IDLE_MS);
+  await timer.sleeping(1);
+  assert.deepEqual(await search.coverage("p2"), { embedded: 25, total: 25 });
+  assert.equal(released, 1, "p2's import left garbage: given back before its model is trained");
+  const late = await addArticle(store, "p2", "late", { title: "late", body: TOPICS.vehicles[0] });
+  await search.articleChanged("p2", late);
+  await timer.sleeping(1);
+  assert.equal(released, 1, "no import held anything since");
   await search.close();
 });
 
