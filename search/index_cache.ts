@@ -13,6 +13,12 @@ export const CHECK_INTERVAL_MS = 1000;
 /** More changed articles than this since the index's sequence: reload instead of patching. */
 const PATCH_LIMIT = 5000;
 const PAGE = 20_000;
+/**
+ * Vectors read from the store past which a load is worth giving memory back after: loading four
+ * books' 50,000 vectors lifted the server by 104 MB, of which a collection and a trim returned 84
+ * (docs/PERFORMANCE.md, "a book's import given back").
+ */
+export const LARGE_LOAD = 10_000;
 
 interface Slot {
   index: VectorIndex;
@@ -25,12 +31,23 @@ interface Slot {
 export class IndexCache {
   #slots = new Map<string, Slot>();
   #loading = new Map<string, Promise<VectorIndex>>();
+  /** Vectors read from the store since `afterLoads` was last called. */
+  #readSinceRelease = 0;
 
   constructor(
     readonly db: Client,
     readonly dataDir: string | null,
     readonly clock: () => number = Date.now,
+    /** Called once loads and refreshes have read this many vectors (the service gives memory back). */
+    readonly afterLoads?: { vectors: number; call: () => void },
   ) {}
+
+  /** After a load or refresh (and its snapshot): what it read and wrote is garbage now. */
+  #afterLoad(): void {
+    if (!this.afterLoads || this.#readSinceRelease < this.afterLoads.vectors) return;
+    this.#readSinceRelease = 0;
+    this.afterLoads.call();
+  }
 
   /** The current index for a publisher's embedder, loading or refreshing it as needed. */
   async get(publisherId: string, embedder: { id: string; dims: number }): Promise<VectorIndex> {
@@ -40,6 +57,7 @@ export class IndexCache {
         slot.checkedAt = this.clock();
         const fresh = await this.#refresh(publisherId, slot.index);
         if (fresh) Object.assign(slot, { index: fresh, unsaved: true });
+        this.#afterLoad();
       }
       return slot.index;
     }
@@ -49,7 +67,9 @@ export class IndexCache {
       loading = this.#load(publisherId, embedder).finally(() => this.#loading.delete(key));
       this.#loading.set(key, loading);
     }
-    return await loading;
+    const index = await loading;
+    this.#afterLoad();
+    return index;
   }
 
   /** Makes the next `get` check the store for changes (after this process changed something). */
@@ -102,12 +122,14 @@ export class IndexCache {
     let after: { articleId: string; n: number } | undefined;
     type Pending = { id: string; chunks: { n: number; vector: Float32Array }[] };
     let current = null as Pending | null;
+    let vectors = 0;
     for (;;) {
       const page = await vectorPage(this.db, publisherId, {
         embedder: embedder.id,
         after,
         limit: PAGE,
       });
+      vectors += page.length;
       for (const row of page) {
         if (current?.id !== row.articleId) {
           if (current) index.set(current.id, current.chunks);
@@ -119,6 +141,7 @@ export class IndexCache {
       after = { articleId: page[page.length - 1].articleId, n: page[page.length - 1].n };
     }
     if (current) index.set(current.id, current.chunks);
+    this.#readSinceRelease += vectors;
     return index;
   }
 
@@ -140,6 +163,7 @@ export class IndexCache {
       const byArticle = new Map<string, { n: number; vector: Float32Array }[]>(
         batch.map((id) => [id, []]),
       );
+      this.#readSinceRelease += rows.length;
       for (const r of rows) byArticle.get(r.articleId)?.push({ n: r.n, vector: r.vector });
       for (const [id, chunks] of byArticle) index.set(id, chunks);
     }

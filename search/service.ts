@@ -13,7 +13,7 @@ import { DEFAULT_FEEDBACK, FEEDBACK_FUSION, type FeedbackOptions, rocchio } from
 import { createFtsLeg } from "./fts_leg.ts";
 import { FtsThreads } from "./fts_threads.ts";
 import { DEFAULT_FUSION, fuseScored, type FusionOptions, type LegHit, modeOf } from "./fusion.ts";
-import { IndexCache } from "./index_cache.ts";
+import { IndexCache, LARGE_LOAD } from "./index_cache.ts";
 import { searchText } from "./indexer.ts";
 import type { LsaOptions } from "./lsa.ts";
 import { type LoadedModel, loadModel } from "./models.ts";
@@ -22,7 +22,7 @@ import { snippet } from "./snippet.ts";
 import { words } from "./text.ts";
 import type { TrainerCommand } from "./trainer.ts";
 import type { Passage, SearchHit, SearchOptions, SearchResult, SearchService } from "./types.ts";
-import { createUpkeep } from "./upkeep.ts";
+import { BURST_GAP_MS, createUpkeep } from "./upkeep.ts";
 import type { VectorHit, VectorIndex, VectorPool } from "./vector_index.ts";
 
 /** Options of `createSearchService`; `lsa`, `fusion`, `minSemanticScore` exist for evaluation. */
@@ -65,9 +65,10 @@ export interface SearchServiceOptions {
    */
   holdTraining?: () => boolean;
   /**
-   * Called when the background loop goes idle after embedding at least BURST_CHUNKS chunks (at
-   * most every BURST_GAP_MS), and before it trains a model `holdTraining()` held: Folio gives
-   * memory back to the system then (server/platform/memory.ts).
+   * Called when the background loop goes idle after embedding at least BURST_CHUNKS chunks and
+   * after vector indexes read LARGE_LOAD vectors (each at most every BURST_GAP_MS), and before the
+   * loop trains a model `holdTraining()` held: Folio gives memory back to the system then
+   * (server/platform/memory.ts).
    */
   afterBurst?: () => void;
   /** How to start the model trainer process (default: search/trainer.ts's); tests replace it. */
@@ -103,7 +104,21 @@ export function createSearchService(options: SearchServiceOptions): SearchServic
   const feedback: FeedbackOptions = { ...DEFAULT_FEEDBACK, ...options.feedback };
   const external = typeof options.embedder === "object" ? options.embedder : null;
   const minScore = options.minSemanticScore ?? (external ? 0 : 0.2);
-  const cache = new IndexCache(db, options.dataDir, () => now().getTime());
+  // A large load's rows and snapshot are garbage once it is done; the embedding loop's release
+  // may have come before it (a search right after a book's vectors), so it gives memory back too.
+  let releasedAfterLoad = -Infinity;
+  const cache = new IndexCache(db, options.dataDir, () => now().getTime(), {
+    vectors: LARGE_LOAD,
+    call: () => {
+      if (now().getTime() - releasedAfterLoad < BURST_GAP_MS) return;
+      releasedAfterLoad = now().getTime();
+      try {
+        options.afterBurst?.();
+      } catch (err) {
+        onError("Releasing memory after loading a search index failed", err);
+      }
+    },
+  });
   const models = new Map<string, { loaded: LoadedModel | null; checkedAt: number }>();
   type Answer = Awaited<ReturnType<typeof compute>>;
   const results = new ResultCache<Answer>(

@@ -18,7 +18,7 @@ const LOOP_BATCH = 512;
 
 /** A burst of background work worth releasing memory after (a book's chapters, a crawl). */
 const BURST_CHUNKS = 512;
-const BURST_GAP_MS = 30_000;
+export const BURST_GAP_MS = 30_000;
 
 /** After a failed training the background loop waits this long before training that model again. */
 const TRAIN_RETRY_MS = 60_000;
