@@ -16,7 +16,7 @@ const PAGE = 20_000;
 /**
  * Vectors read from the store past which a load is worth giving memory back after: loading four
  * books' 50,000 vectors lifted the server by 104 MB, of which a collection and a trim returned 84
- * (docs/PERFORMANCE.md, "a book's import given back").
+ * (docs/PERFORMANCE.md, "memory given back after a book's import").
  */
 export const LARGE_LOAD = 10_000;
 

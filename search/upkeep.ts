@@ -95,7 +95,7 @@ export function createUpkeep(options: SearchServiceOptions, state: SearchState):
       }
       // What the import that held this training left (a book's text, its chapters and their
       // conversion) is garbage now: given back first, the sample and the model are read on an
-      // idle node's memory (docs/PERFORMANCE.md, "a book's import given back").
+      // idle node's memory (docs/PERFORMANCE.md, "memory given back after a book's import").
       if (background && heldForImport) {
         heldForImport = false;
         releaseMemory();
