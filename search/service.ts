@@ -106,17 +106,20 @@ export function createSearchService(options: SearchServiceOptions): SearchServic
   const minScore = options.minSemanticScore ?? (external ? 0 : 0.2);
   // A large load's rows and snapshot are garbage once it is done; the embedding loop's release
   // may have come before it (a search right after a book's vectors), so it gives memory back too.
+  const releaseMemory = () => {
+    try {
+      options.afterBurst?.();
+    } catch (err) {
+      onError("Releasing memory after indexing failed", err);
+    }
+  };
   let releasedAfterLoad = -Infinity;
   const cache = new IndexCache(db, options.dataDir, () => now().getTime(), {
     vectors: LARGE_LOAD,
     call: () => {
       if (now().getTime() - releasedAfterLoad < BURST_GAP_MS) return;
       releasedAfterLoad = now().getTime();
-      try {
-        options.afterBurst?.();
-      } catch (err) {
-        onError("Releasing memory after loading a search index failed", err);
-      }
+      releaseMemory();
     },
   });
   const models = new Map<string, { loaded: LoadedModel | null; checkedAt: number }>();
@@ -137,7 +140,15 @@ export function createSearchService(options: SearchServiceOptions): SearchServic
     )
     : null;
   let threadsOffUntil = -Infinity;
-  const upkeep = createUpkeep(options, { db, cache, models, external, embedderFor, onError });
+  const upkeep = createUpkeep(options, {
+    db,
+    cache,
+    models,
+    external,
+    embedderFor,
+    onError,
+    releaseMemory,
+  });
 
   /** The embedder for a publisher's vectors; null while no LSA model is trained yet. */
   async function embedderFor(publisherId: string): Promise<Embedder | null> {

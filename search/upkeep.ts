@@ -34,6 +34,8 @@ export interface SearchState {
   /** The embedder a publisher's vectors were written with; null while no model is trained. */
   embedderFor(publisherId: string): Promise<Embedder | null>;
   onError(message: string, error: unknown): void;
+  /** `afterBurst`, its failure reported rather than thrown. */
+  releaseMemory(): void;
 }
 
 /** The upkeep half of `SearchService` (search/types.ts). */
@@ -52,7 +54,7 @@ export interface Upkeep {
 
 /** The upkeep over the shared state. */
 export function createUpkeep(options: SearchServiceOptions, state: SearchState): Upkeep {
-  const { db, cache, models, external, onError } = state;
+  const { db, cache, models, external, onError, releaseMemory } = state;
   const { now } = options;
   const invalidated = new Set<string>();
   /** When each publisher's last training failed: the background loop waits before retrying. */
@@ -116,14 +118,6 @@ export function createUpkeep(options: SearchServiceOptions, state: SearchState):
       return loaded?.embedder ?? null;
     }
     return await state.embedderFor(publisherId);
-  }
-
-  function releaseMemory(): void {
-    try {
-      options.afterBurst?.();
-    } catch (err) {
-      onError("Releasing memory after indexing failed", err);
-    }
   }
 
   async function embedPending(
