@@ -2,10 +2,13 @@
  * Reading the documents a site lists its articles in (issue 30): XML sitemaps and sitemap indexes
  * (sitemaps.org protocol, Google News sitemaps), RSS 2.0, RSS 1.0 (RDF) and Atom feeds, and plain
  * text sitemaps. The XML is read by saxes, a strict streaming parser, fed in slices: memory stays
- * bounded by what is kept (at most MAX_LISTED entries), never by the file. A document that is not
- * well-formed keeps the entries complete before its first fault, and names the fault.
+ * bounded by what is kept (at most MAX_LISTED entries), never by the file. What real feeds get
+ * wrong and feed readers forgive is repaired or read past (xml_repair.ts: bare ampersands, HTML
+ * entities; here: stray or missing close tags, control characters), and named as the document's
+ * problem; at any other fault only the entries complete before it are kept.
  */
 import { SaxesParser } from "saxes";
+import { BareAmpersands, HTML_ENTITIES } from "./xml_repair.ts";
 
 /** sitemaps.org: a sitemap or index lists at most 50,000 URLs and is at most 50 MB uncompressed. */
 export const MAX_LISTED = 50_000;
@@ -59,6 +62,14 @@ const ENTRY: Record<string, string> = {
 
 const local = (name: string) => name.slice(name.indexOf(":") + 1);
 
+/**
+ * Faults saxes reads past with the element structure intact, as an HTML parser would: a close
+ * tag that skips open ones (an unclosed `<br>` in a description) closes them, a stray one closes
+ * what is open, a truncated document closes at its end; a control character is kept as text.
+ */
+const READ_PAST =
+  /^(?:unexpected close tag|unmatched closing tag: .*|unclosed tag: .*|disallowed character|text data outside of root node)\.?$/;
+
 const copier = { encoder: new TextEncoder(), decoder: new TextDecoder() };
 /**
  * A string of its own. What the parser hands over is a slice of the piece of text it was given
@@ -76,6 +87,7 @@ function own(s: string): string {
 export class DocumentReader {
   readonly #base: string;
   readonly #parser = new SaxesParser({ position: true });
+  readonly #ampersands = new BareAmpersands();
   readonly #out: ReadDocument = {
     kind: "unknown",
     root: null,
@@ -98,13 +110,14 @@ export class DocumentReader {
   constructor(base: string) {
     this.#base = base;
     const p = this.#parser;
+    p.ENTITIES = HTML_ENTITIES;
     p.on("error", (e) => {
       const m = /(\d+):(\d+): (.*?)\.?$/.exec(e.message);
       this.#out.problem ??= m
         ? `not well-formed XML: ${m[3]} (line ${m[1]}, column ${m[2]})`
         : `not well-formed XML: ${e.message}`;
-      // What follows a fault may be anything: only entries complete before it are kept.
-      this.#faulted = true;
+      // After any other fault what follows may be anything: only entries complete before it count.
+      if (!READ_PAST.test(m?.[3] ?? "")) this.#faulted = true;
     });
     p.on("opentag", (tag) => this.#open(tag.name, tag.attributes as Record<string, string>));
     p.on("closetag", (tag) => this.#close(tag.name));
@@ -128,7 +141,7 @@ export class DocumentReader {
   write(text: string): void {
     if (this.full) return;
     this.#run += text.length;
-    this.#parser.write(text);
+    this.#parser.write(this.#ampersands.push(text));
     if (this.#run > MAX_RUN_CHARS) {
       this.#fault(`a text, comment or tag longer than ${MAX_RUN_CHARS / 1024 / 1024} MB`);
     }
@@ -140,7 +153,7 @@ export class DocumentReader {
   }
 
   end(): ReadDocument {
-    if (!this.full) this.#parser.close();
+    if (!this.full) this.#parser.write(this.#ampersands.end()).close();
     if (this.#skipped > 0) {
       this.#out.problem = `lists more than ${MAX_LISTED.toLocaleString("en")} URLs (the ` +
         `sitemaps.org limit); the first ${MAX_LISTED.toLocaleString("en")} were read`;

@@ -95,10 +95,14 @@ Deno.test("RSS 2.0, RSS 1.0 and Atom feeds give their items' links, dates and ti
 
 Deno.test("malformed XML keeps what it could read and names the fault; HTML is not a sitemap", async () => {
   const broken = await read(`<urlset><url><loc>https://news.example/ok</loc></url>
-    <url><loc>https://news.example/x&nbsp;</loc></url><url><loc>https://news.example/after</lo></url>`);
+    <url><loc>https://news.example/x&custom;</loc></url><url><loc>https://news.example/after</loc></url>`);
   assert.equal(broken.kind, "urlset");
-  assert.ok(broken.pages.some((p) => p.url === "https://news.example/ok"));
-  assert.match(broken.problem!, /^not well-formed XML: .+\(line \d+, column \d+\)$/);
+  assert.deepEqual(broken.pages.map((p) => p.url), ["https://news.example/ok"]);
+  assert.equal(broken.problem, "not well-formed XML: undefined entity (line 2, column 44)");
+  const tag = await read(`<urlset><url><loc>https://news.example/ok</loc></url>
+    <url><loc a=>https://news.example/x</loc></url><url><loc>https://news.example/after</loc></url>`);
+  assert.deepEqual(tag.pages.map((p) => p.url), ["https://news.example/ok"]);
+  assert.match(tag.problem!, /^not well-formed XML: .+\(line 2, column \d+\)$/);
   const html = await read("<html><body>Not found</body></html>", "text/xml");
   assert.equal(html.kind, "unknown");
   assert.equal(html.problem, "not a sitemap or feed (root element <html>)");
@@ -232,4 +236,37 @@ Deno.test("robots.txt Site-map lines count as Sitemap lines (Google accepts the 
     ),
     ["https://news.example/a.xml", "https://news.example/b.xml"],
   );
+});
+
+Deno.test("feeds as sites write them: bare ampersands, HTML entities, unclosed tags, control characters", async () => {
+  const feed = await read(`<?xml version="1.0"?><rss version="2.0"><channel><title>Q&A</title>
+    <item><title>Tom & Jerry&nbsp;&mdash; caf&eacute; &#8217;24</title>
+      <link>https://news.example/a?id=1&page=2</link><description>one<br>two</description></item>
+    <item><title>Fish &amp; chips \u000b</title><link>https://news.example/b</link>
+      <description><![CDATA[<p>A&B &amp; ]]></description></item>
+    <item><title>Last</title><link>https://news.example/c</link></item>
+  </channel></rss>`);
+  assert.equal(feed.kind, "rss");
+  assert.deepEqual(feed.pages.map((p) => [p.url, p.title]), [
+    ["https://news.example/a?id=1&page=2", "Tom & Jerry\u00a0\u2014 caf\u00e9 \u201924"],
+    ["https://news.example/b", "Fish & chips"],
+    ["https://news.example/c", "Last"],
+  ]);
+  // Read past, and still named, so the publisher can fix the feed.
+  assert.match(feed.problem!, /^not well-formed XML: (unexpected close tag|disallowed character) /);
+  // RSS 0.91 declares HTML's entities in its DTD; an Atom link's bare ampersand.
+  const rss091 = await read(`<?xml version="1.0"?>
+    <!DOCTYPE rss PUBLIC "-//Netscape Communications//DTD RSS 0.91//EN"
+      "http://my.netscape.com/publish/formats/rss-0.91.dtd">
+    <rss version="0.91"><channel><item><title>&Eacute;t&eacute;</title>
+      <link>https://news.example/ete</link></item></channel></rss>`);
+  assert.deepEqual(rss091.pages.map((p) => p.title), ["\u00c9t\u00e9"]);
+  assert.equal(rss091.problem, null);
+  const atom = await read(`<feed xmlns="http://www.w3.org/2005/Atom"><entry><title>x</title>
+    <link href="https://news.example/q?a=1&b=2"/></entry></feed>`);
+  assert.deepEqual(atom.pages.map((p) => p.url), ["https://news.example/q?a=1&b=2"]);
+  // A stray close tag closes what is open: entries after it are still read.
+  const stray = await read(`<urlset><url><loc>https://news.example/1</loc></url></div>
+    <url><loc>https://news.example/2</loc></url></urlset>`);
+  assert.deepEqual(stray.pages.map((p) => p.url), ["https://news.example/1"]);
 });
