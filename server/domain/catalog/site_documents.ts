@@ -4,8 +4,8 @@
  * text sitemaps. The XML is read by saxes, a strict streaming parser, fed in slices: memory stays
  * bounded by what is kept (at most MAX_LISTED entries), never by the file. What real feeds get
  * wrong and feed readers forgive is repaired or read past (xml_repair.ts: bare ampersands, HTML
- * entities; here: stray or missing close tags, control characters), and named as the document's
- * problem; at any other fault only the entries complete before it are kept.
+ * entities; here: close tags read as an HTML parser reads them, control characters), and named as
+ * the document's problem; at any other fault only the entries complete before it are kept.
  */
 import { SaxesParser } from "saxes";
 import { BareAmpersands, HTML_ENTITIES } from "./xml_repair.ts";
@@ -63,12 +63,11 @@ const ENTRY: Record<string, string> = {
 const local = (name: string) => name.slice(name.indexOf(":") + 1);
 
 /**
- * Faults saxes reads past with the element structure intact, as an HTML parser would: a close
- * tag that skips open ones (an unclosed `<br>` in a description) closes them, a stray one closes
- * what is open, a truncated document closes at its end; a control character is kept as text.
+ * Faults read past with the element structure intact (the reader's own stack of open elements
+ * settles the close tags): a close tag that skips open ones (an unclosed `<br>`) closes them, a
+ * stray one closes nothing, a truncated document closes at its end; a control character stays.
  */
-const READ_PAST =
-  /^(?:unexpected close tag|unmatched closing tag: .*|unclosed tag: .*|disallowed character|text data outside of root node)\.?$/;
+const READ_PAST = /^(?:unclosed tag: .*|disallowed character|text data outside of root node)$/;
 
 const copier = { encoder: new TextEncoder(), decoder: new TextDecoder() };
 /**
@@ -99,13 +98,21 @@ export class DocumentReader {
   #entry: { url: string | null; lastmod: number | null; title: string | null } | null = null;
   #field: string | null = null;
   #text = "";
-  #depth = 0;
+  /** The elements open, as this reader sees them (saxes's own stack may have closed more). */
+  #stack: string[] = [];
   #entryDepth = -1;
   #skipped = 0;
   #stopped = false;
   #faulted = false;
   /** Characters written since saxes last emitted something (what it may be holding). */
   #run = 0;
+  /**
+   * Close tags saxes reported that the next event settles: marked when saxes said the tag it
+   * closed was not the one named (it closes open elements until it finds the name).
+   */
+  #closing: { name: string; skipped: boolean }[] = [];
+  /** What saxes writes into the text for each close tag it matched to nothing (`</name>`). */
+  #echoed = "";
 
   constructor(base: string) {
     this.#base = base;
@@ -116,18 +123,69 @@ export class DocumentReader {
       this.#out.problem ??= m
         ? `not well-formed XML: ${m[3]} (line ${m[1]}, column ${m[2]})`
         : `not well-formed XML: ${e.message}`;
+      const said = m?.[3] ?? "";
+      if (said === "unexpected close tag") {
+        const last = this.#closing.at(-1);
+        if (last) last.skipped = true;
+        return;
+      }
+      const unmatched = /^unmatched closing tag: (.+)$/.exec(said);
+      if (unmatched) {
+        // No element open in saxes had the name, so it closed them all; an HTML parser closes
+        // none of them, and closes the name's element where this reader still has it open.
+        while (this.#closing.at(-1)?.skipped) this.#closing.pop();
+        this.#settle();
+        this.#closeTo(unmatched[1]);
+        // saxes keeps the tag as text, which starts the next text it hands over.
+        this.#echoed += `</${unmatched[1]}>`;
+        return;
+      }
+      this.#settle();
+      if (READ_PAST.test(said)) return;
+      // Once saxes took a stray close tag for the root's end, the rest looks like more roots.
+      if (this.#stack.length > 0 && said === "documents may contain only one root") return;
       // After any other fault what follows may be anything: only entries complete before it count.
-      if (!READ_PAST.test(m?.[3] ?? "")) this.#faulted = true;
+      this.#faulted = true;
     });
-    p.on("opentag", (tag) => this.#open(tag.name, tag.attributes as Record<string, string>));
-    p.on("closetag", (tag) => this.#close(tag.name));
+    p.on("opentag", (tag) => {
+      this.#settle();
+      this.#open(tag.name, tag.attributes as Record<string, string>);
+    });
+    p.on("closetag", (tag) => this.#closing.push({ name: tag.name, skipped: false }));
     // Text is listened to only inside a field kept: saxes then never copies the rest.
-    p.on("cdata", (t) => this.#append(t));
-    p.on("comment", () => this.#run = 0);
-    p.on("processinginstruction", () => this.#run = 0);
+    p.on("cdata", (t) => {
+      this.#settle();
+      this.#append(t);
+    });
+    p.on("comment", () => {
+      this.#settle();
+      this.#run = 0;
+    });
+    p.on("processinginstruction", () => {
+      this.#settle();
+      this.#run = 0;
+    });
+  }
+
+  /** The close tags no error took back, closed. */
+  #settle() {
+    if (this.#closing.length === 0) return;
+    const closing = this.#closing;
+    this.#closing = [];
+    for (const { name } of closing) this.#closeTo(name);
+  }
+
+  /** Closes the innermost open element named `raw` and those inside it; none if none is. */
+  #closeTo(raw: string) {
+    if (this.#stack.at(-1) === raw) return this.#close(raw);
+    const at = this.#stack.lastIndexOf(raw);
+    if (at === -1) return;
+    while (this.#stack.length > at) this.#close(this.#stack.at(-1)!);
   }
 
   #fault(problem: string) {
+    // What closed before the fault counts.
+    this.#settle();
     this.#out.problem ??= problem;
     this.#faulted = true;
   }
@@ -154,6 +212,7 @@ export class DocumentReader {
 
   end(): ReadDocument {
     if (!this.full) this.#parser.write(this.#ampersands.end()).close();
+    this.#settle();
     if (this.#skipped > 0) {
       this.#out.problem = `lists more than ${MAX_LISTED.toLocaleString("en")} URLs (the ` +
         `sitemaps.org limit); the first ${MAX_LISTED.toLocaleString("en")} were read`;
@@ -169,10 +228,10 @@ export class DocumentReader {
   #open(raw: string, attrs: Record<string, string>) {
     const name = local(raw);
     this.#run = 0;
-    if (++this.#depth > MAX_NESTING) {
+    if (this.#stack.push(raw) > MAX_NESTING) {
       return this.#fault(`elements nested deeper than ${MAX_NESTING} levels`);
     }
-    if (this.#depth === 1) {
+    if (this.#stack.length === 1) {
       const kind = name === "RDF" ? "rdf" : name === "feed" ? "atom" : name;
       if (kind in ENTRY) this.#out.kind = kind as DocumentKind;
       else this.#out.root = name;
@@ -186,7 +245,7 @@ export class DocumentReader {
         lastmod: null,
         title: null,
       };
-      this.#entryDepth = this.#depth;
+      this.#entryDepth = this.#stack.length;
       return;
     }
     if (!this.#entry) return;
@@ -202,7 +261,14 @@ export class DocumentReader {
     }
   }
 
-  readonly #onText = (t: string) => this.#append(t);
+  readonly #onText = (t: string) => {
+    this.#settle();
+    if (this.#echoed) {
+      if (t.startsWith(this.#echoed)) t = t.slice(this.#echoed.length);
+      this.#echoed = "";
+    }
+    this.#append(t);
+  };
 
   #append(t: string) {
     this.#run = 0;
@@ -230,11 +296,11 @@ export class DocumentReader {
         }
       }
     }
-    if (e && this.#depth === this.#entryDepth) {
+    if (e && this.#stack.length === this.#entryDepth) {
       this.#entry = null;
       this.#keep(e);
     }
-    this.#depth--;
+    this.#stack.pop();
   }
 
   #keep(e: { url: string | null; lastmod: number | null; title: string | null }) {

@@ -265,8 +265,23 @@ Deno.test("feeds as sites write them: bare ampersands, HTML entities, unclosed t
   const atom = await read(`<feed xmlns="http://www.w3.org/2005/Atom"><entry><title>x</title>
     <link href="https://news.example/q?a=1&b=2"/></entry></feed>`);
   assert.deepEqual(atom.pages.map((p) => p.url), ["https://news.example/q?a=1&b=2"]);
-  // A stray close tag closes what is open: entries after it are still read.
-  const stray = await read(`<urlset><url><loc>https://news.example/1</loc></url></div>
+  // A stray close tag closes nothing, as in an HTML parser: entries after it are still read
+  // (but not a second root after the real one's end).
+  const stray = await read(`<rss version="2.0"><channel><image><url>https://news.example/i.png</url>
+    </height></image><item><link>https://news.example/1</link></item></div>
+    <item><link>https://news.example/2</link></item></channel></rss>`);
+  assert.deepEqual(stray.pages.map((p) => p.url), [
+    "https://news.example/1",
+    "https://news.example/2",
+  ]);
+  assert.equal(stray.problem, "not well-formed XML: unexpected close tag (line 2, column 13)");
+  const inTitle = await read(`<rss><channel><item><title>A</b> B</title>
+    <link>https://news.example/1</link></item></channel></rss></rss><item><link>/x</link></item>`);
+  assert.deepEqual(inTitle.pages.map((p) => [p.url, p.title]), [["https://news.example/1", "A B"]]);
+  const urlset = await read(`<urlset><url><loc>https://news.example/1</loc></b></url>
     <url><loc>https://news.example/2</loc></url></urlset>`);
-  assert.deepEqual(stray.pages.map((p) => p.url), ["https://news.example/1"]);
+  assert.deepEqual(urlset.pages.map((p) => p.url), [
+    "https://news.example/1",
+    "https://news.example/2",
+  ]);
 });

@@ -10,20 +10,25 @@
  */
 import { decodeHTMLStrict } from "entities";
 
-/** The XML entities, then any HTML5 named entity, for saxes's `ENTITIES` lookup. */
-export const HTML_ENTITIES: Record<string, string> = new Proxy(
-  { amp: "&", lt: "<", gt: ">", quot: '"', apos: "'" } as Record<string, string>,
-  {
-    get(xml, name) {
-      if (typeof name !== "string") return undefined;
-      if (Object.hasOwn(xml, name)) return xml[name];
-      // Entity names are short; a long one is no HTML entity (and not worth a decode).
-      if (name.length > 32 || !/^[A-Za-z][A-Za-z0-9]*$/.test(name)) return undefined;
-      const ref = `&${name};`;
-      const text = decodeHTMLStrict(ref);
-      return text === ref ? undefined : text;
-    },
-  },
+/**
+ * The XML entities, then any HTML5 named entity, for saxes's `ENTITIES` lookup: the five are the
+ * object's own (a sitemap's `&amp;` never reaches the proxy), the rest are asked of `entities`.
+ */
+export const HTML_ENTITIES: Record<string, string> = Object.assign(
+  Object.create(
+    new Proxy({}, {
+      get(_, name) {
+        // Entity names are short; a long one is no HTML entity (and not worth a decode).
+        if (typeof name !== "string" || name.length > 32 || !/^[A-Za-z][A-Za-z0-9]*$/.test(name)) {
+          return undefined;
+        }
+        const ref = `&${name};`;
+        const text = decodeHTMLStrict(ref);
+        return text === ref ? undefined : text;
+      },
+    }),
+  ),
+  { amp: "&", lt: "<", gt: ">", quot: '"', apos: "'" },
 );
 
 /** A reference's longest plausible length after its `&`: the longest HTML5 name is 31. */
