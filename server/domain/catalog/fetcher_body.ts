@@ -91,12 +91,36 @@ async function readInto(
 
 /** Decode by the Content-Type charset, falling back to UTF-8 for a missing or unknown label. */
 export function decodeText(bytes: Uint8Array, contentType: string): string {
-  const label = /charset\s*=\s*"?([^";\s]+)/i.exec(contentType)?.[1] ?? "utf-8";
-  let decoder: TextDecoder;
+  return decoderFor(charsetOf(contentType)).decode(bytes);
+}
+
+/** The Content-Type's charset parameter, if it has one. */
+export function charsetOf(contentType: string): string | null {
+  return /charset\s*=\s*"?([^";\s]+)/i.exec(contentType)?.[1] ?? null;
+}
+
+/** A decoder for `label`, UTF-8 for a missing or unknown one. */
+function decoderFor(label: string | null): TextDecoder {
   try {
-    decoder = new TextDecoder(label); // latin1 and iso-8859-1 decode as windows-1252, per WHATWG
+    return new TextDecoder(label ?? "utf-8"); // latin1 and iso-8859-1 decode as windows-1252, per WHATWG
   } catch {
-    decoder = new TextDecoder();
+    return new TextDecoder();
   }
-  return decoder.decode(bytes);
+}
+
+/**
+ * The decoder for an XML document, from its first bytes: a byte order mark, else the
+ * Content-Type's charset (RFC 7303 section 3.2: it wins over the declaration), else the XML
+ * declaration's `encoding` (XML 1.0 Appendix F), else UTF-8. Feeds in ISO-8859-1, windows-1252 or
+ * GB2312 say so in their declaration and are served without a charset.
+ */
+export function xmlDecoder(lead: Uint8Array, charset: string | null): TextDecoder {
+  if (lead[0] === 0xef && lead[1] === 0xbb && lead[2] === 0xbf) return new TextDecoder("utf-8");
+  if (lead[0] === 0xff && lead[1] === 0xfe) return new TextDecoder("utf-16le");
+  if (lead[0] === 0xfe && lead[1] === 0xff) return new TextDecoder("utf-16be");
+  if (charset) return decoderFor(charset);
+  const head = new TextDecoder("windows-1252").decode(lead.subarray(0, 512));
+  return decoderFor(
+    /^\s*<\?xml[^>]*?\sencoding\s*=\s*["']([A-Za-z0-9._:-]+)["']/.exec(head)?.[1] ?? null,
+  );
 }

@@ -213,8 +213,7 @@ async function readOne(
       // A listing is read as it arrives, never held whole (site_stream.ts); the site's own page
       // is an HTML page like any other.
       sink: site ? undefined : (r) => {
-        const type = r.contentType.split(";")[0].trim().toLowerCase();
-        stream = new DocumentStream(r.url, type, {
+        stream = new DocumentStream(r.url, r.contentType, {
           maxBytes: limits.maxBytes,
           htmlMaxBytes: Math.min(PAGE_MAX_BYTES, limits.maxBytes),
           onPages,
@@ -237,7 +236,7 @@ async function readOne(
     ? await (stream as DocumentStream).end()
     : HTML_TYPES.includes(type) || /^\s*<(!doctype html|html)/i.test(head(res.bytes))
     ? { html: res.text() }
-    : await readBytes(res.bytes, res.url, type, limits.maxBytes, onPages);
+    : await readBytes(res.bytes, res.url, res.contentType, limits.maxBytes, onPages);
   if ("html" in got) {
     report.kind = "page";
     const feeds = feedLinks(got.html, res.url);

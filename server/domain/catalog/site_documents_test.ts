@@ -285,3 +285,53 @@ Deno.test("feeds as sites write them: bare ampersands, HTML entities, unclosed t
     "https://news.example/2",
   ]);
 });
+
+Deno.test("a feed decodes by its BOM, its Content-Type charset, or its XML declaration", async () => {
+  const latin1 = Uint8Array.from(
+    `<?xml version="1.0" encoding="ISO-8859-1"?><rss version="0.91"><channel><item>` +
+      `<title>L\u00edngua portuguesa</title><link>https://news.example/l</link></item></channel></rss>`,
+    (c) => c.charCodeAt(0),
+  );
+  const title = async (bytes: Uint8Array, type = "application/rss+xml") =>
+    (await readDocument(bytes, BASE, type, MAX_SITEMAP_BYTES)).pages.map((p) => p.title);
+  assert.deepEqual(await title(latin1), ["L\u00edngua portuguesa"]);
+  const gzipped = new Blob([latin1]).stream().pipeThrough(new CompressionStream("gzip"));
+  assert.deepEqual(
+    await title(new Uint8Array(await new Response(gzipped).arrayBuffer())),
+    ["L\u00edngua portuguesa"],
+    "the declaration is read after inflating",
+  );
+  // The Content-Type's charset wins over the declaration (RFC 7303 section 3.2).
+  const utf8 = enc(
+    `<?xml version="1.0" encoding="ISO-8859-1"?><rss><channel><item><title>\u4f60\u597d</title>` +
+      `<link>https://news.example/u</link></item></channel></rss>`,
+  );
+  assert.deepEqual(await title(utf8, "text/xml; charset=utf-8"), ["\u4f60\u597d"]);
+  // GB2312 (as GBK), declared; UTF-16 by its byte order mark.
+  const gb = Uint8Array.from([
+    ...enc(`<?xml version="1.0" encoding="gb2312"?><rss><channel><item><title>`),
+    0xc4,
+    0xe3,
+    0xba,
+    0xc3,
+    ...enc(`</title><link>https://news.example/g</link></item></channel></rss>`),
+  ]);
+  assert.deepEqual(await title(gb), ["\u4f60\u597d"]);
+  const text16 =
+    `<rss><channel><item><title>\u00e9t\u00e9</title><link>https://news.example/w</link></item></channel></rss>`;
+  const utf16 = new Uint8Array(2 + text16.length * 2);
+  utf16.set([0xff, 0xfe]);
+  for (let i = 0; i < text16.length; i++) {
+    utf16[2 + 2 * i] = text16.charCodeAt(i) & 0xff;
+    utf16[3 + 2 * i] = text16.charCodeAt(i) >> 8;
+  }
+  assert.deepEqual(await title(utf16), ["\u00e9t\u00e9"]);
+  // An unknown label reads as UTF-8 rather than failing.
+  assert.deepEqual(
+    await title(enc(
+      `<?xml version="1.0" encoding="x-nonsense"?>` +
+        `<rss><channel><item><title>ok</title><link>https://news.example/o</link></item></channel></rss>`,
+    )),
+    ["ok"],
+  );
+});

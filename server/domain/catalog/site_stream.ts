@@ -14,6 +14,7 @@ import {
   tooLarge,
 } from "./site_documents.ts";
 import { sharedTurn } from "../../../store/turns.ts";
+import { charsetOf, xmlDecoder } from "./fetcher_body.ts";
 
 /**
  * Bytes decoded at once (their text is handed to a reader whole), and how long the work runs
@@ -22,6 +23,8 @@ import { sharedTurn } from "../../../store/turns.ts";
  * 50 MB decoded a megabyte at a time lifted the heap by as much.
  */
 const PIECE = 32 * 1024;
+/** Bytes held before decoding, to read the encoding from: a BOM or the XML declaration. */
+const SNIFF_BYTES = 1024;
 const TURN_MS = 8;
 /** Compressed bytes inflated per step: at most about STEP_OUTPUT out, even for a bomb. */
 const MIN_STEP = 1024;
@@ -47,7 +50,10 @@ export class DocumentStream {
   readonly #maxBytes: number;
   readonly #htmlMax: number;
   readonly #onPages?: (pages: Listed[]) => Promise<unknown>;
-  readonly #decoder = new TextDecoder();
+  readonly #charset: string | null;
+  /** Chosen from the first bytes (`xmlDecoder`), which wait in `#lead` until then. */
+  #decoder: TextDecoder | null = null;
+  #lead: Uint8Array = new Uint8Array(0);
   #head: Uint8Array = new Uint8Array(0);
   #gzip: { writer: WritableStreamDefaultWriter<BufferSource>; pump: Promise<void> } | null = null;
   #step = MIN_STEP;
@@ -71,7 +77,9 @@ export class DocumentStream {
     },
   ) {
     this.#url = url;
-    this.#type = type;
+    // A Content-Type: its media type decides text or XML, its charset how the bytes decode.
+    this.#type = type.split(";")[0].trim().toLowerCase();
+    this.#charset = charsetOf(type);
     this.#maxBytes = opts.maxBytes;
     this.#htmlMax = opts.htmlMaxBytes;
     this.#onPages = opts.onPages;
@@ -109,7 +117,15 @@ export class DocumentStream {
     return !this.#done;
   }
 
-  async #bytes(b: Uint8Array) {
+  async #bytes(b: Uint8Array, final = false) {
+    if (!this.#decoder) {
+      // A copy: the caller may release its chunk once this returns.
+      this.#lead = concat(this.#lead, b);
+      if (this.#lead.length < SNIFF_BYTES && !final) return;
+      b = this.#lead;
+      this.#lead = new Uint8Array(0);
+      this.#decoder = xmlDecoder(b, this.#charset);
+    }
     for (let i = 0; i < b.length && !this.#done; i += PIECE) {
       await this.#take(this.#decoder.decode(b.subarray(i, i + PIECE), { stream: true }));
     }
@@ -128,7 +144,8 @@ export class DocumentStream {
       else await writer.abort().catch(() => {});
       await pump;
     }
-    if (!this.#done) await this.#take(this.#decoder.decode());
+    if (!this.#decoder) await this.#bytes(new Uint8Array(0), true);
+    if (!this.#done) await this.#take(this.#decoder!.decode());
     if (this.#mode === "sniff" && this.#pending.trim()) await this.#take("", true);
     if (this.#mode === "html") return { html: this.#html };
     const read = this.#text?.end() ??
@@ -234,7 +251,10 @@ function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
   return out;
 }
 
-/** Reads a document already in memory (tests, and the same path as a fetched one). */
+/**
+ * Reads a document already in memory (tests, and the same path as a fetched one); `type` is its
+ * Content-Type, charset included.
+ */
 export async function readBytes(
   bytes: Uint8Array,
   url: string,
