@@ -255,6 +255,22 @@ const BYLINES: [string, { apa: string; mla: string; chicago: string }][] = [
     mla: "King, Martin Luther, Jr.",
     chicago: "King, Martin Luther, Jr.",
   }],
+  // Titles and degrees are not cited (APA 7 §9.8, MLA 9 2.1.1); "J.K." is two initials.
+  ["Dr. Jane Smith", { apa: "Smith, J.", mla: "Smith, Jane", chicago: "Smith, Jane" }],
+  ["Rev. Al Sharpton", { apa: "Sharpton, A.", mla: "Sharpton, Al", chicago: "Sharpton, Al" }],
+  ["Jane Doe MD", { apa: "Doe, J.", mla: "Doe, Jane", chicago: "Doe, Jane" }],
+  ["Mr. Rogers", { apa: "Mr. Rogers.", mla: "Mr. Rogers", chicago: "Mr. Rogers" }],
+  ["J.K. Rowling", { apa: "Rowling, J. K.", mla: "Rowling, J.K.", chicago: "Rowling, J.K." }],
+  // A byline's own word, an outlet after a comma, a dash or in brackets, a credit line's editor.
+  ["By Jane Doe", { apa: "Doe, J.", mla: "Doe, Jane", chicago: "Doe, Jane" }],
+  ["Jane Doe, The Washington Post", { apa: "Doe, J.", mla: "Doe, Jane", chicago: "Doe, Jane" }],
+  ["Jane Doe - Senior Reporter", { apa: "Doe, J.", mla: "Doe, Jane", chicago: "Doe, Jane" }],
+  ["Jane Doe (Reuters)", { apa: "Doe, J.", mla: "Doe, Jane", chicago: "Doe, Jane" }],
+  ["Reporting by Jane Doe; Editing by John Roe", {
+    apa: "Doe, J.",
+    mla: "Doe, Jane",
+    chicago: "Doe, Jane",
+  }],
 ];
 
 /** A name ended by the period the styles put after it ("Smith, Troy L." has its own). */
@@ -280,6 +296,15 @@ for (const [byline, want] of BYLINES) {
     );
   });
 }
+
+Deno.test("an outlet after two people is neither; a surname that looks like a degree stays", () => {
+  assert.deepEqual(
+    parseAuthors("ANNA SMITH and JOHN DOE, Associated Press").map(inverted),
+    ["Smith, Anna", "Doe, John"],
+  );
+  assert.deepEqual(parseAuthors("Anh Thi Do").map(inverted), ["Do, Anh Thi"]);
+  assert.deepEqual(parseAuthors("Lt. Gen. John Smith").map(initialled), ["Smith, J."]);
+});
 
 Deno.test("two people with a role each stay two people", () => {
   assert.deepEqual(

@@ -42,11 +42,23 @@ const ROLE =
   /\b(writer|reporter|correspondent|editor|columnist|contributor|critic|photographer|producer|analyst|chief|bureau|staff|freelance|special to)\b/i;
 /** A web address standing for the outlet ("Cleveland.com", "nj.com"). */
 const DOMAIN = /^[\w-]+(\.[\w-]+)*\.[a-z]{2,}$/i;
+/** Titles before a name, which no style cites (APA 7 §9.8, MLA 9 2.1.1): "Dr. Jane Smith". */
+const HONORIFIC =
+  /^(dr|prof|professor|sir|dame|lord|lady|rev|revd|reverend|fr|mr|mrs|ms|mx|miss|hon|capt|col|gen|lt|sgt|sen|rep|gov)\.?$/i;
+/** Degrees after a name, left out like the titles before it ("Jane Doe MD", "Jane Doe, Ph.D."). */
+const DEGREE = /^(ph\.?\s?d|m\.?d|dphil|mba|esq|rn)\.?$/i;
+/** A credit line's part for the people who did not write ("Editing by …", "Photos by …"). */
+const NOT_WRITING =
+  /^(editing|edited|photos?|photographs?|photography|graphics|illustrations?|video|design|production|fact-checking) by\s/i;
+/** How a credit line introduces its writers ("Reporting by", "Additional reporting by"). */
+const WRITING = /^(by|(additional |further )?(reporting|writing|written|words|text|story) by)\s+/i;
 
 /** The people an author field names, in order. */
 export function parseAuthors(raw: string): Name[] {
-  // "Jackie Roman | NJ Advance Media for NJ.com": the person before the bar, the outlet after it.
-  const text = raw.replace(/\s+/g, " ").trim().split(" | ")[0].trim();
+  // "Jackie Roman | NJ Advance Media for NJ.com": the person before the bar, the outlet after it;
+  // "By Jane Doe", "Jane Doe (Reuters)": the person without the byline's word or the outlet.
+  const text = raw.replace(/\s+/g, " ").trim().split(" | ")[0]
+    .replace(/^by\s+/i, "").replace(/\s*\([^()]*\)$/, "").trim();
   if (!text) return [];
   // "Lee, Ann" and "King, Martin Luther, Jr.": one person written family name first.
   const commas = text.split(/\s*,\s*/);
@@ -57,8 +69,12 @@ export function parseAuthors(raw: string): Name[] {
   ) {
     return [{ family: commas[0], given: commas[1], suffix: suffixed ? commas[2] : "" }];
   }
-  const parts = text.split(/\s*(?:;|,\s*and\s|,(?!\s*(?:jr|sr|ii|iii|iv)\b)|\sand\s)\s*/i)
-    .map((p) => p.trim()).filter(Boolean)
+  // Parts: people, or what follows one (a role, an outlet), split at semicolons, commas, "and"
+  // and spaced dashes ("Jane Doe - Senior Reporter"); a credit line's editors are no authors.
+  const parts = text
+    .split(/\s*(?:;|,\s*and\s|,(?!\s*(?:jr|sr|ii|iii|iv)\b)|\sand\s|\s[-–—]\s)\s*/i)
+    .map((p) => p.trim()).filter((p) => p && !NOT_WRITING.test(p))
+    .map((p) => p.replace(WRITING, ""))
     // "Ann Lee & Bo Chan" is two people, "Procter & Gamble" one company.
     .flatMap((p) => {
       const sides = p.split(/\s&\s/);
@@ -77,15 +93,28 @@ export function parseAuthors(raw: string): Name[] {
   return names;
 }
 
-/** A byline's role or outlet: "AP National Security Writer", "Cleveland.com". */
+/**
+ * A byline's role or outlet: "AP National Security Writer", "Cleveland.com", "Associated Press",
+ * "The Washington Post" (no personal name starts with "The"), "Ph.D.".
+ */
 function isAffiliation(part: string): boolean {
-  return ROLE.test(part) || DOMAIN.test(part.trim());
+  const t = part.trim();
+  return ROLE.test(t) || DOMAIN.test(t) || GROUP.test(t) || /^the\s/i.test(t) || DEGREE.test(t);
 }
 
 /** One person's name written given names first. */
 export function parseName(name: string): Name {
-  const m = name.match(/^(.*?),?\s+(jr\.?|sr\.?|ii|iii|iv|phd|md)$/i);
-  const written = m ? m[1] : name;
+  const all = name.split(" ").filter(Boolean);
+  // "Mr. Rogers": a title and one name say too little to invert.
+  if (all.length === 2 && HONORIFIC.test(all[0])) return { literal: name };
+  // "Dr. Jane Smith", "Jane Smith MD": titles and degrees are no part of the name cited.
+  let from = 0;
+  while (from < all.length - 2 && HONORIFIC.test(all[from])) from++;
+  let to = all.length;
+  while (to - from > 2 && DEGREE.test(all[to - 1].replace(/,$/, ""))) to--;
+  const kept = all.slice(from, to).join(" ");
+  const m = kept.match(/^(.*?),?\s+(jr\.?|sr\.?|ii|iii|iv)$/i);
+  const written = m ? m[1] : kept;
   const suffix = m ? m[2] : "";
   const words = written.split(" ").filter(Boolean);
   if (words.length < 2 || words.length > 5 || CJK.test(written) || GROUP.test(written)) {
@@ -120,7 +149,8 @@ export function direct(n: Name): string {
 /** "Lee, A. B." (APA 7 §9.8): initials of every given name, hyphenated ones kept ("J.-P."). */
 export function initialled(n: Name): string {
   if ("literal" in n) return n.literal;
-  const initials = n.given.split(" ").filter(Boolean).map((g) =>
+  // "J.K." is two given names: "J. K.".
+  const initials = n.given.replace(/\.(?=\p{L})/gu, ". ").split(" ").filter(Boolean).map((g) =>
     g.split("-").map((p) => `${[...p.replace(/\.$/, "")][0]?.toUpperCase() ?? ""}.`).join("-")
   ).join(" ");
   return `${n.family}, ${initials}${n.suffix ? `, ${n.suffix}` : ""}`;
