@@ -25,23 +25,28 @@ export interface Collection {
 
 const SHARED = new URL("../../shared/data/", import.meta.url).pathname;
 
-/** A folder in the Cranfield format. */
+/**
+ * A folder in the Cranfield format. A field runs to the next marker line of any letter, so the
+ * other classic collections' markers (CACM's `.K` keywords, `.N`, `.X`) end it too; CRLF files
+ * read as LF.
+ */
 export async function loadCranfieldFormat(dir: string, name = dir): Promise<Collection> {
-  const raw = await Deno.readTextFile(`${dir}/cran.all.1400`);
+  const lines = async (file: string) =>
+    (await Deno.readTextFile(`${dir}/${file}`)).replace(/\r\n?/g, "\n");
+  const raw = await lines("cran.all.1400");
   const docs = raw.split(/^\.I /m).slice(1).map((rec) => {
     const id = rec.split("\n", 1)[0].trim();
     const field = (f: string) =>
-      (new RegExp(`^\\.${f}\\n([\\s\\S]*?)(?=^\\.[TABWX]\\n|$(?![\\s\\S]))`, "m").exec(rec)?.[1] ??
-        "")
+      (new RegExp(`^\\.${f}[ \\t]*\\n([\\s\\S]*?)(?=^\\.[A-Z][ \\t]*\\n|$(?![\\s\\S]))`, "m")
+        .exec(rec)?.[1] ?? "")
         .replace(/\s+/g, " ").trim();
     return { id, title: field("T"), author: field("A"), body: field("W") };
   });
-  const queries = (await Deno.readTextFile(`${dir}/queries.train.tsv`)).trim().split("\n")
-    .map((l) => l.split("\t")).filter((p) => p.length === 2 && /^\d+$/.test(p[0]))
-    .map(([id, text]) => [id, text] as [string, string]);
+  const queries = (await lines("queries.train.tsv")).trim().split("\n")
+    .map((l) => l.split("\t")).filter((p) => p.length === 2 && /^\d+$/.test(p[0].trim()))
+    .map(([id, text]) => [id.trim(), text.trim()] as [string, string]);
   const qrels: Record<string, Judged> = {};
-  const lines = (await Deno.readTextFile(`${dir}/qrels.train.tsv`)).trim().split("\n").slice(1);
-  for (const line of lines) {
+  for (const line of (await lines("qrels.train.tsv")).trim().split("\n").slice(1)) {
     const [q, d, g] = line.trim().split(/\s+/);
     (qrels[q] ??= new Map()).set(d, Number(g));
   }

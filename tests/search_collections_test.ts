@@ -81,6 +81,52 @@ Deno.test("a Cranfield-format folder loads with its fields, queries and judgemen
   }
 });
 
+Deno.test("other classic collections' markers end a field; CRLF files load as LF", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "folio-cacm-" });
+  try {
+    const cacm = [
+      ".I 1",
+      ".T",
+      "Preliminary Report-International Algebraic Language",
+      ".W",
+      "A report on the language.",
+      ".B",
+      "CACM December, 1958",
+      ".A",
+      "Perlis, A. J.",
+      ".K",
+      "algol, languages",
+      ".N",
+      "CA581203 JB March 22, 1978 8:28 PM",
+      ".X",
+      "100\t5\t1",
+      ".I 2",
+      ".T",
+      "Extraction of Roots",
+      ".N",
+      "CA581202 JB",
+      "",
+    ].join("\r\n");
+    await Deno.writeTextFile(`${dir}/cran.all.1400`, cacm);
+    await Deno.writeTextFile(`${dir}/queries.train.tsv`, "1\tthe algebraic language\r\n");
+    await Deno.writeTextFile(`${dir}/qrels.train.tsv`, "query_id doc_id grade\r\n1 1 1\r\n");
+    const c = await loadCranfieldFormat(dir, "cacm");
+    assert.deepEqual(c.docs, [
+      {
+        id: "1",
+        title: "Preliminary Report-International Algebraic Language",
+        author: "Perlis, A. J.",
+        body: "A report on the language.",
+      },
+      { id: "2", title: "Extraction of Roots", author: "", body: "" },
+    ]);
+    assert.deepEqual(c.queries, [["1", "the algebraic language"]]);
+    assert.deepEqual([...c.qrels["1"]], [["1", 1]]);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
 Deno.test("a missing collection folder fails with the path it looked for", async () => {
   await assert.rejects(() => collection("/nonexistent/folio-collection"), Deno.errors.NotFound);
 });
