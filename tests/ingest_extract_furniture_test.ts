@@ -97,3 +97,48 @@ Deno.test("a desk named as a Person, or as the visible byline, is the author; a 
     "Ana Silva",
   );
 });
+
+Deno.test("sign-up, share and follow calls, ad labels, photo credits and copyright lines go; prose that starts alike stays", () => {
+  const calls = [
+    "Sign up for our morning newsletter and get the day's news in your inbox.",
+    "Share this article",
+    "Follow us on Twitter",
+    "<strong>Advertisement</strong>",
+    "Story continues below advertisement",
+    "Photo: Getty Images",
+    "Image source, Reuters",
+    "© 2026 The Associated Press. All rights reserved.",
+    "Copyright 2026 The Associated Press. All rights reserved. This material may not be published, broadcast, rewritten or redistributed.",
+  ].map((t) => `<p>${t}</p>`).join("");
+  const b = body(`${para("the barrier")}${calls}${para("the levy")}`);
+  for (
+    const gone of [
+      "newsletter",
+      "Share this",
+      "Follow us",
+      "Advertisement",
+      "continues below",
+      "Getty",
+      "Image source",
+      "rights reserved",
+    ]
+  ) {
+    assert.ok(!b.includes(gone), `${gone}: ${b}`);
+  }
+  assert.ok(b.includes("the barrier") && b.includes("the levy"));
+  // A sentence of the story that opens with the same words is the story.
+  const story = body(
+    `${
+      para("the barrier")
+    }<p>Subscribers to the harbour's newsletter were told first, and the council's email to residents followed two days later, after a long meeting about what the levy would cost each household over ten years.</p>` +
+      `<p>Image problems dogged the project: residents called it an eyesore before a single pile was driven into the mud.</p>` +
+      `<p>Follow the money on Twitter, where the council posts every invoice.</p>` +
+      `<p>Sign up for the ferry service opened in May, and 500 residents registered by email alerts within a week of the launch, the council said on Monday.</p>${
+        para("the levy")
+      }`,
+  );
+  assert.ok(story.includes("Subscribers to the harbour"), story);
+  assert.ok(story.includes("Image problems dogged"), story);
+  assert.ok(story.includes("Follow the money"), story);
+  assert.ok(story.includes("Sign up for the ferry"), story);
+});

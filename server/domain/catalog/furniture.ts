@@ -3,7 +3,8 @@
  * (clutter.ts) does not reach it, and that Readability keeps on some pages (issue 41,
  * docs/decisions/ingestion.md "Furniture"): photo captions, lists of other stories under a "More
  * news from …" heading, comment calls, contact lines, bare file URLs, the wire-service credit
- * and publication line. Each rule names a kind of block that is never the story's text, so a
+ * and publication line, sign-up, share and follow calls, advertisement labels, photo credits and
+ * copyright lines. Each rule names a kind of block that is never the story's text, so a
  * section is never lost to it.
  */
 
@@ -21,6 +22,35 @@ const PHONE = /(\+?\d{1,3}[\s.-]?)?(\(\d{2,4}\)|\d{2,4})[\s.-]\d{3,4}[\s.-]\d{3,
 const CONTACT_WORD = /\b(call|phone|tel|telephone|contact|fax|text|whatsapp|hotline|helpline)\b/i;
 /** A block that is nothing but an address: an uploads URL, an image or document link. */
 const BARE_URL = /^(https?:\/\/|www\.)\S+$/i;
+/**
+ * Short calls and labels that are never the story's text, each with the most words it runs to:
+ * a newsletter sign-up, a share or follow call (the whole block), an advertisement's label, a
+ * photo credit, a copyright line (the wire services' "All rights reserved. This material may not
+ * be published…").
+ */
+const CALLS_AND_LABELS: [RegExp, number][] = [
+  [/^(sign up|subscribe)\b.{0,60}\b(newsletters?|inbox|our emails?|alerts)\b/i, 20],
+  [/^(get|receive) (the latest|our|the best)\b.{0,60}\b(newsletter|inbox)\b/i, 20],
+  [/^share (this|the) (article|story|page|post)( on \w+| via \w+)?[.!:]?$/i, 8],
+  [/^share (on|via) (facebook|twitter|x|email|whatsapp|linkedin|reddit|bluesky)[.!]?$/i, 4],
+  [
+    /^follow .{1,40} on (twitter|x|facebook|instagram|linkedin|threads|bluesky|mastodon|tiktok|youtube)( (at )?@[\w.]+)?[.!]?$/i,
+    10,
+  ],
+  [
+    /^(advertisement|advert|sponsored( content)?|(story|article) continues (below|after)( this)?( advertisement| ad)?|continue reading( the main story)?( below)?)$/i,
+    6,
+  ],
+  [
+    /^(photo|photograph|image|picture|credit|image source|image caption|photo credit|illustration)\s*[:,]/i,
+    12,
+  ],
+  [
+    /^(©|\(c\)|copyright)\s*(©\s*)?\d{4}\b.*\b(all rights reserved|may not be (published|reproduced|redistributed))/i,
+    40,
+  ],
+  [/^this material may not be published, broadcast, rewritten,? or redistributed/i, 20],
+];
 
 const words = (s: string) => s.split(/\s+/).filter(Boolean).length;
 
@@ -64,6 +94,9 @@ export function dropFurniture(blocks: string[]): string[] {
   const kept = blocks.filter((b, i) => {
     const t = b.trim();
     if (COMMENT_CALL.test(t) || BARE_URL.test(t)) return false;
+    // Markdown emphasis aside ("**Advertisement**"), as a reader sees the block.
+    const plain = t.replace(/^[*_]+|[*_]+$/g, "").trim();
+    if (CALLS_AND_LABELS.some(([r, most]) => words(plain) <= most && r.test(plain))) return false;
     if (words(t) <= 25 && PHONE.test(t) && (CONTACT_WORD.test(t) || words(t) <= 4)) return false;
     return !(i < 6 && words(t) <= 20 && CREDIT_LINE.test(t));
   });
