@@ -35,16 +35,16 @@ Deno.test("serializeLsa() round-trips a model", () => {
 });
 
 /** A version-1 blob (float32 projection), as models trained before int8 were stored. */
-function floatBlob(vocab: string[], dims: number, idf: Float32Array, proj: Float32Array) {
+function floatBlob(vocab: string[], dims: number, weight: Float32Array, proj: Float32Array) {
   const header = new TextEncoder().encode(
     JSON.stringify({ format: "folio-lsa/1", version: 3, dims, docs: 50, vocab }),
   );
   const headerLen = Math.ceil((4 + header.length) / 4) * 4;
-  const out = new Uint8Array(headerLen + 4 * (idf.length + proj.length));
+  const out = new Uint8Array(headerLen + 4 * (weight.length + proj.length));
   new DataView(out.buffer).setUint32(0, header.length, true);
   out.set(header, 4);
-  out.set(new Uint8Array(idf.buffer), headerLen);
-  out.set(new Uint8Array(proj.buffer), headerLen + idf.byteLength);
+  out.set(new Uint8Array(weight.buffer), headerLen);
+  out.set(new Uint8Array(proj.buffer), headerLen + weight.byteLength);
   return out;
 }
 
@@ -53,19 +53,19 @@ Deno.test("a float32 (version 1) model loads as int16 and folds in as float does
   const dims = 64;
   let seed = 7;
   const random = () => (seed = (seed * 16807) % 2147483647) / 2147483647;
-  const idf = Float32Array.from(vocab, () => 1 + 3 * random());
+  const weight = Float32Array.from(vocab, () => 1 + 3 * random());
   const proj = Float32Array.from({ length: vocab.length * dims }, () => random() * 2 - 1);
-  const model = deserializeLsa(floatBlob(vocab, dims, idf, proj));
+  const model = deserializeLsa(floatBlob(vocab, dims, weight, proj));
   assert.equal(model.version, 3);
   assert.ok(model.proj instanceof Int16Array);
   for (let q = 0; q < 20; q++) {
     const words = Array.from({ length: 1 + q % 6 }, () => vocab[Math.floor(random() * 400)]);
-    // The float fold-in, by hand: sublinear tf-idf weights times float rows, normalised.
+    // The float fold-in, by hand: sublinear tf-weight weights times float rows, normalised.
     const exact = new Float64Array(dims);
     const tf = new Map<number, number>();
     for (const w of words) tf.set(vocab.indexOf(w), (tf.get(vocab.indexOf(w)) ?? 0) + 1);
     for (const [i, n] of tf) {
-      for (let j = 0; j < dims; j++) exact[j] += (1 + Math.log(n)) * idf[i] * proj[i * dims + j];
+      for (let j = 0; j < dims; j++) exact[j] += (1 + Math.log(n)) * weight[i] * proj[i * dims + j];
     }
     const norm = Math.hypot(...exact);
     const got = embedLsa(model, words.join(" "));
