@@ -136,6 +136,7 @@ const KIND_WORDS: Record<string, string> = {
   rss: "RSS feed",
   rdf: "RSS 1.0 feed",
   atom: "Atom feed",
+  json: "JSON feed",
   text: "text sitemap",
   unknown: "not read",
 };

@@ -45,19 +45,27 @@ const MAX_DEPTH = 3;
 const MAX_FEEDS_PER_PAGE = 10;
 const MAX_ROBOTS_SITEMAPS = 100;
 
-const XML_TYPES = [
+const LISTING_TYPES = [
   "application/xml",
   "text/xml",
   "application/rss+xml",
   "application/atom+xml",
   "application/rdf+xml",
+  "application/feed+json",
+  "application/json",
   "application/gzip",
   "application/x-gzip",
   "application/octet-stream",
   "text/plain",
 ];
 const HTML_TYPES = ["text/html", "application/xhtml+xml"];
-const FEED_TYPES = new Set(["application/rss+xml", "application/atom+xml", "application/rdf+xml"]);
+const FEED_TYPES = new Set([
+  "application/rss+xml",
+  "application/atom+xml",
+  "application/rdf+xml",
+  "application/feed+json",
+  "application/json", // JSON Feed 1.0's type before it registered its own
+]);
 
 /** How a document came to be read. */
 type Found = "site" | "robots.txt" | "guess" | "page" | "index";
@@ -206,7 +214,7 @@ async function readOne(
   let stream: DocumentStream | null = null;
   try {
     res = await deps.fetcher.fetch(doc.url, {
-      accept: site ? [...HTML_TYPES, ...XML_TYPES] : XML_TYPES.concat(HTML_TYPES),
+      accept: site ? [...HTML_TYPES, ...LISTING_TYPES] : LISTING_TYPES.concat(HTML_TYPES),
       maxBytes: site ? Math.min(PAGE_MAX_BYTES, limits.maxBytes) : limits.maxBytes,
       timeoutMs: limits.timeoutMs,
       signal,
@@ -286,7 +294,7 @@ export function sitemapLines(body: string, base: string): string[] {
   return out;
 }
 
-/** The RSS, Atom and RDF feeds a page links with `<link rel="alternate" type=…>`. */
+/** The RSS, Atom, RDF and JSON feeds a page links with `<link rel="alternate" type=…>`. */
 export function feedLinks(html: string, base: string): string[] {
   const { document } = parseHTML(html);
   const out: string[] = [];

@@ -14,8 +14,16 @@ import { BareAmpersands, HTML_ENTITIES } from "./xml_repair.ts";
 export const MAX_LISTED = 50_000;
 export const MAX_SITEMAP_BYTES = 50 * 1024 * 1024;
 
-/** What a document turned out to be, by its root element (or type, for text). */
-export type DocumentKind = "urlset" | "sitemapindex" | "rss" | "rdf" | "atom" | "text" | "unknown";
+/** What a document turned out to be, by its root element (or type, for text; JSON Feed, json). */
+export type DocumentKind =
+  | "urlset"
+  | "sitemapindex"
+  | "rss"
+  | "rdf"
+  | "atom"
+  | "json"
+  | "text"
+  | "unknown";
 
 /** One URL a document lists: a page, or (in an index) a sitemap. */
 export interface Listed {

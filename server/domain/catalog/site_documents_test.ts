@@ -1,6 +1,7 @@
 /** Reading sitemaps and feeds (site_documents.ts, site_discovery.ts's readDocument). */
 import assert from "node:assert/strict";
 import { feedLinks, readDocument, sitemapLines } from "./site_discovery.ts";
+import { JSON_FEED_MAX_CHARS } from "./json_feed.ts";
 import { MAX_LISTED, MAX_SITEMAP_BYTES } from "./site_documents.ts";
 
 const BASE = "https://news.example/sitemap.xml";
@@ -334,4 +335,64 @@ Deno.test("a feed decodes by its BOM, its Content-Type charset, or its XML decla
     )),
     ["ok"],
   );
+});
+
+Deno.test("a JSON Feed lists its items' pages, dates and titles; a page links it like RSS", async () => {
+  const feed = await read(
+    JSON.stringify({
+      version: "https://jsonfeed.org/version/1.1",
+      title: "News",
+      items: [
+        {
+          id: "1",
+          url: "https://news.example/j1",
+          title: " First ",
+          date_published: "2026-11-01T10:00:00Z",
+          date_modified: "2026-11-02T10:00:00Z",
+        },
+        { id: "2", external_url: "/j2", content_text: "no title" },
+        { id: "3", content_html: "<p>no address</p>" },
+        { id: "4", url: "javascript:alert(1)" },
+        "not an item",
+      ],
+    }),
+    "application/feed+json",
+  );
+  assert.equal(feed.kind, "json");
+  assert.equal(feed.problem, null);
+  assert.deepEqual(feed.pages, [
+    { url: "https://news.example/j1", lastmod: Date.parse("2026-11-02T10:00:00Z"), title: "First" },
+    { url: "https://news.example/j2", lastmod: null, title: null },
+  ]);
+  // Version 1 served as plain JSON, after whitespace.
+  const v1 = await read(
+    `  {"version": "https://jsonfeed.org/version/1", "items": [{"url": "https://news.example/v1"}]}`,
+    "application/json",
+  );
+  assert.deepEqual(v1.pages.map((p) => p.url), ["https://news.example/v1"]);
+  assert.deepEqual(
+    feedLinks(
+      `<link rel="alternate" type="application/feed+json" href="/feed.json">` +
+        `<link rel="alternate" type="application/json" href="/feed1.json">`,
+      "https://news.example/",
+    ),
+    ["https://news.example/feed.json", "https://news.example/feed1.json"],
+  );
+});
+
+Deno.test("JSON that is no feed, broken JSON and an oversized feed are named, and list nothing", async () => {
+  const other = await read(`{"hello": "world"}`, "application/json");
+  assert.equal(other.kind, "unknown");
+  assert.match(other.problem!, /^not a sitemap or feed \(JSON without a JSON Feed version\)$/);
+  const broken = await read(`{"version": "https://jsonfeed.org/version/1.1", "items": [`);
+  assert.equal(broken.pages.length, 0);
+  assert.match(broken.problem!, /^not valid JSON \(/);
+  const noItems = await read(`{"version": "https://jsonfeed.org/version/1.1"}`);
+  assert.equal(noItems.problem, "a JSON feed without an items list");
+  const item = `{"url": "https://news.example/x", "content_text": "${"y".repeat(1000)}"},`;
+  const huge = `{"version": "https://jsonfeed.org/version/1.1", "items": [` +
+    item.repeat(Math.ceil(JSON_FEED_MAX_CHARS / item.length) + 1) + `{}]}`;
+  const over = await read(huge);
+  assert.equal(over.pages.length, 0);
+  assert.equal(over.problem, "larger than 4 MB (a JSON feed is read whole)");
 });

@@ -15,6 +15,7 @@ import {
 } from "./site_documents.ts";
 import { sharedTurn } from "../../../store/turns.ts";
 import { charsetOf, xmlDecoder } from "./fetcher_body.ts";
+import { JsonFeedReader } from "./json_feed.ts";
 
 /**
  * Bytes decoded at once (their text is handed to a reader whole), and how long the work runs
@@ -58,10 +59,11 @@ export class DocumentStream {
   #gzip: { writer: WritableStreamDefaultWriter<BufferSource>; pump: Promise<void> } | null = null;
   #step = MIN_STEP;
   #inflated = 0;
-  #mode: "sniff" | "xml" | "text" | "html" = "sniff";
+  #mode: "sniff" | "xml" | "text" | "json" | "html" = "sniff";
   #pending = "";
   #xml: DocumentReader | null = null;
-  #text: TextSitemapReader | null = null;
+  /** The reader of a text sitemap or a JSON feed (both take text and say when they are done). */
+  #text: TextSitemapReader | JsonFeedReader | null = null;
   #html = "";
   #problem: string | null = null;
   #done = false;
@@ -209,14 +211,19 @@ export class DocumentStream {
       const start = this.#pending.replace(/^\uFEFF/, "").trimStart();
       if (!start || (start.length < 16 && !final)) return;
       this.#pending = "";
-      this.#mode = /^<(!doctype html|html)/i.test(start) ? "html" : start[0] === "<"
+      this.#mode = /^<(!doctype html|html)/i.test(start)
+        ? "html"
+        : start[0] === "<"
         ? "xml"
+        : start[0] === "{"
+        ? "json"
         // Sniffed after inflating: a gzip sitemap may be a text one (sitemaps.org "Text file").
         : this.#type === "text/plain" || /^https?:\/\//i.test(start)
         ? "text"
         : "xml";
       if (this.#mode === "xml") this.#xml = new DocumentReader(this.#url);
       if (this.#mode === "text") this.#text = new TextSitemapReader(this.#url);
+      if (this.#mode === "json") this.#text = new JsonFeedReader(this.#url);
       s = start;
     }
     if (this.#mode === "html") {

@@ -129,10 +129,21 @@ export const jobInputSchema = z.strictObject({
 export const siteDiscoverySchema = z.looseObject({
   documents: z.array(z.looseObject({
     url: z.string(),
-    kind: z.enum(["urlset", "sitemapindex", "rss", "rdf", "atom", "text", "unknown", "page"]).meta({
-      description: "What the document was: a sitemap, an index, a feed, a text sitemap, or the " +
-        "site's page (whose feed links were followed)",
-    }),
+    kind: z.enum([
+      "urlset",
+      "sitemapindex",
+      "rss",
+      "rdf",
+      "atom",
+      "json",
+      "text",
+      "unknown",
+      "page",
+    ])
+      .meta({
+        description: "What the document was: a sitemap, an index, a feed, a text sitemap, or the " +
+          "site's page (whose feed links were followed)",
+      }),
     found: z.enum(["site", "robots.txt", "guess", "page", "index"]).meta({
       description: "How it was found: the site's address, robots.txt's Sitemap lines, " +
         "/sitemap.xml, a page's feed link, a sitemap index",
