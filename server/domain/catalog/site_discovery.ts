@@ -64,7 +64,6 @@ const FEED_TYPES = new Set([
   "application/atom+xml",
   "application/rdf+xml",
   "application/feed+json",
-  "application/json", // JSON Feed 1.0's type before it registered its own
 ]);
 
 /** How a document came to be read. */
@@ -301,10 +300,19 @@ export function feedLinks(html: string, base: string): string[] {
   for (const link of document.querySelectorAll("link[href]")) {
     const rel = (link.getAttribute("rel") ?? "").toLowerCase().split(/\s+/);
     const type = (link.getAttribute("type") ?? "").toLowerCase().trim();
-    if (!rel.includes("alternate") || !FEED_TYPES.has(type)) continue;
+    if (!rel.includes("alternate")) continue;
+    let url: URL;
     try {
-      out.push(new URL(link.getAttribute("href")!, base).href);
-    } catch { /* not a URL */ }
+      url = new URL(link.getAttribute("href")!, base);
+    } catch {
+      continue; // not a URL
+    }
+    // JSON Feed 1.0 was linked as plain application/json, a type WordPress also gives its REST
+    // API's link on every page (`/wp-json/wp/v2/…`): only a `.json` file is taken for a feed.
+    const feed = FEED_TYPES.has(type) ||
+      (type === "application/json" && /\.json$/i.test(url.pathname));
+    if (!feed) continue;
+    out.push(url.href);
     if (out.length >= MAX_FEEDS_PER_PAGE) break;
   }
   return out;

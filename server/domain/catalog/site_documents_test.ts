@@ -373,10 +373,13 @@ Deno.test("a JSON Feed lists its items' pages, dates and titles; a page links it
   assert.deepEqual(
     feedLinks(
       `<link rel="alternate" type="application/feed+json" href="/feed.json">` +
-        `<link rel="alternate" type="application/json" href="/feed1.json">`,
+        `<link rel="alternate" type="application/json" href="/feed1.json">` +
+        `<link rel="alternate" title="JSON" type="application/json" href="/wp-json/wp/v2/pages/2">` +
+        `<link rel="alternate" type="application/json+oembed" href="/wp-json/oembed/1.0/embed?url=x">`,
       "https://news.example/",
     ),
     ["https://news.example/feed.json", "https://news.example/feed1.json"],
+    "WordPress's REST and oEmbed links are no feeds",
   );
 });
 
