@@ -93,16 +93,16 @@ export class JsonFeedReader {
       ? i.external_url
       : null;
     if (!raw) return null;
-    let url: string;
+    let url: URL;
     try {
-      url = new URL(raw.trim(), this.#base).href;
+      url = new URL(raw.trim(), this.#base);
     } catch {
       return null;
     }
-    if (!/^https?:$/.test(new URL(url).protocol)) return null;
+    if (url.protocol !== "https:" && url.protocol !== "http:") return null;
     const date = [i.date_modified, i.date_published].find((d) => typeof d === "string");
     const at = typeof date === "string" ? Date.parse(date) : NaN;
     const title = typeof i.title === "string" ? i.title.trim().slice(0, 500) || null : null;
-    return { url, lastmod: Number.isFinite(at) ? at : null, title };
+    return { url: url.href, lastmod: Number.isFinite(at) ? at : null, title };
   }
 }

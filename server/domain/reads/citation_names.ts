@@ -51,7 +51,7 @@ const DEGREE = /^(ph\.?\s?d|m\.?d|dphil|mba|esq|rn)\.?$/i;
 const NOT_WRITING =
   /^(editing|edited|photos?|photographs?|photography|graphics|illustrations?|video|design|production|fact-checking) by\s/i;
 /** How a credit line introduces its writers ("Reporting by", "Additional reporting by"). */
-const WRITING = /^(by|(additional |further )?(reporting|writing|written|words|text|story) by)\s+/i;
+const WRITING = /^(additional |further )?(reporting|writing|written|words|text|story) by\s+/i;
 
 /** The people an author field names, in order. */
 export function parseAuthors(raw: string): Name[] {
